@@ -1,0 +1,75 @@
+package dev.crawlerrors.cli;
+
+import dev.crawlerrors.crawler.CrawlerCatalog;
+import dev.crawlerrors.crawler.CrawlerIdentifier;
+import dev.crawlerrors.crawler.IpRangeSource;
+import dev.crawlerrors.crawler.IpRangeVerifier;
+import dev.crawlerrors.demo.DemoLog;
+import dev.crawlerrors.report.CrawlErrorReport;
+import dev.crawlerrors.store.DuckDbHitStore;
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code crawl-errors demo}: generates the bundled demo log, imports it into a fresh store, and serves the report. */
+@Command(name = "demo", mixinStandardHelpOptions = true,
+        description = "Generates the bundled demo access log (a street-information site: 226 error hits, page 3 holds 26 rows), "
+                + "imports it into a fresh store and serves the report.")
+final class DemoCommand implements Callable<Integer> {
+
+    @Mixin
+    ServerOptions server;
+
+    @Mixin
+    TimeZoneOption timezone;
+
+    @Option(names = "--dir", defaultValue = "crawl-errors-demo", paramLabel = "DIR",
+            description = "Where the demo's log, IP list and store are written (default: ./${DEFAULT-VALUE}).")
+    Path dir;
+
+    @Override
+    public Integer call() throws Exception {
+        Demo demo = Demo.prepare(dir);
+        System.out.println("Demo log: " + demo.log() + " (the demo's IP list, marked as demo data: " + demo.ipList() + ")");
+        DuckDbHitStore store = DuckDbHitStore.open(demo.db());
+        try {
+            ImportSummary summary = demo.importInto(store);
+            summary.print(System.out);
+        } catch (Exception e) {
+            store.close();
+            throw e;
+        }
+        ServeCommand.serveUntilStopped(store, new CrawlErrorReport(store, timezone.zone()), server);
+        return 0;
+    }
+
+    /** The demo's files in one directory: a fresh log, its IP list, and a fresh store. */
+    record Demo(Path log, Path ipList, Path db) {
+
+        static Demo prepare(Path dir) throws IOException {
+            Files.createDirectories(dir);
+            Path log = dir.resolve("access.log");
+            try (Writer out = Files.newBufferedWriter(log, StandardCharsets.UTF_8)) {
+                DemoLog.write(out);
+            }
+            Path ipList = DemoLog.writeIpList(dir.resolve("ip-ranges"));
+            Path db = dir.resolve("demo.duckdb");
+            Files.deleteIfExists(db);
+            Files.deleteIfExists(dir.resolve("demo.duckdb.wal"));
+            return new Demo(log, ipList, db);
+        }
+
+        ImportSummary importInto(DuckDbHitStore store) throws Exception {
+            CrawlerCatalog catalog = CrawlerCatalog.builtIn();
+            IpRangeVerifier verifier = new IpRangeVerifier(catalog, IpRangeSource.parse(ipList.getParent().toString()));
+            return new LogImport(store, new CrawlerIdentifier(catalog), verifier).run(List.of(log.toString()), false, System.err);
+        }
+    }
+}

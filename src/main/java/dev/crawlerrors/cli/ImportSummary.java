@@ -1,0 +1,58 @@
+package dev.crawlerrors.cli;
+
+import dev.crawlerrors.crawler.IpRangeList;
+import dev.crawlerrors.crawler.Verification;
+import dev.crawlerrors.ingest.BadLine;
+import dev.crawlerrors.ingest.ParseCounts;
+import java.io.PrintStream;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** What an import did, as printed at its end. */
+final class ImportSummary {
+
+    final ParseCounts lines = new ParseCounts();
+    final Map<Verification, Long> verdicts = new EnumMap<>(Verification.class);
+    long crawlerHits;
+    long errorHits;
+    long spoofedErrorHits;
+    long nanos;
+    List<IpRangeList> lists = List.of();
+    List<String> listFailures = List.of();
+
+    long linesPerSecond() {
+        return nanos == 0 ? 0 : Math.round(lines.linesRead() * 1e9 / nanos);
+    }
+
+    void print(PrintStream out) {
+        out.printf(Locale.ROOT, "Read %,d lines in %.2f s (%,d lines/s): %,d parsed, %,d bad, %,d blank.%n",
+                lines.linesRead(), nanos / 1e9, linesPerSecond(), lines.linesParsed(), lines.linesBad(), lines.linesBlank());
+        out.printf(Locale.ROOT, "Crawler hits stored: %,d; error hits (status >= 300) for the report: %,d"
+                + " (and %,d from impostors, left out as spoofed).%n", crawlerHits, errorHits, spoofedErrorHits);
+        if (!verdicts.isEmpty()) {
+            StringBuilder sb = new StringBuilder("Verdicts:");
+            verdicts.forEach((v, n) -> sb.append(String.format(Locale.ROOT, " %s %,d", v, n)));
+            out.println(sb);
+        }
+        for (IpRangeList list : lists) {
+            out.printf(Locale.ROOT, "IP list %s: %d prefixes, created %s, read from %s.%n", list.name(), list.prefixCount(),
+                    list.creationTime().isEmpty() ? "(not stated)" : list.creationTime(), list.origin());
+        }
+        for (String failure : listFailures) {
+            out.println("IP list not read: " + failure + " (hits it would verify are 'unverified').");
+        }
+        if (lines.linesBad() > 0) {
+            StringBuilder sb = new StringBuilder("Bad lines by reason:");
+            lines.badByReason().forEach((reason, n) -> sb.append(String.format(Locale.ROOT, " %s %,d;", reason, n)));
+            out.println(sb.substring(0, sb.length() - 1));
+            List<BadLine> first = lines.firstBadLines();
+            out.println("First " + first.size() + " bad lines:");
+            first.forEach(bad -> out.println("  " + bad));
+        }
+        for (String error : lines.sourceErrors()) {
+            out.println("Source problem: " + error);
+        }
+    }
+}

@@ -1,0 +1,41 @@
+package dev.crawlerrors.cli;
+
+import dev.crawlerrors.report.CrawlErrorReport;
+import dev.crawlerrors.store.HitStore;
+import dev.crawlerrors.web.ReportServer;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+
+/** {@code crawl-errors serve}: serves the report from the store until stopped. */
+@Command(name = "serve", mixinStandardHelpOptions = true, description = "Serves the report over HTTP until stopped.")
+final class ServeCommand implements Callable<Integer> {
+
+    @Mixin
+    StoreOptions store;
+
+    @Mixin
+    ServerOptions server;
+
+    @Override
+    public Integer call() throws Exception {
+        HitStore hits = store.openStore();
+        serveUntilStopped(hits, new CrawlErrorReport(hits, store.zone()), server);
+        return 0;
+    }
+
+    /** Serves until the JVM is asked to stop (SIGINT/SIGTERM), then closes the server and the store. */
+    static void serveUntilStopped(HitStore hits, CrawlErrorReport report, ServerOptions options) throws InterruptedException {
+        ReportServer server = options.start(report, hits);
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            server.close();
+            hits.close();
+            stopped.countDown();
+        }, "shutdown"));
+        System.out.println("Serving the report at http://" + options.displayHost() + ":" + server.port() + "/crawl-errors"
+                + " (times in " + report.zone() + "); Ctrl-C stops.");
+        stopped.await();
+    }
+}

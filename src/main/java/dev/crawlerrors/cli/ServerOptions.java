@@ -1,0 +1,38 @@
+package dev.crawlerrors.cli;
+
+import dev.crawlerrors.report.CrawlErrorReport;
+import dev.crawlerrors.store.HitStore;
+import dev.crawlerrors.web.ReportServer;
+import picocli.CommandLine.Option;
+
+/** Where the report is served. */
+final class ServerOptions {
+
+    @Option(names = "--port", defaultValue = "8080", paramLabel = "P", description = "TCP port (default: ${DEFAULT-VALUE}; 0 picks a free one).")
+    int port;
+
+    @Option(names = "--bind", defaultValue = "127.0.0.1", paramLabel = "ADDR",
+            description = "Address to listen on (default: ${DEFAULT-VALUE}; 0.0.0.0 for every interface).")
+    String bind;
+
+    ReportServer start(CrawlErrorReport report, HitStore hits) {
+        try {
+            return ReportServer.start(report, hits, bind, port);
+        } catch (RuntimeException e) {
+            throw new IllegalStateException("cannot listen on " + bind + ":" + port + " (" + rootMessage(e)
+                    + "); pass another --port", e);
+        }
+    }
+
+    String displayHost() {
+        return bind.equals("0.0.0.0") ? "localhost" : bind.contains(":") ? "[" + bind + "]" : bind;
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null) {
+            t = t.getCause();
+        }
+        return t.getMessage() == null ? t.toString() : t.getMessage();
+    }
+}

@@ -1,0 +1,63 @@
+package dev.crawlerrors.cli;
+
+import dev.crawlerrors.crawler.CrawlerCatalog;
+import dev.crawlerrors.crawler.IpRangeSource;
+import dev.crawlerrors.crawler.IpRangeVerifier;
+import dev.crawlerrors.store.DuckDbHitStore;
+import java.nio.file.Path;
+import java.time.ZoneId;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** Options every command that touches the store or the verdicts shares. */
+final class StoreOptions {
+
+    static final String DB_ENV = "CRAWL_ERRORS_DB";
+    static final String DEFAULT_DB = "./crawl-errors.duckdb";
+
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec spec;
+
+    @Option(names = "--db", paramLabel = "FILE",
+            description = "The DuckDB store (default: $" + DB_ENV + ", else " + DEFAULT_DB + ").")
+    Path db;
+
+    @Mixin
+    TimeZoneOption timezone;
+
+    @Option(names = "--ip-ranges", paramLabel = "DIR|URL",
+            description = "Where the crawlers' published IP lists are read from: a directory holding them under their "
+                    + "published names, or a base URL (default: the operators' official addresses).")
+    String ipRanges;
+
+    Path dbPath() {
+        if (db != null) {
+            return db;
+        }
+        String env = System.getenv(DB_ENV);
+        return Path.of(env != null && !env.isBlank() ? env : DEFAULT_DB);
+    }
+
+    ZoneId zone() {
+        return timezone.zone();
+    }
+
+    IpRangeSource ipRangeSource() {
+        try {
+            return IpRangeSource.parse(ipRanges);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+    }
+
+    IpRangeVerifier verifier(CrawlerCatalog catalog) {
+        return new IpRangeVerifier(catalog, ipRangeSource());
+    }
+
+    DuckDbHitStore openStore() {
+        return DuckDbHitStore.open(dbPath());
+    }
+}

@@ -1,0 +1,69 @@
+package dev.crawlerrors.cli;
+
+import dev.crawlerrors.crawler.Crawler;
+import dev.crawlerrors.crawler.CrawlerCatalog;
+import dev.crawlerrors.crawler.CrawlerIdentifier;
+import dev.crawlerrors.crawler.IpRangeVerifier;
+import dev.crawlerrors.crawler.Verdict;
+import inet.ipaddr.IPAddressString;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code crawl-errors verify IP [USER-AGENT]}: explains how one address and agent are identified and verified. */
+@Command(name = "verify", mixinStandardHelpOptions = true,
+        description = "Explains how an address (and agent) is identified and verified. "
+                + "Exits 0 when verified, 3 when spoofed, 4 when unverified.",
+        exitCodeListHeading = "Exit codes:%n",
+        exitCodeList = {"0:verified", "3:spoofed", "4:unverified or not a crawler", "2:bad usage"})
+final class VerifyCommand implements Callable<Integer> {
+
+    static final int SPOOFED = 3;
+    static final int UNVERIFIED = 4;
+    static final String DEFAULT_AGENT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
+
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    StoreOptions options;
+
+    @Parameters(index = "0", paramLabel = "IP", description = "The client address, IPv4 or IPv6.")
+    String ip;
+
+    @Parameters(index = "1", arity = "0..1", paramLabel = "USER-AGENT",
+            description = "The agent it sent (default: Googlebot's desktop agent).")
+    String agent;
+
+    @Override
+    public Integer call() {
+        if (new IPAddressString(ip).getAddress() == null) {
+            throw new ParameterException(spec.commandLine(), "'" + ip + "' is not an IPv4 or IPv6 address");
+        }
+        CrawlerCatalog catalog = CrawlerCatalog.builtIn();
+        String userAgent = agent == null ? DEFAULT_AGENT : agent;
+        Optional<Crawler> crawler = new CrawlerIdentifier(catalog).identify(userAgent);
+        System.out.println("address:  " + ip);
+        System.out.println("agent:    " + userAgent);
+        if (crawler.isEmpty()) {
+            System.out.println("crawler:  none (the agent names no crawler this tool knows)");
+            return UNVERIFIED;
+        }
+        Crawler c = crawler.get();
+        System.out.println("crawler:  " + c.name() + " (" + c.operator() + ", " + c.botType() + ")");
+        IpRangeVerifier verifier = options.verifier(catalog);
+        Verdict verdict = verifier.verify(ip, c);
+        System.out.println("verdict:  " + verdict.verification());
+        System.out.println("evidence: " + verdict.reason());
+        return switch (verdict.verification()) {
+            case verified -> 0;
+            case spoofed -> SPOOFED;
+            case unverified -> UNVERIFIED;
+        };
+    }
+}

@@ -1,0 +1,37 @@
+package dev.crawlerrors.crawler;
+
+import java.util.List;
+
+/**
+ * One entry of the crawler catalog.
+ *
+ * @param name       the crawler's name as its operator documents it
+ * @param operator   who runs it
+ * @param botType    what kind of crawler it is
+ * @param tokens     user-agent tokens that identify it, matched case-insensitively
+ * @param alsoContains further tokens the agent must contain for this entry (Googlebot Smartphone
+ *                   is Googlebot whose agent also says Mobile)
+ * @param ipLists    names of the operator's published IP lists that verify it; empty if none
+ * @param dnsDomains reverse-DNS domains that verify it; empty if none
+ */
+public record Crawler(
+        String name,
+        String operator,
+        BotType botType,
+        List<String> tokens,
+        List<String> alsoContains,
+        List<String> ipLists,
+        List<String> dnsDomains) {
+
+    public Crawler {
+        tokens = List.copyOf(tokens);
+        alsoContains = alsoContains == null ? List.of() : List.copyOf(alsoContains);
+        ipLists = ipLists == null ? List.of() : List.copyOf(ipLists);
+        dnsDomains = dnsDomains == null ? List.of() : List.copyOf(dnsDomains);
+    }
+
+    /** Whether the operator publishes a way to check that a request is genuine. */
+    public boolean verifiable() {
+        return !ipLists.isEmpty() || !dnsDomains.isEmpty();
+    }
+}

@@ -1,0 +1,101 @@
+package dev.crawlerrors.crawler;
+
+import dev.crawlerrors.ingest.AgentFilter;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Names the crawler behind a user agent. The most specific entry wins: the longest matching token,
+ * then the entry with more {@code alsoContains} conditions (Google-InspectionTool's agent also says
+ * Googlebot; Googlebot Smartphone is Googlebot whose agent also says Mobile).
+ *
+ * <p>Design: nine in ten lines are people, and a site sees few distinct agents, so the answer is
+ * cached per agent. {@link #mayBeCrawler} is called by the parser threads on raw bytes before any
+ * string exists; it keeps a small per-thread table keyed by the bytes, so a known human agent
+ * costs one hash and one comparison.
+ */
+public final class CrawlerIdentifier implements AgentFilter {
+
+    /** Distinct agents remembered by {@link #identify}; beyond it the cache starts over. */
+    private static final int MAX_CACHED_AGENTS = 100_000;
+
+    private final List<Rule> rules;
+    private final ConcurrentHashMap<String, Optional<Crawler>> byAgent = new ConcurrentHashMap<>();
+    private final ThreadLocal<AgentBytesCache> bytesCache = ThreadLocal.withInitial(AgentBytesCache::new);
+
+    public CrawlerIdentifier(CrawlerCatalog catalog) {
+        List<Rule> list = new ArrayList<>();
+        for (Crawler crawler : catalog.crawlers()) {
+            for (String token : crawler.tokens()) {
+                list.add(new Rule(token.toLowerCase(Locale.ROOT), lower(crawler.alsoContains()), crawler));
+            }
+        }
+        this.rules = List.copyOf(list);
+    }
+
+    /** The crawler this agent names, if any. */
+    public Optional<Crawler> identify(String agent) {
+        if (agent == null || agent.isEmpty()) {
+            return Optional.empty();
+        }
+        Optional<Crawler> cached = byAgent.get(agent);
+        if (cached != null) {
+            return cached;
+        }
+        Optional<Crawler> found = match(agent.toLowerCase(Locale.ROOT));
+        if (byAgent.size() >= MAX_CACHED_AGENTS) {
+            byAgent.clear();
+        }
+        byAgent.put(agent, found);
+        return found;
+    }
+
+    @Override
+    public boolean mayBeCrawler(byte[] line, int from, int to) {
+        AgentBytesCache cache = bytesCache.get();
+        int answer = cache.get(line, from, to);
+        if (answer >= 0) {
+            return answer == 1;
+        }
+        boolean crawler = identify(new String(line, from, to - from, StandardCharsets.UTF_8)).isPresent();
+        cache.put(line, from, to, crawler);
+        return crawler;
+    }
+
+    private Optional<Crawler> match(String agent) {
+        Rule best = null;
+        for (Rule rule : rules) {
+            if (agent.contains(rule.token) && rule.conditionsHold(agent) && (best == null || rule.moreSpecificThan(best))) {
+                best = rule;
+            }
+        }
+        return best == null ? Optional.empty() : Optional.of(best.crawler);
+    }
+
+    private static List<String> lower(List<String> values) {
+        return values.stream().map(v -> v.toLowerCase(Locale.ROOT)).toList();
+    }
+
+    private record Rule(String token, List<String> alsoContains, Crawler crawler) {
+
+        boolean conditionsHold(String agent) {
+            for (String condition : alsoContains) {
+                if (!agent.contains(condition)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        boolean moreSpecificThan(Rule other) {
+            if (token.length() != other.token.length()) {
+                return token.length() > other.token.length();
+            }
+            return alsoContains.size() > other.alsoContains.size();
+        }
+    }
+}

@@ -1,0 +1,17 @@
+package dev.crawlerrors.ingest;
+
+/**
+ * Decides from the raw User-Agent bytes whether a line is worth materialising. Parsers call it
+ * before they build any string, so human traffic is dropped before it costs anything.
+ *
+ * <p>Implementations must be safe to call from several parser threads at once.
+ */
+@FunctionalInterface
+public interface AgentFilter {
+
+    /** An agent filter that keeps every line. */
+    AgentFilter ALL = (line, from, to) -> true;
+
+    /** Whether the agent in {@code line[from, to)} may be a crawler; the bytes are as logged (escapes intact). */
+    boolean mayBeCrawler(byte[] line, int from, int to);
+}

@@ -1,0 +1,210 @@
+package dev.crawlerrors.ingest;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * Reads a log in newline-aligned chunks and parses the chunks on every core, delivering hits to
+ * the sink in log order.
+ *
+ * <p>Design: the calling thread only reads bytes and finds the last newline of each chunk; the
+ * workers split lines, parse, and filter agents, so parsing scales with cores while the order of
+ * hits (and thus the order rows reach the store) stays the order of the log. At most
+ * {@code 2 x threads} chunks are in flight, which bounds memory whatever the size of the log.
+ * Line numbers are counted by the workers relative to their chunk and made absolute on delivery.
+ */
+public final class LogReader implements AutoCloseable {
+
+    /** Lines longer than this are reported as bad rather than parsed (they are never access-log lines). */
+    public static final int MAX_LINE_BYTES = 64 * 1024;
+
+    static final int CHUNK_BYTES = 1 << 20;
+
+    private final ExecutorService workers;
+    private final int threads;
+    private final ThreadLocal<LineParser> parsers;
+
+    public LogReader(LineParser parser, int threads) {
+        this.threads = Math.max(1, threads);
+        this.workers = Executors.newFixedThreadPool(this.threads, runnable -> {
+            Thread thread = new Thread(runnable, "log-parser");
+            thread.setDaemon(true);
+            return thread;
+        });
+        this.parsers = ThreadLocal.withInitial(parser::copy);
+    }
+
+    /** A reader that parses on every available core. */
+    public LogReader(LineParser parser) {
+        this(parser, Runtime.getRuntime().availableProcessors());
+    }
+
+    /**
+     * Reads {@code in} to its end. A read error stops this source but keeps what was parsed
+     * before it; it is recorded in the returned counts.
+     */
+    public ParseCounts read(InputStream in, String source, AgentFilter filter, HitSink sink, ReadProgress progress)
+            throws Exception {
+        ParseCounts total = new ParseCounts();
+        ArrayDeque<Future<Parsed>> inFlight = new ArrayDeque<>();
+        byte[] buffer = new byte[CHUNK_BYTES];
+        int filled = 0;
+        boolean skippingLongLine = false;
+        String readError = null;
+        try {
+            while (true) {
+                int n;
+                try {
+                    n = in.read(buffer, filled, buffer.length - filled);
+                } catch (IOException e) {
+                    readError = e.getMessage() == null ? e.toString() : e.getMessage();
+                    n = -1;
+                }
+                if (n > 0) {
+                    filled += n;
+                    if (filled < buffer.length) {
+                        continue;
+                    }
+                }
+                boolean end = n < 0;
+                if (filled == 0 && end) {
+                    break;
+                }
+                int cut = end ? filled : lastNewline(buffer, filled) + 1;
+                if (cut == 0) {
+                    // a full chunk without a newline: one line longer than any access-log line
+                    if (!skippingLongLine) {
+                        inFlight.add(workers.submit(() -> Parsed.oversized(source)));
+                    }
+                    skippingLongLine = true;
+                    filled = 0;
+                    continue;
+                }
+                int skip = 0;
+                if (skippingLongLine) {
+                    // the rest of the overlong line is the first line of this chunk, already counted
+                    skip = firstNewline(buffer, cut) + 1;
+                    skippingLongLine = false;
+                }
+                byte[] chunk = buffer;
+                int from = skip;
+                int to = cut;
+                inFlight.add(workers.submit(() -> parse(chunk, from, to, source, filter)));
+                buffer = new byte[CHUNK_BYTES];
+                filled -= cut;
+                System.arraycopy(chunk, cut, buffer, 0, filled);
+                while (inFlight.size() >= threads * 2) {
+                    deliver(inFlight.poll(), total, sink);
+                    progress.advanced(total.linesRead());
+                }
+                if (end && filled == 0) {
+                    break;
+                }
+            }
+            while (!inFlight.isEmpty()) {
+                deliver(inFlight.poll(), total, sink);
+            }
+            progress.advanced(total.linesRead());
+            if (readError != null) {
+                total.sourceError(source + ": reading stopped after line " + total.linesRead() + " (" + readError
+                        + "); the lines before it were kept");
+            }
+            return total;
+        } finally {
+            inFlight.forEach(f -> f.cancel(true));
+        }
+    }
+
+    private static void deliver(Future<Parsed> future, ParseCounts total, HitSink sink) throws Exception {
+        Parsed parsed;
+        try {
+            parsed = future.get();
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof Exception cause ? cause : e;
+        }
+        total.add(parsed.counts, total.linesRead());
+        if (!parsed.hits.isEmpty()) {
+            sink.accept(parsed.hits);
+        }
+    }
+
+    private Parsed parse(byte[] chunk, int from, int to, String source, AgentFilter filter) {
+        LineParser parser = parsers.get();
+        ParseCounts counts = new ParseCounts();
+        List<Hit> hits = new ArrayList<>();
+        long line = 0;
+        int start = from;
+        while (start < to) {
+            int nl = start;
+            while (nl < to && chunk[nl] != '\n') {
+                nl++;
+            }
+            int end = nl;
+            if (end > start && chunk[end - 1] == '\r') {
+                end--;
+            }
+            line++;
+            if (end == start) {
+                counts.countBlank();
+            } else if (end - start > MAX_LINE_BYTES) {
+                counts.countBad(new BadLine(source, line, "too long",
+                        "the line is " + (end - start) + " bytes long; access-log lines are at most " + MAX_LINE_BYTES));
+            } else {
+                try {
+                    Hit hit = parser.parse(chunk, start, end, filter);
+                    counts.countParsed(hit != null);
+                    if (hit != null) {
+                        hits.add(hit);
+                    }
+                } catch (BadLineException e) {
+                    counts.countBad(new BadLine(source, line, e.reason(), e.getMessage()));
+                } catch (RuntimeException e) {
+                    // a parser bug must not lose the good lines around it
+                    counts.countBad(new BadLine(source, line, "unparseable", "the parser failed on this line: " + e));
+                }
+            }
+            start = nl + 1;
+        }
+        return new Parsed(hits, counts);
+    }
+
+    private static int lastNewline(byte[] b, int length) {
+        for (int i = length - 1; i >= 0; i--) {
+            if (b[i] == '\n') {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static int firstNewline(byte[] b, int length) {
+        for (int i = 0; i < length; i++) {
+            if (b[i] == '\n') {
+                return i;
+            }
+        }
+        return length - 1;
+    }
+
+    @Override
+    public void close() {
+        workers.shutdownNow();
+    }
+
+    private record Parsed(List<Hit> hits, ParseCounts counts) {
+
+        static Parsed oversized(String source) {
+            ParseCounts counts = new ParseCounts();
+            counts.countBad(new BadLine(source, 1, "too long",
+                    "the line is longer than " + CHUNK_BYTES + " bytes; access-log lines are at most " + MAX_LINE_BYTES));
+            return new Parsed(List.of(), counts);
+        }
+    }
+}

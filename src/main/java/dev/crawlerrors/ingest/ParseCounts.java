@@ -1,0 +1,110 @@
+package dev.crawlerrors.ingest;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * What reading one or more sources came to: lines read, parsed and bad (by reason), with the
+ * first {@value #KEPT_BAD_LINES} bad lines kept to show the user. Not thread-safe: each parser
+ * thread counts into its own and the reader merges them in order.
+ */
+public final class ParseCounts {
+
+    /** How many bad lines are kept verbatim; the rest are only counted. */
+    public static final int KEPT_BAD_LINES = 20;
+
+    private long linesRead;
+    private long linesParsed;
+    private long linesBlank;
+    private long linesBad;
+    private long hitsKept;
+    private final Map<String, Long> badByReason = new TreeMap<>();
+    private final List<BadLine> firstBadLines = new ArrayList<>();
+    private final List<String> sourceErrors = new ArrayList<>();
+
+    void countParsed(boolean kept) {
+        linesRead++;
+        linesParsed++;
+        if (kept) {
+            hitsKept++;
+        }
+    }
+
+    void countBlank() {
+        linesRead++;
+        linesBlank++;
+    }
+
+    void countBad(BadLine line) {
+        linesRead++;
+        linesBad++;
+        badByReason.merge(line.reason(), 1L, Long::sum);
+        if (firstBadLines.size() < KEPT_BAD_LINES) {
+            firstBadLines.add(line);
+        }
+    }
+
+    /** Records a source that could not be read or ended early, in one sentence. */
+    public void sourceError(String message) {
+        sourceErrors.add(message);
+    }
+
+    /** Adds {@code other}, whose bad-line numbers are relative to {@code firstLine}. */
+    void add(ParseCounts other, long lineBase) {
+        linesRead += other.linesRead;
+        linesParsed += other.linesParsed;
+        linesBlank += other.linesBlank;
+        linesBad += other.linesBad;
+        hitsKept += other.hitsKept;
+        other.badByReason.forEach((reason, n) -> badByReason.merge(reason, n, Long::sum));
+        for (BadLine bad : other.firstBadLines) {
+            if (firstBadLines.size() >= KEPT_BAD_LINES) {
+                break;
+            }
+            firstBadLines.add(new BadLine(bad.source(), bad.lineNumber() + lineBase, bad.reason(), bad.message()));
+        }
+        sourceErrors.addAll(other.sourceErrors);
+    }
+
+    /** Merges the totals of another finished read (line numbers already absolute). */
+    public void addAll(ParseCounts other) {
+        add(other, 0);
+    }
+
+    public long linesRead() {
+        return linesRead;
+    }
+
+    public long linesParsed() {
+        return linesParsed;
+    }
+
+    public long linesBlank() {
+        return linesBlank;
+    }
+
+    public long linesBad() {
+        return linesBad;
+    }
+
+    /** Lines whose agent the filter kept (crawler candidates). */
+    public long hitsKept() {
+        return hitsKept;
+    }
+
+    public Map<String, Long> badByReason() {
+        return Collections.unmodifiableMap(badByReason);
+    }
+
+    public List<BadLine> firstBadLines() {
+        return Collections.unmodifiableList(firstBadLines);
+    }
+
+    /** Sources that could not be opened or ended early, one sentence each. */
+    public List<String> sourceErrors() {
+        return Collections.unmodifiableList(sourceErrors);
+    }
+}

@@ -1,0 +1,31 @@
+package dev.crawlerrors.report;
+
+import java.util.List;
+import java.util.Locale;
+
+/** The one place that knows the report's columns: their labels and how each row reads in them. */
+public final class ReportColumns {
+
+    /** The spec's eight columns, in order. */
+    public static final List<String> LABELS =
+            List.of("Timestamp", "IP", "Method", "URL", "Status", "Duration ms", "Bot type", "Verification");
+
+    private ReportColumns() {
+    }
+
+    /** The row's text in each of {@link #LABELS}, in order. */
+    public static List<String> cells(ReportRow row) {
+        return List.of(row.timestamp(), row.ip(), row.method(), row.url(), Integer.toString(row.status()),
+                duration(row.durationMs()), row.botType(), row.verification());
+    }
+
+    /** Milliseconds with one decimal place; empty when there is no duration. */
+    public static String duration(Double ms) {
+        return ms == null ? "" : String.format(Locale.ROOT, "%.1f", ms);
+    }
+
+    /** {@code ms} rounded half-up to one decimal place, the precision the report shows. */
+    static Double oneDecimal(Double ms) {
+        return ms == null ? null : Math.round(ms * 10.0) / 10.0;
+    }
+}

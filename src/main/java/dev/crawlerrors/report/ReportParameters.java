@@ -1,0 +1,149 @@
+package dev.crawlerrors.report;
+
+import dev.crawlerrors.crawler.BotType;
+import dev.crawlerrors.crawler.Verification;
+import dev.crawlerrors.store.HitFilter;
+import dev.crawlerrors.store.StatusRange;
+import java.time.DateTimeException;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * Reads a report request's query parameters, the same for HTML, JSON and CSV. Every bad value is
+ * a {@link BadParameterException} that names the parameter, the value and what it accepts.
+ *
+ * <ul>
+ *   <li>{@code page}: a whole number from 1; absent means 1
+ *   <li>{@code status}: a code ({@code 404}) or a class ({@code 4xx}); repeatable or comma-separated
+ *   <li>{@code bot}: a bot type; {@code verification}: a verdict; both repeatable
+ *   <li>{@code from}, {@code to}: {@code YYYY-MM-DD} or {@code YYYY-MM-DDTHH:MM} in the display zone,
+ *       both inclusive at the precision given
+ *   <li>{@code url}: a path prefix; {@code host}: a virtual host
+ * </ul>
+ */
+public final class ReportParameters {
+
+    private static final int MAX_PAGE = Integer.MAX_VALUE;
+    private static final DateTimeFormatter MINUTE = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm");
+
+    private ReportParameters() {
+    }
+
+    /** Parses the parameters of one request; unknown parameters are ignored. */
+    public static ReportRequest parse(Map<String, List<String>> query, ZoneId zone) {
+        int page = page(single(query, "page"));
+        List<StatusRange> statuses = new ArrayList<>();
+        for (String value : values(query, "status")) {
+            statuses.add(status(value));
+        }
+        Set<BotType> bots = EnumSet.noneOf(BotType.class);
+        for (String value : values(query, "bot")) {
+            bots.add(enumValue(BotType.class, "bot", value));
+        }
+        Set<Verification> verifications = EnumSet.noneOf(Verification.class);
+        for (String value : values(query, "verification")) {
+            verifications.add(enumValue(Verification.class, "verification", value));
+        }
+        Instant from = time("from", single(query, "from"), zone, false);
+        Instant to = time("to", single(query, "to"), zone, true);
+        if (from != null && to != null && !from.isBefore(to)) {
+            throw new BadParameterException("to", "to must not be before from; got from=" + single(query, "from")
+                    + " and to=" + single(query, "to"));
+        }
+        String url = single(query, "url");
+        if (url != null && !url.startsWith("/")) {
+            throw new BadParameterException("url", "url must be a path prefix starting with '/'; got '" + url + "'");
+        }
+        String host = single(query, "host");
+        return new ReportRequest(new HitFilter(statuses, bots, verifications, from, to, url, host), page);
+    }
+
+    static int page(String value) {
+        if (value == null) {
+            return 1;
+        }
+        boolean digits = !value.isEmpty() && value.length() <= 10 && value.chars().allMatch(c -> c >= '0' && c <= '9');
+        long number = digits ? Long.parseLong(value) : -1;
+        if (number < 1 || number > MAX_PAGE) {
+            throw new BadParameterException("page", "page must be a whole number from 1 to " + MAX_PAGE + "; got '" + value + "'");
+        }
+        return (int) number;
+    }
+
+    private static StatusRange status(String value) {
+        String v = value.trim().toLowerCase();
+        if (v.length() == 3 && v.charAt(0) >= '1' && v.charAt(0) <= '5') {
+            if (v.endsWith("xx")) {
+                int low = (v.charAt(0) - '0') * 100;
+                return new StatusRange(low, low + 99);
+            }
+            if (v.chars().allMatch(Character::isDigit)) {
+                int code = Integer.parseInt(v);
+                return new StatusRange(code, code);
+            }
+        }
+        throw new BadParameterException("status",
+                "status must be an HTTP status such as 404 or a class such as 4xx (100-599); got '" + value + "'");
+    }
+
+    private static <E extends Enum<E>> E enumValue(Class<E> type, String parameter, String value) {
+        try {
+            return Enum.valueOf(type, value.trim());
+        } catch (IllegalArgumentException e) {
+            String accepted = Arrays.stream(type.getEnumConstants()).map(Enum::name).collect(Collectors.joining(", "));
+            throw new BadParameterException(parameter, parameter + " must be one of " + accepted + "; got '" + value + "'");
+        }
+    }
+
+    /**
+     * A local date or date-time in {@code zone}. {@code from} is the start of what it names; {@code to}
+     * is the end (exclusive), so {@code to=2025-10-26} includes that whole day.
+     */
+    private static Instant time(String parameter, String value, ZoneId zone, boolean end) {
+        if (value == null) {
+            return null;
+        }
+        try {
+            if (value.length() == 10) {
+                LocalDate day = LocalDate.parse(value);
+                return (end ? day.plusDays(1) : day).atStartOfDay(zone).toInstant();
+            }
+            LocalDateTime minute = LocalDateTime.parse(value, MINUTE);
+            return (end ? minute.plusMinutes(1) : minute).atZone(zone).toInstant();
+        } catch (DateTimeParseException e) {
+            throw new BadParameterException(parameter, parameter
+                    + " must be a local date YYYY-MM-DD or date-time YYYY-MM-DDTHH:MM (time zone " + zone + "); got '" + value + "'");
+        } catch (DateTimeException e) {
+            throw new BadParameterException(parameter, parameter + " is out of range; got '" + value + "'");
+        }
+    }
+
+    private static String single(Map<String, List<String>> query, String name) {
+        List<String> values = query.getOrDefault(name, List.of());
+        if (values.size() > 1) {
+            throw new BadParameterException(name, name + " may be given once; got " + values.size() + " values");
+        }
+        return values.isEmpty() ? null : values.get(0);
+    }
+
+    private static List<String> values(Map<String, List<String>> query, String name) {
+        List<String> out = new ArrayList<>();
+        for (String value : query.getOrDefault(name, List.of())) {
+            for (String part : value.split(",", -1)) {
+                out.add(part);
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,249 @@
+package dev.crawlerrors.store;
+
+import dev.crawlerrors.crawler.CrawlerHit;
+import dev.crawlerrors.crawler.Verdict;
+import dev.crawlerrors.ingest.Hit;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.duckdb.DuckDBAppender;
+import org.duckdb.DuckDBConnection;
+
+/**
+ * The embedded store: one DuckDB file. Hits go in through DuckDB's Appender (columnar, no SQL per
+ * row); verdicts live in their own table keyed by address and crawler, so a verdict that changes
+ * later (a DNS check completing) is one row to update, and every query shows the verdict as of now.
+ *
+ * <p>Reads use a duplicate of the one connection per query, which DuckDB allows from any thread.
+ */
+public final class DuckDbHitStore implements HitStore {
+
+    private static final String SCHEMA = """
+            CREATE TABLE IF NOT EXISTS hits (
+              id BIGINT NOT NULL,
+              ts TIMESTAMP NOT NULL,
+              utc_offset_minutes SMALLINT NOT NULL,
+              ip VARCHAR NOT NULL,
+              method VARCHAR NOT NULL,
+              url VARCHAR NOT NULL,
+              status SMALLINT NOT NULL,
+              bytes BIGINT,
+              duration_ms DOUBLE,
+              crawler VARCHAR NOT NULL,
+              bot_type VARCHAR NOT NULL,
+              user_agent VARCHAR,
+              referer VARCHAR,
+              host VARCHAR
+            );
+            CREATE TABLE IF NOT EXISTS verdicts (
+              ip VARCHAR NOT NULL,
+              crawler VARCHAR NOT NULL,
+              verification VARCHAR NOT NULL,
+              reason VARCHAR NOT NULL,
+              checked_at TIMESTAMP NOT NULL,
+              PRIMARY KEY (ip, crawler)
+            );
+            """;
+
+    private static final String VERDICT = "coalesce(v.verification, 'unverified')";
+    private static final String FROM = " FROM hits h LEFT JOIN verdicts v ON v.ip = h.ip AND v.crawler = h.crawler ";
+    private static final String COLUMNS = "SELECT h.id, epoch_ms(h.ts), h.utc_offset_minutes, h.ip, h.method, h.url, h.status,"
+            + " h.duration_ms, h.crawler, h.bot_type, " + VERDICT + ", coalesce(v.reason, 'not checked yet'),"
+            + " h.user_agent, h.host";
+    private static final String ORDER = " ORDER BY h.ts DESC, h.id DESC";
+
+    private final DuckDBConnection connection;
+    private final String location;
+    private final Map<String, Verdict> verdictsWritten = new HashMap<>();
+    private long nextId;
+
+    private DuckDbHitStore(DuckDBConnection connection, String location) throws SQLException {
+        this.connection = connection;
+        this.location = location;
+        try (Statement st = connection.createStatement()) {
+            st.execute(SCHEMA);
+            try (ResultSet rs = st.executeQuery("SELECT coalesce(max(id), 0) FROM hits")) {
+                rs.next();
+                nextId = rs.getLong(1) + 1;
+            }
+        }
+    }
+
+    /** Opens (creating if needed) the store in {@code file}. */
+    public static DuckDbHitStore open(Path file) {
+        try {
+            Path parent = file.toAbsolutePath().getParent();
+            if (parent != null) {
+                Files.createDirectories(parent);
+            }
+            Connection c = DriverManager.getConnection("jdbc:duckdb:" + file.toAbsolutePath());
+            return new DuckDbHitStore(c.unwrap(DuckDBConnection.class), file.toString());
+        } catch (Exception e) {
+            throw new StoreException("cannot open the store " + file + ": " + firstLine(e), e);
+        }
+    }
+
+    /** A store that lives in memory only, gone on close. */
+    public static DuckDbHitStore inMemory() {
+        try {
+            Connection c = DriverManager.getConnection("jdbc:duckdb:");
+            return new DuckDbHitStore(c.unwrap(DuckDBConnection.class), "memory");
+        } catch (SQLException e) {
+            throw new StoreException("cannot open an in-memory store: " + firstLine(e), e);
+        }
+    }
+
+    @Override
+    public synchronized void append(List<CrawlerHit> hits) {
+        if (hits.isEmpty()) {
+            return;
+        }
+        try (DuckDBAppender appender = connection.createAppender(DuckDBConnection.DEFAULT_SCHEMA, "hits")) {
+            for (CrawlerHit crawlerHit : hits) {
+                Hit hit = crawlerHit.hit();
+                appender.beginRow()
+                        .append(nextId++)
+                        .appendEpochMicros(hit.epochMillis() * 1000)
+                        .append((short) hit.offsetMinutes())
+                        .append(hit.ip())
+                        .append(hit.method())
+                        .append(hit.url())
+                        .append((short) hit.status());
+                if (hit.bytes() < 0) {
+                    appender.appendNull();
+                } else {
+                    appender.append(hit.bytes());
+                }
+                if (hit.hasDuration()) {
+                    appender.append(hit.durationMs());
+                } else {
+                    appender.appendNull();
+                }
+                appender.append(crawlerHit.crawler().name())
+                        .append(crawlerHit.crawler().botType().name())
+                        .append(hit.userAgent())
+                        .append(hit.referer())
+                        .append(hit.host())
+                        .endRow();
+            }
+        } catch (SQLException e) {
+            throw new StoreException("cannot append to " + location + ": " + firstLine(e), e);
+        }
+        for (CrawlerHit hit : hits) {
+            String key = hit.hit().ip() + ' ' + hit.crawler().name();
+            if (!hit.verdict().equals(verdictsWritten.get(key))) {
+                updateVerdict(hit.hit().ip(), hit.crawler().name(), hit.verdict());
+            }
+        }
+    }
+
+    @Override
+    public synchronized void updateVerdict(String ip, String crawler, Verdict verdict) {
+        try (PreparedStatement st = connection.prepareStatement("INSERT OR REPLACE INTO verdicts VALUES (?, ?, ?, ?, now())")) {
+            st.setString(1, ip);
+            st.setString(2, crawler);
+            st.setString(3, verdict.verification().name());
+            st.setString(4, verdict.reason());
+            st.executeUpdate();
+            verdictsWritten.put(ip + ' ' + crawler, verdict);
+        } catch (SQLException e) {
+            throw new StoreException("cannot record the verdict for " + ip + " in " + location + ": " + firstLine(e), e);
+        }
+    }
+
+    @Override
+    public long count(HitFilter filter) {
+        List<Object> params = new ArrayList<>();
+        String sql = "SELECT count(*)" + FROM + "WHERE " + filter.where(VERDICT, params);
+        return query(sql, params, rs -> {
+            rs.next();
+            return rs.getLong(1);
+        });
+    }
+
+    @Override
+    public List<StoredHit> page(HitFilter filter, long offset, int limit) {
+        List<Object> params = new ArrayList<>();
+        String sql = COLUMNS + FROM + "WHERE " + filter.where(VERDICT, params) + ORDER + " LIMIT ? OFFSET ?";
+        params.add(limit);
+        params.add(offset);
+        return query(sql, params, rs -> {
+            List<StoredHit> rows = new ArrayList<>(limit);
+            while (rs.next()) {
+                rows.add(row(rs));
+            }
+            return rows;
+        });
+    }
+
+    @Override
+    public void forEach(HitFilter filter, Consumer<StoredHit> rows) {
+        List<Object> params = new ArrayList<>();
+        String sql = COLUMNS + FROM + "WHERE " + filter.where(VERDICT, params) + ORDER;
+        query(sql, params, rs -> {
+            while (rs.next()) {
+                rows.accept(row(rs));
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public long size() {
+        return query("SELECT count(*) FROM hits", List.of(), rs -> {
+            rs.next();
+            return rs.getLong(1);
+        });
+    }
+
+    private static StoredHit row(ResultSet rs) throws SQLException {
+        double duration = rs.getDouble(8);
+        Double durationMs = rs.wasNull() ? null : duration;
+        return new StoredHit(rs.getLong(1), rs.getLong(2), rs.getInt(3), rs.getString(4), rs.getString(5),
+                rs.getString(6), rs.getInt(7), durationMs, rs.getString(9), rs.getString(10), rs.getString(11),
+                rs.getString(12), rs.getString(13), rs.getString(14));
+    }
+
+    private interface Rows<T> {
+        T read(ResultSet rs) throws SQLException;
+    }
+
+    private <T> T query(String sql, List<Object> params, Rows<T> rows) {
+        try (Connection c = connection.duplicate(); PreparedStatement st = c.prepareStatement(sql)) {
+            for (int i = 0; i < params.size(); i++) {
+                st.setObject(i + 1, params.get(i));
+            }
+            try (ResultSet rs = st.executeQuery()) {
+                return rows.read(rs);
+            }
+        } catch (SQLException e) {
+            throw new StoreException("query on " + location + " failed: " + firstLine(e), e);
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        try {
+            connection.close();
+        } catch (SQLException e) {
+            throw new StoreException("cannot close " + location + ": " + firstLine(e), e);
+        }
+    }
+
+    private static String firstLine(Exception e) {
+        String message = e.getMessage() == null ? e.toString() : e.getMessage();
+        int nl = message.indexOf('\n');
+        return nl < 0 ? message : message.substring(0, nl);
+    }
+
+}

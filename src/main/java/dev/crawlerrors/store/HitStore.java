@@ -1,0 +1,30 @@
+package dev.crawlerrors.store;
+
+import dev.crawlerrors.crawler.CrawlerHit;
+import dev.crawlerrors.crawler.Verdict;
+import java.util.List;
+import java.util.function.Consumer;
+
+/** Where crawler hits are kept and queried. Writes come from one thread; reads from any. */
+public interface HitStore extends AutoCloseable {
+
+    /** Stores hits in the order given, and the verdicts they carry. */
+    void append(List<CrawlerHit> hits);
+
+    /** Records a new verdict for every hit from {@code ip} that claimed {@code crawler}. */
+    void updateVerdict(String ip, String crawler, Verdict verdict);
+
+    long count(HitFilter filter);
+
+    /** Hits newest first (ties broken by id, descending), skipping {@code offset}. */
+    List<StoredHit> page(HitFilter filter, long offset, int limit);
+
+    /** Every matching hit, newest first, streamed to {@code rows}. */
+    void forEach(HitFilter filter, Consumer<StoredHit> rows);
+
+    /** Every hit stored, whatever its status or verdict. */
+    long size();
+
+    @Override
+    void close();
+}

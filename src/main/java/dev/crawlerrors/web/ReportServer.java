@@ -1,0 +1,125 @@
+package dev.crawlerrors.web;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.crawlerrors.report.BadParameterException;
+import dev.crawlerrors.report.CrawlErrorReport;
+import dev.crawlerrors.report.PageNotFoundException;
+import dev.crawlerrors.store.HitStore;
+import io.javalin.Javalin;
+import io.javalin.http.Context;
+import io.javalin.http.HandlerType;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The read-only HTTP server: the report at {@code /crawl-errors} (HTML), {@code /api/crawl-errors}
+ * (JSON) and {@code /crawl-errors.csv}, plus {@code /health} and {@code /metrics}. Typed
+ * exceptions are mapped to statuses here and nowhere else.
+ */
+public final class ReportServer implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ReportServer.class);
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final List<String> REPORT_PATHS =
+            List.of("/", ReportLinks.HTML_PATH, ReportLinks.JSON_PATH, ReportLinks.CSV_PATH);
+    private static final List<HandlerType> WRITE_METHODS =
+            List.of(HandlerType.POST, HandlerType.PUT, HandlerType.PATCH, HandlerType.DELETE);
+    private static final String ALLOWED = "GET, HEAD";
+
+    private final Javalin app;
+
+    private ReportServer(Javalin app) {
+        this.app = app;
+    }
+
+    /** Starts serving on {@code bind}:{@code port}; port 0 picks a free one. */
+    public static ReportServer start(CrawlErrorReport report, HitStore store, String bind, int port) {
+        PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        Gauge.builder("crawl_errors_hits_stored", store, s -> s.size()).description("crawler hits in the store").register(metrics);
+        ReportRoutes routes = new ReportRoutes(report);
+        Javalin app = Javalin.create(config -> {
+            config.startup.showJavalinBanner = false;
+            config.http.defaultContentType = "text/plain; charset=utf-8";
+            config.routes.get("/", ctx -> ctx.redirect(ReportLinks.HTML_PATH));
+            config.routes.get(ReportLinks.HTML_PATH, routes::html);
+            config.routes.get(ReportLinks.JSON_PATH, routes::json);
+            config.routes.get(ReportLinks.CSV_PATH, routes::csv);
+            // HEAD answers with the headers GET would send (and so the same 400/404 for bad requests)
+            config.routes.head(ReportLinks.HTML_PATH, routes::html);
+            config.routes.head(ReportLinks.JSON_PATH, routes::json);
+            config.routes.head(ReportLinks.CSV_PATH, routes::csv);
+            config.routes.get("/health", ctx -> health(ctx, store));
+            config.routes.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(metrics.scrape()));
+            for (String path : REPORT_PATHS) {
+                for (HandlerType method : WRITE_METHODS) {
+                    config.routes.addHttpHandler(method, path, ReportServer::readOnly);
+                }
+            }
+            config.routes.exception(BadParameterException.class, (e, ctx) ->
+                    error(ctx, 400, e.getMessage(), Map.of("parameter", e.parameter())));
+            config.routes.exception(PageNotFoundException.class, (e, ctx) ->
+                    error(ctx, 404, e.getMessage(), Map.of("pages", e.pages())));
+            config.routes.exception(Exception.class, (e, ctx) -> {
+                LOG.error("{} {} failed", ctx.method(), ctx.path(), e);
+                error(ctx, 500, "the report could not be produced: " + e.getMessage(), Map.of());
+            });
+            config.routes.after(ctx -> Counter.builder("crawl_errors_http_requests")
+                    .tag("method", ctx.method().name())
+                    .tag("status", Integer.toString(ctx.statusCode()))
+                    .register(metrics).increment());
+        });
+        app.start(bind, port);
+        return new ReportServer(app);
+    }
+
+    public int port() {
+        return app.port();
+    }
+
+    private static void readOnly(Context ctx) {
+        ctx.header("Allow", ALLOWED);
+        error(ctx, 405, "the report is read-only: " + ctx.method().name() + " is not allowed on " + ctx.path()
+                + "; use " + ALLOWED, Map.of());
+    }
+
+    private static void health(Context ctx, HitStore store) {
+        try {
+            store.size();
+            ctx.json(Map.of("status", "ok"));
+        } catch (RuntimeException e) {
+            error(ctx, 503, "the store does not answer: " + e.getMessage(), Map.of());
+        }
+    }
+
+    /** An error in the form the path speaks: JSON for the API, plain text for CSV, a page for HTML. */
+    private static void error(Context ctx, int status, String message, Map<String, Object> details) {
+        ctx.status(status);
+        if (ctx.path().startsWith("/api/") || ctx.path().equals("/health")) {
+            Map<String, Object> body = new LinkedHashMap<>();
+            body.put("status", status);
+            body.put("error", message);
+            body.putAll(details);
+            try {
+                ctx.contentType("application/json; charset=utf-8").result(JSON.writeValueAsString(body));
+            } catch (Exception e) {
+                ctx.result(message);
+            }
+        } else if (ctx.path().endsWith(".csv")) {
+            ctx.contentType("text/plain; charset=utf-8").result(message + "\n");
+        } else {
+            ctx.html(ReportRoutes.render("error.jte", new ErrorView(status, message)));
+        }
+    }
+
+    @Override
+    public void close() {
+        app.stop();
+    }
+}
