@@ -7,6 +7,7 @@ import dev.crawlerrors.crawler.IpRangeVerifier;
 import dev.crawlerrors.demo.DemoLog;
 import dev.crawlerrors.report.CrawlErrorReport;
 import dev.crawlerrors.store.DuckDbHitStore;
+import dev.crawlerrors.store.HitStore;
 import java.io.IOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
@@ -22,7 +23,7 @@ import picocli.CommandLine.Option;
 @Command(name = "demo", mixinStandardHelpOptions = true,
         description = "Generates the bundled demo access log (a street-information site: 226 error hits, page 3 holds 26 rows), "
                 + "imports it into a fresh store and serves the report.")
-final class DemoCommand implements Callable<Integer> {
+public final class DemoCommand implements Callable<Integer> {
 
     @Mixin
     ServerOptions server;
@@ -51,9 +52,9 @@ final class DemoCommand implements Callable<Integer> {
     }
 
     /** The demo's files in one directory: a fresh log, its IP list, and a fresh store. */
-    record Demo(Path log, Path ipList, Path db) {
+    public record Demo(Path log, Path ipList, Path db) {
 
-        static Demo prepare(Path dir) throws IOException {
+        public static Demo prepare(Path dir) throws IOException {
             Files.createDirectories(dir);
             Path log = dir.resolve("access.log");
             try (Writer out = Files.newBufferedWriter(log, StandardCharsets.UTF_8)) {
@@ -66,7 +67,7 @@ final class DemoCommand implements Callable<Integer> {
             return new Demo(log, ipList, db);
         }
 
-        ImportSummary importInto(DuckDbHitStore store) throws Exception {
+        public ImportSummary importInto(HitStore store) throws Exception {
             CrawlerCatalog catalog = CrawlerCatalog.builtIn();
             IpRangeVerifier verifier = new IpRangeVerifier(catalog, IpRangeSource.parse(ipList.getParent().toString()));
             return new LogImport(store, new CrawlerIdentifier(catalog), verifier).run(List.of(log.toString()), false, System.err);

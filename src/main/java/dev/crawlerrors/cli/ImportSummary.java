@@ -11,7 +11,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /** What an import did, as printed at its end. */
-final class ImportSummary {
+public final class ImportSummary {
 
     final ParseCounts lines = new ParseCounts();
     final Map<Verification, Long> verdicts = new EnumMap<>(Verification.class);
@@ -22,11 +22,25 @@ final class ImportSummary {
     List<IpRangeList> lists = List.of();
     List<String> listFailures = List.of();
 
-    long linesPerSecond() {
+    /** The lines read, parsed and bad, with the first bad lines. */
+    public ParseCounts lines() {
+        return lines;
+    }
+
+    /** Error hits the report shows (spoofed ones excluded). */
+    public long errorHits() {
+        return errorHits;
+    }
+
+    public long crawlerHits() {
+        return crawlerHits;
+    }
+
+    public long linesPerSecond() {
         return nanos == 0 ? 0 : Math.round(lines.linesRead() * 1e9 / nanos);
     }
 
-    void print(PrintStream out) {
+    public void print(PrintStream out) {
         out.printf(Locale.ROOT, "Read %,d lines in %.2f s (%,d lines/s): %,d parsed, %,d bad, %,d blank.%n",
                 lines.linesRead(), nanos / 1e9, linesPerSecond(), lines.linesParsed(), lines.linesBad(), lines.linesBlank());
         out.printf(Locale.ROOT, "Crawler hits stored: %,d; error hits (status >= 300) for the report: %,d"

@@ -24,13 +24,13 @@ import java.util.Optional;
  * The import flow, wired: read and parse (ingest), identify and verify (crawler), append (store).
  * Human lines never leave the parser threads; crawler hits reach the store in log order.
  */
-final class LogImport {
+public final class LogImport {
 
     private final HitStore store;
     private final CrawlerIdentifier identifier;
     private final IpRangeVerifier verifier;
 
-    LogImport(HitStore store, CrawlerIdentifier identifier, IpRangeVerifier verifier) {
+    public LogImport(HitStore store, CrawlerIdentifier identifier, IpRangeVerifier verifier) {
         this.store = store;
         this.identifier = identifier;
         this.verifier = verifier;
@@ -40,7 +40,7 @@ final class LogImport {
      * Imports every source in turn. A source that cannot be opened is reported and skipped; the
      * others are still imported.
      */
-    ImportSummary run(List<String> sources, boolean terminal, PrintStream log) throws Exception {
+    public ImportSummary run(List<String> sources, boolean terminal, PrintStream log) throws Exception {
         ImportSummary summary = new ImportSummary();
         long started = System.nanoTime();
         try (LogReader reader = new LogReader(new CombinedLineParser())) {
