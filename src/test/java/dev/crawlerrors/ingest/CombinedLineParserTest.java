@@ -1,0 +1,162 @@
+package dev.crawlerrors.ingest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+
+class CombinedLineParserTest {
+
+    private final CombinedLineParser parser = new CombinedLineParser();
+
+    private Hit parse(String line) throws BadLineException {
+        byte[] bytes = line.getBytes(StandardCharsets.UTF_8);
+        return parser.parse(bytes, 0, bytes.length, AgentFilter.ALL);
+    }
+
+    @Test
+    void readsAnNginxCombinedLineWithRequestTimeInSeconds() throws Exception {
+        Hit hit = parse("66.249.66.1 - - [14/May/2025:09:31:02 +0200] \"GET /antwerp/meir HTTP/1.1\" 308 162 \"-\" "
+                + "\"Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)\" 0.012");
+
+        assertThat(hit.ip()).isEqualTo("66.249.66.1");
+        assertThat(Instant.ofEpochMilli(hit.epochMillis())).isEqualTo(Instant.parse("2025-05-14T07:31:02Z"));
+        assertThat(hit.offsetMinutes()).isEqualTo(120);
+        assertThat(hit.method()).isEqualTo("GET");
+        assertThat(hit.url()).isEqualTo("/antwerp/meir");
+        assertThat(hit.status()).isEqualTo(308);
+        assertThat(hit.bytes()).isEqualTo(162);
+        assertThat(hit.referer()).isNull();
+        assertThat(hit.userAgent()).isEqualTo("Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)");
+        assertThat(hit.durationMs()).isEqualTo(12.0);
+    }
+
+    @Test
+    void readsApacheMicrosecondsAsMilliseconds() throws Exception {
+        Hit hit = parse("66.249.66.1 - - [14/May/2025:09:31:02 +0200] \"GET / HTTP/1.1\" 304 - \"-\" \"Googlebot\" 153");
+
+        assertThat(hit.durationMs()).isEqualTo(0.153);
+        assertThat(hit.bytes()).isEqualTo(-1);
+    }
+
+    @Test
+    void hasNoDurationWhenTheLogCarriesNoRequestTime() throws Exception {
+        Hit hit = parse("66.249.66.1 - - [14/May/2025:09:31:02 +0000] \"GET / HTTP/1.1\" 404 10 \"-\" \"Googlebot\"");
+
+        assertThat(hit.hasDuration()).isFalse();
+    }
+
+    @Test
+    void readsAnIpv6ClientAndANegativeOffset() throws Exception {
+        Hit hit = parse("2001:4860:4801:10::1 - frank [01/Jan/2026:00:15:00 -0500] \"HEAD /x?y=1 HTTP/2.0\" 200 0 "
+                + "\"https://example.org/\" \"Googlebot-Image/1.0\" 0.000");
+
+        assertThat(hit.ip()).isEqualTo("2001:4860:4801:10::1");
+        assertThat(Instant.ofEpochMilli(hit.epochMillis())).isEqualTo(Instant.parse("2026-01-01T05:15:00Z"));
+        assertThat(hit.offsetMinutes()).isEqualTo(-300);
+        assertThat(hit.method()).isEqualTo("HEAD");
+        assertThat(hit.url()).isEqualTo("/x?y=1");
+        assertThat(hit.referer()).isEqualTo("https://example.org/");
+        assertThat(hit.durationMs()).isEqualTo(0.0);
+    }
+
+    @Test
+    void undoesEscapedQuotesInTheAgentAndRequest() throws Exception {
+        Hit hit = parse("203.0.113.9 - - [14/May/2025:09:31:02 +0200] \"GET /a\\\"b HTTP/1.1\" 404 0 \"-\" "
+                + "\"Mozilla/5.0 \\\"quoted\\\" \\\\ Googlebot\" 0.001");
+
+        assertThat(hit.url()).isEqualTo("/a\"b");
+        assertThat(hit.userAgent()).isEqualTo("Mozilla/5.0 \"quoted\" \\ Googlebot");
+    }
+
+    @Test
+    void decodesNginxHexEscapesAsUtf8() throws Exception {
+        Hit hit = parse("203.0.113.9 - - [14/May/2025:09:31:02 +0200] \"GET /caf\\xC3\\xA9 HTTP/1.1\" 404 0 \"-\" \"Googlebot\\x22\"");
+
+        assertThat(hit.url()).isEqualTo("/café");
+        assertThat(hit.userAgent()).isEqualTo("Googlebot\"");
+    }
+
+    @Test
+    void keepsARequestLineThatIsOnlyADash() throws Exception {
+        Hit hit = parse("66.249.66.1 - - [14/May/2025:09:31:02 +0200] \"-\" 400 0 \"-\" \"-\"");
+
+        assertThat(hit.method()).isEmpty();
+        assertThat(hit.url()).isEqualTo("-");
+        assertThat(hit.userAgent()).isNull();
+    }
+
+    @Test
+    void ignoresTrailingFieldsThatAreNotARequestTime() throws Exception {
+        Hit hit = parse("66.249.66.1 - - [14/May/2025:09:31:02 +0200] \"GET / HTTP/1.1\" 200 5 \"-\" \"Googlebot\" \"10.0.0.1\"");
+
+        assertThat(hit.status()).isEqualTo(200);
+        assertThat(hit.hasDuration()).isFalse();
+    }
+
+    @Test
+    void dropsTheLineWhenTheFilterRejectsItsAgent() throws Exception {
+        byte[] line = ("1.2.3.4 - - [14/May/2025:09:31:02 +0200] \"GET / HTTP/1.1\" 200 5 \"-\" \"Mozilla/5.0 Firefox\"")
+                .getBytes(StandardCharsets.UTF_8);
+
+        Hit hit = parser.parse(line, 0, line.length, (b, from, to) ->
+                !new String(b, from, to - from, StandardCharsets.UTF_8).contains("Firefox"));
+
+        assertThat(hit).isNull();
+    }
+
+    @Test
+    void namesTheBadTimeAndWhatWasExpected() {
+        assertThatThrownBy(() -> parse("1.2.3.4 - - [13/Aug/2025 10:00:00 +0000] \"GET / HTTP/1.1\" 200 5 \"-\" \"x\""))
+                .isInstanceOf(BadLineException.class)
+                .hasMessage("'13/Aug/2025 10:00:00 +0000' is not a combined-log time; expected dd/MMM/yyyy:HH:mm:ss Z")
+                .extracting(e -> ((BadLineException) e).reason()).isEqualTo("bad time");
+    }
+
+    @Test
+    void rejectsImpossibleDates() {
+        assertThatThrownBy(() -> parse("1.2.3.4 - - [31/Feb/2025:10:00:00 +0000] \"GET / HTTP/1.1\" 200 5 \"-\" \"x\""))
+                .hasMessageContaining("is not a combined-log time");
+        assertThatThrownBy(() -> parse("1.2.3.4 - - [01/Foo/2025:10:00:00 +0000] \"GET / HTTP/1.1\" 200 5 \"-\" \"x\""))
+                .hasMessageContaining("is not a combined-log time");
+        assertThatThrownBy(() -> parse("1.2.3.4 - - [01/Jan/20x5:10:00:00 +0000] \"GET / HTTP/1.1\" 200 5 \"-\" \"x\""))
+                .hasMessageContaining("is not a combined-log time");
+    }
+
+    @Test
+    void rejectsTruncatedLines() {
+        assertThatThrownBy(() -> parse("66.249.66.1 - - [14/May/2025:09:31:02 +0200] \"GET /antwerp/me"))
+                .hasMessageContaining("truncated");
+        assertThatThrownBy(() -> parse("66.249.66.1 - - [14/May/2025:09:31:02 +0200] \"GET / HTTP/1.1\" 200 5 \"-\" \"Googl"))
+                .hasMessageContaining("truncated");
+    }
+
+    @Test
+    void saysWhenALineIsInCommonRatherThanCombinedFormat() {
+        assertThatThrownBy(() -> parse("66.249.66.1 - - [14/May/2025:09:31:02 +0200] \"GET / HTTP/1.1\" 200 5"))
+                .hasMessageContaining("combined, not common format");
+    }
+
+    @Test
+    void rejectsGarbage() {
+        assertThatThrownBy(() -> parse("\u0000\u0001binary garbage")).isInstanceOf(BadLineException.class);
+        assertThatThrownBy(() -> parse("hello world")).isInstanceOf(BadLineException.class);
+        assertThatThrownBy(() -> parse(" leading space")).isInstanceOf(BadLineException.class);
+        assertThatThrownBy(() -> parse("1.2.3.4 - - [14/May/2025:09:31:02 +0200] \"GET / HTTP/1.1\" 2000 5 \"-\" \"x\""))
+                .hasMessageContaining("three-digit status");
+        assertThatThrownBy(() -> parse("1.2.3.4 - - [14/May/2025:09:31:02 +0200] \"GET / HTTP/1.1\" 200 5x \"-\" \"x\""))
+                .hasMessageContaining("not a response size");
+    }
+
+    @Test
+    void computesEpochDaysLikeJavaTime() {
+        for (int year : new int[] {1970, 1999, 2000, 2024, 2025, 2100}) {
+            for (int month = 1; month <= 12; month++) {
+                assertThat(CombinedLineParser.daysFromCivil(year, month, 1))
+                        .isEqualTo(java.time.LocalDate.of(year, month, 1).toEpochDay());
+            }
+        }
+    }
+}

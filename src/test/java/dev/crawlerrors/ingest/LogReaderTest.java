@@ -1,0 +1,147 @@
+package dev.crawlerrors.ingest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.zip.GZIPOutputStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class LogReaderTest {
+
+    @TempDir
+    Path dir;
+
+    static String line(int i) {
+        return "66.249.66." + (i % 250) + " - - [14/May/2025:09:31:02 +0200] \"GET /page/" + i + " HTTP/1.1\" 404 0 \"-\" \"Googlebot/2.1\" 0.001";
+    }
+
+    private final List<Hit> hits = new ArrayList<>();
+
+    private ParseCounts read(byte[] log, int threads) throws Exception {
+        try (LogReader reader = new LogReader(new CombinedLineParser(), threads)) {
+            return reader.read(new ByteArrayInputStream(log), "access.log", AgentFilter.ALL, hits::addAll, ReadProgress.NONE);
+        }
+    }
+
+    @Test
+    void keepsGoodLinesAroundGarbageAndReportsItsLineNumbers() throws Exception {
+        String log = line(1) + "\n" + "garbage\n" + line(2) + "\n\u0000\u00ff\u0001\n" + line(3) + "\n";
+
+        ParseCounts counts = read(log.getBytes(StandardCharsets.ISO_8859_1), 2);
+
+        assertThat(hits).extracting(Hit::url).containsExactly("/page/1", "/page/2", "/page/3");
+        assertThat(counts.linesRead()).isEqualTo(5);
+        assertThat(counts.linesParsed()).isEqualTo(3);
+        assertThat(counts.linesBad()).isEqualTo(2);
+        assertThat(counts.firstBadLines()).extracting(BadLine::lineNumber).containsExactly(2L, 4L);
+        assertThat(counts.firstBadLines().get(0).toString()).startsWith("access.log line 2: ");
+    }
+
+    @Test
+    void keepsLogOrderAndAbsoluteLineNumbersAcrossManyChunks() throws Exception {
+        StringBuilder log = new StringBuilder();
+        int lines = 30_000; // about 4 MiB: several chunks, parsed on two threads
+        for (int i = 1; i <= lines; i++) {
+            log.append(i == 25_001 ? "not a log line" : line(i)).append('\n');
+        }
+
+        ParseCounts counts = read(log.toString().getBytes(StandardCharsets.UTF_8), 2);
+
+        assertThat(counts.linesRead()).isEqualTo(lines);
+        assertThat(counts.linesBad()).isEqualTo(1);
+        assertThat(counts.firstBadLines().get(0).lineNumber()).isEqualTo(25_001);
+        assertThat(hits).hasSize(lines - 1);
+        for (int i = 1; i < hits.size(); i++) {
+            int previous = Integer.parseInt(hits.get(i - 1).url().substring(6));
+            int current = Integer.parseInt(hits.get(i).url().substring(6));
+            assertThat(current).isGreaterThan(previous);
+        }
+    }
+
+    @Test
+    void readsCrlfLinesAndALastLineWithoutNewline() throws Exception {
+        String log = line(1) + "\r\n\r\n" + line(2);
+
+        ParseCounts counts = read(log.getBytes(StandardCharsets.UTF_8), 1);
+
+        assertThat(hits).extracting(Hit::url).containsExactly("/page/1", "/page/2");
+        assertThat(counts.linesBlank()).isEqualTo(1);
+        assertThat(counts.linesBad()).isZero();
+    }
+
+    @Test
+    void reportsOverlongLinesAndKeepsTheLinesAfterThem() throws Exception {
+        String huge = "x".repeat(LogReader.CHUNK_BYTES * 2 + 17);
+        String longish = "y".repeat(LogReader.MAX_LINE_BYTES + 1);
+        String log = line(1) + "\n" + huge + "\n" + line(2) + "\n" + longish + "\n" + line(3) + "\n";
+
+        ParseCounts counts = read(log.getBytes(StandardCharsets.UTF_8), 2);
+
+        assertThat(hits).extracting(Hit::url).containsExactly("/page/1", "/page/2", "/page/3");
+        assertThat(counts.badByReason()).containsEntry("too long", 2L);
+        assertThat(counts.firstBadLines()).extracting(BadLine::lineNumber).containsExactly(2L, 4L);
+    }
+
+    @Test
+    void readsGzipFilesByTheirContentNotTheirName() throws Exception {
+        ByteArrayOutputStream gz = new ByteArrayOutputStream();
+        try (GZIPOutputStream out = new GZIPOutputStream(gz)) {
+            out.write((line(1) + "\n" + line(2) + "\n").getBytes(StandardCharsets.UTF_8));
+        }
+        Path file = dir.resolve("access.log.1");
+        Files.write(file, gz.toByteArray());
+
+        LogSource source = LogSource.of(file.toString());
+        try (InputStream in = source.open(); LogReader reader = new LogReader(new CombinedLineParser(), 2)) {
+            reader.read(in, source.name(), AgentFilter.ALL, hits::addAll, ReadProgress.NONE);
+        }
+
+        assertThat(hits).extracting(Hit::url).containsExactly("/page/1", "/page/2");
+        assertThat(source.consumed()).isEqualTo(gz.size());
+    }
+
+    @Test
+    void keepsWhatWasReadBeforeATruncatedGzipEnds() throws Exception {
+        ByteArrayOutputStream gz = new ByteArrayOutputStream();
+        try (GZIPOutputStream out = new GZIPOutputStream(gz)) {
+            for (int i = 1; i <= 20_000; i++) {
+                out.write((line(i) + "\n").getBytes(StandardCharsets.UTF_8));
+            }
+        }
+        byte[] truncated = java.util.Arrays.copyOf(gz.toByteArray(), gz.size() / 2);
+        Path file = dir.resolve("access.log.gz");
+        Files.write(file, truncated);
+
+        ParseCounts counts;
+        LogSource source = LogSource.of(file.toString());
+        try (InputStream in = source.open(); LogReader reader = new LogReader(new CombinedLineParser(), 2)) {
+            counts = reader.read(in, source.name(), AgentFilter.ALL, hits::addAll, ReadProgress.NONE);
+        }
+
+        assertThat(hits).isNotEmpty();
+        assertThat(counts.sourceErrors()).singleElement().asString().contains("reading stopped after line");
+    }
+
+    @Test
+    void saysWhenAFileIsMissingOrADirectory() {
+        assertThat(openError(dir.resolve("missing.log").toString())).endsWith("does not exist or cannot be read");
+        assertThat(openError(dir.toString())).endsWith("is a directory, not a log file");
+    }
+
+    private static String openError(String path) {
+        try (InputStream in = LogSource.of(path).open()) {
+            return "opened";
+        } catch (IOException e) {
+            return e.getMessage();
+        }
+    }
+}
