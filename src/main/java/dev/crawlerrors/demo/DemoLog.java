@@ -39,8 +39,8 @@ public final class DemoLog {
     public static final String IP_LIST_RESOURCE = "/demo/common-crawlers.json";
     public static final String IP_LIST_NAME = "common-crawlers.json";
 
-    static final List<String> CITIES = List.of("antwerp", "ghent", "bruges", "leuven", "vilvoorde");
-    static final List<String> SECTIONS = List.of("parkeren", "mobiliteit", "bedrijven", "scholen");
+    public static final List<String> CITIES = List.of("antwerp", "ghent", "bruges", "leuven", "vilvoorde");
+    public static final List<String> SECTIONS = List.of("parkeren", "mobiliteit", "bedrijven", "scholen");
 
     private static final long SEED = 20250514L;
     private static final ZoneOffset SITE_OFFSET = ZoneOffset.ofHours(2);

@@ -1,0 +1,118 @@
+package dev.crawlerrors.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.crawlerrors.crawler.BotType;
+import dev.crawlerrors.crawler.Verification;
+import dev.crawlerrors.store.StatusRange;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.List;
+import java.util.Map;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class ReportParametersTest {
+
+    private static final ZoneId BRUSSELS = ZoneId.of("Europe/Brussels");
+
+    private static ReportRequest parse(Map<String, List<String>> query) {
+        return ReportParameters.parse(query, BRUSSELS);
+    }
+
+    @Test
+    void meansPageOneWhenNoPageIsGiven() {
+        assertThat(parse(Map.of()).page()).isEqualTo(1);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"0", "-1", "abc", "1.5", "123456789012345678901234567890", "", " 1", "+1", "2147483648"})
+    void rejectsPagesThatAreNotWholeNumbersFromOne(String page) {
+        assertThatThrownBy(() -> parse(Map.of("page", List.of(page))))
+                .isInstanceOf(BadParameterException.class)
+                .hasMessage("page must be a whole number from 1 to 2147483647; got '" + page + "'")
+                .extracting(e -> ((BadParameterException) e).parameter()).isEqualTo("page");
+    }
+
+    @Test
+    void rejectsTwoPages() {
+        assertThatThrownBy(() -> parse(Map.of("page", List.of("1", "2")))).hasMessage("page may be given once; got 2 values");
+    }
+
+    @Test
+    void readsStatusCodesAndClasses() {
+        ReportRequest request = parse(Map.of("status", List.of("404", "3xx,500")));
+
+        assertThat(request.filter().statuses()).containsExactly(
+                new StatusRange(404, 404), new StatusRange(300, 399), new StatusRange(500, 500));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"abc", "4", "6xx", "0404", "99", "1000", "x4x"})
+    void rejectsStatusesItCannotRead(String status) {
+        assertThatThrownBy(() -> parse(Map.of("status", List.of(status))))
+                .isInstanceOf(BadParameterException.class)
+                .hasMessageStartingWith("status must be an HTTP status");
+    }
+
+    @Test
+    void readsBotTypesAndVerdictsAndNamesTheAcceptedValuesOtherwise() {
+        ReportRequest request = parse(Map.of("bot", List.of("crawler_inspection_tool"), "verification", List.of("spoofed")));
+        assertThat(request.filter().botTypes()).containsExactly(BotType.crawler_inspection_tool);
+        assertThat(request.filter().verifications()).containsExactly(Verification.spoofed);
+
+        assertThatThrownBy(() -> parse(Map.of("verification", List.of("fake"))))
+                .hasMessage("verification must be one of verified, spoofed, unverified; got 'fake'");
+    }
+
+    @Test
+    void readsDatesInTheDisplayZoneInclusiveAtTheirPrecision() {
+        ReportRequest day = parse(Map.of("from", List.of("2025-10-26"), "to", List.of("2025-10-26")));
+        // 26 October 2025 is the day Brussels leaves summer time: 25 hours long
+        assertThat(day.filter().from()).isEqualTo(Instant.parse("2025-10-25T22:00:00Z"));
+        assertThat(day.filter().to()).isEqualTo(Instant.parse("2025-10-26T23:00:00Z"));
+
+        ReportRequest minute = parse(Map.of("from", List.of("2025-05-14T09:31"), "to", List.of("2025-05-14T09:31")));
+        assertThat(minute.filter().from()).isEqualTo(Instant.parse("2025-05-14T07:31:00Z"));
+        assertThat(minute.filter().to()).isEqualTo(Instant.parse("2025-05-14T07:32:00Z"));
+    }
+
+    @Test
+    void rejectsTimesItCannotReadAndRangesThatEndBeforeTheyStart() {
+        assertThatThrownBy(() -> parse(Map.of("from", List.of("14/05/2025"))))
+                .hasMessage("from must be a local date YYYY-MM-DD or date-time YYYY-MM-DDTHH:MM (time zone Europe/Brussels); got '14/05/2025'");
+        assertThatThrownBy(() -> parse(Map.of("from", List.of("2025-05-15"), "to", List.of("2025-05-14"))))
+                .isInstanceOf(BadParameterException.class)
+                .extracting(e -> ((BadParameterException) e).parameter()).isEqualTo("to");
+    }
+
+    @Test
+    void wantsUrlsAsPathPrefixes() {
+        assertThat(parse(Map.of("url", List.of("/antwerp/"))).filter().urlPrefix()).isEqualTo("/antwerp/");
+        assertThatThrownBy(() -> parse(Map.of("url", List.of("antwerp")))).hasMessageStartingWith("url must be a path prefix");
+    }
+
+    @Property(tries = 2000)
+    void anyPageValueIsAPageOrABadParameter(@ForAll String value) {
+        try {
+            assertThat(parse(Map.of("page", List.of(value))).page()).isPositive();
+        } catch (BadParameterException e) {
+            assertThat(e.parameter()).isEqualTo("page");
+        }
+    }
+
+    @Property(tries = 2000)
+    void anyFilterValueIsAcceptedOrNamed(@ForAll String value) {
+        for (String name : List.of("status", "bot", "verification", "from", "to", "url")) {
+            try {
+                parse(Map.of(name, List.of(value)));
+            } catch (BadParameterException e) {
+                assertThat(e.parameter()).isIn(name, "to");
+            }
+        }
+    }
+}

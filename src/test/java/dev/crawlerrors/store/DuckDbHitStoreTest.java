@@ -1,0 +1,125 @@
+package dev.crawlerrors.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.crawlerrors.crawler.BotType;
+import dev.crawlerrors.crawler.Crawler;
+import dev.crawlerrors.crawler.CrawlerHit;
+import dev.crawlerrors.crawler.Verdict;
+import dev.crawlerrors.crawler.Verification;
+import dev.crawlerrors.ingest.Hit;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class DuckDbHitStoreTest {
+
+    static final Crawler GOOGLEBOT = new Crawler("Googlebot Desktop", "Google", BotType.crawler_search,
+            List.of("Googlebot"), null, List.of("common-crawlers.json"), null);
+    static final Verdict VERIFIED = new Verdict(Verification.verified, "in common-crawlers.json 66.249.66.0/27");
+
+    @TempDir
+    Path dir;
+
+    static CrawlerHit hit(String time, String ip, String url, int status, Verdict verdict) {
+        Hit hit = new Hit(Instant.parse(time).toEpochMilli(), 120, ip, "GET", url, status, -1, null, "Googlebot", Double.NaN, null);
+        return new CrawlerHit(hit, GOOGLEBOT, verdict);
+    }
+
+    @Test
+    void keepsHitsAcrossReopeningAndContinuesTheirIds() {
+        Path file = dir.resolve("store.duckdb");
+        try (DuckDbHitStore store = DuckDbHitStore.open(file)) {
+            store.append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, VERIFIED)));
+        }
+        try (DuckDbHitStore store = DuckDbHitStore.open(file)) {
+            store.append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/b", 404, VERIFIED)));
+
+            List<StoredHit> rows = store.page(HitFilter.ERRORS, 0, 10);
+
+            assertThat(rows).extracting(StoredHit::url).containsExactly("/b", "/a");
+            assertThat(rows).extracting(StoredHit::id).containsExactly(2L, 1L);
+        }
+    }
+
+    @Test
+    void ordersNewestFirstAndBreaksTiesByTheLaterId() {
+        try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
+            store.append(List.of(
+                    hit("2025-05-14T10:00:00Z", "66.249.66.1", "/first", 308, VERIFIED),
+                    hit("2025-05-14T11:00:00Z", "66.249.66.1", "/newest", 308, VERIFIED),
+                    hit("2025-05-14T10:00:00Z", "66.249.66.2", "/second", 308, VERIFIED)));
+
+            assertThat(store.page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url)
+                    .containsExactly("/newest", "/second", "/first");
+            assertThat(store.page(HitFilter.ERRORS, 1, 1)).extracting(StoredHit::url).containsExactly("/second");
+        }
+    }
+
+    @Test
+    void countsOnlyErrorsAndLeavesSpoofedHitsOutByDefault() {
+        try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
+            Verdict spoofed = new Verdict(Verification.spoofed, "claims Googlebot; not in any list");
+            store.append(List.of(
+                    hit("2025-05-14T10:00:00Z", "66.249.66.1", "/ok", 200, VERIFIED),
+                    hit("2025-05-14T10:00:01Z", "66.249.66.1", "/moved", 301, VERIFIED),
+                    hit("2025-05-14T10:00:02Z", "203.0.113.9", "/fake", 404, spoofed)));
+
+            assertThat(store.size()).isEqualTo(3);
+            assertThat(store.count(HitFilter.ERRORS)).isEqualTo(1);
+            HitFilter onlySpoofed = new HitFilter(List.of(), Set.of(), Set.of(Verification.spoofed), null, null, null, null);
+            assertThat(store.page(onlySpoofed, 0, 10)).extracting(StoredHit::url).containsExactly("/fake");
+        }
+    }
+
+    @Test
+    void showsTheVerdictAsOfNowForEveryHitFromTheAddress() {
+        try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
+            Verdict pending = new Verdict(Verification.unverified, "not checked yet");
+            store.append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, pending),
+                    hit("2025-05-14T10:00:01Z", "66.249.66.1", "/b", 404, pending)));
+
+            store.updateVerdict("66.249.66.1", "Googlebot Desktop", VERIFIED);
+
+            assertThat(store.page(HitFilter.ERRORS, 0, 10))
+                    .extracting(StoredHit::verification, StoredHit::reason)
+                    .containsOnly(org.assertj.core.groups.Tuple.tuple("verified", VERIFIED.reason()));
+        }
+    }
+
+    @Test
+    void filtersByStatusClassTimeUrlPrefixAndBotType() {
+        try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
+            List<CrawlerHit> hits = new ArrayList<>();
+            hits.add(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/antwerp/meir", 308, VERIFIED));
+            hits.add(hit("2025-05-14T12:00:00Z", "66.249.66.1", "/antwerp/straten/a", 404, VERIFIED));
+            hits.add(hit("2025-05-15T10:00:00Z", "66.249.66.1", "/ghent/straten/b", 404, VERIFIED));
+            store.append(hits);
+
+            HitFilter notFound = new HitFilter(List.of(new StatusRange(400, 499)), Set.of(), Set.of(), null, null, null, null);
+            HitFilter antwerp = new HitFilter(List.of(), Set.of(), Set.of(), null, null, "/antwerp/", null);
+            HitFilter day = new HitFilter(List.of(), Set.of(), Set.of(), Instant.parse("2025-05-14T00:00:00Z"),
+                    Instant.parse("2025-05-15T00:00:00Z"), null, null);
+            HitFilter ads = new HitFilter(List.of(), Set.of(BotType.crawler_ads), Set.of(), null, null, null, null);
+
+            assertThat(store.count(notFound)).isEqualTo(2);
+            assertThat(store.count(antwerp)).isEqualTo(2);
+            assertThat(store.count(day)).isEqualTo(2);
+            assertThat(store.count(ads)).isZero();
+        }
+    }
+
+    @Test
+    void storesUrlsAndAgentsExactlyAsGiven() {
+        try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
+            String url = "/<script>alert('x')</script>?q=\"1\";DROP TABLE hits";
+            store.append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", url, 404, VERIFIED)));
+
+            assertThat(store.page(HitFilter.ERRORS, 0, 1).get(0).url()).isEqualTo(url);
+        }
+    }
+}
