@@ -1,0 +1,185 @@
+package dev.crawlerrors.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.crawlerrors.DemoFixture;
+import dev.crawlerrors.report.CrawlErrorReport;
+import dev.crawlerrors.store.DuckDbHitStore;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.ZoneId;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.NoSuchElementException;
+import org.openqa.selenium.StaleElementReferenceException;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+
+/**
+ * The HTML report as a person sees it: the bundled demo in a real DuckDB store, the real server on
+ * a free loopback port, and Debian's headless chromium driven through chromedriver. Nothing is
+ * downloaded: the browser and driver are the system ones, and a missing one fails the test.
+ */
+class ReportPageBrowserTest {
+
+    private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+    private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
+    private static final Path SCREENSHOT = Path.of("target", "report-page-1.png");
+    private static final List<String> COLUMNS =
+            List.of("Timestamp", "IP", "Method", "URL", "Status", "Duration ms", "Bot type", "Verification");
+    private static final Duration WAIT = Duration.ofSeconds(10);
+
+    @TempDir
+    Path dir;
+
+    private DuckDbHitStore store;
+    private ReportServer server;
+    private ChromeDriver driver;
+    private String base;
+
+    @BeforeEach
+    void startServerAndBrowser() throws Exception {
+        // fail, not skip: CI installs both through ./run-tests
+        assertThat(CHROMIUM).as("Debian chromium (apt-get install chromium)").isExecutable();
+        assertThat(CHROMEDRIVER).as("Debian chromedriver (apt-get install chromium-driver)").isExecutable();
+
+        store = DemoFixture.demoStore(Files.createDirectories(dir.resolve("demo")));
+        server = ReportServer.start(new CrawlErrorReport(store, ZoneId.of("UTC")), store, "127.0.0.1", 0);
+        base = "http://127.0.0.1:" + server.port();
+
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary(CHROMIUM.toFile());
+        options.addArguments(
+                "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic",
+                "--no-first-run", "--disable-background-networking", "--disable-component-update",
+                "--disable-sync", "--window-size=1280,900",
+                "--user-data-dir=" + Files.createDirectories(dir.resolve("chromium-profile")));
+        ChromeDriverService service = new ChromeDriverService.Builder()
+                .usingDriverExecutable(CHROMEDRIVER.toFile())
+                .usingAnyFreePort()
+                .build();
+        driver = new ChromeDriver(service, options);
+        driver.manage().timeouts().pageLoadTimeout(WAIT);
+    }
+
+    @AfterEach
+    void stopEverything() {
+        // each in turn, so a failure in one still stops the others; quit() also stops chromedriver
+        try {
+            if (driver != null) {
+                driver.quit();
+            }
+        } finally {
+            try {
+                if (server != null) {
+                    server.close();
+                }
+            } finally {
+                if (store != null) {
+                    store.close();
+                }
+            }
+        }
+    }
+
+    @Test
+    void showsTheReportAndFollowsNextLinksToTheLastPage() throws Exception {
+        driver.get(base + "/crawl-errors");
+
+        assertThat(driver.getTitle()).isEqualTo("Crawler Crawl Errors");
+        assertThat(text("summary")).isEqualTo("226 error hits · page 1 of 3");
+        assertThat(driver.findElements(By.cssSelector("#hits thead th")))
+                .extracting(WebElement::getText)
+                .containsExactlyElementsOf(COLUMNS);
+        assertThat(rows()).hasSize(100);
+        assertThat(rows().getFirst().findElement(By.cssSelector("td:nth-child(1)")).getText())
+                .matches("\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}");
+        assertVerifiedWithEvidence();
+        saveFullPageScreenshot(SCREENSHOT);
+
+        driver.findElement(By.id("next")).click();
+        awaitPage(2);
+        assertThat(driver.getCurrentUrl()).isEqualTo(base + "/crawl-errors?page=2");
+        assertThat(text("summary")).isEqualTo("226 error hits · page 2 of 3");
+        assertThat(rows()).hasSize(100);
+        assertVerifiedWithEvidence();
+
+        driver.findElement(By.id("next")).click();
+        awaitPage(3);
+        assertThat(driver.getCurrentUrl()).isEqualTo(base + "/crawl-errors?page=3");
+        assertThat(text("summary")).isEqualTo("226 error hits · page 3 of 3");
+        assertThat(rows()).hasSize(26);
+        assertThat(driver.findElements(By.id("next"))).isEmpty();
+        assertThat(driver.findElements(By.id("last"))).isEmpty();
+        assertThat(driver.findElements(By.id("previous"))).hasSize(1);
+        assertVerifiedWithEvidence();
+    }
+
+    private String text(String id) {
+        return driver.findElement(By.id(id)).getText();
+    }
+
+    private List<WebElement> rows() {
+        return driver.findElements(By.cssSelector("#hits tbody tr"));
+    }
+
+    /**
+     * Every Verification cell reads "verified" and carries its evidence as the hover title. Read in
+     * one script call: two WebDriver round trips per cell cost seconds a page.
+     */
+    private void assertVerifiedWithEvidence() {
+        @SuppressWarnings("unchecked")
+        List<List<String>> cells = (List<List<String>>) driver.executeScript(
+                "return Array.from(document.querySelectorAll('#hits tbody tr'),"
+                        + " tr => [tr.cells[7].innerText, tr.cells[7].getAttribute('title')]);");
+        assertThat(cells).hasSameSizeAs(rows());
+        assertThat(cells).allSatisfy(cell -> {
+            assertThat(cell.get(0)).isEqualTo("verified");
+            assertThat(cell.get(1)).isNotBlank();
+        });
+    }
+
+    /** Waits for the page a clicked link leads to: its number shown in the header line. */
+    private void awaitPage(int page) throws InterruptedException {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        String shown = null;
+        while (System.nanoTime() < deadline) {
+            try {
+                shown = text("page");
+                if (shown.equals(Integer.toString(page))) {
+                    return;
+                }
+            } catch (NoSuchElementException | StaleElementReferenceException e) {
+                // between pages
+            }
+            Thread.sleep(50);
+        }
+        assertThat(shown).as("page shown after following the link").isEqualTo(Integer.toString(page));
+    }
+
+    /** The whole document, not only the viewport, through the DevTools protocol. */
+    private void saveFullPageScreenshot(Path file) throws Exception {
+        Map<String, Object> metrics = driver.executeCdpCommand("Page.getLayoutMetrics", Map.of());
+        @SuppressWarnings("unchecked")
+        Map<String, Object> size = (Map<String, Object>) metrics.get("cssContentSize");
+        Map<String, Object> clip = Map.of(
+                "x", 0, "y", 0,
+                "width", ((Number) size.get("width")).doubleValue(),
+                "height", ((Number) size.get("height")).doubleValue(),
+                "scale", 1);
+        Map<String, Object> shot = driver.executeCdpCommand("Page.captureScreenshot",
+                Map.of("format", "png", "captureBeyondViewport", true, "clip", clip));
+        Files.createDirectories(file.toAbsolutePath().getParent());
+        Files.write(file, Base64.getDecoder().decode((String) shot.get("data")));
+        assertThat(file).isNotEmptyFile();
+    }
+}
