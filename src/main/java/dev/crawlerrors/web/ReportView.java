@@ -14,6 +14,11 @@ public record ReportView(ReportPage page, ReportLinks links, boolean anythingRec
         return ReportColumns.LABELS;
     }
 
+    /** Numbers are right-aligned, their headers with them. */
+    public boolean isNumeric(String label) {
+        return label.equals("Status") || label.equals("Duration ms");
+    }
+
     public String emptyMessage() {
         if (!anythingRecorded) {
             return "Nothing has been recorded yet: no crawler requests are in the store. "
