@@ -37,7 +37,7 @@ final class ImportCommand implements Callable<Integer> {
         if (!format.equals("auto") && !format.equals("combined")) {
             throw new ParameterException(spec.commandLine(), "--format: '" + format + "' is not a format this version reads; use auto or combined");
         }
-        CrawlerCatalog catalog = CrawlerCatalog.builtIn();
+        CrawlerCatalog catalog = store.catalog();
         try (HitStore hits = store.openStore()) {
             LogImport job = new LogImport(hits, new CrawlerIdentifier(catalog), store.verifier(catalog));
             boolean terminal = System.console() != null;

@@ -33,6 +33,24 @@ final class StoreOptions {
                     + "published names, or a base URL (default: the operators' official addresses).")
     String ipRanges;
 
+    @Option(names = "--crawlers", paramLabel = "FILE",
+            description = "A crawler catalog (JSON, the shape of the built-in crawlers.json) laid over the built-in one: "
+                    + "same names replace, new names are added.")
+    Path crawlers;
+
+    /** The built-in crawler catalog, extended with {@code --crawlers} when given. */
+    CrawlerCatalog catalog() {
+        CrawlerCatalog builtIn = CrawlerCatalog.builtIn();
+        if (crawlers == null) {
+            return builtIn;
+        }
+        try {
+            return builtIn.extendedWith(crawlers);
+        } catch (java.io.IOException e) {
+            throw new ParameterException(spec.commandLine(), "--crawlers: " + e.getMessage());
+        }
+    }
+
     Path dbPath() {
         if (db != null) {
             return db;

@@ -45,7 +45,7 @@ final class VerifyCommand implements Callable<Integer> {
         if (new IPAddressString(ip).getAddress() == null) {
             throw new ParameterException(spec.commandLine(), "'" + ip + "' is not an IPv4 or IPv6 address");
         }
-        CrawlerCatalog catalog = CrawlerCatalog.builtIn();
+        CrawlerCatalog catalog = options.catalog();
         String userAgent = agent == null ? DEFAULT_AGENT : agent;
         Optional<Crawler> crawler = new CrawlerIdentifier(catalog).identify(userAgent);
         System.out.println("address:  " + ip);

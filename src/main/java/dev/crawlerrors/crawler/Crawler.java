@@ -24,7 +24,7 @@ public record Crawler(
         List<String> dnsDomains) {
 
     public Crawler {
-        tokens = List.copyOf(tokens);
+        tokens = tokens == null ? List.of() : List.copyOf(tokens);
         alsoContains = alsoContains == null ? List.of() : List.copyOf(alsoContains);
         ipLists = ipLists == null ? List.of() : List.copyOf(ipLists);
         dnsDomains = dnsDomains == null ? List.of() : List.copyOf(dnsDomains);

@@ -33,7 +33,7 @@ public final class IpRangeVerifier {
     private Verdict check(String ip, Crawler crawler) {
         if (crawler.ipLists().isEmpty()) {
             String why = crawler.dnsDomains().isEmpty()
-                    ? crawler.name() + " publishes no way to verify it"
+                    ? "no way to verify " + crawler.name() + " is known (no published IP list or DNS domain)"
                     : crawler.name() + " is verified by reverse DNS only, which this version does not check";
             return new Verdict(Verification.unverified, why);
         }

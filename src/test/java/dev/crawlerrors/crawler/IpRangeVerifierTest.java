@@ -117,7 +117,7 @@ class IpRangeVerifierTest {
                 java.util.List.of("ExampleBot"), null, null, null);
         Verdict verdict = new IpRangeVerifier(catalog, IpRangeSource.official()).verify("192.0.2.1", unknown);
 
-        assertThat(verdict).isEqualTo(new Verdict(Verification.unverified, "ExampleBot publishes no way to verify it"));
+        assertThat(verdict).isEqualTo(new Verdict(Verification.unverified, "no way to verify ExampleBot is known (no published IP list or DNS domain)"));
     }
 
     private String serve(AtomicInteger requests, int status, String body) throws Exception {

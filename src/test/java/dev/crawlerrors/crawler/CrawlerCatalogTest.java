@@ -1,0 +1,79 @@
+package dev.crawlerrors.crawler;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CrawlerCatalogTest {
+
+    private final CrawlerCatalog builtIn = CrawlerCatalog.builtIn();
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void coversTheCrawlersTheReportPromises() {
+        Set<String> names = builtIn.crawlers().stream().map(Crawler::name).collect(Collectors.toSet());
+
+        assertThat(names).contains("Googlebot Smartphone", "Googlebot Desktop", "Googlebot-Image", "Googlebot-Video",
+                "Googlebot-News", "Storebot-Google", "Google-InspectionTool", "GoogleOther", "Google-CloudVertexBot",
+                "AdsBot-Google", "AdsBot-Google-Mobile", "Mediapartners-Google", "APIs-Google", "Google-Safety",
+                "FeedFetcher-Google", "Google-Site-Verification", "Google-Read-Aloud", "Bingbot", "AdIdxBot", "BingPreview",
+                "MicrosoftPreview", "Applebot", "DuckDuckBot", "YandexBot", "Baiduspider", "GPTBot", "OAI-SearchBot",
+                "ChatGPT-User", "ClaudeBot", "Claude-User", "Claude-SearchBot", "PerplexityBot", "Perplexity-User", "CCBot",
+                "meta-externalagent", "Amazonbot", "Bytespider", "AhrefsBot", "SemrushBot", "MJ12bot", "DotBot",
+                "facebookexternalhit", "Twitterbot", "LinkedInBot", "Slackbot");
+    }
+
+    @Test
+    void everyListACrawlerNamesIsDefinedWithAnOfficialAddress() {
+        for (Crawler crawler : builtIn.crawlers()) {
+            for (String list : crawler.ipLists()) {
+                assertThat(builtIn.list(list)).as(crawler.name() + " -> " + list)
+                        .hasValueSatisfying(spec -> assertThat(spec.url()).startsWith("https://").endsWith(spec.name()));
+            }
+        }
+    }
+
+    @Test
+    void aUserCatalogReplacesByNameAndAddsNewCrawlers() throws IOException {
+        Path file = dir.resolve("crawlers.json");
+        Files.writeString(file, """
+                {"lists": [{"name": "examplebot.json", "operator": "Example", "url": "https://example.org/examplebot.json"}],
+                 "crawlers": [
+                   {"name": "ExampleBot", "operator": "Example", "botType": "crawler_other", "tokens": ["ExampleBot"],
+                    "ipLists": ["examplebot.json"]},
+                   {"name": "CCBot", "operator": "Common Crawl", "botType": "crawler_other", "tokens": ["CCBot"]}
+                 ]}
+                """);
+
+        CrawlerCatalog catalog = builtIn.extendedWith(file);
+        CrawlerIdentifier identifier = new CrawlerIdentifier(catalog);
+
+        assertThat(catalog.crawlers()).hasSize(builtIn.crawlers().size() + 1);
+        assertThat(identifier.identify("ExampleBot/1.0")).map(Crawler::ipLists).contains(java.util.List.of("examplebot.json"));
+        assertThat(identifier.identify("CCBot/2.0")).map(Crawler::botType).contains(BotType.crawler_other);
+    }
+
+    @Test
+    void saysWhatIsWrongWithABadUserCatalog() throws IOException {
+        Path noTokens = dir.resolve("no-tokens.json");
+        Files.writeString(noTokens, "{\"crawlers\": [{\"name\": \"X\", \"botType\": \"crawler_other\"}]}");
+        Path unknownList = dir.resolve("unknown-list.json");
+        Files.writeString(unknownList, "{\"crawlers\": [{\"name\": \"X\", \"botType\": \"crawler_other\", \"tokens\": [\"X\"], \"ipLists\": [\"x.json\"]}]}");
+        Path badType = dir.resolve("bad-type.json");
+        Files.writeString(badType, "{\"crawlers\": [{\"name\": \"X\", \"botType\": \"robot\", \"tokens\": [\"X\"]}]}");
+
+        assertThatThrownBy(() -> builtIn.extendedWith(noTokens)).hasMessageContaining("at least one token");
+        assertThatThrownBy(() -> builtIn.extendedWith(unknownList)).hasMessageContaining("names IP list x.json, which the catalog does not define");
+        assertThatThrownBy(() -> builtIn.extendedWith(badType)).hasMessageContaining("is not a crawler catalog").hasMessageContaining("robot");
+        assertThatThrownBy(() -> builtIn.extendedWith(dir.resolve("missing.json"))).hasMessageEndingWith("missing.json does not exist");
+    }
+}
