@@ -51,8 +51,7 @@ public final class ImportSummary {
             out.println(sb);
         }
         for (IpRangeList list : lists) {
-            out.printf(Locale.ROOT, "IP list %s: %d prefixes, created %s, read from %s.%n", list.name(), list.prefixCount(),
-                    list.creationTime().isEmpty() ? "(not stated)" : list.creationTime(), list.origin());
+            out.println("IP list " + list.describe() + ".");
         }
         for (String failure : listFailures) {
             out.println("IP list not read: " + failure + " (hits it would verify are 'unverified').");

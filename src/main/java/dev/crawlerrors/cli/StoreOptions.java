@@ -1,6 +1,7 @@
 package dev.crawlerrors.cli;
 
 import dev.crawlerrors.crawler.CrawlerCatalog;
+import dev.crawlerrors.crawler.IpListCache;
 import dev.crawlerrors.crawler.IpRangeSource;
 import dev.crawlerrors.crawler.IpRangeVerifier;
 import dev.crawlerrors.store.DuckDbHitStore;
@@ -65,7 +66,7 @@ final class StoreOptions {
 
     IpRangeSource ipRangeSource() {
         try {
-            return IpRangeSource.parse(ipRanges);
+            return IpRangeSource.parse(ipRanges, IpListCache.besideStore(dbPath()));
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
