@@ -1,0 +1,153 @@
+package dev.crawlerrors.bench;
+
+import dev.crawlerrors.crawler.CrawlerCatalog;
+import dev.crawlerrors.crawler.CrawlerIdentifier;
+import dev.crawlerrors.ingest.AgentFilter;
+import dev.crawlerrors.ingest.BadLineException;
+import dev.crawlerrors.ingest.CombinedLineParser;
+import dev.crawlerrors.ingest.Hit;
+import dev.crawlerrors.ingest.LineParser;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.Blackhole;
+
+/**
+ * The import's hot loop on one core: split an in-memory log into lines and parse each with
+ * {@link CombinedLineParser}, the {@link CrawlerIdentifier} deciding from the agent bytes which lines
+ * become {@link Hit}s (what a {@code LogReader} worker does with a chunk). Scores are lines/s.
+ * Run from the repository root with a JDK 21 or newer:
+ *
+ * <pre>
+ * export JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64
+ * mvn -B -q test-compile dependency:build-classpath -Dmdep.outputFile=target/cp.txt
+ * $JAVA_HOME/bin/java -cp target/test-classes:target/classes:$(cat target/cp.txt) org.openjdk.jmh.Main ParseBenchmark -f 1 -wi 2 -i 3
+ * </pre>
+ *
+ * <p>The baselines run over the same buffer in the same JVM: {@link #lineBoundaries} only finds the
+ * newlines (the floor for any line-at-a-time parser), and {@link #countGooglebot} is
+ * {@code grep -c Googlebot}. Compare ratios against them, not absolute scores: the machine is
+ * shared. {@link #parseEveryLine} turns every line into a {@link Hit}, which shows what the agent
+ * filter saves on human traffic.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@OperationsPerInvocation(ParseBenchmark.LINES)
+@Fork(1)
+@Warmup(iterations = 2)
+@Measurement(iterations = 3)
+public class ParseBenchmark {
+
+    /** Lines in the buffer: about 50 MiB, far beyond any cache, as a real log is. */
+    static final int LINES = 200_000;
+
+    private static final byte[] GOOGLEBOT = "Googlebot".getBytes(StandardCharsets.US_ASCII);
+
+    private byte[] log;
+    private LineParser parser;
+    private CrawlerIdentifier identifier;
+
+    @Setup
+    public void setUp() throws BadLineException {
+        log = BenchLog.generate(LINES);
+        parser = new CombinedLineParser();
+        identifier = new CrawlerIdentifier(CrawlerCatalog.builtIn());
+        // the measured loops skip error handling, so make sure there is none to handle
+        int lines = 0;
+        int start = 0;
+        while (start < log.length) {
+            int end = lineEnd(log, start);
+            parser.parse(log, start, end, AgentFilter.ALL);
+            lines++;
+            start = end + 1;
+        }
+        if (lines != LINES) {
+            throw new IllegalStateException("expected " + LINES + " lines, found " + lines);
+        }
+    }
+
+    /** Baseline: the newline scan every parser pays, nothing else. */
+    @Benchmark
+    public int lineBoundaries() {
+        byte[] b = log;
+        int lines = 0;
+        int start = 0;
+        while (start < b.length) {
+            int end = lineEnd(b, start);
+            lines++;
+            start = end + 1;
+        }
+        return lines;
+    }
+
+    /** Baseline: {@code grep -c Googlebot}, the lines that contain the token. */
+    @Benchmark
+    public int countGooglebot() {
+        byte[] b = log;
+        byte first = GOOGLEBOT[0];
+        int count = 0;
+        int start = 0;
+        while (start < b.length) {
+            int end = lineEnd(b, start);
+            for (int i = start, last = end - GOOGLEBOT.length; i <= last; i++) {
+                if (b[i] == first && matches(b, i)) {
+                    count++;
+                    break;
+                }
+            }
+            start = end + 1;
+        }
+        return count;
+    }
+
+    /** The import's loop: parse every line, materialise only those the identifier may call a crawler. */
+    @Benchmark
+    public void parse(Blackhole hits) throws BadLineException {
+        parseWith(identifier, hits);
+    }
+
+    /** Every line becomes a {@link Hit}: the cost of building strings, for comparison with {@link #parse}. */
+    @Benchmark
+    public void parseEveryLine(Blackhole hits) throws BadLineException {
+        parseWith(AgentFilter.ALL, hits);
+    }
+
+    private void parseWith(AgentFilter filter, Blackhole hits) throws BadLineException {
+        byte[] b = log;
+        int start = 0;
+        while (start < b.length) {
+            int end = lineEnd(b, start);
+            hits.consume(parser.parse(b, start, end, filter));
+            start = end + 1;
+        }
+    }
+
+    /** The index of the newline ending the line at {@code start} (as {@code LogReader} finds it). */
+    private static int lineEnd(byte[] b, int start) {
+        int nl = start;
+        while (nl < b.length && b[nl] != '\n') {
+            nl++;
+        }
+        return nl;
+    }
+
+    private static boolean matches(byte[] b, int at) {
+        for (int k = 1; k < GOOGLEBOT.length; k++) {
+            if (b[at + k] != GOOGLEBOT[k]) {
+                return false;
+            }
+        }
+        return true;
+    }
+}
