@@ -2,19 +2,29 @@ package dev.crawlerrors.store;
 
 import dev.crawlerrors.crawler.CrawlerHit;
 import dev.crawlerrors.crawler.Verdict;
+import dev.crawlerrors.crawler.Verification;
 import java.util.List;
 import java.util.function.Consumer;
 
 /** Where crawler hits are kept and queried. Writes come from one thread; reads from any. */
 public interface HitStore extends AutoCloseable {
 
-    /** Stores hits in the order given, and the verdicts they carry. */
+    /**
+     * Stores hits in the order given. The verdict a hit carries is recorded for its address and
+     * crawler only when none is recorded yet; later verdicts come through {@link #updateVerdict}.
+     */
     void append(List<CrawlerHit> hits);
 
     /** Records a new verdict for every hit from {@code ip} that claimed {@code crawler}. */
     void updateVerdict(String ip, String crawler, Verdict verdict);
 
+    /** Makes everything appended or updated so far durable and visible to every reader. */
+    void flush();
+
     long count(HitFilter filter);
+
+    /** The recorded verdicts of one kind, e.g. the unverified ones to check again. */
+    List<StoredVerdict> verdicts(Verification verification);
 
     /** Hits newest first (ties broken by id, descending), skipping {@code offset}. */
     List<StoredHit> page(HitFilter filter, long offset, int limit);

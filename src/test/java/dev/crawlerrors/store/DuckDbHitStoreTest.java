@@ -92,6 +92,19 @@ class DuckDbHitStoreTest {
     }
 
     @Test
+    void aProvisionalVerdictArrivingAfterTheFinalOneDoesNotOverwriteIt() {
+        try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
+            Verdict provisional = new Verdict(Verification.unverified, "claims Googlebot; reverse DNS check pending");
+            store.updateVerdict("66.249.66.9", "Googlebot Desktop", VERIFIED);
+            store.append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.9", "/a", 404, provisional)));
+
+            assertThat(store.page(HitFilter.ERRORS, 0, 1).get(0).verification()).isEqualTo("verified");
+            assertThat(store.verdicts(Verification.verified)).extracting(StoredVerdict::ip).containsExactly("66.249.66.9");
+            assertThat(store.verdicts(Verification.unverified)).isEmpty();
+        }
+    }
+
+    @Test
     void filtersByStatusClassTimeUrlPrefixAndBotType() {
         try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
             List<CrawlerHit> hits = new ArrayList<>();
