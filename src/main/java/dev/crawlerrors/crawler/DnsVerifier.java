@@ -10,15 +10,16 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
@@ -51,12 +52,16 @@ import org.xbill.DNS.Type;
  * <p>Threads: the futures {@link #check} returns complete on this verifier's worker threads
  * (named {@code dns-verifier-N}), or are already complete when every answer came from the cache.
  * Dependent stages that do slow work should use an {@code ...Async} method with their own
- * executor, or they hold up the answers of other checks.
+ * executor, or they hold up the answers of other checks. A query is sent from the thread that
+ * frees its permit: the caller's, when one is free at once (opening a UDP socket, which does not
+ * wait on the network), else a worker's. dnsjava reads the answers on its own selector thread,
+ * shared by the whole JVM.
  */
 public final class DnsVerifier implements AutoCloseable {
 
     /** PTR names in the accepted domains that are forward-checked; the rest are ignored. */
     static final int MAX_NAMES_CONFIRMED = 4;
+    /** Workers parse answers and send follow-up queries; on two cores a second one measured no slower. */
     private static final int WORKER_THREADS = 2;
     private static final int MAX_DOMAIN_LISTS = 1_000;
 
@@ -70,6 +75,8 @@ public final class DnsVerifier implements AutoCloseable {
     private final Map<List<String>, AcceptedDomains> domainLists = new ConcurrentHashMap<>();
     private final ExecutorService workers;
     private final ScheduledThreadPoolExecutor timer;
+    /** Queries sent, in order; all share one timeout, so this is also deadline order. */
+    private final Queue<Pending> sent = new ConcurrentLinkedQueue<>();
     private final LongAdder queriesSent = new LongAdder();
     private final LongAdder cacheHits = new LongAdder();
     private final LongAdder queriesShared = new LongAdder();
@@ -110,10 +117,12 @@ public final class DnsVerifier implements AutoCloseable {
         this.timedOut = "timed out after " + timeout.toMillis() + " ms asking " + serverText;
         this.cache = new DnsAnswerCache(maxCachedAnswers, maxCachedNegatives, nanoTime);
         this.workers = Executors.newFixedThreadPool(WORKER_THREADS, daemon("dns-verifier-"));
+        this.permits = new QueryPermits(maxInFlight);
+        // One sweep over the queries in send order rather than a timer task per query, which costs
+        // a locked heap insert and removal for every answer that comes in time.
+        long tick = Math.clamp(timeoutNanos / 20, TimeUnit.MILLISECONDS.toNanos(5), TimeUnit.MILLISECONDS.toNanos(100));
         this.timer = new ScheduledThreadPoolExecutor(1, daemon("dns-verifier-timeouts-"));
-        // Nearly every timeout is cancelled by its answer; left in the queue they would pile up.
-        this.timer.setRemoveOnCancelPolicy(true);
-        this.permits = new QueryPermits(maxInFlight, this::runOnWorker);
+        this.timer.scheduleWithFixedDelay(this::expire, tick, tick, TimeUnit.NANOSECONDS);
     }
 
     /**
@@ -205,11 +214,11 @@ public final class DnsVerifier implements AutoCloseable {
         DnsAnswer closing = DnsAnswer.failed("was not asked: the DNS verifier closed, asking " + serverText);
         for (Pending pending : inFlight.values()) {
             if (pending.settled.compareAndSet(false, true)) {
-                cancel(pending.timeout);
                 pending.future.complete(closing);
             }
         }
         inFlight.clear();
+        sent.clear();
         timer.shutdownNow();
         workers.shutdown();
     }
@@ -336,13 +345,8 @@ public final class DnsVerifier implements AutoCloseable {
             return;
         }
         queriesSent.increment();
-        try {
-            pending.timeout = timer.schedule(() -> runOnWorker(() -> settle(pending, DnsAnswer.failed(timedOut))),
-                    timeoutNanos, TimeUnit.NANOSECONDS);
-        } catch (RejectedExecutionException closing) {
-            settle(pending, DnsAnswer.failed("was not asked: the DNS verifier closed, asking " + serverText));
-            return;
-        }
+        pending.deadline = System.nanoTime() + timeoutNanos;
+        sent.add(pending);
         CompletionStage<Message> reply;
         try {
             reply = resolver.sendAsync(pending.question.toQuery(), workers);
@@ -361,12 +365,27 @@ public final class DnsVerifier implements AutoCloseable {
         });
     }
 
+    /** Times out the queries past their deadline; runs on the timer thread every few milliseconds. */
+    private void expire() {
+        long now = System.nanoTime();
+        for (Pending head = sent.peek(); head != null; head = sent.peek()) {
+            boolean settled = head.settled.get();
+            if (!settled && head.deadline - now > 0) {
+                return;
+            }
+            sent.poll();
+            if (!settled) {
+                Pending late = head;
+                runOnWorker(() -> settle(late, DnsAnswer.failed(timedOut)));
+            }
+        }
+    }
+
     /** Completes a query once, whichever of answer, error and timeout comes first. */
     private void settle(Pending pending, DnsAnswer answer) {
         if (!pending.settled.compareAndSet(false, true)) {
             return;
         }
-        cancel(pending.timeout);
         cache.put(pending.question, answer);
         inFlight.remove(pending.question, pending);
         permits.release();
@@ -467,12 +486,6 @@ public final class DnsVerifier implements AutoCloseable {
         return cause;
     }
 
-    private static void cancel(ScheduledFuture<?> timeout) {
-        if (timeout != null) {
-            timeout.cancel(false);
-        }
-    }
-
     private static <T> CompletableFuture<T> done(T value) {
         return CompletableFuture.completedFuture(value);
     }
@@ -491,7 +504,7 @@ public final class DnsVerifier implements AutoCloseable {
         final DnsQuestion question;
         final CompletableFuture<DnsAnswer> future = new CompletableFuture<>();
         final AtomicBoolean settled = new AtomicBoolean();
-        volatile ScheduledFuture<?> timeout;
+        volatile long deadline;
 
         Pending(DnsQuestion question) {
             this.question = question;

@@ -1,7 +1,6 @@
 package dev.crawlerrors.crawler;
 
 import java.util.ArrayDeque;
-import java.util.concurrent.Executor;
 
 /**
  * A bound on DNS queries in flight that never blocks: a query over the bound is queued and started
@@ -11,29 +10,25 @@ import java.util.concurrent.Executor;
 final class QueryPermits {
 
     private final int limit;
-    private final Executor handOff;
     private final ArrayDeque<Runnable> followUps = new ArrayDeque<>();
     private final ArrayDeque<Runnable> newcomers = new ArrayDeque<>();
+    /** Queries handed a permit by a release further up this thread's stack, run when it unwinds. */
+    private final ThreadLocal<ArrayDeque<Runnable>> handedOver = new ThreadLocal<>();
     private int available;
 
-    /**
-     * @param limit   queries in flight at most, at least 1
-     * @param handOff runs a queued query when a permit is released; a queued query is never run on
-     *                the releasing thread, so a run of queries that fail at once cannot recurse
-     *                down the stack
-     */
-    QueryPermits(int limit, Executor handOff) {
+    /** @param limit queries in flight at most, at least 1 */
+    QueryPermits(int limit) {
         if (limit < 1) {
             throw new IllegalArgumentException("the bound on DNS queries in flight must be at least 1, not " + limit);
         }
         this.limit = limit;
         this.available = limit;
-        this.handOff = handOff;
     }
 
     /**
      * Runs {@code start} holding a permit: now, on this thread, if one is free; otherwise later, on
-     * the hand-off executor. Whoever runs it must {@link #release} once.
+     * the thread that releases a permit. Whoever runs it must {@link #release} once. {@code start}
+     * must not throw.
      */
     void acquire(boolean followUp, Runnable start) {
         synchronized (this) {
@@ -46,7 +41,11 @@ final class QueryPermits {
         start.run();
     }
 
-    /** Gives a permit back, handing it straight to the next queued query if there is one. */
+    /**
+     * Gives a permit back, handing it straight to the next queued query, which runs on this thread.
+     * A query that fails at once releases again from inside; that release queues its successor
+     * here instead of recursing, so a run of failures cannot overflow the stack.
+     */
     void release() {
         Runnable next;
         synchronized (this) {
@@ -59,7 +58,20 @@ final class QueryPermits {
                 return;
             }
         }
-        handOff.execute(next);
+        ArrayDeque<Runnable> outer = handedOver.get();
+        if (outer != null) {
+            outer.add(next);
+            return;
+        }
+        ArrayDeque<Runnable> mine = new ArrayDeque<>();
+        handedOver.set(mine);
+        try {
+            for (Runnable start = next; start != null; start = mine.poll()) {
+                start.run();
+            }
+        } finally {
+            handedOver.remove();
+        }
     }
 
     synchronized int inUse() {
