@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.net.StandardSocketOptions;
 import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
@@ -48,7 +49,7 @@ import org.xbill.DNS.Type;
  * outstanding at once; the receive loop runs on a daemon thread. It counts the queries it receives
  * per name, and the most it has had unanswered at once.
  */
-final class LocalDnsServer implements AutoCloseable {
+public final class LocalDnsServer implements AutoCloseable {
 
     private static final Name ZONE_SOA_HOST = name("ns.invalid.");
     private static final Name ZONE_SOA_ADMIN = name("hostmaster.invalid.");
@@ -64,8 +65,11 @@ final class LocalDnsServer implements AutoCloseable {
     private volatile long delayNanos;
     private volatile boolean recursive = true;
 
-    LocalDnsServer() throws IOException {
+    public LocalDnsServer() throws IOException {
         channel = DatagramChannel.open();
+        // Queries that arrive while the receive thread is descheduled wait in this buffer; the
+        // default (about 200 KB, some 150 loopback packets) overflows under load and drops them.
+        channel.setOption(StandardSocketOptions.SO_RCVBUF, 4 << 20);
         channel.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
         delayer = new ScheduledThreadPoolExecutor(1, task -> {
             Thread thread = new Thread(task, "local-dns-delay");
@@ -78,11 +82,11 @@ final class LocalDnsServer implements AutoCloseable {
     }
 
     /** Where to send queries: {@code 127.0.0.1:port}. */
-    String address() {
+    public String address() {
         return "127.0.0.1:" + port();
     }
 
-    int port() {
+    public int port() {
         try {
             return ((InetSocketAddress) channel.getLocalAddress()).getPort();
         } catch (IOException e) {
@@ -91,7 +95,7 @@ final class LocalDnsServer implements AutoCloseable {
     }
 
     /** Answers every query {@code delay} late, on a scheduler, not on the receiving thread. */
-    LocalDnsServer delay(Duration delay) {
+    public LocalDnsServer delay(Duration delay) {
         delayNanos = delay.toNanos();
         return this;
     }
@@ -103,16 +107,16 @@ final class LocalDnsServer implements AutoCloseable {
     }
 
     /** A PTR record for {@code ip}'s reverse name (in-addr.arpa or ip6.arpa). */
-    LocalDnsServer ptr(String ip, String target, long ttl) {
+    public LocalDnsServer ptr(String ip, String target, long ttl) {
         Name reverse = reverse(ip);
         return add(new PTRRecord(reverse, DClass.IN, ttl, name(target)));
     }
 
-    LocalDnsServer a(String owner, String ip, long ttl) {
+    public LocalDnsServer a(String owner, String ip, long ttl) {
         return add(new ARecord(name(owner), DClass.IN, ttl, address(ip)));
     }
 
-    LocalDnsServer aaaa(String owner, String ip, long ttl) {
+    public LocalDnsServer aaaa(String owner, String ip, long ttl) {
         return add(new AAAARecord(name(owner), DClass.IN, ttl, address(ip)));
     }
 
@@ -161,12 +165,12 @@ final class LocalDnsServer implements AutoCloseable {
         return queries(reverseName(ip));
     }
 
-    long totalQueries() {
+    public long totalQueries() {
         return queries.get();
     }
 
     /** The most queries received and not yet answered at any one time (silent names aside). */
-    int maxOutstanding() {
+    public int maxOutstanding() {
         return maxOutstanding.get();
     }
 
