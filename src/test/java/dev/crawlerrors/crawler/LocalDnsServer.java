@@ -1,0 +1,346 @@
+package dev.crawlerrors.crawler;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.net.StandardSocketOptions;
+import java.net.UnknownHostException;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.DatagramChannel;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.xbill.DNS.AAAARecord;
+import org.xbill.DNS.Address;
+import org.xbill.DNS.ARecord;
+import org.xbill.DNS.CNAMERecord;
+import org.xbill.DNS.DClass;
+import org.xbill.DNS.Flags;
+import org.xbill.DNS.Message;
+import org.xbill.DNS.Name;
+import org.xbill.DNS.PTRRecord;
+import org.xbill.DNS.Rcode;
+import org.xbill.DNS.Record;
+import org.xbill.DNS.ReverseMap;
+import org.xbill.DNS.SOARecord;
+import org.xbill.DNS.Section;
+import org.xbill.DNS.TextParseException;
+import org.xbill.DNS.Type;
+
+/**
+ * A real DNS server for tests: it answers DNS packets over UDP on 127.0.0.1, on a port of its own
+ * choosing, from records configured per name. It answers like a recursive resolver would: a CNAME
+ * comes with its target's records when it has them.
+ *
+ * <p>Per name it serves records (PTR, A, AAAA, CNAME, each with its TTL), NXDOMAIN, an empty answer,
+ * an error code such as SERVFAIL, or silence (to provoke a timeout). Negative answers carry an SOA
+ * when one was configured for the name, so the client can read the negative TTL. A name that was
+ * never configured is answered REFUSED, so a test that forgot one fails loudly rather than
+ * refuting. An optional fixed delay is applied on a scheduler, so any number of queries can be
+ * outstanding at once; the receive loop runs on a daemon thread. It counts the queries it receives
+ * per name, and the most it has had unanswered at once.
+ */
+public final class LocalDnsServer implements AutoCloseable {
+
+    private static final Name ZONE_SOA_HOST = name("ns.invalid.");
+    private static final Name ZONE_SOA_ADMIN = name("hostmaster.invalid.");
+
+    private final DatagramChannel channel;
+    private final Thread receiver;
+    private final ScheduledThreadPoolExecutor delayer;
+    private final Map<Name, Zone> zones = new ConcurrentHashMap<>();
+    private final Map<Name, AtomicInteger> queriesByName = new ConcurrentHashMap<>();
+    private final AtomicLong queries = new AtomicLong();
+    private final AtomicInteger outstanding = new AtomicInteger();
+    private final AtomicInteger maxOutstanding = new AtomicInteger();
+    private volatile long delayNanos;
+    private volatile boolean recursive = true;
+
+    public LocalDnsServer() throws IOException {
+        channel = DatagramChannel.open();
+        // Queries that arrive while the receive thread is descheduled wait in this buffer; the
+        // default (about 200 KB, some 150 loopback packets) overflows under load and drops them.
+        channel.setOption(StandardSocketOptions.SO_RCVBUF, 4 << 20);
+        channel.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+        delayer = new ScheduledThreadPoolExecutor(1, task -> {
+            Thread thread = new Thread(task, "local-dns-delay");
+            thread.setDaemon(true);
+            return thread;
+        });
+        receiver = new Thread(this::receive, "local-dns-receive");
+        receiver.setDaemon(true);
+        receiver.start();
+    }
+
+    /** Where to send queries: {@code 127.0.0.1:port}. */
+    public String address() {
+        return "127.0.0.1:" + port();
+    }
+
+    public int port() {
+        try {
+            return ((InetSocketAddress) channel.getLocalAddress()).getPort();
+        } catch (IOException e) {
+            throw new IllegalStateException("the local DNS server has no address", e);
+        }
+    }
+
+    /** Answers every query {@code delay} late, on a scheduler, not on the receiving thread. */
+    public LocalDnsServer delay(Duration delay) {
+        delayNanos = delay.toNanos();
+        return this;
+    }
+
+    /** Answers a CNAME alone, as an authoritative server does, without its target's records. */
+    LocalDnsServer withoutRecursion() {
+        recursive = false;
+        return this;
+    }
+
+    /** A PTR record for {@code ip}'s reverse name (in-addr.arpa or ip6.arpa). */
+    public LocalDnsServer ptr(String ip, String target, long ttl) {
+        Name reverse = reverse(ip);
+        return add(new PTRRecord(reverse, DClass.IN, ttl, name(target)));
+    }
+
+    public LocalDnsServer a(String owner, String ip, long ttl) {
+        return add(new ARecord(name(owner), DClass.IN, ttl, address(ip)));
+    }
+
+    public LocalDnsServer aaaa(String owner, String ip, long ttl) {
+        return add(new AAAARecord(name(owner), DClass.IN, ttl, address(ip)));
+    }
+
+    LocalDnsServer cname(String owner, String target, long ttl) {
+        return add(new CNAMERecord(name(owner), DClass.IN, ttl, name(target)));
+    }
+
+    /** The name does not exist; the answer carries no SOA. */
+    LocalDnsServer nxdomain(String owner) {
+        return set(name(owner), new Zone(Behaviour.NXDOMAIN, List.of(), -1, 0));
+    }
+
+    /** The name does not exist; the answer carries an SOA whose TTL and MINIMUM are {@code negativeTtl}. */
+    LocalDnsServer nxdomain(String owner, long negativeTtl) {
+        return set(name(owner), new Zone(Behaviour.NXDOMAIN, List.of(), negativeTtl, 0));
+    }
+
+    /** The name exists but has no records: NOERROR with an empty answer, no SOA. */
+    LocalDnsServer empty(String owner) {
+        return set(name(owner), new Zone(Behaviour.RECORDS, List.of(), -1, 0));
+    }
+
+    /** Answers queries for the name with {@code rcode}, e.g. {@link Rcode#SERVFAIL}. */
+    LocalDnsServer rcode(String owner, int rcode) {
+        return set(name(owner), new Zone(Behaviour.RCODE, List.of(), -1, rcode));
+    }
+
+    /** Never answers queries for the name. */
+    LocalDnsServer silent(String owner) {
+        return set(name(owner), new Zone(Behaviour.SILENT, List.of(), -1, 0));
+    }
+
+    /** The reverse name of {@code ip}, as a name to configure or count. */
+    static String reverseName(String ip) {
+        return reverse(ip).toString();
+    }
+
+    /** Queries received for {@code owner}, of any type. */
+    int queries(String owner) {
+        AtomicInteger count = queriesByName.get(name(owner));
+        return count == null ? 0 : count.get();
+    }
+
+    /** Queries received for the reverse name of {@code ip}. */
+    int ptrQueries(String ip) {
+        return queries(reverseName(ip));
+    }
+
+    public long totalQueries() {
+        return queries.get();
+    }
+
+    /** The most queries received and not yet answered at any one time (silent names aside). */
+    public int maxOutstanding() {
+        return maxOutstanding.get();
+    }
+
+    @Override
+    public void close() throws IOException {
+        channel.close();
+        delayer.shutdownNow();
+        try {
+            receiver.join(1_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private LocalDnsServer add(Record record) {
+        zones.compute(record.getName(), (owner, zone) -> {
+            List<Record> records = new ArrayList<>(zone == null || zone.behaviour != Behaviour.RECORDS ? List.of() : zone.records);
+            records.add(record);
+            return new Zone(Behaviour.RECORDS, List.copyOf(records), zone == null ? -1 : zone.negativeTtl, 0);
+        });
+        return this;
+    }
+
+    private LocalDnsServer set(Name owner, Zone zone) {
+        zones.put(owner, zone);
+        return this;
+    }
+
+    private void receive() {
+        ByteBuffer buffer = ByteBuffer.allocate(65_535);
+        while (channel.isOpen()) {
+            SocketAddress client;
+            byte[] packet;
+            try {
+                buffer.clear();
+                client = channel.receive(buffer);
+                buffer.flip();
+                packet = new byte[buffer.remaining()];
+                buffer.get(packet);
+            } catch (ClosedChannelException closed) {
+                return;
+            } catch (IOException e) {
+                continue;
+            }
+            respond(client, packet);
+        }
+    }
+
+    private void respond(SocketAddress client, byte[] packet) {
+        Message query;
+        try {
+            query = new Message(packet);
+        } catch (IOException notDns) {
+            return;
+        }
+        Record question = query.getQuestion();
+        if (question == null) {
+            return;
+        }
+        queries.incrementAndGet();
+        queriesByName.computeIfAbsent(question.getName(), n -> new AtomicInteger()).incrementAndGet();
+        Zone zone = zones.get(question.getName());
+        if (zone != null && zone.behaviour == Behaviour.SILENT) {
+            return;
+        }
+        maxOutstanding.accumulateAndGet(outstanding.incrementAndGet(), Math::max);
+        byte[] response = answer(query, question, zone).toWire();
+        long delay = delayNanos;
+        if (delay > 0) {
+            try {
+                delayer.schedule(() -> send(client, response), delay, TimeUnit.NANOSECONDS);
+            } catch (RejectedExecutionException closing) {
+                // the server is closing; the query goes unanswered
+            }
+        } else {
+            send(client, response);
+        }
+    }
+
+    private Message answer(Message query, Record question, Zone zone) {
+        Message response = new Message(query.getHeader().getID());
+        response.getHeader().setFlag(Flags.QR);
+        response.getHeader().setFlag(Flags.AA);
+        response.getHeader().setFlag(Flags.RA);
+        if (query.getHeader().getFlag(Flags.RD)) {
+            response.getHeader().setFlag(Flags.RD);
+        }
+        response.addRecord(question, Section.QUESTION);
+        if (zone == null) {
+            response.getHeader().setRcode(Rcode.REFUSED);
+            return response;
+        }
+        switch (zone.behaviour) {
+            case RCODE -> response.getHeader().setRcode(zone.rcode);
+            case NXDOMAIN -> {
+                response.getHeader().setRcode(Rcode.NXDOMAIN);
+                addSoa(response, question.getName(), zone);
+            }
+            default -> {
+                // Follows CNAMEs as a recursive resolver would, a few hops at most.
+                Zone current = zone;
+                for (int hop = 0; hop < 8 && current != null; hop++) {
+                    boolean found = false;
+                    Name next = null;
+                    for (Record record : current.records) {
+                        if (record.getType() == question.getType()) {
+                            response.addRecord(record, Section.ANSWER);
+                            found = true;
+                        } else if (record instanceof CNAMERecord cname) {
+                            response.addRecord(record, Section.ANSWER);
+                            next = cname.getTarget();
+                        }
+                    }
+                    if (found || next == null || !recursive) {
+                        break;
+                    }
+                    current = zones.get(next);
+                }
+                if (response.getSection(Section.ANSWER).isEmpty()) {
+                    addSoa(response, question.getName(), zone);
+                }
+            }
+        }
+        return response;
+    }
+
+    private static void addSoa(Message response, Name owner, Zone zone) {
+        if (zone.negativeTtl >= 0) {
+            Name apex = owner.labels() > 2 ? new Name(owner, owner.labels() - 3) : owner;
+            response.addRecord(new SOARecord(apex, DClass.IN, zone.negativeTtl, ZONE_SOA_HOST, ZONE_SOA_ADMIN,
+                    1, 3600, 600, 86400, zone.negativeTtl), Section.AUTHORITY);
+        }
+    }
+
+    private void send(SocketAddress client, byte[] response) {
+        outstanding.decrementAndGet();
+        try {
+            channel.send(ByteBuffer.wrap(response), client);
+        } catch (IOException e) {
+            // the client went away or the server is closing; a test will notice the missing answer
+        }
+    }
+
+    private static Name reverse(String ip) {
+        try {
+            return ReverseMap.fromAddress(ip);
+        } catch (UnknownHostException e) {
+            throw new IllegalArgumentException("'" + ip + "' is not an IP address", e);
+        }
+    }
+
+    private static InetAddress address(String ip) {
+        try {
+            return Address.getByAddress(ip);
+        } catch (UnknownHostException e) {
+            throw new IllegalArgumentException("'" + ip + "' is not an IP address", e);
+        }
+    }
+
+    private static Name name(String text) {
+        try {
+            return Name.fromString(text, Name.root);
+        } catch (TextParseException e) {
+            throw new IllegalArgumentException("'" + text + "' is not a DNS name", e);
+        }
+    }
+
+    private enum Behaviour { RECORDS, NXDOMAIN, RCODE, SILENT }
+
+    /** What the server knows about one name. */
+    private record Zone(Behaviour behaviour, List<Record> records, long negativeTtl, int rcode) {
+    }
+}
