@@ -6,7 +6,7 @@
 # Generates LINES lines with dev.crawlerrors.bench.BenchLog (fixed seed: nginx combined with a
 # trailing $request_time, ~10% crawlers), then times, as wall clock of the whole process (JVM start
 # included):
-#   crawl-errors  java -jar target/crawl-errors.jar import --db <fresh db> --ip-ranges bench/ip-ranges LOG
+#   crawl-errors  java -jar target/crawl-errors.jar import --db <fresh db> --ip-ranges bench/ip-ranges --dns-server none LOG
 #   goaccess      goaccess LOG --log-format=COMBINED --crawlers-only -o /dev/null     (the baseline)
 #   grep          grep -c Googlebot LOG                                             (a floor: reading the bytes)
 # RUNS rounds, the order rotated each round; prints each run, the medians, lines/s and the ratios
@@ -46,7 +46,7 @@ cat "$log" >/dev/null   # into the page cache, so the first contestant does not 
 run_crawl_errors() {
   local db="$tmp/run.duckdb"
   rm -f "$db" "$db.wal"
-  "$java" --enable-native-access=ALL-UNNAMED -jar "$jar" import --db "$db" --ip-ranges bench/ip-ranges "$log" \
+  "$java" --enable-native-access=ALL-UNNAMED -jar "$jar" import --db "$db" --ip-ranges bench/ip-ranges --dns-server none "$log" \
     >"$tmp/crawl-errors.out" 2>"$tmp/crawl-errors.err"
 }
 run_goaccess() {

@@ -2,6 +2,7 @@ package dev.crawlerrors.cli;
 
 import dev.crawlerrors.crawler.CrawlerCatalog;
 import dev.crawlerrors.crawler.CrawlerIdentifier;
+import dev.crawlerrors.crawler.CrawlerVerifier;
 import dev.crawlerrors.crawler.IpRangeSource;
 import dev.crawlerrors.crawler.IpRangeVerifier;
 import dev.crawlerrors.demo.DemoLog;
@@ -69,8 +70,11 @@ public final class DemoCommand implements Callable<Integer> {
 
         public ImportSummary importInto(HitStore store) throws Exception {
             CrawlerCatalog catalog = CrawlerCatalog.builtIn();
-            IpRangeVerifier verifier = new IpRangeVerifier(catalog, IpRangeSource.parse(ipList.getParent().toString()));
-            return new LogImport(store, new CrawlerIdentifier(catalog), verifier).run(List.of(log.toString()), false, System.err);
+            // the demo is offline and deterministic: its own list, no DNS
+            IpRangeVerifier lists = new IpRangeVerifier(catalog, IpRangeSource.parse(ipList.getParent().toString()));
+            try (CrawlerVerifier verifier = new CrawlerVerifier(lists, null)) {
+                return new LogImport(store, new CrawlerIdentifier(catalog), verifier).run(List.of(log.toString()), false, System.err);
+            }
         }
     }
 }

@@ -2,6 +2,7 @@ package dev.crawlerrors.cli;
 
 import dev.crawlerrors.crawler.CrawlerCatalog;
 import dev.crawlerrors.crawler.CrawlerIdentifier;
+import dev.crawlerrors.crawler.CrawlerVerifier;
 import dev.crawlerrors.store.HitStore;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -38,8 +39,8 @@ final class ImportCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--format: '" + format + "' is not a format this version reads; use auto or combined");
         }
         CrawlerCatalog catalog = store.catalog();
-        try (HitStore hits = store.openStore()) {
-            LogImport job = new LogImport(hits, new CrawlerIdentifier(catalog), store.verifier(catalog));
+        try (HitStore hits = store.openStore(); CrawlerVerifier verifier = store.verifier(catalog)) {
+            LogImport job = new LogImport(hits, new CrawlerIdentifier(catalog), verifier);
             boolean terminal = System.console() != null;
             ImportSummary summary = job.run(files, terminal, System.err);
             summary.print(System.out);

@@ -18,6 +18,7 @@ public final class ImportSummary {
     long crawlerHits;
     long errorHits;
     long spoofedErrorHits;
+    int pendingChecks;
     long nanos;
     List<IpRangeList> lists = List.of();
     List<String> listFailures = List.of();
@@ -49,6 +50,10 @@ public final class ImportSummary {
             StringBuilder sb = new StringBuilder("Verdicts:");
             verdicts.forEach((v, n) -> sb.append(String.format(Locale.ROOT, " %s %,d", v, n)));
             out.println(sb);
+        }
+        if (pendingChecks > 0) {
+            out.printf(Locale.ROOT, "%,d DNS checks did not finish; their hits keep a provisional verdict until serve checks them again.%n",
+                    pendingChecks);
         }
         for (IpRangeList list : lists) {
             out.println("IP list " + list.describe() + ".");

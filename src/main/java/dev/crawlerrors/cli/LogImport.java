@@ -3,7 +3,7 @@ package dev.crawlerrors.cli;
 import dev.crawlerrors.crawler.Crawler;
 import dev.crawlerrors.crawler.CrawlerHit;
 import dev.crawlerrors.crawler.CrawlerIdentifier;
-import dev.crawlerrors.crawler.IpRangeVerifier;
+import dev.crawlerrors.crawler.CrawlerVerifier;
 import dev.crawlerrors.crawler.Verdict;
 import dev.crawlerrors.crawler.Verification;
 import dev.crawlerrors.ingest.CombinedLineParser;
@@ -17,6 +17,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.List;
 import java.util.Optional;
 
@@ -28,12 +30,17 @@ public final class LogImport {
 
     private final HitStore store;
     private final CrawlerIdentifier identifier;
-    private final IpRangeVerifier verifier;
+    /** How long an import waits at its end for DNS checks still running, so their verdicts are stored. */
+    static final long PENDING_CHECKS_WAIT_MS = 10_000;
 
-    public LogImport(HitStore store, CrawlerIdentifier identifier, IpRangeVerifier verifier) {
+    private final CrawlerVerifier verifier;
+    private final Map<String, Claim> claims = new HashMap<>();
+
+    public LogImport(HitStore store, CrawlerIdentifier identifier, CrawlerVerifier verifier) {
         this.store = store;
         this.identifier = identifier;
         this.verifier = verifier;
+        verifier.onChange((ip, crawler, verdict) -> store.updateVerdict(ip, crawler.name(), verdict));
     }
 
     /**
@@ -55,9 +62,11 @@ public final class LogImport {
                 }
             }
         }
+        summary.pendingChecks = verifier.awaitPending(PENDING_CHECKS_WAIT_MS);
+        countVerdicts(summary);
         summary.nanos = System.nanoTime() - started;
-        summary.lists = verifier.loadedLists();
-        summary.listFailures = verifier.listFailures();
+        summary.lists = verifier.lists().loadedLists();
+        summary.listFailures = verifier.lists().listFailures();
         return summary;
     }
 
@@ -70,17 +79,40 @@ public final class LogImport {
             }
             Verdict verdict = verifier.verify(hit.ip(), crawler.get());
             crawlerHits.add(new CrawlerHit(hit, crawler.get(), verdict));
-            summary.verdicts.merge(verdict.verification(), 1L, Long::sum);
+            Claim claim = claims.computeIfAbsent(hit.ip() + ' ' + crawler.get().name(), k -> new Claim(hit.ip(), crawler.get()));
+            claim.hits++;
             if (hit.status() >= StatusRange.ERRORS.low()) {
-                if (verdict.verification() == Verification.spoofed) {
-                    summary.spoofedErrorHits++;
-                } else {
-                    summary.errorHits++;
-                }
+                claim.errorHits++;
             }
         }
         store.append(crawlerHits);
         summary.crawlerHits += crawlerHits.size();
+    }
+
+    /** Counts hits by the verdict their address has at the end (DNS checks may have changed it). */
+    private void countVerdicts(ImportSummary summary) {
+        for (Claim claim : claims.values()) {
+            Verdict verdict = verifier.verify(claim.ip, claim.crawler);
+            summary.verdicts.merge(verdict.verification(), claim.hits, Long::sum);
+            if (verdict.verification() == Verification.spoofed) {
+                summary.spoofedErrorHits += claim.errorHits;
+            } else {
+                summary.errorHits += claim.errorHits;
+            }
+        }
+    }
+
+    /** The hits of one address claiming one crawler. */
+    private static final class Claim {
+        final String ip;
+        final Crawler crawler;
+        long hits;
+        long errorHits;
+
+        Claim(String ip, Crawler crawler) {
+            this.ip = ip;
+            this.crawler = crawler;
+        }
     }
 
     private static ParseCounts unreadable(String message) {

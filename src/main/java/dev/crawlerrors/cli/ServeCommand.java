@@ -1,5 +1,7 @@
 package dev.crawlerrors.cli;
 
+import dev.crawlerrors.crawler.CrawlerCatalog;
+import dev.crawlerrors.crawler.CrawlerVerifier;
 import dev.crawlerrors.report.CrawlErrorReport;
 import dev.crawlerrors.store.HitStore;
 import dev.crawlerrors.web.ReportServer;
@@ -20,7 +22,15 @@ final class ServeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        CrawlerCatalog catalog = store.catalog();
         HitStore hits = store.openStore();
+        CrawlerVerifier verifier = store.verifier(catalog);
+        VerdictRechecks rechecks = new VerdictRechecks(hits, catalog, verifier);
+        rechecks.start();
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            rechecks.close();
+            verifier.close();
+        }, "verifier-shutdown"));
         serveUntilStopped(hits, new CrawlErrorReport(hits, store.zone()), server);
         return 0;
     }

@@ -3,9 +3,12 @@ package dev.crawlerrors.cli;
 import dev.crawlerrors.crawler.CrawlerCatalog;
 import dev.crawlerrors.crawler.IpListCache;
 import dev.crawlerrors.crawler.IpRangeSource;
+import dev.crawlerrors.crawler.CrawlerVerifier;
+import dev.crawlerrors.crawler.DnsVerifier;
 import dev.crawlerrors.crawler.IpRangeVerifier;
 import dev.crawlerrors.store.DuckDbHitStore;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.ZoneId;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -72,8 +75,29 @@ final class StoreOptions {
         }
     }
 
-    IpRangeVerifier verifier(CrawlerCatalog catalog) {
-        return new IpRangeVerifier(catalog, ipRangeSource());
+    @Option(names = "--dns-server", paramLabel = "HOST[:PORT]|none",
+            description = "Resolver for the reverse-then-forward DNS checks of crawlers whose operators document them "
+                    + "(default: the system's resolver); none turns DNS checks off.")
+    String dnsServer;
+
+    /** How long one DNS query may take; a crawler's check asks two or three. */
+    static final Duration DNS_TIMEOUT = Duration.ofSeconds(2);
+    /** DNS queries outstanding at most: enough for a cold import, gentle on the resolver. */
+    static final int DNS_IN_FLIGHT = 256;
+    static final int DNS_CACHED_ANSWERS = 200_000;
+
+    /** Lists and DNS together, as the options say. */
+    CrawlerVerifier verifier(CrawlerCatalog catalog) {
+        IpRangeVerifier lists = new IpRangeVerifier(catalog, ipRangeSource());
+        if (dnsServer != null && dnsServer.equalsIgnoreCase("none")) {
+            return new CrawlerVerifier(lists, null);
+        }
+        try {
+            return new CrawlerVerifier(lists, new DnsVerifier(dnsServer, DNS_TIMEOUT, DNS_IN_FLIGHT,
+                    DNS_CACHED_ANSWERS, DNS_CACHED_ANSWERS));
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "--dns-server: " + e.getMessage());
+        }
     }
 
     DuckDbHitStore openStore() {

@@ -3,7 +3,7 @@ package dev.crawlerrors.cli;
 import dev.crawlerrors.crawler.Crawler;
 import dev.crawlerrors.crawler.CrawlerCatalog;
 import dev.crawlerrors.crawler.CrawlerIdentifier;
-import dev.crawlerrors.crawler.IpRangeVerifier;
+import dev.crawlerrors.crawler.CrawlerVerifier;
 import dev.crawlerrors.crawler.Verdict;
 import inet.ipaddr.IPAddressString;
 import java.util.Optional;
@@ -40,8 +40,11 @@ final class VerifyCommand implements Callable<Integer> {
             description = "The agent it sent (default: Googlebot's desktop agent).")
     String agent;
 
+    /** Longer than the checks' own timeouts (two queries), so a verdict is final when printed. */
+    static final long WAIT_FOR_DNS_MS = 10_000;
+
     @Override
-    public Integer call() {
+    public Integer call() throws InterruptedException {
         if (new IPAddressString(ip).getAddress() == null) {
             throw new ParameterException(spec.commandLine(), "'" + ip + "' is not an IPv4 or IPv6 address");
         }
@@ -56,8 +59,11 @@ final class VerifyCommand implements Callable<Integer> {
         }
         Crawler c = crawler.get();
         System.out.println("crawler:  " + c.name() + " (" + c.operator() + ", " + c.botType() + ")");
-        IpRangeVerifier verifier = options.verifier(catalog);
-        Verdict verdict = verifier.verify(ip, c);
+        Verdict verdict;
+        try (CrawlerVerifier verifier = options.verifier(catalog)) {
+            System.out.println("lists:    " + verifier.lists().check(ip, c).evidence());
+            verdict = verifier.verifyAndWait(ip, c, WAIT_FOR_DNS_MS);
+        }
         System.out.println("verdict:  " + verdict.verification());
         System.out.println("evidence: " + verdict.reason());
         return switch (verdict.verification()) {

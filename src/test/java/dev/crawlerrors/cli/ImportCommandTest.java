@@ -59,7 +59,7 @@ class ImportCommandTest {
         Files.writeString(log, GOOD + "\n" + "garbage line\n" + HUMAN + "\n" + GOOD + "\n");
         Path db = dir.resolve("hits.duckdb");
 
-        int exit = run("import", "--db", db.toString(), "--ip-ranges", ipRanges().toString(), log.toString());
+        int exit = run("import", "--db", db.toString(), "--ip-ranges", ipRanges().toString(), "--dns-server", "none", log.toString());
 
         assertThat(exit).isZero();
         String summary = out.toString(StandardCharsets.UTF_8);
@@ -74,7 +74,7 @@ class ImportCommandTest {
 
     @Test
     void exitsOneWhenNothingCouldBeRead() throws Exception {
-        int exit = run("import", "--db", dir.resolve("hits.duckdb").toString(), dir.resolve("missing.log").toString());
+        int exit = run("import", "--db", dir.resolve("hits.duckdb").toString(), "--dns-server", "none", dir.resolve("missing.log").toString());
 
         assertThat(exit).isEqualTo(1);
         assertThat(out.toString(StandardCharsets.UTF_8)).contains("missing.log does not exist or cannot be read");
@@ -93,11 +93,11 @@ class ImportCommandTest {
     void verifyExplainsTheVerdictAndExitsByIt() throws Exception {
         String ranges = ipRanges().toString();
 
-        assertThat(run("verify", "--ip-ranges", ranges, "66.249.66.1")).isZero();
+        assertThat(run("verify", "--ip-ranges", ranges, "--dns-server", "none", "66.249.66.1")).isZero();
         assertThat(out.toString(StandardCharsets.UTF_8)).contains("verdict:  verified")
                 .contains("evidence: in common-crawlers.json 66.249.64.0/19 (created 2026-11-20)");
-        assertThat(run("verify", "--ip-ranges", ranges, "203.0.113.9", "Googlebot/2.1")).isEqualTo(VerifyCommand.SPOOFED);
-        assertThat(run("verify", "--ip-ranges", ranges, "66.249.66.1", "Mozilla/5.0 Firefox/138.0")).isEqualTo(VerifyCommand.UNVERIFIED);
-        assertThat(run("verify", "not-an-ip")).isEqualTo(2);
+        assertThat(run("verify", "--ip-ranges", ranges, "--dns-server", "none", "203.0.113.9", "Googlebot/2.1")).isEqualTo(VerifyCommand.SPOOFED);
+        assertThat(run("verify", "--ip-ranges", ranges, "--dns-server", "none", "66.249.66.1", "Mozilla/5.0 Firefox/138.0")).isEqualTo(VerifyCommand.UNVERIFIED);
+        assertThat(run("verify", "--dns-server", "none", "not-an-ip")).isEqualTo(2);
     }
 }

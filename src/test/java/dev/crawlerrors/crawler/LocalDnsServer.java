@@ -120,37 +120,37 @@ public final class LocalDnsServer implements AutoCloseable {
         return add(new AAAARecord(name(owner), DClass.IN, ttl, address(ip)));
     }
 
-    LocalDnsServer cname(String owner, String target, long ttl) {
+    public LocalDnsServer cname(String owner, String target, long ttl) {
         return add(new CNAMERecord(name(owner), DClass.IN, ttl, name(target)));
     }
 
     /** The name does not exist; the answer carries no SOA. */
-    LocalDnsServer nxdomain(String owner) {
+    public LocalDnsServer nxdomain(String owner) {
         return set(name(owner), new Zone(Behaviour.NXDOMAIN, List.of(), -1, 0));
     }
 
     /** The name does not exist; the answer carries an SOA whose TTL and MINIMUM are {@code negativeTtl}. */
-    LocalDnsServer nxdomain(String owner, long negativeTtl) {
+    public LocalDnsServer nxdomain(String owner, long negativeTtl) {
         return set(name(owner), new Zone(Behaviour.NXDOMAIN, List.of(), negativeTtl, 0));
     }
 
     /** The name exists but has no records: NOERROR with an empty answer, no SOA. */
-    LocalDnsServer empty(String owner) {
+    public LocalDnsServer empty(String owner) {
         return set(name(owner), new Zone(Behaviour.RECORDS, List.of(), -1, 0));
     }
 
     /** Answers queries for the name with {@code rcode}, e.g. {@link Rcode#SERVFAIL}. */
-    LocalDnsServer rcode(String owner, int rcode) {
+    public LocalDnsServer rcode(String owner, int rcode) {
         return set(name(owner), new Zone(Behaviour.RCODE, List.of(), -1, rcode));
     }
 
     /** Never answers queries for the name. */
-    LocalDnsServer silent(String owner) {
+    public LocalDnsServer silent(String owner) {
         return set(name(owner), new Zone(Behaviour.SILENT, List.of(), -1, 0));
     }
 
     /** The reverse name of {@code ip}, as a name to configure or count. */
-    static String reverseName(String ip) {
+    public static String reverseName(String ip) {
         return reverse(ip).toString();
     }
 
