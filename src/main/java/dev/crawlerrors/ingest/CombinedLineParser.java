@@ -273,22 +273,17 @@ public final class CombinedLineParser implements LineParser {
     /** Index of the unescaped closing quote at or after {@code p}, or -1. */
     private static int closingQuote(byte[] b, int p, int to) {
         while (p < to) {
-            byte c = b[p];
-            if (c == '"') {
-                return p;
+            int at = ByteSearch.indexOfEither(b, p, to, (byte) '"', (byte) '\\');
+            if (at < 0 || b[at] == '"') {
+                return at;
             }
-            p += c == '\\' ? 2 : 1;
+            p = at + 2; // a backslash escapes the byte after it
         }
         return -1;
     }
 
     private static int indexOf(byte[] b, int from, int to, byte c) {
-        for (int i = from; i < to; i++) {
-            if (b[i] == c) {
-                return i;
-            }
-        }
-        return -1;
+        return ByteSearch.indexOf(b, from, to, c);
     }
 
     private static int lastIndexOf(byte[] b, int from, int to, byte c) {

@@ -142,9 +142,9 @@ public final class LogReader implements AutoCloseable {
         long line = 0;
         int start = from;
         while (start < to) {
-            int nl = start;
-            while (nl < to && chunk[nl] != '\n') {
-                nl++;
+            int nl = ByteSearch.indexOf(chunk, start, to, (byte) '\n');
+            if (nl < 0) {
+                nl = to;
             }
             int end = nl;
             if (end > start && chunk[end - 1] == '\r') {

@@ -1,0 +1,49 @@
+package dev.crawlerrors.ingest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.constraints.Size;
+import org.junit.jupiter.api.Test;
+
+class ByteSearchTest {
+
+    @Test
+    void findsTheFirstMatchInWordsAndInTheTail() {
+        byte[] b = "abcdefghijklmnop\"qrs\\t".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
+        assertThat(ByteSearch.indexOf(b, 0, b.length, (byte) '"')).isEqualTo(16);
+        assertThat(ByteSearch.indexOf(b, 0, b.length, (byte) 't')).isEqualTo(21);
+        assertThat(ByteSearch.indexOf(b, 0, 16, (byte) '"')).isEqualTo(-1);
+        assertThat(ByteSearch.indexOfEither(b, 0, b.length, (byte) '\\', (byte) 'q')).isEqualTo(17);
+        assertThat(ByteSearch.indexOfEither(b, 18, b.length, (byte) '\\', (byte) 'q')).isEqualTo(20);
+    }
+
+    @Test
+    void findsBytesWithTheHighBitSet() {
+        byte[] b = {1, 2, 3, (byte) 0x80, (byte) 0xff, 5, 6, 7, 8, (byte) 0xff};
+
+        assertThat(ByteSearch.indexOf(b, 0, b.length, (byte) 0xff)).isEqualTo(4);
+        assertThat(ByteSearch.indexOf(b, 5, b.length, (byte) 0xff)).isEqualTo(9);
+    }
+
+    @Property(tries = 3000)
+    void agreesWithAPlainLoop(@ForAll @Size(max = 80) byte[] b, @ForAll byte c, @ForAll byte d,
+            @ForAll @IntRange(min = 0, max = 80) int from) {
+        int start = Math.min(from, b.length);
+        int plain = -1;
+        int plainEither = -1;
+        for (int i = start; i < b.length; i++) {
+            if (plain < 0 && b[i] == c) {
+                plain = i;
+            }
+            if (plainEither < 0 && (b[i] == c || b[i] == d)) {
+                plainEither = i;
+            }
+        }
+        assertThat(ByteSearch.indexOf(b, start, b.length, c)).isEqualTo(plain);
+        assertThat(ByteSearch.indexOfEither(b, start, b.length, c, d)).isEqualTo(plainEither);
+    }
+}
