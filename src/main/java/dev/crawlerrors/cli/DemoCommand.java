@@ -41,14 +41,16 @@ public final class DemoCommand implements Callable<Integer> {
         Demo demo = Demo.prepare(dir);
         System.out.println("Demo log: " + demo.log() + " (the demo's IP list, marked as demo data: " + demo.ipList() + ")");
         DuckDbHitStore store = DuckDbHitStore.open(demo.db());
+        ImportSummary summary;
         try {
-            ImportSummary summary = demo.importInto(store);
+            summary = demo.importInto(store);
             summary.print(System.out);
         } catch (Exception e) {
             store.close();
             throw e;
         }
-        ServeCommand.serveUntilStopped(store, new CrawlErrorReport(store, timezone.zone()), server);
+        List<String> lists = summary.describeLists();
+        ServeCommand.serveUntilStopped(store, new CrawlErrorReport(store, timezone.zone()), server, () -> lists);
         return 0;
     }
 

@@ -37,6 +37,14 @@ public final class ImportSummary {
         return crawlerHits;
     }
 
+    /** The IP lists this import read or could not read, one line each. */
+    public List<String> describeLists() {
+        List<String> out = new java.util.ArrayList<>();
+        lists.forEach(list -> out.add(list.describe()));
+        listFailures.forEach(failure -> out.add("not read: " + failure));
+        return out;
+    }
+
     public long linesPerSecond() {
         return nanos == 0 ? 0 : Math.round(lines.linesRead() * 1e9 / nanos);
     }

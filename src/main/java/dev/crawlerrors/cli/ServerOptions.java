@@ -3,6 +3,8 @@ package dev.crawlerrors.cli;
 import dev.crawlerrors.report.CrawlErrorReport;
 import dev.crawlerrors.store.HitStore;
 import dev.crawlerrors.web.ReportServer;
+import java.util.List;
+import java.util.function.Supplier;
 import picocli.CommandLine.Option;
 
 /** Where the report is served. */
@@ -15,9 +17,9 @@ final class ServerOptions {
             description = "Address to listen on (default: ${DEFAULT-VALUE}; 0.0.0.0 for every interface).")
     String bind;
 
-    ReportServer start(CrawlErrorReport report, HitStore hits) {
+    ReportServer start(CrawlErrorReport report, HitStore hits, Supplier<List<String>> evidenceSources) {
         try {
-            return ReportServer.start(report, hits, bind, port);
+            return ReportServer.start(report, hits, bind, port, evidenceSources);
         } catch (RuntimeException e) {
             throw new IllegalStateException("cannot listen on " + bind + ":" + port + " (" + rootMessage(e)
                     + "); pass another --port", e);

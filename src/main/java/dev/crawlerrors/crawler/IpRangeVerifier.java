@@ -126,6 +126,19 @@ public final class IpRangeVerifier {
                 && a.list().fetchedAt().equals(b.list().fetchedAt());
     }
 
+    /** Reads every list the catalog names (serve does this at start, so the report can show them). */
+    public void loadAll() {
+        catalog.crawlers().stream().flatMap(c -> c.ipLists().stream()).distinct().forEach(this::list);
+    }
+
+    /** One line per list read or failed, for the report and the summary. */
+    public List<String> describeLists() {
+        List<String> lines = new ArrayList<>();
+        loadedLists().stream().map(IpRangeList::describe).sorted().forEach(lines::add);
+        listFailures().stream().sorted().map(f -> "not read: " + f).forEach(lines::add);
+        return lines;
+    }
+
     /** The lists read so far, for the summary. */
     public List<IpRangeList> loadedLists() {
         return lists.values().stream().map(Loaded::list).filter(Objects::nonNull).toList();

@@ -15,6 +15,8 @@ import java.io.IOException;
 import java.io.OutputStreamWriter;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.function.Supplier;
 
 /** The report's three representations: HTML page, JSON page, and CSV of every matching row. */
 final class ReportRoutes {
@@ -23,9 +25,11 @@ final class ReportRoutes {
     private static final TemplateEngine TEMPLATES = TemplateEngine.createPrecompiled(ContentType.Html);
 
     private final CrawlErrorReport report;
+    private final Supplier<List<String>> evidenceSources;
 
-    ReportRoutes(CrawlErrorReport report) {
+    ReportRoutes(CrawlErrorReport report, Supplier<List<String>> evidenceSources) {
         this.report = report;
+        this.evidenceSources = evidenceSources;
     }
 
     void html(Context ctx) {
@@ -33,7 +37,7 @@ final class ReportRoutes {
         ReportPage page = report.page(request);
         boolean recorded = page.total() > 0 || report.hasRecords();
         boolean filtered = ctx.queryParamMap().keySet().stream().anyMatch(k -> !k.equals("page"));
-        ReportView view = new ReportView(page, new ReportLinks(ctx.queryParamMap()), recorded, filtered);
+        ReportView view = new ReportView(page, new ReportLinks(ctx.queryParamMap()), recorded, filtered, evidenceSources.get());
         ctx.html(render("report.jte", view));
     }
 

@@ -15,6 +15,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,9 +42,18 @@ public final class ReportServer implements AutoCloseable {
 
     /** Starts serving on {@code bind}:{@code port}; port 0 picks a free one. */
     public static ReportServer start(CrawlErrorReport report, HitStore store, String bind, int port) {
+        return start(report, store, bind, port, List::of);
+    }
+
+    /**
+     * Starts serving, showing under the report the published IP lists the verdicts rest on
+     * ({@code evidenceSources}, one line each, asked at every page view).
+     */
+    public static ReportServer start(CrawlErrorReport report, HitStore store, String bind, int port,
+            Supplier<List<String>> evidenceSources) {
         PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         Gauge.builder("crawl_errors_hits_stored", store, s -> s.size()).description("crawler hits in the store").register(metrics);
-        ReportRoutes routes = new ReportRoutes(report);
+        ReportRoutes routes = new ReportRoutes(report, evidenceSources);
         Javalin app = Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
             config.http.defaultContentType = "text/plain; charset=utf-8";

@@ -6,9 +6,10 @@ import java.util.List;
 
 /**
  * What the HTML report template needs: the page, the column labels, page links that keep the
- * request's filters, and the sentence to show when there are no rows.
+ * request's filters, the sentence to show when there are no rows, and the published IP lists the
+ * verdicts rest on (with their creation and fetch times).
  */
-public record ReportView(ReportPage page, ReportLinks links, boolean anythingRecorded, boolean filtered) {
+public record ReportView(ReportPage page, ReportLinks links, boolean anythingRecorded, boolean filtered, List<String> evidenceSources) {
 
     public List<String> labels() {
         return ReportColumns.LABELS;

@@ -8,6 +8,7 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -70,6 +71,19 @@ class IpRangeVerifierTest {
 
         assertThat(verdict.verification()).isEqualTo(Verification.unverified);
         assertThat(verdict.reason()).isEqualTo("claims AdsBot-Google; not checked: there is no special-crawlers.json in " + dir);
+    }
+
+    @Test
+    void readsEveryListAtOnceAndDescribesWhatItReadAndWhatItCouldNot() throws Exception {
+        IpRangeVerifier verifier = fromDirectory();
+
+        verifier.loadAll();
+
+        List<String> lines = verifier.describeLists();
+        assertThat(lines.get(0)).startsWith("common-crawlers.json: 3 prefixes, created 2026-11-20T23:00:47, modified ");
+        long named = catalog.crawlers().stream().flatMap(c -> c.ipLists().stream()).distinct().count();
+        assertThat(lines).hasSize((int) named);
+        assertThat(lines.subList(1, lines.size())).allMatch(line -> line.startsWith("not read: there is no "));
     }
 
     @Test

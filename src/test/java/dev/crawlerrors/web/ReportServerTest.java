@@ -41,7 +41,8 @@ class ReportServerTest {
     @BeforeAll
     static void start() throws Exception {
         store = DemoFixture.demoStore(dir);
-        server = ReportServer.start(new CrawlErrorReport(store, ZoneId.of("UTC")), store, "127.0.0.1", 0);
+        server = ReportServer.start(new CrawlErrorReport(store, ZoneId.of("UTC")), store, "127.0.0.1", 0,
+                () -> List.of("common-crawlers.json: 1 prefix, created 2025-05-14T00:00:00, fetched 2026-11-21T10:00Z from http://lists.example/common-crawlers.json"));
     }
 
     @AfterAll
@@ -82,6 +83,8 @@ class ReportServerTest {
         assertThat(html.text()).contains("Timestamps are local times in UTC");
         assertThat(html.select("#previous").attr("href")).isEqualTo("/crawl-errors?page=2");
         assertThat(html.select("#next")).isEmpty();
+        assertThat(html.select("#sources li").eachText()).containsExactly(
+                "common-crawlers.json: 1 prefix, created 2025-05-14T00:00:00, fetched 2026-11-21T10:00Z from http://lists.example/common-crawlers.json");
     }
 
     @Test
