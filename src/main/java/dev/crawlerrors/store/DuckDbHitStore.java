@@ -178,9 +178,9 @@ public final class DuckDbHitStore implements HitStore {
     }
 
     /**
-     * Writes what is buffered in one transaction: the hits through one Appender, then the verdicts
-     * as multi-row statements, then how far each log got. Committing per chunk and per verdict cost two thirds of an import's
-     * time (an fsync each); one commit per flush makes writes cheap.
+     * Writes what is buffered in one transaction: how far each log got and the verdicts as
+     * statements, then the hits through one Appender. Committing per chunk and per verdict cost two
+     * thirds of an import's time (an fsync each); one commit per flush makes writes cheap.
      */
     @Override
     public synchronized void flush() {
@@ -191,10 +191,13 @@ public final class DuckDbHitStore implements HitStore {
         try {
             connection.setAutoCommit(false);
             try {
-                appendRows();
+                // Statements first: DuckDB's Appender joins the open transaction only once a
+                // statement has begun it; appending first commits the hits on their own, and a
+                // crash then keeps hits without the progress that says they were read.
+                writeProgress();
                 writeVerdicts("INSERT OR IGNORE", newVerdicts.values());
                 writeVerdicts("INSERT OR REPLACE", changedVerdicts.values());
-                writeProgress();
+                appendRows();
                 connection.commit();
             } catch (SQLException e) {
                 connection.rollback();
