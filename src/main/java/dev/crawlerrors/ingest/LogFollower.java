@@ -263,7 +263,7 @@ public final class LogFollower implements AutoCloseable {
             }
             byte[] bytes = buffer.array();
             int n = buffer.position();
-            int cut = lastNewline(bytes, n) + 1;
+            int cut = LogReader.lastNewline(bytes, n) + 1;
             if (cut == 0) {
                 if (!last && n < SLICE_BYTES) {
                     return; // an unfinished line waits for its newline
@@ -383,15 +383,6 @@ public final class LogFollower implements AutoCloseable {
         } catch (IOException e) {
             return true; // bzip2, xz, zip
         }
-    }
-
-    private static int lastNewline(byte[] bytes, int length) {
-        for (int i = length - 1; i >= 0; i--) {
-            if (bytes[i] == '\n') {
-                return i;
-            }
-        }
-        return -1;
     }
 
     private static String message(Exception e) {

@@ -197,7 +197,7 @@ public final class LogReader implements AutoCloseable {
         return new Parsed(hits, counts);
     }
 
-    private static int lastNewline(byte[] b, int length) {
+    static int lastNewline(byte[] b, int length) {
         for (int i = length - 1; i >= 0; i--) {
             if (b[i] == '\n') {
                 return i;

@@ -2,7 +2,7 @@ package dev.crawlerrors.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.github.luben.zstd.ZstdOutputStream;
+import dev.crawlerrors.ingest.Compressed;
 import dev.crawlerrors.store.DuckDbHitStore;
 import dev.crawlerrors.store.HitFilter;
 import dev.crawlerrors.store.StoredHit;
@@ -10,7 +10,6 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -21,7 +20,6 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.IntStream;
-import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -110,24 +108,12 @@ class ImportSourcesTest {
         return Files.write(dir.resolve("logs").resolve(name), bytes);
     }
 
-    interface Compressor {
-        OutputStream wrap(OutputStream out) throws IOException;
-    }
-
-    static byte[] compressed(String text, Compressor compressor) throws IOException {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (OutputStream o = compressor.wrap(bytes)) {
-            o.write(text.getBytes(StandardCharsets.UTF_8));
-        }
-        return bytes.toByteArray();
-    }
-
     static byte[] gzip(String text) throws IOException {
-        return compressed(text, GZIPOutputStream::new);
+        return Compressed.gzip(text);
     }
 
     static byte[] zstd(String text) throws IOException {
-        return compressed(text, ZstdOutputStream::new);
+        return Compressed.zstd(text);
     }
 
     private String logs() {

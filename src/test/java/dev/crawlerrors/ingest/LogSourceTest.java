@@ -4,18 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.github.luben.zstd.Zstd;
-import com.github.luben.zstd.ZstdOutputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,24 +30,12 @@ class LogSourceTest {
         return sb.toString();
     }
 
-    interface Compressor {
-        OutputStream wrap(OutputStream out) throws IOException;
-    }
-
-    static byte[] compressed(String text, Compressor compressor) throws IOException {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (OutputStream out = compressor.wrap(bytes)) {
-            out.write(text.getBytes(StandardCharsets.UTF_8));
-        }
-        return bytes.toByteArray();
-    }
-
     static byte[] zstd(String text) throws IOException {
-        return compressed(text, ZstdOutputStream::new);
+        return Compressed.zstd(text);
     }
 
     static byte[] gzip(String text) throws IOException {
-        return compressed(text, GZIPOutputStream::new);
+        return Compressed.gzip(text);
     }
 
     private ParseCounts read(LogSource source, long position) throws Exception {
