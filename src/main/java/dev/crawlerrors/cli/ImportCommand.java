@@ -17,7 +17,10 @@ import picocli.CommandLine.Model.CommandSpec;
 /** {@code crawl-errors import FILE...}: reads access logs into the store. */
 @Command(name = "import", mixinStandardHelpOptions = true,
         description = "Imports access logs (nginx/Apache combined, optionally with a trailing request time; "
-                + "plain or .gz; - for stdin) into the store, and prints a summary.")
+                + "plain, .gz or .zst; - for stdin) into the store, and prints a summary. A log imported before is read "
+                + "from where that import stopped (logs are known by their content, so rotation does not matter).",
+        exitCodeListHeading = "Exit codes:%n",
+        exitCodeList = {"0:lines were imported, or every log was imported before", "1:nothing could be read", "2:bad usage"})
 final class ImportCommand implements Callable<Integer> {
 
     @Spec
@@ -30,7 +33,9 @@ final class ImportCommand implements Callable<Integer> {
             description = "Log format: auto or combined (default: ${DEFAULT-VALUE}; this version reads combined).")
     String format;
 
-    @Parameters(arity = "1..*", paramLabel = "FILE", description = "Access logs to import; - reads standard input.")
+    @Parameters(arity = "1..*", paramLabel = "FILE|DIR|GLOB",
+            description = "Access logs to import: files; directories (the logs in them); globs such as "
+                    + "'/var/log/nginx/access.log*'; - reads standard input. Rotated logs are read oldest first.")
     List<String> files;
 
     @Override
@@ -45,7 +50,7 @@ final class ImportCommand implements Callable<Integer> {
             ImportSummary summary = job.run(files, terminal, System.err);
             summary.print(System.out);
             System.out.println("Store: " + store.dbPath() + " (" + hits.size() + " crawler hits in all).");
-            return summary.lines.linesParsed() > 0 ? 0 : Main.RUNTIME_FAILURE;
+            return summary.succeeded() ? 0 : Main.RUNTIME_FAILURE;
         }
     }
 }

@@ -5,6 +5,7 @@ import dev.crawlerrors.crawler.Verification;
 import dev.crawlerrors.ingest.BadLine;
 import dev.crawlerrors.ingest.ParseCounts;
 import java.io.PrintStream;
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
@@ -22,6 +23,10 @@ public final class ImportSummary {
     long nanos;
     List<IpRangeList> lists = List.of();
     List<String> listFailures = List.of();
+    /** What was done with each log, in reading order. */
+    final List<SourceOutcome> sources = new ArrayList<>();
+    /** What the arguments named that was not read, and why (files skipped in a directory). */
+    final List<String> notes = new ArrayList<>();
 
     /** The lines read, parsed and bad, with the first bad lines. */
     public ParseCounts lines() {
@@ -43,6 +48,19 @@ public final class ImportSummary {
         lists.forEach(list -> out.add(list.describe()));
         listFailures.forEach(failure -> out.add("not read: " + failure));
         return out;
+    }
+
+    /**
+     * Whether the import read anything: a line parsed, or a log found already imported. An import
+     * that could read nothing (every log missing, empty or unreadable) did not succeed.
+     */
+    public boolean succeeded() {
+        return lines.linesParsed() > 0 || sources.stream().anyMatch(s -> s.kind() == SourceOutcome.Kind.ALREADY_IMPORTED);
+    }
+
+    /** What was done with each log, one line each: new, grown (and by how much), already imported, empty. */
+    public List<String> sourceLines() {
+        return sources.stream().map(SourceOutcome::toString).toList();
     }
 
     public long linesPerSecond() {
@@ -76,6 +94,13 @@ public final class ImportSummary {
             List<BadLine> first = lines.firstBadLines();
             out.println("First " + first.size() + " bad lines:");
             first.forEach(bad -> out.println("  " + bad));
+        }
+        if (!sources.isEmpty()) {
+            out.println(sources.size() == 1 ? "Log:" : "Logs (" + sources.size() + ", in the order read):");
+            sources.forEach(source -> out.println("  " + source));
+        }
+        for (String note : notes) {
+            out.println("Note: " + note + ".");
         }
         for (String error : lines.sourceErrors()) {
             out.println("Source problem: " + error);

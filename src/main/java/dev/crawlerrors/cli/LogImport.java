@@ -7,12 +7,18 @@ import dev.crawlerrors.crawler.CrawlerVerifier;
 import dev.crawlerrors.crawler.Verdict;
 import dev.crawlerrors.crawler.Verification;
 import dev.crawlerrors.ingest.CombinedLineParser;
+import dev.crawlerrors.ingest.Fingerprint;
 import dev.crawlerrors.ingest.Hit;
+import dev.crawlerrors.ingest.LogFiles;
 import dev.crawlerrors.ingest.LogReader;
 import dev.crawlerrors.ingest.LogSource;
 import dev.crawlerrors.ingest.ParseCounts;
+import dev.crawlerrors.ingest.ReadProgress;
+import dev.crawlerrors.ingest.ResumePoint;
+import dev.crawlerrors.ingest.SourceProgress;
 import dev.crawlerrors.store.HitStore;
 import dev.crawlerrors.store.StatusRange;
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -20,7 +26,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * The import flow, wired: read and parse (ingest), identify and verify (crawler), append (store).
@@ -30,6 +35,7 @@ public final class LogImport {
 
     private final HitStore store;
     private final CrawlerIdentifier identifier;
+    private final HitRecorder recorder;
     /** How long an import waits at its end for DNS checks still running, so their verdicts are stored. */
     static final long PENDING_CHECKS_WAIT_MS = 10_000;
 
@@ -40,26 +46,26 @@ public final class LogImport {
         this.store = store;
         this.identifier = identifier;
         this.verifier = verifier;
+        this.recorder = new HitRecorder(store, identifier, verifier);
         verifier.onChange((ip, crawler, verdict) -> store.updateVerdict(ip, crawler.name(), verdict));
     }
 
     /**
-     * Imports every source in turn. A source that cannot be opened is reported and skipped; the
-     * others are still imported.
+     * Imports every log the arguments name (files, globs, directories, {@code -}), each rotated
+     * family oldest first. A log imported before is read from where that import stopped; one that
+     * cannot be read is reported and skipped, and the others are still imported.
      */
     public ImportSummary run(List<String> sources, boolean terminal, PrintStream log) throws Exception {
         ImportSummary summary = new ImportSummary();
         long started = System.nanoTime();
-        try (LogReader reader = new LogReader(new CombinedLineParser())) {
-            for (String name : sources) {
-                LogSource source = LogSource.of(name);
-                try (InputStream in = source.open();
-                     ImportProgress progress = new ImportProgress(source, summary.lines.linesRead(), terminal, log)) {
-                    ParseCounts counts = reader.read(in, source.name(), identifier, hits -> store(hits, summary), progress);
-                    summary.lines.addAll(counts);
-                } catch (IOException e) {
-                    summary.lines.addAll(unreadable(e.getMessage()));
-                }
+        LogFiles.Expansion expansion = LogFiles.expand(sources);
+        summary.notes.addAll(expansion.notes());
+        expansion.problems().forEach(summary.lines::sourceError);
+        List<Planned> plan = plan(expansion.sources(), summary);
+        try (LogReader reader = new LogReader(new CombinedLineParser());
+             ImportProgress progress = new ImportProgress(bytesToRead(plan), plan.size(), terminal, log)) {
+            for (int i = 0; i < plan.size(); i++) {
+                importSource(reader, plan.get(i), progress.reading(plan.get(i).source, i), summary);
             }
         }
         summary.pendingChecks = verifier.awaitPending(PENDING_CHECKS_WAIT_MS);
@@ -70,22 +76,103 @@ public final class LogImport {
         return summary;
     }
 
-    private void store(List<Hit> hits, ImportSummary summary) {
-        List<CrawlerHit> crawlerHits = new ArrayList<>(hits.size());
-        for (Hit hit : hits) {
-            Optional<Crawler> crawler = identifier.identify(hit.userAgent());
-            if (crawler.isEmpty()) {
-                continue; // the byte filter saw escapes that the unescaped agent no longer matches
+    /** A log that could be opened, with its beginning (which identifies it) and what was imported of it before. */
+    private record Planned(LogSource source, byte[] beginning, ResumePoint resume) {
+    }
+
+    private List<Planned> plan(List<LogSource> sources, ImportSummary summary) {
+        List<Planned> plan = new ArrayList<>(sources.size());
+        for (LogSource source : sources) {
+            try {
+                byte[] beginning = source.beginning(Fingerprint.PREFIX_BYTES).bytes();
+                plan.add(new Planned(source, beginning, ResumePoint.find(source.name(), beginning, true, store::imported)));
+            } catch (IOException e) {
+                summary.lines.sourceError(problem(source, e));
             }
-            Verdict verdict = verifier.verify(hit.ip(), crawler.get());
-            crawlerHits.add(new CrawlerHit(hit, crawler.get(), verdict));
-            Claim claim = claims.computeIfAbsent(hit.ip() + ' ' + crawler.get().name(), k -> new Claim(hit.ip(), crawler.get()));
+        }
+        return plan;
+    }
+
+    /** The raw bytes the plan will read, for the progress bar; -1 when standard input makes it unknown. */
+    private static long bytesToRead(List<Planned> plan) {
+        long total = 0;
+        for (Planned planned : plan) {
+            LogSource source = planned.source;
+            if (source.path() == null) {
+                return -1;
+            }
+            SourceProgress start = planned.resume == null ? null : planned.resume.start();
+            try {
+                if (start == null || source.endsBy(start.bytes())) {
+                    continue;
+                }
+                // a plain file is read from where it was left; a compressed one is decompressed from its start
+                total += source.compression() == LogSource.Compression.NONE ? source.size() - start.bytes() : source.size();
+            } catch (IOException e) {
+                // reading it will say what is wrong
+            }
+        }
+        return total;
+    }
+
+    private void importSource(LogReader reader, Planned planned, ReadProgress progress, ImportSummary summary) throws Exception {
+        LogSource source = planned.source;
+        // looked up again: an earlier log of this run may have held the same content
+        ResumePoint resume = planned.resume == null ? null
+                : ResumePoint.find(source.name(), planned.beginning, true, store::imported);
+        if (resume == null) {
+            summary.sources.add(SourceOutcome.empty(source.name()));
+            return;
+        }
+        SourceProgress start = resume.start();
+        try {
+            if (resume.seenBefore() && source.endsBy(start.bytes())) {
+                summary.sources.add(SourceOutcome.alreadyImported(source.name(), start.lines()));
+                return;
+            }
+            SourceProgress[] last = {start};
+            ParseCounts counts;
+            try (InputStream in = source.openAt(start.bytes())) {
+                counts = reader.read(in, start, identifier, (hits, through) -> {
+                    store(hits, through, summary);
+                    last[0] = through;
+                }, progress);
+            }
+            summary.lines.addAll(counts);
+            summary.sources.add(outcome(source, resume, counts, last[0].bytes() - start.bytes()));
+        } catch (EOFException e) {
+            // a compressed log that ends before the part imported before: nothing after it to read
+            summary.sources.add(SourceOutcome.alreadyImported(source.name(), start.lines()));
+        } catch (IOException e) {
+            summary.lines.sourceError(problem(source, e));
+        }
+    }
+
+    private static SourceOutcome outcome(LogSource source, ResumePoint resume, ParseCounts counts, long bytes) {
+        long previousLines = resume.seenBefore() ? resume.start().lines() : 0;
+        if (counts.linesRead() == 0 && resume.seenBefore()) {
+            return SourceOutcome.alreadyImported(source.name(), previousLines);
+        }
+        SourceOutcome.Kind kind = resume.seenBefore() ? SourceOutcome.Kind.GROWN : SourceOutcome.Kind.NEW;
+        return new SourceOutcome(source.name(), kind, counts.linesRead(), counts.linesParsed(), bytes, previousLines);
+    }
+
+    private static String problem(LogSource source, IOException e) {
+        String message = e.getMessage() == null ? e.toString() : e.getMessage();
+        return message.startsWith(source.name()) ? message : source.name() + ": " + message;
+    }
+
+    private void store(List<Hit> hits, SourceProgress through, ImportSummary summary) {
+        List<CrawlerHit> crawlerHits = recorder.record(hits, through);
+        for (CrawlerHit crawlerHit : crawlerHits) {
+            Hit hit = crawlerHit.hit();
+            Crawler crawler = crawlerHit.crawler();
+            Claim claim = claims.computeIfAbsent(hit.ip() + ' ' + crawler.name(), k -> new Claim(hit.ip(), crawler));
             claim.hits++;
             if (hit.status() >= StatusRange.ERRORS.low()) {
                 claim.errorHits++;
             }
         }
-        store.append(crawlerHits);
         summary.crawlerHits += crawlerHits.size();
     }
 
@@ -115,9 +202,4 @@ public final class LogImport {
         }
     }
 
-    private static ParseCounts unreadable(String message) {
-        ParseCounts counts = new ParseCounts();
-        counts.sourceError(message);
-        return counts;
-    }
 }

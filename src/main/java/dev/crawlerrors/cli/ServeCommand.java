@@ -1,19 +1,24 @@
 package dev.crawlerrors.cli;
 
 import dev.crawlerrors.crawler.CrawlerCatalog;
+import dev.crawlerrors.crawler.CrawlerIdentifier;
 import dev.crawlerrors.crawler.CrawlerVerifier;
 import dev.crawlerrors.report.CrawlErrorReport;
 import dev.crawlerrors.store.HitStore;
 import dev.crawlerrors.web.ReportServer;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /** {@code crawl-errors serve}: serves the report from the store until stopped. */
-@Command(name = "serve", mixinStandardHelpOptions = true, description = "Serves the report over HTTP until stopped.")
+@Command(name = "serve", mixinStandardHelpOptions = true,
+        description = "Serves the report over HTTP until stopped; with --follow, tails logs into it as they grow.")
 final class ServeCommand implements Callable<Integer> {
 
     @Mixin
@@ -21,6 +26,11 @@ final class ServeCommand implements Callable<Integer> {
 
     @Mixin
     ServerOptions server;
+
+    @Option(names = "--follow", paramLabel = "FILE",
+            description = "A log to tail into the store while serving, like tail -F: it survives rotation (rename or "
+                    + "copytruncate), may appear later, and a restart reads on where the last run stopped. Repeatable.")
+    List<Path> follow = new ArrayList<>();
 
     @Override
     public Integer call() throws Exception {
@@ -31,21 +41,44 @@ final class ServeCommand implements Callable<Integer> {
         // fetch every published list now (in the background: a slow host must not delay serving)
         Thread.ofPlatform().daemon().name("ip-lists").start(verifier.lists()::loadAll);
         rechecks.start();
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            rechecks.close();
-            verifier.close();
-        }, "verifier-shutdown"));
-        serveUntilStopped(hits, new CrawlErrorReport(hits, store.zone()), server, verifier.lists()::describeLists);
+        List<AutoCloseable> feeds = new ArrayList<>();
+        if (!follow.isEmpty()) {
+            FollowedLogs followed = new FollowedLogs(follow, hits, new CrawlerIdentifier(catalog), verifier,
+                    notice -> System.out.println("follow: " + notice));
+            followed.start();
+            feeds.add(followed);
+        }
+        // stopped in this order: nothing may reach the store or the verifier after they close
+        feeds.add(rechecks);
+        feeds.add(verifier);
+        serveUntilStopped(hits, new CrawlErrorReport(hits, store.zone()), server, verifier.lists()::describeLists, feeds);
         return 0;
     }
 
     /** Serves until the JVM is asked to stop (SIGINT/SIGTERM), then closes the server and the store. */
     static void serveUntilStopped(HitStore hits, CrawlErrorReport report, ServerOptions options,
             Supplier<List<String>> evidenceSources) throws InterruptedException {
+        serveUntilStopped(hits, report, options, evidenceSources, List.of());
+    }
+
+    /**
+     * Serves until the JVM is asked to stop (SIGINT/SIGTERM), then closes the server, {@code feeds}
+     * in their order (what writes to the store), and the store last. {@code evidenceSources} are the
+     * published IP lists shown under the report.
+     */
+    static void serveUntilStopped(HitStore hits, CrawlErrorReport report, ServerOptions options,
+            Supplier<List<String>> evidenceSources, List<AutoCloseable> feeds) throws InterruptedException {
         ReportServer server = options.start(report, hits, evidenceSources);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             server.close();
+            for (AutoCloseable feed : feeds) {
+                try {
+                    feed.close();
+                } catch (Exception e) {
+                    System.err.println("crawl-errors: stopping " + feed.getClass().getSimpleName() + " failed: " + e.getMessage());
+                }
+            }
             hits.close();
             stopped.countDown();
         }, "shutdown"));

@@ -52,10 +52,30 @@ public final class LogReader implements AutoCloseable {
      */
     public ParseCounts read(InputStream in, String source, AgentFilter filter, HitSink sink, ReadProgress progress)
             throws Exception {
+        return read(in, new SourceProgress(null, source, 0, 0), filter, (hits, through) -> {
+            if (!hits.isEmpty()) {
+                sink.accept(hits);
+            }
+        }, progress);
+    }
+
+    /**
+     * Reads {@code in}, which starts at {@code from} in its log, to its end, handing each chunk's
+     * hits to the sink with the position the chunk ends at. Bad lines are numbered from the start
+     * of the log. A read error stops this source but keeps what was parsed before it; it is
+     * recorded in the returned counts.
+     *
+     * <p>Positions are handed on only once a line has parsed: a log read with the wrong format
+     * yields none, so it is not taken for imported and can be read again with the right one.
+     */
+    public ParseCounts read(InputStream in, SourceProgress from, AgentFilter filter, SourceSink sink, ReadProgress progress)
+            throws Exception {
+        String source = from.name();
         ParseCounts total = new ParseCounts();
-        ArrayDeque<Future<Parsed>> inFlight = new ArrayDeque<>();
+        ArrayDeque<Pending> inFlight = new ArrayDeque<>();
         byte[] buffer = new byte[CHUNK_BYTES];
         int filled = 0;
+        long bufferStart = 0; // where buffer[0] is in the stream
         boolean skippingLongLine = false;
         String readError = null;
         try {
@@ -80,8 +100,9 @@ public final class LogReader implements AutoCloseable {
                 int cut = end ? filled : lastNewline(buffer, filled) + 1;
                 if (cut == 0) {
                     // a full chunk without a newline: one line longer than any access-log line
+                    bufferStart += filled;
                     if (!skippingLongLine) {
-                        inFlight.add(workers.submit(() -> Parsed.oversized(source)));
+                        inFlight.add(new Pending(workers.submit(() -> Parsed.oversized(source)), bufferStart));
                     }
                     skippingLongLine = true;
                     filled = 0;
@@ -94,14 +115,15 @@ public final class LogReader implements AutoCloseable {
                     skippingLongLine = false;
                 }
                 byte[] chunk = buffer;
-                int from = skip;
+                int start = skip;
                 int to = cut;
-                inFlight.add(workers.submit(() -> parse(chunk, from, to, source, filter)));
+                inFlight.add(new Pending(workers.submit(() -> parse(chunk, start, to, source, filter)), bufferStart + cut));
+                bufferStart += cut;
                 buffer = new byte[CHUNK_BYTES];
                 filled -= cut;
                 System.arraycopy(chunk, cut, buffer, 0, filled);
                 while (inFlight.size() >= threads * 2) {
-                    deliver(inFlight.poll(), total, sink);
+                    deliver(inFlight.poll(), total, from, sink);
                     progress.advanced(total.linesRead());
                 }
                 if (end && filled == 0) {
@@ -109,29 +131,29 @@ public final class LogReader implements AutoCloseable {
                 }
             }
             while (!inFlight.isEmpty()) {
-                deliver(inFlight.poll(), total, sink);
+                deliver(inFlight.poll(), total, from, sink);
             }
             progress.advanced(total.linesRead());
             if (readError != null) {
-                total.sourceError(source + ": reading stopped after line " + total.linesRead() + " (" + readError
+                total.sourceError(source + ": reading stopped after line " + (from.lines() + total.linesRead()) + " (" + readError
                         + "); the lines before it were kept");
             }
             return total;
         } finally {
-            inFlight.forEach(f -> f.cancel(true));
+            inFlight.forEach(p -> p.parsed.cancel(true));
         }
     }
 
-    private static void deliver(Future<Parsed> future, ParseCounts total, HitSink sink) throws Exception {
+    private static void deliver(Pending pending, ParseCounts total, SourceProgress from, SourceSink sink) throws Exception {
         Parsed parsed;
         try {
-            parsed = future.get();
+            parsed = pending.parsed.get();
         } catch (ExecutionException e) {
             throw e.getCause() instanceof Exception cause ? cause : e;
         }
-        total.add(parsed.counts, total.linesRead());
-        if (!parsed.hits.isEmpty()) {
-            sink.accept(parsed.hits);
+        total.add(parsed.counts, from.lines() + total.linesRead());
+        if (!parsed.hits.isEmpty() || total.linesParsed() > 0) {
+            sink.accept(parsed.hits, from.advancedBy(pending.endByte, total.linesRead()));
         }
     }
 
@@ -175,7 +197,7 @@ public final class LogReader implements AutoCloseable {
         return new Parsed(hits, counts);
     }
 
-    private static int lastNewline(byte[] b, int length) {
+    static int lastNewline(byte[] b, int length) {
         for (int i = length - 1; i >= 0; i--) {
             if (b[i] == '\n') {
                 return i;
@@ -196,6 +218,10 @@ public final class LogReader implements AutoCloseable {
     @Override
     public void close() {
         workers.shutdownNow();
+    }
+
+    /** A chunk being parsed, and where it ends in the stream. */
+    private record Pending(Future<Parsed> parsed, long endByte) {
     }
 
     private record Parsed(List<Hit> hits, ParseCounts counts) {

@@ -4,6 +4,7 @@ import dev.crawlerrors.crawler.CrawlerHit;
 import dev.crawlerrors.crawler.Verdict;
 import dev.crawlerrors.crawler.Verification;
 import dev.crawlerrors.ingest.Hit;
+import dev.crawlerrors.ingest.SourceProgress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -28,6 +29,8 @@ import org.duckdb.DuckDBConnection;
  * The embedded store: one DuckDB file. Hits go in through DuckDB's Appender (columnar, no SQL per
  * row); verdicts live in their own table keyed by address and crawler, so a verdict that changes
  * later (a DNS check completing) is one row to update, and every query shows the verdict as of now.
+ * How far each log has been imported is kept in {@code imports}, by content fingerprint, written
+ * in the same transaction as the hits it covers.
  *
  * <p>Reads use a duplicate of the one connection per query, which DuckDB allows from any thread.
  */
@@ -58,6 +61,13 @@ public final class DuckDbHitStore implements HitStore {
               checked_at TIMESTAMP NOT NULL,
               PRIMARY KEY (ip, crawler)
             );
+            CREATE TABLE IF NOT EXISTS imports (
+              fingerprint VARCHAR PRIMARY KEY,
+              name VARCHAR NOT NULL,
+              bytes_imported BIGINT NOT NULL,
+              lines_imported BIGINT NOT NULL,
+              imported_at TIMESTAMP NOT NULL
+            );
             """;
 
     private static final String VERDICT = "coalesce(v.verification, 'unverified')";
@@ -78,6 +88,8 @@ public final class DuckDbHitStore implements HitStore {
     private final List<CrawlerHit> bufferedHits = new ArrayList<>();
     private final Map<String, StoredVerdict> newVerdicts = new LinkedHashMap<>();
     private final Map<String, StoredVerdict> changedVerdicts = new LinkedHashMap<>();
+    /** The latest position per log since the last flush; only the latest is worth writing. */
+    private final Map<String, SourceProgress> bufferedProgress = new LinkedHashMap<>();
     private long lastFlush = System.nanoTime();
     private long nextId;
 
@@ -135,6 +147,29 @@ public final class DuckDbHitStore implements HitStore {
     }
 
     @Override
+    public synchronized void append(List<CrawlerHit> hits, SourceProgress through) {
+        // buffered before the hits, under the same lock, so the flush that writes them writes it too
+        bufferedProgress.put(through.fingerprint(), through);
+        append(hits);
+    }
+
+    @Override
+    public List<SourceProgress> imported(Collection<String> fingerprints) {
+        if (fingerprints.isEmpty()) {
+            return List.of();
+        }
+        String sql = "SELECT fingerprint, name, bytes_imported, lines_imported FROM imports WHERE fingerprint IN ("
+                + String.join(", ", Collections.nCopies(fingerprints.size(), "?")) + ")";
+        return query(sql, new ArrayList<>(fingerprints), rs -> {
+            List<SourceProgress> rows = new ArrayList<>();
+            while (rs.next()) {
+                rows.add(new SourceProgress(rs.getString(1), rs.getString(2), rs.getLong(3), rs.getLong(4)));
+            }
+            return rows;
+        });
+    }
+
+    @Override
     public synchronized void updateVerdict(String ip, String crawler, Verdict verdict) {
         String key = ip + ' ' + crawler;
         verdictsKnown.add(key);
@@ -143,22 +178,26 @@ public final class DuckDbHitStore implements HitStore {
     }
 
     /**
-     * Writes what is buffered in one transaction: the hits through one Appender, then the verdicts
-     * as multi-row statements. Committing per chunk and per verdict cost two thirds of an import's
-     * time (an fsync each); one commit per flush makes writes cheap.
+     * Writes what is buffered in one transaction: how far each log got and the verdicts as
+     * statements, then the hits through one Appender. Committing per chunk and per verdict cost two
+     * thirds of an import's time (an fsync each); one commit per flush makes writes cheap.
      */
     @Override
     public synchronized void flush() {
         lastFlush = System.nanoTime();
-        if (bufferedHits.isEmpty() && newVerdicts.isEmpty() && changedVerdicts.isEmpty()) {
+        if (bufferedHits.isEmpty() && newVerdicts.isEmpty() && changedVerdicts.isEmpty() && bufferedProgress.isEmpty()) {
             return;
         }
         try {
             connection.setAutoCommit(false);
             try {
-                appendRows();
+                // Statements first: DuckDB's Appender joins the open transaction only once a
+                // statement has begun it; appending first commits the hits on their own, and a
+                // crash then keeps hits without the progress that says they were read.
+                writeProgress();
                 writeVerdicts("INSERT OR IGNORE", newVerdicts.values());
                 writeVerdicts("INSERT OR REPLACE", changedVerdicts.values());
+                appendRows();
                 connection.commit();
             } catch (SQLException e) {
                 connection.rollback();
@@ -172,6 +211,23 @@ public final class DuckDbHitStore implements HitStore {
             bufferedHits.clear();
             newVerdicts.clear();
             changedVerdicts.clear();
+            bufferedProgress.clear();
+        }
+    }
+
+    private void writeProgress() throws SQLException {
+        if (bufferedProgress.isEmpty()) {
+            return;
+        }
+        try (PreparedStatement st = connection.prepareStatement("INSERT OR REPLACE INTO imports VALUES (?, ?, ?, ?, now())")) {
+            for (SourceProgress progress : bufferedProgress.values()) {
+                st.setString(1, progress.fingerprint());
+                st.setString(2, progress.name());
+                st.setLong(3, progress.bytes());
+                st.setLong(4, progress.lines());
+                st.addBatch();
+            }
+            st.executeBatch();
         }
     }
 

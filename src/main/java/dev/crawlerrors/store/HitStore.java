@@ -3,6 +3,8 @@ package dev.crawlerrors.store;
 import dev.crawlerrors.crawler.CrawlerHit;
 import dev.crawlerrors.crawler.Verdict;
 import dev.crawlerrors.crawler.Verification;
+import dev.crawlerrors.ingest.SourceProgress;
+import java.util.Collection;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -14,6 +16,16 @@ public interface HitStore extends AutoCloseable {
      * crawler only when none is recorded yet; later verdicts come through {@link #updateVerdict}.
      */
     void append(List<CrawlerHit> hits);
+
+    /**
+     * Stores hits as {@link #append(List)} does and, in the same transaction, how far their log has
+     * been read: a crash keeps both or neither, so an import that resumes from the recorded position
+     * neither loses nor repeats a hit. {@code hits} may be empty (a chunk of human traffic).
+     */
+    void append(List<CrawlerHit> hits, SourceProgress through);
+
+    /** The recorded progress of those logs, by content fingerprint, that were imported before. */
+    List<SourceProgress> imported(Collection<String> fingerprints);
 
     /** Records a new verdict for every hit from {@code ip} that claimed {@code crawler}. */
     void updateVerdict(String ip, String crawler, Verdict verdict);

@@ -47,10 +47,7 @@ class ImportCommandTest {
     }
 
     private Path ipRanges() throws Exception {
-        Path ranges = Files.createDirectories(dir.resolve("ranges"));
-        Files.writeString(ranges.resolve("common-crawlers.json"),
-                "{\"creationTime\":\"2026-11-20T00:00:00\",\"prefixes\":[{\"ipv4Prefix\":\"66.249.64.0/19\"}]}");
-        return ranges;
+        return ImportSourcesTest.ipRanges(dir);
     }
 
     @Test

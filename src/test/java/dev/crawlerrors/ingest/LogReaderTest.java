@@ -132,6 +132,20 @@ class LogReaderTest {
     }
 
     @Test
+    void numbersBadLinesFromTheStartOfTheLogWhenReadingOnFromAPosition() throws Exception {
+        String log = line(1) + "\n" + "garbage\n";
+        ParseCounts counts;
+        try (LogReader reader = new LogReader(new CombinedLineParser(), 1)) {
+            counts = reader.read(new ByteArrayInputStream(log.getBytes(StandardCharsets.UTF_8)),
+                    new SourceProgress("f", "access.log", 5_000, 12_345), AgentFilter.ALL, (batch, through) -> hits.addAll(batch),
+                    ReadProgress.NONE);
+        }
+
+        assertThat(counts.firstBadLines()).extracting(BadLine::toString).containsExactly("access.log line 12347: "
+                + counts.firstBadLines().get(0).message());
+    }
+
+    @Test
     void saysWhenAFileIsMissingOrADirectory() {
         assertThat(openError(dir.resolve("missing.log").toString())).endsWith("does not exist or cannot be read");
         assertThat(openError(dir.toString())).endsWith("is a directory, not a log file");

@@ -8,6 +8,7 @@ import dev.crawlerrors.crawler.CrawlerHit;
 import dev.crawlerrors.crawler.Verdict;
 import dev.crawlerrors.crawler.Verification;
 import dev.crawlerrors.ingest.Hit;
+import dev.crawlerrors.ingest.SourceProgress;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -123,6 +124,24 @@ class DuckDbHitStoreTest {
             assertThat(store.count(antwerp)).isEqualTo(2);
             assertThat(store.count(day)).isEqualTo(2);
             assertThat(store.count(ads)).isZero();
+        }
+    }
+
+    @Test
+    void recordsHowFarALogWasImportedWithItsHitsAndKeepsTheLatest() {
+        Path file = dir.resolve("store.duckdb");
+        try (DuckDbHitStore store = DuckDbHitStore.open(file)) {
+            store.append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, VERIFIED)),
+                    new SourceProgress("f1", "access.log", 180, 1));
+            store.append(List.of(), new SourceProgress("f1", "access.log", 360, 2));
+            store.append(List.of(hit("2025-05-14T10:00:01Z", "66.249.66.1", "/b", 404, VERIFIED)),
+                    new SourceProgress("f2", "access.log.1", 90, 1));
+        }
+        try (DuckDbHitStore store = DuckDbHitStore.open(file)) {
+            assertThat(store.imported(List.of("f1", "f2", "f3")))
+                    .containsExactlyInAnyOrder(new SourceProgress("f1", "access.log", 360, 2), new SourceProgress("f2", "access.log.1", 90, 1));
+            assertThat(store.imported(List.of())).isEmpty();
+            assertThat(store.size()).isEqualTo(2);
         }
     }
 

@@ -1,0 +1,391 @@
+package dev.crawlerrors.ingest;
+
+import java.io.ByteArrayInputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+
+/**
+ * Follows growing logs like {@code tail -F}: polls each file, parses the complete lines added
+ * since the last poll and hands them on with the position they end at, so the store records hits
+ * and position together and a restart (even after kill -9) reads on exactly where it stopped.
+ *
+ * <p>Rotation: a file renamed away (rename-and-create) is read to its end, and for a grace period
+ * after, since the server may write to it until it reopens its log; then the new file is read
+ * from its start. A file truncated in place (copytruncate, or replaced by other content) is read
+ * again from its start, after the lines it got since the last poll are read from its copy (a
+ * sibling such as {@code access.log.1} with the same beginning). A file missing at the start is
+ * picked up when it appears. At start, rotated siblings of a followed file that were read only in
+ * part (the server rotated while this was not running) are read to their end.
+ *
+ * <p>Design: polling every {@link #POLL} rather than a WatchService, because it sees renames and
+ * truncation the same way on every file system (including network ones) and costs one stat per
+ * file; a partial last line waits for its newline. Everything runs on one thread.
+ */
+public final class LogFollower implements AutoCloseable {
+
+    /** How often files are looked at: well under the second in which an appended line must reach the report. */
+    public static final Duration POLL = Duration.ofMillis(150);
+    /** How long a renamed-away file is still read after the new one appears: servers reopen logs on a signal, soon after. */
+    static final Duration ROTATION_GRACE = Duration.ofSeconds(5);
+    /** At most this much is read and parsed in one go, so a long backlog does not take memory it need not. */
+    static final int SLICE_BYTES = 4 << 20;
+
+    private final List<Followed> files = new ArrayList<>();
+    private final LogReader reader;
+    private final AgentFilter filter;
+    private final ImportedSources imported;
+    private final SourceSink sink;
+    private final Runnable afterBatch;
+    private final Consumer<String> notices;
+    private final CountDownLatch stopped = new CountDownLatch(1);
+    private Thread thread;
+
+    /**
+     * @param paths      the logs to follow
+     * @param reader     parses the new lines (the same one imports use)
+     * @param imported   where earlier progress is looked up, so following resumes where it stopped
+     * @param sink       receives the hits with their position (which it must store together)
+     * @param afterBatch called after each batch of lines, to make them visible (a store flush)
+     * @param notices    told, in one sentence, what happened to a file (appeared, rotated, unreadable)
+     */
+    public LogFollower(List<Path> paths, LogReader reader, AgentFilter filter, ImportedSources imported, SourceSink sink,
+                       Runnable afterBatch, Consumer<String> notices) {
+        for (Path path : paths) {
+            files.add(new Followed(path));
+        }
+        this.reader = reader;
+        this.filter = filter;
+        this.imported = imported;
+        this.sink = sink;
+        this.afterBatch = afterBatch;
+        this.notices = notices;
+    }
+
+    /** Starts following on a thread of its own. */
+    public synchronized void start() {
+        thread = new Thread(this::run, "log-follower");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    private void run() {
+        try {
+            do {
+                pollOnce();
+            } while (!stopped.await(POLL.toMillis(), TimeUnit.MILLISECONDS));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Looks at every followed file once and reads what was added. */
+    public void pollOnce() {
+        for (Followed file : files) {
+            file.poll();
+        }
+    }
+
+    /** Stops following: the poll in progress finishes, then every file is closed. */
+    @Override
+    public void close() {
+        stopped.countDown();
+        Thread t;
+        synchronized (this) {
+            t = thread;
+        }
+        if (t != null) {
+            try {
+                t.join(TimeUnit.SECONDS.toMillis(30));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        files.forEach(Followed::close);
+    }
+
+    /** One followed path: the file at it now, and files rotated away from it that are still being read. */
+    private final class Followed {
+        final Path path;
+        final String name;
+        Tail current;
+        final List<Tail> draining = new ArrayList<>();
+        final Set<String> said = new HashSet<>();
+        boolean wasMissing;
+        /** Whether rotated copies may hold lines not read yet: at the start, and after reading stopped on an error. */
+        boolean catchUp = true;
+
+        Followed(Path path) {
+            this.path = path;
+            this.name = path.toString();
+        }
+
+        void poll() {
+            try {
+                if (catchUp) {
+                    catchUp = false;
+                    catchUpRotatedCopies(this);
+                }
+                for (Iterator<Tail> it = draining.iterator(); it.hasNext(); ) {
+                    Tail old = it.next();
+                    boolean last = System.nanoTime() - old.drainUntil > 0;
+                    readNew(old, last);
+                    if (last) {
+                        old.close();
+                        it.remove();
+                    }
+                }
+                if (current != null) {
+                    checkRotation();
+                }
+                if (current == null) {
+                    current = open();
+                }
+                if (current != null) {
+                    readNew(current, false);
+                }
+                said.removeIf(s -> s.startsWith("error:"));
+            } catch (IOException | RuntimeException e) {
+                // the store is the truth: read on from what it recorded, once the trouble is over
+                sayOnce("error:" + e.getMessage(), name + ": reading stopped (" + message(e) + "); trying again");
+                close();
+                catchUp = true;
+            }
+        }
+
+        private void checkRotation() throws IOException {
+            BasicFileAttributes attributes = attributes(path);
+            if (attributes == null || !Objects.equals(attributes.fileKey(), current.fileKey)) {
+                readNew(current, false);
+                current.drainUntil = System.nanoTime() + ROTATION_GRACE.toNanos();
+                draining.add(current);
+                current = null;
+                wasMissing = true; // the new file may not be there yet; it is announced when it is
+                notices.accept(name + " was rotated (renamed away); the old file is read to its end, the new one from its start");
+            } else if (attributes.size() < current.position.bytes() || !current.fingerprint.matches(beginning(current.channel))) {
+                notices.accept(name + " was truncated (copytruncate); reading it again from its start");
+                current.close();
+                current = null;
+                catchUpRotatedCopies(this);
+            }
+        }
+
+        private Tail open() throws IOException {
+            BasicFileAttributes before = attributes(path);
+            if (before == null) {
+                if (!wasMissing && said.add("missing")) {
+                    notices.accept(name + " does not exist yet; it is read from its start once it appears");
+                }
+                wasMissing = true;
+                return null;
+            }
+            if (!before.isRegularFile()) {
+                sayOnce("irregular", name + " is not a regular file; --follow reads log files");
+                return null;
+            }
+            FileChannel channel = FileChannel.open(path, StandardOpenOption.READ);
+            BasicFileAttributes after = attributes(path);
+            if (after == null || !Objects.equals(before.fileKey(), after.fileKey())) {
+                channel.close(); // rotated while opening; the next poll opens the new file
+                return null;
+            }
+            byte[] beginning = beginning(channel);
+            if (compressed(beginning)) {
+                channel.close();
+                sayOnce("compressed", name + " is compressed; --follow reads the live, plain log (import reads rotated ones)");
+                return null;
+            }
+            ResumePoint resume = ResumePoint.find(name, beginning, false, imported);
+            if (resume == null) {
+                channel.close(); // empty, or its first line is still being written
+                return null;
+            }
+            said.remove("missing");
+            if (resume.seenBefore()) {
+                notices.accept(String.format("following %s from line %,d (%,d lines were read before)",
+                        name, resume.start().lines() + 1, resume.start().lines()));
+            } else {
+                notices.accept((wasMissing ? name + " appeared; reading it" : "following " + name) + " from its start");
+            }
+            wasMissing = false;
+            return new Tail(channel, after.fileKey(), resume.fingerprint(), resume.start());
+        }
+
+        private void sayOnce(String key, String notice) {
+            if (said.add(key)) {
+                notices.accept(notice);
+            }
+        }
+
+        void close() {
+            if (current != null) {
+                current.close();
+                current = null;
+            }
+            draining.forEach(Tail::close);
+            draining.clear();
+        }
+    }
+
+    /**
+     * Reads the complete lines added to {@code tail} since the last time; with {@code last}, the
+     * unfinished line at its end too (the file will not grow any more).
+     */
+    private void readNew(Tail tail, boolean last) throws IOException {
+        while (true) {
+            long size = tail.channel.size();
+            if (size <= tail.position.bytes()) {
+                return;
+            }
+            int want = (int) Math.min(SLICE_BYTES, size - tail.position.bytes());
+            ByteBuffer buffer = ByteBuffer.allocate(want);
+            while (buffer.hasRemaining() && tail.channel.read(buffer, tail.position.bytes() + buffer.position()) > 0) {
+                // positional reads: the channel's own position is never used
+            }
+            byte[] bytes = buffer.array();
+            int n = buffer.position();
+            int cut = LogReader.lastNewline(bytes, n) + 1;
+            if (cut == 0) {
+                if (!last && n < SLICE_BYTES) {
+                    return; // an unfinished line waits for its newline
+                }
+                cut = n;
+            }
+            deliver(tail, new ByteArrayInputStream(bytes, 0, cut), cut);
+            if (cut < n && !last) {
+                return;
+            }
+        }
+    }
+
+    private void deliver(Tail tail, InputStream lines, long length) throws IOException {
+        ParseCounts counts;
+        try {
+            counts = reader.read(lines, tail.position, filter, sink, ReadProgress.NONE);
+        } catch (IOException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
+        tail.position = tail.position.advancedBy(length, counts.linesRead());
+        afterBatch.run();
+        for (BadLine bad : counts.firstBadLines()) {
+            if (tail.badLinesShown++ < ParseCounts.KEPT_BAD_LINES) {
+                notices.accept(bad.toString());
+            }
+        }
+    }
+
+    /**
+     * Reads to their end the rotated copies of {@code file} (siblings named {@code access.log.1},
+     * {@code access.log-20251102.gz}, ...) that were read only in part: what the server wrote
+     * after the last poll before it rotated.
+     */
+    private void catchUpRotatedCopies(Followed file) {
+        Path dir = file.path.toAbsolutePath().getParent();
+        String base = file.path.getFileName().toString();
+        List<Path> siblings;
+        try (Stream<Path> list = Files.list(dir)) {
+            siblings = list.filter(p -> {
+                String n = p.getFileName().toString();
+                return (n.startsWith(base + ".") || n.startsWith(base + "-")) && Files.isRegularFile(p);
+            }).sorted(Comparator.comparing(p -> RotationOrder.of(p.getFileName().toString()), RotationOrder.OLDEST_FIRST)).toList();
+        } catch (IOException e) {
+            return;
+        }
+        for (Path sibling : siblings) {
+            LogSource source = LogSource.file(sibling, sibling.toString());
+            try {
+                byte[] beginning = source.beginning(Fingerprint.PREFIX_BYTES).bytes();
+                ResumePoint resume = ResumePoint.find(source.name(), beginning, true, imported);
+                if (resume == null || !resume.seenBefore() || source.endsBy(resume.start().bytes())) {
+                    continue;
+                }
+                ParseCounts counts;
+                try (InputStream in = source.openAt(resume.start().bytes())) {
+                    counts = reader.read(in, resume.start(), filter, sink, ReadProgress.NONE);
+                }
+                afterBatch.run();
+                if (counts.linesRead() > 0) {
+                    notices.accept(String.format("%s: read %,d lines written before it was rotated", source.name(), counts.linesRead()));
+                }
+            } catch (EOFException e) {
+                // a compressed copy that ends before what was read of it: nothing to add
+            } catch (Exception e) {
+                notices.accept(source.name() + ": its last lines could not be read (" + message(e) + ")");
+            }
+        }
+    }
+
+    /** One open file and how far it has been read. */
+    private static final class Tail {
+        final FileChannel channel;
+        final Object fileKey;
+        final Fingerprint fingerprint;
+        SourceProgress position;
+        long drainUntil;
+        int badLinesShown;
+
+        Tail(FileChannel channel, Object fileKey, Fingerprint fingerprint, SourceProgress position) {
+            this.channel = channel;
+            this.fileKey = fileKey;
+            this.fingerprint = fingerprint;
+            this.position = position;
+        }
+
+        void close() {
+            try {
+                channel.close();
+            } catch (IOException e) {
+                // closing a file opened for reading loses nothing
+            }
+        }
+    }
+
+    private static BasicFileAttributes attributes(Path path) {
+        try {
+            return Files.readAttributes(path, BasicFileAttributes.class);
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    private static byte[] beginning(FileChannel channel) throws IOException {
+        ByteBuffer buffer = ByteBuffer.allocate(Fingerprint.PREFIX_BYTES);
+        while (buffer.hasRemaining() && channel.read(buffer, buffer.position()) > 0) {
+            // fill what the file holds
+        }
+        return Arrays.copyOf(buffer.array(), buffer.position());
+    }
+
+    private static boolean compressed(byte[] beginning) {
+        try {
+            return LogSource.Compression.of(beginning, "") != LogSource.Compression.NONE;
+        } catch (IOException e) {
+            return true; // bzip2, xz, zip
+        }
+    }
+
+    private static String message(Exception e) {
+        return e.getMessage() == null ? e.toString() : e.getMessage();
+    }
+}

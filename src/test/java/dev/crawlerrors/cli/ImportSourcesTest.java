@@ -1,0 +1,265 @@
+package dev.crawlerrors.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.crawlerrors.ingest.Compressed;
+import dev.crawlerrors.store.DuckDbHitStore;
+import dev.crawlerrors.store.HitFilter;
+import dev.crawlerrors.store.StoredHit;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** Importing files, globs, directories and standard input, and importing them again. */
+class ImportSourcesTest {
+
+    @TempDir
+    Path dir;
+
+    private Path db;
+    private Path ranges;
+    private ByteArrayOutputStream out;
+    private PrintStream originalOut;
+    private InputStream originalIn;
+
+    /** A verified Googlebot error hit for {@code /page/i}, one line with its newline. */
+    static String line(int i) {
+        return "66.249.66." + (i % 250) + " - - [14/May/2025:09:31:02 +0200] \"GET /page/" + i + " HTTP/1.1\" 404 0 \"-\" "
+                + "\"Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)\" 0.001\n";
+    }
+
+    static String lines(int from, int to) {
+        StringBuilder sb = new StringBuilder();
+        IntStream.rangeClosed(from, to).forEach(i -> sb.append(line(i)));
+        return sb.toString();
+    }
+
+    /** The test's IP list, so every check is offline. */
+    static Path ipRanges(Path dir) throws IOException {
+        Path ranges = Files.createDirectories(dir.resolve("ranges"));
+        Files.writeString(ranges.resolve("common-crawlers.json"),
+                "{\"creationTime\":\"2026-11-20T00:00:00\",\"prefixes\":[{\"ipv4Prefix\":\"66.249.64.0/19\"}]}");
+        return ranges;
+    }
+
+    @BeforeEach
+    void setUp() throws IOException {
+        db = dir.resolve("hits.duckdb");
+        ranges = ipRanges(dir);
+        Files.createDirectories(dir.resolve("logs"));
+        originalOut = System.out;
+        originalIn = System.in;
+    }
+
+    @AfterEach
+    void restore() {
+        System.setOut(originalOut);
+        System.setIn(originalIn);
+    }
+
+    private int importing(String... arguments) {
+        out = new ByteArrayOutputStream();
+        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+        CommandLine cli = Main.commandLine();
+        cli.setErr(new java.io.PrintWriter(new ByteArrayOutputStream(), true));
+        List<String> args = new ArrayList<>(List.of("import", "--db", db.toString(), "--ip-ranges", ranges.toString(), "--dns-server", "none"));
+        args.addAll(Arrays.asList(arguments));
+        return cli.execute(args.toArray(String[]::new));
+    }
+
+    private String summary() {
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    /** The stored URLs in the order they were stored. */
+    private List<String> storedUrls() {
+        List<StoredHit> rows = new ArrayList<>();
+        try (DuckDbHitStore store = DuckDbHitStore.open(db)) {
+            store.forEach(HitFilter.ERRORS, rows::add);
+        }
+        return rows.stream().sorted(Comparator.comparingLong(StoredHit::id)).map(StoredHit::url).toList();
+    }
+
+    private static List<String> urls(int from, int to) {
+        return IntStream.rangeClosed(from, to).mapToObj(i -> "/page/" + i).toList();
+    }
+
+    private Path log(String name, String text) throws IOException {
+        return Files.writeString(dir.resolve("logs").resolve(name), text);
+    }
+
+    private Path log(String name, byte[] bytes) throws IOException {
+        return Files.write(dir.resolve("logs").resolve(name), bytes);
+    }
+
+    static byte[] gzip(String text) throws IOException {
+        return Compressed.gzip(text);
+    }
+
+    static byte[] zstd(String text) throws IOException {
+        return Compressed.zstd(text);
+    }
+
+    private String logs() {
+        return dir.resolve("logs").toString();
+    }
+
+    @Test
+    void readsARotatedFamilyOldestFirstWhateverEachMemberIsCompressedWith() throws Exception {
+        log("access.log.10.gz", gzip(lines(1, 2)));
+        log("access.log.3.zst", zstd(lines(3, 4)));
+        log("access.log.2.gz", gzip(lines(5, 6)));
+        log("access.log.1", lines(7, 8));
+        log("access.log", lines(9, 10));
+
+        assertThat(importing(logs() + "/access.log*")).isZero();
+
+        assertThat(storedUrls()).containsExactlyElementsOf(urls(1, 10));
+        assertThat(summary()).contains("Logs (5, in the order read):\n"
+                + "  " + logs() + "/access.log.10.gz: new, 2 lines\n"
+                + "  " + logs() + "/access.log.3.zst: new, 2 lines\n"
+                + "  " + logs() + "/access.log.2.gz: new, 2 lines\n"
+                + "  " + logs() + "/access.log.1: new, 2 lines\n"
+                + "  " + logs() + "/access.log: new, 2 lines\n");
+    }
+
+    @Test
+    void importsTheLogsOfADirectoryAndSaysWhatItSkipped() throws Exception {
+        log("access.log.1", lines(1, 2));
+        log("access.log", lines(3, 4));
+        log("error.log", "2025/05/14 09:31:02 [error] 12#12: open() failed\n");
+
+        assertThat(importing(logs())).isZero();
+
+        assertThat(storedUrls()).containsExactlyElementsOf(urls(1, 4));
+        assertThat(summary()).contains("Note: skipped in " + logs() + ": error.log (an error log, not an access log).");
+    }
+
+    @Test
+    void importingALogAgainAddsNothingAndSaysSo() throws Exception {
+        Path access = log("access.log", lines(1, 3));
+        assertThat(importing(access.toString())).isZero();
+
+        assertThat(importing(access.toString())).isZero();
+
+        assertThat(summary()).contains("  " + access + ": already imported (3 lines), nothing new\n")
+                .contains("Read 0 lines");
+        assertThat(storedUrls()).containsExactlyElementsOf(urls(1, 3));
+    }
+
+    @Test
+    void aLogThatGrewAddsOnlyItsNewLines() throws Exception {
+        Path access = log("access.log", lines(1, 3));
+        importing(access.toString());
+        Files.writeString(access, lines(4, 5), StandardOpenOption.APPEND);
+
+        assertThat(importing(access.toString())).isZero();
+
+        assertThat(summary()).contains("  " + access + ": grown by 2 lines (" + lines(4, 5).length() + " bytes) since it was imported with 3 lines\n");
+        assertThat(storedUrls()).containsExactlyElementsOf(urls(1, 5));
+    }
+
+    @Test
+    void aFamilyRotatedAndCompressedBetweenImportsIsNotImportedTwice() throws Exception {
+        Path access = log("access.log", lines(1, 3));
+        importing(logs());
+        // more lines, then logrotate without delaycompress: access.log -> access.log.1.gz, a new access.log
+        Files.writeString(access, lines(4, 5), StandardOpenOption.APPEND);
+        log("access.log.1.gz", gzip(Files.readString(access)));
+        log("access.log", lines(6, 7));
+
+        assertThat(importing(logs())).isZero();
+
+        assertThat(summary()).contains("access.log.1.gz: grown by 2 lines").contains("/access.log: new, 2 lines");
+        // and again, with delaycompress this time: .1.gz -> .2.gz, access.log -> access.log.1, a new access.log
+        Files.move(dir.resolve("logs/access.log.1.gz"), dir.resolve("logs/access.log.2.gz"));
+        Files.move(access, dir.resolve("logs/access.log.1"));
+        log("access.log", lines(8, 8));
+
+        assertThat(importing(logs())).isZero();
+
+        assertThat(summary()).contains("access.log.2.gz: already imported (5 lines), nothing new")
+                .contains("access.log.1: already imported (2 lines), nothing new")
+                .contains("/access.log: new, 1 lines");
+        assertThat(storedUrls()).containsExactlyElementsOf(urls(1, 8));
+    }
+
+    @Test
+    void keepsTheLinesBeforeTheDamageInTruncatedGzipAndZstdLogs() throws Exception {
+        byte[] gz = gzip(lines(1, 3000));
+        byte[] zst = zstd(lines(3001, 6000));
+        log("access.log.2.gz", Arrays.copyOf(gz, gz.length / 2));
+        log("access.log.1.zst", Arrays.copyOf(zst, zst.length / 2));
+
+        assertThat(importing(logs())).isZero();
+
+        List<String> stored = storedUrls();
+        assertThat(stored).hasSizeGreaterThan(1000).startsWith("/page/1", "/page/2").contains("/page/3001", "/page/3002")
+                .doesNotHaveDuplicates();
+        assertThat(summary()).containsPattern("Source problem: " + logs() + "/access.log.2.gz: reading stopped after line \\d+ \\(")
+                .containsPattern("Source problem: " + logs() + "/access.log.1.zst: reading stopped after line \\d+ \\(");
+    }
+
+    @Test
+    void reportsEmptyAndMissingLogsAndDirectoriesWithoutLogsAndExitsOneWhenNothingCouldBeRead() throws Exception {
+        Path empty = log("empty.log", "");
+        Path noLogs = Files.createDirectories(dir.resolve("nologs"));
+        Files.writeString(noLogs.resolve("nginx.pid"), "123\n");
+        String missing = logs() + "/missing.log";
+
+        assertThat(importing(empty.toString(), missing, noLogs.toString())).isEqualTo(1);
+
+        assertThat(summary()).contains("  " + empty + ": empty, nothing to import")
+                .contains("Source problem: " + missing + " does not exist or cannot be read")
+                .contains("Source problem: directory " + noLogs + " holds no access logs")
+                .contains("Note: skipped in " + noLogs + ": nginx.pid (not named like an access log).");
+
+        Path good = log("access.log", lines(1, 2));
+        assertThat(importing(empty.toString(), missing, noLogs.toString(), good.toString())).isZero();
+        assertThat(storedUrls()).containsExactlyElementsOf(urls(1, 2));
+    }
+
+    @Test
+    void keepsReadingPastBinaryGarbageAndDoesNotTakeItForImported() throws Exception {
+        byte[] garbage = new byte[3000];
+        new java.util.Random(7).nextBytes(garbage);
+        Path bin = log("garbage.log", garbage);
+        Path good = log("access.log", lines(1, 2));
+
+        assertThat(importing(bin.toString(), good.toString())).isZero();
+        assertThat(summary()).containsPattern(bin + ": new, \\d+ lines, none of which parsed");
+
+        assertThat(importing(bin.toString())).isEqualTo(1);
+        assertThat(summary()).containsPattern(bin + ": new, \\d+ lines, none of which parsed");
+        assertThat(storedUrls()).containsExactlyElementsOf(urls(1, 2));
+    }
+
+    @Test
+    void knowsStandardInputByItsContentToo() throws Exception {
+        System.setIn(new ByteArrayInputStream(gzip(lines(1, 3))));
+        assertThat(importing("-")).isZero();
+        assertThat(summary()).contains("  -: new, 3 lines");
+
+        System.setIn(new ByteArrayInputStream(gzip(lines(1, 4))));
+        assertThat(importing("-")).isZero();
+
+        assertThat(summary()).contains("  -: grown by 1 lines");
+        assertThat(storedUrls()).containsExactlyElementsOf(urls(1, 4));
+    }
+}
