@@ -43,35 +43,42 @@ import org.xbill.DNS.io.UdpIoClient;
  * put back into the answer it receives). An answer is taken only if it arrives on the query's
  * socket, is a response (QR set), carries the query's ID, and its question has the query's name
  * (case-insensitively), type and class; anything else is ignored and the query keeps waiting for
- * the real answer, so a forgery cannot even cut a query short. Sockets are handed out in turn;
+ * the real answer, so a forged answer cannot even cut a query short. Sockets are handed out in turn;
  * each is retired after {@code queriesPerSocket} queries or {@code maxSocketAge}, whichever comes
  * first, and replaced by a fresh one on a new random port (opened before the old one is closed, so
- * the port always changes). A retired socket closes once its last query is answered or has timed out.
+ * the port always changes). A retired socket closes once its last query is answered or has timed out;
+ * one left idle past its age is retired as well, so a quiet client holds no port open for long.
  *
- * <p>What this costs in defence against blind forgery, in numbers. On Linux the ephemeral range is
- * 32768–60999, 28,232 ports (about 14.8 bits), and the ID adds 16 bits. An off-path attacker who
- * does not know the ports must still guess port and ID together: one forged datagram matches a given
- * query with odds 1 in 28,232 × 65,536 ≈ 1.85 × 10⁹, the same as with a new port per query, because
- * each pool port is as random as a per-query port would be. What changes is how long a port lives:
- * a per-query port is open for one round trip; a pool port for up to {@code queriesPerSocket}
- * queries or {@code maxSocketAge}. An attacker who finds an open port (by observing traffic, or a
- * side channel such as ICMP-probing as in the 2020 SAD DNS attack) can use it for that socket's
- * remaining life and then needs only the ID: 1 in 65,536 per datagram for each query outstanding on
- * that socket, about 30,000 datagrams on average. With the defaults in {@link DnsVerifier} (32
- * sockets, 1,000 queries, 10 s) a port serves at most 1,000 queries and lives at most 10 s, far
- * shorter than the time SAD DNS needed to scan a port range. A resolver on loopback is out of reach
- * of off-path forgery altogether: the kernel drops datagrams from the outside that claim a loopback
- * source.
+ * <p>What this costs in defence against forged answers, in numbers. On Linux the ephemeral range
+ * is 32768–60999, 28,232 ports (about 14.8 bits); the ID adds 16 bits. An off-path attacker who
+ * does not know the ports must guess port and ID together: one forged datagram matches a given
+ * query with odds of 1 in 28,232 × 65,536 ≈ 1.85 × 10⁹, exactly as with a new port per query,
+ * since each pool port is drawn as randomly as a per-query port would be. What the pool changes is
+ * how long a port is worth finding. A per-query port carries one query; a pool port carries up to
+ * {@code queriesPerSocket} queries within {@code maxSocketAge}. An attacker who learns a port (by
+ * seeing the traffic, or by a side channel such as the ICMP rate-limit probing of the 2020 SAD DNS
+ * attack, which must scan the range while the port is open) then needs only the ID, 1 in 65,536
+ * per datagram that arrives within the round trip of the query it wants, for each of up to {@code queriesPerSocket} queries instead
+ * of one: with {@link DnsVerifier}'s 1,000 queries and 10 s, a found port is worth at most 1,000
+ * times as much and goes stale within 10 s. A resolver on loopback is out of reach of off-path
+ * forgery either way: the kernel drops datagrams from outside that claim a loopback source.
+ *
+ * <p>Verification needs two answers to agree: a PTR naming a host in the operator's domain, and
+ * that host's A or AAAA record containing the address. An attacker who cannot write the address's
+ * PTR must forge both, multiplying the odds above; one who holds the address block writes its PTR
+ * and need forge only the forward answer.
  *
  * <p>An ICMP port-unreachable on a socket (nothing listens at the server's address) cannot be tied
- * to one query, so it fails every query outstanding on that socket; the server would have failed
- * them all. A datagram too large for {@code max} is still taken: it is a whole message, and
+ * to one query, so it fails every query outstanding on that socket (and the socket is replaced);
+ * the server would have failed them all. A forged ICMP error can thus fail queries, never make one
+ * succeed, as with dnsjava's own client, where it fails one. A datagram too large for {@code max} is still taken: it is a whole message, and
  * dnsjava's own client would have cut it short.
  *
  * <p>Threads: a query is sent on the caller's thread (the socket is non-blocking; once every
  * {@code queriesPerSocket} queries the caller also opens a socket, which does not wait on the
- * network). One daemon thread reads every answer and times queries out; the futures complete on it,
- * so callers should move work elsewhere, as {@code SimpleResolver} does with its executor.
+ * network). One daemon thread reads every answer and, every 10 ms, times queries out and retires
+ * sockets past their age; the futures complete on it, so callers should move work elsewhere, as
+ * {@code SimpleResolver} does with its executor.
  */
 final class PooledUdpClient implements UdpIoClient, AutoCloseable {
 
@@ -240,6 +247,17 @@ final class PooledUdpClient implements UdpIoClient, AutoCloseable {
         return socket;
     }
 
+    /** Retires the sockets past their age, so that a client left idle holds no port open for long. */
+    private synchronized void retireAged(long now) {
+        for (int slot = 0; slot < active.length; slot++) {
+            PooledSocket socket = active[slot];
+            if (socket != null && now - socket.openedAt > maxSocketAgeNanos) {
+                active[slot] = null;
+                socket.retire();
+            }
+        }
+    }
+
     private PooledSocket openSocket(long now) throws IOException {
         DatagramChannel channel = DatagramChannel.open();
         try {
@@ -269,6 +287,7 @@ final class PooledUdpClient implements UdpIoClient, AutoCloseable {
                 long now = System.nanoTime();
                 if (now - nextSweep >= 0) {
                     nextSweep = now + SWEEP_NANOS;
+                    retireAged(now);
                     for (PooledSocket socket : open) {
                         socket.expire(now);
                     }
@@ -280,7 +299,8 @@ final class PooledUdpClient implements UdpIoClient, AutoCloseable {
     }
 
     private void drain(PooledSocket socket, ByteBuffer in) {
-        for (int i = 0; i < READS_PER_TURN; i++) {
+        // A retired socket closes on its last answer; reading it again would only throw.
+        for (int i = 0; i < READS_PER_TURN && socket.channel.isOpen(); i++) {
             int length;
             try {
                 in.clear();

@@ -142,7 +142,20 @@ class PooledUdpClientTest {
         }
 
         assertThat(client.socketsOpened()).isEqualTo(4);
-        assertThat(client.socketsOpen()).isEqualTo(1);
+    }
+
+    @Test
+    void closesASocketPastItsAgeWithoutWaitingForAnotherQuery() throws Exception {
+        PooledUdpClient client = client(1, 1_000, Duration.ofMillis(1));
+        server.a("host.example.com", "192.0.2.1", 300);
+        ask(client, "host.example.com", PATIENT).get(5, TimeUnit.SECONDS);
+
+        for (int i = 0; i < 500 && client.socketsOpen() > 0; i++) {
+            Thread.sleep(10);
+        }
+
+        assertThat(client.socketsOpen()).isZero();
+        assertThat(client.socketsOpened()).isEqualTo(1);
     }
 
     @Test
