@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.crawlerrors.crawler.DnsEvidence.Outcome;
+import dev.crawlerrors.crawler.LocalDnsServer.Forgery;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -16,6 +17,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.xbill.DNS.Rcode;
 
 /** Reverse-then-forward DNS checks against a real DNS server on loopback. */
@@ -59,6 +62,17 @@ class DnsVerifierTest {
         // Whoever holds 1.2.3.4 writes its PTR; only Google writes googlebot.com.
         server.ptr("1.2.3.4", "crawl-1-2-3-4.googlebot.com", 3600)
                 .a("crawl-1-2-3-4.googlebot.com", "5.6.7.8", 300);
+
+        assertThat(check("1.2.3.4", GOOGLE)).isEqualTo(new DnsEvidence(Outcome.REFUTED,
+                "PTR crawl-1-2-3-4.googlebot.com does not resolve back to 1.2.3.4 (A: 5.6.7.8)"));
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Forgery.class, names = {"WRONG_ID", "WRONG_NAME"})
+    void refutesByTheRealForwardAnswerWhenAForgedOneConfirmingComesFirst(Forgery forgery) throws Exception {
+        server.ptr("1.2.3.4", "crawl-1-2-3-4.googlebot.com", 3600)
+                .a("crawl-1-2-3-4.googlebot.com", "5.6.7.8", 300)
+                .forge("crawl-1-2-3-4.googlebot.com", forgery, "1.2.3.4");
 
         assertThat(check("1.2.3.4", GOOGLE)).isEqualTo(new DnsEvidence(Outcome.REFUTED,
                 "PTR crawl-1-2-3-4.googlebot.com does not resolve back to 1.2.3.4 (A: 5.6.7.8)"));

@@ -13,7 +13,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -47,7 +49,11 @@ import org.xbill.DNS.Type;
  * never configured is answered REFUSED, so a test that forgot one fails loudly rather than
  * refuting. An optional fixed delay is applied on a scheduler, so any number of queries can be
  * outstanding at once; the receive loop runs on a daemon thread. It counts the queries it receives
- * per name, and the most it has had unanswered at once.
+ * per name, and the most it has had unanswered at once; on request it notes the port each query
+ * came from.
+ *
+ * <p>To test a client's defences it can also hold answers back and send a batch in reverse order,
+ * and precede the real answer for a name with a forged one (see {@link Forgery}).
  */
 public final class LocalDnsServer implements AutoCloseable {
 
@@ -62,6 +68,11 @@ public final class LocalDnsServer implements AutoCloseable {
     private final AtomicLong queries = new AtomicLong();
     private final AtomicInteger outstanding = new AtomicInteger();
     private final AtomicInteger maxOutstanding = new AtomicInteger();
+    private final Map<Name, Forged> forgeries = new ConcurrentHashMap<>();
+    private final Queue<Integer> clientPorts = new ConcurrentLinkedQueue<>();
+    private final List<Held> held = new ArrayList<>();
+    private volatile int holdBatch;
+    private volatile boolean recordPorts;
     private volatile long delayNanos;
     private volatile boolean recursive = true;
 
@@ -97,6 +108,24 @@ public final class LocalDnsServer implements AutoCloseable {
     /** Answers every query {@code delay} late, on a scheduler, not on the receiving thread. */
     public LocalDnsServer delay(Duration delay) {
         delayNanos = delay.toNanos();
+        return this;
+    }
+
+    /**
+     * Holds answers until {@code batch} have been asked for, then sends them last first, so a client
+     * that took answers in the order it asked would mismatch them. Takes the place of the delay.
+     */
+    LocalDnsServer answerInReverse(int batch) {
+        holdBatch = batch;
+        return this;
+    }
+
+    /**
+     * Sends a forged answer just before each real answer for {@code owner}: one that differs from
+     * the query as {@code forgery} says and claims {@code owner} has the address {@code forgedIp}.
+     */
+    LocalDnsServer forge(String owner, Forgery forgery, String forgedIp) {
+        forgeries.put(name(owner), new Forged(forgery, address(forgedIp)));
         return this;
     }
 
@@ -169,6 +198,17 @@ public final class LocalDnsServer implements AutoCloseable {
         return queries.get();
     }
 
+    /** Notes the source port of every query from now on (a long run would fill memory with them). */
+    LocalDnsServer recordClientPorts() {
+        recordPorts = true;
+        return this;
+    }
+
+    /** The source port of every query received since {@link #recordClientPorts}, in the order they came. */
+    List<Integer> clientPorts() {
+        return List.copyOf(clientPorts);
+    }
+
     /** The most queries received and not yet answered at any one time (silent names aside). */
     public int maxOutstanding() {
         return maxOutstanding.get();
@@ -232,21 +272,69 @@ public final class LocalDnsServer implements AutoCloseable {
         }
         queries.incrementAndGet();
         queriesByName.computeIfAbsent(question.getName(), n -> new AtomicInteger()).incrementAndGet();
+        if (recordPorts) {
+            clientPorts.add(((InetSocketAddress) client).getPort());
+        }
         Zone zone = zones.get(question.getName());
         if (zone != null && zone.behaviour == Behaviour.SILENT) {
             return;
         }
         maxOutstanding.accumulateAndGet(outstanding.incrementAndGet(), Math::max);
-        byte[] response = answer(query, question, zone).toWire();
+        byte[] real = answer(query, question, zone).toWire();
+        Forged forged = forgeries.get(question.getName());
+        byte[] forgery = forged == null ? null : forgery(query, question, forged).toWire();
+        Runnable reply = () -> {
+            if (forgery != null) {
+                sendForged(client, forgery);
+            }
+            send(client, real);
+        };
+        if (holdBatch > 0) {
+            List<Held> batch = null;
+            synchronized (held) {
+                held.add(new Held(client, real));
+                if (held.size() >= holdBatch) {
+                    batch = new ArrayList<>(held);
+                    held.clear();
+                }
+            }
+            for (int i = batch == null ? -1 : batch.size() - 1; i >= 0; i--) {
+                send(batch.get(i).client, batch.get(i).response);
+            }
+            return;
+        }
         long delay = delayNanos;
         if (delay > 0) {
             try {
-                delayer.schedule(() -> send(client, response), delay, TimeUnit.NANOSECONDS);
+                delayer.schedule(reply, delay, TimeUnit.NANOSECONDS);
             } catch (RejectedExecutionException closing) {
                 // the server is closing; the query goes unanswered
             }
         } else {
-            send(client, response);
+            reply.run();
+        }
+    }
+
+    private static Message forgery(Message query, Record question, Forged forged) {
+        int id = query.getHeader().getID();
+        Message fake = new Message(forged.forgery == Forgery.WRONG_ID ? (id + 1) & 0xFFFF : id);
+        if (forged.forgery != Forgery.NOT_A_RESPONSE) {
+            fake.getHeader().setFlag(Flags.QR);
+        }
+        fake.getHeader().setFlag(Flags.RA);
+        Name name = forged.forgery == Forgery.WRONG_NAME ? name("forged." + question.getName()) : question.getName();
+        int type = forged.forgery == Forgery.WRONG_TYPE ? (question.getType() == Type.A ? Type.AAAA : Type.A) : question.getType();
+        int dclass = forged.forgery == Forgery.WRONG_CLASS ? DClass.CH : question.getDClass();
+        fake.addRecord(Record.newRecord(name, type, dclass), Section.QUESTION);
+        fake.addRecord(new ARecord(question.getName(), DClass.IN, 3600, forged.address), Section.ANSWER);
+        return fake;
+    }
+
+    private void sendForged(SocketAddress client, byte[] forgery) {
+        try {
+            channel.send(ByteBuffer.wrap(forgery), client);
+        } catch (IOException e) {
+            // the client went away or the server is closing
         }
     }
 
@@ -339,6 +427,29 @@ public final class LocalDnsServer implements AutoCloseable {
     }
 
     private enum Behaviour { RECORDS, NXDOMAIN, RCODE, SILENT }
+
+    /**
+     * How a forged answer differs from what the query asked; otherwise it is a well-formed answer
+     * from the server's address and port, whose A record gives the name the forger's address.
+     */
+    public enum Forgery {
+        /** The message ID is the query's plus one. */
+        WRONG_ID,
+        /** The question's name has an extra first label, {@code forged}. */
+        WRONG_NAME,
+        /** The question asks for AAAA instead of A (or A instead of anything else). */
+        WRONG_TYPE,
+        /** The question's class is CHAOS instead of IN. */
+        WRONG_CLASS,
+        /** The QR flag is clear: a query, not a response. */
+        NOT_A_RESPONSE
+    }
+
+    private record Forged(Forgery forgery, InetAddress address) {
+    }
+
+    private record Held(SocketAddress client, byte[] response) {
+    }
 
     /** What the server knows about one name. */
     private record Zone(Behaviour behaviour, List<Record> records, long negativeTtl, int rcode) {
