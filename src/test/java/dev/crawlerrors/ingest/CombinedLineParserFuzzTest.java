@@ -8,7 +8,7 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.Size;
 
-/** Arbitrary input may only ever be a hit, a dropped line, or a {@link BadLineException}. */
+/** Arbitrary input may only ever be a hit, a dropped line, or a {@link BadLineException}, in every NCSA variant. */
 class CombinedLineParserFuzzTest {
 
     private static final String GOOD =
@@ -39,11 +39,16 @@ class CombinedLineParserFuzzTest {
                         .map(cut -> java.util.Arrays.copyOf(line, cut)));
     }
 
+    private static final LineParser[] VARIANTS = {CombinedLineParser.combined(), CombinedLineParser.combinedVhost(),
+        CombinedLineParser.common(), CombinedLineParser.commonVhost()};
+
     private static void parseOrBadLine(byte[] line) {
-        try {
-            new CombinedLineParser().parse(line, 0, line.length, AgentFilter.ALL);
-        } catch (BadLineException expected) {
-            // the declared outcome for bad input
+        for (LineParser parser : VARIANTS) {
+            try {
+                parser.parse(line, 0, line.length, AgentFilter.ALL);
+            } catch (BadLineException expected) {
+                // the declared outcome for bad input
+            }
         }
     }
 }
