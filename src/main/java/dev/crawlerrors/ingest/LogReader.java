@@ -19,6 +19,11 @@ import java.util.concurrent.Future;
  * hits (and thus the order rows reach the store) stays the order of the log. At most
  * {@code 2 x threads} chunks are in flight, which bounds memory whatever the size of the log.
  * Line numbers are counted by the workers relative to their chunk and made absolute on delivery.
+ *
+ * <p>The parser is chosen per source by a {@link FormatChooser} (auto-detection reads the first
+ * lines and replays them). A {@linkplain LineParser#sequential() sequential} format, whose
+ * directives change how later lines read, is parsed by one parser on one worker, chunk after
+ * chunk in order, so a directive seen in one chunk is in force for the next.
  */
 public final class LogReader implements AutoCloseable {
 
@@ -29,30 +34,52 @@ public final class LogReader implements AutoCloseable {
 
     private final ExecutorService workers;
     private final int threads;
-    private final ThreadLocal<LineParser> parsers;
+    private final FormatChooser formats;
+    /** Each worker's own copy of the parser it last used. */
+    private final ThreadLocal<ParserCopy> parsers = new ThreadLocal<>();
+    /** The one worker of sequential formats, made when first needed. */
+    private ExecutorService sequentialWorker;
 
-    public LogReader(LineParser parser, int threads) {
+    public LogReader(FormatChooser formats, int threads) {
         this.threads = Math.max(1, threads);
-        this.workers = Executors.newFixedThreadPool(this.threads, runnable -> {
-            Thread thread = new Thread(runnable, "log-parser");
-            thread.setDaemon(true);
-            return thread;
-        });
-        this.parsers = ThreadLocal.withInitial(parser::copy);
+        this.workers = Executors.newFixedThreadPool(this.threads, LogReader::parserThread);
+        this.formats = formats;
     }
 
     /** A reader that parses on every available core. */
+    public LogReader(FormatChooser formats) {
+        this(formats, Runtime.getRuntime().availableProcessors());
+    }
+
+    public LogReader(LineParser parser, int threads) {
+        this(FormatChooser.of(parser), threads);
+    }
+
     public LogReader(LineParser parser) {
-        this(parser, Runtime.getRuntime().availableProcessors());
+        this(FormatChooser.of(parser));
     }
 
     /**
      * Reads {@code in} to its end. A read error stops this source but keeps what was parsed
-     * before it; it is recorded in the returned counts.
+     * before it; it is recorded in the returned counts, as is a source whose format could not be
+     * recognised (nothing of it is read then).
      */
     public ParseCounts read(InputStream in, String source, AgentFilter filter, HitSink sink, ReadProgress progress)
             throws Exception {
         ParseCounts total = new ParseCounts();
+        FormatChooser.Choice choice;
+        try {
+            choice = formats.choose(in, source);
+        } catch (UnrecognizedFormatException e) {
+            total.sourceError(source + ": " + e.getMessage());
+            return total;
+        }
+        in = choice.in();
+        LineParser parser = choice.parser();
+        // a sequential format gets one parser for the whole source and one worker, so chunks run in order
+        LineParser shared = parser.sequential() ? parser.copy() : null;
+        ExecutorService pool = shared != null ? sequentialWorker() : workers;
+        int maxInFlight = shared != null ? 2 : threads * 2;
         ArrayDeque<Future<Parsed>> inFlight = new ArrayDeque<>();
         byte[] buffer = new byte[CHUNK_BYTES];
         int filled = 0;
@@ -81,7 +108,7 @@ public final class LogReader implements AutoCloseable {
                 if (cut == 0) {
                     // a full chunk without a newline: one line longer than any access-log line
                     if (!skippingLongLine) {
-                        inFlight.add(workers.submit(() -> Parsed.oversized(source)));
+                        inFlight.add(pool.submit(() -> Parsed.oversized(source)));
                     }
                     skippingLongLine = true;
                     filled = 0;
@@ -96,11 +123,11 @@ public final class LogReader implements AutoCloseable {
                 byte[] chunk = buffer;
                 int from = skip;
                 int to = cut;
-                inFlight.add(workers.submit(() -> parse(chunk, from, to, source, filter)));
+                inFlight.add(pool.submit(() -> parse(shared != null ? shared : threadCopy(parser), chunk, from, to, source, filter)));
                 buffer = new byte[CHUNK_BYTES];
                 filled -= cut;
                 System.arraycopy(chunk, cut, buffer, 0, filled);
-                while (inFlight.size() >= threads * 2) {
+                while (inFlight.size() >= maxInFlight) {
                     deliver(inFlight.poll(), total, sink);
                     progress.advanced(total.linesRead());
                 }
@@ -135,8 +162,30 @@ public final class LogReader implements AutoCloseable {
         }
     }
 
-    private Parsed parse(byte[] chunk, int from, int to, String source, AgentFilter filter) {
-        LineParser parser = parsers.get();
+    /** This worker's copy of {@code parser}, made on first use (parsers keep per-line scratch state). */
+    private LineParser threadCopy(LineParser parser) {
+        ParserCopy copy = parsers.get();
+        if (copy == null || copy.original != parser) {
+            copy = new ParserCopy(parser, parser.copy());
+            parsers.set(copy);
+        }
+        return copy.parser;
+    }
+
+    private synchronized ExecutorService sequentialWorker() {
+        if (sequentialWorker == null) {
+            sequentialWorker = Executors.newSingleThreadExecutor(LogReader::parserThread);
+        }
+        return sequentialWorker;
+    }
+
+    private static Thread parserThread(Runnable runnable) {
+        Thread thread = new Thread(runnable, "log-parser");
+        thread.setDaemon(true);
+        return thread;
+    }
+
+    private static Parsed parse(LineParser parser, byte[] chunk, int from, int to, String source, AgentFilter filter) {
         ParseCounts counts = new ParseCounts();
         List<Hit> hits = new ArrayList<>();
         long line = 0;
@@ -194,8 +243,14 @@ public final class LogReader implements AutoCloseable {
     }
 
     @Override
-    public void close() {
+    public synchronized void close() {
         workers.shutdownNow();
+        if (sequentialWorker != null) {
+            sequentialWorker.shutdownNow();
+        }
+    }
+
+    private record ParserCopy(LineParser original, LineParser parser) {
     }
 
     private record Parsed(List<Hit> hits, ParseCounts counts) {

@@ -112,13 +112,18 @@ final class LogTime {
      * {@code HH:mm:ss} time (optionally with a fraction) in {@code b[timeFrom, timeTo)}, both UTC.
      */
     static long w3c(byte[] b, int dateFrom, int dateTo, int timeFrom, int timeTo) {
+        return w3c(b, dateFrom, dateTo, b, timeFrom, timeTo);
+    }
+
+    /** As {@link #w3c(byte[], int, int, int, int)}, with the date from another array (W3C's {@code #Date:} directive). */
+    static long w3c(byte[] d, int dateFrom, int dateTo, byte[] b, int timeFrom, int timeTo) {
         if (dateTo - dateFrom != 10 || timeTo - timeFrom < 8) {
             return INVALID;
         }
-        int year = fourDigits(b, dateFrom);
-        int month = twoDigits(b, dateFrom + 5);
-        int day = twoDigits(b, dateFrom + 8);
-        if (year < 0 || month < 1 || month > 12 || day < 1 || b[dateFrom + 4] != '-' || b[dateFrom + 7] != '-'
+        int year = fourDigits(d, dateFrom);
+        int month = twoDigits(d, dateFrom + 5);
+        int day = twoDigits(d, dateFrom + 8);
+        if (year < 0 || month < 1 || month > 12 || day < 1 || d[dateFrom + 4] != '-' || d[dateFrom + 7] != '-'
                 || day > daysInMonth(year, month)) {
             return INVALID;
         }
