@@ -7,7 +7,8 @@ import java.util.Map;
  * Compiles an nginx {@code log_format} string, as users paste it from their configuration, into a
  * parser: {@code $remote_addr - $remote_user [$time_local] "$request" $status ...}. The whole
  * directive works too ({@code log_format main '...' '...';}: the name is dropped and the quoted
- * pieces joined).
+ * pieces joined), and a format that writes JSON ({@code escape=json '{"time":"$time_iso8601",...}'})
+ * becomes a {@link JsonLineParser} that reads each key as the variable the format put there.
  *
  * <p>Each variable maps to a {@link FieldKind} in {@link #VARIABLES}; a variable not in the table
  * is a field that is read past and ignored. A format without a time, a status, a request (or
@@ -60,6 +61,9 @@ public final class NginxFormat {
                     + "e.g. nginx:'$remote_addr - $remote_user [$time_local] \"$request\" $status $body_bytes_sent \"$http_referer\" \"$http_user_agent\"'");
         }
         String description = "nginx format '" + body + "'";
+        if (body.stripLeading().startsWith("{")) {
+            return JsonLineParser.forTemplate(body, description);
+        }
         FieldLineParser.Builder builder = new FieldLineParser.Builder();
         int i = 0;
         StringBuilder literal = new StringBuilder();
