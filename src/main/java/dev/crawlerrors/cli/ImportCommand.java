@@ -3,6 +3,8 @@ package dev.crawlerrors.cli;
 import dev.crawlerrors.crawler.CrawlerCatalog;
 import dev.crawlerrors.crawler.CrawlerIdentifier;
 import dev.crawlerrors.crawler.CrawlerVerifier;
+import dev.crawlerrors.ingest.FormatChooser;
+import dev.crawlerrors.ingest.LogFormat;
 import dev.crawlerrors.store.HitStore;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -16,8 +18,9 @@ import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code crawl-errors import FILE...}: reads access logs into the store. */
 @Command(name = "import", mixinStandardHelpOptions = true,
-        description = "Imports access logs (nginx/Apache combined, optionally with a trailing request time; "
-                + "plain or .gz; - for stdin) into the store, and prints a summary.")
+        description = "Imports access logs (nginx/Apache combined or common, JSON from nginx, Caddy or Traefik, "
+                + "W3C from IIS or CloudFront, or your own nginx/Apache format; plain or .gz; - for stdin) into the store, "
+                + "and prints a summary.")
 final class ImportCommand implements Callable<Integer> {
 
     @Spec
@@ -27,7 +30,8 @@ final class ImportCommand implements Callable<Integer> {
     StoreOptions store;
 
     @Option(names = "--format", defaultValue = "auto", paramLabel = "FORMAT",
-            description = "Log format: auto or combined (default: ${DEFAULT-VALUE}; this version reads combined).")
+            description = "Log format: " + LogFormat.ACCEPTED + " (default: ${DEFAULT-VALUE}, detected from each file's first lines). "
+                    + "combined and common take an optional trailing request time; paste your server's format string after nginx: or apache:.")
     String format;
 
     @Parameters(arity = "1..*", paramLabel = "FILE", description = "Access logs to import; - reads standard input.")
@@ -35,13 +39,18 @@ final class ImportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (!format.equals("auto") && !format.equals("combined")) {
-            throw new ParameterException(spec.commandLine(), "--format: '" + format + "' is not a format this version reads; use auto or combined");
+        boolean terminal = System.console() != null;
+        FormatChooser formats;
+        try {
+            // on a terminal a progress bar may be drawn on the current line: start the notice on a clean one
+            String clearLine = terminal ? "\r\033[K" : "";
+            formats = LogFormat.chooser(format, notice -> spec.commandLine().getErr().println(clearLine + notice));
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "--format: " + e.getMessage());
         }
         CrawlerCatalog catalog = store.catalog();
         try (HitStore hits = store.openStore(); CrawlerVerifier verifier = store.verifier(catalog)) {
-            LogImport job = new LogImport(hits, new CrawlerIdentifier(catalog), verifier);
-            boolean terminal = System.console() != null;
+            LogImport job = new LogImport(hits, new CrawlerIdentifier(catalog), verifier, formats);
             ImportSummary summary = job.run(files, terminal, System.err);
             summary.print(System.out);
             System.out.println("Store: " + store.dbPath() + " (" + hits.size() + " crawler hits in all).");

@@ -7,6 +7,7 @@ import dev.crawlerrors.crawler.CrawlerVerifier;
 import dev.crawlerrors.crawler.Verdict;
 import dev.crawlerrors.crawler.Verification;
 import dev.crawlerrors.ingest.CombinedLineParser;
+import dev.crawlerrors.ingest.FormatChooser;
 import dev.crawlerrors.ingest.Hit;
 import dev.crawlerrors.ingest.LogReader;
 import dev.crawlerrors.ingest.LogSource;
@@ -35,11 +36,19 @@ public final class LogImport {
 
     private final CrawlerVerifier verifier;
     private final Map<String, Claim> claims = new HashMap<>();
+    private final FormatChooser formats;
 
+    /** An import of combined logs. */
     public LogImport(HitStore store, CrawlerIdentifier identifier, CrawlerVerifier verifier) {
+        this(store, identifier, verifier, FormatChooser.of(new CombinedLineParser()));
+    }
+
+    /** An import that reads each source in the format {@code formats} chooses for it ({@code --format}). */
+    public LogImport(HitStore store, CrawlerIdentifier identifier, CrawlerVerifier verifier, FormatChooser formats) {
         this.store = store;
         this.identifier = identifier;
         this.verifier = verifier;
+        this.formats = formats;
         verifier.onChange((ip, crawler, verdict) -> store.updateVerdict(ip, crawler.name(), verdict));
     }
 
@@ -50,7 +59,7 @@ public final class LogImport {
     public ImportSummary run(List<String> sources, boolean terminal, PrintStream log) throws Exception {
         ImportSummary summary = new ImportSummary();
         long started = System.nanoTime();
-        try (LogReader reader = new LogReader(new CombinedLineParser())) {
+        try (LogReader reader = new LogReader(formats)) {
             for (String name : sources) {
                 LogSource source = LogSource.of(name);
                 try (InputStream in = source.open();

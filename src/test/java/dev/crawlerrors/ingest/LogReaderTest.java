@@ -164,6 +164,40 @@ class LogReaderTest {
     }
 
     @Test
+    void keepsTheGoodLinesAroundLinesInAnotherFormatAndCountsThemByReason() throws Exception {
+        String log = line(1) + "\n" + SampleLogs.CADDY + "\n" + line(2) + "\n" + SampleLogs.IIS_LINE + "\n"
+                + "#Fields: date time\n" + line(3) + "\n";
+
+        ParseCounts counts;
+        try (LogReader reader = new LogReader(new FormatDetector(message -> { }), 2)) {
+            counts = reader.read(new ByteArrayInputStream(log.getBytes(StandardCharsets.UTF_8)), "access.log", AgentFilter.ALL,
+                    hits::addAll, ReadProgress.NONE);
+        }
+
+        assertThat(hits).extracting(Hit::url).containsExactly("/page/1", "/page/2", "/page/3");
+        assertThat(counts.linesBad()).isEqualTo(3);
+        assertThat(counts.badByReason()).containsExactlyInAnyOrderEntriesOf(java.util.Map.of("no client address", 2L, "no time", 1L));
+        assertThat(counts.firstBadLines()).extracting(BadLine::lineNumber).containsExactly(2L, 4L, 5L);
+        assertThat(counts.firstBadLines().get(0).toString()).startsWith("access.log line 2: '{\"level\":\"info\",");
+    }
+
+    @Test
+    void recordsASourceWhoseFormatCannotBeDetectedAndReadsNothingOfIt() throws Exception {
+        String log = "Tue May 14 09:31:02 2025 [error] something\n".repeat(5);
+
+        ParseCounts counts;
+        try (LogReader reader = new LogReader(new FormatDetector(message -> { }), 2)) {
+            counts = reader.read(new ByteArrayInputStream(log.getBytes(StandardCharsets.UTF_8)), "error.log", AgentFilter.ALL,
+                    hits::addAll, ReadProgress.NONE);
+        }
+
+        assertThat(hits).isEmpty();
+        assertThat(counts.linesRead()).isZero();
+        assertThat(counts.sourceErrors()).singleElement().asString()
+                .startsWith("error.log: the log format could not be detected: 5 of all 5 lines are in none of the formats tried");
+    }
+
+    @Test
     void saysWhenAFileIsMissingOrADirectory() {
         assertThat(openError(dir.resolve("missing.log").toString())).endsWith("does not exist or cannot be read");
         assertThat(openError(dir.toString())).endsWith("is a directory, not a log file");
