@@ -3,6 +3,8 @@ package dev.crawlerrors.cli;
 import dev.crawlerrors.crawler.CrawlerCatalog;
 import dev.crawlerrors.crawler.CrawlerIdentifier;
 import dev.crawlerrors.crawler.CrawlerVerifier;
+import dev.crawlerrors.ingest.FormatChooser;
+import dev.crawlerrors.ingest.LogFormat;
 import dev.crawlerrors.store.HitStore;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -16,7 +18,8 @@ import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code crawl-errors import FILE...}: reads access logs into the store. */
 @Command(name = "import", mixinStandardHelpOptions = true,
-        description = "Imports access logs (nginx/Apache combined, optionally with a trailing request time; "
+        description = "Imports access logs (nginx/Apache combined or common, JSON from nginx, Caddy or Traefik, W3C from IIS or "
+                + "CloudFront, or your own nginx/Apache format; "
                 + "plain, .gz or .zst; - for stdin) into the store, and prints a summary. A log imported before is read "
                 + "from where that import stopped (logs are known by their content, so rotation does not matter).",
         exitCodeListHeading = "Exit codes:%n",
@@ -30,7 +33,8 @@ final class ImportCommand implements Callable<Integer> {
     StoreOptions store;
 
     @Option(names = "--format", defaultValue = "auto", paramLabel = "FORMAT",
-            description = "Log format: auto or combined (default: ${DEFAULT-VALUE}; this version reads combined).")
+            description = "Log format: " + LogFormat.ACCEPTED + " (default: ${DEFAULT-VALUE}, detected from each file's first lines). "
+                    + "combined and common take an optional trailing request time; paste your server's format string after nginx: or apache:.")
     String format;
 
     @Parameters(arity = "1..*", paramLabel = "FILE|DIR|GLOB",
@@ -40,13 +44,18 @@ final class ImportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (!format.equals("auto") && !format.equals("combined")) {
-            throw new ParameterException(spec.commandLine(), "--format: '" + format + "' is not a format this version reads; use auto or combined");
+        boolean terminal = System.console() != null;
+        FormatChooser formats;
+        try {
+            // on a terminal a progress bar may be drawn on the current line: start the notice on a clean one
+            String clearLine = terminal ? "\r\033[K" : "";
+            formats = LogFormat.chooser(format, notice -> spec.commandLine().getErr().println(clearLine + notice));
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "--format: " + e.getMessage());
         }
         CrawlerCatalog catalog = store.catalog();
         try (HitStore hits = store.openStore(); CrawlerVerifier verifier = store.verifier(catalog)) {
-            LogImport job = new LogImport(hits, new CrawlerIdentifier(catalog), verifier);
-            boolean terminal = System.console() != null;
+            LogImport job = new LogImport(hits, new CrawlerIdentifier(catalog), verifier, formats);
             ImportSummary summary = job.run(files, terminal, System.err);
             summary.print(System.out);
             System.out.println("Store: " + store.dbPath() + " (" + hits.size() + " crawler hits in all).");

@@ -8,6 +8,7 @@ import dev.crawlerrors.crawler.Verdict;
 import dev.crawlerrors.crawler.Verification;
 import dev.crawlerrors.ingest.CombinedLineParser;
 import dev.crawlerrors.ingest.Fingerprint;
+import dev.crawlerrors.ingest.FormatChooser;
 import dev.crawlerrors.ingest.Hit;
 import dev.crawlerrors.ingest.LogFiles;
 import dev.crawlerrors.ingest.LogReader;
@@ -40,13 +41,21 @@ public final class LogImport {
     static final long PENDING_CHECKS_WAIT_MS = 10_000;
 
     private final CrawlerVerifier verifier;
+    private final FormatChooser formats;
     private final Map<String, Claim> claims = new HashMap<>();
 
+    /** An import of combined logs. */
     public LogImport(HitStore store, CrawlerIdentifier identifier, CrawlerVerifier verifier) {
+        this(store, identifier, verifier, FormatChooser.of(new CombinedLineParser()));
+    }
+
+    /** An import that reads each log in the format {@code formats} chooses for it ({@code --format}). */
+    public LogImport(HitStore store, CrawlerIdentifier identifier, CrawlerVerifier verifier, FormatChooser formats) {
         this.store = store;
         this.identifier = identifier;
         this.verifier = verifier;
         this.recorder = new HitRecorder(store, identifier, verifier);
+        this.formats = formats;
         verifier.onChange((ip, crawler, verdict) -> store.updateVerdict(ip, crawler.name(), verdict));
     }
 
@@ -62,7 +71,7 @@ public final class LogImport {
         summary.notes.addAll(expansion.notes());
         expansion.problems().forEach(summary.lines::sourceError);
         List<Planned> plan = plan(expansion.sources(), summary);
-        try (LogReader reader = new LogReader(new CombinedLineParser());
+        try (LogReader reader = new LogReader(formats);
              ImportProgress progress = new ImportProgress(bytesToRead(plan), plan.size(), terminal, log)) {
             for (int i = 0; i < plan.size(); i++) {
                 importSource(reader, plan.get(i), progress.reading(plan.get(i).source, i), summary);

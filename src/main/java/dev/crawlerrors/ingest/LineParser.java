@@ -9,11 +9,22 @@ public interface LineParser {
     /**
      * Parses {@code line[from, to)} (no line terminator).
      *
-     * @return the hit, or null when the line is well-formed but {@code filter} dropped its agent
+     * @return the hit, or null when the line is well-formed but {@code filter} dropped its agent, or
+     *         when the line is a directive rather than a request (W3C's {@code #Fields:} and such)
      * @throws BadLineException when the line is not in this format
      */
     Hit parse(byte[] line, int from, int to, AgentFilter filter) throws BadLineException;
 
-    /** A fresh parser of the same format, for another thread. */
+    /** A fresh parser of the same format, for another thread (or another source). */
     LineParser copy();
+
+    /**
+     * Whether the lines of a source must be parsed in order by one parser, because a line can change
+     * how the lines after it are read (W3C's {@code #Fields:} directive may change in the middle of
+     * a file). {@link LogReader} parses such a source on one thread; every other format is parsed
+     * on all cores.
+     */
+    default boolean sequential() {
+        return false;
+    }
 }

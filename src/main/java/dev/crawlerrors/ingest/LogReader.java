@@ -29,21 +29,29 @@ public final class LogReader implements AutoCloseable {
 
     private final ExecutorService workers;
     private final int threads;
-    private final ThreadLocal<LineParser> parsers;
+    private final FormatChooser formats;
+    /** Each worker's own copy of the parser it last used. */
+    private final ThreadLocal<ParserCopy> parsers = new ThreadLocal<>();
+    /** The one worker of sequential formats, made when first needed. */
+    private ExecutorService sequentialWorker;
 
-    public LogReader(LineParser parser, int threads) {
+    public LogReader(FormatChooser formats, int threads) {
         this.threads = Math.max(1, threads);
-        this.workers = Executors.newFixedThreadPool(this.threads, runnable -> {
-            Thread thread = new Thread(runnable, "log-parser");
-            thread.setDaemon(true);
-            return thread;
-        });
-        this.parsers = ThreadLocal.withInitial(parser::copy);
+        this.workers = Executors.newFixedThreadPool(this.threads, LogReader::parserThread);
+        this.formats = formats;
     }
 
     /** A reader that parses on every available core. */
+    public LogReader(FormatChooser formats) {
+        this(formats, Runtime.getRuntime().availableProcessors());
+    }
+
+    public LogReader(LineParser parser, int threads) {
+        this(FormatChooser.of(parser), threads);
+    }
+
     public LogReader(LineParser parser) {
-        this(parser, Runtime.getRuntime().availableProcessors());
+        this(FormatChooser.of(parser));
     }
 
     /**
@@ -72,6 +80,19 @@ public final class LogReader implements AutoCloseable {
             throws Exception {
         String source = from.name();
         ParseCounts total = new ParseCounts();
+        FormatChooser.Choice choice;
+        try {
+            choice = formats.choose(in, source);
+        } catch (UnrecognizedFormatException e) {
+            total.sourceError(source + ": " + e.getMessage());
+            return total;
+        }
+        in = choice.in();
+        LineParser parser = choice.parser();
+        // a sequential format gets one parser for the whole source and one worker, so chunks run in order
+        LineParser shared = parser.sequential() ? parser.copy() : null;
+        ExecutorService pool = shared != null ? sequentialWorker() : workers;
+        int maxInFlight = shared != null ? 2 : threads * 2;
         ArrayDeque<Pending> inFlight = new ArrayDeque<>();
         byte[] buffer = new byte[CHUNK_BYTES];
         int filled = 0;
@@ -102,7 +123,7 @@ public final class LogReader implements AutoCloseable {
                     // a full chunk without a newline: one line longer than any access-log line
                     bufferStart += filled;
                     if (!skippingLongLine) {
-                        inFlight.add(new Pending(workers.submit(() -> Parsed.oversized(source)), bufferStart));
+                        inFlight.add(new Pending(pool.submit(() -> Parsed.oversized(source)), bufferStart));
                     }
                     skippingLongLine = true;
                     filled = 0;
@@ -117,12 +138,13 @@ public final class LogReader implements AutoCloseable {
                 byte[] chunk = buffer;
                 int start = skip;
                 int to = cut;
-                inFlight.add(new Pending(workers.submit(() -> parse(chunk, start, to, source, filter)), bufferStart + cut));
+                inFlight.add(new Pending(pool.submit(() -> parse(shared != null ? shared : threadCopy(parser), chunk, start, to, source, filter)),
+                        bufferStart + cut));
                 bufferStart += cut;
                 buffer = new byte[CHUNK_BYTES];
                 filled -= cut;
                 System.arraycopy(chunk, cut, buffer, 0, filled);
-                while (inFlight.size() >= threads * 2) {
+                while (inFlight.size() >= maxInFlight) {
                     deliver(inFlight.poll(), total, from, sink);
                     progress.advanced(total.linesRead());
                 }
@@ -157,8 +179,30 @@ public final class LogReader implements AutoCloseable {
         }
     }
 
-    private Parsed parse(byte[] chunk, int from, int to, String source, AgentFilter filter) {
-        LineParser parser = parsers.get();
+    /** This worker's copy of {@code parser}, made on first use (parsers keep per-line scratch state). */
+    private LineParser threadCopy(LineParser parser) {
+        ParserCopy copy = parsers.get();
+        if (copy == null || copy.original != parser) {
+            copy = new ParserCopy(parser, parser.copy());
+            parsers.set(copy);
+        }
+        return copy.parser;
+    }
+
+    private synchronized ExecutorService sequentialWorker() {
+        if (sequentialWorker == null) {
+            sequentialWorker = Executors.newSingleThreadExecutor(LogReader::parserThread);
+        }
+        return sequentialWorker;
+    }
+
+    private static Thread parserThread(Runnable runnable) {
+        Thread thread = new Thread(runnable, "log-parser");
+        thread.setDaemon(true);
+        return thread;
+    }
+
+    private static Parsed parse(LineParser parser, byte[] chunk, int from, int to, String source, AgentFilter filter) {
         ParseCounts counts = new ParseCounts();
         List<Hit> hits = new ArrayList<>();
         long line = 0;
@@ -216,8 +260,14 @@ public final class LogReader implements AutoCloseable {
     }
 
     @Override
-    public void close() {
+    public synchronized void close() {
         workers.shutdownNow();
+        if (sequentialWorker != null) {
+            sequentialWorker.shutdownNow();
+        }
+    }
+
+    private record ParserCopy(LineParser original, LineParser parser) {
     }
 
     /** A chunk being parsed, and where it ends in the stream. */

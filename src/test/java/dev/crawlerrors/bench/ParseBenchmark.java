@@ -11,6 +11,7 @@ import dev.crawlerrors.ingest.BadLineException;
 import dev.crawlerrors.ingest.CombinedLineParser;
 import dev.crawlerrors.ingest.Hit;
 import dev.crawlerrors.ingest.LineParser;
+import dev.crawlerrors.ingest.NginxFormat;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -43,7 +44,10 @@ import org.openjdk.jmh.infra.Blackhole;
  * newlines (the floor for any line-at-a-time parser), and {@link #countGooglebot} is
  * {@code grep -c Googlebot}. Compare ratios against them, not absolute scores: the machine is
  * shared. {@link #parseEveryLine} turns every line into a {@link Hit}, which shows what the agent
- * filter saves on human traffic.
+ * filter saves on human traffic. {@link #parseNginxFormat} is {@link #parse} with the same format
+ * compiled from its nginx {@code log_format} string ({@code --format nginx:...}) instead of the
+ * hand-written {@link CombinedLineParser}: their ratio is what a user's own format string costs.
+ * To run just those two: {@code org.openjdk.jmh.Main 'ParseBenchmark.parse(NginxFormat)?$' -f 1 -wi 2 -i 3}.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
@@ -59,8 +63,13 @@ public class ParseBenchmark {
 
     private static final byte[] GOOGLEBOT = "Googlebot".getBytes(StandardCharsets.US_ASCII);
 
+    /** The format BenchLog writes, as an nginx log_format. */
+    static final String NGINX_FORMAT = "$remote_addr - $remote_user [$time_local] \"$request\" $status $body_bytes_sent "
+            + "\"$http_referer\" \"$http_user_agent\" $request_time";
+
     private byte[] log;
     private LineParser parser;
+    private LineParser nginxFormat;
     private CrawlerIdentifier identifier;
     private CrawlerVerifier verifier;
 
@@ -68,6 +77,7 @@ public class ParseBenchmark {
     public void setUp() throws BadLineException {
         log = BenchLog.generate(LINES);
         parser = new CombinedLineParser();
+        nginxFormat = NginxFormat.compile(NGINX_FORMAT);
         CrawlerCatalog catalog = CrawlerCatalog.builtIn();
         identifier = new CrawlerIdentifier(catalog);
         // the benchmark's own lists, no DNS: what is measured is the cost for addresses already known
@@ -77,7 +87,10 @@ public class ParseBenchmark {
         int start = 0;
         while (start < log.length) {
             int end = lineEnd(log, start);
-            parser.parse(log, start, end, AgentFilter.ALL);
+            Hit hit = parser.parse(log, start, end, AgentFilter.ALL);
+            if (!hit.equals(nginxFormat.parse(log, start, end, AgentFilter.ALL))) {
+                throw new IllegalStateException("the compiled nginx format reads line " + (lines + 1) + " differently");
+            }
             lines++;
             start = end + 1;
         }
@@ -124,6 +137,18 @@ public class ParseBenchmark {
     @Benchmark
     public void parse(Blackhole hits) throws BadLineException {
         parseWith(identifier, hits);
+    }
+
+    /** {@link #parse} with the compiled nginx format instead of {@link CombinedLineParser}: the cost of a format string. */
+    @Benchmark
+    public void parseNginxFormat(Blackhole hits) throws BadLineException {
+        byte[] b = log;
+        int start = 0;
+        while (start < b.length) {
+            int end = lineEnd(b, start);
+            hits.consume(nginxFormat.parse(b, start, end, identifier));
+            start = end + 1;
+        }
     }
 
     /**

@@ -2,9 +2,12 @@ package dev.crawlerrors.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.crawlerrors.ingest.SampleLogs;
 import dev.crawlerrors.store.DuckDbHitStore;
 import dev.crawlerrors.store.HitFilter;
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -79,11 +82,82 @@ class ImportCommandTest {
 
     @Test
     void exitsTwoForBadUsageWithOneClearSentence() throws Exception {
-        assertThat(run("import", "--db", dir.resolve("x.duckdb").toString(), "--format", "w3c", "x.log")).isEqualTo(2);
-        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--format: 'w3c' is not a format this version reads");
+        assertThat(run("import", "--db", dir.resolve("x.duckdb").toString(), "--format", "xml", "x.log")).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--format: 'xml' is not a log format; use auto, combined, common, "
+                + "combined-vhost, common-vhost, json, w3c, nginx:'<log_format>' or apache:'<LogFormat>'");
         assertThat(run("import")).isEqualTo(2);
         assertThat(run("serve", "--timezone", "Mars/Olympus")).isEqualTo(2);
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("'Mars/Olympus' is not a time zone");
+    }
+
+    @Test
+    void detectsTheFormatOfEachFileAndSaysWhichOnStderr() throws Exception {
+        Path iis = dir.resolve("u_ex250514.log");
+        Files.writeString(iis, SampleLogs.IIS_HEADER + SampleLogs.IIS_LINE + "\n");
+        Path caddy = dir.resolve("caddy.log");
+        Files.writeString(caddy, SampleLogs.CADDY + "\n" + SampleLogs.CADDY.replace("66.249.66.1", "198.51.100.7")
+                .replace("Googlebot/2.1", "Firefox/138.0") + "\n");
+
+        int exit = run("import", "--db", dir.resolve("hits.duckdb").toString(), "--ip-ranges", ipRanges().toString(), "--dns-server", "none",
+                iis.toString(), caddy.toString());
+
+        assertThat(exit).isZero();
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains(
+                "format: W3C extended (IIS); auto-detected from all 5 lines of " + iis + ", 5 parsed",
+                "format: JSON lines (Caddy); auto-detected from all 2 lines of " + caddy + ", 2 parsed");
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("Read 7 lines").contains("7 parsed, 0 bad")
+                .contains("Crawler hits stored: 2; error hits (status >= 300) for the report: 2");
+    }
+
+    @Test
+    void detectsTheFormatOnStandardInput() throws Exception {
+        InputStream originalIn = System.in;
+        System.setIn(new ByteArrayInputStream((GOOD + "\n" + HUMAN + "\n").getBytes(StandardCharsets.UTF_8)));
+        try {
+            int exit = run("import", "--db", dir.resolve("hits.duckdb").toString(), "--ip-ranges", ipRanges().toString(),
+                    "--dns-server", "none", "-");
+
+            assertThat(exit).isZero();
+        } finally {
+            System.setIn(originalIn);
+        }
+        assertThat(err.toString(StandardCharsets.UTF_8))
+                .contains("format: combined with request time in microseconds (Apache %D); auto-detected from all 2 lines of -, 2 parsed");
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("Crawler hits stored: 1;");
+    }
+
+    @Test
+    void exitsOneWhenNoFormatFitsAndSaysHowToNameIt() throws Exception {
+        Path log = dir.resolve("error.log");
+        Files.writeString(log, "2025/05/14 09:31:02 [error] 1234#0: *1 open() \"/var/www/x\" failed (2: No such file or directory)\n");
+
+        int exit = run("import", "--db", dir.resolve("hits.duckdb").toString(), "--dns-server", "none", log.toString());
+
+        assertThat(exit).isEqualTo(1);
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("Source problem: " + log + ": the log format could not be detected: "
+                + "its only line is in none of the formats tried").contains("Name the format with --format");
+    }
+
+    @Test
+    void importsWithTheUsersOwnNginxFormat() throws Exception {
+        Path log = dir.resolve("access.log");
+        Files.writeString(log, "www.straatinfo.be 66.249.66.1 [2025-05-14T09:31:02+02:00] \"GET /gent HTTP/1.1\" 404 rt=0.003 "
+                + "\"Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)\"\n");
+
+        int exit = run("import", "--db", dir.resolve("hits.duckdb").toString(), "--ip-ranges", ipRanges().toString(), "--dns-server", "none",
+                "--format", "nginx:$host $remote_addr [$time_iso8601] \"$request\" $status rt=$request_time \"$http_user_agent\"", log.toString());
+
+        assertThat(exit).isZero();
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("Crawler hits stored: 1; error hits (status >= 300) for the report: 1");
+    }
+
+    @Test
+    void exitsTwoForAFormatStringThatCannotFeedTheReport() {
+        int exit = run("import", "--db", dir.resolve("x.duckdb").toString(), "--format", "apache:%h \"%r\" %>s", "x.log");
+
+        assertThat(exit).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8))
+                .contains("--format: the Apache format has no field for a time: %t (or %{sec}t, %{msec}t, %{usec}t); the report needs it");
     }
 
     @Test

@@ -146,6 +146,72 @@ class LogReaderTest {
     }
 
     @Test
+    void appliesAW3cFieldsChangeToEveryLaterChunkThoughChunksAreParsedOnSeveralThreads() throws Exception {
+        StringBuilder log = new StringBuilder(SampleLogs.IIS_HEADER);
+        int before = 15_000; // about 2 MiB: the change comes in the second or third chunk, and more chunks follow it
+        int after = 20_000;
+        for (int i = 1; i <= before; i++) {
+            log.append("2025-05-14 07:31:02 10.0.0.4 GET /old/").append(i).append(" - 443 - 66.249.66.1 ")
+                    .append("Mozilla/5.0+(compatible;+Googlebot/2.1;++http://www.google.com/bot.html) - 404 0 2 15\n");
+        }
+        int change = log.length();
+        log.append("#Software: Microsoft Internet Information Services 10.0\n")
+                .append("#Fields: date time c-ip cs-uri-stem sc-status cs-method cs(User-Agent) time-taken\n");
+        for (int i = 1; i <= after; i++) {
+            log.append("2025-05-14 08:00:00 157.55.39.1 /new/").append(i).append(" 301 HEAD bingbot/2.0 7\n");
+        }
+        byte[] bytes = log.toString().getBytes(StandardCharsets.UTF_8);
+        assertThat(change).isGreaterThan(LogReader.CHUNK_BYTES);
+        assertThat(bytes.length - change).isGreaterThan(LogReader.CHUNK_BYTES);
+
+        ParseCounts counts;
+        try (LogReader reader = new LogReader(new W3cLineParser(), 2)) {
+            counts = reader.read(new ByteArrayInputStream(bytes), "u_ex250514.log", AgentFilter.ALL, hits::addAll, ReadProgress.NONE);
+        }
+
+        assertThat(counts.linesBad()).isZero();
+        assertThat(hits).hasSize(before + after);
+        assertThat(hits.get(before - 1).url()).isEqualTo("/old/" + before);
+        assertThat(hits.get(before)).extracting(Hit::url, Hit::method, Hit::status, Hit::userAgent)
+                .containsExactly("/new/1", "HEAD", 301, "bingbot/2.0");
+        assertThat(hits.get(before + after - 1).url()).isEqualTo("/new/" + after);
+    }
+
+    @Test
+    void keepsTheGoodLinesAroundLinesInAnotherFormatAndCountsThemByReason() throws Exception {
+        String log = line(1) + "\n" + SampleLogs.CADDY + "\n" + line(2) + "\n" + SampleLogs.IIS_LINE + "\n"
+                + "#Fields: date time\n" + line(3) + "\n";
+
+        ParseCounts counts;
+        try (LogReader reader = new LogReader(new FormatDetector(message -> { }), 2)) {
+            counts = reader.read(new ByteArrayInputStream(log.getBytes(StandardCharsets.UTF_8)), "access.log", AgentFilter.ALL,
+                    hits::addAll, ReadProgress.NONE);
+        }
+
+        assertThat(hits).extracting(Hit::url).containsExactly("/page/1", "/page/2", "/page/3");
+        assertThat(counts.linesBad()).isEqualTo(3);
+        assertThat(counts.badByReason()).containsExactlyInAnyOrderEntriesOf(java.util.Map.of("no client address", 2L, "no time", 1L));
+        assertThat(counts.firstBadLines()).extracting(BadLine::lineNumber).containsExactly(2L, 4L, 5L);
+        assertThat(counts.firstBadLines().get(0).toString()).startsWith("access.log line 2: '{\"level\":\"info\",");
+    }
+
+    @Test
+    void recordsASourceWhoseFormatCannotBeDetectedAndReadsNothingOfIt() throws Exception {
+        String log = "Tue May 14 09:31:02 2025 [error] something\n".repeat(5);
+
+        ParseCounts counts;
+        try (LogReader reader = new LogReader(new FormatDetector(message -> { }), 2)) {
+            counts = reader.read(new ByteArrayInputStream(log.getBytes(StandardCharsets.UTF_8)), "error.log", AgentFilter.ALL,
+                    hits::addAll, ReadProgress.NONE);
+        }
+
+        assertThat(hits).isEmpty();
+        assertThat(counts.linesRead()).isZero();
+        assertThat(counts.sourceErrors()).singleElement().asString()
+                .startsWith("error.log: the log format could not be detected: 5 of all 5 lines are in none of the formats tried");
+    }
+
+    @Test
     void saysWhenAFileIsMissingOrADirectory() {
         assertThat(openError(dir.resolve("missing.log").toString())).endsWith("does not exist or cannot be read");
         assertThat(openError(dir.toString())).endsWith("is a directory, not a log file");

@@ -1,0 +1,192 @@
+package dev.crawlerrors.ingest;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.SequenceInputStream;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.function.Consumer;
+import java.util.stream.Collectors;
+
+/**
+ * {@code --format auto}: reads a source's first {@value #SAMPLE_LINES} lines, parses them with
+ * every format it knows ({@link LogFormat#DETECTED}), picks the one that parses the most (the
+ * more specific of two that tie), says which on the notices, and hands the source on with those
+ * lines put back in front, so it works on standard input too. When more than half of the lines
+ * parse in none of the formats, it gives up with a message that names the formats tried and how
+ * to name the right one with {@code --format}: guessing would import garbage or nothing.
+ */
+public final class FormatDetector implements FormatChooser {
+
+    /** Lines read to decide: enough for a mixed start (a header, a few junk lines), few enough to be instant. */
+    static final int SAMPLE_LINES = 1000;
+    /** Bytes read to decide at most, whatever the lines: the sample is held in memory. */
+    static final int MAX_SAMPLE_BYTES = 8 << 20;
+    private static final int READ_BLOCK = 64 * 1024;
+
+    private final Consumer<String> notices;
+
+    public FormatDetector(Consumer<String> notices) {
+        this.notices = notices;
+    }
+
+    @Override
+    public Choice choose(InputStream in, String source) throws UnrecognizedFormatException {
+        Sample sample = Sample.read(in);
+        InputStream replay = sample.replay(in);
+        int[] lines = sample.lines();
+        int count = lines.length / 2;
+        if (count == 0) {
+            // nothing to decide from (an empty source): read it as the most common format
+            return new Choice(LogFormat.COMBINED.parser(), replay);
+        }
+        boolean[] parsedByAny = new boolean[count];
+        LineParser best = null;
+        int bestParsed = -1;
+        int bestAgents = 0;
+        for (LogFormat format : LogFormat.DETECTED) {
+            LineParser parser = format.parser();
+            int parsed = 0;
+            int agents = 0;
+            for (int i = 0; i < count; i++) {
+                try {
+                    Hit hit = parser.parse(sample.bytes, lines[2 * i], lines[2 * i + 1], AgentFilter.ALL);
+                    parsed++;
+                    parsedByAny[i] = true;
+                    if (hit != null && hit.userAgent() != null) {
+                        agents++;
+                    }
+                } catch (BadLineException | RuntimeException e) {
+                    // not this format
+                }
+            }
+            if (parsed > bestParsed) {
+                best = parser;
+                bestParsed = parsed;
+                bestAgents = agents;
+            }
+        }
+        int unparsed = 0;
+        int firstUnparsed = -1;
+        for (int i = count - 1; i >= 0; i--) {
+            if (!parsedByAny[i]) {
+                unparsed++;
+                firstUnparsed = i;
+            }
+        }
+        String lineWord = sample.complete ? String.format(Locale.ROOT, "the first %,d lines", count)
+                : count == 1 ? "its only line" : String.format(Locale.ROOT, "all %,d lines", count);
+        if (unparsed * 2 > count) {
+            String tried = LogFormat.DETECTED.stream().map(LogFormat::label).collect(Collectors.joining(", "));
+            String which = count == 1 ? "its only line is" : String.format(Locale.ROOT, "%,d of %s are", unparsed, lineWord);
+            throw new UnrecognizedFormatException(String.format(Locale.ROOT,
+                    "the log format could not be detected: %s in none of the formats tried (%s); "
+                            + "the first such is '%s'. Name the format with --format, e.g. "
+                            + "--format 'nginx:<the log_format of your access_log>' or --format 'apache:<the LogFormat of your CustomLog>'",
+                    which, tried, LogText.excerpt(sample.bytes, lines[2 * firstUnparsed], lines[2 * firstUnparsed + 1])));
+        }
+        String notice = String.format(Locale.ROOT, "format: %s; auto-detected from %s of %s, %,d parsed", describe(best), lineWord,
+                source, bestParsed);
+        if (bestAgents == 0) {
+            notice += "; these lines carry no user agent, so no crawler can be identified in them and none will be stored"
+                    + (best instanceof JsonLineParser json && json.describe().contains("Traefik")
+                            ? " (Traefik drops headers unless told: accessLog.fields.headers.names.User-Agent=keep)" : "");
+        }
+        notices.accept(notice);
+        return new Choice(best, replay);
+    }
+
+    private static String describe(LineParser parser) {
+        if (parser instanceof CombinedLineParser combined) {
+            return combined.describe();
+        }
+        if (parser instanceof JsonLineParser json) {
+            return json.describe();
+        }
+        if (parser instanceof W3cLineParser w3c) {
+            return w3c.describe();
+        }
+        return parser.getClass().getSimpleName();
+    }
+
+    /** The first lines of a source, held to be parsed twice: once to decide, once for real. */
+    private static final class Sample {
+        byte[] bytes = new byte[READ_BLOCK];
+        int length;
+        /** Whether the sample stopped at its line limit rather than at the end of the source. */
+        boolean complete;
+        /** An error that ended reading early; the replay raises it after the sample, where it happened. */
+        IOException error;
+
+        static Sample read(InputStream in) {
+            Sample sample = new Sample();
+            int newlines = 0;
+            try {
+                while (newlines < SAMPLE_LINES && sample.length < MAX_SAMPLE_BYTES) {
+                    if (sample.length == sample.bytes.length) {
+                        sample.bytes = Arrays.copyOf(sample.bytes, Math.min(MAX_SAMPLE_BYTES, sample.bytes.length * 2));
+                    }
+                    int n = in.read(sample.bytes, sample.length, Math.min(READ_BLOCK, sample.bytes.length - sample.length));
+                    if (n < 0) {
+                        return sample;
+                    }
+                    for (int i = sample.length; i < sample.length + n; i++) {
+                        if (sample.bytes[i] == '\n') {
+                            newlines++;
+                        }
+                    }
+                    sample.length += n;
+                }
+                sample.complete = true;
+            } catch (IOException e) {
+                sample.error = e;
+            }
+            return sample;
+        }
+
+        /** Start and end offsets of the sample's non-blank lines, at most {@value #SAMPLE_LINES} of them. */
+        int[] lines() {
+            int[] bounds = new int[2 * SAMPLE_LINES];
+            int n = 0;
+            int start = 0;
+            while (start < length && n < SAMPLE_LINES) {
+                int nl = ByteSearch.indexOf(bytes, start, length, (byte) '\n');
+                if (nl < 0) {
+                    if (complete) {
+                        break; // a line cut off by the sample's end; it is parsed for real on replay
+                    }
+                    nl = length;
+                }
+                int end = nl > start && bytes[nl - 1] == '\r' ? nl - 1 : nl;
+                if (end > start && end - start <= LogReader.MAX_LINE_BYTES) {
+                    bounds[2 * n] = start;
+                    bounds[2 * n + 1] = end;
+                    n++;
+                }
+                start = nl + 1;
+            }
+            return Arrays.copyOf(bounds, 2 * n);
+        }
+
+        /** The source from its first byte: the sample, then the rest (or the error that stopped the sample). */
+        InputStream replay(InputStream rest) {
+            InputStream head = new ByteArrayInputStream(bytes, 0, length);
+            if (error != null) {
+                IOException failure = error;
+                return new SequenceInputStream(head, new InputStream() {
+                    @Override
+                    public int read() throws IOException {
+                        throw failure;
+                    }
+
+                    @Override
+                    public int read(byte[] b, int off, int len) throws IOException {
+                        throw failure;
+                    }
+                });
+            }
+            return new SequenceInputStream(head, rest);
+        }
+    }
+}

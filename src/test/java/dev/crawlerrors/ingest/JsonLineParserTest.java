@@ -1,0 +1,108 @@
+package dev.crawlerrors.ingest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+
+class JsonLineParserTest {
+
+    private final JsonLineParser parser = new JsonLineParser();
+
+    private Hit parse(String line) throws BadLineException {
+        return parse(parser, line);
+    }
+
+    private static Hit parse(LineParser parser, String line) throws BadLineException {
+        byte[] bytes = line.getBytes(StandardCharsets.UTF_8);
+        return parser.parse(bytes, 0, bytes.length, AgentFilter.ALL);
+    }
+
+    @Test
+    void readsNginxEscapeJsonWithTheUsualKeys() throws Exception {
+        assertThat(parse(SampleLogs.NGINX_JSON)).isEqualTo(new Hit(Instant.parse("2025-05-14T07:31:02Z").toEpochMilli(), 120, "66.249.66.1", "GET",
+                "/gent/veldstraat?x=1", 404, 153, null, SampleLogs.GOOGLEBOT, 12.0, null));
+    }
+
+    @Test
+    void readsCaddysNestedRequestWithTheClientBehindItsProxy() throws Exception {
+        assertThat(parse(SampleLogs.CADDY)).isEqualTo(new Hit(1_747_207_862_524L, 0, "66.249.66.1", "GET", "/gent/veldstraat?x=1", 404, 10900,
+                null, SampleLogs.GOOGLEBOT, 0.929675, "www.straatinfo.be"));
+        assertThat(parser.describe()).isEqualTo("JSON lines (Caddy)");
+    }
+
+    @Test
+    void readsTraefiksStartTimeAndNanosecondDuration() throws Exception {
+        assertThat(parse(SampleLogs.TRAEFIK)).isEqualTo(new Hit(Instant.parse("2025-05-14T07:31:02.123Z").toEpochMilli(), 120, "66.249.66.1",
+                "GET", "/gent/veldstraat?x=1", 404, 19, null, SampleLogs.GOOGLEBOT, 2.349, "www.straatinfo.be"));
+        assertThat(parser.describe()).isEqualTo("JSON lines (Traefik)");
+    }
+
+    @Test
+    void traefikLinesWithoutTheAgentHeaderAreDroppedByACrawlerFilter() throws Exception {
+        byte[] line = SampleLogs.TRAEFIK.replace(",\"request_User-Agent\":\"" + SampleLogs.GOOGLEBOT + "\"", "").getBytes(StandardCharsets.UTF_8);
+
+        assertThat(parser.parse(line, 0, line.length, (b, from, to) -> to > from)).isNull();
+        assertThat(parser.parse(line, 0, line.length, AgentFilter.ALL).userAgent()).isNull();
+    }
+
+    @Test
+    void theFilterSeesTheDecodedAgentBeforeTheLineIsParsed() throws Exception {
+        byte[] line = "{\"http_user_agent\":\"Mozilla\\/5.0 \\\"Firefox\\\" caf\\u00e9 \\ud83d\\ude00\", this is not JSON}".getBytes(StandardCharsets.UTF_8);
+        String[] seen = new String[1];
+
+        Hit hit = parser.parse(line, 0, line.length, (b, from, to) -> {
+            seen[0] = new String(b, from, to - from, StandardCharsets.UTF_8);
+            return false;
+        });
+
+        assertThat(hit).isNull();
+        assertThat(seen[0]).isEqualTo("Mozilla/5.0 \"Firefox\" café \uD83D\uDE00");
+    }
+
+    @Test
+    void readsKeysAsTheVariablesAnNginxJsonTemplatePutsInThem() throws Exception {
+        LineParser custom = NginxFormat.compile("log_format crawl escape=json '{\"t\":\"$msec\",\"ip\":\"$remote_addr\",'\n"
+                + "  '\"m\":\"$request_method\",\"u\":\"$request_uri\",\"s\":$status,\"rt\":$request_time,\"ua\":\"$http_user_agent\",\"h\":\"$host\"}';");
+
+        Hit hit = parse(custom, "{\"t\":\"1747207862.123\",\"ip\":\"66.249.66.1\",\"m\":\"GET\",\"u\":\"/a?b=c\",\"s\":410,\"rt\":0.250,"
+                + "\"ua\":\"Googlebot/2.1\",\"h\":\"straatinfo.be\"}");
+
+        assertThat(hit).isEqualTo(new Hit(1_747_207_862_123L, 0, "66.249.66.1", "GET", "/a?b=c", 410, -1, null, "Googlebot/2.1", 250.0,
+                "straatinfo.be"));
+        assertThatThrownBy(() -> NginxFormat.compile("{\"ip\":\"$remote_addr\",\"s\":$status,\"u\":\"$request_uri\"}"))
+                .hasMessage("the nginx JSON format has no key for a time: $time_iso8601, $time_local or $msec; the report needs it");
+    }
+
+    @Test
+    void readsIsoTimesWithoutOffsetEpochMillisAndGoDurations() throws Exception {
+        Hit iso = parse("{\"time\":\"2025-05-14 07:31:02\",\"ip\":\"66.249.66.1\",\"method\":\"GET\",\"path\":\"/x\",\"query\":\"y=1\","
+                + "\"status\":301,\"duration\":\"1.5ms\"}");
+        Hit millis = parse("{\"timestamp\":1747207862123,\"remote_addr\":\"66.249.66.1\",\"uri\":\"/\",\"status\":\"200\"}");
+
+        assertThat(iso.epochMillis()).isEqualTo(Instant.parse("2025-05-14T07:31:02Z").toEpochMilli());
+        assertThat(iso.url()).isEqualTo("/x?y=1");
+        assertThat(iso.durationMs()).isEqualTo(1.5);
+        assertThat(millis.epochMillis()).isEqualTo(1_747_207_862_123L);
+        assertThat(millis.method()).isEmpty();
+    }
+
+    @Test
+    void namesWhatIsWrongOrMissing() {
+        assertThatThrownBy(() -> parse("66.249.66.1 - - [14/May/2025:09:31:02 +0200] \"GET / HTTP/1.1\" 200 5 \"-\" \"x\""))
+                .hasMessageStartingWith("expected a JSON object, starting with '{'; got '66.249.66.1 - - [")
+                .extracting(e -> ((BadLineException) e).reason()).isEqualTo("not JSON");
+        assertThatThrownBy(() -> parse("{\"time\":\"2025-05-14T07:31:02Z\",\"status\":200"))
+                .hasMessage("the JSON object does not end with '}'; the line looks truncated");
+        assertThatThrownBy(() -> parse("{\"time\":\"2025-05-14T07:31:02Z\" \"status\":200}"))
+                .hasMessageStartingWith("not a JSON object: Unexpected character ('\"' (code 34)): was expecting comma to separate Object entries");
+        assertThatThrownBy(() -> parse("{\"remote_addr\":\"66.249.66.1\",\"request_uri\":\"/\",\"status\":200}"))
+                .hasMessage("the JSON object has no time (looked for time_iso8601, time_local, msec, time, ts, StartUTC)");
+        assertThatThrownBy(() -> parse("{\"time\":\"yesterday\",\"remote_addr\":\"66.249.66.1\",\"request_uri\":\"/\",\"status\":200}"))
+                .hasMessage("'yesterday' (time) is not a time; expected ISO 8601 such as 2025-05-14T09:31:02+02:00, dd/MMM/yyyy:HH:mm:ss Z or epoch seconds");
+        assertThatThrownBy(() -> parse("{\"ts\":1747207862,\"remote_addr\":\"66.249.66.1\",\"request_uri\":\"/\",\"status\":0}"))
+                .hasMessage("'0' (status) is not a status; expected a three-digit status");
+    }
+}
