@@ -12,6 +12,11 @@ public interface AgentFilter {
     /** An agent filter that keeps every line. */
     AgentFilter ALL = (line, from, to) -> true;
 
-    /** Whether the agent in {@code line[from, to)} may be a crawler; the bytes are as logged (escapes intact). */
+    /**
+     * Whether the agent in {@code line[from, to)} may be a crawler. The bytes are as logged, with the
+     * backslash escapes of quoted fields intact; formats that encode the agent further (JSON string
+     * escapes, IIS's {@code +} for a space, CloudFront's {@code %20}) pass it decoded. A line whose
+     * format carries no agent (common) passes an empty range.
+     */
     boolean mayBeCrawler(byte[] line, int from, int to);
 }

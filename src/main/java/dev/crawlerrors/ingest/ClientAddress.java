@@ -1,6 +1,7 @@
 package dev.crawlerrors.ingest;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 
 /**
  * Client addresses as logs write them: checked cheaply on bytes, told private from public, taken
@@ -46,7 +47,7 @@ final class ClientAddress {
             int second = octet(ip, 4);
             return second >= 64 && second <= 127;
         }
-        String lower = ip.toLowerCase(java.util.Locale.ROOT);
+        String lower = ip.toLowerCase(Locale.ROOT);
         return lower.equals("::1") || lower.startsWith("fc") || lower.startsWith("fd") || lower.startsWith("fe80:");
     }
 

@@ -100,14 +100,16 @@ public final class CombinedLineParser implements LineParser {
         }
         checkAddress(b, from, ipEnd);
 
-        // identity and user: two fields (the user may hold spaces) up to the bracketed time
+        // identity and user: anything up to the bracketed time
         int open = indexOf(b, ipEnd, to, (byte) '[');
         if (open < 0) {
             throw new BadLineException("no time", "no [time] field; is this a " + name() + " log? got '" + LogText.excerpt(b, from, to) + "'");
         }
-        if (open < ipEnd + 4 || b[open - 1] != ' ' || indexOf(b, ipEnd + 1, open - 1, (byte) ' ') < 0) {
+        // with a virtual host, insist on the two fields (ident and user) there, else a line without one
+        // would read as host = client address, client = ident
+        if (vhost && (open < ipEnd + 4 || b[open - 1] != ' ' || indexOf(b, ipEnd + 1, open - 1, (byte) ' ') < 0)) {
             throw new BadLineException("no identity and user", "expected identity and user (such as '- -') between the client address and the time; got '"
-                    + LogText.excerpt(b, ipEnd + 1, open) + "'" + (vhost ? "; is there a virtual host before the client address?" : ""));
+                    + LogText.excerpt(b, ipEnd + 1, open) + "'; is there a virtual host before the client address?");
         }
         int close = open + 1 + LogTime.CLF_LENGTH;
         if (close >= to || b[close] != ']') {
@@ -234,16 +236,35 @@ public final class CombinedLineParser implements LineParser {
      * token is not a number.
      */
     double parseDuration(byte[] b, int from, int to) {
-        boolean seconds = ByteSearch.indexOf(b, from, to, (byte) '.') >= 0;
-        double millis = seconds ? LogTime.decimal(b, from, to, 1000.0) : LogTime.decimal(b, from, to) / 1000.0;
-        if (!Double.isNaN(millis)) {
-            if (seconds) {
-                secondsTimes++;
+        // one pass: the unit is only known at the end, from whether there was a point
+        if (from >= to || to - from > 18) {
+            return Double.NaN;
+        }
+        long whole = 0;
+        long fraction = 0;
+        long scale = 1;
+        boolean point = false;
+        for (int i = from; i < to; i++) {
+            byte c = b[i];
+            if (c == '.' && !point) {
+                point = true;
+            } else if (c >= '0' && c <= '9') {
+                if (point) {
+                    fraction = fraction * 10 + (c - '0');
+                    scale *= 10;
+                } else {
+                    whole = whole * 10 + (c - '0');
+                }
             } else {
-                microsecondTimes++;
+                return Double.NaN;
             }
         }
-        return millis;
+        if (point) {
+            secondsTimes++;
+            return whole * 1000.0 + fraction * 1000.0 / scale;
+        }
+        microsecondTimes++;
+        return whole / 1000.0;
     }
 
     /**

@@ -1,6 +1,9 @@
 package dev.crawlerrors.ingest;
 
 import java.io.ByteArrayOutputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,10 +48,27 @@ public final class FieldLineParser implements LineParser {
     /**
      * One field of the format and the literal that follows it.
      *
-     * @param queryStop for {@link Extent#UNTIL_QUERY}, the byte that ends the path when there is no query
+     * @param queryStop  for {@link Extent#UNTIL_QUERY}, the byte that ends the path when there is no query
+     * @param afterWord  the literal as a little-endian word, when it is one to eight bytes long
+     * @param afterMask  the bytes of that word the literal fills
      */
-    record Field(FieldKind kind, String name, Extent extent, byte[] after, byte queryStop) {
+    record Field(FieldKind kind, String name, Extent extent, byte[] after, byte queryStop, long afterWord, long afterMask) {
+
+        Field(FieldKind kind, String name, Extent extent, byte[] after, byte queryStop) {
+            this(kind, name, extent, after, queryStop, word(after), after.length == 0 || after.length > Long.BYTES ? 0
+                    : after.length == Long.BYTES ? -1L : (1L << (8 * after.length)) - 1);
+        }
+
+        private static long word(byte[] literal) {
+            long word = 0;
+            for (int i = Math.min(literal.length, Long.BYTES) - 1; i >= 0; i--) {
+                word = (word << 8) | (literal[i] & 0xFF);
+            }
+            return word;
+        }
     }
+
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     private final String description;
     private final byte[] lead;
@@ -102,6 +122,11 @@ public final class FieldLineParser implements LineParser {
             field.kind.read(b, p, end, f, field.name);
             p = end;
             byte[] after = field.after;
+            // the literals are one to three bytes: one masked word compare, not a loop with a branch a byte
+            if (field.afterMask != 0 && p + Long.BYTES <= to && (((long) LONGS.get(b, p)) & field.afterMask) == field.afterWord) {
+                p += after.length;
+                continue;
+            }
             for (int k = 0; k < after.length; k++, p++) {
                 if (p >= to) {
                     if (i + 1 >= optionalFrom) {

@@ -1,11 +1,13 @@
 package dev.crawlerrors.ingest;
 
+import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -199,7 +201,7 @@ public final class JsonLineParser implements LineParser {
                 throw new BadLineException("not JSON", "text after the JSON object: '" + LogText.excerpt(b, from, to) + "'");
             }
         } catch (IOException e) {
-            String message = e instanceof com.fasterxml.jackson.core.JacksonException j ? j.getOriginalMessage() : e.getMessage();
+            String message = e instanceof JacksonException j ? j.getOriginalMessage() : e.getMessage();
             throw new BadLineException("not JSON", "not a JSON object: " + firstLine(message));
         }
         if (agentLength < 0) {
@@ -289,7 +291,7 @@ public final class JsonLineParser implements LineParser {
 
     private boolean isAgentName(byte[] b, int from, int to) {
         for (byte[] name : agentNames) {
-            if (name.length == to - from && java.util.Arrays.equals(name, 0, name.length, b, from, to)) {
+            if (name.length == to - from && Arrays.equals(name, 0, name.length, b, from, to)) {
                 return true;
             }
         }
@@ -417,8 +419,8 @@ public final class JsonLineParser implements LineParser {
         private final Unit[] unit = new Unit[Target.values().length];
 
         void reset() {
-            java.util.Arrays.fill(text, null);
-            java.util.Arrays.fill(rank, 0);
+            Arrays.fill(text, null);
+            Arrays.fill(rank, 0);
         }
 
         void set(Key key, String from, JsonParser json, JsonToken token) throws IOException {

@@ -8,8 +8,9 @@ import java.nio.charset.StandardCharsets;
  * {@link #hit} builds strings, after the agent filter has kept the line.
  *
  * <p>Where a format carries the same thing twice (a request line and {@code $request_uri},
- * {@code $request_time} and {@code $upstream_response_time}), the more exact one wins: each
- * setter takes a rank and keeps the highest.
+ * {@code $request_time} and {@code $upstream_response_time}), the more exact one wins: the URL
+ * is built from the request line, else the request URI, else path and query; sizes and durations
+ * are set with a rank, and the highest is kept.
  */
 final class LineFields {
 

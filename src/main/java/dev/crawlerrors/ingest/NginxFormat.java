@@ -2,6 +2,7 @@ package dev.crawlerrors.ingest;
 
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Predicate;
 
 /**
  * Compiles an nginx {@code log_format} string, as users paste it from their configuration, into a
@@ -111,7 +112,7 @@ public final class NginxFormat {
         return VARIABLES.getOrDefault(name.toLowerCase(Locale.ROOT), FieldKind.SKIP);
     }
 
-    private static void require(FieldLineParser.Builder builder, java.util.function.Predicate<FieldKind> kind, String what) {
+    private static void require(FieldLineParser.Builder builder, Predicate<FieldKind> kind, String what) {
         if (!builder.has(kind)) {
             throw new IllegalArgumentException("the nginx format has no field for " + what + "; the report needs it");
         }

@@ -2,6 +2,7 @@ package dev.crawlerrors.ingest;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
@@ -230,7 +231,7 @@ public final class W3cLineParser implements LineParser {
             i = end + 1;
         }
         Field[] named = list.toArray(new Field[0]);
-        java.util.Arrays.fill(index, -1);
+        Arrays.fill(index, -1);
         for (int k = named.length - 1; k >= 0; k--) {
             index[named[k].ordinal()] = k;
         }
