@@ -108,7 +108,8 @@ final class PooledUdpClient implements UdpIoClient, AutoCloseable {
     private final LongAdder socketsOpened = new LongAdder();
     private final LongAdder answersIgnored = new LongAdder();
     private int next;
-    private boolean closed;
+    /** Why the client closed (close() or the reader's failure); null while open. Guarded by {@code this}. */
+    private IOException closedBecause;
 
     /**
      * @param server           the only address queries go to
@@ -210,17 +211,20 @@ final class PooledUdpClient implements UdpIoClient, AutoCloseable {
     /** Fails every outstanding query with an {@link IOException}, closes every socket and stops the reader. */
     @Override
     public void close() {
+        shutDown(new IOException("the DNS client for " + server + " closed before the answer came"));
+    }
+
+    private void shutDown(IOException reason) {
         List<PooledSocket> sockets;
         synchronized (this) {
-            if (closed) {
+            if (closedBecause != null) {
                 return;
             }
-            closed = true;
+            closedBecause = reason;
             sockets = new ArrayList<>(open);
         }
-        IOException closing = new IOException("the DNS client for " + server + " closed before the answer came");
         for (PooledSocket socket : sockets) {
-            socket.fail(closing);
+            socket.fail(reason);
         }
         try {
             // Wakes the reader, whose select then throws ClosedSelectorException and ends it.
@@ -232,8 +236,8 @@ final class PooledUdpClient implements UdpIoClient, AutoCloseable {
 
     /** Picks the next socket in turn, replacing it when it is used up, and gives the exchange an ID on it. */
     private synchronized PooledSocket register(Exchange exchange) throws IOException {
-        if (closed) {
-            throw new IOException("the DNS client for " + server + " is closed");
+        if (closedBecause != null) {
+            throw new IOException("the DNS client for " + server + " is closed", closedBecause);
         }
         int slot = next;
         next = (next + 1) % active.length;
@@ -283,8 +287,8 @@ final class PooledUdpClient implements UdpIoClient, AutoCloseable {
             channel.bind(null);
             channel.connect(server);
             PooledSocket socket = new PooledSocket(channel, now);
-            open.add(socket);
             channel.register(selector, SelectionKey.OP_READ, socket);
+            open.add(socket);
             // The reader polls the new socket only from its next select on.
             selector.wakeup();
             socketsOpened.increment();
@@ -311,8 +315,11 @@ final class PooledUdpClient implements UdpIoClient, AutoCloseable {
                     }
                 }
             }
-        } catch (ClosedSelectorException | IOException closed) {
+        } catch (ClosedSelectorException closed) {
             // close() ran; it has failed every outstanding query.
+        } catch (IOException | RuntimeException e) {
+            // Without the reader no query would ever settle: fail them all, and every later one, at once.
+            shutDown(new IOException("the DNS client for " + server + " stopped reading answers: " + e, e));
         }
     }
 
@@ -389,7 +396,7 @@ final class PooledUdpClient implements UdpIoClient, AutoCloseable {
         /** Gives the exchange a random ID that no other query outstanding here has. */
         synchronized void add(Exchange exchange, IntSupplier ids) throws IOException {
             if (closed) {
-                throw new IOException("the DNS client for " + server + " closed");
+                throw new IOException("the socket to " + server + " closed before the query went out");
             }
             int id;
             do {
