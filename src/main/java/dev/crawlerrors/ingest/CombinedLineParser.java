@@ -236,35 +236,18 @@ public final class CombinedLineParser implements LineParser {
      * token is not a number.
      */
     double parseDuration(byte[] b, int from, int to) {
-        // one pass: the unit is only known at the end, from whether there was a point
-        if (from >= to || to - from > 18) {
-            return Double.NaN;
-        }
-        long whole = 0;
-        long fraction = 0;
-        long scale = 1;
-        boolean point = false;
-        for (int i = from; i < to; i++) {
-            byte c = b[i];
-            if (c == '.' && !point) {
-                point = true;
-            } else if (c >= '0' && c <= '9') {
-                if (point) {
-                    fraction = fraction * 10 + (c - '0');
-                    scale *= 10;
-                } else {
-                    whole = whole * 10 + (c - '0');
-                }
-            } else {
-                return Double.NaN;
+        if (ByteSearch.indexOf(b, from, to, (byte) '.') >= 0) {
+            double millis = LogTime.decimal(b, from, to, 1000.0);
+            if (!Double.isNaN(millis)) {
+                secondsTimes++;
             }
+            return millis;
         }
-        if (point) {
-            secondsTimes++;
-            return whole * 1000.0 + fraction * 1000.0 / scale;
+        double micros = LogTime.decimal(b, from, to);
+        if (!Double.isNaN(micros)) {
+            microsecondTimes++;
         }
-        microsecondTimes++;
-        return whole / 1000.0;
+        return micros / 1000.0;
     }
 
     /**
