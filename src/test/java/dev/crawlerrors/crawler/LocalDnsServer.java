@@ -113,7 +113,8 @@ public final class LocalDnsServer implements AutoCloseable {
 
     /**
      * Holds answers until {@code batch} have been asked for, then sends them last first, so a client
-     * that took answers in the order it asked would mismatch them. Takes the place of the delay.
+     * that took answers in the order it asked would mismatch them. Takes the place of the delay,
+     * and no forged answers are sent meanwhile.
      */
     LocalDnsServer answerInReverse(int batch) {
         holdBatch = batch;
@@ -298,8 +299,10 @@ public final class LocalDnsServer implements AutoCloseable {
                     held.clear();
                 }
             }
-            for (int i = batch == null ? -1 : batch.size() - 1; i >= 0; i--) {
-                send(batch.get(i).client, batch.get(i).response);
+            if (batch != null) {
+                for (int i = batch.size() - 1; i >= 0; i--) {
+                    send(batch.get(i).client, batch.get(i).response);
+                }
             }
             return;
         }
