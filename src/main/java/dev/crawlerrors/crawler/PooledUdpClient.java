@@ -90,6 +90,8 @@ final class PooledUdpClient implements UdpIoClient, AutoCloseable {
     private static final int HEADER_LENGTH = 12;
 
     private final InetSocketAddress server;
+    /** The server as messages show it: {@code 127.0.0.1:53}, {@code [::1]:53}. */
+    private final String serverText;
     private final int queriesPerSocket;
     private final long maxSocketAgeNanos;
     private final Selector selector;
@@ -125,13 +127,15 @@ final class PooledUdpClient implements UdpIoClient, AutoCloseable {
                     + sockets + ", " + queriesPerSocket + " and " + maxSocketAge);
         }
         this.server = server;
+        String host = server.getHostString();
+        this.serverText = (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + server.getPort();
         this.queriesPerSocket = queriesPerSocket;
         this.maxSocketAgeNanos = maxSocketAge.toNanos();
         this.active = new PooledSocket[sockets];
         try {
             this.selector = Selector.open();
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot open a selector for DNS over UDP to " + server, e);
+            throw new UncheckedIOException("cannot open a selector for DNS over UDP to " + serverText, e);
         }
         this.reader = new Thread(this::read, threadName);
         this.reader.setDaemon(true);
@@ -153,7 +157,7 @@ final class PooledUdpClient implements UdpIoClient, AutoCloseable {
             byte[] data, int max, Duration timeout) {
         CompletableFuture<byte[]> answer = new CompletableFuture<>();
         if (local != null || !server.equals(remote)) {
-            answer.completeExceptionally(new IllegalArgumentException("this UDP client sends only to " + server
+            answer.completeExceptionally(new IllegalArgumentException("this UDP client sends only to " + serverText
                     + " from a port of its choosing, not to " + remote + " from " + local));
             return answer;
         }
@@ -163,8 +167,7 @@ final class PooledUdpClient implements UdpIoClient, AutoCloseable {
                     + data.length + " bytes" + (question == null ? " without a question" : "")));
             return answer;
         }
-        Exchange exchange = new Exchange(question, ((data[0] & 0xFF) << 8) | (data[1] & 0xFF),
-                System.nanoTime() + timeout.toNanos(), answer);
+        Exchange exchange = new Exchange(question, ((data[0] & 0xFF) << 8) | (data[1] & 0xFF), timeout, answer);
         byte[] wire = data.clone();
         try {
             // Registered before it is sent, so the answer cannot come back before its query is known.
@@ -211,7 +214,7 @@ final class PooledUdpClient implements UdpIoClient, AutoCloseable {
     /** Fails every outstanding query with an {@link IOException}, closes every socket and stops the reader. */
     @Override
     public void close() {
-        shutDown(new IOException("the DNS client for " + server + " closed before the answer came"));
+        shutDown(new IOException("the DNS client for " + serverText + " closed before the answer came"));
     }
 
     private void shutDown(IOException reason) {
@@ -237,7 +240,7 @@ final class PooledUdpClient implements UdpIoClient, AutoCloseable {
     /** Picks the next socket in turn, replacing it when it is used up, and gives the exchange an ID on it. */
     private synchronized PooledSocket register(Exchange exchange) throws IOException {
         if (closedBecause != null) {
-            throw new IOException("the DNS client for " + server + " is closed", closedBecause);
+            throw new IOException("the DNS client for " + serverText + " is closed", closedBecause);
         }
         int slot = next;
         next = (next + 1) % active.length;
@@ -319,7 +322,7 @@ final class PooledUdpClient implements UdpIoClient, AutoCloseable {
             // close() ran; it has failed every outstanding query.
         } catch (IOException | RuntimeException e) {
             // Without the reader no query would ever settle: fail them all, and every later one, at once.
-            shutDown(new IOException("the DNS client for " + server + " stopped reading answers: " + e, e));
+            shutDown(new IOException("the DNS client for " + serverText + " stopped reading answers: " + e, e));
         }
     }
 
@@ -365,15 +368,17 @@ final class PooledUdpClient implements UdpIoClient, AutoCloseable {
         final Record question;
         final int callerId;
         final long deadline;
+        final long timeoutMillis;
         final CompletableFuture<byte[]> answer;
         /** Set once, under the client's lock, before the query is sent. */
         PooledSocket socket;
         int wireId;
 
-        Exchange(Record question, int callerId, long deadline, CompletableFuture<byte[]> answer) {
+        Exchange(Record question, int callerId, Duration timeout, CompletableFuture<byte[]> answer) {
             this.question = question;
             this.callerId = callerId;
-            this.deadline = deadline;
+            this.deadline = System.nanoTime() + timeout.toNanos();
+            this.timeoutMillis = timeout.toMillis();
             this.answer = answer;
         }
     }
@@ -396,7 +401,7 @@ final class PooledUdpClient implements UdpIoClient, AutoCloseable {
         /** Gives the exchange a random ID that no other query outstanding here has. */
         synchronized void add(Exchange exchange, IntSupplier ids) throws IOException {
             if (closed) {
-                throw new IOException("the socket to " + server + " closed before the query went out");
+                throw new IOException("the socket to " + serverText + " closed before the query went out");
             }
             int id;
             do {
@@ -412,7 +417,7 @@ final class PooledUdpClient implements UdpIoClient, AutoCloseable {
             closeIfDone();
         }
 
-        /** Whether the socket was failed by an error; it is then closed or closing. */
+        /** Whether no more queries may go out here: used up, too old, or failed by an error. */
         synchronized boolean retired() {
             return retired;
         }
@@ -465,7 +470,10 @@ final class PooledUdpClient implements UdpIoClient, AutoCloseable {
                     Exchange exchange = it.next();
                     if (now - exchange.deadline >= 0) {
                         it.remove();
-                        (late == null ? late = new ArrayList<>() : late).add(exchange);
+                        if (late == null) {
+                            late = new ArrayList<>();
+                        }
+                        late.add(exchange);
                     }
                 }
                 if (late != null) {
@@ -474,8 +482,9 @@ final class PooledUdpClient implements UdpIoClient, AutoCloseable {
             }
             if (late != null) {
                 for (Exchange exchange : late) {
-                    exchange.answer.completeExceptionally(new SocketTimeoutException("no answer from " + server
-                            + " to " + exchange.question.getName() + " " + Type.string(exchange.question.getType())));
+                    exchange.answer.completeExceptionally(new SocketTimeoutException("no answer from " + serverText
+                            + " within " + exchange.timeoutMillis + " ms to " + exchange.question.getName() + " "
+                            + Type.string(exchange.question.getType())));
                 }
             }
         }

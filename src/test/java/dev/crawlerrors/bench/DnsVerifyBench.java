@@ -36,9 +36,9 @@ import org.xbill.DNS.Type;
  * Throughput of cold DNS verification against {@link LocalDnsServer} answering 1 ms late. Each round
  * prints three lines over a fresh set of addresses, each with the CPU its threads used (% of one
  * core): the verifier; the same PTR and A queries sent raw through dnsjava's {@code sendAsync} with
- * the same bound (the ceiling for any verifier on dnsjava's I/O); and the same queries over one
- * long-lived socket without dnsjava's I/O client (the ceiling of the server fixture and message
- * handling). Not a test: timings depend on the machine. Every name lives only in the local fake
+ * the same bound and dnsjava's default I/O client, a socket per query (the verifier's ceiling before
+ * it had {@code PooledUdpClient}); and the same queries over one long-lived socket without dnsjava's
+ * I/O client (the ceiling of the server fixture and message handling). Not a test: timings depend on the machine. Every name lives only in the local fake
  * server; no packet leaves loopback.
  *
  * <p>Run from the project directory:

@@ -79,6 +79,18 @@ class DnsVerifierTest {
     }
 
     @Test
+    void asksAgainOverTcpWhenTheUdpAnswerIsTruncated() throws Exception {
+        server.ptr("66.249.66.1", "crawl-66-249-66-1.googlebot.com", 3600)
+                .a("crawl-66-249-66-1.googlebot.com", "66.249.66.1", 300)
+                .truncateOverUdp("crawl-66-249-66-1.googlebot.com");
+
+        assertThat(check("66.249.66.1", GOOGLE)).isEqualTo(new DnsEvidence(Outcome.CONFIRMED,
+                "PTR crawl-66-249-66-1.googlebot.com, forward-confirmed"));
+        assertThat(server.tcpQueries()).as("the A query, again over TCP").isEqualTo(1);
+        assertThat(server.totalQueries()).as("PTR and A over UDP").isEqualTo(2);
+    }
+
+    @Test
     void refutesAPtrNameThatDoesNotExist() throws Exception {
         server.ptr("1.2.3.4", "crawl-1-2-3-4.googlebot.com", 3600)
                 .nxdomain("crawl-1-2-3-4.googlebot.com");

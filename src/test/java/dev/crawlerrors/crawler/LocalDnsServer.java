@@ -9,11 +9,14 @@ import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.DatagramChannel;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.RejectedExecutionException;
@@ -53,7 +56,9 @@ import org.xbill.DNS.Type;
  * came from.
  *
  * <p>To test a client's defences it can also hold answers back and send a batch in reverse order,
- * and precede the real answer for a name with a forged one (see {@link Forgery}).
+ * and precede the real answer for a name with a forged one (see {@link Forgery}). For names marked
+ * {@link #truncateOverUdp truncated} it answers over UDP with the TC flag and no records, and gives
+ * the whole answer over TCP on the same port.
  */
 public final class LocalDnsServer implements AutoCloseable {
 
@@ -73,6 +78,9 @@ public final class LocalDnsServer implements AutoCloseable {
     private final List<Held> held = new ArrayList<>();
     private volatile int holdBatch;
     private volatile boolean recordPorts;
+    private final Set<Name> truncated = ConcurrentHashMap.newKeySet();
+    private final AtomicLong tcpQueries = new AtomicLong();
+    private ServerSocketChannel tcp;
     private volatile long delayNanos;
     private volatile boolean recursive = true;
 
@@ -113,7 +121,8 @@ public final class LocalDnsServer implements AutoCloseable {
 
     /**
      * Holds answers until {@code batch} have been asked for, then sends them last first, so a client
-     * that took answers in the order it asked would mismatch them. Takes the place of the delay.
+     * that took answers in the order it asked would mismatch them. Takes the place of the delay,
+     * and no forged answers are sent meanwhile.
      */
     LocalDnsServer answerInReverse(int batch) {
         holdBatch = batch;
@@ -127,6 +136,29 @@ public final class LocalDnsServer implements AutoCloseable {
     LocalDnsServer forge(String owner, Forgery forgery, String forgedIp) {
         forgeries.put(name(owner), new Forged(forgery, address(forgedIp)));
         return this;
+    }
+
+    /**
+     * Answers UDP queries for {@code owner} with the TC flag and no records, as a server does when
+     * the answer does not fit a datagram; the whole answer comes over TCP, on the same port.
+     *
+     * @throws IOException when the TCP port cannot be opened
+     */
+    synchronized LocalDnsServer truncateOverUdp(String owner) throws IOException {
+        if (tcp == null) {
+            tcp = ServerSocketChannel.open();
+            tcp.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port()));
+            Thread acceptor = new Thread(this::acceptTcp, "local-dns-tcp");
+            acceptor.setDaemon(true);
+            acceptor.start();
+        }
+        truncated.add(name(owner));
+        return this;
+    }
+
+    /** Queries received over TCP. */
+    long tcpQueries() {
+        return tcpQueries.get();
     }
 
     /** Answers a CNAME alone, as an authoritative server does, without its target's records. */
@@ -217,6 +249,11 @@ public final class LocalDnsServer implements AutoCloseable {
     @Override
     public void close() throws IOException {
         channel.close();
+        synchronized (this) {
+            if (tcp != null) {
+                tcp.close();
+            }
+        }
         delayer.shutdownNow();
         try {
             receiver.join(1_000);
@@ -280,7 +317,13 @@ public final class LocalDnsServer implements AutoCloseable {
             return;
         }
         maxOutstanding.accumulateAndGet(outstanding.incrementAndGet(), Math::max);
-        byte[] real = answer(query, question, zone).toWire();
+        Message full = answer(query, question, zone);
+        if (truncated.contains(question.getName())) {
+            full.removeAllRecords(Section.ANSWER);
+            full.removeAllRecords(Section.AUTHORITY);
+            full.getHeader().setFlag(Flags.TC);
+        }
+        byte[] real = full.toWire();
         Forged forged = forgeries.get(question.getName());
         byte[] forgery = forged == null ? null : forgery(query, question, forged).toWire();
         Runnable reply = () -> {
@@ -298,8 +341,10 @@ public final class LocalDnsServer implements AutoCloseable {
                     held.clear();
                 }
             }
-            for (int i = batch == null ? -1 : batch.size() - 1; i >= 0; i--) {
-                send(batch.get(i).client, batch.get(i).response);
+            if (batch != null) {
+                for (int i = batch.size() - 1; i >= 0; i--) {
+                    send(batch.get(i).client, batch.get(i).response);
+                }
             }
             return;
         }
@@ -313,6 +358,56 @@ public final class LocalDnsServer implements AutoCloseable {
         } else {
             reply.run();
         }
+    }
+
+    /** Serves each TCP connection on its own thread: length-prefixed queries in, whole answers out. */
+    private void acceptTcp() {
+        while (true) {
+            SocketChannel connection;
+            try {
+                connection = tcp.accept();
+            } catch (IOException closed) {
+                return;
+            }
+            Thread serving = new Thread(() -> serveTcp(connection), "local-dns-tcp-connection");
+            serving.setDaemon(true);
+            serving.start();
+        }
+    }
+
+    private void serveTcp(SocketChannel connection) {
+        try (connection) {
+            ByteBuffer length = ByteBuffer.allocate(2);
+            while (true) {
+                length.clear();
+                if (!readFully(connection, length)) {
+                    return;
+                }
+                ByteBuffer packet = ByteBuffer.allocate(length.getShort(0) & 0xFFFF);
+                if (!readFully(connection, packet)) {
+                    return;
+                }
+                Message query = new Message(packet.array());
+                Record question = query.getQuestion();
+                tcpQueries.incrementAndGet();
+                byte[] response = answer(query, question, zones.get(question.getName())).toWire();
+                ByteBuffer out = ByteBuffer.allocate(2 + response.length).putShort((short) response.length).put(response).flip();
+                while (out.hasRemaining()) {
+                    connection.write(out);
+                }
+            }
+        } catch (IOException e) {
+            // the client closed the connection or sent something that is not DNS
+        }
+    }
+
+    private static boolean readFully(SocketChannel connection, ByteBuffer buffer) throws IOException {
+        while (buffer.hasRemaining()) {
+            if (connection.read(buffer) < 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static Message forgery(Message query, Record question, Forged forged) {
