@@ -1,6 +1,5 @@
 package dev.crawlerrors.cli;
 
-import dev.crawlerrors.crawler.IpRangeList;
 import dev.crawlerrors.crawler.Verification;
 import dev.crawlerrors.ingest.BadLine;
 import dev.crawlerrors.ingest.ParseCounts;
@@ -21,8 +20,8 @@ public final class ImportSummary {
     long spoofedErrorHits;
     int pendingChecks;
     long nanos;
-    List<IpRangeList> lists = List.of();
-    List<String> listFailures = List.of();
+    /** The IP lists the import read or could not read, one line each, as the verifier describes them. */
+    List<String> lists = List.of();
     /** What was done with each log, in reading order. */
     final List<SourceOutcome> sources = new ArrayList<>();
     /** What the arguments named that was not read, and why (files skipped in a directory). */
@@ -44,10 +43,7 @@ public final class ImportSummary {
 
     /** The IP lists this import read or could not read, one line each. */
     public List<String> describeLists() {
-        List<String> out = new java.util.ArrayList<>();
-        lists.forEach(list -> out.add(list.describe()));
-        listFailures.forEach(failure -> out.add("not read: " + failure));
-        return out;
+        return lists;
     }
 
     /**
@@ -81,11 +77,8 @@ public final class ImportSummary {
             out.printf(Locale.ROOT, "%,d DNS checks did not finish; their hits keep a provisional verdict until serve checks them again.%n",
                     pendingChecks);
         }
-        for (IpRangeList list : lists) {
-            out.println("IP list " + list.describe() + ".");
-        }
-        for (String failure : listFailures) {
-            out.println("IP list not read: " + failure + " (hits it would verify are 'unverified').");
+        for (String list : lists) {
+            out.println("IP list " + list + ".");
         }
         if (lines.linesBad() > 0) {
             StringBuilder sb = new StringBuilder("Bad lines by reason:");

@@ -80,8 +80,7 @@ public final class LogImport {
         summary.pendingChecks = verifier.awaitPending(PENDING_CHECKS_WAIT_MS);
         countVerdicts(summary);
         summary.nanos = System.nanoTime() - started;
-        summary.lists = verifier.lists().loadedLists();
-        summary.listFailures = verifier.lists().listFailures();
+        summary.lists = verifier.lists().describeLists();
         return summary;
     }
 

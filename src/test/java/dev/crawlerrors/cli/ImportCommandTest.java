@@ -66,6 +66,7 @@ class ImportCommandTest {
         assertThat(summary).contains("Read 4 lines").contains("3 parsed, 1 bad")
                 .contains("Crawler hits stored: 2; error hits (status >= 300) for the report: 2")
                 .contains("Verdicts: verified 2")
+                .contains("IP list common-crawlers.json: 1 prefix, created 2026-11-20T00:00:00, modified ")
                 .contains(log + " line 2: ");
         try (DuckDbHitStore store = DuckDbHitStore.open(db)) {
             assertThat(store.count(HitFilter.ERRORS)).isEqualTo(2);
