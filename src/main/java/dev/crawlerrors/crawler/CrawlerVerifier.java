@@ -65,6 +65,14 @@ public final class CrawlerVerifier implements AutoCloseable {
         if (known != null) {
             return known;
         }
+        return decide(key, ip, crawler, null);
+    }
+
+    /**
+     * Decides from the lists, or starts a DNS check. {@code startedCheck}, when given, is set to
+     * true when a DNS check was started: its completion tells the listener itself.
+     */
+    private Verdict decide(String key, String ip, Crawler crawler, boolean[] startedCheck) {
         ListCheck list = lists.check(ip, crawler);
         if (list.kind() == ListCheck.Kind.LISTED) {
             return settle(key, new Verdict(Verification.verified, list.evidence()), null);
@@ -79,6 +87,9 @@ public final class CrawlerVerifier implements AutoCloseable {
         }
         Verdict provisional = provisional(crawler, list);
         CompletableFuture<Verdict> check = startDnsCheck(key, ip, crawler, list);
+        if (startedCheck != null) {
+            startedCheck[0] = true;
+        }
         Verdict now = check.getNow(null);
         return now != null ? now : provisional;
     }
@@ -123,8 +134,11 @@ public final class CrawlerVerifier implements AutoCloseable {
         String key = key(ip, crawler);
         settled.remove(key);
         transientFailures.remove(key);
-        Verdict verdict = verify(ip, crawler);
-        if (!pending.containsKey(key)) {
+        // the check may complete (and tell the listener) before this line returns: asking
+        // pending afterwards would tell the listener twice
+        boolean[] startedCheck = {false};
+        Verdict verdict = decide(key, ip, crawler, startedCheck);
+        if (!startedCheck[0]) {
             listener.changed(ip, crawler, verdict);
         }
     }
