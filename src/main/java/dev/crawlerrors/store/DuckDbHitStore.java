@@ -21,6 +21,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.function.Consumer;
 import org.duckdb.DuckDBAppender;
 import org.duckdb.DuckDBConnection;
@@ -31,6 +35,10 @@ import org.duckdb.DuckDBConnection;
  * later (a DNS check completing) is one row to update, and every query shows the verdict as of now.
  * How far each log has been imported is kept in {@code imports}, by content fingerprint, written
  * in the same transaction as the hits it covers.
+ *
+ * <p>Appends are buffered and written in batches of one transaction each on the store's own
+ * writer thread, so an import parses the next chunks while DuckDB writes the last ones;
+ * {@link #flush()} (and every read) waits until what was appended is committed.
  *
  * <p>Reads use a duplicate of the one connection per query, which DuckDB allows from any thread.
  */
@@ -85,12 +93,21 @@ public final class DuckDbHitStore implements HitStore {
     private static final int VERDICTS_PER_STATEMENT = 500;
 
     private final Set<String> verdictsKnown = new HashSet<>();
-    private final List<CrawlerHit> bufferedHits = new ArrayList<>();
-    private final Map<String, StoredVerdict> newVerdicts = new LinkedHashMap<>();
-    private final Map<String, StoredVerdict> changedVerdicts = new LinkedHashMap<>();
-    /** The latest position per log since the last flush; only the latest is worth writing. */
-    private final Map<String, SourceProgress> bufferedProgress = new LinkedHashMap<>();
+    /** What appends and verdict updates gathered since the last batch went to the writer. */
+    private Batch buffered = new Batch();
     private long lastFlush = System.nanoTime();
+    /**
+     * Writes batches on its own thread, one at a time, so the thread that appends (the import's
+     * reader) goes on reading while DuckDB takes the previous batch: at most one batch is being
+     * written and one is being filled, which bounds memory.
+     */
+    private final ExecutorService writer = Executors.newSingleThreadExecutor(runnable -> {
+        Thread thread = new Thread(runnable, "store-writer");
+        thread.setDaemon(true);
+        return thread;
+    });
+    /** The batch being written, if any. */
+    private Future<?> writing;
     private long nextId;
 
     private DuckDbHitStore(DuckDBConnection connection, String location) throws SQLException {
@@ -137,19 +154,19 @@ public final class DuckDbHitStore implements HitStore {
             // DNS check completing on another thread) arrives through updateVerdict and must not
             // be overwritten by the provisional one the hit was identified with.
             if (verdictsKnown.add(key)) {
-                newVerdicts.put(key, new StoredVerdict(hit.hit().ip(), hit.crawler().name(), hit.verdict()));
+                buffered.newVerdicts.put(key, new StoredVerdict(hit.hit().ip(), hit.crawler().name(), hit.verdict()));
             }
         }
-        bufferedHits.addAll(hits);
-        if (bufferedHits.size() >= FLUSH_ROWS || System.nanoTime() - lastFlush >= FLUSH_NANOS) {
-            flush();
+        buffered.hits.addAll(hits);
+        if (buffered.hits.size() >= FLUSH_ROWS || System.nanoTime() - lastFlush >= FLUSH_NANOS) {
+            startWriting();
         }
     }
 
     @Override
     public synchronized void append(List<CrawlerHit> hits, SourceProgress through) {
         // buffered before the hits, under the same lock, so the flush that writes them writes it too
-        bufferedProgress.put(through.fingerprint(), through);
+        buffered.progress.put(through.fingerprint(), through);
         append(hits);
     }
 
@@ -173,31 +190,82 @@ public final class DuckDbHitStore implements HitStore {
     public synchronized void updateVerdict(String ip, String crawler, Verdict verdict) {
         String key = ip + ' ' + crawler;
         verdictsKnown.add(key);
-        newVerdicts.remove(key);
-        changedVerdicts.put(key, new StoredVerdict(ip, crawler, verdict));
+        buffered.newVerdicts.remove(key);
+        buffered.changedVerdicts.put(key, new StoredVerdict(ip, crawler, verdict));
     }
 
     /**
-     * Writes what is buffered in one transaction: how far each log got and the verdicts as
-     * statements, then the hits through one Appender. Committing per chunk and per verdict cost two
-     * thirds of an import's time (an fsync each); one commit per flush makes writes cheap.
+     * Writes what is buffered, and waits until it and every batch before it are committed: when
+     * this returns, what was appended is in the store (and in every query).
      */
     @Override
     public synchronized void flush() {
+        startWriting();
+        awaitWriting();
+    }
+
+    /** Hands what is buffered to the writer, after the batch before it is committed. */
+    private void startWriting() {
         lastFlush = System.nanoTime();
-        if (bufferedHits.isEmpty() && newVerdicts.isEmpty() && changedVerdicts.isEmpty() && bufferedProgress.isEmpty()) {
+        awaitWriting();
+        if (buffered.isEmpty()) {
             return;
         }
+        Batch batch = buffered;
+        buffered = new Batch();
+        batch.firstId = nextId;
+        nextId += batch.hits.size();
+        writing = writer.submit(() -> {
+            write(batch);
+            return null;
+        });
+    }
+
+    /** Waits for the batch being written; its failure is this call's failure. */
+    private void awaitWriting() {
+        Future<?> current = writing;
+        if (current == null) {
+            return;
+        }
+        writing = null;
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    current.get();
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true; // the batch is written whatever happens: wait for it
+                }
+            }
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            throw cause instanceof StoreException store ? store
+                    : new StoreException("cannot write to " + location + ": " + cause, cause);
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /**
+     * Writes one batch in one transaction, on the writer thread: how far each log got and the
+     * verdicts as statements, then the hits through one Appender. Committing per chunk and per
+     * verdict cost two thirds of an import's time (an fsync each); one commit per batch makes
+     * writes cheap.
+     */
+    private void write(Batch batch) {
         try {
             connection.setAutoCommit(false);
             try {
                 // Statements first: DuckDB's Appender joins the open transaction only once a
                 // statement has begun it; appending first commits the hits on their own, and a
                 // crash then keeps hits without the progress that says they were read.
-                writeProgress();
-                writeVerdicts("INSERT OR IGNORE", newVerdicts.values());
-                writeVerdicts("INSERT OR REPLACE", changedVerdicts.values());
-                appendRows();
+                writeProgress(batch.progress.values());
+                writeVerdicts("INSERT OR IGNORE", batch.newVerdicts.values());
+                writeVerdicts("INSERT OR REPLACE", batch.changedVerdicts.values());
+                appendRows(batch.hits, batch.firstId);
                 connection.commit();
             } catch (SQLException e) {
                 connection.rollback();
@@ -207,20 +275,15 @@ public final class DuckDbHitStore implements HitStore {
             }
         } catch (SQLException e) {
             throw new StoreException("cannot write to " + location + ": " + firstLine(e), e);
-        } finally {
-            bufferedHits.clear();
-            newVerdicts.clear();
-            changedVerdicts.clear();
-            bufferedProgress.clear();
         }
     }
 
-    private void writeProgress() throws SQLException {
-        if (bufferedProgress.isEmpty()) {
+    private void writeProgress(Collection<SourceProgress> progresses) throws SQLException {
+        if (progresses.isEmpty()) {
             return;
         }
         try (PreparedStatement st = connection.prepareStatement("INSERT OR REPLACE INTO imports VALUES (?, ?, ?, ?, now())")) {
-            for (SourceProgress progress : bufferedProgress.values()) {
+            for (SourceProgress progress : progresses) {
                 st.setString(1, progress.fingerprint());
                 st.setString(2, progress.name());
                 st.setLong(3, progress.bytes());
@@ -231,15 +294,16 @@ public final class DuckDbHitStore implements HitStore {
         }
     }
 
-    private void appendRows() throws SQLException {
-        if (bufferedHits.isEmpty()) {
+    private void appendRows(List<CrawlerHit> hits, long firstId) throws SQLException {
+        if (hits.isEmpty()) {
             return;
         }
+        long id = firstId;
         try (DuckDBAppender appender = connection.createAppender(DuckDBConnection.DEFAULT_SCHEMA, "hits")) {
-            for (CrawlerHit crawlerHit : bufferedHits) {
+            for (CrawlerHit crawlerHit : hits) {
                 Hit hit = crawlerHit.hit();
                 appender.beginRow()
-                        .append(nextId++)
+                        .append(id++)
                         .appendEpochMicros(hit.epochMillis() * 1000)
                         .append((short) hit.offsetMinutes())
                         .append(hit.ip())
@@ -350,6 +414,21 @@ public final class DuckDbHitStore implements HitStore {
                 rs.getString(12), rs.getString(13), rs.getString(14));
     }
 
+    /** What goes to the store in one transaction. */
+    private static final class Batch {
+        final List<CrawlerHit> hits = new ArrayList<>();
+        final Map<String, StoredVerdict> newVerdicts = new LinkedHashMap<>();
+        final Map<String, StoredVerdict> changedVerdicts = new LinkedHashMap<>();
+        /** The latest position per log; only the latest is worth writing. */
+        final Map<String, SourceProgress> progress = new LinkedHashMap<>();
+        /** The id of the first hit, given when the batch goes to the writer. */
+        long firstId;
+
+        boolean isEmpty() {
+            return hits.isEmpty() && newVerdicts.isEmpty() && changedVerdicts.isEmpty() && progress.isEmpty();
+        }
+    }
+
     private interface Rows<T> {
         T read(ResultSet rs) throws SQLException;
     }
@@ -373,6 +452,7 @@ public final class DuckDbHitStore implements HitStore {
         try {
             flush();
         } finally {
+            writer.shutdown();
             closeConnection();
         }
     }

@@ -146,6 +146,34 @@ class DuckDbHitStoreTest {
     }
 
     @Test
+    void writesBatchesInTheBackgroundWithoutLosingReorderingOrRepeatingARow() {
+        Path file = dir.resolve("store.duckdb");
+        int rows = 130_000; // more than two batches go to the writer while the appends go on
+        try (DuckDbHitStore store = DuckDbHitStore.open(file)) {
+            for (int i = 0; i < rows; i += 1000) {
+                List<CrawlerHit> chunk = new ArrayList<>();
+                for (int j = i; j < i + 1000; j++) {
+                    chunk.add(hit(Instant.parse("2025-05-14T00:00:00Z").plusSeconds(j).toString(), "66.249.66." + (j % 200),
+                            "/p" + j, 404, VERIFIED));
+                }
+                store.append(chunk, new SourceProgress("f1", "access.log", i + 1000L, i + 1000L));
+                if (i == 60_000) {
+                    // a verdict that changes while a batch may be in flight is not lost to it
+                    store.updateVerdict("66.249.66.7", GOOGLEBOT.name(), new Verdict(Verification.spoofed, "PTR refuted"));
+                }
+            }
+        }
+        try (DuckDbHitStore store = DuckDbHitStore.open(file)) {
+            assertThat(store.size()).isEqualTo(rows);
+            List<StoredHit> newest = store.page(HitFilter.ERRORS, 0, 3);
+            assertThat(newest).extracting(StoredHit::url).containsExactly("/p129999", "/p129998", "/p129997");
+            assertThat(newest).extracting(StoredHit::id).containsExactly(130_000L, 129_999L, 129_998L);
+            assertThat(store.imported(List.of("f1"))).containsExactly(new SourceProgress("f1", "access.log", rows, rows));
+            assertThat(store.verdicts(Verification.spoofed)).extracting(StoredVerdict::ip).containsExactly("66.249.66.7");
+        }
+    }
+
+    @Test
     void storesUrlsAndAgentsExactlyAsGiven() {
         try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
             String url = "/<script>alert('x')</script>?q=\"1\";DROP TABLE hits";
