@@ -94,6 +94,9 @@ public final class LogReader implements AutoCloseable {
         ExecutorService pool = shared != null ? sequentialWorker() : workers;
         int maxInFlight = shared != null ? 2 : threads * 2;
         ArrayDeque<Pending> inFlight = new ArrayDeque<>();
+        // chunks whose hits were delivered, for the next reads: a fresh 1 MiB array per chunk cost
+        // the reader as much time zeroing memory as reading (hits hold strings, never the chunk)
+        ArrayDeque<byte[]> spare = new ArrayDeque<>();
         byte[] buffer = new byte[CHUNK_BYTES];
         int filled = 0;
         long bufferStart = 0; // where buffer[0] is in the stream
@@ -123,7 +126,7 @@ public final class LogReader implements AutoCloseable {
                     // a full chunk without a newline: one line longer than any access-log line
                     bufferStart += filled;
                     if (!skippingLongLine) {
-                        inFlight.add(new Pending(pool.submit(() -> Parsed.oversized(source)), bufferStart));
+                        inFlight.add(new Pending(pool.submit(() -> Parsed.oversized(source)), bufferStart, null));
                     }
                     skippingLongLine = true;
                     filled = 0;
@@ -139,13 +142,13 @@ public final class LogReader implements AutoCloseable {
                 int start = skip;
                 int to = cut;
                 inFlight.add(new Pending(pool.submit(() -> parse(shared != null ? shared : threadCopy(parser), chunk, start, to, source, filter)),
-                        bufferStart + cut));
+                        bufferStart + cut, chunk));
                 bufferStart += cut;
-                buffer = new byte[CHUNK_BYTES];
+                buffer = spare.isEmpty() ? new byte[CHUNK_BYTES] : spare.pop();
                 filled -= cut;
                 System.arraycopy(chunk, cut, buffer, 0, filled);
                 while (inFlight.size() >= maxInFlight) {
-                    deliver(inFlight.poll(), total, from, sink);
+                    deliver(inFlight.poll(), total, from, sink, spare);
                     progress.advanced(total.linesRead());
                 }
                 if (end && filled == 0) {
@@ -153,7 +156,7 @@ public final class LogReader implements AutoCloseable {
                 }
             }
             while (!inFlight.isEmpty()) {
-                deliver(inFlight.poll(), total, from, sink);
+                deliver(inFlight.poll(), total, from, sink, spare);
             }
             progress.advanced(total.linesRead());
             if (readError != null) {
@@ -166,12 +169,16 @@ public final class LogReader implements AutoCloseable {
         }
     }
 
-    private static void deliver(Pending pending, ParseCounts total, SourceProgress from, SourceSink sink) throws Exception {
+    private static void deliver(Pending pending, ParseCounts total, SourceProgress from, SourceSink sink, ArrayDeque<byte[]> spare)
+            throws Exception {
         Parsed parsed;
         try {
             parsed = pending.parsed.get();
         } catch (ExecutionException e) {
             throw e.getCause() instanceof Exception cause ? cause : e;
+        }
+        if (pending.chunk != null) {
+            spare.push(pending.chunk);
         }
         total.add(parsed.counts, from.lines() + total.linesRead());
         if (!parsed.hits.isEmpty() || total.linesParsed() > 0) {
@@ -270,8 +277,8 @@ public final class LogReader implements AutoCloseable {
     private record ParserCopy(LineParser original, LineParser parser) {
     }
 
-    /** A chunk being parsed, and where it ends in the stream. */
-    private record Pending(Future<Parsed> parsed, long endByte) {
+    /** A chunk being parsed, where it ends in the stream, and its bytes (null for an overlong line's). */
+    private record Pending(Future<Parsed> parsed, long endByte, byte[] chunk) {
     }
 
     private record Parsed(List<Hit> hits, ParseCounts counts) {
