@@ -54,7 +54,7 @@ final class ImportCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--format: " + e.getMessage());
         }
         CrawlerCatalog catalog = store.catalog();
-        try (HitStore hits = store.openStore(); CrawlerVerifier verifier = store.verifier(catalog)) {
+        try (HitStore hits = store.openStoreForImport(); CrawlerVerifier verifier = store.verifier(catalog)) {
             LogImport job = new LogImport(hits, new CrawlerIdentifier(catalog), verifier, formats);
             ImportSummary summary = job.run(files, terminal, System.err);
             summary.print(System.out);

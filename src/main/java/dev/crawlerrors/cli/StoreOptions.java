@@ -103,4 +103,9 @@ final class StoreOptions {
     DuckDbHitStore openStore() {
         return DuckDbHitStore.open(dbPath());
     }
+
+    /** The store for an import: DuckDB gets one worker thread, the parsers the cores. */
+    DuckDbHitStore openStoreForImport() {
+        return DuckDbHitStore.open(dbPath(), 1);
+    }
 }
