@@ -6,7 +6,7 @@ import picocli.CommandLine.Command;
 /** {@code crawl-errors}: turns access logs into the Crawler Crawl Errors report. */
 @Command(name = "crawl-errors", mixinStandardHelpOptions = true, version = "crawl-errors 0.1.0",
         description = "Turns web-server access logs into the Crawler Crawl Errors report.",
-        subcommands = {DemoCommand.class, ImportCommand.class, ServeCommand.class, VerifyCommand.class})
+        subcommands = {DemoCommand.class, ImportCommand.class, ServeCommand.class, VerifyCommand.class, TrainCommand.class})
 public final class Main {
 
     /** Exit status for a failure at run time (the usage was right, something else went wrong). */

@@ -1,0 +1,69 @@
+package dev.crawlerrors.cli;
+
+import dev.crawlerrors.report.CrawlErrorReport;
+import dev.crawlerrors.store.DuckDbHitStore;
+import dev.crawlerrors.web.ReportServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.ZoneOffset;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * {@code crawl-errors aot-training} (hidden): the launcher's training run for the JVM's
+ * ahead-of-time cache. It does, offline and in a temporary directory, what users do: imports the
+ * demo log through the {@code import} command, then serves the report on a loopback port and
+ * fetches it as HTML, JSON and CSV. The JVM records the classes this loads and links (and, from
+ * JDK 25, the methods' profiles), so later starts skip that work.
+ */
+@Command(name = "aot-training", hidden = true,
+        description = "The launcher's training run for the JVM's ahead-of-time cache (offline; writes only to a temporary directory).")
+final class TrainCommand implements Callable<Integer> {
+
+    @Override
+    public Integer call() throws Exception {
+        Path dir = Files.createTempDirectory("crawl-errors-training");
+        try {
+            DemoCommand.Demo demo = DemoCommand.Demo.prepare(dir);
+            PrintWriter discard = new PrintWriter(OutputStream.nullOutputStream());
+            CommandLine importer = Main.commandLine().setOut(discard).setErr(discard);
+            int status = importer.execute("import", "--db", demo.db().toString(), "--dns-server", "none",
+                    "--ip-ranges", demo.ipList().getParent().toString(), demo.log().toString());
+            if (status != 0) {
+                return status;
+            }
+            try (DuckDbHitStore store = DuckDbHitStore.open(demo.db());
+                 ReportServer server = ReportServer.start(new CrawlErrorReport(store, ZoneOffset.UTC), store, "127.0.0.1", 0,
+                         List::of)) {
+                HttpClient client = HttpClient.newHttpClient();
+                for (String path : List.of("/crawl-errors", "/crawl-errors?page=2", "/api/crawl-errors", "/crawl-errors.csv",
+                        "/crawl-errors?page=abc")) {
+                    client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path)).build(),
+                            HttpResponse.BodyHandlers.discarding());
+                }
+            }
+            return 0;
+        } finally {
+            deleteTree(dir);
+        }
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(path);
+            }
+        }
+    }
+}
