@@ -16,6 +16,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -109,6 +110,8 @@ public final class DuckDbHitStore implements HitStore {
     });
     /** The batch being written, if any. */
     private Future<?> writing;
+    /** Verdict statements of {@link #VERDICTS_PER_STATEMENT} rows, by insert kind; used on the writer thread only. */
+    private final Map<String, PreparedStatement> fullVerdictStatements = new HashMap<>();
     private long nextId;
 
     private DuckDbHitStore(DuckDBConnection connection, String location) throws SQLException {
@@ -352,8 +355,17 @@ public final class DuckDbHitStore implements HitStore {
         List<StoredVerdict> rows = new ArrayList<>(verdicts);
         for (int from = 0; from < rows.size(); from += VERDICTS_PER_STATEMENT) {
             List<StoredVerdict> batch = rows.subList(from, Math.min(rows.size(), from + VERDICTS_PER_STATEMENT));
-            String sql = insert + " INTO verdicts VALUES " + String.join(", ", Collections.nCopies(batch.size(), "(?, ?, ?, ?, now())"));
-            try (PreparedStatement st = connection.prepareStatement(sql)) {
+            boolean full = batch.size() == VERDICTS_PER_STATEMENT;
+            // a full statement is prepared once and kept (preparing it took an eighth of the writer's time)
+            PreparedStatement st = full ? fullVerdictStatements.get(insert) : null;
+            if (st == null) {
+                st = connection.prepareStatement(insert + " INTO verdicts VALUES "
+                        + String.join(", ", Collections.nCopies(batch.size(), "(?, ?, ?, ?, now())")));
+                if (full) {
+                    fullVerdictStatements.put(insert, st);
+                }
+            }
+            try {
                 int p = 1;
                 for (StoredVerdict row : batch) {
                     st.setString(p++, row.ip());
@@ -362,6 +374,10 @@ public final class DuckDbHitStore implements HitStore {
                     st.setString(p++, row.verdict().reason());
                 }
                 st.executeUpdate();
+            } finally {
+                if (!full) {
+                    st.close();
+                }
             }
         }
     }
@@ -477,6 +493,9 @@ public final class DuckDbHitStore implements HitStore {
 
     private void closeConnection() {
         try {
+            for (PreparedStatement st : fullVerdictStatements.values()) {
+                st.close();
+            }
             connection.close();
         } catch (SQLException e) {
             throw new StoreException("cannot close " + location + ": " + firstLine(e), e);
