@@ -2,7 +2,7 @@ package dev.crawlerrors.cli;
 
 import dev.crawlerrors.crawler.CrawlerIdentifier;
 import dev.crawlerrors.crawler.CrawlerVerifier;
-import dev.crawlerrors.ingest.CombinedLineParser;
+import dev.crawlerrors.ingest.FormatChooser;
 import dev.crawlerrors.ingest.LogFollower;
 import dev.crawlerrors.ingest.LogReader;
 import dev.crawlerrors.store.HitStore;
@@ -23,10 +23,16 @@ final class FollowedLogs implements AutoCloseable {
     private final LogReader reader;
     private final LogFollower follower;
 
-    FollowedLogs(List<Path> paths, HitStore store, CrawlerIdentifier identifier, CrawlerVerifier verifier, Consumer<String> notices) {
+    /**
+     * @param formats  each followed file's format ({@code --format}; auto detects it per file)
+     * @param notices  told what happened to a file
+     */
+    FollowedLogs(List<Path> paths, FormatChooser formats, HitStore store, CrawlerIdentifier identifier, CrawlerVerifier verifier,
+            Consumer<String> notices) {
         HitRecorder recorder = new HitRecorder(store, identifier, verifier);
-        this.reader = new LogReader(new CombinedLineParser(), PARSER_THREADS);
-        this.follower = new LogFollower(paths, reader, identifier, store::imported, recorder::record, store::flush, notices);
+        this.reader = new LogReader(formats, PARSER_THREADS);
+        this.follower = new LogFollower(paths, reader, formats, identifier, store::imported,
+                recorder::record, counts -> store.flush(), notices);
     }
 
     void start() {
