@@ -13,7 +13,8 @@ import java.util.function.Consumer;
 /**
  * {@code serve --follow}: tails logs into the store while the report is served. Each batch of new
  * lines is stored with its position and flushed at once, so it is in the report well within a
- * second and a restart reads on exactly where this stopped.
+ * second and a restart reads on exactly where this stopped. While lines flow, a line every few
+ * seconds says how many and how many crawler hits they held ({@link FollowProgress}).
  */
 final class FollowedLogs implements AutoCloseable {
 
@@ -22,21 +23,28 @@ final class FollowedLogs implements AutoCloseable {
 
     private final LogReader reader;
     private final LogFollower follower;
+    private final FollowProgress progress;
 
     /**
      * @param formats  each followed file's format ({@code --format}; auto detects it per file)
-     * @param notices  told what happened to a file
+     * @param notices  told what happened to a file, and every few seconds how following is going
      */
     FollowedLogs(List<Path> paths, FormatChooser formats, HitStore store, CrawlerIdentifier identifier, CrawlerVerifier verifier,
             Consumer<String> notices) {
         HitRecorder recorder = new HitRecorder(store, identifier, verifier);
+        this.progress = new FollowProgress(notices);
         this.reader = new LogReader(formats, PARSER_THREADS);
         this.follower = new LogFollower(paths, reader, formats, identifier, store::imported,
-                recorder::record, counts -> store.flush(), notices);
+                (hits, through) -> progress.stored(recorder.record(hits, through)),
+                counts -> {
+                    store.flush();
+                    progress.read(counts.linesRead(), counts.linesBad());
+                }, notices);
     }
 
     void start() {
         follower.start();
+        progress.start();
     }
 
     /** Looks at every file once, on the caller's thread (tests). */
@@ -49,5 +57,6 @@ final class FollowedLogs implements AutoCloseable {
     public void close() {
         follower.close();
         reader.close();
+        progress.close();
     }
 }

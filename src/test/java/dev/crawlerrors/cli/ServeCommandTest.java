@@ -64,6 +64,24 @@ class ServeCommandTest {
         }
     }
 
+    @Test
+    void saysEveryFewSecondsHowManyLinesAndCrawlerHitsWereFollowed() throws Exception {
+        Path log = dir.resolve("access.log");
+        Files.writeString(log, line(1) + line(2));
+        try (ServeProcess serve = ServeProcess.start("--follow", log.toString(), "--db", dir.resolve("hits.duckdb").toString(),
+                "--port", "0", "--dns-server", "none", "--ip-ranges", ImportSourcesTest.ipRanges(dir).toString())) {
+            long deadline = System.nanoTime() + 3 * FollowProgress.EVERY.toNanos();
+            while (!serve.output().contains("follow: 2 lines in ") && System.nanoTime() - deadline < 0) {
+                Thread.sleep(50);
+            }
+
+            // off a terminal (a pipe here): one line for the interval, not one per log line
+            assertThat(serve.output().lines().filter(l -> l.contains(" lines in ")))
+                    .singleElement().asString().matches("follow: 2 lines in \\d+\\.\\d s \\(\\d+ lines/s\\), 2 crawler hits \\(2 errors\\); "
+                            + "2 lines and 2 crawler hits since the start");
+        }
+    }
+
     /** The report API's first page once its total is {@code total}, or as it is when {@code withinMs} have passed. */
     private JsonNode awaitTotal(ServeProcess serve, long total, long withinMs) throws Exception {
         long deadline = System.nanoTime() + withinMs * 1_000_000;
