@@ -304,9 +304,12 @@ public final class LogFollower implements AutoCloseable {
      * @return whether the format is known
      */
     private boolean chooseFormat(Tail tail) throws IOException {
+        if (tail.channel.size() <= tail.formatTriedBytes) {
+            return false; // nothing new to decide from (or refused for good)
+        }
         Head head = Head.read(tail.channel);
         if (head.length <= tail.formatTriedBytes) {
-            return false; // nothing new to decide from
+            return false; // only an unfinished line was added
         }
         try {
             FormatChooser.Choice choice = formats.choose(new ByteArrayInputStream(head.bytes, 0, head.length), tail.name);

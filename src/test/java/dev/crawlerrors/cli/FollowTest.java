@@ -306,6 +306,20 @@ class FollowTest {
         assertThat(notices).last().asString().contains("line 1").contains("starting up");
     }
 
+    @Test
+    void aLogInNoFormatForAsManyLinesAsDetectionReadsIsLeftUnreadAndSaidOnce() throws Exception {
+        append(log, linesOf(1, 1000, i -> "starting worker " + i));
+        FollowedLogs follower = followed("auto");
+        follower.pollOnce();
+        append(log, lines(1, 2));
+
+        follower.pollOnce();
+
+        assertThat(storedUrls()).isEmpty();
+        assertThat(notices).filteredOn(notice -> notice.contains("could not be detected")).singleElement().asString()
+                .contains("1,000 of the first 1,000 lines are in none of the formats tried").endsWith("; it is not read");
+    }
+
     /** The follower's poll interval, for waits that must span a few polls. */
     private static final class LogFollowerPoll {
         static final long MILLIS = dev.crawlerrors.ingest.LogFollower.POLL.toMillis();
