@@ -2,7 +2,7 @@ package dev.crawlerrors.cli;
 
 import dev.crawlerrors.crawler.CrawlerIdentifier;
 import dev.crawlerrors.crawler.CrawlerVerifier;
-import dev.crawlerrors.ingest.CombinedLineParser;
+import dev.crawlerrors.ingest.FormatChooser;
 import dev.crawlerrors.ingest.LogFollower;
 import dev.crawlerrors.ingest.LogReader;
 import dev.crawlerrors.store.HitStore;
@@ -13,7 +13,8 @@ import java.util.function.Consumer;
 /**
  * {@code serve --follow}: tails logs into the store while the report is served. Each batch of new
  * lines is stored with its position and flushed at once, so it is in the report well within a
- * second and a restart reads on exactly where this stopped.
+ * second and a restart reads on exactly where this stopped. While lines flow, a line every few
+ * seconds says how many and how many crawler hits they held ({@link FollowProgress}).
  */
 final class FollowedLogs implements AutoCloseable {
 
@@ -22,15 +23,28 @@ final class FollowedLogs implements AutoCloseable {
 
     private final LogReader reader;
     private final LogFollower follower;
+    private final FollowProgress progress;
 
-    FollowedLogs(List<Path> paths, HitStore store, CrawlerIdentifier identifier, CrawlerVerifier verifier, Consumer<String> notices) {
+    /**
+     * @param formats  each followed file's format ({@code --format}; auto detects it per file)
+     * @param notices  told what happened to a file, and every few seconds how following is going
+     */
+    FollowedLogs(List<Path> paths, FormatChooser formats, HitStore store, CrawlerIdentifier identifier, CrawlerVerifier verifier,
+            Consumer<String> notices) {
         HitRecorder recorder = new HitRecorder(store, identifier, verifier);
-        this.reader = new LogReader(new CombinedLineParser(), PARSER_THREADS);
-        this.follower = new LogFollower(paths, reader, identifier, store::imported, recorder::record, store::flush, notices);
+        this.progress = new FollowProgress(notices);
+        this.reader = new LogReader(formats, PARSER_THREADS);
+        this.follower = new LogFollower(paths, reader, formats, identifier, store::imported,
+                (hits, through) -> progress.stored(recorder.record(hits, through)),
+                counts -> {
+                    store.flush();
+                    progress.read(counts.linesRead(), counts.linesBad());
+                }, notices);
     }
 
     void start() {
         follower.start();
+        progress.start();
     }
 
     /** Looks at every file once, on the caller's thread (tests). */
@@ -43,5 +57,6 @@ final class FollowedLogs implements AutoCloseable {
     public void close() {
         follower.close();
         reader.close();
+        progress.close();
     }
 }

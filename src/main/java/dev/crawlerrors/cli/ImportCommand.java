@@ -4,15 +4,12 @@ import dev.crawlerrors.crawler.CrawlerCatalog;
 import dev.crawlerrors.crawler.CrawlerIdentifier;
 import dev.crawlerrors.crawler.CrawlerVerifier;
 import dev.crawlerrors.ingest.FormatChooser;
-import dev.crawlerrors.ingest.LogFormat;
 import dev.crawlerrors.store.HitStore;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
@@ -32,10 +29,8 @@ final class ImportCommand implements Callable<Integer> {
     @Mixin
     StoreOptions store;
 
-    @Option(names = "--format", defaultValue = "auto", paramLabel = "FORMAT",
-            description = "Log format: " + LogFormat.ACCEPTED + " (default: ${DEFAULT-VALUE}, detected from each file's first lines). "
-                    + "combined and common take an optional trailing request time; paste your server's format string after nginx: or apache:.")
-    String format;
+    @Mixin
+    FormatOption format;
 
     @Parameters(arity = "1..*", paramLabel = "FILE|DIR|GLOB",
             description = "Access logs to import: files; directories (the logs in them); globs such as "
@@ -45,14 +40,9 @@ final class ImportCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         boolean terminal = System.console() != null;
-        FormatChooser formats;
-        try {
-            // on a terminal a progress bar may be drawn on the current line: start the notice on a clean one
-            String clearLine = terminal ? "\r\033[K" : "";
-            formats = LogFormat.chooser(format, notice -> spec.commandLine().getErr().println(clearLine + notice));
-        } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), "--format: " + e.getMessage());
-        }
+        // on a terminal a progress bar may be drawn on the current line: start the notice on a clean one
+        String clearLine = terminal ? "\r\033[K" : "";
+        FormatChooser formats = format.chooser(notice -> spec.commandLine().getErr().println(clearLine + notice));
         CrawlerCatalog catalog = store.catalog();
         try (HitStore hits = store.openStoreForImport(); CrawlerVerifier verifier = store.verifier(catalog)) {
             LogImport job = new LogImport(hits, new CrawlerIdentifier(catalog), verifier, formats);

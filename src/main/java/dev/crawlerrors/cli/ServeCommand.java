@@ -3,6 +3,7 @@ package dev.crawlerrors.cli;
 import dev.crawlerrors.crawler.CrawlerCatalog;
 import dev.crawlerrors.crawler.CrawlerIdentifier;
 import dev.crawlerrors.crawler.CrawlerVerifier;
+import dev.crawlerrors.ingest.FormatChooser;
 import dev.crawlerrors.report.CrawlErrorReport;
 import dev.crawlerrors.store.HitStore;
 import dev.crawlerrors.web.ReportServer;
@@ -10,6 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
@@ -32,8 +34,13 @@ final class ServeCommand implements Callable<Integer> {
                     + "copytruncate), may appear later, and a restart reads on where the last run stopped. Repeatable.")
     List<Path> follow = new ArrayList<>();
 
+    @Mixin
+    FormatOption format;
+
     @Override
     public Integer call() throws Exception {
+        Consumer<String> followNotices = notice -> System.out.println("follow: " + notice);
+        FormatChooser formats = format.chooser(followNotices); // a bad --format is refused before anything starts
         CrawlerCatalog catalog = store.catalog();
         HitStore hits = store.openStore();
         CrawlerVerifier verifier = store.verifier(catalog);
@@ -43,8 +50,7 @@ final class ServeCommand implements Callable<Integer> {
         rechecks.start();
         List<AutoCloseable> feeds = new ArrayList<>();
         if (!follow.isEmpty()) {
-            FollowedLogs followed = new FollowedLogs(follow, hits, new CrawlerIdentifier(catalog), verifier,
-                    notice -> System.out.println("follow: " + notice));
+            FollowedLogs followed = new FollowedLogs(follow, formats, hits, new CrawlerIdentifier(catalog), verifier, followNotices);
             followed.start();
             feeds.add(followed);
         }

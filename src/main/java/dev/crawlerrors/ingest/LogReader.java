@@ -78,19 +78,31 @@ public final class LogReader implements AutoCloseable {
      */
     public ParseCounts read(InputStream in, SourceProgress from, AgentFilter filter, SourceSink sink, ReadProgress progress)
             throws Exception {
-        String source = from.name();
-        ParseCounts total = new ParseCounts();
         FormatChooser.Choice choice;
         try {
-            choice = formats.choose(in, source);
+            choice = formats.choose(in, from.name());
         } catch (UnrecognizedFormatException e) {
-            total.sourceError(source + ": " + e.getMessage());
-            return total;
+            ParseCounts none = new ParseCounts();
+            none.sourceError(from.name() + ": " + e.getMessage());
+            return none;
         }
-        in = choice.in();
         LineParser parser = choice.parser();
+        return read(choice.in(), parser.sequential() ? parser.copy() : parser, from, filter, sink, progress);
+    }
+
+    /**
+     * Reads {@code in} as {@link #read(InputStream, SourceProgress, AgentFilter, SourceSink, ReadProgress)}
+     * does, with the parser the caller chose rather than the reader's chooser: a followed log keeps
+     * the format chosen for its file from one batch of lines to the next. A {@linkplain
+     * LineParser#sequential() sequential} parser is used itself, not a copy, so what its directives
+     * set (W3C's {@code #Fields:}) carries on to the caller's next read.
+     */
+    public ParseCounts read(InputStream in, LineParser parser, SourceProgress from, AgentFilter filter, SourceSink sink,
+            ReadProgress progress) throws Exception {
+        String source = from.name();
+        ParseCounts total = new ParseCounts();
         // a sequential format gets one parser for the whole source and one worker, so chunks run in order
-        LineParser shared = parser.sequential() ? parser.copy() : null;
+        LineParser shared = parser.sequential() ? parser : null;
         ExecutorService pool = shared != null ? sequentialWorker() : workers;
         int maxInFlight = shared != null ? 2 : threads * 2;
         ArrayDeque<Pending> inFlight = new ArrayDeque<>();

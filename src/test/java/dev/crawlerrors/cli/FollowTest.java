@@ -9,6 +9,8 @@ import dev.crawlerrors.crawler.CrawlerIdentifier;
 import dev.crawlerrors.crawler.CrawlerVerifier;
 import dev.crawlerrors.crawler.IpRangeSource;
 import dev.crawlerrors.crawler.IpRangeVerifier;
+import dev.crawlerrors.ingest.LogFormat;
+import dev.crawlerrors.ingest.SampleLogs;
 import dev.crawlerrors.store.DuckDbHitStore;
 import dev.crawlerrors.store.HitFilter;
 import dev.crawlerrors.store.StoredHit;
@@ -21,6 +23,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
+import java.util.function.IntFunction;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -40,6 +43,8 @@ class FollowTest {
     private CrawlerVerifier verifier;
     private FollowedLogs followed;
     private final List<String> notices = Collections.synchronizedList(new ArrayList<>());
+    /** What the format chooser said (which format was detected in each file). */
+    private final List<String> formatNotices = Collections.synchronizedList(new ArrayList<>());
 
     @BeforeEach
     void setUp() throws IOException {
@@ -59,9 +64,20 @@ class FollowTest {
     }
 
     private void follow() {
+        follow("auto");
+    }
+
+    /** Follows {@link #log} with {@code --format format}, on the follower's own thread. */
+    private void follow(String format) {
+        followed(format).start();
+    }
+
+    /** A follower of {@link #log} with {@code --format format}, not started: the test polls. */
+    private FollowedLogs followed(String format) {
         CrawlerCatalog catalog = CrawlerCatalog.builtIn();
-        followed = new FollowedLogs(List.of(log), store, new CrawlerIdentifier(catalog), verifier, notices::add);
-        followed.start();
+        followed = new FollowedLogs(List.of(log), LogFormat.chooser(format, formatNotices::add), store, new CrawlerIdentifier(catalog),
+                verifier, notices::add);
+        return followed;
     }
 
     private void append(Path file, String text) throws IOException {
@@ -183,6 +199,125 @@ class FollowTest {
 
         awaitStoredExactly(1, 6);
         assertThat(notices).contains(dir.resolve("access.log.1") + ": read 2 lines written before it was rotated");
+    }
+
+    private static String linesOf(int from, int to, IntFunction<String> line) {
+        StringBuilder sb = new StringBuilder();
+        IntStream.rangeClosed(from, to).forEach(i -> sb.append(line.apply(i)).append('\n'));
+        return sb.toString();
+    }
+
+    private static String caddy(int i) {
+        return SampleLogs.CADDY.replace("/gent/veldstraat?x=1", "/page/" + i);
+    }
+
+    private static String iis(int i) {
+        return SampleLogs.IIS_LINE.replace("/gent/veldstraat x=1", "/page/" + i + " -");
+    }
+
+    @Test
+    void aGrowingAutoDetectedLogIsStoredAfterOnePollWithoutWaitingForAThousandLines() throws Exception {
+        append(log, lines(1, 3));
+        FollowedLogs follower = followed("auto");
+
+        follower.pollOnce();
+
+        assertThat(storedUrls()).containsExactlyElementsOf(urls(1, 3));
+        assertThat(formatNotices).containsExactly("format: combined with request time in seconds (nginx $request_time); "
+                + "auto-detected from all 3 lines of " + log + ", 3 parsed");
+        append(log, line(4));
+        follower.pollOnce();
+        assertThat(storedUrls()).containsExactlyElementsOf(urls(1, 4));
+        assertThat(formatNotices).hasSize(1); // decided once per file
+    }
+
+    @Test
+    void followsACaddyJsonLogDetectedFromItsFirstLines() throws Exception {
+        append(log, linesOf(1, 2, FollowTest::caddy));
+        follow();
+        awaitStoredExactly(1, 2);
+
+        append(log, linesOf(3, 4, FollowTest::caddy));
+
+        awaitStoredExactly(1, 4);
+        assertThat(formatNotices).containsExactly("format: JSON lines (Caddy); auto-detected from all 2 lines of " + log + ", 2 parsed");
+    }
+
+    @Test
+    void followsALogInTheNginxFormatItWasGiven() throws Exception {
+        String format = "nginx:$host $remote_addr [$time_iso8601] \"$request\" $status $request_time \"$http_user_agent\"";
+        IntFunction<String> line = i -> "www.straatinfo.be 66.249.66." + i + " [2025-05-14T09:31:02+02:00] \"GET /page/" + i
+                + " HTTP/1.1\" 404 0.012 \"" + SampleLogs.GOOGLEBOT + "\"";
+        append(log, linesOf(1, 2, line));
+        follow(format);
+        awaitStoredExactly(1, 2);
+
+        append(log, linesOf(3, 5, line));
+
+        awaitStoredExactly(1, 5);
+        assertThat(formatNotices).isEmpty();
+    }
+
+    @Test
+    void aW3cLogKeepsItsFieldsFromOnePollToTheNextAndAcrossARestart() throws Exception {
+        append(log, SampleLogs.IIS_HEADER + linesOf(1, 2, FollowTest::iis));
+        FollowedLogs follower = followed("auto");
+        follower.pollOnce();
+        assertThat(storedUrls()).containsExactlyElementsOf(urls(1, 2));
+
+        append(log, linesOf(3, 3, FollowTest::iis));
+        follower.pollOnce();
+        assertThat(storedUrls()).containsExactlyElementsOf(urls(1, 3));
+        follower.close();
+
+        append(log, linesOf(4, 5, FollowTest::iis));
+        followed("w3c").pollOnce();
+        assertThat(storedUrls()).containsExactlyElementsOf(urls(1, 5));
+        assertThat(notices).noneMatch(notice -> notice.contains("#Fields"));
+    }
+
+    @Test
+    void aLogReplacedByRotationHasItsFormatDetectedAfresh() throws Exception {
+        append(log, lines(1, 2));
+        follow();
+        awaitStoredExactly(1, 2);
+
+        Files.move(log, dir.resolve("access.log.1"));
+        append(log, linesOf(3, 4, FollowTest::caddy)); // the server now writes JSON
+
+        awaitStoredExactly(1, 4);
+        assertThat(formatNotices).hasSize(2).last().asString().startsWith("format: JSON lines (Caddy); auto-detected from all 2 lines");
+    }
+
+    @Test
+    void aLogWhoseFirstLinesAreInNoFormatIsTriedAgainWhenItGrows() throws Exception {
+        append(log, "starting up\n");
+        FollowedLogs follower = followed("auto");
+        follower.pollOnce();
+        assertThat(storedUrls()).isEmpty();
+        assertThat(notices).last().asString().contains("the log format could not be detected: its only line is in none of the formats tried")
+                .endsWith("; tried again as it grows");
+
+        append(log, lines(1, 2));
+        follower.pollOnce();
+
+        assertThat(storedUrls()).containsExactlyElementsOf(urls(1, 2));
+        assertThat(formatNotices).last().asString().contains("auto-detected from all 3 lines of " + log + ", 2 parsed");
+        assertThat(notices).last().asString().contains("line 1").contains("starting up");
+    }
+
+    @Test
+    void aLogInNoFormatForAsManyLinesAsDetectionReadsIsLeftUnreadAndSaidOnce() throws Exception {
+        append(log, linesOf(1, 1000, i -> "starting worker " + i));
+        FollowedLogs follower = followed("auto");
+        follower.pollOnce();
+        append(log, lines(1, 2));
+
+        follower.pollOnce();
+
+        assertThat(storedUrls()).isEmpty();
+        assertThat(notices).filteredOn(notice -> notice.contains("could not be detected")).singleElement().asString()
+                .contains("1,000 of the first 1,000 lines are in none of the formats tried").endsWith("; it is not read");
     }
 
     /** The follower's poll interval, for waits that must span a few polls. */
