@@ -174,6 +174,23 @@ class DuckDbHitStoreTest {
     }
 
     @Test
+    void storesTheRowsOfABatchInTimeOrderKeepingLogOrderWithinAnInstant() {
+        try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
+            // as Apache writes them: stamped with their start, logged when they end
+            store.append(List.of(
+                    hit("2025-05-14T10:00:02Z", "66.249.66.1", "/quick", 404, VERIFIED),
+                    hit("2025-05-14T10:00:00Z", "66.249.66.1", "/slow", 404, VERIFIED),
+                    hit("2025-05-14T10:00:02Z", "66.249.66.1", "/quick-too", 404, VERIFIED),
+                    hit("2025-05-14T10:00:01Z", "66.249.66.1", "/middle", 404, VERIFIED)));
+
+            List<StoredHit> rows = store.page(HitFilter.ERRORS, 0, 10);
+
+            assertThat(rows).extracting(StoredHit::url).containsExactly("/quick-too", "/quick", "/middle", "/slow");
+            assertThat(rows).extracting(StoredHit::id).containsExactly(4L, 3L, 2L, 1L);
+        }
+    }
+
+    @Test
     void storesUrlsAndAgentsExactlyAsGiven() {
         try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
             String url = "/<script>alert('x')</script>?q=\"1\";DROP TABLE hits";
