@@ -293,12 +293,20 @@ public final class CombinedLineParser implements LineParser {
         }
     }
 
-    private static void checkAddress(byte[] b, int from, int to) throws BadLineException {
-        for (int i = from; i < to; i++) {
-            byte c = b[i];
-            boolean ok = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+    /** The bytes a client address may hold (IPv4, IPv6 with a zone, or a host name), by unsigned value. */
+    private static final boolean[] ADDRESS_BYTES = new boolean[256];
+
+    static {
+        for (int c = 0; c < 256; c++) {
+            ADDRESS_BYTES[c] = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
                     || c == '.' || c == ':' || c == '-' || c == '_' || c == '%';
-            if (!ok) {
+        }
+    }
+
+    private static void checkAddress(byte[] b, int from, int to) throws BadLineException {
+        // one table load a byte: the chain of ranges it replaces was a tenth of the parser's time
+        for (int i = from; i < to; i++) {
+            if (!ADDRESS_BYTES[b[i] & 0xFF]) {
                 throw new BadLineException("no client address", "'" + LogText.excerpt(b, from, to) + "' is not a client address");
             }
         }
