@@ -86,28 +86,15 @@ public final class FormatDetector implements FormatChooser {
                             + "--format 'nginx:<the log_format of your access_log>' or --format 'apache:<the LogFormat of your CustomLog>'",
                     which, tried, LogText.excerpt(sample.bytes, lines[2 * firstUnparsed], lines[2 * firstUnparsed + 1])));
         }
-        String notice = String.format(Locale.ROOT, "format: %s; auto-detected from %s of %s, %,d parsed", describe(best), lineWord,
+        String notice = String.format(Locale.ROOT, "format: %s; auto-detected from %s of %s, %,d parsed", best.describe(), lineWord,
                 source, bestParsed);
         if (bestAgents == 0) {
             notice += "; these lines carry no user agent, so no crawler can be identified in them and none will be stored"
-                    + (best instanceof JsonLineParser json && json.describe().contains("Traefik")
+                    + (best.describe().contains("Traefik")
                             ? " (Traefik drops headers unless told: accessLog.fields.headers.names.User-Agent=keep)" : "");
         }
         notices.accept(notice);
         return new Choice(best, replay);
-    }
-
-    private static String describe(LineParser parser) {
-        if (parser instanceof CombinedLineParser combined) {
-            return combined.describe();
-        }
-        if (parser instanceof JsonLineParser json) {
-            return json.describe();
-        }
-        if (parser instanceof W3cLineParser w3c) {
-            return w3c.describe();
-        }
-        return parser.getClass().getSimpleName();
     }
 
     /** The first lines of a source, held to be parsed twice: once to decide, once for real. */
