@@ -3,8 +3,10 @@ package dev.crawlerrors.cli;
 import dev.crawlerrors.crawler.CrawlerIdentifier;
 import dev.crawlerrors.crawler.CrawlerVerifier;
 import dev.crawlerrors.ingest.CombinedLineParser;
+import dev.crawlerrors.ingest.FormatChooser;
 import dev.crawlerrors.ingest.LogFollower;
 import dev.crawlerrors.ingest.LogReader;
+import dev.crawlerrors.ingest.StickyFormat;
 import dev.crawlerrors.store.HitStore;
 import java.nio.file.Path;
 import java.util.List;
@@ -23,9 +25,16 @@ final class FollowedLogs implements AutoCloseable {
     private final LogReader reader;
     private final LogFollower follower;
 
+    /** Follows combined logs. */
     FollowedLogs(List<Path> paths, HitStore store, CrawlerIdentifier identifier, CrawlerVerifier verifier, Consumer<String> notices) {
+        this(paths, FormatChooser.of(new CombinedLineParser()), store, identifier, verifier, notices);
+    }
+
+    /** Follows logs in the format {@code formats} chooses for each, once, from its first lines ({@code --format}). */
+    FollowedLogs(List<Path> paths, FormatChooser formats, HitStore store, CrawlerIdentifier identifier, CrawlerVerifier verifier,
+            Consumer<String> notices) {
         HitRecorder recorder = new HitRecorder(store, identifier, verifier);
-        this.reader = new LogReader(new CombinedLineParser(), PARSER_THREADS);
+        this.reader = new LogReader(new StickyFormat(formats), PARSER_THREADS);
         this.follower = new LogFollower(paths, reader, identifier, store::imported, recorder::record, store::flush, notices);
     }
 

@@ -9,6 +9,8 @@ import dev.crawlerrors.crawler.CrawlerIdentifier;
 import dev.crawlerrors.crawler.CrawlerVerifier;
 import dev.crawlerrors.crawler.IpRangeSource;
 import dev.crawlerrors.crawler.IpRangeVerifier;
+import dev.crawlerrors.ingest.LogFormat;
+import dev.crawlerrors.ingest.SampleLogs;
 import dev.crawlerrors.store.DuckDbHitStore;
 import dev.crawlerrors.store.HitFilter;
 import dev.crawlerrors.store.StoredHit;
@@ -183,6 +185,28 @@ class FollowTest {
 
         awaitStoredExactly(1, 6);
         assertThat(notices).contains(dir.resolve("access.log.1") + ": read 2 lines written before it was rotated");
+    }
+
+    @Test
+    void followsALogInTheFormatDetectedFromItsFirstLinesAndSaysWhichOnce() throws Exception {
+        append(log, caddy(1) + caddy(2));
+        CrawlerCatalog catalog = CrawlerCatalog.builtIn();
+        followed = new FollowedLogs(List.of(log), LogFormat.liveChooser("auto", notices::add), store, new CrawlerIdentifier(catalog),
+                verifier, notices::add);
+        followed.start();
+        awaitStoredExactly(1, 2);
+
+        append(log, caddy(3));
+        append(log, caddy(4));
+
+        awaitStoredExactly(1, 4);
+        assertThat(notices).containsExactly("following " + log + " from its start",
+                "format: JSON lines (Caddy); auto-detected from all 2 lines of " + log + ", 2 parsed");
+    }
+
+    /** Caddy's JSON access-log line for a verified Googlebot 404 of {@code /page/i}, with its newline. */
+    private static String caddy(int i) {
+        return SampleLogs.CADDY.replace("/gent/veldstraat?x=1", "/page/" + i) + "\n";
     }
 
     /** The follower's poll interval, for waits that must span a few polls. */
