@@ -7,14 +7,10 @@ import dev.crawlerrors.ingest.Fingerprint;
 import dev.crawlerrors.ingest.ResumePoint;
 import dev.crawlerrors.store.DuckDbHitStore;
 import dev.crawlerrors.store.HitFilter;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -25,8 +21,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -38,7 +32,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class FollowRestartTest {
 
-    private static final Pattern SERVING = Pattern.compile("Serving the report at (http://\\S+)/crawl-errors");
     private static final int LINES = 600;
 
     @TempDir
@@ -52,44 +45,17 @@ class FollowRestartTest {
         processes.forEach(Process::destroyForcibly);
     }
 
-    /** Starts {@code serve --follow} on the test's class path, and waits until it serves. */
-    private Served serve(Path log, Path db, Path ranges) throws Exception {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        // the class path rather than the jar, so this runs in the test phase; C1 only, for a quick start
-        Process process = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
-                "dev.crawlerrors.cli.Main", "serve", "--follow", log.toString(), "--db", db.toString(), "--port", "0",
-                "--dns-server", "none", "--ip-ranges", ranges.toString(), "--timezone", "UTC")
-                .redirectErrorStream(true).start();
-        processes.add(process);
-        CompletableFuture<String> base = new CompletableFuture<>();
-        StringBuilder output = new StringBuilder();
-        Thread reader = new Thread(() -> {
-            try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                for (String line; (line = out.readLine()) != null; ) {
-                    synchronized (output) {
-                        output.append(line).append('\n');
-                    }
-                    Matcher m = SERVING.matcher(line);
-                    if (m.find()) {
-                        base.complete(m.group(1));
-                    }
-                }
-            } catch (IOException e) {
-                // the process was killed
-            }
-            base.completeExceptionally(new IllegalStateException("serve ended before serving:\n" + output));
-        }, "serve-output");
-        reader.setDaemon(true);
-        reader.start();
-        return new Served(process, base.get(30, TimeUnit.SECONDS), output);
-    }
-
-    private record Served(Process process, String base, StringBuilder output) {
+    /** Starts {@code serve --follow}, and waits until it serves. */
+    private ServeProcess serve(Path log, Path db, Path ranges) throws Exception {
+        ServeProcess serve = ServeProcess.start(dir.resolve("serve-" + processes.size() + ".out"), List.of("--follow", log.toString(), "--db", db.toString(), "--port", "0",
+                "--dns-server", "none", "--ip-ranges", ranges.toString(), "--timezone", "UTC"));
+        processes.add(serve.process());
+        return serve;
     }
 
     /** The URLs the served report holds, by how often each is there. */
-    private Map<String, Integer> served(Served serve) throws Exception {
-        HttpResponse<String> csv = http.send(HttpRequest.newBuilder(URI.create(serve.base + "/crawl-errors.csv")).build(),
+    private Map<String, Integer> served(ServeProcess serve) throws Exception {
+        HttpResponse<String> csv = http.send(HttpRequest.newBuilder(URI.create(serve.base() + "/crawl-errors.csv")).build(),
                 HttpResponse.BodyHandlers.ofString());
         Map<String, Integer> urls = new HashMap<>();
         csv.body().lines().skip(1).forEach(row -> urls.merge(row.split(",")[3], 1, Integer::sum));
@@ -118,7 +84,7 @@ class FollowRestartTest {
         Path db = dir.resolve("hits.duckdb");
         Path ranges = ImportSourcesTest.ipRanges(dir);
         write(log, 1, 50);
-        Served first = serve(log, db, ranges);
+        ServeProcess first = serve(log, db, ranges);
 
         CompletableFuture<Void> writing = CompletableFuture.runAsync(() -> {
             try {
@@ -132,7 +98,7 @@ class FollowRestartTest {
         while (served(first).size() < 150 && System.currentTimeMillis() < deadline) {
             Thread.sleep(20);
         }
-        first.process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        first.process().destroyForcibly().waitFor(10, TimeUnit.SECONDS);
         writing.get(30, TimeUnit.SECONDS);
         // what the killed process committed: its hits, and the position that says it read exactly those
         try (DuckDbHitStore store = DuckDbHitStore.open(db)) {
@@ -143,15 +109,15 @@ class FollowRestartTest {
             assertThat(stored).containsExactlyInAnyOrderElementsOf(urls(1, (int) linesRead));
         }
 
-        Served second = serve(log, db, ranges);
+        ServeProcess second = serve(log, db, ranges);
         write(log, 401, LINES);
         deadline = System.currentTimeMillis() + 20_000;
         while (served(second).size() < LINES && System.currentTimeMillis() < deadline) {
             Thread.sleep(50);
         }
         Map<String, Integer> shown = served(second);
-        second.process.destroy(); // SIGTERM: a clean stop
-        assertThat(second.process.waitFor(20, TimeUnit.SECONDS)).isTrue();
+        second.process().destroy(); // SIGTERM: a clean stop
+        assertThat(second.process().waitFor(20, TimeUnit.SECONDS)).isTrue();
 
         assertThat(shown).hasSize(LINES).allSatisfy((url, times) -> assertThat(times).as(url).isEqualTo(1));
         try (DuckDbHitStore store = DuckDbHitStore.open(db)) {
@@ -159,6 +125,6 @@ class FollowRestartTest {
             store.forEach(HitFilter.ERRORS, hit -> stored.add(hit.url()));
             assertThat(stored).containsExactlyInAnyOrderElementsOf(urls(1, LINES));
         }
-        assertThat(second.output.toString()).contains("following " + log + " from line ");
+        assertThat(second.printed()).contains("following " + log + " from line ");
     }
 }

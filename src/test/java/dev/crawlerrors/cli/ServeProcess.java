@@ -1,0 +1,64 @@
+package dev.crawlerrors.cli;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * {@code crawl-errors serve} in a JVM of its own, on the tests' class path (so it runs in the test
+ * phase, before the jar exists), for the tests that must stop or kill it.
+ *
+ * <p>Its output goes to a file rather than a pipe: what a shutdown hook prints on SIGTERM reaches
+ * a file, while the JDK's process reaper may close the pipe before the last lines are read.
+ *
+ * @param base   the report's address, {@code http://127.0.0.1:PORT}
+ * @param output where its stdout and stderr go
+ */
+record ServeProcess(Process process, String base, Path output) {
+
+    private static final Pattern SERVING = Pattern.compile("Serving the report at (http://\\S+)/crawl-errors");
+    private static final long START_MS = 30_000;
+
+    /** Starts {@code serve ARGS...}, printing to {@code output}, and waits until it serves. */
+    static ServeProcess start(Path output, List<String> args) throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED",
+                // C1 only, for a quick start
+                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
+                "dev.crawlerrors.cli.Main", "serve"));
+        command.addAll(args);
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
+        ServeProcess serve = new ServeProcess(process, null, output);
+        long deadline = System.currentTimeMillis() + START_MS;
+        String base;
+        while ((base = serve.printed(SERVING)) == null) {
+            if (!process.isAlive() || System.currentTimeMillis() > deadline) {
+                process.destroyForcibly();
+                throw new IllegalStateException("serve ended or took too long before serving:\n" + serve.printed());
+            }
+            Thread.sleep(20);
+        }
+        return new ServeProcess(process, base, output);
+    }
+
+    /** The first group of {@code pattern} in what was printed, or null. */
+    String printed(Pattern pattern) {
+        Matcher m = pattern.matcher(printed());
+        return m.find() ? m.group(1) : null;
+    }
+
+    /** What it printed so far. */
+    String printed() {
+        try {
+            return Files.readString(output, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
