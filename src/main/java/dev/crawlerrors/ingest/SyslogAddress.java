@@ -24,6 +24,9 @@ public record SyslogAddress(boolean tcp, String host, int port) {
      * @throws IllegalArgumentException naming the value and the accepted form
      */
     public static SyslogAddress parse(String value) {
+        if (!value.contains("://")) {
+            throw invalid(value, "it names no protocol (udp:// or tcp://)");
+        }
         URI uri;
         try {
             uri = new URI(value.strip());
