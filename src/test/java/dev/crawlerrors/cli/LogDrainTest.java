@@ -6,24 +6,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.crawlerrors.crawler.CrawlerCatalog;
-import dev.crawlerrors.crawler.CrawlerIdentifier;
-import dev.crawlerrors.crawler.CrawlerVerifier;
-import dev.crawlerrors.crawler.IpRangeSource;
-import dev.crawlerrors.crawler.IpRangeVerifier;
 import dev.crawlerrors.ingest.Compressed;
 import dev.crawlerrors.ingest.LogDrainServer;
 import dev.crawlerrors.ingest.SampleLogs;
-import dev.crawlerrors.report.CrawlErrorReport;
 import dev.crawlerrors.store.DuckDbHitStore;
-import dev.crawlerrors.web.ReportServer;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.ZoneId;
 import java.util.Arrays;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -44,30 +36,22 @@ class LogDrainTest {
     @TempDir
     Path dir;
 
+    private PushedStore stored;
     private DuckDbHitStore store;
-    private CrawlerVerifier verifier;
-    private PushedLines pushed;
-    private ReportServer report;
     private LogDrainServer drain;
     private final HttpClient http = HttpClient.newHttpClient();
 
     @BeforeEach
     void setUp() throws Exception {
-        store = DuckDbHitStore.open(dir.resolve("hits.duckdb"));
-        CrawlerCatalog catalog = CrawlerCatalog.builtIn();
-        verifier = new CrawlerVerifier(new IpRangeVerifier(catalog, IpRangeSource.parse(ImportSourcesTest.ipRanges(dir).toString())), null);
-        pushed = new PushedLines(store, new CrawlerIdentifier(catalog), verifier);
-        report = ReportServer.start(new CrawlErrorReport(store, ZoneId.of("UTC")), store, "127.0.0.1", 0);
-        drain = LogDrainServer.start("127.0.0.1", 0, TOKEN, "auto", pushed, LIMIT);
+        stored = new PushedStore(dir);
+        store = stored.store;
+        drain = LogDrainServer.start("127.0.0.1", 0, TOKEN, "auto", stored.pushed, LIMIT);
     }
 
     @AfterEach
     void tearDown() {
         drain.close();
-        report.close();
-        pushed.close();
-        verifier.close();
-        store.close();
+        stored.close();
     }
 
     private HttpRequest.Builder post(String query, byte[] body) {
@@ -88,9 +72,7 @@ class LogDrainTest {
     }
 
     private JsonNode api() throws Exception {
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(
-                URI.create("http://127.0.0.1:" + report.port() + "/api/crawl-errors")).build(), HttpResponse.BodyHandlers.ofString());
-        return JSON.readTree(response.body());
+        return stored.api("");
     }
 
     private static JsonNode json(HttpResponse<String> response) throws Exception {
@@ -271,7 +253,7 @@ class LogDrainTest {
 
     @Test
     void theReportPortTakesNoBatches() throws Exception {
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + report.port() + "/ingest"))
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + stored.reportPort() + "/ingest"))
                 .header("Authorization", "Bearer " + TOKEN).POST(HttpRequest.BodyPublishers.ofString(lines(1, 3))).build(),
                 HttpResponse.BodyHandlers.ofString());
 

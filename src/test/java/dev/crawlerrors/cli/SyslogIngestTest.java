@@ -4,37 +4,20 @@ import static dev.crawlerrors.cli.ImportSourcesTest.line;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.crawlerrors.crawler.CrawlerCatalog;
-import dev.crawlerrors.crawler.CrawlerIdentifier;
-import dev.crawlerrors.crawler.CrawlerVerifier;
-import dev.crawlerrors.crawler.IpRangeSource;
-import dev.crawlerrors.crawler.IpRangeVerifier;
 import dev.crawlerrors.ingest.FormatChooser;
 import dev.crawlerrors.ingest.LineBatchSink;
 import dev.crawlerrors.ingest.LogFormat;
 import dev.crawlerrors.ingest.SyslogAddress;
 import dev.crawlerrors.ingest.SyslogListener;
-import dev.crawlerrors.report.CrawlErrorReport;
-import dev.crawlerrors.store.DuckDbHitStore;
-import dev.crawlerrors.store.HitFilter;
-import dev.crawlerrors.store.StoredHit;
-import dev.crawlerrors.web.ReportServer;
 import java.io.OutputStream;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
@@ -51,27 +34,18 @@ import org.junit.jupiter.api.io.TempDir;
 class SyslogIngestTest {
 
     private static final long DEADLINE_MS = 5_000;
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     @TempDir
     Path dir;
 
-    private DuckDbHitStore store;
-    private CrawlerVerifier verifier;
-    private PushedLines pushed;
-    private ReportServer report;
+    private PushedStore stored;
     private SyslogListener listener;
     private final AtomicInteger batches = new AtomicInteger();
     private final List<String> notices = Collections.synchronizedList(new ArrayList<>());
-    private final HttpClient http = HttpClient.newHttpClient();
 
     @BeforeEach
     void setUp() throws Exception {
-        store = DuckDbHitStore.open(dir.resolve("hits.duckdb"));
-        CrawlerCatalog catalog = CrawlerCatalog.builtIn();
-        verifier = new CrawlerVerifier(new IpRangeVerifier(catalog, IpRangeSource.parse(ImportSourcesTest.ipRanges(dir).toString())), null);
-        pushed = new PushedLines(store, new CrawlerIdentifier(catalog), verifier);
-        report = ReportServer.start(new CrawlErrorReport(store, ZoneId.of("UTC")), store, "127.0.0.1", 0);
+        stored = new PushedStore(dir);
     }
 
     @AfterEach
@@ -79,10 +53,7 @@ class SyslogIngestTest {
         if (listener != null) {
             listener.close();
         }
-        report.close();
-        pushed.close();
-        verifier.close();
-        store.close();
+        stored.close();
     }
 
     private void listen(String address) throws Exception {
@@ -92,7 +63,7 @@ class SyslogIngestTest {
     private void listen(String address, FormatChooser formats) throws Exception {
         LineBatchSink counting = (lines, source, f) -> {
             batches.incrementAndGet();
-            return pushed.accept(lines, source, f);
+            return stored.pushed.accept(lines, source, f);
         };
         listener = SyslogListener.start(SyslogAddress.parse(address), formats, counting, notices::add);
     }
@@ -134,16 +105,11 @@ class SyslogIngestTest {
     }
 
     private JsonNode api(String query) throws Exception {
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(
-                URI.create("http://127.0.0.1:" + report.port() + "/api/crawl-errors" + query)).build(), HttpResponse.BodyHandlers.ofString());
-        assertThat(response.statusCode()).isEqualTo(200);
-        return JSON.readTree(response.body());
+        return stored.api(query);
     }
 
     private List<String> storedUrls() {
-        List<StoredHit> rows = new ArrayList<>();
-        store.forEach(HitFilter.ERRORS, rows::add);
-        return rows.stream().sorted(Comparator.comparingLong(StoredHit::id)).map(StoredHit::url).toList();
+        return stored.storedUrls();
     }
 
     private static List<String> urls(int from, int to) {
