@@ -26,7 +26,7 @@ final class PushedSourceOptions {
     @Spec(Spec.Target.MIXEE)
     CommandSpec spec;
 
-    @Option(names = "--syslog", paramLabel = "udp://HOST:PORT|tcp://HOST:PORT",
+    @Option(names = "--syslog", paramLabel = "udp|tcp://HOST:PORT",
             description = "Listen for access-log lines sent as syslog, e.g. by nginx's "
                     + "access_log syslog:server=127.0.0.1:5140; (RFC 3164 or 5424; over TCP octet-counted or one a line). "
                     + "A line is in the report within a second. Repeatable; port 0 picks a free one.")

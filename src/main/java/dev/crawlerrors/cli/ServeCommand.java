@@ -26,8 +26,8 @@ import picocli.CommandLine.Spec;
         description = {"Serves the report over HTTP until stopped. It can take lines in while it serves: it tails logs as they "
                 + "grow (--follow), listens for syslog (--syslog; nginx: access_log syslog:server=127.0.0.1:5140;), and takes "
                 + "batches POSTed to a log drain on a port of its own (--ingest-port, --ingest-token-file):",
-                "  curl --data-binary @access.log -H \"Authorization: Bearer $(cat ingest.token)\" "
-                        + "'http://127.0.0.1:8081/ingest?format=combined'",
+                "  curl -H \"Authorization: Bearer $(cat ingest.token)\" \\",
+                "       --data-binary @access.log 'http://127.0.0.1:8081/ingest?format=combined'",
                 "The drain answers once the batch is stored, with what it came to (JSON: lines, parsed, bad by reason, crawlerHits, "
                         + "firstBad); the report's own port stays read-only."})
 final class ServeCommand implements Callable<Integer> {
