@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
  * Traefik) or text lines in the format {@code ?format=} names (the names of {@code --format});
  * without one, in serve's {@code --format}, by default detected per batch; {@code Content-Encoding: gzip} is read. The sender is
  * told what its batch came to only once the batch is stored ({@link LineBatchSink}): a 200 means
- * the hits are in the report, anything else that nothing of the batch was stored.
+ * the hits are in the report; a 4xx that nothing of the batch was stored.
  *
  * <p>Every request needs {@code Authorization: Bearer <token>}; the token is compared in constant
  * time. A batch is at most {@link #MAX_BATCH_BYTES} as sent and as decompressed (413 above). The
@@ -92,8 +92,8 @@ public final class LogDrainServer implements AutoCloseable {
             config.routes.exception(Refusal.class, (e, ctx) -> answer(ctx, e));
             config.routes.exception(Exception.class, (e, ctx) -> {
                 LOG.error("{} {} failed", ctx.method(), ctx.path(), e);
-                answer(ctx, new Refusal(500, "the batch could not be stored (" + e.getMessage() + "); nothing of it was stored, "
-                        + "send it again"));
+                // the store failed part way: some of the batch may be kept, so this says no more than that
+                answer(ctx, new Refusal(500, "the batch could not be stored (" + e.getMessage() + ")"));
             });
         });
     }
