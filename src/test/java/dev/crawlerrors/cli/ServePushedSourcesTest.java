@@ -26,7 +26,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -46,13 +45,7 @@ class ServePushedSourcesTest {
     @TempDir
     Path dir;
 
-    private final List<ServeProcess> processes = new ArrayList<>();
     private final HttpClient http = HttpClient.newHttpClient();
-
-    @AfterEach
-    void stopProcesses() {
-        processes.forEach(ServeProcess::close);
-    }
 
     /** Runs {@code serve ARGS...} in this JVM, for options refused before it serves; returns the exit code and stderr. */
     private Result serveInProcess(String... args) {
@@ -141,42 +134,42 @@ class ServePushedSourcesTest {
     void takesLinesOverUdpTcpAndTheDrainAtOnceAndStoresAllOfThemWhenStopped() throws Exception {
         Path db = dir.resolve("hits.duckdb");
         Path token = Files.writeString(dir.resolve("ingest.token"), "t0ken-from-a-file\n");
-        ServeProcess serve = ServeProcess.start(dir.resolve("serve.out"), "--db", db.toString(), "--port", "0", "--dns-server", "none",
-                "--ip-ranges", ImportSourcesTest.ipRanges(dir).toString(), "--timezone", "UTC",
+        try (ServeProcess serve = ServeProcess.start(dir.resolve("serve.out"), "--db", db.toString(), "--port", "0",
+                "--dns-server", "none", "--ip-ranges", ImportSourcesTest.ipRanges(dir).toString(), "--timezone", "UTC",
                 "--syslog", "udp://127.0.0.1:0", "--syslog", "tcp://127.0.0.1:0",
-                "--ingest-port", "0", "--ingest-token-file", token.toString());
-        processes.add(serve);
-        URI udp = URI.create(serve.printed(UDP));
-        URI tcp = URI.create(serve.printed(TCP));
+                "--ingest-port", "0", "--ingest-token-file", token.toString())) {
+            URI udp = URI.create(serve.printed(UDP));
+            URI tcp = URI.create(serve.printed(TCP));
 
-        HttpResponse<String> drained = http.send(HttpRequest.newBuilder(URI.create(serve.printed(DRAIN)))
-                .header("Authorization", "Bearer t0ken-from-a-file").header("Content-Type", "application/x-ndjson")
-                .POST(HttpRequest.BodyPublishers.ofString(SampleLogs.CADDY + "\n")).build(), HttpResponse.BodyHandlers.ofString());
-        try (DatagramSocket socket = new DatagramSocket()) {
-            byte[] frame = ("<190>Nov 22 01:02:03 web1 nginx: " + line(1).strip()).getBytes(StandardCharsets.UTF_8);
-            socket.send(new DatagramPacket(frame, frame.length, new InetSocketAddress(udp.getHost(), udp.getPort())));
-        }
-        try (Socket socket = new Socket(tcp.getHost(), tcp.getPort())) {
-            socket.getOutputStream().write(("<190>Nov 22 01:02:03 web1 nginx: " + line(2)).getBytes(StandardCharsets.UTF_8));
-        }
-        assertThat(drained.statusCode()).isEqualTo(200);
-        assertThat(JSON.readTree(drained.body()).get("crawlerHits").asInt()).isEqualTo(1);
-        try (Socket socket = new Socket(tcp.getHost(), tcp.getPort())) {
-            socket.getOutputStream().write(lines(3, 5).lines().map(l -> octetCounted("<190>Nov 22 01:02:03 web1 nginx: " + l))
-                    .reduce("", String::concat).getBytes(StandardCharsets.UTF_8));
-        }
-        assertThat(servedUrls(serve, 6)).containsExactlyInAnyOrder("/gent/veldstraat?x=1", "/page/1", "/page/2", "/page/3",
-                "/page/4", "/page/5");
+            HttpResponse<String> drained = http.send(HttpRequest.newBuilder(URI.create(serve.printed(DRAIN)))
+                    .header("Authorization", "Bearer t0ken-from-a-file").header("Content-Type", "application/x-ndjson")
+                    .POST(HttpRequest.BodyPublishers.ofString(SampleLogs.CADDY + "\n")).build(), HttpResponse.BodyHandlers.ofString());
+            try (DatagramSocket socket = new DatagramSocket()) {
+                byte[] frame = ("<190>Nov 22 01:02:03 web1 nginx: " + line(1).strip()).getBytes(StandardCharsets.UTF_8);
+                socket.send(new DatagramPacket(frame, frame.length, new InetSocketAddress(udp.getHost(), udp.getPort())));
+            }
+            try (Socket socket = new Socket(tcp.getHost(), tcp.getPort())) {
+                socket.getOutputStream().write(("<190>Nov 22 01:02:03 web1 nginx: " + line(2)).getBytes(StandardCharsets.UTF_8));
+            }
+            assertThat(drained.statusCode()).isEqualTo(200);
+            assertThat(JSON.readTree(drained.body()).get("crawlerHits").asInt()).isEqualTo(1);
+            try (Socket socket = new Socket(tcp.getHost(), tcp.getPort())) {
+                socket.getOutputStream().write(lines(3, 5).lines().map(l -> octetCounted("<190>Nov 22 01:02:03 web1 nginx: " + l))
+                        .reduce("", String::concat).getBytes(StandardCharsets.UTF_8));
+            }
+            assertThat(servedUrls(serve, 6)).containsExactlyInAnyOrder("/gent/veldstraat?x=1", "/page/1", "/page/2", "/page/3",
+                    "/page/4", "/page/5");
 
-        serve.process().destroy(); // SIGTERM: sources close, then the store
-        assertThat(serve.process().waitFor(20, TimeUnit.SECONDS)).isTrue();
+            serve.process().destroy(); // SIGTERM: sources close, then the store
+            assertThat(serve.process().waitFor(20, TimeUnit.SECONDS)).isTrue();
 
-        try (DuckDbHitStore store = DuckDbHitStore.open(db)) {
-            List<String> stored = new ArrayList<>();
-            store.forEach(HitFilter.ERRORS, hit -> stored.add(hit.url()));
-            assertThat(stored).containsExactlyInAnyOrder("/gent/veldstraat?x=1", "/page/1", "/page/2", "/page/3", "/page/4", "/page/5");
+            try (DuckDbHitStore store = DuckDbHitStore.open(db)) {
+                List<String> stored = new ArrayList<>();
+                store.forEach(HitFilter.ERRORS, hit -> stored.add(hit.url()));
+                assertThat(stored).containsExactlyInAnyOrder("/gent/veldstraat?x=1", "/page/1", "/page/2", "/page/3", "/page/4", "/page/5");
+            }
+            assertThat(serve.printed()).contains("syslog: " + tcp + ": closed after 4 frames (0 malformed): 4 lines, 4 parsed, 0 bad, "
+                    + "4 crawler hits stored");
         }
-        assertThat(serve.printed()).contains("syslog: " + tcp + ": closed after 4 frames (0 malformed): 4 lines, 4 parsed, 0 bad, "
-                + "4 crawler hits stored");
     }
 }
