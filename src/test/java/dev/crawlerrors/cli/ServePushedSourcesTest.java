@@ -25,6 +25,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -170,6 +171,35 @@ class ServePushedSourcesTest {
             }
             assertThat(serve.printed()).contains("syslog: " + tcp + ": closed after 4 frames (0 malformed): 4 lines, 4 parsed, 0 bad, "
                     + "4 crawler hits stored");
+        }
+    }
+
+    @Test
+    void readsSyslogLinesAndDrainBatchesThatNameNoFormatInServesFormatAndADrainBatchInTheOneItNames() throws Exception {
+        // a format auto-detection cannot find, so only --format reading them explains their being stored
+        String format = "nginx:$remote_addr [$time_local] \"$request\" $status \"$http_user_agent\"";
+        IntFunction<String> custom = i -> "66.249.66." + i + " [14/May/2025:09:31:02 +0200] \"GET /custom/" + i + " HTTP/1.1\" 410 \""
+                + SampleLogs.GOOGLEBOT + "\"";
+        Path token = Files.writeString(dir.resolve("ingest.token"), "t0ken\n");
+        try (ServeProcess serve = ServeProcess.start(dir.resolve("serve.out"), "--db", dir.resolve("hits.duckdb").toString(),
+                "--port", "0", "--dns-server", "none", "--ip-ranges", ImportSourcesTest.ipRanges(dir).toString(),
+                "--format", format, "--syslog", "udp://127.0.0.1:0", "--ingest-port", "0", "--ingest-token-file", token.toString())) {
+            URI udp = URI.create(serve.printed(UDP));
+            URI drain = URI.create(serve.printed(DRAIN));
+
+            try (DatagramSocket socket = new DatagramSocket()) {
+                byte[] frame = ("<190>Nov 22 01:02:03 web1 nginx: " + custom.apply(1)).getBytes(StandardCharsets.UTF_8);
+                socket.send(new DatagramPacket(frame, frame.length, new InetSocketAddress(udp.getHost(), udp.getPort())));
+            }
+            HttpResponse<String> inServesFormat = http.send(HttpRequest.newBuilder(drain).header("Authorization", "Bearer t0ken")
+                    .POST(HttpRequest.BodyPublishers.ofString(custom.apply(2) + "\n")).build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> inItsOwn = http.send(HttpRequest.newBuilder(URI.create(drain + "?format=combined"))
+                    .header("Authorization", "Bearer t0ken").POST(HttpRequest.BodyPublishers.ofString(line(3))).build(),
+                    HttpResponse.BodyHandlers.ofString());
+
+            assertThat(JSON.readTree(inServesFormat.body()).get("crawlerHits").asInt()).isEqualTo(1);
+            assertThat(JSON.readTree(inItsOwn.body()).get("format").asText()).isEqualTo("combined");
+            assertThat(servedUrls(serve, 3)).containsExactlyInAnyOrder("/custom/1", "/custom/2", "/page/3");
         }
     }
 }
