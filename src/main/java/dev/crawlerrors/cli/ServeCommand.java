@@ -20,7 +20,13 @@ import picocli.CommandLine.Option;
 
 /** {@code crawl-errors serve}: serves the report from the store until stopped. */
 @Command(name = "serve", mixinStandardHelpOptions = true,
-        description = "Serves the report over HTTP until stopped; with --follow, tails logs into it as they grow.")
+        description = {"Serves the report over HTTP until stopped. It can take lines in while it serves: it tails logs as they "
+                + "grow (--follow), listens for syslog (--syslog; nginx: access_log syslog:server=127.0.0.1:5140;), and takes "
+                + "batches POSTed to a log drain on a port of its own (--ingest-port, --ingest-token-file):",
+                "  curl -H \"Authorization: Bearer $(cat ingest.token)\" \\",
+                "       --data-binary @access.log 'http://127.0.0.1:8081/ingest?format=combined'",
+                "The drain answers once the batch is stored, with what it came to (JSON: lines, parsed, bad by reason, crawlerHits, "
+                        + "firstBad); the report's own port stays read-only."})
 final class ServeCommand implements Callable<Integer> {
 
     @Mixin
@@ -28,6 +34,9 @@ final class ServeCommand implements Callable<Integer> {
 
     @Mixin
     ServerOptions server;
+
+    @Mixin
+    PushedSourceOptions pushed;
 
     @Option(names = "--follow", paramLabel = "FILE",
             description = "A log to tail into the store while serving, like tail -F: it survives rotation (rename or "
@@ -40,17 +49,30 @@ final class ServeCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Consumer<String> followNotices = notice -> System.out.println("follow: " + notice);
-        FormatChooser formats = format.chooser(followNotices); // a bad --format is refused before anything starts
+        // a bad --format, --syslog or drain option is refused before anything starts. What the user should know of the
+        // format itself (common lines carry no agent) is said once, by the followed logs' chooser, plainly without them
+        FormatChooser formats = format.chooser(follow.isEmpty() ? System.out::println : followNotices);
+        // pushed batches are detected one by one: the syslog listener says when their format changes, and the drain's
+        // answer names it, so the chooser says nothing per batch
+        FormatChooser pushedFormats = format.liveChooser(notice -> { });
+        pushed.check();
         CrawlerCatalog catalog = store.catalog();
         HitStore hits = store.openStore();
         CrawlerVerifier verifier = store.verifier(catalog);
         VerdictRechecks rechecks = new VerdictRechecks(hits, catalog, verifier);
+        CrawlerIdentifier identifier = new CrawlerIdentifier(catalog);
         // fetch every published list now (in the background: a slow host must not delay serving)
         Thread.ofPlatform().daemon().name("ip-lists").start(verifier.lists()::loadAll);
         rechecks.start();
+        // closed in this order: the sources that push lines, then what stores them
         List<AutoCloseable> feeds = new ArrayList<>();
+        if (pushed.any()) {
+            PushedLines lines = new PushedLines(hits, identifier, verifier);
+            feeds.addAll(pushed.start(server, pushedFormats, lines, System.out::println));
+            feeds.add(lines);
+        }
         if (!follow.isEmpty()) {
-            FollowedLogs followed = new FollowedLogs(follow, formats, hits, new CrawlerIdentifier(catalog), verifier, followNotices);
+            FollowedLogs followed = new FollowedLogs(follow, formats, hits, identifier, verifier, followNotices);
             followed.start();
             feeds.add(followed);
         }

@@ -254,7 +254,8 @@ public final class CombinedLineParser implements LineParser {
      * What this parser has read so far, for the auto-detection notice: the format's name and how
      * its request times were written, e.g. {@code combined with request time in seconds (nginx $request_time)}.
      */
-    String describe() {
+    @Override
+    public String describe() {
         long most = Math.max(secondsTimes, Math.max(microsecondTimes, millisecondTimes));
         if (most == 0) {
             return name();

@@ -92,7 +92,8 @@ public final class FieldLineParser implements LineParser {
     }
 
     /** The format as the user gave it, e.g. {@code nginx format '$remote_addr - ...'}. */
-    public String description() {
+    @Override
+    public String describe() {
         return description;
     }
 

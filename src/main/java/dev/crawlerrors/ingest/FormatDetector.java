@@ -16,6 +16,12 @@ import java.util.stream.Collectors;
  * lines put back in front, so it works on standard input too. When more than half of the lines
  * parse in none of the formats, it gives up with a message that names the formats tried and how
  * to name the right one with {@code --format}: guessing would import garbage or nothing.
+ *
+ * <p>Sources that push lines (syslog, the log drain) cannot be stopped and read again with the
+ * right {@code --format}, and a batch they push may be a single line: {@link #forLiveSources}
+ * never gives up. It reads with the format that parsed the most, so the good lines among garbage
+ * are kept, and when no line parses in any format each is counted as a bad line that says so. (A
+ * followed log can be looked at again: {@link LogFollower} tries it again as it grows.)
  */
 public final class FormatDetector implements FormatChooser {
 
@@ -24,11 +30,25 @@ public final class FormatDetector implements FormatChooser {
     /** Bytes read to decide at most, whatever the lines: the sample is held in memory. */
     static final int MAX_SAMPLE_BYTES = 8 << 20;
     private static final int READ_BLOCK = 64 * 1024;
+    /** The formats tried, for messages. */
+    static final String TRIED = LogFormat.DETECTED.stream().map(LogFormat::label).collect(Collectors.joining(", "));
 
     private final Consumer<String> notices;
+    private final boolean givesUp;
 
+    /** A detector that gives up on a source whose lines are mostly in no format it knows (imports). */
     public FormatDetector(Consumer<String> notices) {
+        this(notices, true);
+    }
+
+    private FormatDetector(Consumer<String> notices, boolean givesUp) {
         this.notices = notices;
+        this.givesUp = givesUp;
+    }
+
+    /** A detector that never gives up: lines in no format it knows are read as bad lines. */
+    public static FormatDetector forLiveSources(Consumer<String> notices) {
+        return new FormatDetector(notices, false);
     }
 
     @Override
@@ -77,37 +97,31 @@ public final class FormatDetector implements FormatChooser {
         }
         String lineWord = sample.complete ? String.format(Locale.ROOT, "the first %,d lines", count)
                 : count == 1 ? "its only line" : String.format(Locale.ROOT, "all %,d lines", count);
-        if (unparsed * 2 > count) {
-            String tried = LogFormat.DETECTED.stream().map(LogFormat::label).collect(Collectors.joining(", "));
+        if (unparsed * 2 > count && (givesUp || bestParsed == 0)) {
             String which = count == 1 ? "its only line is" : String.format(Locale.ROOT, "%,d of %s are", unparsed, lineWord);
-            throw new UnrecognizedFormatException(String.format(Locale.ROOT,
+            String message = String.format(Locale.ROOT,
                     "the log format could not be detected: %s in none of the formats tried (%s); "
                             + "the first such is '%s'. Name the format with --format, e.g. "
                             + "--format 'nginx:<the log_format of your access_log>' or --format 'apache:<the LogFormat of your CustomLog>'",
-                    which, tried, LogText.excerpt(sample.bytes, lines[2 * firstUnparsed], lines[2 * firstUnparsed + 1])));
+                    which, TRIED, LogText.excerpt(sample.bytes, lines[2 * firstUnparsed], lines[2 * firstUnparsed + 1]));
+            if (givesUp) {
+                throw new UnrecognizedFormatException(message);
+            }
+            notices.accept(source + ": " + message);
+            return new Choice(new UnknownFormatParser(), replay);
         }
-        String notice = String.format(Locale.ROOT, "format: %s; auto-detected from %s of %s, %,d parsed", describe(best), lineWord,
+        String notice = String.format(Locale.ROOT, "format: %s; auto-detected from %s of %s, %,d parsed", best.describe(), lineWord,
                 source, bestParsed);
+        if (unparsed > 0 && !givesUp) {
+            notice += String.format(Locale.ROOT, " (%,d in no format: read as bad lines)", unparsed);
+        }
         if (bestAgents == 0) {
             notice += "; these lines carry no user agent, so no crawler can be identified in them and none will be stored"
-                    + (best instanceof JsonLineParser json && json.describe().contains("Traefik")
+                    + (best.describe().contains("Traefik")
                             ? " (Traefik drops headers unless told: accessLog.fields.headers.names.User-Agent=keep)" : "");
         }
         notices.accept(notice);
         return new Choice(best, replay);
-    }
-
-    private static String describe(LineParser parser) {
-        if (parser instanceof CombinedLineParser combined) {
-            return combined.describe();
-        }
-        if (parser instanceof JsonLineParser json) {
-            return json.describe();
-        }
-        if (parser instanceof W3cLineParser w3c) {
-            return w3c.describe();
-        }
-        return parser.getClass().getSimpleName();
     }
 
     /** The first lines of a source, held to be parsed twice: once to decide, once for real. */

@@ -397,7 +397,8 @@ public final class JsonLineParser implements LineParser {
     /**
      * What this parser has read so far, for the auto-detection notice: whose JSON it looked like.
      */
-    String describe() {
+    @Override
+    public String describe() {
         if (description != null) {
             return description;
         }

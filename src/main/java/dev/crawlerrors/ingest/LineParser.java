@@ -27,4 +27,10 @@ public interface LineParser {
     default boolean sequential() {
         return false;
     }
+
+    /**
+     * The format in words, for notices and summaries ({@code combined with request time in seconds
+     * (nginx $request_time)}, {@code JSON lines (Caddy)}); it may say more once lines were parsed.
+     */
+    String describe();
 }

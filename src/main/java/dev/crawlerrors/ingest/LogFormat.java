@@ -51,6 +51,22 @@ public enum LogFormat {
      *         cannot be used; the message says what is wrong and what is accepted
      */
     public static FormatChooser chooser(String value, Consumer<String> notices) {
+        return chooser(value, notices, false);
+    }
+
+    /**
+     * The chooser for a {@code --format} value given to a source that pushes lines (syslog, the
+     * log drain): as {@link #chooser}, but {@code auto} never gives up on a batch, since a pushed
+     * batch cannot be read again with the right format ({@link FormatDetector#forLiveSources}).
+     * Followed logs use {@link #chooser}: a file can be looked at again as it grows.
+     *
+     * @throws IllegalArgumentException as {@link #chooser} does
+     */
+    public static FormatChooser liveChooser(String value, Consumer<String> notices) {
+        return chooser(value, notices, true);
+    }
+
+    private static FormatChooser chooser(String value, Consumer<String> notices, boolean live) {
         String lower = value.strip().toLowerCase(Locale.ROOT);
         if (lower.startsWith(NGINX.name) || lower.startsWith(APACHE.name)) {
             boolean nginx = lower.startsWith(NGINX.name);
@@ -65,7 +81,7 @@ public enum LogFormat {
         for (LogFormat format : values()) {
             if (format.name.equals(lower) && format != NGINX && format != APACHE) {
                 if (format == AUTO) {
-                    return new FormatDetector(notices);
+                    return live ? FormatDetector.forLiveSources(notices) : new FormatDetector(notices);
                 }
                 if (format == COMMON || format == COMMON_VHOST) {
                     notices.accept(noAgentNotice(format.name + " lines carry no user agent"));

@@ -78,6 +78,16 @@ public final class LogReader implements AutoCloseable {
      */
     public ParseCounts read(InputStream in, SourceProgress from, AgentFilter filter, SourceSink sink, ReadProgress progress)
             throws Exception {
+        return read(in, formats, from, filter, sink, progress);
+    }
+
+    /**
+     * Reads {@code in} as {@link #read(InputStream, SourceProgress, AgentFilter, SourceSink, ReadProgress)}
+     * does, in the format {@code formats} chooses for it rather than the reader's own: for sources
+     * that name their format with each batch (the log drain's {@code ?format=}).
+     */
+    public ParseCounts read(InputStream in, FormatChooser formats, SourceProgress from, AgentFilter filter, SourceSink sink,
+            ReadProgress progress) throws Exception {
         FormatChooser.Choice choice;
         try {
             choice = formats.choose(in, from.name());

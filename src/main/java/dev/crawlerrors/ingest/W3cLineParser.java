@@ -282,7 +282,8 @@ public final class W3cLineParser implements LineParser {
     }
 
     /** What this parser has read so far, for the auto-detection notice. */
-    String describe() {
+    @Override
+    public String describe() {
         return cloudFront ? "W3C extended (Amazon CloudFront)" : iis ? "W3C extended (IIS)" : "W3C extended";
     }
 

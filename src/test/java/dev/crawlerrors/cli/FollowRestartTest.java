@@ -45,17 +45,17 @@ class FollowRestartTest {
         processes.forEach(ServeProcess::close);
     }
 
-    /** Starts {@code serve --follow} in a process of its own, and waits until it serves. */
+    /** Starts {@code serve --follow} in a process of its own, printing to a file of its own, and waits until it serves. */
     private ServeProcess serve(Path log, Path db, Path ranges) throws Exception {
-        ServeProcess process = ServeProcess.start("--follow", log.toString(), "--db", db.toString(), "--port", "0",
-                "--dns-server", "none", "--ip-ranges", ranges.toString(), "--timezone", "UTC");
+        ServeProcess process = ServeProcess.start(dir.resolve("serve-" + processes.size() + ".out"), "--follow", log.toString(),
+                "--db", db.toString(), "--port", "0", "--dns-server", "none", "--ip-ranges", ranges.toString(), "--timezone", "UTC");
         processes.add(process);
         return process;
     }
 
     /** The URLs the served report holds, by how often each is there. */
     private Map<String, Integer> served(ServeProcess serve) throws Exception {
-        HttpResponse<String> csv = http.send(HttpRequest.newBuilder(URI.create(serve.base + "/crawl-errors.csv")).build(),
+        HttpResponse<String> csv = http.send(HttpRequest.newBuilder(URI.create(serve.base() + "/crawl-errors.csv")).build(),
                 HttpResponse.BodyHandlers.ofString());
         Map<String, Integer> urls = new HashMap<>();
         csv.body().lines().skip(1).forEach(row -> urls.merge(row.split(",")[3], 1, Integer::sum));
@@ -98,7 +98,7 @@ class FollowRestartTest {
         while (served(first).size() < 150 && System.currentTimeMillis() < deadline) {
             Thread.sleep(20);
         }
-        first.process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        first.process().destroyForcibly().waitFor(10, TimeUnit.SECONDS);
         writing.get(30, TimeUnit.SECONDS);
         // what the killed process committed: its hits, and the position that says it read exactly those
         try (DuckDbHitStore store = DuckDbHitStore.open(db)) {
@@ -116,8 +116,8 @@ class FollowRestartTest {
             Thread.sleep(50);
         }
         Map<String, Integer> shown = served(second);
-        second.process.destroy(); // SIGTERM: a clean stop
-        assertThat(second.process.waitFor(20, TimeUnit.SECONDS)).isTrue();
+        second.process().destroy(); // SIGTERM: a clean stop
+        assertThat(second.process().waitFor(20, TimeUnit.SECONDS)).isTrue();
 
         assertThat(shown).hasSize(LINES).allSatisfy((url, times) -> assertThat(times).as(url).isEqualTo(1));
         try (DuckDbHitStore store = DuckDbHitStore.open(db)) {
@@ -125,6 +125,6 @@ class FollowRestartTest {
             store.forEach(HitFilter.ERRORS, hit -> stored.add(hit.url()));
             assertThat(stored).containsExactlyInAnyOrderElementsOf(urls(1, LINES));
         }
-        assertThat(second.output()).contains("following " + log + " from line ");
+        assertThat(second.printed()).contains("following " + log + " from line ");
     }
 }

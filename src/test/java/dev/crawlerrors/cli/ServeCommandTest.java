@@ -48,8 +48,8 @@ class ServeCommandTest {
     void aLineAppendedToAFollowedLogIsInTheReportApiWithinSeconds() throws Exception {
         Path log = dir.resolve("access.log");
         Files.writeString(log, line(1));
-        try (ServeProcess serve = ServeProcess.start("--follow", log.toString(), "--db", dir.resolve("hits.duckdb").toString(),
-                "--port", "0", "--dns-server", "none", "--ip-ranges", ImportSourcesTest.ipRanges(dir).toString(), "--timezone", "UTC")) {
+        try (ServeProcess serve = ServeProcess.start(dir.resolve("serve.out"), "--follow", log.toString(),
+                "--db", dir.resolve("hits.duckdb").toString(), "--port", "0", "--dns-server", "none", "--ip-ranges", ImportSourcesTest.ipRanges(dir).toString(), "--timezone", "UTC")) {
             awaitTotal(serve, 1, 30_000); // the first line: the follower has started
 
             long appended = System.nanoTime();
@@ -59,7 +59,7 @@ class ServeCommandTest {
             long tookMs = (System.nanoTime() - appended) / 1_000_000;
             assertThat(page.get("total").asLong()).as("total %d ms after the append", tookMs).isEqualTo(2);
             assertThat(page.get("rows")).extracting(row -> row.get("url").asText()).containsExactlyInAnyOrder("/page/1", "/page/2");
-            assertThat(serve.output()).contains("follow: format: combined with request time in seconds (nginx $request_time); "
+            assertThat(serve.printed()).contains("follow: format: combined with request time in seconds (nginx $request_time); "
                     + "auto-detected from its only line of " + log + ", 1 parsed");
         }
     }
@@ -68,15 +68,15 @@ class ServeCommandTest {
     void saysEveryFewSecondsHowManyLinesAndCrawlerHitsWereFollowed() throws Exception {
         Path log = dir.resolve("access.log");
         Files.writeString(log, line(1) + line(2));
-        try (ServeProcess serve = ServeProcess.start("--follow", log.toString(), "--db", dir.resolve("hits.duckdb").toString(),
-                "--port", "0", "--dns-server", "none", "--ip-ranges", ImportSourcesTest.ipRanges(dir).toString())) {
+        try (ServeProcess serve = ServeProcess.start(dir.resolve("serve.out"), "--follow", log.toString(),
+                "--db", dir.resolve("hits.duckdb").toString(), "--port", "0", "--dns-server", "none", "--ip-ranges", ImportSourcesTest.ipRanges(dir).toString())) {
             long deadline = System.nanoTime() + 3 * FollowProgress.EVERY.toNanos();
-            while (!serve.output().contains("follow: 2 lines in ") && System.nanoTime() - deadline < 0) {
+            while (!serve.printed().contains("follow: 2 lines in ") && System.nanoTime() - deadline < 0) {
                 Thread.sleep(50);
             }
 
-            // off a terminal (a pipe here): one line for the interval, not one per log line
-            assertThat(serve.output().lines().filter(l -> l.contains(" lines in ")))
+            // off a terminal (a file here): one line for the interval, not one per log line
+            assertThat(serve.printed().lines().filter(l -> l.contains(" lines in ")))
                     .singleElement().asString().matches("follow: 2 lines in \\d+\\.\\d s \\(\\d+ lines/s\\), 2 crawler hits \\(2 errors\\); "
                             + "2 lines and 2 crawler hits since the start");
         }
@@ -86,7 +86,7 @@ class ServeCommandTest {
     private JsonNode awaitTotal(ServeProcess serve, long total, long withinMs) throws Exception {
         long deadline = System.nanoTime() + withinMs * 1_000_000;
         while (true) {
-            HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(serve.base + "/api/crawl-errors")).build(),
+            HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(serve.base() + "/api/crawl-errors")).build(),
                     HttpResponse.BodyHandlers.ofString());
             JsonNode page = new ObjectMapper().readTree(response.body());
             if (page.get("total").asLong() == total || System.nanoTime() - deadline > 0) {

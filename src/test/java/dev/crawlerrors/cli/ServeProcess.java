@@ -1,77 +1,65 @@
 package dev.crawlerrors.cli;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * {@code crawl-errors serve} in a process of its own, started from the test class path (so it runs
- * in the test phase, before the jar exists), with its output kept. {@link #close} kills it.
+ * {@code crawl-errors serve} in a JVM of its own, on the tests' class path (so it runs in the test
+ * phase, before the jar exists), for the tests that talk to it over HTTP, stop or kill it.
+ * {@link #close} kills it.
+ *
+ * <p>Its output goes to a file rather than a pipe: what a shutdown hook prints on SIGTERM reaches
+ * a file, while the JDK's process reaper may close the pipe before the last lines are read.
+ *
+ * @param base   the report's address, {@code http://127.0.0.1:PORT}
+ * @param output where its stdout and stderr go
  */
-final class ServeProcess implements AutoCloseable {
+record ServeProcess(Process process, String base, Path output) implements AutoCloseable {
 
     private static final Pattern SERVING = Pattern.compile("Serving the report at (http://\\S+)/crawl-errors");
+    private static final long START_MS = 30_000;
 
-    final Process process;
-    /** The report's base address, such as {@code http://127.0.0.1:40123}. */
-    final String base;
-    private final StringBuilder output;
-
-    private ServeProcess(Process process, String base, StringBuilder output) {
-        this.process = process;
-        this.base = base;
-        this.output = output;
-    }
-
-    /** Starts {@code crawl-errors serve ARGS} and waits until it serves (at most 30 s). */
-    static ServeProcess start(String... args) throws Exception {
+    /** Starts {@code serve ARGS...}, printing to {@code output}, and waits until it serves (at most 30 s). */
+    static ServeProcess start(Path output, String... args) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED",
                 // C1 only, for a quick start
                 "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
                 "dev.crawlerrors.cli.Main", "serve"));
         command.addAll(List.of(args));
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        CompletableFuture<String> base = new CompletableFuture<>();
-        StringBuilder output = new StringBuilder();
-        Thread reader = new Thread(() -> {
-            try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                for (String line; (line = out.readLine()) != null; ) {
-                    synchronized (output) {
-                        output.append(line).append('\n');
-                    }
-                    Matcher m = SERVING.matcher(line);
-                    if (m.find()) {
-                        base.complete(m.group(1));
-                    }
-                }
-            } catch (IOException e) {
-                // the process was killed
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
+        ServeProcess serve = new ServeProcess(process, null, output);
+        long deadline = System.currentTimeMillis() + START_MS;
+        String base;
+        while ((base = serve.printed(SERVING)) == null) {
+            if (!process.isAlive() || System.currentTimeMillis() > deadline) {
+                process.destroyForcibly();
+                throw new IllegalStateException("serve ended or took too long before serving:\n" + serve.printed());
             }
-            base.completeExceptionally(new IllegalStateException("serve ended before serving:\n" + output));
-        }, "serve-output");
-        reader.setDaemon(true);
-        reader.start();
-        try {
-            return new ServeProcess(process, base.get(30, TimeUnit.SECONDS), output);
-        } catch (Exception e) {
-            process.destroyForcibly();
-            throw e;
+            Thread.sleep(20);
         }
+        return new ServeProcess(process, base, output);
     }
 
-    /** What the process printed so far, standard output and error together. */
-    String output() {
-        synchronized (output) {
-            return output.toString();
+    /** The first group of {@code pattern} in what was printed, or null. */
+    String printed(Pattern pattern) {
+        Matcher m = pattern.matcher(printed());
+        return m.find() ? m.group(1) : null;
+    }
+
+    /** What it printed so far, standard output and error together. */
+    String printed() {
+        try {
+            return Files.readString(output, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 

@@ -37,7 +37,7 @@ class ApacheFormatTest {
         assertThat(hit.ip()).isEqualTo("157.55.39.10");
         assertThat(hit.status()).isEqualTo(301);
         assertThat(hit.bytes()).isEqualTo(512);
-        assertThat(((FieldLineParser) parser).description())
+        assertThat(parser.describe())
                 .isEqualTo("Apache format '%v:%p %h %l %u %t \"%r\" %>s %O \"%{Referer}i\" \"%{User-Agent}i\"'");
     }
 

@@ -103,6 +103,34 @@ class FormatDetectorTest {
     }
 
     @Test
+    void forALiveSourceReadsMostlyGarbageWithTheFormatOfItsFewGoodLines() throws Exception {
+        String log = lines(9, i -> "2025-05-14T09:31:02 ERROR something failed (" + i + ")") + combined(1) + "\n";
+
+        FormatChooser.Choice choice = FormatDetector.forLiveSources(notices::add)
+                .choose(new ByteArrayInputStream(log.getBytes(StandardCharsets.UTF_8)), "udp://127.0.0.1:5140");
+
+        assertThat(choice.parser()).isInstanceOf(CombinedLineParser.class);
+        assertThat(notices).containsExactly("format: combined with request time in seconds (nginx $request_time); auto-detected "
+                + "from all 10 lines of udp://127.0.0.1:5140, 1 parsed (9 in no format: read as bad lines)");
+    }
+
+    @Test
+    void forALiveSourceInNoFormatReadsEachLineAsABadLineThatSaysSo() throws Exception {
+        String log = "2025-05-14T09:31:02 ERROR something failed\n";
+
+        FormatChooser.Choice choice = FormatDetector.forLiveSources(notices::add)
+                .choose(new ByteArrayInputStream(log.getBytes(StandardCharsets.UTF_8)), "drain");
+
+        byte[] line = log.getBytes(StandardCharsets.UTF_8);
+        assertThatThrownBy(() -> choice.parser().parse(line, 0, line.length - 1, AgentFilter.ALL))
+                .isInstanceOf(BadLineException.class)
+                .hasMessage("'2025-05-14T09:31:02 ERROR something failed' is in none of the formats tried "
+                        + "(combined-vhost, combined, common-vhost, common, json, w3c); name the format with --format")
+                .extracting(e -> ((BadLineException) e).reason()).isEqualTo("unknown format");
+        assertThat(notices).singleElement().asString().startsWith("drain: the log format could not be detected: its only line is");
+    }
+
+    @Test
     void readsAnEmptySourceAsCombinedWithoutANotice() throws Exception {
         FormatChooser.Choice choice = choose("");
 

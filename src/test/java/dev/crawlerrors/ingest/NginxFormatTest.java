@@ -60,7 +60,7 @@ class NginxFormatTest {
 
         assertThat(hit.url()).isEqualTo("/a");
         assertThat(hit.ip()).isEqualTo("66.249.66.1");
-        assertThat(((FieldLineParser) parser).description())
+        assertThat(parser.describe())
                 .isEqualTo("nginx format '$remote_addr - $remote_user [$time_local] \"$request\" $status $body_bytes_sent "
                         + "\"$http_referer\" \"$http_user_agent\" \"$http_x_forwarded_for\"'");
     }

@@ -1,0 +1,129 @@
+package dev.crawlerrors.cli;
+
+import dev.crawlerrors.ingest.FormatChooser;
+import dev.crawlerrors.ingest.LogDrainServer;
+import dev.crawlerrors.ingest.SyslogAddress;
+import dev.crawlerrors.ingest.SyslogListener;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code serve}'s sources that lines are pushed to over the network: syslog listeners
+ * ({@code --syslog}) and the log drain ({@code --ingest-port}, {@code --ingest-token-file}).
+ * Both hand their batches to one {@link PushedLines}.
+ */
+final class PushedSourceOptions {
+
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec spec;
+
+    @Option(names = "--syslog", paramLabel = "udp|tcp://HOST:PORT",
+            description = "Listen for access-log lines sent as syslog, e.g. by nginx's "
+                    + "access_log syslog:server=127.0.0.1:5140; (RFC 3164 or 5424; over TCP octet-counted or one a line). "
+                    + "A line is in the report within a second. Repeatable; port 0 picks a free one.")
+    List<String> syslog = new ArrayList<>();
+
+    @Option(names = "--ingest-port", paramLabel = "P",
+            description = "Serve the log drain on this port (on --bind; 0 picks a free one): POST /ingest with a batch of log "
+                    + "lines, NDJSON or text (?format=NAME, else --format), gzip allowed, at most 64 MiB; answered once stored. "
+                    + "Needs --ingest-token-file.")
+    Integer ingestPort;
+
+    @Option(names = "--ingest-token-file", paramLabel = "FILE",
+            description = "The file holding the bearer token the log drain requires (Authorization: Bearer <token>).")
+    Path tokenFile;
+
+    /** The parsed --syslog addresses, and the token; checked before anything starts. */
+    private List<SyslogAddress> addresses;
+    private String token;
+
+    /** Whether any source is asked for. */
+    boolean any() {
+        return !syslog.isEmpty() || ingestPort != null;
+    }
+
+    /** Checks the options: a bad one is a usage error (exit 2) before anything starts. */
+    void check() {
+        addresses = new ArrayList<>();
+        for (String value : syslog) {
+            try {
+                addresses.add(SyslogAddress.parse(value));
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), "--syslog: " + e.getMessage());
+            }
+        }
+        if (ingestPort == null && tokenFile != null) {
+            throw new ParameterException(spec.commandLine(), "--ingest-token-file needs --ingest-port: the port the log drain listens on");
+        }
+        if (ingestPort == null) {
+            return;
+        }
+        if (tokenFile == null) {
+            throw new ParameterException(spec.commandLine(), "--ingest-port needs --ingest-token-file: the log drain accepts "
+                    + "only senders that present its token; write one to a file (e.g. openssl rand -hex 32 > ingest.token)");
+        }
+        try {
+            token = Files.readString(tokenFile, StandardCharsets.UTF_8).strip();
+        } catch (IOException e) {
+            throw new ParameterException(spec.commandLine(), "--ingest-token-file: " + tokenFile + " cannot be read (" + e + ")");
+        }
+        if (token.isEmpty()) {
+            throw new ParameterException(spec.commandLine(), "--ingest-token-file: " + tokenFile + " is empty; write the token "
+                    + "senders must present to it (e.g. openssl rand -hex 32 > " + tokenFile + ")");
+        }
+    }
+
+    /**
+     * Starts the listeners and the drain, telling {@code out} where each listens.
+     *
+     * @param formats the format of the lines pushed ({@code --format}; the drain's {@code ?format=} overrides it per batch)
+     * @return what to close at shutdown, in order, before the store
+     */
+    List<AutoCloseable> start(ServerOptions server, FormatChooser formats, PushedLines lines, Consumer<String> out) throws IOException {
+        List<AutoCloseable> started = new ArrayList<>();
+        try {
+            if (ingestPort != null) {
+                LogDrainServer drain;
+                try {
+                    drain = LogDrainServer.start(server.bind, ingestPort, token, formats, lines);
+                } catch (RuntimeException e) {
+                    throw new IOException("cannot listen on " + server.bind + ":" + ingestPort + " (" + ServerOptions.rootMessage(e)
+                            + "); pass another --ingest-port", e);
+                }
+                started.add(drain);
+                out.accept("Taking log batches at http://" + server.displayHost() + ":" + drain.port() + LogDrainServer.PATH
+                        + " (POST, Authorization: Bearer <the token in " + tokenFile + ">)");
+            }
+            for (SyslogAddress address : addresses) {
+                SyslogListener listener;
+                try {
+                    listener = SyslogListener.start(address, formats, lines, notice -> out.accept("syslog: " + notice));
+                } catch (IOException e) {
+                    throw new IOException("cannot listen on " + address + " (" + e.getMessage() + "); pass another --syslog", e);
+                }
+                started.add(listener);
+                out.accept("Listening for syslog on " + listener.address());
+            }
+        } catch (IOException | RuntimeException e) {
+            for (AutoCloseable source : started.reversed()) {
+                try {
+                    source.close();
+                } catch (Exception ignored) {
+                    // already failing; the first error is the one to tell
+                }
+            }
+            throw e;
+        }
+        return started;
+    }
+
+}
