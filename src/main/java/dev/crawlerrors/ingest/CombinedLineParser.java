@@ -1,6 +1,7 @@
 package dev.crawlerrors.ingest;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * Parses the NCSA family that nginx and Apache write by default: {@code combined}, with an
@@ -34,6 +35,12 @@ public final class CombinedLineParser implements LineParser {
 
     private final boolean vhost;
     private final boolean common;
+
+    /** The time field of the last line whose time was read (this parser's thread only), and what it came to. */
+    private final byte[] lastTime = new byte[LogTime.CLF_LENGTH];
+    private long lastEpochMillis;
+    private int lastOffsetMinutes;
+    private boolean lastTimeKnown;
 
     /** How the trailing request times of the lines parsed so far were written, for {@link #describe()}. */
     private long secondsTimes;
@@ -116,11 +123,23 @@ public final class CombinedLineParser implements LineParser {
             int end = indexOf(b, open, to, (byte) ']');
             throw badTime(b, open + 1, end < 0 ? Math.min(to, open + 1 + LogTime.CLF_LENGTH) : end);
         }
-        long epochMillis = LogTime.clf(b, open + 1, close);
-        if (epochMillis == LogTime.INVALID) {
-            throw badTime(b, open + 1, close);
+        long epochMillis;
+        int offsetMinutes;
+        if (lastTimeKnown && Arrays.equals(lastTime, 0, LogTime.CLF_LENGTH, b, open + 1, close)) {
+            // a busy log writes many lines a second: the time just read is most often the last one again
+            epochMillis = lastEpochMillis;
+            offsetMinutes = lastOffsetMinutes;
+        } else {
+            epochMillis = LogTime.clf(b, open + 1, close);
+            if (epochMillis == LogTime.INVALID) {
+                throw badTime(b, open + 1, close);
+            }
+            offsetMinutes = LogTime.clfOffsetMinutes(b, open + 1);
+            System.arraycopy(b, open + 1, lastTime, 0, LogTime.CLF_LENGTH);
+            lastEpochMillis = epochMillis;
+            lastOffsetMinutes = offsetMinutes;
+            lastTimeKnown = true;
         }
-        int offsetMinutes = LogTime.clfOffsetMinutes(b, open + 1);
 
         // "request"
         int p = close + 1;
@@ -169,11 +188,12 @@ public final class CombinedLineParser implements LineParser {
             throw new BadLineException("truncated", "the user agent has no closing quote; the line looks truncated");
         }
 
-        double durationMs = trailingDuration(b, agentEnd + 1, to, "the user agent");
-
+        checkAfterField(b, agentEnd + 1, to, "the user agent");
         if (!filter.mayBeCrawler(b, agentStart, agentEnd)) {
             return null;
         }
+        // the request time is read for kept lines only (a number that does not parse is no time, not a bad line)
+        double durationMs = trailingDuration(b, agentEnd + 1, to, "the user agent");
 
         // only now build strings
         String ip = new String(b, from, ipEnd - from, StandardCharsets.US_ASCII);
@@ -214,9 +234,7 @@ public final class CombinedLineParser implements LineParser {
         if (p >= to) {
             return Double.NaN;
         }
-        if (b[p] != ' ') {
-            throw new BadLineException("not " + name(), "unexpected text after " + after + ": '" + LogText.excerpt(b, p, to) + "'");
-        }
+        checkAfterField(b, p, to, after);
         int start = p + 1;
         if (to - start > 2 && b[to - 1] == 's' && b[to - 2] == 'm') {
             int lastFrom = LogText.lastIndexOf(b, start, to, (byte) ' ') + 1;
@@ -228,6 +246,13 @@ public final class CombinedLineParser implements LineParser {
         }
         int end = indexOf(b, start, to, (byte) ' ');
         return parseDuration(b, start, end < 0 ? to : end);
+    }
+
+    /** What follows a quoted field, {@code b[p]}, must be a space or the end of the line. */
+    private void checkAfterField(byte[] b, int p, int to, String after) throws BadLineException {
+        if (p < to && b[p] != ' ') {
+            throw new BadLineException("not " + name(), "unexpected text after " + after + ": '" + LogText.excerpt(b, p, to) + "'");
+        }
     }
 
     /**

@@ -108,6 +108,35 @@ class CombinedLineParserTest {
     }
 
     @Test
+    void reusesTheTimeOfTheLineBeforeOnlyWhenItsBytesAreTheSame() throws Exception {
+        String tail = " \"GET / HTTP/1.1\" 404 5 \"-\" \"Googlebot\"";
+        assertThat(parse("66.249.66.1 - - [14/May/2025:09:31:02 +0200]" + tail).epochMillis())
+                .isEqualTo(Instant.parse("2025-05-14T07:31:02Z").toEpochMilli());
+        assertThat(parse("66.249.66.2 - - [14/May/2025:09:31:02 +0200]" + tail).epochMillis())
+                .isEqualTo(Instant.parse("2025-05-14T07:31:02Z").toEpochMilli());
+        // the same wall-clock time in another offset is another instant
+        Hit other = parse("66.249.66.3 - - [14/May/2025:09:31:02 +0000]" + tail);
+        assertThat(other.epochMillis()).isEqualTo(Instant.parse("2025-05-14T09:31:02Z").toEpochMilli());
+        assertThat(other.offsetMinutes()).isZero();
+        assertThatThrownBy(() -> parse("66.249.66.4 - - [14/May/2025:09:31:62 +0000]" + tail)).isInstanceOf(BadLineException.class);
+    }
+
+    @Test
+    void refusesATimeOfZeroBytesInAFreshParser() {
+        // a fresh parser has read no time yet: nothing may pass for "the same time as before"
+        assertThatThrownBy(() -> parse("1.2.3.4 - - [" + "\0".repeat(26) + "] \"GET / HTTP/1.1\" 200 5 \"-\" \"x\""))
+                .isInstanceOf(BadLineException.class);
+    }
+
+    @Test
+    void refusesTextAfterTheAgentEvenWhenTheFilterWouldDropTheLine() {
+        byte[] line = "203.0.113.9 - - [14/May/2025:09:31:02 +0200] \"GET / HTTP/1.1\" 200 5 \"-\" \"Mozilla/5.0\"garbage"
+                .getBytes(StandardCharsets.UTF_8);
+
+        assertThatThrownBy(() -> parser.parse(line, 0, line.length, (b, from, to) -> false)).isInstanceOf(BadLineException.class);
+    }
+
+    @Test
     void namesTheBadTimeAndWhatWasExpected() {
         assertThatThrownBy(() -> parse("1.2.3.4 - - [13/Aug/2025 10:00:00 +0000] \"GET / HTTP/1.1\" 200 5 \"-\" \"x\""))
                 .isInstanceOf(BadLineException.class)
