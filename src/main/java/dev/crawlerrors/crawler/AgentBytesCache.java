@@ -53,22 +53,32 @@ final class AgentBytesCache {
     }
 
     /**
-     * A hash of the whole agent, eight bytes a step: every line pays it, so it multiplies words
-     * (the golden-ratio constant, as in Fibonacci hashing) rather than folding byte by byte.
+     * A hash of the whole agent, sixteen bytes a step in two independent lanes: every line pays
+     * it, so it multiplies words (the golden-ratio constant, as in Fibonacci hashing) rather than
+     * folding byte by byte, and the two lanes' multiplications overlap in the CPU instead of
+     * waiting on each other. A rotation in each step carries the high bits of a word down to the
+     * low bits that pick the slot; a final mix spreads what is left.
      */
-    private static int hash(byte[] b, int from, int to) {
-        long h = (to - from) * GOLDEN;
+    static int hash(byte[] b, int from, int to) {
+        long h1 = (to - from) * GOLDEN;
+        long h2 = ~h1;
         int i = from;
-        for (; i + Long.BYTES <= to; i += Long.BYTES) {
-            h = (h ^ (long) LONGS.get(b, i)) * GOLDEN;
-            h ^= h >>> 29;
+        for (; i + 2 * Long.BYTES <= to; i += 2 * Long.BYTES) {
+            h1 = Long.rotateLeft(h1 ^ (long) LONGS.get(b, i), 29) * GOLDEN;
+            h2 = Long.rotateLeft(h2 ^ (long) LONGS.get(b, i + Long.BYTES), 29) * SECOND;
         }
         for (; i < to; i++) {
-            h = (h ^ b[i]) * GOLDEN;
+            h1 = (h1 ^ b[i]) * GOLDEN;
         }
-        return (int) (h ^ (h >>> 32));
+        long h = h1 ^ Long.rotateLeft(h2, 32);
+        h ^= h >>> 33;
+        h *= SECOND;
+        h ^= h >>> 29;
+        return (int) h;
     }
 
     private static final long GOLDEN = 0x9E3779B97F4A7C15L;
+    /** Another odd constant with well-mixed bits (from the SplitMix64 finaliser). */
+    private static final long SECOND = 0xBF58476D1CE4E5B9L;
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 }
