@@ -4,8 +4,11 @@ import dev.crawlerrors.crawler.CrawlerCatalog;
 import dev.crawlerrors.crawler.CrawlerIdentifier;
 import dev.crawlerrors.crawler.CrawlerVerifier;
 import dev.crawlerrors.ingest.FormatChooser;
+import dev.crawlerrors.store.DuckDbHitStore;
 import dev.crawlerrors.store.HitStore;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -43,13 +46,28 @@ final class ImportCommand implements Callable<Integer> {
         // on a terminal a progress bar may be drawn on the current line: start the notice on a clean one
         String clearLine = terminal ? "\r\033[K" : "";
         FormatChooser formats = format.chooser(notice -> spec.commandLine().getErr().println(clearLine + notice));
+        // DuckDB starts (its native library, the file) on another core while the catalog is read:
+        // each is a tenth of a second or more of every import's start. A catalog of the user's own
+        // is read first, so that a mistake in it leaves no store file behind.
+        CompletableFuture<DuckDbHitStore> opening = store.hasOwnCatalog() ? null
+                : CompletableFuture.supplyAsync(store::openStoreForImport, task -> Thread.ofPlatform().daemon().name("store-open").start(task));
         CrawlerCatalog catalog = store.catalog();
-        try (HitStore hits = store.openStoreForImport(); CrawlerVerifier verifier = store.verifier(catalog)) {
+        try (HitStore hits = opening == null ? store.openStoreForImport() : opened(opening);
+             CrawlerVerifier verifier = store.verifier(catalog)) {
             LogImport job = new LogImport(hits, new CrawlerIdentifier(catalog), verifier, formats);
             ImportSummary summary = job.run(files, terminal, System.err);
             summary.print(System.out);
             System.out.println("Store: " + store.dbPath() + " (" + hits.size() + " crawler hits in all).");
             return summary.succeeded() ? 0 : Main.RUNTIME_FAILURE;
+        }
+    }
+
+    /** The store once open; a failure to open it is thrown as it was thrown. */
+    private static DuckDbHitStore opened(CompletableFuture<DuckDbHitStore> opening) {
+        try {
+            return opening.join();
+        } catch (CompletionException e) {
+            throw e.getCause() instanceof RuntimeException cause ? cause : e;
         }
     }
 }

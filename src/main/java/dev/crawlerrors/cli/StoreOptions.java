@@ -43,6 +43,11 @@ final class StoreOptions {
     Path crawlers;
 
     /** The built-in crawler catalog, extended with {@code --crawlers} when given. */
+    /** Whether {@code --crawlers} names a catalog of the user's own (which may be wrong; the built-in one cannot be). */
+    boolean hasOwnCatalog() {
+        return crawlers != null;
+    }
+
     CrawlerCatalog catalog() {
         CrawlerCatalog builtIn = CrawlerCatalog.builtIn();
         if (crawlers == null) {
