@@ -81,13 +81,20 @@ final class FollowProgress implements AutoCloseable {
         }
         totalLines += lines;
         totalCrawlerHits += crawlerHits;
-        log.accept(String.format(Locale.ROOT, "%,d lines in %.1f s (%,d lines/s%s), %,d crawler hits (%,d errors); %,d lines and %,d crawler hits since the start",
-                lines, seconds, Math.round(lines / Math.max(seconds, 1e-3)), bad > 0 ? String.format(Locale.ROOT, ", %,d bad", bad) : "",
-                crawlerHits, errorHits, totalLines, totalCrawlerHits));
+        log.accept(String.format(Locale.ROOT, "%s in %.1f s (%,d lines/s%s), %s (%s); %s and %s since the start",
+                count(lines, "line"), seconds, Math.round(lines / Math.max(seconds, 1e-3)),
+                bad > 0 ? String.format(Locale.ROOT, ", %,d bad", bad) : "",
+                count(crawlerHits, "crawler hit"), count(errorHits, "error"), count(totalLines, "line"),
+                count(totalCrawlerHits, "crawler hit")));
         lines = 0;
         bad = 0;
         crawlerHits = 0;
         errorHits = 0;
+    }
+
+    /** {@code 1 line}, {@code 2 lines}: the number with the noun it counts. */
+    private static String count(long n, String noun) {
+        return String.format(Locale.ROOT, "%,d %s%s", n, noun, n == 1 ? "" : "s");
     }
 
     @Override

@@ -51,7 +51,7 @@ class FollowProgressTest {
         progress.tick();
 
         assertThat(said).last().isEqualTo("50 lines in 5.0 s (10 lines/s), 0 crawler hits (0 errors); "
-                + "150 lines and 1 crawler hits since the start");
+                + "150 lines and 1 crawler hit since the start");
     }
 
     @Test
