@@ -129,7 +129,7 @@ class SyslogIngestTest {
     }
 
     @Test
-    void udpDatagramsFromNginxAreInTheReportWithinASecond() throws Exception {
+    void udpDatagramsFromNginxAreInTheReportWithinSeconds() throws Exception {
         listen("udp://127.0.0.1:0");
         long sent = System.nanoTime();
 
@@ -142,7 +142,9 @@ class SyslogIngestTest {
         assertThat(page.get("rows").findValuesAsText("url")).containsExactlyInAnyOrder("/page/1", "/page/2", "/page/3");
         assertThat(page.get("rows").findValuesAsText("verification")).containsOnly("verified");
         assertThat(page.get("rows").findValuesAsText("botType")).containsOnly("crawler_search");
-        assertThat(millis).as("milliseconds from sending to stored").isLessThan(1_000);
+        // a generous bound: this proves the batch is stored without waiting for more lines, not the
+        // latency figure, which a loaded CI machine would make flaky (benchmarks measure that)
+        assertThat(millis).as("milliseconds from sending to stored").isLessThan(5_000);
         assertThat(notices).containsExactly(listener.address() + ": reading lines as combined with request time in seconds (nginx $request_time)");
     }
 

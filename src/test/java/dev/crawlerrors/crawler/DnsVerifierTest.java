@@ -161,7 +161,8 @@ class DnsVerifierTest {
 
         assertThat(evidence).isEqualTo(new DnsEvidence(Outcome.FAILED,
                 "DNS timed out after 300 ms asking " + server.address() + " for the PTR of 66.249.66.3"));
-        assertThat(Duration.ofNanos(System.nanoTime() - started)).as("gave up on time").isLessThan(Duration.ofSeconds(2));
+        // gave up at its timeout rather than waiting on; the bound leaves room for a loaded machine
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).as("gave up on time").isLessThan(Duration.ofSeconds(4));
     }
 
     @Test
