@@ -182,7 +182,7 @@ public final class LogImport {
     private void count(CrawlerHit crawlerHit) {
         Hit hit = crawlerHit.hit();
         Crawler crawler = crawlerHit.crawler();
-        Claim claim = claims.computeIfAbsent(hit.ip() + ' ' + crawler.name(), k -> new Claim(hit.ip(), crawler));
+        Claim claim = claims.computeIfAbsent(crawlerHit.claim(), k -> new Claim(hit.ip(), crawler));
         claim.hits++;
         if (hit.status() >= StatusRange.ERRORS.low()) {
             claim.errorHits++;

@@ -211,7 +211,7 @@ public final class CrawlerVerifier implements AutoCloseable {
     }
 
     private static String key(String ip, Crawler crawler) {
-        return ip + ' ' + crawler.name();
+        return CrawlerHit.claimKey(ip, crawler.name());
     }
 
     @Override

@@ -30,7 +30,7 @@ public final class IpRangeVerifier {
 
     /** What the crawler's lists say about {@code ip}. */
     public ListCheck check(String ip, Crawler crawler) {
-        return checks.computeIfAbsent(ip + ' ' + crawler.name(), key -> lookUp(ip, crawler));
+        return checks.computeIfAbsent(CrawlerHit.claimKey(ip, crawler.name()), key -> lookUp(ip, crawler));
     }
 
     /** The verdict the lists alone give: listed is verified, not listed is spoofed, otherwise unverified. */

@@ -197,7 +197,7 @@ public final class DuckDbHitStore implements HitStore {
      * the provisional one the hit was identified with.
      */
     private void rememberVerdict(CrawlerHit hit) {
-        String key = hit.hit().ip() + ' ' + hit.crawler().name();
+        String key = hit.claim();
         if (verdictsKnown.add(key)) {
             buffered.newVerdicts.put(key, new StoredVerdict(hit.hit().ip(), hit.crawler().name(), hit.verdict()));
         }
@@ -228,7 +228,7 @@ public final class DuckDbHitStore implements HitStore {
 
     @Override
     public synchronized void updateVerdict(String ip, String crawler, Verdict verdict) {
-        String key = ip + ' ' + crawler;
+        String key = CrawlerHit.claimKey(ip, crawler);
         verdictsKnown.add(key);
         buffered.newVerdicts.remove(key);
         buffered.changedVerdicts.put(key, new StoredVerdict(ip, crawler, verdict));
