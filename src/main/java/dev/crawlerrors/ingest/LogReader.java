@@ -270,22 +270,15 @@ public final class LogReader implements AutoCloseable {
         return new Parsed(hits, counts);
     }
 
+    /** The index of the last newline in {@code b[0, length)}, or -1. */
     static int lastNewline(byte[] b, int length) {
-        for (int i = length - 1; i >= 0; i--) {
-            if (b[i] == '\n') {
-                return i;
-            }
-        }
-        return -1;
+        return LogText.lastIndexOf(b, 0, length, (byte) '\n');
     }
 
+    /** The index of the first newline in {@code b[0, length)}, or the last index when there is none. */
     private static int firstNewline(byte[] b, int length) {
-        for (int i = 0; i < length; i++) {
-            if (b[i] == '\n') {
-                return i;
-            }
-        }
-        return length - 1;
+        int at = ByteSearch.indexOf(b, 0, length, (byte) '\n');
+        return at < 0 ? length - 1 : at;
     }
 
     @Override
