@@ -23,7 +23,7 @@ public final class Main {
         COMMANDS.put("import", ImportCommand::new);
         COMMANDS.put("serve", ServeCommand::new);
         COMMANDS.put("verify", VerifyCommand::new);
-        COMMANDS.put("aot-training", TrainCommand::new);
+        COMMANDS.put("aot-training", AotTrainingCommand::new);
     }
 
     public static void main(String[] args) {

@@ -29,7 +29,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "aot-training", hidden = true,
         description = "The launcher's training run for the JVM's ahead-of-time cache (offline; writes only to a temporary directory).")
-final class TrainCommand implements Callable<Integer> {
+final class AotTrainingCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {

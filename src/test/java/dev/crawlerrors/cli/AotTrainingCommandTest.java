@@ -6,7 +6,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import org.junit.jupiter.api.Test;
 
-class TrainCommandTest {
+class AotTrainingCommandTest {
 
     @Test
     void theLaunchersTrainingRunImportsServesAndSucceedsOffline() {
