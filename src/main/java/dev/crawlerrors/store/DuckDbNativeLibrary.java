@@ -44,35 +44,43 @@ final class DuckDbNativeLibrary {
             prepared = true; // DuckDB unpacks its own (run from classes), or has none for this platform
             return;
         }
-        Path target;
         try {
-            target = jarDirectory().resolve(name);
-            URLConnection connection = packed.openConnection();
-            long size = connection.getContentLengthLong();
-            long time = connection instanceof JarURLConnection jar ? jar.getJarEntry().getTime() : 0;
-            if (Files.isRegularFile(target) && Files.size(target) == size
-                    && (time == 0 || Files.getLastModifiedTime(target).toMillis() == time)) {
-                prepared = true;
-                return;
-            }
-            Path temporary = Files.createTempFile(target.getParent(), name, ".part");
-            try {
-                try (InputStream in = connection.getInputStream()) {
-                    Files.copy(in, temporary, StandardCopyOption.REPLACE_EXISTING);
-                }
-                if (time != 0) {
-                    Files.setLastModifiedTime(temporary, FileTime.fromMillis(time));
-                }
-                // a process that loaded the old file keeps it: the rename replaces the name, not the file
-                Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } finally {
-                Files.deleteIfExists(temporary);
-            }
+            place(packed, jarDirectory().resolve(name));
             prepared = true;
         } catch (IOException | URISyntaxException | ClassNotFoundException e) {
             throw new StoreException("cannot put DuckDB's native library " + name + " beside the jar, where DuckDB loads it from ("
                     + e + "); the jar's directory must be writable the first time it runs", e);
         }
+    }
+
+    /**
+     * Makes {@code target} a copy of the jar entry {@code packed}, unless it already is one (same
+     * size and, for a jar entry, same time stamp).
+     *
+     * @return whether the file was written
+     */
+    static boolean place(URL packed, Path target) throws IOException {
+        URLConnection connection = packed.openConnection();
+        long size = connection.getContentLengthLong();
+        long time = connection instanceof JarURLConnection jar ? jar.getJarEntry().getTime() : 0;
+        if (Files.isRegularFile(target) && Files.size(target) == size
+                && (time == 0 || Files.getLastModifiedTime(target).toMillis() == time)) {
+            return false;
+        }
+        Path temporary = Files.createTempFile(target.getParent(), target.getFileName().toString(), ".part");
+        try {
+            try (InputStream in = connection.getInputStream()) {
+                Files.copy(in, temporary, StandardCopyOption.REPLACE_EXISTING);
+            }
+            if (time != 0) {
+                Files.setLastModifiedTime(temporary, FileTime.fromMillis(time));
+            }
+            // a process that loaded the old file keeps it: the rename replaces the name, not the file
+            Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } finally {
+            Files.deleteIfExists(temporary);
+        }
+        return true;
     }
 
     /** The directory of the jar DuckDB's classes come from: where DuckDB looks for its library. */
