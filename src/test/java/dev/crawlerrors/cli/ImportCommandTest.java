@@ -92,6 +92,22 @@ class ImportCommandTest {
     }
 
     @Test
+    void aMistakeInTheUsersCatalogLeavesNoStoreBehind() throws Exception {
+        Path log = Files.writeString(dir.resolve("access.log"), GOOD + "\n");
+        Path catalog = Files.writeString(dir.resolve("crawlers.json"), "{ not json");
+        Path db = dir.resolve("hits.duckdb");
+
+        assertThat(run("import", "--db", db.toString(), "--crawlers", dir.resolve("missing.json").toString(), "--dns-server", "none",
+                log.toString())).isEqualTo(2);
+        assertThat(run("import", "--db", db.toString(), "--crawlers", catalog.toString(), "--dns-server", "none",
+                log.toString())).isEqualTo(2);
+
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--crawlers: ");
+        // the store opens on another thread while the built-in catalog is read; a catalog of one's own is read first
+        assertThat(db).doesNotExist();
+    }
+
+    @Test
     void detectsTheFormatOfEachFileAndSaysWhichOnStderr() throws Exception {
         Path iis = dir.resolve("u_ex250514.log");
         Files.writeString(iis, SampleLogs.IIS_HEADER + SampleLogs.IIS_LINE + "\n");
