@@ -39,7 +39,7 @@ final class HitRecorder {
             if (crawler.isEmpty()) {
                 continue; // the byte filter saw escapes that the unescaped agent no longer matches
             }
-            crawlerHits.add(new CrawlerHit(hit, crawler.get(), verifier.verify(hit.ip(), crawler.get())));
+            crawlerHits.add(verifier.verify(hit, crawler.get()));
         }
         if (through.fingerprint() == null) {
             store.append(crawlerHits);

@@ -1,5 +1,6 @@
 package dev.crawlerrors.crawler;
 
+import dev.crawlerrors.ingest.Hit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -60,7 +61,21 @@ public final class CrawlerVerifier implements AutoCloseable {
 
     /** The verdict as known now; starts a DNS check when one is needed and none is running. */
     public Verdict verify(String ip, Crawler crawler) {
-        String key = key(ip, crawler);
+        return verify(key(ip, crawler), ip, crawler);
+    }
+
+    /**
+     * {@code hit}, made by an address that claims to be {@code crawler}, with its verdict as
+     * {@link #verify(String, Crawler)} gives it. The claim key is made here once a hit: the verifier,
+     * the store and the import all keep something per claim, and the import used to build and hash
+     * it twice for every crawler hit.
+     */
+    public CrawlerHit verify(Hit hit, Crawler crawler) {
+        String claim = CrawlerHit.claimKey(hit.ip(), crawler.name());
+        return new CrawlerHit(hit, crawler, verify(claim, hit.ip(), crawler), claim);
+    }
+
+    private Verdict verify(String key, String ip, Crawler crawler) {
         Verdict known = settled.get(key);
         if (known != null) {
             return known;
