@@ -199,4 +199,37 @@ class DuckDbHitStoreTest {
             assertThat(store.page(HitFilter.ERRORS, 0, 1).get(0).url()).isEqualTo(url);
         }
     }
+
+    @Test
+    void storesEveryFieldOfAHitIncludingNullsAndTextBeyondAscii() {
+        try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
+            Hit full = new Hit(Instant.parse("2025-05-14T10:00:00.123Z").toEpochMilli(), -330, "2001:4860:4801:10::1", "PROPFIND",
+                    "/café/€?q=日本語", 503, 1234, "https://example.org/ä", "Googlebot/2.1 (ünïcödé 😀)", 12.5, "www.example.org");
+            Hit bare = new Hit(Instant.parse("2025-05-14T10:00:01Z").toEpochMilli(), 0, "66.249.66.1", "", "/", 404, -1, null,
+                    null, Double.NaN, null);
+            store.append(List.of(new CrawlerHit(full, GOOGLEBOT, VERIFIED), new CrawlerHit(bare, GOOGLEBOT, VERIFIED)));
+
+            List<StoredHit> rows = store.page(HitFilter.ERRORS, 0, 10);
+
+            assertThat(rows).containsExactly(
+                    new StoredHit(2, bare.epochMillis(), 0, "66.249.66.1", "", "/", 404, null, "Googlebot Desktop",
+                            "crawler_search", "verified", VERIFIED.reason(), null, null),
+                    new StoredHit(1, full.epochMillis(), -330, "2001:4860:4801:10::1", "PROPFIND", "/café/€?q=日本語", 503, 12.5,
+                            "Googlebot Desktop", "crawler_search", "verified", VERIFIED.reason(), "Googlebot/2.1 (ünïcödé 😀)",
+                            "www.example.org"));
+        }
+    }
+
+    @Test
+    void twoStoresOpenAtOnceEachWriteTheirOwnHits() {
+        try (DuckDbHitStore one = DuckDbHitStore.open(dir.resolve("one.duckdb"));
+                DuckDbHitStore two = DuckDbHitStore.open(dir.resolve("two.duckdb"))) {
+            one.append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/one", 404, VERIFIED)));
+            two.append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.2", "/two", 404, VERIFIED),
+                    hit("2025-05-14T10:00:01Z", "66.249.66.2", "/two-again", 404, VERIFIED)));
+
+            assertThat(one.page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url).containsExactly("/one");
+            assertThat(two.page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url).containsExactly("/two-again", "/two");
+        }
+    }
 }
