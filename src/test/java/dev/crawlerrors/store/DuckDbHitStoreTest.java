@@ -9,6 +9,8 @@ import dev.crawlerrors.crawler.Verdict;
 import dev.crawlerrors.crawler.Verification;
 import dev.crawlerrors.ingest.Hit;
 import dev.crawlerrors.ingest.SourceProgress;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -230,6 +232,68 @@ class DuckDbHitStoreTest {
 
             assertThat(one.page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url).containsExactly("/one");
             assertThat(two.page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url).containsExactly("/two-again", "/two");
+        }
+    }
+
+    /** {@code rows} hits one second apart from {@code first} on, each a 404 of its own URL, in chunks of 1,000 with their progress. */
+    static void appendChunks(DuckDbHitStore store, int first, int rows) {
+        for (int i = first; i < first + rows; i += 1000) {
+            List<CrawlerHit> chunk = new ArrayList<>();
+            for (int j = i; j < i + 1000; j++) {
+                chunk.add(hit(Instant.parse("2025-05-14T00:00:00Z").plusSeconds(j).toString(), "66.249.66." + (j % 200),
+                        "/p" + j, 404, VERIFIED));
+            }
+            store.append(chunk, new SourceProgress("f1", "access.log", i + 1000L, i + 1000L));
+        }
+    }
+
+    @Test
+    void commitsLargeTransactionsWholeRowGroupsAtATimeWithTheProgressThatCoversThem() {
+        Path file = dir.resolve("store.duckdb");
+        // three batches commit 150,000 rows (DuckDB writes them to the file at once), the last
+        // 34,000 commit at close (through the write-ahead log)
+        int rows = 184_000;
+        try (DuckDbHitStore store = DuckDbHitStore.open(file, 1, DuckDbHitStore.ROW_GROUP_ROWS)) {
+            appendChunks(store, 0, rows);
+        }
+        try (DuckDbHitStore store = DuckDbHitStore.open(file)) {
+            assertThat(store.size()).isEqualTo(rows);
+            assertThat(store.imported(List.of("f1"))).containsExactly(new SourceProgress("f1", "access.log", rows, rows));
+            assertThat(store.page(HitFilter.ERRORS, 0, 2)).extracting(StoredHit::id).containsExactly((long) rows, rows - 1L);
+            assertThat(store.page(HitFilter.ERRORS, rows - 1, 2)).extracting(StoredHit::url).containsExactly("/p0");
+        }
+    }
+
+    @Test
+    void aQuerySeesTheBatchesThatAreWrittenButNotYetCommitted() {
+        try (DuckDbHitStore store = DuckDbHitStore.open(dir.resolve("store.duckdb"))) {
+            appendChunks(store, 0, 60_000); // 50,000 rows go to the writer, in a transaction left open
+
+            assertThat(store.size()).isEqualTo(60_000);
+            assertThat(store.imported(List.of("f1"))).containsExactly(new SourceProgress("f1", "access.log", 60_000, 60_000));
+        }
+    }
+
+    @Test
+    void aFailedWriteTakesTheHitsAndProgressOfItsWholeTransactionWithItAndTheStoreGoesOn() {
+        Path file = dir.resolve("store.duckdb");
+        try (DuckDbHitStore store = DuckDbHitStore.open(file)) {
+            appendChunks(store, 0, 60_000); // the first 50,000 are written in a transaction left open
+            Hit noAddress = new Hit(Instant.parse("2025-05-15T00:00:00Z").toEpochMilli(), 0, null, "GET", "/x", 404, -1, null,
+                    "Googlebot", Double.NaN, null);
+            store.append(List.of(new CrawlerHit(noAddress, GOOGLEBOT, VERIFIED)), new SourceProgress("f1", "access.log", 60_100, 60_001));
+
+            assertThatThrownBy(store::flush).isInstanceOf(StoreException.class).hasMessageContaining("cannot write to");
+            assertThat(store.size()).isZero();
+            assertThat(store.imported(List.of("f1"))).isEmpty();
+
+            store.append(List.of(hit("2025-05-15T00:00:01Z", "66.249.66.1", "/after", 404, VERIFIED)),
+                    new SourceProgress("f1", "access.log", 60_200, 60_002));
+            store.flush();
+        }
+        try (DuckDbHitStore store = DuckDbHitStore.open(file)) {
+            assertThat(store.page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url).containsExactly("/after");
+            assertThat(store.imported(List.of("f1"))).containsExactly(new SourceProgress("f1", "access.log", 60_200, 60_002));
         }
     }
 }
