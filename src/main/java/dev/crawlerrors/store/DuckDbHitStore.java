@@ -150,8 +150,10 @@ public final class DuckDbHitStore implements HitStore {
     private PreparedStatement insertFirstVerdicts;
     private PreparedStatement insertChangedVerdicts;
     private PreparedStatement insertProgress;
-    /** Reads the batch being written through {@link BatchSource}. */
-    private final PreparedStatement insertHits;
+    /** Reads the batch being written through {@link BatchSource}; prepared when first needed. */
+    private PreparedStatement insertHits;
+    /** The name of this store's {@link BatchSource}. */
+    private final String batchFunction;
     /** Numbers the table functions: two stores open in one process each register their own. */
     private static final AtomicLong SOURCES = new AtomicLong();
     /**
@@ -183,13 +185,8 @@ public final class DuckDbHitStore implements HitStore {
             st.execute(VERDICT_STAGING);
             // Registered here, outside any transaction: registered in a batch's transaction, the
             // function went with it when that transaction rolled back.
-            String function = "crawl_errors_batch_" + SOURCES.incrementAndGet();
-            DuckDBFunctions.tableFunction().withName(function).withFunction(new BatchSource()).register(connection);
-            // the function hands over the time in microseconds: a TIMESTAMP vector has no setter
-            // that takes them, and make_timestamp is one vectorised step
-            insertHits = connection.prepareStatement("INSERT INTO hits SELECT id, make_timestamp(ts_micros),"
-                    + " utc_offset_minutes, ip, method, url, status, bytes, duration_ms, crawler, bot_type, user_agent,"
-                    + " referer, host FROM " + function + "()");
+            batchFunction = "crawl_errors_batch_" + SOURCES.incrementAndGet();
+            DuckDBFunctions.tableFunction().withName(batchFunction).withFunction(new BatchSource()).register(connection);
             try (ResultSet rs = st.executeQuery("SELECT coalesce(max(id), 0) FROM hits")) {
                 rs.next();
                 nextId = rs.getLong(1) + 1;
@@ -383,9 +380,6 @@ public final class DuckDbHitStore implements HitStore {
                 inTransaction = true;
             }
             try {
-                // Statements first: DuckDB's Appender (the verdicts' staging) joins the open
-                // transaction only once a statement has begun it; appending first commits its rows
-                // on their own.
                 // rows in time order, as far as one batch goes: nginx logs a request when it ends and
                 // Apache stamps it with its start, so a log's lines are only nearly in order; DuckDB
                 // keeps min and max per row group, which paging by time relies on. (A stable sort:
@@ -401,6 +395,7 @@ public final class DuckDbHitStore implements HitStore {
                 }
             } catch (SQLException e) {
                 inTransaction = false;
+                closeStatements(e); // a prepared statement whose execution failed is closed by the driver
                 try {
                     connection.rollback();
                 } catch (SQLException alreadyRolledBack) { // a failed COMMIT rolls back by itself
@@ -446,6 +441,13 @@ public final class DuckDbHitStore implements HitStore {
         if (hits.isEmpty()) {
             return;
         }
+        if (insertHits == null) {
+            // the function hands over the time in microseconds: a TIMESTAMP vector has no setter
+            // that takes them, and make_timestamp is one vectorised step
+            insertHits = connection.prepareStatement("INSERT INTO hits SELECT id, make_timestamp(ts_micros),"
+                    + " utc_offset_minutes, ip, method, url, status, bytes, duration_ms, crawler, bot_type, user_agent,"
+                    + " referer, host FROM " + batchFunction + "()");
+        }
         source = hits;
         sourceFirstId = firstId;
         try {
@@ -465,6 +467,8 @@ public final class DuckDbHitStore implements HitStore {
         if (first.isEmpty() && changed.isEmpty()) {
             return;
         }
+        // a statement before the Appender: DuckDB's Appender joins the open transaction only once
+        // a statement has begun it, and appending first would commit its rows on their own
         try (Statement st = connection.createStatement()) {
             st.execute("DELETE FROM verdict_staging");
         }
@@ -713,17 +717,31 @@ public final class DuckDbHitStore implements HitStore {
         }
     }
 
+    /** Closes the prepared statements, to be prepared again when next needed; failures go to {@code failure}. */
+    private void closeStatements(SQLException failure) {
+        for (PreparedStatement st : new PreparedStatement[] {insertFirstVerdicts, insertChangedVerdicts, insertProgress, insertHits}) {
+            try {
+                if (st != null) {
+                    st.close();
+                }
+            } catch (SQLException e) {
+                failure.addSuppressed(e);
+            }
+        }
+        insertFirstVerdicts = null;
+        insertChangedVerdicts = null;
+        insertProgress = null;
+        insertHits = null;
+    }
+
     private void closeConnection() {
         try {
-            if (insertFirstVerdicts != null) {
-                insertFirstVerdicts.close();
-                insertChangedVerdicts.close();
-            }
-            insertHits.close();
-            if (insertProgress != null) {
-                insertProgress.close();
-            }
+            SQLException failure = new SQLException("cannot close its statements");
+            closeStatements(failure);
             connection.close();
+            if (failure.getSuppressed().length > 0) {
+                throw failure;
+            }
         } catch (SQLException e) {
             throw new StoreException("cannot close " + location + ": " + firstLine(e), e);
         }

@@ -279,13 +279,15 @@ class DuckDbHitStoreTest {
         Path file = dir.resolve("store.duckdb");
         try (DuckDbHitStore store = DuckDbHitStore.open(file)) {
             appendChunks(store, 0, 60_000); // the first 50,000 are written in a transaction left open
-            Hit noAddress = new Hit(Instant.parse("2025-05-15T00:00:00Z").toEpochMilli(), 0, null, "GET", "/x", 404, -1, null,
-                    "Googlebot", Double.NaN, null);
-            store.append(List.of(new CrawlerHit(noAddress, GOOGLEBOT, VERIFIED)), new SourceProgress("f1", "access.log", 60_100, 60_001));
+            // no method: its progress and verdict are written, then the hits' INSERT fails
+            Hit noMethod = new Hit(Instant.parse("2025-05-15T00:00:00Z").toEpochMilli(), 0, "66.249.66.250", null, "/x", 404, -1,
+                    null, "Googlebot", Double.NaN, null);
+            store.append(List.of(new CrawlerHit(noMethod, GOOGLEBOT, VERIFIED)), new SourceProgress("f1", "access.log", 60_100, 60_001));
 
             assertThatThrownBy(store::flush).isInstanceOf(StoreException.class).hasMessageContaining("cannot write to");
             assertThat(store.size()).isZero();
             assertThat(store.imported(List.of("f1"))).isEmpty();
+            assertThat(store.verdicts(Verification.verified)).isEmpty();
 
             store.append(List.of(hit("2025-05-15T00:00:01Z", "66.249.66.1", "/after", 404, VERIFIED)),
                     new SourceProgress("f1", "access.log", 60_200, 60_002));
