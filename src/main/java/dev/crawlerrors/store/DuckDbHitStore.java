@@ -1,10 +1,12 @@
 package dev.crawlerrors.store;
 
+import dev.crawlerrors.crawler.Crawler;
 import dev.crawlerrors.crawler.CrawlerHit;
 import dev.crawlerrors.crawler.Verdict;
 import dev.crawlerrors.crawler.Verification;
 import dev.crawlerrors.ingest.Hit;
 import dev.crawlerrors.ingest.SourceProgress;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -18,6 +20,7 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;
@@ -27,20 +30,31 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.duckdb.DuckDBAppender;
+import org.duckdb.DuckDBColumnType;
 import org.duckdb.DuckDBConnection;
+import org.duckdb.DuckDBDataChunkWriter;
+import org.duckdb.DuckDBFunctions;
+import org.duckdb.DuckDBTableFunction;
+import org.duckdb.DuckDBTableFunctionBindInfo;
+import org.duckdb.DuckDBTableFunctionCallInfo;
+import org.duckdb.DuckDBTableFunctionInitInfo;
+import org.duckdb.DuckDBWritableVector;
 
 /**
- * The embedded store: one DuckDB file. Hits go in through DuckDB's Appender (columnar, no SQL per
- * row); verdicts live in their own table keyed by address and crawler, so a verdict that changes
+ * The embedded store: one DuckDB file. Hits go in column by column, one statement per batch (see
+ * {@link BatchSource}); verdicts live in their own table keyed by address and crawler, so a verdict that changes
  * later (a DNS check completing) is one row to update, and every query shows the verdict as of now.
  * How far each log has been imported is kept in {@code imports}, by content fingerprint, written
  * in the same transaction as the hits it covers.
  *
- * <p>Appends are buffered and written in batches of one transaction each on the store's own
- * writer thread, so an import parses the next chunks while DuckDB writes the last ones;
- * {@link #flush()} (and every read) waits until what was appended is committed.
+ * <p>Appends are buffered and written in batches on the store's own writer thread, so an import
+ * parses the next chunks while DuckDB writes the last ones. A transaction spans batches until it
+ * holds {@link #COMMIT_ROWS} rows, is {@link #COMMIT_NANOS} old, or is flushed: {@link #flush()}
+ * (and every read, and close) commits and waits until what was appended is committed. Hits and
+ * the progress that covers them are always in the same transaction.
  *
  * <p>Reads use a duplicate of the one connection per query, which DuckDB allows from any thread.
  */
@@ -101,6 +115,19 @@ public final class DuckDbHitStore implements HitStore {
     /** Rows buffered before a flush; a flush also happens before every read. */
     private static final int FLUSH_ROWS = 50_000;
     private static final long FLUSH_NANOS = 1_000_000_000L;
+    /** DuckDB's row group, the unit it compresses and writes (the default, which stores here are created with). */
+    static final int ROW_GROUP_ROWS = 122_880;
+    /**
+     * Rows after which a transaction commits though nobody flushed. DuckDB writes the row groups of
+     * a transaction that appends at least a whole one straight to the database file, compressed
+     * once ("optimistic writes"); a smaller commit goes to the write-ahead log first, and the
+     * checkpoint then reads it back to compress it. Four row groups per commit took the writer
+     * from committing every 50,000 rows to a fifth less CPU and a tenth of the commits, and it
+     * bounds what a crash costs: at most this much is read again on resume.
+     */
+    static final long COMMIT_ROWS = 4L * ROW_GROUP_ROWS;
+    /** The age at which a transaction commits though nobody flushed: what a crash loses of a slow import. */
+    private static final long COMMIT_NANOS = 10_000_000_000L;
     private static final Comparator<CrawlerHit> BY_TIME = Comparator.comparingLong(hit -> hit.hit().epochMillis());
 
     private final Set<String> verdictsKnown = new HashSet<>();
@@ -122,16 +149,44 @@ public final class DuckDbHitStore implements HitStore {
     /** The statements that move staged verdicts into verdicts; made on the writer thread when first needed. */
     private PreparedStatement insertFirstVerdicts;
     private PreparedStatement insertChangedVerdicts;
+    private PreparedStatement insertProgress;
+    /** Reads the batch being written through {@link BatchSource}; prepared when first needed. */
+    private PreparedStatement insertHits;
+    /** The name of this store's {@link BatchSource}. */
+    private final String batchFunction;
+    /** Numbers the table functions: two stores open in one process each register their own. */
+    private static final AtomicLong SOURCES = new AtomicLong();
+    /**
+     * The hits {@link #insertHits} reads, set on the writer thread around that statement. Volatile:
+     * with more than one DuckDB worker thread the function may run on one of DuckDB's threads.
+     */
+    private volatile List<CrawlerHit> source;
+    private volatile long sourceFirstId;
     private long nextId;
+    private final long commitRows;
+    /** Rows handed to the writer in the transaction it has open, if any (appending side). */
+    private long uncommittedRows;
+    /** When the first batch of the open transaction went to the writer; 0 when none is open (appending side). */
+    private long uncommittedSince;
+    /** Whether the writer thread has a transaction open (writer side). */
+    private boolean inTransaction;
 
-    private DuckDbHitStore(DuckDBConnection connection, String location) throws SQLException {
+    private DuckDbHitStore(DuckDBConnection connection, String location, long commitRows) throws SQLException {
         this.connection = connection;
         this.location = location;
+        this.commitRows = commitRows;
         try (Statement st = connection.createStatement()) {
             st.execute(SCHEMA);
+            // optimistic writes compress and write row groups as they fill; by default DuckDB
+            // holds five before writing them, and a 5M-line import peaked 200 MB higher for it
+            st.execute("SET write_buffer_row_group_count = 1");
             // a batch's verdicts go in through an Appender into this connection's own staging table,
             // then into verdicts by two fixed statements (prepared once, whatever the number of rows)
             st.execute(VERDICT_STAGING);
+            // Registered here, outside any transaction: registered in a batch's transaction, the
+            // function went with it when that transaction rolled back.
+            batchFunction = "crawl_errors_batch_" + SOURCES.incrementAndGet();
+            DuckDBFunctions.tableFunction().withName(batchFunction).withFunction(new BatchSource()).register(connection);
             try (ResultSet rs = st.executeQuery("SELECT coalesce(max(id), 0) FROM hits")) {
                 rs.next();
                 nextId = rs.getLong(1) + 1;
@@ -152,6 +207,11 @@ public final class DuckDbHitStore implements HitStore {
      *                for commit tasks (about 5% of an import's CPU in the profile)
      */
     public static DuckDbHitStore open(Path file, int threads) {
+        return open(file, threads, COMMIT_ROWS);
+    }
+
+    /** {@link #open(Path, int)} committing every {@code commitRows} rows at the latest: for tests. */
+    static DuckDbHitStore open(Path file, int threads, long commitRows) {
         try {
             Path parent = file.toAbsolutePath().getParent();
             if (parent != null) {
@@ -163,7 +223,7 @@ public final class DuckDbHitStore implements HitStore {
             }
             DuckDbNativeLibrary.prepare();
             Connection c = DriverManager.getConnection("jdbc:duckdb:" + file.toAbsolutePath(), config);
-            return new DuckDbHitStore(c.unwrap(DuckDBConnection.class), file.toString());
+            return new DuckDbHitStore(c.unwrap(DuckDBConnection.class), file.toString(), commitRows);
         } catch (Exception e) {
             throw new StoreException("cannot open the store " + file + ": " + firstLine(e), e);
         }
@@ -174,7 +234,7 @@ public final class DuckDbHitStore implements HitStore {
         try {
             DuckDbNativeLibrary.prepare();
             Connection c = DriverManager.getConnection("jdbc:duckdb:");
-            return new DuckDbHitStore(c.unwrap(DuckDBConnection.class), "memory");
+            return new DuckDbHitStore(c.unwrap(DuckDBConnection.class), "memory", COMMIT_ROWS);
         } catch (SQLException e) {
             throw new StoreException("cannot open an in-memory store: " + firstLine(e), e);
         }
@@ -187,7 +247,7 @@ public final class DuckDbHitStore implements HitStore {
         }
         buffered.hits.addAll(hits);
         if (buffered.hits.size() >= FLUSH_ROWS || System.nanoTime() - lastFlush >= FLUSH_NANOS) {
-            startWriting();
+            startWriting(false);
         }
     }
 
@@ -235,26 +295,39 @@ public final class DuckDbHitStore implements HitStore {
     }
 
     /**
-     * Writes what is buffered, and waits until it and every batch before it are committed: when
-     * this returns, what was appended is in the store (and in every query).
+     * Writes what is buffered and commits, and waits until it and every batch before it are
+     * committed: when this returns, what was appended is in the store (and in every query).
      */
     @Override
     public synchronized void flush() {
-        startWriting();
+        startWriting(true);
         awaitWriting();
     }
 
-    /** Hands what is buffered to the writer, after the batch before it is committed. */
-    private void startWriting() {
-        lastFlush = System.nanoTime();
+    /**
+     * Hands what is buffered to the writer, after the batch before it is written; the batch
+     * commits the transaction when {@code commit} says so or the transaction is full or old.
+     */
+    private void startWriting(boolean commit) {
+        long now = System.nanoTime();
+        lastFlush = now;
         awaitWriting();
-        if (buffered.isEmpty()) {
+        boolean open = uncommittedSince != 0;
+        if (buffered.isEmpty() && !(commit && open)) {
             return;
         }
         Batch batch = buffered;
         buffered = new Batch();
         batch.firstId = nextId;
         nextId += batch.hits.size();
+        uncommittedRows += batch.hits.size();
+        batch.commit = commit || uncommittedRows >= commitRows || (open && now - uncommittedSince >= COMMIT_NANOS);
+        if (batch.commit) {
+            uncommittedRows = 0;
+            uncommittedSince = 0;
+        } else if (!open) {
+            uncommittedSince = now;
+        }
         writing = writer.submit(() -> {
             write(batch);
             return null;
@@ -279,6 +352,9 @@ public final class DuckDbHitStore implements HitStore {
                 }
             }
         } catch (ExecutionException e) {
+            // the writer rolled the open transaction back: the next batch begins a new one
+            uncommittedRows = 0;
+            uncommittedSince = 0;
             Throwable cause = e.getCause();
             throw cause instanceof StoreException store ? store
                     : new StoreException("cannot write to " + location + ": " + cause, cause);
@@ -290,18 +366,20 @@ public final class DuckDbHitStore implements HitStore {
     }
 
     /**
-     * Writes one batch in one transaction, on the writer thread: how far each log got and the
-     * verdicts as statements, then the hits through one Appender. Committing per chunk and per
-     * verdict cost two thirds of an import's time (an fsync each); one commit per batch makes
-     * writes cheap.
+     * Writes one batch on the writer thread, in the transaction open or a new one: how far each log
+     * got, the verdicts, then the hits; then commits if the batch says so. Committing per chunk and
+     * per verdict cost two thirds of an import's time (an fsync each); committing per batch made
+     * writes cheap, and per several row groups cheaper (see {@link #COMMIT_ROWS}). A failure rolls
+     * back the whole open transaction, the batches before this one included, hits and progress
+     * alike, and is reported to the appending thread.
      */
     private void write(Batch batch) {
         try {
-            connection.setAutoCommit(false);
+            if (!inTransaction) {
+                connection.setAutoCommit(false); // the next statement begins the transaction
+                inTransaction = true;
+            }
             try {
-                // Statements first: DuckDB's Appender joins the open transaction only once a
-                // statement has begun it; appending first commits the hits on their own, and a
-                // crash then keeps hits without the progress that says they were read.
                 // rows in time order, as far as one batch goes: nginx logs a request when it ends and
                 // Apache stamps it with its start, so a log's lines are only nearly in order; DuckDB
                 // keeps min and max per row group, which paging by time relies on. (A stable sort:
@@ -310,12 +388,25 @@ public final class DuckDbHitStore implements HitStore {
                 writeProgress(batch.progress.values());
                 writeVerdicts(batch.newVerdicts.values(), batch.changedVerdicts.values());
                 appendRows(batch.hits, batch.firstId);
-                connection.commit();
+                if (batch.commit) {
+                    connection.commit();
+                    inTransaction = false;
+                    connection.setAutoCommit(true);
+                }
             } catch (SQLException e) {
-                connection.rollback();
+                inTransaction = false;
+                closeStatements(e); // a prepared statement whose execution failed is closed by the driver
+                try {
+                    connection.rollback();
+                } catch (SQLException alreadyRolledBack) { // a failed COMMIT rolls back by itself
+                    e.addSuppressed(alreadyRolledBack);
+                }
+                try {
+                    connection.setAutoCommit(true);
+                } catch (SQLException again) {
+                    e.addSuppressed(again);
+                }
                 throw e;
-            } finally {
-                connection.setAutoCommit(true);
             }
         } catch (SQLException e) {
             throw new StoreException("cannot write to " + location + ": " + firstLine(e), e);
@@ -326,61 +417,44 @@ public final class DuckDbHitStore implements HitStore {
         if (progresses.isEmpty()) {
             return;
         }
-        try (PreparedStatement st = connection.prepareStatement("INSERT OR REPLACE INTO imports VALUES (?, ?, ?, ?, now())")) {
-            for (SourceProgress progress : progresses) {
-                st.setString(1, progress.fingerprint());
-                st.setString(2, progress.name());
-                st.setLong(3, progress.bytes());
-                st.setLong(4, progress.lines());
-                st.addBatch();
-            }
-            st.executeBatch();
+        if (insertProgress == null) {
+            // prepared once: planning it for every batch was 3% of the writer thread
+            insertProgress = connection.prepareStatement("INSERT OR REPLACE INTO imports VALUES (?, ?, ?, ?, now())");
         }
+        for (SourceProgress progress : progresses) {
+            insertProgress.setString(1, progress.fingerprint());
+            insertProgress.setString(2, progress.name());
+            insertProgress.setLong(3, progress.bytes());
+            insertProgress.setLong(4, progress.lines());
+            insertProgress.addBatch();
+        }
+        insertProgress.executeBatch();
     }
 
+    /**
+     * The hits of one batch, through {@link BatchSource}: one statement reads them column by column,
+     * each string column of a 2,048-row chunk in one call. The Appender it replaces took a JNI call
+     * per string and, every 2,048 rows, copied the chunk once more and planned an INSERT of its own:
+     * together a third of the writer thread.
+     */
     private void appendRows(List<CrawlerHit> hits, long firstId) throws SQLException {
         if (hits.isEmpty()) {
             return;
         }
-        long id = firstId;
-        try (DuckDBAppender appender = connection.createAppender(DuckDBConnection.DEFAULT_SCHEMA, "hits")) {
-            for (CrawlerHit crawlerHit : hits) {
-                appendRow(appender, crawlerHit, id++);
-            }
+        if (insertHits == null) {
+            // the function hands over the time in microseconds: a TIMESTAMP vector has no setter
+            // that takes them, and make_timestamp is one vectorised step
+            insertHits = connection.prepareStatement("INSERT INTO hits SELECT id, make_timestamp(ts_micros),"
+                    + " utc_offset_minutes, ip, method, url, status, bytes, duration_ms, crawler, bot_type, user_agent,"
+                    + " referer, host FROM " + batchFunction + "()");
         }
-    }
-
-    /**
-     * One row. A method of its own so the JIT compiles it once: inlined into the batch loop, the
-     * whole body was compiled twice (the loop on the stack, then the method), a tenth of the
-     * import's compile time.
-     */
-    private static void appendRow(DuckDBAppender appender, CrawlerHit crawlerHit, long id) throws SQLException {
-        Hit hit = crawlerHit.hit();
-        appender.beginRow()
-                .append(id)
-                .appendEpochMicros(hit.epochMillis() * 1000)
-                .append((short) hit.offsetMinutes())
-                .append(hit.ip())
-                .append(hit.method())
-                .append(hit.url())
-                .append((short) hit.status());
-        if (hit.bytes() < 0) {
-            appender.appendNull();
-        } else {
-            appender.append(hit.bytes());
+        source = hits;
+        sourceFirstId = firstId;
+        try {
+            insertHits.execute();
+        } finally {
+            source = null;
         }
-        if (hit.hasDuration()) {
-            appender.append(hit.durationMs());
-        } else {
-            appender.appendNull();
-        }
-        appender.append(crawlerHit.crawler().name())
-                .append(crawlerHit.crawler().botType().name())
-                .append(hit.userAgent())
-                .append(hit.referer())
-                .append(hit.host())
-                .endRow();
     }
 
     /**
@@ -393,6 +467,8 @@ public final class DuckDbHitStore implements HitStore {
         if (first.isEmpty() && changed.isEmpty()) {
             return;
         }
+        // a statement before the Appender: DuckDB's Appender joins the open transaction only once
+        // a statement has begun it, and appending first would commit its rows on their own
         try (Statement st = connection.createStatement()) {
             st.execute("DELETE FROM verdict_staging");
         }
@@ -492,6 +568,110 @@ public final class DuckDbHitStore implements HitStore {
                 rs.getString(12), rs.getString(13), rs.getString(14));
     }
 
+    /**
+     * A table function over the batch being written ({@link #source}): DuckDB asks it for chunks of
+     * up to 2,048 rows and it fills their vectors, numbers and nulls in place, strings a column at a
+     * time ({@link DuckDBWritableVector#setStringUtf8Batch}: one JNI call per column and chunk).
+     * One scan at a time ({@code setMaxThreads(1)}), so chunks come in order and ids follow the rows.
+     */
+    private final class BatchSource implements DuckDBTableFunction<Object, BatchSource.Cursor, Object> {
+
+        /** The string columns, in the order of the function's columns. */
+        private static final int IP = 0, METHOD = 1, URL = 2, CRAWLER = 3, BOT_TYPE = 4, USER_AGENT = 5, REFERER = 6, HOST = 7;
+        private static final int[] STRING_COLUMNS = {3, 4, 5, 9, 10, 11, 12, 13};
+
+        /** Where one statement's scan is, and the arrays it fills for each chunk. */
+        static final class Cursor {
+            int next;
+            final byte[][][] strings = new byte[STRING_COLUMNS.length][][];
+            /** A crawler's name and bot type, encoded once: few crawlers, every row has one. */
+            final Map<Crawler, byte[][]> crawlers = new IdentityHashMap<>();
+        }
+
+        @Override
+        public Object bind(DuckDBTableFunctionBindInfo info) {
+            info.addResultColumn("id", DuckDBColumnType.BIGINT)
+                    .addResultColumn("ts_micros", DuckDBColumnType.BIGINT)
+                    .addResultColumn("utc_offset_minutes", DuckDBColumnType.SMALLINT)
+                    .addResultColumn("ip", DuckDBColumnType.VARCHAR)
+                    .addResultColumn("method", DuckDBColumnType.VARCHAR)
+                    .addResultColumn("url", DuckDBColumnType.VARCHAR)
+                    .addResultColumn("status", DuckDBColumnType.SMALLINT)
+                    .addResultColumn("bytes", DuckDBColumnType.BIGINT)
+                    .addResultColumn("duration_ms", DuckDBColumnType.DOUBLE)
+                    .addResultColumn("crawler", DuckDBColumnType.VARCHAR)
+                    .addResultColumn("bot_type", DuckDBColumnType.VARCHAR)
+                    .addResultColumn("user_agent", DuckDBColumnType.VARCHAR)
+                    .addResultColumn("referer", DuckDBColumnType.VARCHAR)
+                    .addResultColumn("host", DuckDBColumnType.VARCHAR);
+            return Boolean.TRUE; // no bind data is needed, but the driver wants some
+        }
+
+        @Override
+        public Cursor init(DuckDBTableFunctionInitInfo info) {
+            info.setMaxThreads(1);
+            return new Cursor();
+        }
+
+        @Override
+        public long apply(DuckDBTableFunctionCallInfo info, DuckDBDataChunkWriter out) {
+            Cursor cursor = info.getInitData();
+            List<CrawlerHit> hits = source;
+            int from = cursor.next;
+            int rows = (int) Math.min(out.capacity(), hits.size() - from);
+            if (rows <= 0) {
+                return 0;
+            }
+            byte[][][] strings = cursor.strings;
+            for (int c = 0; c < strings.length; c++) {
+                if (strings[c] == null || strings[c].length != rows) {
+                    strings[c] = new byte[rows][];
+                }
+            }
+            DuckDBWritableVector id = out.vector(0), micros = out.vector(1), offset = out.vector(2), status = out.vector(6),
+                    bytes = out.vector(7), duration = out.vector(8);
+            long firstId = sourceFirstId + from;
+            for (int i = 0; i < rows; i++) {
+                CrawlerHit crawlerHit = hits.get(from + i);
+                Hit hit = crawlerHit.hit();
+                id.setLong(i, firstId + i);
+                micros.setLong(i, hit.epochMillis() * 1000);
+                offset.setShort(i, (short) hit.offsetMinutes());
+                status.setShort(i, (short) hit.status());
+                if (hit.bytes() < 0) {
+                    bytes.setNull(i);
+                } else {
+                    bytes.setLong(i, hit.bytes());
+                }
+                if (hit.hasDuration()) {
+                    duration.setDouble(i, hit.durationMs());
+                } else {
+                    duration.setNull(i);
+                }
+                byte[][] crawler = cursor.crawlers.computeIfAbsent(crawlerHit.crawler(), c -> new byte[][] {
+                        utf8(c.name()), utf8(c.botType().name())});
+                strings[IP][i] = utf8(hit.ip());
+                strings[METHOD][i] = utf8(hit.method());
+                strings[URL][i] = utf8(hit.url());
+                strings[CRAWLER][i] = crawler[0];
+                strings[BOT_TYPE][i] = crawler[1];
+                strings[USER_AGENT][i] = utf8(hit.userAgent());
+                strings[REFERER][i] = utf8(hit.referer());
+                strings[HOST][i] = utf8(hit.host());
+            }
+            for (int c = 0; c < STRING_COLUMNS.length; c++) {
+                out.vector(STRING_COLUMNS[c]).setStringUtf8Batch(0, strings[c]); // a null element is a NULL
+            }
+            cursor.next = from + rows;
+            return rows;
+        }
+
+        /** The string's UTF-8 bytes, or null for null: String.getBytes is an intrinsic, a copy for ASCII. */
+        private static byte[] utf8(String value) {
+            return value == null ? null : value.getBytes(StandardCharsets.UTF_8);
+        }
+    }
+
     /** What goes to the store in one transaction. */
     private static final class Batch {
         final List<CrawlerHit> hits = new ArrayList<>();
@@ -501,6 +681,8 @@ public final class DuckDbHitStore implements HitStore {
         final Map<String, SourceProgress> progress = new LinkedHashMap<>();
         /** The id of the first hit, given when the batch goes to the writer. */
         long firstId;
+        /** Whether the writer commits after this batch (decided when it goes to the writer). */
+        boolean commit;
 
         boolean isEmpty() {
             return hits.isEmpty() && newVerdicts.isEmpty() && changedVerdicts.isEmpty() && progress.isEmpty();
@@ -535,13 +717,31 @@ public final class DuckDbHitStore implements HitStore {
         }
     }
 
+    /** Closes the prepared statements, to be prepared again when next needed; failures go to {@code failure}. */
+    private void closeStatements(SQLException failure) {
+        for (PreparedStatement st : new PreparedStatement[] {insertFirstVerdicts, insertChangedVerdicts, insertProgress, insertHits}) {
+            try {
+                if (st != null) {
+                    st.close();
+                }
+            } catch (SQLException e) {
+                failure.addSuppressed(e);
+            }
+        }
+        insertFirstVerdicts = null;
+        insertChangedVerdicts = null;
+        insertProgress = null;
+        insertHits = null;
+    }
+
     private void closeConnection() {
         try {
-            if (insertFirstVerdicts != null) {
-                insertFirstVerdicts.close();
-                insertChangedVerdicts.close();
-            }
+            SQLException failure = new SQLException("cannot close its statements");
+            closeStatements(failure);
             connection.close();
+            if (failure.getSuppressed().length > 0) {
+                throw failure;
+            }
         } catch (SQLException e) {
             throw new StoreException("cannot close " + location + ": " + firstLine(e), e);
         }

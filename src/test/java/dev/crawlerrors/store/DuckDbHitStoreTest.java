@@ -9,6 +9,8 @@ import dev.crawlerrors.crawler.Verdict;
 import dev.crawlerrors.crawler.Verification;
 import dev.crawlerrors.ingest.Hit;
 import dev.crawlerrors.ingest.SourceProgress;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -197,6 +199,103 @@ class DuckDbHitStoreTest {
             store.append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", url, 404, VERIFIED)));
 
             assertThat(store.page(HitFilter.ERRORS, 0, 1).get(0).url()).isEqualTo(url);
+        }
+    }
+
+    @Test
+    void storesEveryFieldOfAHitIncludingNullsAndTextBeyondAscii() {
+        try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
+            Hit full = new Hit(Instant.parse("2025-05-14T10:00:00.123Z").toEpochMilli(), -330, "2001:4860:4801:10::1", "PROPFIND",
+                    "/café/€?q=日本語", 503, 1234, "https://example.org/ä", "Googlebot/2.1 (ünïcödé 😀)", 12.5, "www.example.org");
+            Hit bare = new Hit(Instant.parse("2025-05-14T10:00:01Z").toEpochMilli(), 0, "66.249.66.1", "", "/", 404, -1, null,
+                    null, Double.NaN, null);
+            store.append(List.of(new CrawlerHit(full, GOOGLEBOT, VERIFIED), new CrawlerHit(bare, GOOGLEBOT, VERIFIED)));
+
+            List<StoredHit> rows = store.page(HitFilter.ERRORS, 0, 10);
+
+            assertThat(rows).containsExactly(
+                    new StoredHit(2, bare.epochMillis(), 0, "66.249.66.1", "", "/", 404, null, "Googlebot Desktop",
+                            "crawler_search", "verified", VERIFIED.reason(), null, null),
+                    new StoredHit(1, full.epochMillis(), -330, "2001:4860:4801:10::1", "PROPFIND", "/café/€?q=日本語", 503, 12.5,
+                            "Googlebot Desktop", "crawler_search", "verified", VERIFIED.reason(), "Googlebot/2.1 (ünïcödé 😀)",
+                            "www.example.org"));
+        }
+    }
+
+    @Test
+    void twoStoresOpenAtOnceEachWriteTheirOwnHits() {
+        try (DuckDbHitStore one = DuckDbHitStore.open(dir.resolve("one.duckdb"));
+                DuckDbHitStore two = DuckDbHitStore.open(dir.resolve("two.duckdb"))) {
+            one.append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/one", 404, VERIFIED)));
+            two.append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.2", "/two", 404, VERIFIED),
+                    hit("2025-05-14T10:00:01Z", "66.249.66.2", "/two-again", 404, VERIFIED)));
+
+            assertThat(one.page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url).containsExactly("/one");
+            assertThat(two.page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url).containsExactly("/two-again", "/two");
+        }
+    }
+
+    /** {@code rows} hits one second apart from {@code first} on, each a 404 of its own URL, in chunks of 1,000 with their progress. */
+    static void appendChunks(DuckDbHitStore store, int first, int rows) {
+        for (int i = first; i < first + rows; i += 1000) {
+            List<CrawlerHit> chunk = new ArrayList<>();
+            for (int j = i; j < i + 1000; j++) {
+                chunk.add(hit(Instant.parse("2025-05-14T00:00:00Z").plusSeconds(j).toString(), "66.249.66." + (j % 200),
+                        "/p" + j, 404, VERIFIED));
+            }
+            store.append(chunk, new SourceProgress("f1", "access.log", i + 1000L, i + 1000L));
+        }
+    }
+
+    @Test
+    void commitsLargeTransactionsWholeRowGroupsAtATimeWithTheProgressThatCoversThem() {
+        Path file = dir.resolve("store.duckdb");
+        // three batches commit 150,000 rows (DuckDB writes them to the file at once), the last
+        // 34,000 commit at close (through the write-ahead log)
+        int rows = 184_000;
+        try (DuckDbHitStore store = DuckDbHitStore.open(file, 1, DuckDbHitStore.ROW_GROUP_ROWS)) {
+            appendChunks(store, 0, rows);
+        }
+        try (DuckDbHitStore store = DuckDbHitStore.open(file)) {
+            assertThat(store.size()).isEqualTo(rows);
+            assertThat(store.imported(List.of("f1"))).containsExactly(new SourceProgress("f1", "access.log", rows, rows));
+            assertThat(store.page(HitFilter.ERRORS, 0, 2)).extracting(StoredHit::id).containsExactly((long) rows, rows - 1L);
+            assertThat(store.page(HitFilter.ERRORS, rows - 1, 2)).extracting(StoredHit::url).containsExactly("/p0");
+        }
+    }
+
+    @Test
+    void aQuerySeesTheBatchesThatAreWrittenButNotYetCommitted() {
+        try (DuckDbHitStore store = DuckDbHitStore.open(dir.resolve("store.duckdb"))) {
+            appendChunks(store, 0, 60_000); // 50,000 rows go to the writer, in a transaction left open
+
+            assertThat(store.size()).isEqualTo(60_000);
+            assertThat(store.imported(List.of("f1"))).containsExactly(new SourceProgress("f1", "access.log", 60_000, 60_000));
+        }
+    }
+
+    @Test
+    void aFailedWriteTakesTheHitsAndProgressOfItsWholeTransactionWithItAndTheStoreGoesOn() {
+        Path file = dir.resolve("store.duckdb");
+        try (DuckDbHitStore store = DuckDbHitStore.open(file)) {
+            appendChunks(store, 0, 60_000); // the first 50,000 are written in a transaction left open
+            // no method: its progress and verdict are written, then the hits' INSERT fails
+            Hit noMethod = new Hit(Instant.parse("2025-05-15T00:00:00Z").toEpochMilli(), 0, "66.249.66.250", null, "/x", 404, -1,
+                    null, "Googlebot", Double.NaN, null);
+            store.append(List.of(new CrawlerHit(noMethod, GOOGLEBOT, VERIFIED)), new SourceProgress("f1", "access.log", 60_100, 60_001));
+
+            assertThatThrownBy(store::flush).isInstanceOf(StoreException.class).hasMessageContaining("cannot write to");
+            assertThat(store.size()).isZero();
+            assertThat(store.imported(List.of("f1"))).isEmpty();
+            assertThat(store.verdicts(Verification.verified)).isEmpty();
+
+            store.append(List.of(hit("2025-05-15T00:00:01Z", "66.249.66.1", "/after", 404, VERIFIED)),
+                    new SourceProgress("f1", "access.log", 60_200, 60_002));
+            store.flush();
+        }
+        try (DuckDbHitStore store = DuckDbHitStore.open(file)) {
+            assertThat(store.page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url).containsExactly("/after");
+            assertThat(store.imported(List.of("f1"))).containsExactly(new SourceProgress("f1", "access.log", 60_200, 60_002));
         }
     }
 }
