@@ -8,6 +8,7 @@ import dev.crawlerrors.crawler.IpRangeSource;
 import dev.crawlerrors.crawler.IpRangeVerifier;
 import dev.crawlerrors.ingest.AgentFilter;
 import dev.crawlerrors.ingest.BadLineException;
+import dev.crawlerrors.ingest.ByteSearch;
 import dev.crawlerrors.ingest.CombinedLineParser;
 import dev.crawlerrors.ingest.Hit;
 import dev.crawlerrors.ingest.LineParser;
@@ -201,13 +202,10 @@ public class ParseBenchmark {
         }
     }
 
-    /** The index of the newline ending the line at {@code start} (as {@code LogReader} finds it). */
+    /** The index of the newline ending the line at {@code start}, found as {@code LogReader} finds it. */
     private static int lineEnd(byte[] b, int start) {
-        int nl = start;
-        while (nl < b.length && b[nl] != '\n') {
-            nl++;
-        }
-        return nl;
+        int nl = ByteSearch.indexOf(b, start, b.length, (byte) '\n');
+        return nl < 0 ? b.length : nl;
     }
 
     private static boolean matches(byte[] b, int at) {
