@@ -28,6 +28,77 @@ final class LogText {
         return -1;
     }
 
+    private static final long QUOTES = '"' * 0x0101010101010101L;
+    private static final long NEWLINES = '\n' * 0x0101010101010101L;
+    private static final long HIGHS = 0x8080808080808080L;
+
+    /**
+     * The unescaped closing quote at or after {@code p}, for a parser that reads a line straight
+     * out of a chunk of log: the quote's index is the low half of the result ({@code (int) result}),
+     * -1 when a newline or {@code limit} comes first (the line is truncated: a quoted field never
+     * runs on into the next line); the high half is {@link AgentFilter#hash} of {@code b[p, quote)}.
+     *
+     * <p>Why one loop does three jobs: this is where the parser's time goes. It reads each word
+     * once, looking for a quote or a newline at once, and folds the word into the hash as it goes
+     * (the agent filter then need not read the agent again). Backslashes are not searched for:
+     * escaped quotes are rare, so a quote found is checked by counting the backslashes just before
+     * it (an odd run escapes it), which is what reading escapes left to right amounts to.
+     */
+    static long closingQuoteInLine(byte[] b, int p, int limit) {
+        long h = ByteSearch.HASH_SEED;
+        int i = p;
+        for (; i + Long.BYTES <= limit; i += Long.BYTES) {
+            long word = ByteSearch.word(b, i);
+            long found = ByteSearch.zeroBytes(word ^ QUOTES) | ByteSearch.zeroBytes(word ^ NEWLINES);
+            while (found != 0) {
+                int j = Long.numberOfTrailingZeros(found) >>> 3;
+                int at = i + j;
+                if (b[at] == '\n') {
+                    return -1;
+                }
+                if (!escaped(b, p, at)) {
+                    if (j > 0) {
+                        h = ByteSearch.mixWord(h, word & (-1L >>> (Long.SIZE - 8 * j)));
+                    }
+                    return quoteAndHash(at, ByteSearch.finish(h, at - p));
+                }
+                // an escaped quote: search on in this word, its bytes up to the quote made unmatchable
+                // (a set high bit is neither a quote nor a newline; only the lowest match is exact)
+                long seen = HIGHS & (-1L >>> (Long.SIZE - 8 * (j + 1)));
+                found = ByteSearch.zeroBytes((word | seen) ^ QUOTES) | ByteSearch.zeroBytes((word | seen) ^ NEWLINES);
+            }
+            h = ByteSearch.mixWord(h, word);
+        }
+        long last = 0;
+        for (int at = i; at < limit; at++) {
+            byte c = b[at];
+            if (c == '\n') {
+                return -1;
+            }
+            if (c == '"' && !escaped(b, p, at)) {
+                if (at > i) {
+                    h = ByteSearch.mixWord(h, last);
+                }
+                return quoteAndHash(at, ByteSearch.finish(h, at - p));
+            }
+            last |= (c & 0xFFL) << (8 * (at - i));
+        }
+        return -1;
+    }
+
+    private static long quoteAndHash(int at, int hash) {
+        return (long) hash << 32 | (at & 0xFFFFFFFFL);
+    }
+
+    /** Whether the quote at {@code at} is escaped: an odd number of backslashes just before it, counting from {@code p}. */
+    private static boolean escaped(byte[] b, int p, int at) {
+        int k = at - 1;
+        while (k >= p && b[k] == '\\') {
+            k--;
+        }
+        return ((at - 1 - k) & 1) != 0;
+    }
+
     static int lastIndexOf(byte[] b, int from, int to, byte c) {
         for (int i = to - 1; i >= from; i--) {
             if (b[i] == c) {

@@ -30,9 +30,10 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * The import's hot loop on one core: split an in-memory log into lines and parse each with
- * {@link CombinedLineParser}, the {@link CrawlerIdentifier} deciding from the agent bytes which lines
- * become {@link Hit}s (what a {@code LogReader} worker does with a chunk). Scores are lines/s.
+ * The import's hot loop on one core: parse the lines of an in-memory log with
+ * {@link CombinedLineParser}, which finds each line's end itself, the {@link CrawlerIdentifier}
+ * deciding from the agent bytes which lines become {@link Hit}s (what a {@code LogReader} worker
+ * does with a chunk). Scores are lines/s.
  * Run from the repository root with a JDK 21 or newer:
  *
  * <pre>
@@ -69,7 +70,7 @@ public class ParseBenchmark {
             + "\"$http_referer\" \"$http_user_agent\" $request_time";
 
     private byte[] log;
-    private LineParser parser;
+    private CombinedLineParser parser;
     private LineParser nginxFormat;
     private CrawlerIdentifier identifier;
     private CrawlerVerifier verifier;
@@ -91,6 +92,9 @@ public class ParseBenchmark {
             Hit hit = parser.parse(log, start, end, AgentFilter.ALL);
             if (!hit.equals(nginxFormat.parse(log, start, end, AgentFilter.ALL))) {
                 throw new IllegalStateException("the compiled nginx format reads line " + (lines + 1) + " differently");
+            }
+            if (!hit.equals(parser.parseLine(log, start, log.length, AgentFilter.ALL)) || parser.lineEnd() != end) {
+                throw new IllegalStateException("finding its own end, the parser reads line " + (lines + 1) + " differently");
             }
             lines++;
             start = end + 1;
@@ -172,15 +176,14 @@ public class ParseBenchmark {
         byte[] b = log;
         int start = 0;
         while (start < b.length) {
-            int end = lineEnd(b, start);
-            Hit hit = parser.parse(b, start, end, identifier);
+            Hit hit = parser.parseLine(b, start, b.length, identifier);
+            start = parser.lineEnd() + 1;
             if (hit != null) {
                 Optional<Crawler> crawler = identifier.identify(hit.userAgent());
                 if (crawler.isPresent()) {
                     out.consume(verifier.verify(hit.ip(), crawler.get()));
                 }
             }
-            start = end + 1;
         }
     }
 
@@ -192,13 +195,13 @@ public class ParseBenchmark {
         parseWith(AgentFilter.ALL, hits);
     }
 
+    /** As a {@code LogReader} worker reads a chunk of a combined log: the parser finds each line's end itself. */
     private void parseWith(AgentFilter filter, Blackhole hits) throws BadLineException {
         byte[] b = log;
         int start = 0;
         while (start < b.length) {
-            int end = lineEnd(b, start);
-            hits.consume(parser.parse(b, start, end, filter));
-            start = end + 1;
+            hits.consume(parser.parseLine(b, start, b.length, filter));
+            start = parser.lineEnd() + 1;
         }
     }
 
