@@ -34,9 +34,24 @@ final class LogText {
 
     /**
      * The unescaped closing quote at or after {@code p}, for a parser that reads a line straight
-     * out of a chunk of log: the quote's index is the low half of the result ({@code (int) result}),
-     * -1 when a newline or {@code limit} comes first (the line is truncated: a quoted field never
-     * runs on into the next line); the high half is {@link AgentFilter#hash} of {@code b[p, quote)}.
+     * out of a chunk of log: its index, or -1 when a newline or {@code limit} comes first (the line
+     * is truncated: a quoted field never runs on into the next line).
+     */
+    static int closingQuoteInLine(byte[] b, int p, int limit) {
+        return (int) scanQuoted(b, p, limit, false);
+    }
+
+    /**
+     * {@link #closingQuoteInLine} for the agent: the quote's index is the low half of the result
+     * ({@code (int) result}); the high half is {@link AgentFilter#hash} of {@code b[p, quote)}.
+     */
+    static long closingQuoteInLineHashed(byte[] b, int p, int limit) {
+        return scanQuoted(b, p, limit, true);
+    }
+
+    /**
+     * The loop of {@link #closingQuoteInLine} and {@link #closingQuoteInLineHashed}; {@code hashing}
+     * is a constant in each, so the compiler drops the hashing where it is not wanted.
      *
      * <p>Why one loop does three jobs: this is where the parser's time goes. It reads each word
      * once, looking for a quote or a newline at once, and folds the word into the hash as it goes
@@ -44,7 +59,7 @@ final class LogText {
      * escaped quotes are rare, so a quote found is checked by counting the backslashes just before
      * it (an odd run escapes it), which is what reading escapes left to right amounts to.
      */
-    static long closingQuoteInLine(byte[] b, int p, int limit) {
+    private static long scanQuoted(byte[] b, int p, int limit, boolean hashing) {
         long h = ByteSearch.HASH_SEED;
         int i = p;
         for (; i + Long.BYTES <= limit; i += Long.BYTES) {
@@ -57,6 +72,9 @@ final class LogText {
                     return -1;
                 }
                 if (!escaped(b, p, at)) {
+                    if (!hashing) {
+                        return at;
+                    }
                     if (j > 0) {
                         h = ByteSearch.mixWord(h, word & (-1L >>> (Long.SIZE - 8 * j)));
                     }
@@ -67,7 +85,9 @@ final class LogText {
                 long seen = HIGHS & (-1L >>> (Long.SIZE - 8 * (j + 1)));
                 found = ByteSearch.zeroBytes((word | seen) ^ QUOTES) | ByteSearch.zeroBytes((word | seen) ^ NEWLINES);
             }
-            h = ByteSearch.mixWord(h, word);
+            if (hashing) {
+                h = ByteSearch.mixWord(h, word);
+            }
         }
         long last = 0;
         for (int at = i; at < limit; at++) {
@@ -76,6 +96,9 @@ final class LogText {
                 return -1;
             }
             if (c == '"' && !escaped(b, p, at)) {
+                if (!hashing) {
+                    return at;
+                }
                 if (at > i) {
                     h = ByteSearch.mixWord(h, last);
                 }
