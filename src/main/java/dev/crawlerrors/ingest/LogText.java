@@ -65,25 +65,11 @@ final class LogText {
         for (; i + Long.BYTES <= limit; i += Long.BYTES) {
             long word = ByteSearch.word(b, i);
             long found = ByteSearch.zeroBytes(word ^ QUOTES) | ByteSearch.zeroBytes(word ^ NEWLINES);
-            while (found != 0) {
-                int j = Long.numberOfTrailingZeros(found) >>> 3;
-                int at = i + j;
-                if (b[at] == '\n') {
-                    return -1;
+            if (found != 0) {
+                long end = endInWord(b, p, i, word, found, h, hashing);
+                if (end != ESCAPED_ONLY) {
+                    return end;
                 }
-                if (!escaped(b, p, at)) {
-                    if (!hashing) {
-                        return at;
-                    }
-                    if (j > 0) {
-                        h = ByteSearch.mixWord(h, word & (-1L >>> (Long.SIZE - 8 * j)));
-                    }
-                    return quoteAndHash(at, ByteSearch.finish(h, at - p));
-                }
-                // an escaped quote: search on in this word, its bytes up to the quote made unmatchable
-                // (a set high bit is neither a quote nor a newline; only the lowest match is exact)
-                long seen = HIGHS & (-1L >>> (Long.SIZE - 8 * (j + 1)));
-                found = ByteSearch.zeroBytes((word | seen) ^ QUOTES) | ByteSearch.zeroBytes((word | seen) ^ NEWLINES);
             }
             if (hashing) {
                 h = ByteSearch.mixWord(h, word);
@@ -107,6 +93,38 @@ final class LogText {
             last |= (c & 0xFFL) << (8 * (at - i));
         }
         return -1;
+    }
+
+    /** What {@link #endInWord} returns when the word's only quotes were escaped: the scan goes on. */
+    private static final long ESCAPED_ONLY = -2;
+
+    /**
+     * The end of the field in the word at {@code b[i]}, where {@code found} marks a quote or a
+     * newline: as {@link #scanQuoted} returns it, or {@link #ESCAPED_ONLY}. Out of the scan's loop
+     * so that the loop stays a plain counted one for the compiler.
+     */
+    private static long endInWord(byte[] b, int p, int i, long word, long found, long h, boolean hashing) {
+        while (found != 0) {
+            int j = Long.numberOfTrailingZeros(found) >>> 3;
+            int at = i + j;
+            if (b[at] == '\n') {
+                return -1;
+            }
+            if (!escaped(b, p, at)) {
+                if (!hashing) {
+                    return at;
+                }
+                if (j > 0) {
+                    h = ByteSearch.mixWord(h, word & (-1L >>> (Long.SIZE - 8 * j)));
+                }
+                return quoteAndHash(at, ByteSearch.finish(h, at - p));
+            }
+            // an escaped quote: search on in this word, its bytes up to the quote made unmatchable
+            // (a set high bit is neither a quote nor a newline; only the lowest match is exact)
+            long seen = HIGHS & (-1L >>> (Long.SIZE - 8 * (j + 1)));
+            found = ByteSearch.zeroBytes((word | seen) ^ QUOTES) | ByteSearch.zeroBytes((word | seen) ^ NEWLINES);
+        }
+        return ESCAPED_ONLY;
     }
 
     private static long quoteAndHash(int at, int hash) {
