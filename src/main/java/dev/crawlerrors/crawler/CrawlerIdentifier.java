@@ -56,13 +56,18 @@ public final class CrawlerIdentifier implements AgentFilter {
 
     @Override
     public boolean mayBeCrawler(byte[] line, int from, int to) {
+        return mayBeCrawler(line, from, to, AgentFilter.hash(line, from, to));
+    }
+
+    @Override
+    public boolean mayBeCrawler(byte[] line, int from, int to, int hash) {
         AgentBytesCache cache = bytesCache.get();
-        int answer = cache.get(line, from, to);
+        int answer = cache.get(line, from, to, hash);
         if (answer >= 0) {
             return answer == 1;
         }
         boolean crawler = identify(new String(line, from, to - from, StandardCharsets.UTF_8)).isPresent();
-        cache.put(line, from, to, crawler);
+        cache.put(line, from, to, hash, crawler);
         return crawler;
     }
 

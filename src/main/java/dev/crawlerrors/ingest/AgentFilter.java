@@ -19,4 +19,20 @@ public interface AgentFilter {
      * format carries no agent (common) passes an empty range.
      */
     boolean mayBeCrawler(byte[] line, int from, int to);
+
+    /**
+     * {@link #mayBeCrawler(byte[], int, int)} for a parser that has already computed the agent's
+     * {@link #hash}, while it looked for the agent's end: a filter that caches answers by agent
+     * need not read the agent again to hash it.
+     *
+     * @param hash {@code AgentFilter.hash(line, from, to)}
+     */
+    default boolean mayBeCrawler(byte[] line, int from, int to, int hash) {
+        return mayBeCrawler(line, from, to);
+    }
+
+    /** A well-mixed hash of {@code line[from, to)}, the one parsers pass to {@link #mayBeCrawler(byte[], int, int, int)}. */
+    static int hash(byte[] line, int from, int to) {
+        return ByteSearch.hash(line, from, to);
+    }
 }

@@ -60,7 +60,63 @@ public final class ByteSearch {
         return -1;
     }
 
-    private static long zeroBytes(long x) {
+    static long zeroBytes(long x) {
         return (x - ONES) & ~x & HIGHS;
+    }
+
+    /** The little-endian word at {@code b[i, i + 8)}. */
+    static long word(byte[] b, int i) {
+        return (long) LONGS.get(b, i);
+    }
+
+    /**
+     * A hash of {@code b[from, to)}, the one {@link AgentFilter#hash} promises: its bytes taken as
+     * little-endian words from {@code from}, the last one zero-padded, each folded in with
+     * {@link #mixWord}, then {@link #finish}ed with the length. It is defined word by word so that a
+     * parser can fold the words in while it reads them looking for a field's end (see
+     * {@code LogText.closingQuoteInLine}) and get the same value without a second pass.
+     */
+    static int hash(byte[] b, int from, int to) {
+        long h = HASH_SEED;
+        int i = from;
+        for (; i + Long.BYTES <= to; i += Long.BYTES) {
+            h = mixWord(h, word(b, i));
+        }
+        int rest = to - i;
+        if (rest > 0) {
+            long last;
+            if (to >= Long.BYTES) {
+                // the word that ends at to, shifted down: the rest's bytes, zero-padded
+                last = word(b, to - Long.BYTES) >>> (Long.SIZE - 8 * rest);
+            } else {
+                last = 0;
+                for (int k = to - 1; k >= i; k--) {
+                    last = last << 8 | (b[k] & 0xFF);
+                }
+            }
+            h = mixWord(h, last);
+        }
+        return finish(h, to - from);
+    }
+
+    static final long HASH_SEED = 0x2545F4914F6CDD1DL;
+
+    /**
+     * One word folded into a hash: a rotation and an exclusive or, two single-cycle steps, so that
+     * the chain of words costs the field scan that carries it next to nothing; {@link #finish} mixes.
+     */
+    static long mixWord(long h, long word) {
+        return Long.rotateLeft(h, 29) ^ word;
+    }
+
+    /** The folded words and the length, mixed so that every input bit moves the low bits (MurmurHash3's fmix64). */
+    static int finish(long h, int length) {
+        h ^= length * 0x9E3779B97F4A7C15L;
+        h ^= h >>> 33;
+        h *= 0xFF51AFD7ED558CCDL;
+        h ^= h >>> 33;
+        h *= 0xC4CEB9FE1A85EC53L;
+        h ^= h >>> 33;
+        return (int) h;
     }
 }

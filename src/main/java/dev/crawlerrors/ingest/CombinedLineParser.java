@@ -1,7 +1,6 @@
 package dev.crawlerrors.ingest;
 
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 
 /**
  * Parses the NCSA family that nginx and Apache write by default: {@code combined}, with an
@@ -31,16 +30,25 @@ import java.util.Arrays;
  * serves the four fixed formats; format strings ({@code nginx:...}, {@code apache:...}) go through
  * {@link FieldLineParser}, which the benchmark compares with this one.
  */
-public final class CombinedLineParser implements LineParser {
+public final class CombinedLineParser implements LineFindingParser {
 
     private final boolean vhost;
     private final boolean common;
 
-    /** The time field of the last line whose time was read (this parser's thread only), and what it came to. */
-    private final byte[] lastTime = new byte[LogTime.CLF_LENGTH];
+    /**
+     * The time field of the last line whose time was read (this parser's thread only), as the words
+     * at its offsets 0, 8, 16 and 18 (together its 26 bytes), and what it came to.
+     */
+    private long lastTime0;
+    private long lastTime8;
+    private long lastTime16;
+    private long lastTime18;
     private long lastEpochMillis;
     private int lastOffsetMinutes;
     private boolean lastTimeKnown;
+
+    /** Where the line last read by {@link #parseLine} ended (its newline, or the limit). */
+    private int lineEnd;
 
     /** How the trailing request times of the lines parsed so far were written, for {@link #describe()}. */
     private long secondsTimes;
@@ -85,14 +93,28 @@ public final class CombinedLineParser implements LineParser {
 
     @Override
     public Hit parse(byte[] b, int from, int to, AgentFilter filter) throws BadLineException {
+        return parseLine(b, from, to, filter);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Every search up to the agent's closing quote stops at a newline, or reads only bytes that
+     * are checked afterwards and cannot be one (the address, the time, the status, the size); the
+     * one search for the newline then starts after the agent, where a few bytes are left.
+     */
+    @Override
+    public Hit parseLine(byte[] b, int from, int limit, AgentFilter filter) throws BadLineException {
+        // until the line's end is found, fields are searched for up to the limit and stop at a newline
+        int to = limit;
+
         // virtual host: host or host:port, then a space
         int hostFrom = -1;
         int hostTo = -1;
         if (vhost) {
             int hostEnd = indexOf(b, from, to, (byte) ' ');
             if (hostEnd <= from) {
-                throw new BadLineException("no virtual host", "expected a virtual host (host or host:port), then a space; got '"
-                        + LogText.excerpt(b, from, to) + "'");
+                throw noVirtualHost(b, from, to);
             }
             hostFrom = from;
             hostTo = withoutPort(b, from, hostEnd);
@@ -101,22 +123,17 @@ public final class CombinedLineParser implements LineParser {
         }
 
         // client address: the first space-delimited token
-        int ipEnd = indexOf(b, from, to, (byte) ' ');
-        if (ipEnd <= from) {
-            throw new BadLineException("no client address", "expected a client address, then a space; got '" + LogText.excerpt(b, from, to) + "'");
-        }
-        checkAddress(b, from, ipEnd);
+        int ipEnd = addressEnd(b, from, to);
 
         // identity and user: anything up to the bracketed time
-        int open = indexOf(b, ipEnd, to, (byte) '[');
-        if (open < 0) {
-            throw new BadLineException("no time", "no [time] field; is this a " + name() + " log? got '" + LogText.excerpt(b, from, to) + "'");
+        int open = ByteSearch.indexOfEither(b, ipEnd, to, (byte) '[', (byte) '\n');
+        if (open < 0 || b[open] != '[') {
+            throw noTime(b, from, to);
         }
         // with a virtual host, insist on the two fields (ident and user) there, else a line without one
         // would read as host = client address, client = ident
         if (vhost && (open < ipEnd + 4 || b[open - 1] != ' ' || indexOf(b, ipEnd + 1, open - 1, (byte) ' ') < 0)) {
-            throw new BadLineException("no identity and user", "expected identity and user (such as '- -') between the client address and the time; got '"
-                    + LogText.excerpt(b, ipEnd + 1, open) + "'; is there a virtual host before the client address?");
+            throw noIdentityAndUser(b, ipEnd + 1, open);
         }
         int close = open + 1 + LogTime.CLF_LENGTH;
         if (close >= to || b[close] != ']') {
@@ -125,7 +142,7 @@ public final class CombinedLineParser implements LineParser {
         }
         long epochMillis;
         int offsetMinutes;
-        if (lastTimeKnown && Arrays.equals(lastTime, 0, LogTime.CLF_LENGTH, b, open + 1, close)) {
+        if (lastTimeKnown && sameAsLastTime(b, open + 1)) {
             // a busy log writes many lines a second: the time just read is most often the last one again
             epochMillis = lastEpochMillis;
             offsetMinutes = lastOffsetMinutes;
@@ -135,74 +152,125 @@ public final class CombinedLineParser implements LineParser {
                 throw badTime(b, open + 1, close);
             }
             offsetMinutes = LogTime.clfOffsetMinutes(b, open + 1);
-            System.arraycopy(b, open + 1, lastTime, 0, LogTime.CLF_LENGTH);
-            lastEpochMillis = epochMillis;
-            lastOffsetMinutes = offsetMinutes;
-            lastTimeKnown = true;
+            rememberTime(b, open + 1, epochMillis, offsetMinutes);
         }
 
         // "request"
         int p = close + 1;
         if (p + 1 >= to || b[p] != ' ' || b[p + 1] != '"') {
-            throw new BadLineException("no request", "expected a quoted request line after the time; got '" + LogText.excerpt(b, close + 1, to) + "'");
+            throw noRequest(b, close + 1, to);
         }
         int requestStart = p + 2;
-        int requestEnd = LogText.closingQuote(b, requestStart, to);
+        int requestEnd = LogText.closingQuoteInLine(b, requestStart, to);
         if (requestEnd < 0) {
-            throw new BadLineException("truncated", "the request line has no closing quote; the line looks truncated");
+            throw truncated("the request line");
         }
 
         // status
         p = requestEnd + 1;
         if (p + 4 > to || b[p] != ' ' || !isDigit(b[p + 1]) || !isDigit(b[p + 2]) || !isDigit(b[p + 3])
                 || (p + 4 < to && b[p + 4] != ' ')) {
-            throw new BadLineException("bad status", "expected a three-digit status after the request; got '" + LogText.excerpt(b, p, to) + "'");
+            throw badStatus(b, p, to);
         }
         int status = (b[p + 1] - '0') * 100 + (b[p + 2] - '0') * 10 + (b[p + 3] - '0');
 
-        // bytes: digits or '-'
+        // bytes: digits or '-', then a space or the line's end
         p += 5;
-        int bytesEnd = indexOf(b, p, to, (byte) ' ');
-        if (common) {
+        int bytesEnd = ByteSearch.indexOfEither(b, p, to, (byte) ' ', (byte) '\n');
+        if (bytesEnd < 0 || b[bytesEnd] == '\n') {
+            // the line ends after the response size, as common lines may
+            to = endLine(b, bytesEnd, limit);
+            if (!common) {
+                throw endsAfterSize();
+            }
             return commonTail(b, from, ipEnd, hostFrom, hostTo, requestStart, requestEnd, epochMillis, offsetMinutes,
-                    status, p, bytesEnd < 0 ? to : bytesEnd, to, filter);
+                    status, p, to, to, filter);
         }
-        if (bytesEnd < 0) {
-            throw new BadLineException("not combined", "the line ends after the response size; expected \"referer\" \"user-agent\" (combined, not common format)");
+        if (common) {
+            to = endLine(b, ByteSearch.indexOf(b, bytesEnd, limit, (byte) '\n'), limit);
+            return commonTail(b, from, ipEnd, hostFrom, hostTo, requestStart, requestEnd, epochMillis, offsetMinutes,
+                    status, p, bytesEnd, to, filter);
         }
         long bytes = parseBytes(b, p, bytesEnd);
 
         // "referer" "user-agent"
         p = bytesEnd + 1;
         if (p >= to || b[p] != '"') {
-            throw new BadLineException("not combined", "expected a quoted referer after the response size; got '" + LogText.excerpt(b, p, to) + "'");
+            throw noReferer(b, p, to);
         }
         int refererStart = p + 1;
-        int refererEnd = LogText.closingQuote(b, refererStart, to);
+        int refererEnd = LogText.closingQuoteInLine(b, refererStart, to);
         if (refererEnd < 0 || refererEnd + 2 >= to || b[refererEnd + 1] != ' ' || b[refererEnd + 2] != '"') {
-            throw new BadLineException("not combined", "expected \"referer\" \"user-agent\" after the response size; the line looks truncated");
+            throw noAgent();
         }
         int agentStart = refererEnd + 3;
-        int agentEnd = LogText.closingQuote(b, agentStart, to);
+        long agentQuote = LogText.closingQuoteInLineHashed(b, agentStart, to);
+        int agentEnd = (int) agentQuote;
         if (agentEnd < 0) {
-            throw new BadLineException("truncated", "the user agent has no closing quote; the line looks truncated");
+            throw truncated("the user agent");
         }
 
+        // the rest of the line: a few bytes of request time at most
+        to = endLine(b, ByteSearch.indexOf(b, agentEnd + 1, limit, (byte) '\n'), limit);
         checkAfterField(b, agentEnd + 1, to, "the user agent");
-        if (!filter.mayBeCrawler(b, agentStart, agentEnd)) {
+        if (!filter.mayBeCrawler(b, agentStart, agentEnd, (int) (agentQuote >>> 32))) {
             return null;
         }
+        return combinedHit(b, from, ipEnd, hostFrom, hostTo, requestStart, requestEnd, epochMillis, offsetMinutes, status, bytes,
+                refererStart, refererEnd, agentStart, agentEnd, to);
+    }
+
+    @Override
+    public int lineEnd() {
+        return lineEnd;
+    }
+
+    /**
+     * Records where the line ended, the newline at {@code newline} or {@code limit} when there is
+     * none, and returns the end of its text: before the newline, and before a carriage return
+     * just before it ({@code \r\n} endings), as {@link LogReader} cuts lines.
+     */
+    private int endLine(byte[] b, int newline, int limit) {
+        if (newline < 0) {
+            lineEnd = limit;
+            return limit;
+        }
+        lineEnd = newline;
+        return b[newline - 1] == '\r' ? newline - 1 : newline;
+    }
+
+    /**
+     * The hit of a combined line the filter kept: only now are strings built. Out of the parsing
+     * method so that what the compiler makes of that one, run for every line, stays small.
+     */
+    private Hit combinedHit(byte[] b, int ipFrom, int ipEnd, int hostFrom, int hostTo, int requestStart, int requestEnd,
+            long epochMillis, int offsetMinutes, int status, long bytes, int refererStart, int refererEnd, int agentStart,
+            int agentEnd, int to) throws BadLineException {
         // the request time is read for kept lines only (a number that does not parse is no time, not a bad line)
         double durationMs = trailingDuration(b, agentEnd + 1, to, "the user agent");
-
-        // only now build strings
-        String ip = new String(b, from, ipEnd - from, StandardCharsets.US_ASCII);
+        String ip = new String(b, ipFrom, ipEnd - ipFrom, StandardCharsets.US_ASCII);
         String method = LogText.requestMethod(b, requestStart, requestEnd);
         String url = LogText.requestUrl(b, requestStart, requestEnd);
         String referer = LogText.dashIsNull(b, refererStart, refererEnd);
         String agent = LogText.dashIsNull(b, agentStart, agentEnd);
         String host = hostFrom < 0 ? null : new String(b, hostFrom, hostTo - hostFrom, StandardCharsets.UTF_8);
         return new Hit(epochMillis, offsetMinutes, ip, method, url, status, bytes, referer, agent, durationMs, host);
+    }
+
+    /** Whether the 26 bytes of time at {@code b[p]} are the last time read: four overlapping word compares, no call. */
+    private boolean sameAsLastTime(byte[] b, int p) {
+        return ByteSearch.word(b, p) == lastTime0 && ByteSearch.word(b, p + 8) == lastTime8
+                && ByteSearch.word(b, p + 16) == lastTime16 && ByteSearch.word(b, p + 18) == lastTime18;
+    }
+
+    private void rememberTime(byte[] b, int p, long epochMillis, int offsetMinutes) {
+        lastTime0 = ByteSearch.word(b, p);
+        lastTime8 = ByteSearch.word(b, p + 8);
+        lastTime16 = ByteSearch.word(b, p + 16);
+        lastTime18 = ByteSearch.word(b, p + 18);
+        lastEpochMillis = epochMillis;
+        lastOffsetMinutes = offsetMinutes;
+        lastTimeKnown = true;
     }
 
     /** The rest of a common line, from its response size on: no referer, no agent. */
@@ -223,6 +291,51 @@ public final class CombinedLineParser implements LineParser {
         String host = hostFrom < 0 ? null : new String(b, hostFrom, hostTo - hostFrom, StandardCharsets.UTF_8);
         return new Hit(epochMillis, offsetMinutes, ip, LogText.requestMethod(b, requestStart, requestEnd),
                 LogText.requestUrl(b, requestStart, requestEnd), status, bytes, null, null, durationMs, host);
+    }
+
+    // The bad-line exceptions are built in methods of their own: their messages' string building,
+    // inlined into the parsing method, made the code the compiler keeps for every line larger.
+
+    private static BadLineException noVirtualHost(byte[] b, int from, int to) {
+        return new BadLineException("no virtual host", "expected a virtual host (host or host:port), then a space; got '"
+                + LogText.excerpt(b, from, to) + "'");
+    }
+
+    private static BadLineException noClientAddress(byte[] b, int from, int to) {
+        return new BadLineException("no client address", "expected a client address, then a space; got '" + LogText.excerpt(b, from, to) + "'");
+    }
+
+    private BadLineException noTime(byte[] b, int from, int to) {
+        return new BadLineException("no time", "no [time] field; is this a " + name() + " log? got '" + LogText.excerpt(b, from, to) + "'");
+    }
+
+    private static BadLineException noIdentityAndUser(byte[] b, int from, int to) {
+        return new BadLineException("no identity and user", "expected identity and user (such as '- -') between the client address and the time; got '"
+                + LogText.excerpt(b, from, to) + "'; is there a virtual host before the client address?");
+    }
+
+    private static BadLineException noRequest(byte[] b, int from, int to) {
+        return new BadLineException("no request", "expected a quoted request line after the time; got '" + LogText.excerpt(b, from, to) + "'");
+    }
+
+    private static BadLineException truncated(String field) {
+        return new BadLineException("truncated", field + " has no closing quote; the line looks truncated");
+    }
+
+    private static BadLineException badStatus(byte[] b, int from, int to) {
+        return new BadLineException("bad status", "expected a three-digit status after the request; got '" + LogText.excerpt(b, from, to) + "'");
+    }
+
+    private static BadLineException endsAfterSize() {
+        return new BadLineException("not combined", "the line ends after the response size; expected \"referer\" \"user-agent\" (combined, not common format)");
+    }
+
+    private static BadLineException noReferer(byte[] b, int from, int to) {
+        return new BadLineException("not combined", "expected a quoted referer after the response size; got '" + LogText.excerpt(b, from, to) + "'");
+    }
+
+    private static BadLineException noAgent() {
+        return new BadLineException("not combined", "expected \"referer\" \"user-agent\" after the response size; the line looks truncated");
     }
 
     /**
@@ -329,13 +442,29 @@ public final class CombinedLineParser implements LineParser {
         }
     }
 
-    private static void checkAddress(byte[] b, int from, int to) throws BadLineException {
-        // one table load a byte: the chain of ranges it replaces was a tenth of the parser's time
-        for (int i = from; i < to; i++) {
-            if (!ADDRESS_BYTES[b[i] & 0xFF]) {
-                throw new BadLineException("no client address", "'" + LogText.excerpt(b, from, to) + "' is not a client address");
-            }
+    /**
+     * The index of the space that ends the client address at {@code b[from]}. One walk, a table
+     * load a byte (a chain of ranges was a tenth of the parser's time), both finds the space and
+     * checks the address: a space is no address byte, so the walk stops at the first one.
+     */
+    private static int addressEnd(byte[] b, int from, int to) throws BadLineException {
+        int i = from;
+        while (i < to && ADDRESS_BYTES[b[i] & 0xFF]) {
+            i++;
         }
+        if (i == from || i == to || b[i] != ' ') {
+            throw badAddress(b, from, to);
+        }
+        return i;
+    }
+
+    /** Why the line has no client address, in the words of the two checks the walk of {@link #addressEnd} makes at once. */
+    private static BadLineException badAddress(byte[] b, int from, int to) {
+        int ipEnd = indexOf(b, from, to, (byte) ' ');
+        if (ipEnd <= from) {
+            return noClientAddress(b, from, to);
+        }
+        return new BadLineException("no client address", "'" + LogText.excerpt(b, from, ipEnd) + "' is not a client address");
     }
 
     private BadLineException badTime(byte[] b, int from, int to) {

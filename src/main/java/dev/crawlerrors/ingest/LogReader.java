@@ -19,6 +19,9 @@ import java.util.concurrent.Future;
  * hits (and thus the order rows reach the store) stays the order of the log. At most
  * {@code 2 x threads} chunks are in flight, which bounds memory whatever the size of the log.
  * Line numbers are counted by the workers relative to their chunk and made absolute on delivery.
+ * A {@link LineFindingParser} (the combined family) finds each line's end itself while it reads
+ * the fields, which spares a pass over every byte; a line it cannot read that way is split and
+ * parsed as any parser's.
  */
 public final class LogReader implements AutoCloseable {
 
@@ -234,9 +237,15 @@ public final class LogReader implements AutoCloseable {
     private static Parsed parse(LineParser parser, byte[] chunk, int from, int to, String source, AgentFilter filter) {
         ParseCounts counts = new ParseCounts();
         List<Hit> hits = new ArrayList<>();
+        LineFindingParser finder = parser instanceof LineFindingParser f ? f : null;
         long line = 0;
         int start = from;
         while (start < to) {
+            line++;
+            if (finder != null && parsedFound(finder, chunk, start, to, filter, counts, hits)) {
+                start = finder.lineEnd() + 1;
+                continue;
+            }
             int nl = ByteSearch.indexOf(chunk, start, to, (byte) '\n');
             if (nl < 0) {
                 nl = to;
@@ -245,7 +254,6 @@ public final class LogReader implements AutoCloseable {
             if (end > start && chunk[end - 1] == '\r') {
                 end--;
             }
-            line++;
             if (end == start) {
                 counts.countBlank();
             } else if (end - start > MAX_LINE_BYTES) {
@@ -268,6 +276,33 @@ public final class LogReader implements AutoCloseable {
             start = nl + 1;
         }
         return new Parsed(hits, counts);
+    }
+
+    /**
+     * Parses the line at {@code start} with a parser that finds its end itself, and counts it,
+     * when that worked and the line is one the reader would have handed the parser as it was: not
+     * longer than {@link #MAX_LINE_BYTES}, and not a last line without a newline that ends in a
+     * carriage return (the reader drops that one; the parser keeps a return that ends no line).
+     * Otherwise, bad lines included, nothing is counted: the caller reads the line again as for
+     * any parser, which gives the reason to report.
+     */
+    private static boolean parsedFound(LineFindingParser parser, byte[] chunk, int start, int to, AgentFilter filter,
+            ParseCounts counts, List<Hit> hits) {
+        Hit hit;
+        try {
+            hit = parser.parseLine(chunk, start, to, filter);
+        } catch (BadLineException | RuntimeException e) {
+            return false;
+        }
+        int end = parser.lineEnd();
+        if (end - start > MAX_LINE_BYTES || (end == to && chunk[end - 1] == '\r')) {
+            return false;
+        }
+        counts.countParsed(hit != null);
+        if (hit != null) {
+            hits.add(hit);
+        }
+        return true;
     }
 
     /** The index of the last newline in {@code b[0, length)}, or -1. */

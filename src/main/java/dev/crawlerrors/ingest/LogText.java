@@ -28,6 +28,118 @@ final class LogText {
         return -1;
     }
 
+    private static final long QUOTES = '"' * 0x0101010101010101L;
+    private static final long NEWLINES = '\n' * 0x0101010101010101L;
+    private static final long HIGHS = 0x8080808080808080L;
+
+    /**
+     * The unescaped closing quote at or after {@code p}, for a parser that reads a line straight
+     * out of a chunk of log: its index, or -1 when a newline or {@code limit} comes first (the line
+     * is truncated: a quoted field never runs on into the next line).
+     */
+    static int closingQuoteInLine(byte[] b, int p, int limit) {
+        return (int) scanQuoted(b, p, limit, false);
+    }
+
+    /**
+     * {@link #closingQuoteInLine} for the agent: the quote's index is the low half of the result
+     * ({@code (int) result}); the high half is {@link AgentFilter#hash} of {@code b[p, quote)}.
+     */
+    static long closingQuoteInLineHashed(byte[] b, int p, int limit) {
+        return scanQuoted(b, p, limit, true);
+    }
+
+    /**
+     * The loop of {@link #closingQuoteInLine} and {@link #closingQuoteInLineHashed}; {@code hashing}
+     * is a constant in each, so the compiler drops the hashing where it is not wanted.
+     *
+     * <p>Why one loop does three jobs: this is where the parser's time goes. It reads each word
+     * once, looking for a quote or a newline at once, and folds the word into the hash as it goes
+     * (the agent filter then need not read the agent again). Backslashes are not searched for:
+     * escaped quotes are rare, so a quote found is checked by counting the backslashes just before
+     * it (an odd run escapes it), which is what reading escapes left to right amounts to.
+     */
+    private static long scanQuoted(byte[] b, int p, int limit, boolean hashing) {
+        long h = ByteSearch.HASH_SEED;
+        int i = p;
+        for (; i + Long.BYTES <= limit; i += Long.BYTES) {
+            long word = ByteSearch.word(b, i);
+            long found = ByteSearch.zeroBytes(word ^ QUOTES) | ByteSearch.zeroBytes(word ^ NEWLINES);
+            if (found != 0) {
+                long end = endInWord(b, p, i, word, found, h, hashing);
+                if (end != ESCAPED_ONLY) {
+                    return end;
+                }
+            }
+            if (hashing) {
+                h = ByteSearch.mixWord(h, word);
+            }
+        }
+        long last = 0;
+        for (int at = i; at < limit; at++) {
+            byte c = b[at];
+            if (c == '\n') {
+                return -1;
+            }
+            if (c == '"' && !escaped(b, p, at)) {
+                if (!hashing) {
+                    return at;
+                }
+                if (at > i) {
+                    h = ByteSearch.mixWord(h, last);
+                }
+                return quoteAndHash(at, ByteSearch.finish(h, at - p));
+            }
+            last |= (c & 0xFFL) << (8 * (at - i));
+        }
+        return -1;
+    }
+
+    /** What {@link #endInWord} returns when the word's only quotes were escaped: the scan goes on. */
+    private static final long ESCAPED_ONLY = -2;
+
+    /**
+     * The end of the field in the word at {@code b[i]}, where {@code found} marks a quote or a
+     * newline: as {@link #scanQuoted} returns it, or {@link #ESCAPED_ONLY}. Out of the scan's loop
+     * so that the loop stays a plain counted one for the compiler.
+     */
+    private static long endInWord(byte[] b, int p, int i, long word, long found, long h, boolean hashing) {
+        while (found != 0) {
+            int j = Long.numberOfTrailingZeros(found) >>> 3;
+            int at = i + j;
+            if (b[at] == '\n') {
+                return -1;
+            }
+            if (!escaped(b, p, at)) {
+                if (!hashing) {
+                    return at;
+                }
+                if (j > 0) {
+                    h = ByteSearch.mixWord(h, word & (-1L >>> (Long.SIZE - 8 * j)));
+                }
+                return quoteAndHash(at, ByteSearch.finish(h, at - p));
+            }
+            // an escaped quote: search on in this word, its bytes up to the quote made unmatchable
+            // (a set high bit is neither a quote nor a newline; only the lowest match is exact)
+            long seen = HIGHS & (-1L >>> (Long.SIZE - 8 * (j + 1)));
+            found = ByteSearch.zeroBytes((word | seen) ^ QUOTES) | ByteSearch.zeroBytes((word | seen) ^ NEWLINES);
+        }
+        return ESCAPED_ONLY;
+    }
+
+    private static long quoteAndHash(int at, int hash) {
+        return (long) hash << 32 | (at & 0xFFFFFFFFL);
+    }
+
+    /** Whether the quote at {@code at} is escaped: an odd number of backslashes just before it, counting from {@code p}. */
+    private static boolean escaped(byte[] b, int p, int at) {
+        int k = at - 1;
+        while (k >= p && b[k] == '\\') {
+            k--;
+        }
+        return ((at - 1 - k) & 1) != 0;
+    }
+
     static int lastIndexOf(byte[] b, int from, int to, byte c) {
         for (int i = to - 1; i >= from; i--) {
             if (b[i] == c) {

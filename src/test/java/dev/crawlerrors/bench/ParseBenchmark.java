@@ -8,6 +8,7 @@ import dev.crawlerrors.crawler.IpRangeSource;
 import dev.crawlerrors.crawler.IpRangeVerifier;
 import dev.crawlerrors.ingest.AgentFilter;
 import dev.crawlerrors.ingest.BadLineException;
+import dev.crawlerrors.ingest.ByteSearch;
 import dev.crawlerrors.ingest.CombinedLineParser;
 import dev.crawlerrors.ingest.Hit;
 import dev.crawlerrors.ingest.LineParser;
@@ -29,9 +30,10 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * The import's hot loop on one core: split an in-memory log into lines and parse each with
- * {@link CombinedLineParser}, the {@link CrawlerIdentifier} deciding from the agent bytes which lines
- * become {@link Hit}s (what a {@code LogReader} worker does with a chunk). Scores are lines/s.
+ * The import's hot loop on one core: parse the lines of an in-memory log with
+ * {@link CombinedLineParser}, which finds each line's end itself, the {@link CrawlerIdentifier}
+ * deciding from the agent bytes which lines become {@link Hit}s (what a {@code LogReader} worker
+ * does with a chunk). Scores are lines/s.
  * Run from the repository root with a JDK 21 or newer:
  *
  * <pre>
@@ -68,7 +70,7 @@ public class ParseBenchmark {
             + "\"$http_referer\" \"$http_user_agent\" $request_time";
 
     private byte[] log;
-    private LineParser parser;
+    private CombinedLineParser parser;
     private LineParser nginxFormat;
     private CrawlerIdentifier identifier;
     private CrawlerVerifier verifier;
@@ -90,6 +92,9 @@ public class ParseBenchmark {
             Hit hit = parser.parse(log, start, end, AgentFilter.ALL);
             if (!hit.equals(nginxFormat.parse(log, start, end, AgentFilter.ALL))) {
                 throw new IllegalStateException("the compiled nginx format reads line " + (lines + 1) + " differently");
+            }
+            if (!hit.equals(parser.parseLine(log, start, log.length, AgentFilter.ALL)) || parser.lineEnd() != end) {
+                throw new IllegalStateException("finding its own end, the parser reads line " + (lines + 1) + " differently");
             }
             lines++;
             start = end + 1;
@@ -171,15 +176,14 @@ public class ParseBenchmark {
         byte[] b = log;
         int start = 0;
         while (start < b.length) {
-            int end = lineEnd(b, start);
-            Hit hit = parser.parse(b, start, end, identifier);
+            Hit hit = parser.parseLine(b, start, b.length, identifier);
+            start = parser.lineEnd() + 1;
             if (hit != null) {
                 Optional<Crawler> crawler = identifier.identify(hit.userAgent());
                 if (crawler.isPresent()) {
                     out.consume(verifier.verify(hit.ip(), crawler.get()));
                 }
             }
-            start = end + 1;
         }
     }
 
@@ -191,23 +195,20 @@ public class ParseBenchmark {
         parseWith(AgentFilter.ALL, hits);
     }
 
+    /** As a {@code LogReader} worker reads a chunk of a combined log: the parser finds each line's end itself. */
     private void parseWith(AgentFilter filter, Blackhole hits) throws BadLineException {
         byte[] b = log;
         int start = 0;
         while (start < b.length) {
-            int end = lineEnd(b, start);
-            hits.consume(parser.parse(b, start, end, filter));
-            start = end + 1;
+            hits.consume(parser.parseLine(b, start, b.length, filter));
+            start = parser.lineEnd() + 1;
         }
     }
 
-    /** The index of the newline ending the line at {@code start} (as {@code LogReader} finds it). */
+    /** The index of the newline ending the line at {@code start}, found as {@code LogReader} finds it. */
     private static int lineEnd(byte[] b, int start) {
-        int nl = start;
-        while (nl < b.length && b[nl] != '\n') {
-            nl++;
-        }
-        return nl;
+        int nl = ByteSearch.indexOf(b, start, b.length, (byte) '\n');
+        return nl < 0 ? b.length : nl;
     }
 
     private static boolean matches(byte[] b, int at) {

@@ -46,4 +46,35 @@ class ByteSearchTest {
         assertThat(ByteSearch.indexOf(b, start, b.length, c)).isEqualTo(plain);
         assertThat(ByteSearch.indexOfEither(b, start, b.length, c, d)).isEqualTo(plainEither);
     }
+
+    @Property(tries = 3000)
+    void hashesAsItsDefinitionSaysWhereverTheBytesStand(@ForAll @Size(max = 60) byte[] bytes,
+            @ForAll @IntRange(min = 0, max = 9) int before, @ForAll @IntRange(min = 0, max = 9) int after) {
+        // the definition: little-endian words from the start, the last one zero-padded, then the length
+        long h = ByteSearch.HASH_SEED;
+        for (int i = 0; i < bytes.length; i += 8) {
+            long word = 0;
+            for (int k = Math.min(bytes.length, i + 8) - 1; k >= i; k--) {
+                word = word << 8 | (bytes[k] & 0xFF);
+            }
+            h = ByteSearch.mixWord(h, word);
+        }
+        int expected = ByteSearch.finish(h, bytes.length);
+        byte[] line = new byte[before + bytes.length + after];
+        java.util.Arrays.fill(line, (byte) '"');
+        System.arraycopy(bytes, 0, line, before, bytes.length);
+
+        assertThat(ByteSearch.hash(line, before, before + bytes.length)).isEqualTo(expected);
+        assertThat(AgentFilter.hash(bytes, 0, bytes.length)).isEqualTo(expected);
+    }
+
+    @Test
+    void hashesOfAgentsThatDifferOnlyInLengthOrOneByteDiffer() {
+        byte[] a = "Mozilla/5.0 Chrome/115.0.0.0".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        byte[] b = "Mozilla/5.0 Chrome/119.0.0.0".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        byte[] padded = {'a', 'b', 'c', 0};
+
+        assertThat(ByteSearch.hash(a, 0, a.length)).isNotEqualTo(ByteSearch.hash(b, 0, b.length));
+        assertThat(ByteSearch.hash(padded, 0, 3)).isNotEqualTo(ByteSearch.hash(padded, 0, 4));
+    }
 }

@@ -31,6 +31,62 @@ class CombinedLineParserFuzzTest {
         return FuzzLines.mutationsOf(GOOD, VHOST_COMMON);
     }
 
+    /**
+     * Reading a line straight out of a chunk, finding its end while it reads the fields, either
+     * gives up (the reader then cuts the line and parses it the usual way) or reads exactly what
+     * parsing the cut line reads, ends the line at its first newline, and hands the filter the
+     * agent's own hash.
+     */
+    @Property(tries = 1500)
+    void findingTheLineEndReadsWhatParsingTheCutLineReads(@ForAll("chunks") byte[] chunk) {
+        int newline = ByteSearch.indexOf(chunk, 0, chunk.length, (byte) '\n');
+        int lineEnd = newline < 0 ? chunk.length : newline;
+        int end = newline > 0 && chunk[newline - 1] == '\r' ? newline - 1 : lineEnd;
+        for (LineParser variant : VARIANTS) {
+            CombinedLineParser parser = (CombinedLineParser) variant.copy();
+            Hit found;
+            try {
+                found = parser.parseLine(chunk, 0, chunk.length, HASH_CHECKING);
+            } catch (BadLineException e) {
+                continue;
+            }
+            int foundEnd = parser.lineEnd();
+            Hit cut;
+            try {
+                cut = variant.copy().parse(chunk, 0, end, HASH_CHECKING);
+            } catch (BadLineException e) {
+                throw new AssertionError(((CombinedLineParser) variant).name() + " read a line that does not parse once cut: "
+                        + e.getMessage());
+            }
+            org.assertj.core.api.Assertions.assertThat(foundEnd).isEqualTo(lineEnd);
+            org.assertj.core.api.Assertions.assertThat(found).isEqualTo(cut);
+        }
+    }
+
+    @Provide
+    Arbitrary<byte[]> chunks() {
+        return FuzzLines.chunkMutationsOf(GOOD, GOOD, VHOST_COMMON,
+                "66.249.66.1 - - [14/May/2025:09:31:02 +0200] \"GET /a\\\"b HTTP/1.1\" 200 5 \"-\" \"Mozilla \\\"x\\\\\" (Googlebot)\" 0.012",
+                "1.2.3.4 - - [14/May/2025:09:31:02 +0200] \"GET / HTTP/1.0\" 200 1234");
+    }
+
+    /** Keeps every line, and fails when the hash a parser passes is not the agent's. */
+    private static final AgentFilter HASH_CHECKING = new AgentFilter() {
+        @Override
+        public boolean mayBeCrawler(byte[] line, int from, int to) {
+            return true;
+        }
+
+        @Override
+        public boolean mayBeCrawler(byte[] line, int from, int to, int hash) {
+            if (hash != AgentFilter.hash(line, from, to)) {
+                throw new AssertionError("the hash passed for '" + new String(line, from, to - from, java.nio.charset.StandardCharsets.ISO_8859_1)
+                        + "' is not its own");
+            }
+            return true;
+        }
+    };
+
     private static void parseOrBadLine(byte[] line) {
         for (LineParser parser : VARIANTS) {
             FuzzLines.parseOrBadLine(parser, line, AgentFilter.ALL);

@@ -71,6 +71,92 @@ class CombinedLineParserTest {
         assertThat(hit.userAgent()).isEqualTo("Mozilla/5.0 \"quoted\" \\ Googlebot");
     }
 
+    private static final String LINE = "66.249.66.1 - - [14/May/2025:09:31:02 +0200] \"GET /antwerp/meir HTTP/1.1\" 308 162 \"-\" "
+            + "\"Googlebot/2.1\" 0.012";
+
+    @Test
+    void findsTheEndOfItsLineAtTheNewlineAndLeavesOutACarriageReturn() throws Exception {
+        String second = LINE.replace("meir", "groenplaats");
+        byte[] chunk = (LINE + "\r\n" + second + "\n").getBytes(StandardCharsets.UTF_8);
+
+        Hit first = parser.parseLine(chunk, 0, chunk.length, AgentFilter.ALL);
+        int firstEnd = parser.lineEnd();
+        Hit next = parser.parseLine(chunk, firstEnd + 1, chunk.length, AgentFilter.ALL);
+        int nextEnd = parser.lineEnd();
+
+        assertThat(firstEnd).isEqualTo(LINE.length() + 1);
+        assertThat(nextEnd).isEqualTo(chunk.length - 1);
+        assertThat(first).isEqualTo(parse(LINE));
+        assertThat(first.durationMs()).isEqualTo(12.0);
+        assertThat(next.url()).isEqualTo("/antwerp/groenplaats");
+    }
+
+    @Test
+    void endsALineWithoutNewlineAtTheLimitAndKeepsAReturnThatEndsNoLine() throws Exception {
+        byte[] chunk = (LINE + "\r").getBytes(StandardCharsets.UTF_8);
+
+        Hit hit = parser.parseLine(chunk, 0, chunk.length, AgentFilter.ALL);
+
+        assertThat(parser.lineEnd()).isEqualTo(chunk.length);
+        assertThat(hit.durationMs()).isNaN(); // "0.012\r" is no number, as when the cut line is parsed
+        assertThat(hit).isEqualTo(parser.parse(chunk, 0, chunk.length, AgentFilter.ALL));
+    }
+
+    @Test
+    void aQuotedFieldDoesNotRunOnIntoTheNextLine() {
+        String[] truncated = {
+            "66.249.66.1 - - [14/May/2025:09:31:02 +0200] \"GET /antwerp/me",
+            "66.249.66.1 - - [14/May/2025:09:31:02 +0200] \"GET / HTTP/1.1\" 200 5 \"https://exa",
+            "66.249.66.1 - - [14/May/2025:09:31:02 +0200] \"GET / HTTP/1.1\" 200 5 \"-\" \"Googl",
+            "66.249.66.1 - - [14/May/2025:09:31:02 +0200] \"GET / HTTP/1.1\" 200 5 \"-\" \"Googlebot \\\"",
+        };
+        for (String line : truncated) {
+            // the next line's quotes would close the field if the search ran on past the newline
+            byte[] chunk = (line + "\n" + LINE + "\n").getBytes(StandardCharsets.UTF_8);
+
+            assertThatThrownBy(() -> parser.parseLine(chunk, 0, chunk.length, AgentFilter.ALL))
+                    .as(line).isInstanceOf(BadLineException.class);
+        }
+    }
+
+    @Test
+    void theIdentityAndUserDoNotRunOnIntoTheNextLine() {
+        byte[] chunk = ("66.249.66.1 - -\n" + LINE + "\n").getBytes(StandardCharsets.UTF_8);
+
+        assertThatThrownBy(() -> parser.parseLine(chunk, 0, chunk.length, AgentFilter.ALL)).isInstanceOf(BadLineException.class);
+    }
+
+    @Test
+    void handsTheFilterTheAgentsHashAlsoWhenItHoldsEscapedQuotes() throws Exception {
+        String[] agents = {"Googlebot/2.1", "", "G", "Mozilla/5.0 \\\"quoted\\\" Googlebot", "\\\"", "\\\\",
+            "1234567\\\"9abcdef\\\"xyz Googlebot/2.1 +http://www.google.com/bot.html"};
+        for (String agent : agents) {
+            byte[] chunk = (LINE.replace("Googlebot/2.1", agent) + "\n").getBytes(StandardCharsets.UTF_8);
+            int[] seen = new int[3];
+            AgentFilter recording = new AgentFilter() {
+                @Override
+                public boolean mayBeCrawler(byte[] line, int from, int to) {
+                    throw new AssertionError("the parser computed the hash");
+                }
+
+                @Override
+                public boolean mayBeCrawler(byte[] line, int from, int to, int hash) {
+                    seen[0] = from;
+                    seen[1] = to;
+                    seen[2] = hash;
+                    return true;
+                }
+            };
+
+            Hit hit = parser.parseLine(chunk, 0, chunk.length, recording);
+
+            byte[] expected = agent.getBytes(StandardCharsets.UTF_8);
+            assertThat(new String(chunk, seen[0], seen[1] - seen[0], StandardCharsets.UTF_8)).as(agent).isEqualTo(agent);
+            assertThat(seen[2]).as(agent).isEqualTo(AgentFilter.hash(expected, 0, expected.length));
+            assertThat(hit.userAgent()).as(agent).isEqualTo(agent.isEmpty() ? null : LogText.text(expected, 0, expected.length));
+        }
+    }
+
     @Test
     void decodesNginxHexEscapesAsUtf8() throws Exception {
         Hit hit = parse("203.0.113.9 - - [14/May/2025:09:31:02 +0200] \"GET /caf\\xC3\\xA9 HTTP/1.1\" 404 0 \"-\" \"Googlebot\\x22\"");

@@ -79,6 +79,41 @@ class LogReaderTest {
     }
 
     @Test
+    void reportsTruncatedLinesWithTheirNumbersAndReasonsAndReadsTheLinesAfterThem() throws Exception {
+        String truncatedAgent = line(2).substring(0, line(2).indexOf("bot/2.1"));
+        String truncatedRequest = line(4).substring(0, line(4).indexOf(" HTTP"));
+        String log = line(1) + "\r\n" + truncatedAgent + "\n\n" + truncatedRequest + "\r\n" + line(5) + "\n" + line(6) + "\r";
+
+        ParseCounts counts = read(log.getBytes(StandardCharsets.UTF_8), 1);
+
+        assertThat(hits).extracting(Hit::url).containsExactly("/page/1", "/page/5", "/page/6");
+        assertThat(hits).extracting(Hit::durationMs).containsExactly(1.0, 1.0, 1.0);
+        assertThat(counts.linesRead()).isEqualTo(6);
+        assertThat(counts.linesBlank()).isEqualTo(1);
+        assertThat(counts.firstBadLines()).extracting(BadLine::lineNumber).containsExactly(2L, 4L);
+        assertThat(counts.firstBadLines()).extracting(BadLine::reason).containsExactly("truncated", "truncated");
+        assertThat(counts.firstBadLines().get(0).toString())
+                .isEqualTo("access.log line 2: the user agent has no closing quote; the line looks truncated");
+        assertThat(counts.firstBadLines().get(1).toString())
+                .isEqualTo("access.log line 4: the request line has no closing quote; the line looks truncated");
+    }
+
+    @Test
+    void reportsALineLongerThanTheLimitThatWouldParseAndReadsOneJustAtIt() throws Exception {
+        String base = line(2);
+        String atLimit = base.replace("Googlebot/2.1", "Googlebot/2.1 " + "x".repeat(LogReader.MAX_LINE_BYTES - base.length() - 1));
+        String overLimit = line(3).replace("Googlebot/2.1", "Googlebot/2.1 " + "x".repeat(LogReader.MAX_LINE_BYTES - base.length()));
+        String log = line(1) + "\n" + atLimit + "\r\n" + overLimit + "\n" + line(4) + "\n";
+
+        ParseCounts counts = read(log.getBytes(StandardCharsets.UTF_8), 1);
+
+        assertThat(atLimit).hasSize(LogReader.MAX_LINE_BYTES);
+        assertThat(hits).extracting(Hit::url).containsExactly("/page/1", "/page/2", "/page/4");
+        assertThat(counts.badByReason()).containsOnly(java.util.Map.entry("too long", 1L));
+        assertThat(counts.firstBadLines()).extracting(BadLine::lineNumber).containsExactly(3L);
+    }
+
+    @Test
     void reportsOverlongLinesAndKeepsTheLinesAfterThem() throws Exception {
         String huge = "x".repeat(LogReader.CHUNK_BYTES * 2 + 17);
         String longish = "y".repeat(LogReader.MAX_LINE_BYTES + 1);
