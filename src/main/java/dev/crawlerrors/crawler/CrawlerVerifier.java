@@ -38,7 +38,11 @@ public final class CrawlerVerifier implements AutoCloseable {
 
     private final IpRangeVerifier lists;
     private final DnsVerifier dns;
-    private final Map<String, Verdict> settled = new ConcurrentHashMap<>();
+    /**
+     * The verdict of each claim, with the claim's key as first made: hits of one claim all carry that
+     * one key, so the store's and the import's maps find it by identity instead of comparing text.
+     */
+    private final Map<String, Settled> settled = new ConcurrentHashMap<>();
     private final Map<String, CompletableFuture<Verdict>> pending = new ConcurrentHashMap<>();
     private final Map<String, Claim> transientFailures = new ConcurrentHashMap<>();
     private volatile VerdictListener listener = (ip, crawler, verdict) -> { };
@@ -72,13 +76,17 @@ public final class CrawlerVerifier implements AutoCloseable {
      */
     public CrawlerHit verify(Hit hit, Crawler crawler) {
         String claim = CrawlerHit.claimKey(hit.ip(), crawler.name());
-        return new CrawlerHit(hit, crawler, verify(claim, hit.ip(), crawler), claim);
+        Settled known = settled.get(claim);
+        if (known != null) {
+            return new CrawlerHit(hit, crawler, known.verdict(), known.claim());
+        }
+        return new CrawlerHit(hit, crawler, decide(claim, hit.ip(), crawler, null), claim);
     }
 
     private Verdict verify(String key, String ip, Crawler crawler) {
-        Verdict known = settled.get(key);
+        Settled known = settled.get(key);
         if (known != null) {
-            return known;
+            return known.verdict();
         }
         return decide(key, ip, crawler, null);
     }
@@ -117,7 +125,8 @@ public final class CrawlerVerifier implements AutoCloseable {
         Verdict first = verify(ip, crawler);
         CompletableFuture<Verdict> check = pending.get(key(ip, crawler));
         if (check == null) {
-            return settled.getOrDefault(key(ip, crawler), first);
+            Settled known = settled.get(key(ip, crawler));
+            return known == null ? first : known.verdict();
         }
         try {
             return check.get(timeoutMillis, TimeUnit.MILLISECONDS);
@@ -218,7 +227,7 @@ public final class CrawlerVerifier implements AutoCloseable {
     }
 
     private Verdict settle(String key, Verdict verdict, Claim retry) {
-        settled.put(key, verdict);
+        settled.merge(key, new Settled(key, verdict), (old, now) -> new Settled(old.claim(), now.verdict()));
         if (retry != null) {
             transientFailures.put(key, retry);
         }
@@ -237,5 +246,9 @@ public final class CrawlerVerifier implements AutoCloseable {
     }
 
     private record Claim(String ip, Crawler crawler) {
+    }
+
+    /** A claim's verdict, and the claim's key as it was first made. */
+    private record Settled(String claim, Verdict verdict) {
     }
 }
