@@ -352,9 +352,11 @@ public final class DuckDbHitStore implements HitStore {
                 }
             }
         } catch (ExecutionException e) {
-            // the writer rolled the open transaction back: the next batch begins a new one
+            // the writer rolled the open transaction back: the next batch begins a new one, and
+            // the verdicts it held are gone with it, so the next hit of each claim brings its own
             uncommittedRows = 0;
             uncommittedSince = 0;
+            verdictsKnown.clear();
             Throwable cause = e.getCause();
             throw cause instanceof StoreException store ? store
                     : new StoreException("cannot write to " + location + ": " + cause, cause);

@@ -296,6 +296,8 @@ class DuckDbHitStoreTest {
         try (DuckDbHitStore store = DuckDbHitStore.open(file)) {
             assertThat(store.page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url).containsExactly("/after");
             assertThat(store.imported(List.of("f1"))).containsExactly(new SourceProgress("f1", "access.log", 60_200, 60_002));
+            // its address's verdict went with the failed transaction, and came again with this hit
+            assertThat(store.verdicts(Verification.verified)).extracting(StoredVerdict::ip).containsExactly("66.249.66.1");
         }
     }
 }
