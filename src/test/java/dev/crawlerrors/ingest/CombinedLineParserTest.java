@@ -208,6 +208,19 @@ class CombinedLineParserTest {
     }
 
     @Test
+    void readsAnotherDayOrMinuteAtTheSameClockPositionsAsThatTime() throws Exception {
+        // the repeated-time check compares the time as words: each part of the time must still count
+        String tail = " \"GET / HTTP/1.1\" 404 5 \"-\" \"Googlebot\"";
+        parse("66.249.66.1 - - [14/May/2025:23:59:02 +0200]" + tail);
+        assertThat(parse("66.249.66.1 - - [15/May/2025:23:59:02 +0200]" + tail).epochMillis())
+                .isEqualTo(Instant.parse("2025-05-15T21:59:02Z").toEpochMilli());
+        assertThat(parse("66.249.66.1 - - [15/May/2026:23:59:02 +0200]" + tail).epochMillis())
+                .isEqualTo(Instant.parse("2026-05-15T21:59:02Z").toEpochMilli());
+        assertThat(parse("66.249.66.1 - - [15/May/2026:23:58:02 +0200]" + tail).epochMillis())
+                .isEqualTo(Instant.parse("2026-05-15T21:58:02Z").toEpochMilli());
+    }
+
+    @Test
     void refusesATimeOfZeroBytesInAFreshParser() {
         // a fresh parser has read no time yet: nothing may pass for "the same time as before"
         assertThatThrownBy(() -> parse("1.2.3.4 - - [" + "\0".repeat(26) + "] \"GET / HTTP/1.1\" 200 5 \"-\" \"x\""))
