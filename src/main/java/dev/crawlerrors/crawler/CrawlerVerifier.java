@@ -65,7 +65,7 @@ public final class CrawlerVerifier implements AutoCloseable {
 
     /** The verdict as known now; starts a DNS check when one is needed and none is running. */
     public Verdict verify(String ip, Crawler crawler) {
-        return verify(key(ip, crawler), ip, crawler);
+        return verdict(key(ip, crawler), ip, crawler);
     }
 
     /**
@@ -83,7 +83,7 @@ public final class CrawlerVerifier implements AutoCloseable {
         return new CrawlerHit(hit, crawler, decide(claim, hit.ip(), crawler, null), claim);
     }
 
-    private Verdict verify(String key, String ip, Crawler crawler) {
+    private Verdict verdict(String key, String ip, Crawler crawler) {
         Settled known = settled.get(key);
         if (known != null) {
             return known.verdict();
