@@ -2,6 +2,7 @@ package dev.crawlerrors.crawler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.crawlerrors.ingest.Hit;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -59,6 +60,24 @@ class CrawlerVerifierTest {
 
         assertThat(verdict).isEqualTo(new Verdict(Verification.verified, "in common-crawlers.json 66.249.66.0/27 (created 2026-11-20)"));
         assertThat(dns.totalQueries()).isZero();
+    }
+
+    @Test
+    void hitsOfOneClaimCarryTheKeyItsFirstHitMadeWithTheirVerdict() {
+        // the store and the import find a claim's key by identity after the first hit, not by its text
+        CrawlerHit first = verifier.verify(hit("66.249.66.12"), inspectionTool);
+        CrawlerHit second = verifier.verify(hit(new String("66.249.66.12")), inspectionTool);
+        CrawlerHit other = verifier.verify(hit("66.249.66.13"), inspectionTool);
+
+        assertThat(first.claim()).isEqualTo("66.249.66.12 Google-InspectionTool");
+        assertThat(second.claim()).isSameAs(first.claim());
+        assertThat(second.verdict()).isEqualTo(first.verdict());
+        assertThat(second.verdict().verification()).isEqualTo(Verification.verified);
+        assertThat(other.claim()).isEqualTo("66.249.66.13 Google-InspectionTool").isNotSameAs(first.claim());
+    }
+
+    private static Hit hit(String ip) {
+        return new Hit(0, 0, ip, "GET", "/", 404, -1, null, "Google-InspectionTool", Double.NaN, null);
     }
 
     @Test
