@@ -74,7 +74,7 @@ final class AotTrainingCommand implements Callable<Integer> {
     }
 
     /** {@code log}'s lines with their trailing microseconds written as nginx writes seconds ({@code 0.000123}). */
-    private static void writeWithSeconds(Path log, Path to) throws IOException {
+    static void writeWithSeconds(Path log, Path to) throws IOException {
         List<String> lines = new ArrayList<>();
         for (String line : Files.readAllLines(log, StandardCharsets.UTF_8)) {
             int space = line.lastIndexOf(' ');
