@@ -1,15 +1,15 @@
 package dev.crawlerrors.bench;
 
-import dev.crawlerrors.crawler.Crawler;
 import dev.crawlerrors.crawler.CrawlerCatalog;
 import dev.crawlerrors.crawler.CrawlerHit;
 import dev.crawlerrors.crawler.CrawlerIdentifier;
 import dev.crawlerrors.crawler.CrawlerVerifier;
 import dev.crawlerrors.crawler.IpRangeSource;
 import dev.crawlerrors.crawler.IpRangeVerifier;
-import dev.crawlerrors.ingest.BadLineException;
 import dev.crawlerrors.ingest.CombinedLineParser;
 import dev.crawlerrors.ingest.Hit;
+import dev.crawlerrors.ingest.LogReader;
+import dev.crawlerrors.ingest.ReadProgress;
 import dev.crawlerrors.ingest.SourceProgress;
 import dev.crawlerrors.store.DuckDbHitStore;
 import dev.crawlerrors.store.HitFilter;
@@ -22,7 +22,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * What the store costs an import: the crawler hits of a benchmark log (see {@link BenchLog}) are
@@ -54,7 +53,6 @@ import java.util.Optional;
 public final class StoreWriteBench {
 
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
-    private static final int CHUNK_BYTES = 1 << 20;
 
     public static void main(String[] args) throws Exception {
         Path log = Path.of(args.length > 0 ? args[0] : "/work/bench/5m.log");
@@ -102,61 +100,24 @@ public final class StoreWriteBench {
         delete(db);
     }
 
-    /** The crawler hits of {@code log} per 1 MiB of log, as {@code LogReader} hands them on, each with its position. */
-    private static List<Chunk> read(Path log) throws IOException, BadLineException {
+    /** The crawler hits of {@code log} per 1 MiB of log, as the import's {@code LogReader} hands them on, each with its position. */
+    private static List<Chunk> read(Path log) throws Exception {
         CrawlerCatalog catalog = CrawlerCatalog.builtIn();
         CrawlerIdentifier identifier = new CrawlerIdentifier(catalog);
         CrawlerVerifier verifier = new CrawlerVerifier(new IpRangeVerifier(catalog, IpRangeSource.parse("bench/ip-ranges")), null);
-        CombinedLineParser parser = new CombinedLineParser();
         List<Chunk> chunks = new ArrayList<>();
-        byte[] buffer = new byte[CHUNK_BYTES];
-        int filled = 0;
-        long bytes = 0;
-        long lines = 0;
-        try (InputStream in = Files.newInputStream(log)) {
-            while (true) {
-                int n = in.readNBytes(buffer, filled, buffer.length - filled);
-                filled += n;
-                int end = n == 0 ? filled : lastNewline(buffer, filled) + 1;
-                if (end == 0) {
-                    break;
+        try (LogReader reader = new LogReader(new CombinedLineParser()); InputStream in = Files.newInputStream(log)) {
+            reader.read(in, new SourceProgress("bench-" + log.getFileName(), log.toString(), 0, 0), identifier, (hits, through) -> {
+                List<CrawlerHit> crawlerHits = new ArrayList<>(hits.size());
+                for (Hit hit : hits) {
+                    identifier.identify(hit.userAgent()).ifPresent(crawler -> crawlerHits.add(verifier.verify(hit, crawler)));
                 }
-                List<CrawlerHit> hits = new ArrayList<>();
-                int start = 0;
-                int count = 0;
-                while (start < end) {
-                    int nl = start;
-                    while (nl < end && buffer[nl] != '\n') {
-                        nl++;
-                    }
-                    Hit hit = parser.parse(buffer, start, nl, identifier);
-                    if (hit != null) {
-                        Optional<Crawler> crawler = identifier.identify(hit.userAgent());
-                        if (crawler.isPresent()) {
-                            hits.add(new CrawlerHit(hit, crawler.get(), verifier.verify(hit.ip(), crawler.get())));
-                        }
-                    }
-                    count++;
-                    start = nl + 1;
-                }
-                bytes += end;
-                lines += count;
-                chunks.add(new Chunk(hits, new SourceProgress("bench-" + log.getFileName(), log.toString(), bytes, lines)));
-                System.arraycopy(buffer, end, buffer, 0, filled - end);
-                filled -= end;
-            }
+                chunks.add(new Chunk(crawlerHits, through));
+            }, ReadProgress.NONE);
         }
         return chunks;
     }
 
-    private static int lastNewline(byte[] b, int length) {
-        for (int i = length - 1; i >= 0; i--) {
-            if (b[i] == '\n') {
-                return i;
-            }
-        }
-        return -1;
-    }
 
     private static long threadCpu(String name) {
         for (Thread thread : Thread.getAllStackTraces().keySet()) {
