@@ -1,12 +1,12 @@
 package dev.crawlerrors.crawler;
 
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,8 +19,6 @@ import java.util.Optional;
 public final class CrawlerCatalog {
 
     private static final String BUILT_IN = "/crawlers.json";
-    private static final ObjectMapper JSON = new ObjectMapper()
-            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
 
     private final List<Crawler> crawlers;
     private final Map<String, IpListSpec> lists;
@@ -53,7 +51,7 @@ public final class CrawlerCatalog {
     }
 
     static CrawlerCatalog read(InputStream in) throws IOException {
-        CatalogFile file = JSON.readValue(in, CatalogFile.class);
+        CatalogFile file = CatalogFile.read(in.readAllBytes());
         return new CrawlerCatalog(file.crawlers(), file.lists());
     }
 
@@ -66,9 +64,11 @@ public final class CrawlerCatalog {
     public CrawlerCatalog extendedWith(Path file) throws IOException {
         CatalogFile user;
         try (InputStream in = Files.newInputStream(file)) {
-            user = JSON.readValue(in, CatalogFile.class);
+            user = CatalogFile.read(in.readAllBytes());
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IOException(file + " is not a crawler catalog: " + e.getOriginalMessage());
+        } catch (NotACatalog e) {
+            throw new IOException(file + " is not a crawler catalog: " + e.getMessage());
         } catch (java.nio.file.NoSuchFileException e) {
             throw new IOException(file + " does not exist");
         }
@@ -101,6 +101,94 @@ public final class CrawlerCatalog {
         return crawlers.stream().filter(c -> c.name().equals(name)).findFirst();
     }
 
+    /**
+     * A catalog document: {@code {"lists": [IpListSpec...], "crawlers": [Crawler...]}}, each field
+     * named as the records' components. Unknown fields are ignored; a missing one is null.
+     */
     private record CatalogFile(List<IpListSpec> lists, List<Crawler> crawlers) {
+
+        static CatalogFile read(byte[] json) throws IOException {
+            Map<String, Object> root = JsonDocument.object(JsonDocument.read(json));
+            if (root == null) {
+                throw new NotACatalog("it is not a JSON object");
+            }
+            List<IpListSpec> lists = objects(root, "lists", list -> new IpListSpec(text(list, "name"), text(list, "operator"),
+                    text(list, "url"), texts(list, "aliases")));
+            List<Crawler> crawlers = objects(root, "crawlers", crawler -> new Crawler(text(crawler, "name"),
+                    text(crawler, "operator"), botType(crawler), texts(crawler, "tokens"), texts(crawler, "alsoContains"),
+                    texts(crawler, "ipLists"), texts(crawler, "dnsDomains")));
+            return new CatalogFile(lists, crawlers);
+        }
+
+        private interface Entry<T> {
+            T from(Map<String, Object> object) throws NotACatalog;
+        }
+
+        private static <T> List<T> objects(Map<String, Object> parent, String field, Entry<T> entry) throws NotACatalog {
+            Object value = parent.get(field);
+            if (value == null) {
+                return null;
+            }
+            List<?> items = JsonDocument.array(value);
+            if (items == null) {
+                throw new NotACatalog("\"" + field + "\" is not an array");
+            }
+            List<T> result = new ArrayList<>(items.size());
+            for (Object item : items) {
+                Map<String, Object> object = JsonDocument.object(item);
+                if (object == null) {
+                    throw new NotACatalog("\"" + field + "\" holds " + item + ", which is not an object");
+                }
+                result.add(entry.from(object));
+            }
+            return result;
+        }
+
+        private static String text(Map<String, Object> object, String field) throws NotACatalog {
+            Object value = object.get(field);
+            String text = JsonDocument.text(object, field);
+            if (value != null && text == null) {
+                throw new NotACatalog("\"" + field + "\" is " + value + ", not text");
+            }
+            return text;
+        }
+
+        private static List<String> texts(Map<String, Object> object, String field) throws NotACatalog {
+            Object value = object.get(field);
+            if (value == null) {
+                return null;
+            }
+            List<?> items = JsonDocument.array(value);
+            if (items == null) {
+                throw new NotACatalog("\"" + field + "\" is " + value + ", not an array of text");
+            }
+            List<String> texts = new ArrayList<>(items.size());
+            for (Object item : items) {
+                if (!(item instanceof String || item instanceof Number || item instanceof Boolean)) {
+                    throw new NotACatalog("\"" + field + "\" holds " + item + ", which is not text");
+                }
+                texts.add(item.toString());
+            }
+            return texts;
+        }
+
+        private static BotType botType(Map<String, Object> crawler) throws NotACatalog {
+            String name = text(crawler, "botType");
+            if (name == null) {
+                return null;
+            }
+            try {
+                return BotType.valueOf(name);
+            } catch (IllegalArgumentException e) {
+                throw new NotACatalog("botType '" + name + "' is not one of " + Arrays.toString(BotType.values()));
+            }
+        }
+    }
+
+    /** A JSON document that does not have the catalog's shape. */
+    private static final class NotACatalog extends IOException {
+        NotACatalog(String message) {
+            super(message);
+        }
     }
 }

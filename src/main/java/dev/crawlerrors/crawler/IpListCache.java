@@ -1,6 +1,5 @@
 package dev.crawlerrors.crawler;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
@@ -12,6 +11,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -28,7 +28,6 @@ public final class IpListCache {
     /** Appended to the store's file name to name the cache beside it. */
     public static final String SUFFIX = ".ip-ranges";
 
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final String METADATA = ".meta.json";
 
     private final Path directory;
@@ -75,7 +74,7 @@ public final class IpListCache {
         }
         byte[] body = Files.readAllBytes(list);
         String sha256 = CachedIpList.sha256(body);
-        JsonNode meta = metadata(metadataFile(name));
+        Map<String, Object> meta = metadata(metadataFile(name));
         Instant fetchedAt = meta == null ? null : instant(meta, "fetchedAt");
         Instant checkedAt = meta == null ? null : instant(meta, "checkedAt");
         String url = meta == null ? null : text(meta, "url");
@@ -99,14 +98,16 @@ public final class IpListCache {
     /** Saves only the metadata, after a {@code 304 Not Modified} moved the check time. */
     void writeMetadata(String name, CachedIpList copy) throws IOException {
         Files.createDirectories(directory);
-        ObjectNode meta = JSON.createObjectNode()
+        // Written with databind, which reading avoids (see JsonDocument): a write follows a download.
+        ObjectMapper json = new ObjectMapper();
+        ObjectNode meta = json.createObjectNode()
                 .put("url", copy.url())
                 .put("etag", copy.etag())
                 .put("lastModified", copy.lastModified())
                 .put("fetchedAt", copy.fetchedAt().toString())
                 .put("checkedAt", copy.checkedAt().toString())
                 .put("sha256", copy.sha256());
-        replace(metadataFile(name), JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(meta));
+        replace(metadataFile(name), json.writerWithDefaultPrettyPrinter().writeValueAsBytes(meta));
     }
 
     private void replace(Path target, byte[] bytes) throws IOException {
@@ -127,24 +128,22 @@ public final class IpListCache {
     }
 
     /** The metadata document, or null when it is missing or not readable as JSON. */
-    private static JsonNode metadata(Path file) throws IOException {
+    private static Map<String, Object> metadata(Path file) throws IOException {
         if (!Files.isRegularFile(file)) {
             return null;
         }
         try {
-            JsonNode node = JSON.readTree(Files.readAllBytes(file));
-            return node != null && node.isObject() ? node : null;
+            return JsonDocument.object(JsonDocument.read(Files.readAllBytes(file)));
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             return null;
         }
     }
 
-    private static String text(JsonNode meta, String field) {
-        JsonNode value = meta.get(field);
-        return value == null || value.isNull() ? null : value.asText();
+    private static String text(Map<String, Object> meta, String field) {
+        return JsonDocument.text(meta, field);
     }
 
-    private static Instant instant(JsonNode meta, String field) {
+    private static Instant instant(Map<String, Object> meta, String field) {
         String value = text(meta, field);
         try {
             return value == null ? null : Instant.parse(value);

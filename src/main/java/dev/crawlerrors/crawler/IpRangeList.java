@@ -1,7 +1,5 @@
 package dev.crawlerrors.crawler;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import inet.ipaddr.IPAddress;
 import inet.ipaddr.IPAddressString;
 import inet.ipaddr.ipv4.IPv4Address;
@@ -12,7 +10,9 @@ import java.io.IOException;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -27,7 +27,6 @@ import java.util.Optional;
  */
 public final class IpRangeList {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final DateTimeFormatter MINUTE =
             DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm'Z'", Locale.ROOT).withZone(ZoneOffset.UTC);
 
@@ -60,20 +59,24 @@ public final class IpRangeList {
      * @throws IOException with a message that says what is wrong with the document
      */
     public static IpRangeList parse(String name, byte[] json, Instant fetchedAt, String origin) throws IOException {
-        JsonNode root;
+        Object document;
         try {
-            root = JSON.readTree(json);
+            document = JsonDocument.read(json);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IOException(name + " from " + origin + " is not JSON: " + e.getOriginalMessage());
         }
-        if (root == null || !root.path("prefixes").isArray()) {
+        Map<String, Object> root = JsonDocument.object(document);
+        List<?> entries = root == null ? null : JsonDocument.array(root.get("prefixes"));
+        if (entries == null) {
             throw new IOException(name + " from " + origin + " has no \"prefixes\" array");
         }
         IPv4AddressTrie v4 = new IPv4AddressTrie();
         IPv6AddressTrie v6 = new IPv6AddressTrie();
         int prefixes = 0;
-        for (JsonNode entry : root.path("prefixes")) {
-            String prefix = entry.has("ipv4Prefix") ? entry.get("ipv4Prefix").asText() : entry.path("ipv6Prefix").asText(null);
+        for (Object item : entries) {
+            Map<String, Object> entry = JsonDocument.object(item);
+            String prefix = entry == null ? null
+                    : JsonDocument.text(entry, entry.containsKey("ipv4Prefix") ? "ipv4Prefix" : "ipv6Prefix");
             if (prefix == null) {
                 continue;
             }
@@ -89,7 +92,8 @@ public final class IpRangeList {
             }
             prefixes++;
         }
-        return new IpRangeList(name, root.path("creationTime").asText(""), fetchedAt, fetchedAt, "", origin, v4, v6, prefixes);
+        String creationTime = JsonDocument.text(root, "creationTime");
+        return new IpRangeList(name, creationTime == null ? "" : creationTime, fetchedAt, fetchedAt, "", origin, v4, v6, prefixes);
     }
 
     /**

@@ -35,7 +35,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class IpRangeSource {
 
-    private static final Logger LOG = LoggerFactory.getLogger(IpRangeSource.class);
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(15);
 
@@ -226,7 +225,7 @@ public final class IpRangeSource {
         try {
             return cache.read(name);
         } catch (IOException e) {
-            LOG.warn("The cached copy of {} in {} cannot be read ({}); it is downloaded afresh.", name, cache.directory(), e.toString());
+            Log.LOG.warn("The cached copy of {} in {} cannot be read ({}); it is downloaded afresh.", name, cache.directory(), e.toString());
             return Optional.empty();
         }
     }
@@ -240,7 +239,7 @@ public final class IpRangeSource {
                 cache.writeMetadata(name, copy);
             }
         } catch (IOException e) {
-            LOG.warn("{} could not be saved in {} ({}); make it a writable directory with free space so a failed refresh can fall back to a saved copy.",
+            Log.LOG.warn("{} could not be saved in {} ({}); make it a writable directory with free space so a failed refresh can fall back to a saved copy.",
                     name, cache.directory(), e.toString());
         }
     }
@@ -299,5 +298,14 @@ public final class IpRangeSource {
     }
 
     private record Parsed(String sha256, IpRangeList list) {
+    }
+
+    /**
+     * The logger, made on first use: starting SLF4J's simple logger formats its dates with a
+     * {@code SimpleDateFormat}, which has the JDK scan its locale data (about 0.1 s of a start),
+     * and an import that reads its lists without trouble logs nothing here.
+     */
+    private static final class Log {
+        static final Logger LOG = LoggerFactory.getLogger(IpRangeSource.class);
     }
 }
