@@ -1,7 +1,6 @@
 package dev.crawlerrors.crawler;
 
 import inet.ipaddr.IPAddress;
-import inet.ipaddr.IPAddressString;
 import inet.ipaddr.ipv4.IPv4Address;
 import inet.ipaddr.ipv4.IPv4AddressTrie;
 import inet.ipaddr.ipv6.IPv6Address;
@@ -80,7 +79,7 @@ public final class IpRangeList {
             if (prefix == null) {
                 continue;
             }
-            IPAddress address = new IPAddressString(prefix).getAddress();
+            IPAddress address = IpAddresses.parse(prefix);
             if (address == null) {
                 throw new IOException(name + " from " + origin + " lists '" + prefix + "', which is not an address prefix");
             }

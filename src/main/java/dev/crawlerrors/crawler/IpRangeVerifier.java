@@ -1,7 +1,6 @@
 package dev.crawlerrors.crawler;
 
 import inet.ipaddr.IPAddress;
-import inet.ipaddr.IPAddressString;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -51,7 +50,7 @@ public final class IpRangeVerifier {
                     : crawler.name() + " publishes no IP list";
             return new ListCheck(ListCheck.Kind.NO_LISTS, why);
         }
-        IPAddress address = new IPAddressString(ip).getAddress();
+        IPAddress address = IpAddresses.parse(ip);
         if (address == null) {
             return new ListCheck(ListCheck.Kind.UNREADABLE, "'" + ip + "' is not an IP address");
         }
