@@ -1,10 +1,10 @@
 package dev.crawlerrors.cli;
 
+import dev.crawlerrors.ingest.Figures;
 import dev.crawlerrors.ingest.LogSource;
 import dev.crawlerrors.ingest.ReadProgress;
 import java.io.PrintStream;
 import java.time.Duration;
-import java.util.Locale;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
@@ -70,14 +70,14 @@ final class ImportProgress implements AutoCloseable {
         long rate = seconds > 0 ? Math.round(read / seconds) : 0;
         if (bar != null) {
             bar.stepTo(bytesDone + current.consumed());
-            bar.setExtraMessage(String.format(Locale.ROOT, "%s, %,d lines/s", currentLabel, rate));
+            bar.setExtraMessage(currentLabel + ", " + Figures.grouped(rate) + " lines/s");
         } else if (now - lastLog >= logEveryNanos) {
             lastLog = now;
             String share = totalBytes > 0
-                    ? String.format(Locale.ROOT, ", %d%% of %s", Math.min(100, (bytesDone + current.consumed()) * 100 / totalBytes),
-                            SourceOutcome.size(totalBytes))
+                    ? ", " + Math.min(100, (bytesDone + current.consumed()) * 100 / totalBytes) + "% of "
+                            + SourceOutcome.size(totalBytes)
                     : "";
-            log.printf(Locale.ROOT, "import %s: %,d lines, %,d lines/s%s%n", currentLabel, read, rate, share);
+            log.println("import " + currentLabel + ": " + Figures.grouped(read) + " lines, " + Figures.grouped(rate) + " lines/s" + share);
         }
     }
 

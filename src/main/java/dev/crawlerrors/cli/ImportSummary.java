@@ -1,13 +1,15 @@
 package dev.crawlerrors.cli;
 
+import static dev.crawlerrors.ingest.Figures.grouped;
+
 import dev.crawlerrors.crawler.Verification;
 import dev.crawlerrors.ingest.BadLine;
+import dev.crawlerrors.ingest.Figures;
 import dev.crawlerrors.ingest.ParseCounts;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /** What an import did, as printed at its end. */
@@ -64,25 +66,26 @@ public final class ImportSummary {
     }
 
     public void print(PrintStream out) {
-        out.printf(Locale.ROOT, "Read %,d lines in %.2f s (%,d lines/s): %,d parsed, %,d bad, %,d blank.%n",
-                lines.linesRead(), nanos / 1e9, linesPerSecond(), lines.linesParsed(), lines.linesBad(), lines.linesBlank());
-        out.printf(Locale.ROOT, "Crawler hits stored: %,d; error hits (status >= 300) for the report: %,d"
-                + " (and %,d from impostors, left out as spoofed).%n", crawlerHits, errorHits, spoofedErrorHits);
+        out.println("Read " + grouped(lines.linesRead()) + " lines in " + Figures.fixed(nanos / 1e9, 2) + " s ("
+                + grouped(linesPerSecond()) + " lines/s): " + grouped(lines.linesParsed()) + " parsed, "
+                + grouped(lines.linesBad()) + " bad, " + grouped(lines.linesBlank()) + " blank.");
+        out.println("Crawler hits stored: " + grouped(crawlerHits) + "; error hits (status >= 300) for the report: "
+                + grouped(errorHits) + " (and " + grouped(spoofedErrorHits) + " from impostors, left out as spoofed).");
         if (!verdicts.isEmpty()) {
             StringBuilder sb = new StringBuilder("Verdicts:");
-            verdicts.forEach((v, n) -> sb.append(String.format(Locale.ROOT, " %s %,d", v, n)));
+            verdicts.forEach((v, n) -> sb.append(' ').append(v).append(' ').append(grouped(n)));
             out.println(sb);
         }
         if (pendingChecks > 0) {
-            out.printf(Locale.ROOT, "%,d DNS checks did not finish; their hits keep a provisional verdict until serve checks them again.%n",
-                    pendingChecks);
+            out.println(grouped(pendingChecks)
+                    + " DNS checks did not finish; their hits keep a provisional verdict until serve checks them again.");
         }
         for (String list : lists) {
             out.println("IP list " + list + ".");
         }
         if (lines.linesBad() > 0) {
             StringBuilder sb = new StringBuilder("Bad lines by reason:");
-            lines.badByReason().forEach((reason, n) -> sb.append(String.format(Locale.ROOT, " %s %,d;", reason, n)));
+            lines.badByReason().forEach((reason, n) -> sb.append(' ').append(reason).append(' ').append(grouped(n)).append(';'));
             out.println(sb.substring(0, sb.length() - 1));
             List<BadLine> first = lines.firstBadLines();
             out.println("First " + first.size() + " bad lines:");

@@ -1,6 +1,6 @@
 package dev.crawlerrors.cli;
 
-import java.util.Locale;
+import dev.crawlerrors.ingest.Figures;
 
 /**
  * What an import did with one log, as the summary says it.
@@ -28,10 +28,10 @@ record SourceOutcome(String name, Kind kind, long lines, long parsed, long bytes
     public String toString() {
         String none = lines > 0 && parsed == 0 ? ", none of which parsed (is it an access log in this format?)" : "";
         return switch (kind) {
-            case NEW -> String.format(Locale.ROOT, "%s: new, %,d lines%s", name, lines, none);
-            case GROWN -> String.format(Locale.ROOT, "%s: grown by %,d lines (%s) since it was imported with %,d lines%s",
-                    name, lines, size(bytes), previousLines, none);
-            case ALREADY_IMPORTED -> String.format(Locale.ROOT, "%s: already imported (%,d lines), nothing new", name, previousLines);
+            case NEW -> name + ": new, " + Figures.grouped(lines) + " lines" + none;
+            case GROWN -> name + ": grown by " + Figures.grouped(lines) + " lines (" + size(bytes) + ") since it was imported with "
+                    + Figures.grouped(previousLines) + " lines" + none;
+            case ALREADY_IMPORTED -> name + ": already imported (" + Figures.grouped(previousLines) + " lines), nothing new";
             case EMPTY -> name + ": empty, nothing to import";
         };
     }
@@ -47,6 +47,6 @@ record SourceOutcome(String name, Kind kind, long lines, long parsed, long bytes
             value /= 1024;
             unit++;
         }
-        return String.format(Locale.ROOT, "%.1f %s", value, units[unit]);
+        return Figures.fixed(value, 1) + " " + units[unit];
     }
 }

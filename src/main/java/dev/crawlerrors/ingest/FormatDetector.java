@@ -95,10 +95,10 @@ public final class FormatDetector implements FormatChooser {
                 firstUnparsed = i;
             }
         }
-        String lineWord = sample.complete ? String.format(Locale.ROOT, "the first %,d lines", count)
-                : count == 1 ? "its only line" : String.format(Locale.ROOT, "all %,d lines", count);
+        String lineWord = sample.complete ? "the first " + Figures.grouped(count) + " lines"
+                : count == 1 ? "its only line" : "all " + Figures.grouped(count) + " lines";
         if (unparsed * 2 > count && (givesUp || bestParsed == 0)) {
-            String which = count == 1 ? "its only line is" : String.format(Locale.ROOT, "%,d of %s are", unparsed, lineWord);
+            String which = count == 1 ? "its only line is" : Figures.grouped(unparsed) + " of " + lineWord + " are";
             String message = String.format(Locale.ROOT,
                     "the log format could not be detected: %s in none of the formats tried (%s); "
                             + "the first such is '%s'. Name the format with --format, e.g. "
@@ -110,10 +110,10 @@ public final class FormatDetector implements FormatChooser {
             notices.accept(source + ": " + message);
             return new Choice(new UnknownFormatParser(), replay);
         }
-        String notice = String.format(Locale.ROOT, "format: %s; auto-detected from %s of %s, %,d parsed", best.describe(), lineWord,
-                source, bestParsed);
+        String notice = "format: " + best.describe() + "; auto-detected from " + lineWord + " of " + source + ", "
+                + Figures.grouped(bestParsed) + " parsed";
         if (unparsed > 0 && !givesUp) {
-            notice += String.format(Locale.ROOT, " (%,d in no format: read as bad lines)", unparsed);
+            notice += " (" + Figures.grouped(unparsed) + " in no format: read as bad lines)";
         }
         if (bestAgents == 0) {
             notice += "; these lines carry no user agent, so no crawler can be identified in them and none will be stored"
