@@ -197,6 +197,41 @@ class DuckDbHitStoreTest {
     }
 
     @Test
+    void sortsABatchWhoseTimeOrderBreaksBetweenTwoAppends() {
+        try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
+            store.append(List.of(
+                    hit("2025-05-14T10:00:00Z", "66.249.66.1", "/first", 404, VERIFIED),
+                    hit("2025-05-14T10:00:02Z", "66.249.66.1", "/late", 404, VERIFIED)));
+            store.append(List.of(
+                    hit("2025-05-14T10:00:01Z", "66.249.66.1", "/early", 404, VERIFIED),
+                    hit("2025-05-14T10:00:02Z", "66.249.66.1", "/late-too", 404, VERIFIED)));
+
+            List<StoredHit> rows = store.page(HitFilter.ERRORS, 0, 10);
+
+            assertThat(rows).extracting(StoredHit::url).containsExactly("/late-too", "/late", "/early", "/first");
+            assertThat(rows).extracting(StoredHit::id).containsExactly(4L, 3L, 2L, 1L);
+        }
+    }
+
+    @Test
+    void aBatchIsInTimeOrderUntilAHitComesEarlierThanTheOneBeforeIt() {
+        DuckDbHitStore.Batch batch = new DuckDbHitStore.Batch();
+        assertThat(batch.inTimeOrder()).isTrue();
+
+        batch.add(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, VERIFIED));
+        batch.add(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/b", 404, VERIFIED));
+        batch.add(hit("2025-05-14T10:00:01Z", "66.249.66.1", "/c", 404, VERIFIED));
+        assertThat(batch.inTimeOrder()).isTrue();
+
+        batch.add(hit("2025-05-14T10:00:00.999Z", "66.249.66.1", "/d", 404, VERIFIED));
+        assertThat(batch.inTimeOrder()).isFalse();
+
+        batch.add(hit("2025-05-14T10:00:05Z", "66.249.66.1", "/e", 404, VERIFIED));
+        assertThat(batch.inTimeOrder()).isFalse();
+        assertThat(batch.hits).extracting(h -> h.hit().url()).containsExactly("/a", "/b", "/c", "/d", "/e");
+    }
+
+    @Test
     void storesUrlsAndAgentsExactlyAsGiven() {
         try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
             String url = "/<script>alert('x')</script>?q=\"1\";DROP TABLE hits";
