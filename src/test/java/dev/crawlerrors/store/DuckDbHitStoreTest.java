@@ -12,6 +12,10 @@ import dev.crawlerrors.ingest.SourceProgress;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -193,6 +197,41 @@ class DuckDbHitStoreTest {
     }
 
     @Test
+    void sortsABatchWhoseTimeOrderBreaksBetweenTwoAppends() {
+        try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
+            store.append(List.of(
+                    hit("2025-05-14T10:00:00Z", "66.249.66.1", "/first", 404, VERIFIED),
+                    hit("2025-05-14T10:00:02Z", "66.249.66.1", "/late", 404, VERIFIED)));
+            store.append(List.of(
+                    hit("2025-05-14T10:00:01Z", "66.249.66.1", "/early", 404, VERIFIED),
+                    hit("2025-05-14T10:00:02Z", "66.249.66.1", "/late-too", 404, VERIFIED)));
+
+            List<StoredHit> rows = store.page(HitFilter.ERRORS, 0, 10);
+
+            assertThat(rows).extracting(StoredHit::url).containsExactly("/late-too", "/late", "/early", "/first");
+            assertThat(rows).extracting(StoredHit::id).containsExactly(4L, 3L, 2L, 1L);
+        }
+    }
+
+    @Test
+    void aBatchIsInTimeOrderUntilAHitComesEarlierThanTheOneBeforeIt() {
+        DuckDbHitStore.Batch batch = new DuckDbHitStore.Batch();
+        assertThat(batch.inTimeOrder()).isTrue();
+
+        batch.add(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, VERIFIED));
+        batch.add(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/b", 404, VERIFIED));
+        batch.add(hit("2025-05-14T10:00:01Z", "66.249.66.1", "/c", 404, VERIFIED));
+        assertThat(batch.inTimeOrder()).isTrue();
+
+        batch.add(hit("2025-05-14T10:00:00.999Z", "66.249.66.1", "/d", 404, VERIFIED));
+        assertThat(batch.inTimeOrder()).isFalse();
+
+        batch.add(hit("2025-05-14T10:00:05Z", "66.249.66.1", "/e", 404, VERIFIED));
+        assertThat(batch.inTimeOrder()).isFalse();
+        assertThat(batch.hits).extracting(h -> h.hit().url()).containsExactly("/a", "/b", "/c", "/d", "/e");
+    }
+
+    @Test
     void storesUrlsAndAgentsExactlyAsGiven() {
         try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
             String url = "/<script>alert('x')</script>?q=\"1\";DROP TABLE hits";
@@ -220,6 +259,31 @@ class DuckDbHitStoreTest {
                             "Googlebot Desktop", "crawler_search", "verified", VERIFIED.reason(), "Googlebot/2.1 (ünïcödé 😀)",
                             "www.example.org"));
         }
+    }
+
+    @Test
+    void storesTheNumbersOfAHitAsGivenAndNullOnlyWhereTheLogHasNone() throws Exception {
+        Path file = dir.resolve("store.duckdb");
+        long time = Instant.parse("2025-05-14T10:00:00Z").toEpochMilli();
+        try (DuckDbHitStore store = DuckDbHitStore.open(file)) {
+            store.append(List.of(
+                    new CrawlerHit(new Hit(time, -720, "66.249.66.1", "GET", "/", 599, 0, null, null, 0.0, null), GOOGLEBOT, VERIFIED),
+                    new CrawlerHit(new Hit(time + 1, 840, "66.249.66.1", "GET", "/", 100, 9_876_543_210L, null, null, 0.25, null),
+                            GOOGLEBOT, VERIFIED),
+                    new CrawlerHit(new Hit(time + 2, 0, "66.249.66.1", "GET", "/", 404, -1, null, null, Double.NaN, null),
+                            GOOGLEBOT, VERIFIED)));
+        }
+        DuckDbNativeLibrary.prepare();
+        List<String> rows = new ArrayList<>();
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + file.toAbsolutePath());
+                Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT id, epoch_ms(ts), utc_offset_minutes, status, bytes, duration_ms FROM hits ORDER BY id")) {
+            while (rs.next()) {
+                rows.add(rs.getLong(1) + " " + (rs.getLong(2) - time) + " " + rs.getObject(3) + " " + rs.getObject(4) + " "
+                        + rs.getObject(5) + " " + rs.getObject(6));
+            }
+        }
+        assertThat(rows).containsExactly("1 0 -720 599 0 0.0", "2 1 840 100 9876543210 0.25", "3 2 0 404 null null");
     }
 
     @Test
