@@ -147,6 +147,7 @@ public final class DuckDbHitStore implements HitStore {
     /** The batch being written, if any. */
     private Future<?> writing;
     /** The statements that move staged verdicts into verdicts; made on the writer thread when first needed. */
+    private PreparedStatement clearVerdictStaging;
     private PreparedStatement insertFirstVerdicts;
     private PreparedStatement insertChangedVerdicts;
     private PreparedStatement insertProgress;
@@ -469,9 +470,11 @@ public final class DuckDbHitStore implements HitStore {
         }
         // a statement before the Appender: DuckDB's Appender joins the open transaction only once
         // a statement has begun it, and appending first would commit its rows on their own
-        try (Statement st = connection.createStatement()) {
-            st.execute("DELETE FROM verdict_staging");
+        // (prepared once, as every statement a batch runs: planned again each time, they added up)
+        if (clearVerdictStaging == null) {
+            clearVerdictStaging = connection.prepareStatement("DELETE FROM verdict_staging");
         }
+        clearVerdictStaging.execute();
         try (DuckDBAppender appender = connection.createAppender(DuckDBConnection.DEFAULT_SCHEMA, "verdict_staging")) {
             stage(appender, first, false);
             stage(appender, changed, true);
@@ -824,7 +827,8 @@ public final class DuckDbHitStore implements HitStore {
 
     /** Closes the prepared statements, to be prepared again when next needed; failures go to {@code failure}. */
     private void closeStatements(SQLException failure) {
-        for (PreparedStatement st : new PreparedStatement[] {insertFirstVerdicts, insertChangedVerdicts, insertProgress, insertHits}) {
+        for (PreparedStatement st : new PreparedStatement[] {clearVerdictStaging, insertFirstVerdicts, insertChangedVerdicts, insertProgress,
+                insertHits}) {
             try {
                 if (st != null) {
                     st.close();
@@ -833,6 +837,7 @@ public final class DuckDbHitStore implements HitStore {
                 failure.addSuppressed(e);
             }
         }
+        clearVerdictStaging = null;
         insertFirstVerdicts = null;
         insertChangedVerdicts = null;
         insertProgress = null;
