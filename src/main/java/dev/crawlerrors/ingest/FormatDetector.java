@@ -5,16 +5,14 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.SequenceInputStream;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Locale;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 /**
  * {@code --format auto}: reads a source's first {@value #SAMPLE_LINES} lines, parses them with
  * every format it knows ({@link LogFormat#DETECTED}), picks the one that parses the most (the
- * more specific of two that tie; a format that can no longer win is spared the lines another read), says which on the notices, and hands the source on with those
+ * more specific of two that tie), says which on the notices, and hands the source on with those
  * lines put back in front, so it works on standard input too. When more than half of the lines
  * parse in none of the formats, it gives up with a message that names the formats tried and how
  * to name the right one with {@code --format}: guessing would import garbage or nothing.
@@ -32,18 +30,6 @@ public final class FormatDetector implements FormatChooser {
     /** Bytes read to decide at most, whatever the lines: the sample is held in memory. */
     static final int MAX_SAMPLE_BYTES = 8 << 20;
     private static final int READ_BLOCK = 64 * 1024;
-    /**
-     * The order the formats are tried in: combined, what most sites log, first. Which one wins does
-     * not depend on it (the most lines parsed, then the earlier in {@link LogFormat#DETECTED}), but
-     * how much is parsed does: a format that can no longer win, even by reading every line left, is
-     * tried only on the lines no format has read yet, to tell whether any does. On a combined log the
-     * other five formats then stop at their first line instead of failing on all 1,000. Besides the
-     * time, those failures were what the JIT's profile of the combined parser was made of: the
-     * branches of virtual hosts, common lines and bad-line messages looked hot and were compiled into
-     * the parser's per-line code.
-     */
-    static final List<LogFormat> TRIAL_ORDER = Stream.concat(Stream.of(LogFormat.COMBINED),
-            LogFormat.DETECTED.stream().filter(format -> format != LogFormat.COMBINED)).toList();
     /** The formats tried, for messages. */
     static final String TRIED = LogFormat.DETECTED.stream().map(LogFormat::label).collect(Collectors.joining(", "));
 
@@ -78,19 +64,12 @@ public final class FormatDetector implements FormatChooser {
         boolean[] parsedByAny = new boolean[count];
         LineParser best = null;
         int bestParsed = -1;
-        int bestRank = Integer.MAX_VALUE;
         int bestAgents = 0;
-        for (LogFormat format : TRIAL_ORDER) {
-            int rank = LogFormat.DETECTED.indexOf(format);
+        for (LogFormat format : LogFormat.DETECTED) {
             LineParser parser = format.parser();
             int parsed = 0;
             int agents = 0;
             for (int i = 0; i < count; i++) {
-                int most = parsed + count - i;
-                boolean canWin = most > bestParsed || (most == bestParsed && rank < bestRank);
-                if (!canWin && parsedByAny[i]) {
-                    continue; // all this format can still tell is whether some format reads the line; one does
-                }
                 try {
                     Hit hit = parser.parse(sample.bytes, lines[2 * i], lines[2 * i + 1], AgentFilter.ALL);
                     parsed++;
@@ -102,10 +81,9 @@ public final class FormatDetector implements FormatChooser {
                     // not this format
                 }
             }
-            if (parsed > bestParsed || (parsed == bestParsed && rank < bestRank)) {
+            if (parsed > bestParsed) {
                 best = parser;
                 bestParsed = parsed;
-                bestRank = rank;
                 bestAgents = agents;
             }
         }

@@ -194,23 +194,4 @@ class FormatDetectorTest {
         assertThat(read).isBetween(thousandthNewline + 1, thousandthNewline + 7);
         assertThat(choice.in().readAllBytes()).isEqualTo(log);
     }
-
-    @Test
-    void aFormatThatCannotWinStillReadsTheLinesNoOtherFormatReads() throws Exception {
-        String log = lines(10, FormatDetectorTest::combined) + lines(3, i -> SampleLogs.NGINX_JSON);
-
-        FormatChooser.Choice choice = FormatDetector.forLiveSources(notices::add)
-                .choose(new ByteArrayInputStream(log.getBytes(StandardCharsets.UTF_8)), "drain");
-
-        assertThat(choice.parser()).isInstanceOf(CombinedLineParser.class);
-        assertThat(notices).containsExactly("format: combined with request time in seconds (nginx $request_time); auto-detected "
-                + "from all 13 lines of drain, 10 parsed");
-    }
-
-    @Test
-    void aFormatTriedLaterWinsWhenItReadsMoreLines() throws Exception {
-        String log = lines(2, FormatDetectorTest::combined) + lines(3, i -> SampleLogs.NGINX_JSON);
-
-        assertThat(describe(log)).isEqualTo("JSON lines");
-    }
 }
