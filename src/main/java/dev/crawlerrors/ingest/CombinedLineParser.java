@@ -140,20 +140,8 @@ public final class CombinedLineParser implements LineFindingParser {
             int end = indexOf(b, open, to, (byte) ']');
             throw badTime(b, open + 1, end < 0 ? Math.min(to, open + 1 + LogTime.CLF_LENGTH) : end);
         }
-        long epochMillis;
-        int offsetMinutes;
-        if (lastTimeKnown && sameAsLastTime(b, open + 1)) {
-            // a busy log writes many lines a second: the time just read is most often the last one again
-            epochMillis = lastEpochMillis;
-            offsetMinutes = lastOffsetMinutes;
-        } else {
-            epochMillis = LogTime.clf(b, open + 1, close);
-            if (epochMillis == LogTime.INVALID) {
-                throw badTime(b, open + 1, close);
-            }
-            offsetMinutes = LogTime.clfOffsetMinutes(b, open + 1);
-            rememberTime(b, open + 1, epochMillis, offsetMinutes);
-        }
+        long epochMillis = time(b, open + 1, close);
+        int offsetMinutes = lastOffsetMinutes;
 
         // "request"
         int p = close + 1;
@@ -257,23 +245,38 @@ public final class CombinedLineParser implements LineFindingParser {
         return new Hit(epochMillis, offsetMinutes, ip, method, url, status, bytes, referer, agent, durationMs, host);
     }
 
-    /** Whether the 26 bytes of time at {@code b[p]} are the last time read: four overlapping word compares, no call. */
-    private boolean sameAsLastTime(byte[] b, int p) {
+    /**
+     * The time of the 26 bytes at {@code b[p]} (its offset is then {@link #lastOffsetMinutes}):
+     * a busy log writes many lines a second, so it is most often the last time read again.
+     *
+     * <p>The bytes are read once, as the words at offsets 0, 8, 16 and 18, both to compare them
+     * with the last time and to remember a new one. A word read is a VarHandle access: a few hundred
+     * bytes of bytecode that C2 inlines and then folds away, so a second reading of the same words
+     * to remember them made the parser's compilation larger for nothing.
+     */
+    private long time(byte[] b, int p, int close) throws BadLineException {
+        long time0 = ByteSearch.word(b, p);
+        long time8 = ByteSearch.word(b, p + 8);
+        long time16 = ByteSearch.word(b, p + 16);
+        long time18 = ByteSearch.word(b, p + 18);
         // One branch, not four: the first word (the date) differs only when a day turns, which the
         // JIT's profile may never have seen; a branch of its own there was compiled out, and the
         // first midnight of a log threw the compiled parser away (one recompilation, half a second).
-        return ((ByteSearch.word(b, p) ^ lastTime0) | (ByteSearch.word(b, p + 8) ^ lastTime8)
-                | (ByteSearch.word(b, p + 16) ^ lastTime16) | (ByteSearch.word(b, p + 18) ^ lastTime18)) == 0;
-    }
-
-    private void rememberTime(byte[] b, int p, long epochMillis, int offsetMinutes) {
-        lastTime0 = ByteSearch.word(b, p);
-        lastTime8 = ByteSearch.word(b, p + 8);
-        lastTime16 = ByteSearch.word(b, p + 16);
-        lastTime18 = ByteSearch.word(b, p + 18);
+        if (lastTimeKnown && ((time0 ^ lastTime0) | (time8 ^ lastTime8) | (time16 ^ lastTime16) | (time18 ^ lastTime18)) == 0) {
+            return lastEpochMillis;
+        }
+        long epochMillis = LogTime.clf(b, p, close);
+        if (epochMillis == LogTime.INVALID) {
+            throw badTime(b, p, close);
+        }
+        lastTime0 = time0;
+        lastTime8 = time8;
+        lastTime16 = time16;
+        lastTime18 = time18;
         lastEpochMillis = epochMillis;
-        lastOffsetMinutes = offsetMinutes;
+        lastOffsetMinutes = LogTime.clfOffsetMinutes(b, p);
         lastTimeKnown = true;
+        return epochMillis;
     }
 
     /** The rest of a common line, from its response size on: no referer, no agent. */

@@ -170,4 +170,28 @@ class FormatDetectorTest {
         assertThat(choice.in().readNBytes(log.length)).isEqualTo(log);
         assertThatThrownBy(() -> choice.in().read()).isSameAs(cut);
     }
+
+    @Test
+    void stopsReadingInTheReadThatBringsItsThousandthNewline() throws Exception {
+        byte[] log = lines(1500, FormatDetectorTest::combined).getBytes(StandardCharsets.UTF_8);
+        int thousandthNewline = -1;
+        for (int i = 0, seen = 0; seen < FormatDetector.SAMPLE_LINES; i++) {
+            if (log[i] == '\n') {
+                seen++;
+                thousandthNewline = i;
+            }
+        }
+        ByteArrayInputStream source = new ByteArrayInputStream(log) {
+            @Override
+            public synchronized int read(byte[] b, int off, int len) {
+                return super.read(b, off, Math.min(len, 7));
+            }
+        };
+
+        FormatChooser.Choice choice = detector.choose(source, "-");
+
+        int read = log.length - source.available();
+        assertThat(read).isBetween(thousandthNewline + 1, thousandthNewline + 7);
+        assertThat(choice.in().readAllBytes()).isEqualTo(log);
+    }
 }
