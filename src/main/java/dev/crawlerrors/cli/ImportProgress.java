@@ -70,7 +70,8 @@ final class ImportProgress implements AutoCloseable {
         long rate = seconds > 0 ? Math.round(read / seconds) : 0;
         if (bar != null) {
             bar.stepTo(bytesDone + current.consumed());
-            bar.setExtraMessage(currentLabel + ", " + Figures.grouped(rate) + " lines/s");
+            // the bar writes its extra message right after the speed: a space keeps them apart
+            bar.setExtraMessage(" " + currentLabel + ", " + Figures.grouped(rate) + " lines/s");
         } else if (now - lastLog >= logEveryNanos) {
             lastLog = now;
             String share = totalBytes > 0
