@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
@@ -58,7 +59,7 @@ class CrawlerCatalogTest {
         CrawlerIdentifier identifier = new CrawlerIdentifier(catalog);
 
         assertThat(catalog.crawlers()).hasSize(builtIn.crawlers().size() + 1);
-        assertThat(identifier.identify("ExampleBot/1.0")).map(Crawler::ipLists).contains(java.util.List.of("examplebot.json"));
+        assertThat(identifier.identify("ExampleBot/1.0")).map(Crawler::ipLists).contains(List.of("examplebot.json"));
         assertThat(identifier.identify("CCBot/2.0")).map(Crawler::botType).contains(BotType.crawler_other);
     }
 
@@ -75,5 +76,47 @@ class CrawlerCatalogTest {
         assertThatThrownBy(() -> builtIn.extendedWith(unknownList)).hasMessageContaining("names IP list x.json, which the catalog does not define");
         assertThatThrownBy(() -> builtIn.extendedWith(badType)).hasMessageContaining("is not a crawler catalog").hasMessageContaining("robot");
         assertThatThrownBy(() -> builtIn.extendedWith(dir.resolve("missing.json"))).hasMessageEndingWith("missing.json does not exist");
+    }
+
+    @Test
+    void saysWhereABadUserCatalogHasTheWrongShape() throws IOException {
+        Path tokensNotAList = dir.resolve("tokens.json");
+        Files.writeString(tokensNotAList, "{\"crawlers\": [{\"name\": \"X\", \"botType\": \"crawler_other\", \"tokens\": \"X\"}]}");
+        Path crawlerNotAnObject = dir.resolve("crawler.json");
+        Files.writeString(crawlerNotAnObject, "{\"crawlers\": [\"X\"]}");
+        Path listsNotAnArray = dir.resolve("lists.json");
+        Files.writeString(listsNotAnArray, "{\"lists\": {\"name\": \"x.json\"}}");
+        Path notAnObject = dir.resolve("array.json");
+        Files.writeString(notAnObject, "[]");
+        Path notJson = dir.resolve("broken.json");
+        Files.writeString(notJson, "{\"crawlers\": [");
+
+        assertThatThrownBy(() -> builtIn.extendedWith(tokensNotAList))
+                .hasMessage(tokensNotAList + " is not a crawler catalog: \"tokens\" is X, not an array of text");
+        assertThatThrownBy(() -> builtIn.extendedWith(crawlerNotAnObject))
+                .hasMessage(crawlerNotAnObject + " is not a crawler catalog: \"crawlers\" holds X, which is not an object");
+        assertThatThrownBy(() -> builtIn.extendedWith(listsNotAnArray))
+                .hasMessage(listsNotAnArray + " is not a crawler catalog: \"lists\" is not an array");
+        assertThatThrownBy(() -> builtIn.extendedWith(notAnObject))
+                .hasMessage(notAnObject + " is not a crawler catalog: it is not a JSON object");
+        assertThatThrownBy(() -> builtIn.extendedWith(notJson))
+                .hasMessageStartingWith(notJson + " is not a crawler catalog: Unexpected end-of-input");
+    }
+
+    @Test
+    void readsEveryFieldOfAUserCatalogAndIgnoresOnesItDoesNotKnow() throws IOException {
+        Path file = dir.resolve("full.json");
+        Files.writeString(file, """
+                {"comment": "ours", "lists": [{"name": "x.json", "operator": "X Inc", "url": "https://x.example/x.json",
+                  "aliases": ["old-x.json"], "note": 1}],
+                 "crawlers": [{"name": "XBot", "operator": "X Inc", "botType": "crawler_ai", "tokens": ["XBot", "X-Fetch"],
+                  "alsoContains": ["Mobile"], "ipLists": ["x.json"], "dnsDomains": ["x.example"], "since": 2026}]}
+                """);
+
+        CrawlerCatalog catalog = builtIn.extendedWith(file);
+
+        assertThat(catalog.crawler("XBot")).contains(new Crawler("XBot", "X Inc", BotType.crawler_ai, List.of("XBot", "X-Fetch"),
+                List.of("Mobile"), List.of("x.json"), List.of("x.example")));
+        assertThat(catalog.list("x.json")).contains(new IpListSpec("x.json", "X Inc", "https://x.example/x.json", List.of("old-x.json")));
     }
 }
