@@ -77,12 +77,12 @@ public final class IpListCache {
         Map<String, Object> meta = metadata(metadataFile(name));
         Instant fetchedAt = meta == null ? null : instant(meta, "fetchedAt");
         Instant checkedAt = meta == null ? null : instant(meta, "checkedAt");
-        String url = meta == null ? null : text(meta, "url");
-        if (meta == null || !sha256.equals(text(meta, "sha256")) || fetchedAt == null || checkedAt == null) {
+        String url = meta == null ? null : JsonDocument.text(meta, "url");
+        if (meta == null || !sha256.equals(JsonDocument.text(meta, "sha256")) || fetchedAt == null || checkedAt == null) {
             Instant modified = Files.getLastModifiedTime(list).toInstant();
             return Optional.of(new CachedIpList(url, null, null, modified, modified, body, sha256));
         }
-        return Optional.of(new CachedIpList(url, text(meta, "etag"), text(meta, "lastModified"), fetchedAt, checkedAt,
+        return Optional.of(new CachedIpList(url, JsonDocument.text(meta, "etag"), JsonDocument.text(meta, "lastModified"), fetchedAt, checkedAt,
                 body, sha256));
     }
 
@@ -139,12 +139,8 @@ public final class IpListCache {
         }
     }
 
-    private static String text(Map<String, Object> meta, String field) {
-        return JsonDocument.text(meta, field);
-    }
-
     private static Instant instant(Map<String, Object> meta, String field) {
-        String value = text(meta, field);
+        String value = JsonDocument.text(meta, field);
         try {
             return value == null ? null : Instant.parse(value);
         } catch (DateTimeParseException e) {
