@@ -235,8 +235,8 @@ public final class LogFollower implements AutoCloseable {
             }
             said.remove("missing");
             if (resume.seenBefore()) {
-                notices.accept(String.format("following %s from line %,d (%,d lines were read before)",
-                        name, resume.start().lines() + 1, resume.start().lines()));
+                notices.accept("following " + name + " from line " + Figures.grouped(resume.start().lines() + 1) + " ("
+                        + Figures.grouped(resume.start().lines()) + " lines were read before)");
             } else {
                 notices.accept((wasMissing ? name + " appeared; reading it" : "following " + name) + " from its start");
             }
@@ -380,7 +380,7 @@ public final class LogFollower implements AutoCloseable {
                 afterBatch.accept(counts);
                 counts.sourceErrors().forEach(notices);
                 if (counts.linesRead() > 0) {
-                    notices.accept(String.format("%s: read %,d lines written before it was rotated", source.name(), counts.linesRead()));
+                    notices.accept(source.name() + ": read " + Figures.grouped(counts.linesRead()) + " lines written before it was rotated");
                 }
             } catch (EOFException e) {
                 // a compressed copy that ends before what was read of it: nothing to add
