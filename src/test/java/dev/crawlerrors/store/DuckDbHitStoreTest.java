@@ -152,6 +152,21 @@ class DuckDbHitStoreTest {
     }
 
     @Test
+    void findsProgressAppendedSinceANewStoreOpenedAndProgressStoredBeforeItOpened() {
+        Path file = dir.resolve("store.duckdb");
+        try (DuckDbHitStore store = DuckDbHitStore.open(file)) {
+            assertThat(store.imported(List.of("f1"))).isEmpty();
+            store.append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, VERIFIED))); // hits without a log
+            assertThat(store.imported(List.of("f1"))).isEmpty();
+            store.append(List.of(), new SourceProgress("f1", "access.log", 180, 1)); // buffered, not yet written
+            assertThat(store.imported(List.of("f1"))).containsExactly(new SourceProgress("f1", "access.log", 180, 1));
+        }
+        try (DuckDbHitStore store = DuckDbHitStore.open(file)) {
+            assertThat(store.imported(List.of("f1"))).containsExactly(new SourceProgress("f1", "access.log", 180, 1));
+        }
+    }
+
+    @Test
     void writesBatchesInTheBackgroundWithoutLosingReorderingOrRepeatingARow() {
         Path file = dir.resolve("store.duckdb");
         int rows = 130_000; // more than two batches go to the writer while the appends go on
