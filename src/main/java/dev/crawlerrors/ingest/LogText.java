@@ -28,8 +28,13 @@ final class LogText {
         return -1;
     }
 
-    private static final long QUOTES = '"' * 0x0101010101010101L;
-    private static final long NEWLINES = '\n' * 0x0101010101010101L;
+    /**
+     * A byte is a quote (0x22) or a newline (0x0A), or a {@code *} (0x2A) or 0x02, when it is 0x2A
+     * with 0x28 set: one test per word finds both, where two were needed. The other two are
+     * checked off by the byte itself (a {@code *} is rare in a quoted field, 0x02 rarer).
+     */
+    private static final long QUOTE_OR_NEWLINE_SET = 0x2828282828282828L;
+    private static final long QUOTE_OR_NEWLINE_IS = 0x2A2A2A2A2A2A2A2AL;
     private static final long HIGHS = 0x8080808080808080L;
 
     /**
@@ -64,7 +69,7 @@ final class LogText {
         int i = p;
         for (; i + Long.BYTES <= limit; i += Long.BYTES) {
             long word = ByteSearch.word(b, i);
-            long found = ByteSearch.zeroBytes(word ^ QUOTES) | ByteSearch.zeroBytes(word ^ NEWLINES);
+            long found = quoteOrNewline(word);
             if (found != 0) {
                 long end = endInWord(b, p, i, word, found, h, hashing);
                 if (end != ESCAPED_ONLY) {
@@ -95,22 +100,23 @@ final class LogText {
         return -1;
     }
 
-    /** What {@link #endInWord} returns when the word's only quotes were escaped: the scan goes on. */
+    /** What {@link #endInWord} returns when the word holds no closing quote (only escaped ones, {@code *} or 0x02): the scan goes on. */
     private static final long ESCAPED_ONLY = -2;
 
     /**
-     * The end of the field in the word at {@code b[i]}, where {@code found} marks a quote or a
-     * newline: as {@link #scanQuoted} returns it, or {@link #ESCAPED_ONLY}. Out of the scan's loop
+     * The end of the field in the word at {@code b[i]}, where {@code found} marks the bytes that may
+     * be a quote or a newline: as {@link #scanQuoted} returns it, or {@link #ESCAPED_ONLY}. Out of the scan's loop
      * so that the loop stays a plain counted one for the compiler.
      */
     private static long endInWord(byte[] b, int p, int i, long word, long found, long h, boolean hashing) {
         while (found != 0) {
             int j = Long.numberOfTrailingZeros(found) >>> 3;
             int at = i + j;
-            if (b[at] == '\n') {
+            byte c = b[at];
+            if (c == '\n') {
                 return -1;
             }
-            if (!escaped(b, p, at)) {
+            if (c == '"' && !escaped(b, p, at)) {
                 if (!hashing) {
                     return at;
                 }
@@ -119,12 +125,17 @@ final class LogText {
                 }
                 return quoteAndHash(at, ByteSearch.finish(h, at - p));
             }
-            // an escaped quote: search on in this word, its bytes up to the quote made unmatchable
-            // (a set high bit is neither a quote nor a newline; only the lowest match is exact)
+            // an escaped quote, a '*' or 0x02: search on in this word, its bytes up to this one made
+            // unmatchable (a set high bit is neither a quote nor a newline; only the lowest match is exact)
             long seen = HIGHS & (-1L >>> (Long.SIZE - 8 * (j + 1)));
-            found = ByteSearch.zeroBytes((word | seen) ^ QUOTES) | ByteSearch.zeroBytes((word | seen) ^ NEWLINES);
+            found = quoteOrNewline(word | seen);
         }
         return ESCAPED_ONLY;
+    }
+
+    /** The bytes of {@code word} that may be a quote or a newline (see {@link #QUOTE_OR_NEWLINE_SET}), as {@link ByteSearch#zeroBytes} marks them. */
+    private static long quoteOrNewline(long word) {
+        return ByteSearch.zeroBytes((word | QUOTE_OR_NEWLINE_SET) ^ QUOTE_OR_NEWLINE_IS);
     }
 
     private static long quoteAndHash(int at, int hash) {

@@ -67,7 +67,8 @@ class CombinedLineParserFuzzTest {
     Arbitrary<byte[]> chunks() {
         return FuzzLines.chunkMutationsOf(GOOD, GOOD, VHOST_COMMON,
                 "66.249.66.1 - - [14/May/2025:09:31:02 +0200] \"GET /a\\\"b HTTP/1.1\" 200 5 \"-\" \"Mozilla \\\"x\\\\\" (Googlebot)\" 0.012",
-                "1.2.3.4 - - [14/May/2025:09:31:02 +0200] \"GET / HTTP/1.0\" 200 1234");
+                "1.2.3.4 - - [14/May/2025:09:31:02 +0200] \"GET / HTTP/1.0\" 200 1234",
+                "66.249.66.1 - - [14/May/2025:09:31:02 +0200] \"GET /*a**b* HTTP/1.1\" 200 5 \"*/*\" \"Mozilla*\u0002* (Googlebot)*\" 0.012");
     }
 
     /** Keeps every line, and fails when the hash a parser passes is not the agent's. */

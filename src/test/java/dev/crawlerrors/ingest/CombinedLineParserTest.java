@@ -103,6 +103,26 @@ class CombinedLineParserTest {
     }
 
     @Test
+    void readsQuotedFieldsHoldingTheBytesItsWordTestTakesForAQuoteOrANewline() throws Exception {
+        // '*' (0x2A) and 0x02 pass the one test per word that finds a quote or a newline: each is
+        // checked off by its byte, wherever it falls in a word, the closing quote's word included
+        for (String stars : new String[] {"*", "**", "*******", "********", "a*\u0002*b", "\u0002"}) {
+            String line = "66.249.66.1 - - [14/May/2025:09:31:02 +0200] \"GET /x" + stars + " HTTP/1.1\" 200 5 \"" + stars
+                    + "/" + stars + "\" \"Googlebot/2.1" + stars + "\" 0.012";
+            byte[] chunk = (line + "\n" + LINE + "\n").getBytes(StandardCharsets.UTF_8);
+
+            Hit hit = parser.parseLine(chunk, 0, chunk.length, AgentFilter.ALL);
+
+            assertThat(parser.lineEnd()).isEqualTo(line.length());
+            assertThat(hit.url()).isEqualTo("/x" + stars);
+            assertThat(hit.referer()).isEqualTo(stars + "/" + stars);
+            assertThat(hit.userAgent()).isEqualTo("Googlebot/2.1" + stars);
+            assertThat(hit.durationMs()).isEqualTo(12.0);
+            assertThat(hit).isEqualTo(parse(line));
+        }
+    }
+
+    @Test
     void aQuotedFieldDoesNotRunOnIntoTheNextLine() {
         String[] truncated = {
             "66.249.66.1 - - [14/May/2025:09:31:02 +0200] \"GET /antwerp/me",
