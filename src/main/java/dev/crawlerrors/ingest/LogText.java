@@ -72,7 +72,7 @@ final class LogText {
             long found = quoteOrNewline(word);
             if (found != 0) {
                 long end = endInWord(b, p, i, word, found, h, hashing);
-                if (end != ESCAPED_ONLY) {
+                if (end != NO_CLOSING_QUOTE) {
                     return end;
                 }
             }
@@ -100,13 +100,13 @@ final class LogText {
         return -1;
     }
 
-    /** What {@link #endInWord} returns when the word holds no closing quote (only escaped ones, {@code *} or 0x02): the scan goes on. */
-    private static final long ESCAPED_ONLY = -2;
+    /** What {@link #endInWord} returns when the word holds no closing quote (only escaped ones, a {@code *} or 0x02): the scan goes on. */
+    private static final long NO_CLOSING_QUOTE = -2;
 
     /**
      * The end of the field in the word at {@code b[i]}, where {@code found} marks the bytes that may
-     * be a quote or a newline: as {@link #scanQuoted} returns it, or {@link #ESCAPED_ONLY}. Out of the scan's loop
-     * so that the loop stays a plain counted one for the compiler.
+     * be a quote or a newline: as {@link #scanQuoted} returns it, or {@link #NO_CLOSING_QUOTE}. Out
+     * of the scan's loop so that the loop stays a plain counted one for the compiler.
      */
     private static long endInWord(byte[] b, int p, int i, long word, long found, long h, boolean hashing) {
         while (found != 0) {
@@ -130,7 +130,7 @@ final class LogText {
             long seen = HIGHS & (-1L >>> (Long.SIZE - 8 * (j + 1)));
             found = quoteOrNewline(word | seen);
         }
-        return ESCAPED_ONLY;
+        return NO_CLOSING_QUOTE;
     }
 
     /** The bytes of {@code word} that may be a quote or a newline (see {@link #QUOTE_OR_NEWLINE_SET}), as {@link ByteSearch#zeroBytes} marks them. */
