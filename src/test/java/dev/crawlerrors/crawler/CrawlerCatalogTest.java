@@ -45,8 +45,7 @@ class CrawlerCatalogTest {
 
     @Test
     void aUserCatalogReplacesByNameAndAddsNewCrawlers() throws IOException {
-        Path file = dir.resolve("crawlers.json");
-        Files.writeString(file, """
+        Path file = userCatalog("crawlers.json", """
                 {"lists": [{"name": "examplebot.json", "operator": "Example", "url": "https://example.org/examplebot.json"}],
                  "crawlers": [
                    {"name": "ExampleBot", "operator": "Example", "botType": "crawler_other", "tokens": ["ExampleBot"],
@@ -65,12 +64,9 @@ class CrawlerCatalogTest {
 
     @Test
     void saysWhatIsWrongWithABadUserCatalog() throws IOException {
-        Path noTokens = dir.resolve("no-tokens.json");
-        Files.writeString(noTokens, "{\"crawlers\": [{\"name\": \"X\", \"botType\": \"crawler_other\"}]}");
-        Path unknownList = dir.resolve("unknown-list.json");
-        Files.writeString(unknownList, "{\"crawlers\": [{\"name\": \"X\", \"botType\": \"crawler_other\", \"tokens\": [\"X\"], \"ipLists\": [\"x.json\"]}]}");
-        Path badType = dir.resolve("bad-type.json");
-        Files.writeString(badType, "{\"crawlers\": [{\"name\": \"X\", \"botType\": \"robot\", \"tokens\": [\"X\"]}]}");
+        Path noTokens = userCatalog("no-tokens.json", "{\"crawlers\": [{\"name\": \"X\", \"botType\": \"crawler_other\"}]}");
+        Path unknownList = userCatalog("unknown-list.json", "{\"crawlers\": [{\"name\": \"X\", \"botType\": \"crawler_other\", \"tokens\": [\"X\"], \"ipLists\": [\"x.json\"]}]}");
+        Path badType = userCatalog("bad-type.json", "{\"crawlers\": [{\"name\": \"X\", \"botType\": \"robot\", \"tokens\": [\"X\"]}]}");
 
         assertThatThrownBy(() -> builtIn.extendedWith(noTokens)).hasMessageContaining("at least one token");
         assertThatThrownBy(() -> builtIn.extendedWith(unknownList)).hasMessageContaining("names IP list x.json, which the catalog does not define");
@@ -80,16 +76,11 @@ class CrawlerCatalogTest {
 
     @Test
     void saysWhereABadUserCatalogHasTheWrongShape() throws IOException {
-        Path tokensNotAList = dir.resolve("tokens.json");
-        Files.writeString(tokensNotAList, "{\"crawlers\": [{\"name\": \"X\", \"botType\": \"crawler_other\", \"tokens\": \"X\"}]}");
-        Path crawlerNotAnObject = dir.resolve("crawler.json");
-        Files.writeString(crawlerNotAnObject, "{\"crawlers\": [\"X\"]}");
-        Path listsNotAnArray = dir.resolve("lists.json");
-        Files.writeString(listsNotAnArray, "{\"lists\": {\"name\": \"x.json\"}}");
-        Path notAnObject = dir.resolve("array.json");
-        Files.writeString(notAnObject, "[]");
-        Path notJson = dir.resolve("broken.json");
-        Files.writeString(notJson, "{\"crawlers\": [");
+        Path tokensNotAList = userCatalog("tokens.json", "{\"crawlers\": [{\"name\": \"X\", \"botType\": \"crawler_other\", \"tokens\": \"X\"}]}");
+        Path crawlerNotAnObject = userCatalog("crawler.json", "{\"crawlers\": [\"X\"]}");
+        Path listsNotAnArray = userCatalog("lists.json", "{\"lists\": {\"name\": \"x.json\"}}");
+        Path notAnObject = userCatalog("array.json", "[]");
+        Path notJson = userCatalog("broken.json", "{\"crawlers\": [");
 
         assertThatThrownBy(() -> builtIn.extendedWith(tokensNotAList))
                 .hasMessage(tokensNotAList + " is not a crawler catalog: \"tokens\" is X, not an array of text");
@@ -105,8 +96,7 @@ class CrawlerCatalogTest {
 
     @Test
     void readsEveryFieldOfAUserCatalogAndIgnoresOnesItDoesNotKnow() throws IOException {
-        Path file = dir.resolve("full.json");
-        Files.writeString(file, """
+        Path file = userCatalog("full.json", """
                 {"comment": "ours", "lists": [{"name": "x.json", "operator": "X Inc", "url": "https://x.example/x.json",
                   "aliases": ["old-x.json"], "note": 1}],
                  "crawlers": [{"name": "XBot", "operator": "X Inc", "botType": "crawler_ai", "tokens": ["XBot", "X-Fetch"],
@@ -118,5 +108,10 @@ class CrawlerCatalogTest {
         assertThat(catalog.crawler("XBot")).contains(new Crawler("XBot", "X Inc", BotType.crawler_ai, List.of("XBot", "X-Fetch"),
                 List.of("Mobile"), List.of("x.json"), List.of("x.example")));
         assertThat(catalog.list("x.json")).contains(new IpListSpec("x.json", "X Inc", "https://x.example/x.json", List.of("old-x.json")));
+    }
+
+    /** A user catalog file named {@code name} holding {@code json}. */
+    private Path userCatalog(String name, String json) throws IOException {
+        return Files.writeString(dir.resolve(name), json);
     }
 }
