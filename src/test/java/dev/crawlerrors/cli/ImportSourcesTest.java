@@ -164,6 +164,20 @@ class ImportSourcesTest {
     }
 
     @Test
+    void aCopyImportedInTheSameRunAsItsOriginalIntoANewStoreAddsNothing() throws Exception {
+        // the store is new, so it knows no log when the run starts; the copy's lookup comes after
+        // the original's lines are appended, and must find them
+        Path access = log("access.log", lines(1, 3));
+        Path copy = log("copy-of-access.log", lines(1, 3));
+
+        assertThat(importing(access.toString(), copy.toString())).isZero();
+
+        assertThat(summary()).contains("  " + access + ": new, 3 lines\n")
+                .contains("  " + copy + ": already imported (3 lines), nothing new\n");
+        assertThat(storedUrls()).containsExactlyElementsOf(urls(1, 3));
+    }
+
+    @Test
     void aLogThatGrewAddsOnlyItsNewLines() throws Exception {
         Path access = log("access.log", lines(1, 3));
         importing(access.toString());
