@@ -98,16 +98,14 @@ public final class IpListCache {
     /** Saves only the metadata, after a {@code 304 Not Modified} moved the check time. */
     void writeMetadata(String name, CachedIpList copy) throws IOException {
         Files.createDirectories(directory);
-        // Written with databind, which reading avoids (see JsonDocument): a write follows a download.
-        ObjectMapper json = new ObjectMapper();
-        ObjectNode meta = json.createObjectNode()
+        ObjectNode meta = Json.MAPPER.createObjectNode()
                 .put("url", copy.url())
                 .put("etag", copy.etag())
                 .put("lastModified", copy.lastModified())
                 .put("fetchedAt", copy.fetchedAt().toString())
                 .put("checkedAt", copy.checkedAt().toString())
                 .put("sha256", copy.sha256());
-        replace(metadataFile(name), json.writerWithDefaultPrettyPrinter().writeValueAsBytes(meta));
+        replace(metadataFile(name), Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(meta));
     }
 
     private void replace(Path target, byte[] bytes) throws IOException {
@@ -154,5 +152,13 @@ public final class IpListCache {
             throw new IllegalArgumentException("IP list name '" + name + "' is not a plain file name; name it like common-crawlers.json.");
         }
         return name;
+    }
+
+    /**
+     * Databind, for writing the metadata, made on first use: reading avoids it (see
+     * {@link JsonDocument}), and a write only follows a download or a revalidation.
+     */
+    private static final class Json {
+        static final ObjectMapper MAPPER = new ObjectMapper();
     }
 }
