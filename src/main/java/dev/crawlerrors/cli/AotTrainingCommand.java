@@ -22,6 +22,7 @@ import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * {@code crawl-errors aot-training} (hidden): the launcher's training run for the JVM's
@@ -29,10 +30,17 @@ import picocli.CommandLine.Command;
  * demo log through the {@code import} command (as Apache writes it and as nginx does), then serves the report on a loopback port and
  * fetches it as HTML, JSON and CSV. The JVM records the classes this loads and links (and, from
  * JDK 25, the methods' profiles), so later starts skip that work.
+ *
+ * <p>With {@code --import-only} it stops after the imports, for a cache that imports alone use: a
+ * JDK 25 start loads every class its cache holds, and the report server's (Jetty, Javalin, the
+ * templates) are most of them.
  */
 @Command(name = "aot-training", hidden = true,
         description = "The launcher's training run for the JVM's ahead-of-time cache (offline; writes only to a temporary directory).")
 final class AotTrainingCommand implements Callable<Integer> {
+
+    @Option(names = "--import-only", description = "Train for imports alone: import the demo log, serve nothing.")
+    boolean importOnly;
 
     @Override
     public Integer call() throws Exception {
@@ -40,7 +48,8 @@ final class AotTrainingCommand implements Callable<Integer> {
         try {
             DemoCommand.Demo demo = DemoCommand.Demo.prepare(dir);
             PrintWriter discard = new PrintWriter(OutputStream.nullOutputStream());
-            CommandLine importer = Main.commandLine().setOut(discard).setErr(discard);
+            // with the import command alone, as an import run builds it
+            CommandLine importer = Main.commandLine(new String[] {"import"}).setOut(discard).setErr(discard);
             int status = importer.execute("import", "--db", demo.db().toString(), "--dns-server", "none",
                     "--ip-ranges", demo.ipList().getParent().toString(), demo.log().toString());
             if (status != 0) {
@@ -54,7 +63,7 @@ final class AotTrainingCommand implements Callable<Integer> {
             writeWithSeconds(demo.log(), nginx);
             status = importer.execute("import", "--db", dir.resolve("nginx.duckdb").toString(), "--dns-server", "none",
                     "--ip-ranges", demo.ipList().getParent().toString(), nginx.toString());
-            if (status != 0) {
+            if (status != 0 || importOnly) {
                 return status;
             }
             try (DuckDbHitStore store = DuckDbHitStore.open(demo.db());

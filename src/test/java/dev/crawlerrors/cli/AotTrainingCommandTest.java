@@ -22,6 +22,15 @@ class AotTrainingCommandTest {
     }
 
     @Test
+    void theImportsOwnTrainingRunSucceedsOffline() {
+        StringWriter err = new StringWriter();
+
+        int status = Main.commandLine().setErr(new PrintWriter(err)).execute("aot-training", "--import-only");
+
+        assertThat(status).as(err.toString()).isZero();
+    }
+
+    @Test
     void trainsOnTheDemoLogAsNginxWritesItTooWithRequestTimesInSeconds(@TempDir Path dir) throws Exception {
         Path apache = dir.resolve("apache.log");
         Files.writeString(apache, "66.249.66.1 - - [14/May/2025:09:31:02 +0200] \"GET / HTTP/1.1\" 404 5 \"-\" \"Googlebot\" 153\n"
