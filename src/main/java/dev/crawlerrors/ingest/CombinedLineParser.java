@@ -50,6 +50,10 @@ public final class CombinedLineParser implements LineFindingParser {
     /** Where the line last read by {@link #parseLine} ended (its newline, or the limit). */
     private int lineEnd;
 
+    /** The strings of the agents and addresses of the hits made so far, made on the first hit. */
+    private RecurringText agents;
+    private RecurringText addresses;
+
     /** How the trailing request times of the lines parsed so far were written, for {@link #describe()}. */
     private long secondsTimes;
     private long microsecondTimes;
@@ -205,7 +209,7 @@ public final class CombinedLineParser implements LineFindingParser {
             return null;
         }
         return combinedHit(b, from, ipEnd, hostFrom, hostTo, requestStart, requestEnd, epochMillis, offsetMinutes, status, bytes,
-                refererStart, refererEnd, agentStart, agentEnd, to);
+                refererStart, refererEnd, agentStart, agentEnd, (int) (agentQuote >>> 32), to);
     }
 
     @Override
@@ -233,14 +237,20 @@ public final class CombinedLineParser implements LineFindingParser {
      */
     private Hit combinedHit(byte[] b, int ipFrom, int ipEnd, int hostFrom, int hostTo, int requestStart, int requestEnd,
             long epochMillis, int offsetMinutes, int status, long bytes, int refererStart, int refererEnd, int agentStart,
-            int agentEnd, int to) throws BadLineException {
+            int agentEnd, int agentHash, int to) throws BadLineException {
         // the request time is read for kept lines only (a number that does not parse is no time, not a bad line)
         double durationMs = trailingDuration(b, agentEnd + 1, to, "the user agent");
-        String ip = new String(b, ipFrom, ipEnd - ipFrom, StandardCharsets.US_ASCII);
+        if (agents == null) {
+            agents = new RecurringText(256);
+            addresses = new RecurringText(2048);
+        }
+        // address bytes are ASCII without escapes (addressEnd), as text reads them
+        String ip = addresses.text(b, ipFrom, ipEnd, ByteSearch.hash(b, ipFrom, ipEnd));
         String method = LogText.requestMethod(b, requestStart, requestEnd);
         String url = LogText.requestUrl(b, requestStart, requestEnd);
         String referer = LogText.dashIsNull(b, refererStart, refererEnd);
-        String agent = LogText.dashIsNull(b, agentStart, agentEnd);
+        String agent = agentEnd <= agentStart || LogText.isDash(b, agentStart, agentEnd) ? null
+                : agents.text(b, agentStart, agentEnd, agentHash);
         String host = hostFrom < 0 ? null : new String(b, hostFrom, hostTo - hostFrom, StandardCharsets.UTF_8);
         return new Hit(epochMillis, offsetMinutes, ip, method, url, status, bytes, referer, agent, durationMs, host);
     }

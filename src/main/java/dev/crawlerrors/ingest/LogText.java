@@ -169,10 +169,26 @@ final class LogText {
         return (to <= from || isDash(b, from, to)) ? null : text(b, from, to);
     }
 
-    /** The method of a request line such as {@code GET /path HTTP/1.1}; empty when it has none. */
+    /**
+     * The method of a request line such as {@code GET /path HTTP/1.1}; empty when it has none. The
+     * methods crawlers send are one constant string each, not a new string a hit.
+     */
     static String requestMethod(byte[] b, int from, int to) {
         int methodEnd = ByteSearch.indexOf(b, from, to, (byte) ' ');
-        return methodEnd < 0 ? "" : text(b, from, methodEnd);
+        if (methodEnd < 0) {
+            return "";
+        }
+        int length = methodEnd - from;
+        if (length == 3 && b[from] == 'G' && b[from + 1] == 'E' && b[from + 2] == 'T') {
+            return "GET";
+        }
+        if (length == 4 && b[from + 1] == 'E' && b[from] == 'H' && b[from + 2] == 'A' && b[from + 3] == 'D') {
+            return "HEAD";
+        }
+        if (length == 4 && b[from + 1] == 'O' && b[from] == 'P' && b[from + 2] == 'S' && b[from + 3] == 'T') {
+            return "POST";
+        }
+        return text(b, from, methodEnd);
     }
 
     /** The target of a request line: between the method and the protocol, or all of it when it has no method. */

@@ -609,6 +609,9 @@ public final class DuckDbHitStore implements HitStore {
         /** The string columns, in the order of the function's columns, and their places in it. */
         private static final int IP = 0, METHOD = 1, URL = 2, CRAWLER = 3, BOT_TYPE = 4, USER_AGENT = 5, REFERER = 6, HOST = 7;
         private static final int[] STRING_COLUMNS = {3, 4, 5, 9, 10, 11, 12, 13};
+        /** The columns whose values recur as the same string (see {@link Cursor#seen}). */
+        private static final boolean[] RECURRING = {true, true, false, false, false, true, false, false};
+        private static final int SEEN_SLOTS = 1024;
 
         /** Where one statement's scan is, and the arrays it fills for each chunk. */
         static final class Cursor {
@@ -626,6 +629,13 @@ public final class DuckDbHitStore implements HitStore {
              * computeIfAbsent, a default method, was compiled on its own besides.
              */
             final Map<Crawler, byte[][]> crawlers = new IdentityHashMap<>();
+            /**
+             * The bytes of strings met before, by identity, in a table where the newest wins its slot:
+             * the combined parser gives each distinct agent and address one string (its
+             * RecurringText), so a crawler's agent is encoded once rather than once a hit.
+             */
+            final String[] seen = new String[SEEN_SLOTS];
+            final byte[][] seenBytes = new byte[SEEN_SLOTS][];
 
             /** Makes the arrays {@code rows} long: setStringUtf8Batch takes a whole array. */
             void size(int rows) {
@@ -723,7 +733,9 @@ public final class DuckDbHitStore implements HitStore {
             }
             setDoubles(out.vector(DURATION_COLUMN), cursor.durations, rows);
             for (int c = 0; c < STRING_COLUMNS.length; c++) {
-                if (c != CRAWLER && c != BOT_TYPE) {
+                if (RECURRING[c]) {
+                    utf8Recurring(cursor.texts[c], cursor.strings[c], rows, cursor);
+                } else if (c != CRAWLER && c != BOT_TYPE) {
                     utf8(cursor.texts[c], cursor.strings[c], rows);
                 }
                 out.vector(STRING_COLUMNS[c]).setStringUtf8Batch(0, cursor.strings[c]); // a null element is a NULL
@@ -753,6 +765,30 @@ public final class DuckDbHitStore implements HitStore {
             for (int i = 0; i < rows; i++) {
                 String value = values[i];
                 utf8[i] = value == null ? null : value.getBytes(StandardCharsets.UTF_8);
+                values[i] = null;
+            }
+        }
+
+        /** {@link #utf8}, encoding a string met before only once (by identity: equal strings that are not the same are encoded again). */
+        private static void utf8Recurring(String[] values, byte[][] utf8, int rows, Cursor cursor) {
+            String[] seen = cursor.seen;
+            byte[][] seenBytes = cursor.seenBytes;
+            for (int i = 0; i < rows; i++) {
+                String value = values[i];
+                if (value == null) {
+                    utf8[i] = null;
+                    continue;
+                }
+                int slot = System.identityHashCode(value) & (SEEN_SLOTS - 1);
+                byte[] bytes;
+                if (seen[slot] == value) {
+                    bytes = seenBytes[slot];
+                } else {
+                    bytes = value.getBytes(StandardCharsets.UTF_8);
+                    seen[slot] = value;
+                    seenBytes[slot] = bytes;
+                }
+                utf8[i] = bytes;
                 values[i] = null;
             }
         }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class CombinedLineParserTest {
@@ -31,6 +32,28 @@ class CombinedLineParserTest {
         assertThat(hit.referer()).isNull();
         assertThat(hit.userAgent()).isEqualTo("Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)");
         assertThat(hit.durationMs()).isEqualTo(12.0);
+    }
+
+    @Test
+    void givesTheHitsOfOneAgentAndAddressOneStringEach() throws Exception {
+        String agent = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
+        Hit first = parse("66.249.66.1 - - [14/May/2025:09:31:02 +0200] \"GET /a HTTP/1.1\" 404 1 \"-\" \"" + agent + "\" 0.012");
+        Hit second = parse("66.249.66.1 - - [14/May/2025:09:31:03 +0200] \"POST /b HTTP/1.1\" 404 1 \"-\" \"" + agent + "\" 0.012");
+        Hit other = parse("66.249.66.10 - - [14/May/2025:09:31:04 +0200] \"PUT /c HTTP/1.1\" 404 1 \"-\" \"" + agent + "/\" 0.012");
+
+        assertThat(second.userAgent()).isEqualTo(agent).isSameAs(first.userAgent());
+        assertThat(second.ip()).isEqualTo("66.249.66.1").isSameAs(first.ip());
+        assertThat(other.userAgent()).isEqualTo(agent + "/");
+        assertThat(other.ip()).isEqualTo("66.249.66.10");
+        assertThat(List.of(first.method(), second.method(), other.method())).containsExactly("GET", "POST", "PUT");
+    }
+
+    @Test
+    void undoesTheEscapesOfARecurringAgentEveryTime() throws Exception {
+        String line = "66.249.66.1 - - [14/May/2025:09:31:02 +0200] \"GET / HTTP/1.1\" 404 1 \"-\" \"Googlebot \\\"x\\\" \\x41\" 0.012";
+
+        assertThat(parse(line).userAgent()).isEqualTo("Googlebot \"x\" A");
+        assertThat(parse(line).userAgent()).isEqualTo("Googlebot \"x\" A");
     }
 
     @Test

@@ -54,6 +54,40 @@ class DuckDbHitStoreTest {
     }
 
     @Test
+    void storesEachRowsOwnAgentAndAddressWhetherItsStringsAreSharedOrNot() {
+        // the writer encodes a string it met before only once, by identity: shared strings, equal
+        // copies and different values in every order, over more than one of DuckDB's chunks
+        List<String> agents = List.of("Googlebot/2.1", "bingbot/2.0", "GPTBot/1.2");
+        List<CrawlerHit> hits = new ArrayList<>();
+        Instant start = Instant.parse("2025-05-14T00:00:00Z");
+        for (int i = 0; i < 5_000; i++) {
+            String agent = switch (i % 4) {
+                case 0, 1 -> agents.get(i % 3);
+                case 2 -> new String(agents.get(i % 3).toCharArray());
+                default -> "agent " + i;
+            };
+            String ip = i % 2 == 0 ? "66.249.66." + (i % 7) : new String(("66.249.66." + (i % 7)).toCharArray());
+            Hit hit = new Hit(start.plusSeconds(i).toEpochMilli(), 0, ip, i % 5 == 0 ? "HEAD" : "GET", "/" + i, 404, -1, null,
+                    agent, Double.NaN, null);
+            hits.add(new CrawlerHit(hit, GOOGLEBOT, VERIFIED));
+        }
+        try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
+            store.append(hits);
+
+            List<StoredHit> rows = store.page(HitFilter.ERRORS, 0, 5_000);
+
+            assertThat(rows).hasSize(5_000);
+            for (StoredHit row : rows) {
+                Hit hit = hits.get((int) row.id() - 1).hit();
+                assertThat(row.url()).isEqualTo(hit.url());
+                assertThat(row.userAgent()).as(row.url()).isEqualTo(hit.userAgent());
+                assertThat(row.ip()).as(row.url()).isEqualTo(hit.ip());
+                assertThat(row.method()).as(row.url()).isEqualTo(hit.method());
+            }
+        }
+    }
+
+    @Test
     void ordersNewestFirstAndBreaksTiesByTheLaterId() {
         try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
             store.append(List.of(
