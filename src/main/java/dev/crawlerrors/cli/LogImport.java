@@ -182,7 +182,12 @@ public final class LogImport {
     private void count(CrawlerHit crawlerHit) {
         Hit hit = crawlerHit.hit();
         Crawler crawler = crawlerHit.crawler();
-        Claim claim = claims.computeIfAbsent(crawlerHit.claim(), k -> new Claim(hit.ip(), crawler));
+        // get and put, not computeIfAbsent: its lambda captured the hit, an allocation a hit
+        Claim claim = claims.get(crawlerHit.claim());
+        if (claim == null) {
+            claim = new Claim(hit.ip(), crawler);
+            claims.put(crawlerHit.claim(), claim);
+        }
         claim.hits++;
         if (hit.status() >= StatusRange.ERRORS.low()) {
             claim.errorHits++;

@@ -43,9 +43,19 @@ public final class CrawlerVerifier implements AutoCloseable {
      * one key, so the store's and the import's maps find it by identity instead of comparing text.
      */
     private final Map<String, Settled> settled = new ConcurrentHashMap<>();
+    /**
+     * The claims last looked up, by the identity of the address string and the crawler: the
+     * combined parser gives each address one string (RecurringText), so most hits find their claim
+     * here without building and hashing a key of their own. The verdict is still read from
+     * {@link #settled}, with the claim's own key (its hash kept, found by identity), so a change
+     * made since shows at once.
+     */
+    private final Recent[] recent = new Recent[RECENT_SLOTS];
     private final Map<String, CompletableFuture<Verdict>> pending = new ConcurrentHashMap<>();
     private final Map<String, Claim> transientFailures = new ConcurrentHashMap<>();
     private volatile VerdictListener listener = (ip, crawler, verdict) -> { };
+
+    private static final int RECENT_SLOTS = 4096;
 
     /**
      * @param dns null when DNS checks are off
@@ -75,12 +85,19 @@ public final class CrawlerVerifier implements AutoCloseable {
      * it twice for every crawler hit.
      */
     public CrawlerHit verify(Hit hit, Crawler crawler) {
-        String claim = CrawlerHit.claimKey(hit.ip(), crawler.name());
+        String ip = hit.ip();
+        int slot = (System.identityHashCode(ip) * 31 + System.identityHashCode(crawler)) & (RECENT_SLOTS - 1);
+        Recent last = recent[slot];
+        boolean remembered = last != null && last.ip == ip && last.crawler == crawler;
+        String claim = remembered ? last.claim : CrawlerHit.claimKey(ip, crawler.name());
         Settled known = settled.get(claim);
         if (known != null) {
+            if (!remembered || last.claim != known.claim()) {
+                recent[slot] = new Recent(ip, crawler, known.claim());
+            }
             return new CrawlerHit(hit, crawler, known.verdict(), known.claim());
         }
-        return new CrawlerHit(hit, crawler, decide(claim, hit.ip(), crawler, null), claim);
+        return new CrawlerHit(hit, crawler, decide(claim, ip, crawler, null), claim);
     }
 
     private Verdict verdict(String key, String ip, Crawler crawler) {
@@ -250,5 +267,9 @@ public final class CrawlerVerifier implements AutoCloseable {
 
     /** A claim's verdict, and the claim's key as it was first made. */
     private record Settled(String claim, Verdict verdict) {
+    }
+
+    /** The key of the claim an address string and a crawler made. */
+    private record Recent(String ip, Crawler crawler, String claim) {
     }
 }

@@ -76,6 +76,28 @@ class CrawlerVerifierTest {
         assertThat(other.claim()).isEqualTo("66.249.66.13 Google-InspectionTool").isNotSameAs(first.claim());
     }
 
+    @Test
+    void hitsOfOneAddressStringGetTheirClaimsVerdictAsItChanges() throws Exception {
+        // the verifier remembers the verdicts it looked up by the address string's identity: a
+        // change (a re-check, then the DNS answer on another thread) must show
+        String ip = "157.55.39.4";
+        dns.rcode(LocalDnsServer.reverseName(ip), Rcode.SERVFAIL);
+
+        verifier.verify(hit(ip), bingbot);
+        assertThat(verifier.awaitPending(5000)).isZero();
+        CrawlerHit failed = verifier.verify(hit(ip), bingbot);
+        assertThat(failed.verdict().reason()).contains("SERVFAIL");
+        assertThat(verifier.verify(hit(ip), bingbot).verdict()).isEqualTo(failed.verdict());
+
+        dns.ptr(ip, "msnbot-157-55-39-4.search.msn.com", 3600).a("msnbot-157-55-39-4.search.msn.com", ip, 300);
+        assertThat(verifier.recheckTransient()).isEqualTo(1);
+        assertThat(verifier.awaitPending(5000)).isZero();
+        CrawlerHit verified = verifier.verify(hit(ip), bingbot);
+        assertThat(verified.verdict().verification()).isEqualTo(Verification.verified);
+        assertThat(verified.claim()).isEqualTo(failed.claim());
+        assertThat(verifier.verify(hit(ip), bingbot).verdict()).isEqualTo(verified.verdict());
+    }
+
     private static Hit hit(String ip) {
         return new Hit(0, 0, ip, "GET", "/", 404, -1, null, "Google-InspectionTool", Double.NaN, null);
     }
