@@ -1,5 +1,6 @@
 package dev.crawlerrors.cli;
 
+import dev.crawlerrors.store.DuckDbHitStore;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,6 +28,9 @@ public final class Main {
     }
 
     public static void main(String[] args) {
+        if (args.length > 0 && COMMANDS.containsKey(args[0])) {
+            DuckDbHitStore.loadLibraryInBackground(); // every command opens a store
+        }
         System.exit(commandLine(args).execute(args));
     }
 

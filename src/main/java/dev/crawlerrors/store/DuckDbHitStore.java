@@ -240,6 +240,22 @@ public final class DuckDbHitStore implements HitStore {
         }
     }
 
+    /**
+     * Loads DuckDB's native library (70 MB, some 60 ms) on a thread of its own, for a command that
+     * will open a store once its options are read: the loading then overlaps picocli's reading of
+     * the command line instead of following it. A failure is left for the opening to report.
+     */
+    public static void loadLibraryInBackground() {
+        Thread.ofPlatform().daemon().name("duckdb-load").start(() -> {
+            try {
+                DuckDbNativeLibrary.prepare();
+                Class.forName("org.duckdb.DuckDBNative", true, DuckDbHitStore.class.getClassLoader());
+            } catch (Throwable e) {
+                // the store's opening loads it again and says what went wrong
+            }
+        });
+    }
+
     /** A store that lives in memory only, gone on close. */
     public static DuckDbHitStore inMemory() {
         try {
