@@ -625,9 +625,17 @@ public final class DuckDbHitStore implements HitStore {
         /** The string columns, in the order of the function's columns, and their places in it. */
         private static final int IP = 0, METHOD = 1, URL = 2, CRAWLER = 3, BOT_TYPE = 4, USER_AGENT = 5, REFERER = 6, HOST = 7;
         private static final int[] STRING_COLUMNS = {3, 4, 5, 9, 10, 11, 12, 13};
-        /** The columns whose values recur as the same string (see {@link Cursor#seen}). */
-        private static final boolean[] RECURRING = {true, true, false, false, false, true, false, false};
+        /** The string columns whose values recur as the same string (see {@link Cursor#seen}). */
+        private static final boolean[] RECURRING = flags(STRING_COLUMNS.length, IP, METHOD, USER_AGENT);
         private static final int SEEN_SLOTS = 1024;
+
+        private static boolean[] flags(int length, int... set) {
+            boolean[] flags = new boolean[length];
+            for (int index : set) {
+                flags[index] = true;
+            }
+            return flags;
+        }
 
         /** Where one statement's scan is, and the arrays it fills for each chunk. */
         static final class Cursor {
