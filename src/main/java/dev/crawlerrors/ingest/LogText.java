@@ -178,17 +178,27 @@ final class LogText {
         if (methodEnd < 0) {
             return "";
         }
-        int length = methodEnd - from;
-        if (length == 3 && b[from] == 'G' && b[from + 1] == 'E' && b[from + 2] == 'T') {
-            return "GET";
-        }
-        if (length == 4 && b[from + 1] == 'E' && b[from] == 'H' && b[from + 2] == 'A' && b[from + 3] == 'D') {
-            return "HEAD";
-        }
-        if (length == 4 && b[from + 1] == 'O' && b[from] == 'P' && b[from + 2] == 'S' && b[from + 3] == 'T') {
-            return "POST";
+        for (String method : CRAWLER_METHODS) {
+            if (is(b, from, methodEnd, method)) {
+                return method;
+            }
         }
         return text(b, from, methodEnd);
+    }
+
+    private static final String[] CRAWLER_METHODS = {"GET", "HEAD", "POST"};
+
+    /** Whether {@code b[from, to)} is the ASCII text {@code word}. */
+    private static boolean is(byte[] b, int from, int to, String word) {
+        if (to - from != word.length()) {
+            return false;
+        }
+        for (int i = 0; i < word.length(); i++) {
+            if (b[from + i] != word.charAt(i)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The target of a request line: between the method and the protocol, or all of it when it has no method. */

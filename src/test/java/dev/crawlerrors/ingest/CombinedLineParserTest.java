@@ -46,6 +46,8 @@ class CombinedLineParserTest {
         assertThat(other.userAgent()).isEqualTo(agent + "/");
         assertThat(other.ip()).isEqualTo("66.249.66.10");
         assertThat(List.of(first.method(), second.method(), other.method())).containsExactly("GET", "POST", "PUT");
+        assertThat(first.method()).as("a constant, not a string a hit").isSameAs("GET");
+        assertThat(second.method()).isSameAs("POST");
     }
 
     @Test
