@@ -248,8 +248,7 @@ public final class DuckDbHitStore implements HitStore {
     public static void loadLibraryInBackground() {
         Thread.ofPlatform().daemon().name("duckdb-load").start(() -> {
             try {
-                DuckDbNativeLibrary.prepare();
-                Class.forName("org.duckdb.DuckDBNative", true, DuckDbHitStore.class.getClassLoader());
+                DuckDbNativeLibrary.load();
             } catch (Throwable e) {
                 // the store's opening loads it again and says what went wrong
             }
