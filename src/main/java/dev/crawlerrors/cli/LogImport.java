@@ -10,12 +10,14 @@ import dev.crawlerrors.ingest.CombinedLineParser;
 import dev.crawlerrors.ingest.Fingerprint;
 import dev.crawlerrors.ingest.FormatChooser;
 import dev.crawlerrors.ingest.Hit;
+import dev.crawlerrors.ingest.LineParser;
 import dev.crawlerrors.ingest.LogFiles;
 import dev.crawlerrors.ingest.LogReader;
 import dev.crawlerrors.ingest.LogSource;
 import dev.crawlerrors.ingest.ParseCounts;
 import dev.crawlerrors.ingest.ReadProgress;
 import dev.crawlerrors.ingest.ResumePoint;
+import dev.crawlerrors.ingest.SourceSink;
 import dev.crawlerrors.ingest.SourceProgress;
 import dev.crawlerrors.store.HitStore;
 import dev.crawlerrors.store.StatusRange;
@@ -139,12 +141,15 @@ public final class LogImport {
                 return;
             }
             SourceProgress[] last = {start};
+            SourceSink sink = (hits, through) -> {
+                store(hits, through, summary);
+                last[0] = through;
+            };
+            LineParser resumed = reader.resumedParser(source, start.bytes());
             ParseCounts counts;
             try (InputStream in = source.openAt(start.bytes())) {
-                counts = reader.read(in, start, identifier, (hits, through) -> {
-                    store(hits, through, summary);
-                    last[0] = through;
-                }, progress);
+                counts = resumed == null ? reader.read(in, start, identifier, sink, progress)
+                        : reader.read(in, resumed, start, identifier, sink, progress);
             }
             summary.lines.addAll(counts);
             summary.sources.add(outcome(source, resume, counts, last[0].bytes() - start.bytes()));

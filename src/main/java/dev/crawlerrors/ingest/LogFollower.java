@@ -5,6 +5,7 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -317,7 +318,10 @@ public final class LogFollower implements AutoCloseable {
             // a parser of its own: a sequential one keeps state (W3C's #Fields) for this file only
             tail.parser = choice.parser().copy();
             if (tail.parser.sequential()) {
-                head.replayBefore(tail.position.bytes(), tail.parser);
+                // the directives before where reading goes on; the stream is not closed, as that
+                // would close the file's channel, which is read at explicit positions elsewhere
+                tail.channel.position(0);
+                LogReader.replayDirectives(Channels.newInputStream(tail.channel), tail.position.bytes(), tail.parser);
             }
             return true;
         } catch (UnrecognizedFormatException e) {
@@ -373,9 +377,11 @@ public final class LogFollower implements AutoCloseable {
                 if (resume == null || !resume.seenBefore() || source.endsBy(resume.start().bytes())) {
                     continue;
                 }
+                LineParser resumed = reader.resumedParser(source, resume.start().bytes());
                 ParseCounts counts;
                 try (InputStream in = source.openAt(resume.start().bytes())) {
-                    counts = reader.read(in, resume.start(), filter, sink, ReadProgress.NONE);
+                    counts = resumed == null ? reader.read(in, resume.start(), filter, sink, ReadProgress.NONE)
+                            : reader.read(in, resumed, resume.start(), filter, sink, ReadProgress.NONE);
                 }
                 afterBatch.accept(counts);
                 counts.sourceErrors().forEach(notices);
@@ -428,7 +434,6 @@ public final class LogFollower implements AutoCloseable {
      */
     private static final class Head {
         private static final int BLOCK = 64 * 1024;
-        private static final AgentFilter NONE = (line, from, to) -> false;
 
         byte[] bytes = new byte[BLOCK];
         int length;
@@ -457,28 +462,6 @@ public final class LogFollower implements AutoCloseable {
             head.full = newlines >= FormatDetector.SAMPLE_LINES || read >= FormatDetector.MAX_SAMPLE_BYTES;
             head.length = head.full && newlines == 0 ? read : LogReader.lastNewline(head.bytes, read) + 1;
             return head;
-        }
-
-        /**
-         * Feeds {@code parser} the lines of this head that end before {@code position}: a
-         * sequential format reading on from there needs the directives those lines set (the W3C
-         * header at the top of a file that was read in part before).
-         */
-        void replayBefore(long position, LineParser parser) {
-            int start = 0;
-            while (start < length) {
-                int nl = ByteSearch.indexOf(bytes, start, length, (byte) '\n');
-                if (nl < 0 || nl >= position) {
-                    return;
-                }
-                int end = nl > start && bytes[nl - 1] == '\r' ? nl - 1 : nl;
-                try {
-                    parser.parse(bytes, start, end, NONE);
-                } catch (BadLineException | RuntimeException e) {
-                    // read before, and counted then
-                }
-                start = nl + 1;
-            }
         }
     }
 

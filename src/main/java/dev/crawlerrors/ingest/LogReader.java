@@ -1,5 +1,6 @@
 package dev.crawlerrors.ingest;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayDeque;
@@ -191,6 +192,80 @@ public final class LogReader implements AutoCloseable {
             return total;
         } finally {
             inFlight.forEach(p -> p.parsed.cancel(true));
+        }
+    }
+
+    /**
+     * The parser to read {@code source} with from {@code position} on, when its format keeps state
+     * that the lines before there set: a W3C log's {@code #Fields:} stands at its top, so a log that
+     * grew since it was imported was read on with no fields known, and its format could not even be
+     * detected from its new lines. Such a log's format is chosen from its first lines, and its
+     * directive lines before {@code position} are fed to the parser, the last {@code #Fields:}
+     * winning as it did when they were read. Null for any other log, whose format is chosen where
+     * the reading starts, as for a new one (and for standard input, which cannot be read twice).
+     */
+    public LineParser resumedParser(LogSource source, long position) throws IOException {
+        if (position == 0 || source.path() == null) {
+            return null;
+        }
+        byte[] head = source.beginning(FormatDetector.MAX_SAMPLE_BYTES).bytes();
+        if (head.length == 0 || head[0] != '#') {
+            return null; // the formats with directives open with one; any other log pays nothing more
+        }
+        LineParser parser;
+        try {
+            parser = formats.choose(new ByteArrayInputStream(head, 0, lastNewline(head, head.length) + 1), source.name()).parser();
+        } catch (UnrecognizedFormatException e) {
+            return null; // chosen where the reading starts, which says what is wrong
+        }
+        if (!parser.sequential()) {
+            return null;
+        }
+        parser = parser.copy();
+        try (InputStream in = source.open()) {
+            replayDirectives(in, position, parser);
+        }
+        return parser;
+    }
+
+    /** Feeds {@code parser} the lines that start with {@code #} in the first {@code position} bytes of {@code in}. */
+    static void replayDirectives(InputStream in, long position, LineParser parser) throws IOException {
+        byte[] buffer = new byte[CHUNK_BYTES];
+        long remaining = position;
+        int filled = 0;
+        boolean skipping = false; // in a line longer than the buffer, which no directive is
+        while (remaining > 0) {
+            int n = in.read(buffer, filled, (int) Math.min(buffer.length - filled, remaining));
+            if (n < 0) {
+                return; // shorter than it was: the reading that follows says so
+            }
+            filled += n;
+            remaining -= n;
+            int start = 0;
+            if (skipping) {
+                int nl = ByteSearch.indexOf(buffer, 0, filled, (byte) '\n');
+                start = nl < 0 ? filled : nl + 1;
+                skipping = nl < 0;
+            }
+            int nl;
+            while ((nl = ByteSearch.indexOf(buffer, start, filled, (byte) '\n')) >= 0) {
+                if (buffer[start] == '#') {
+                    int end = nl > start && buffer[nl - 1] == '\r' ? nl - 1 : nl;
+                    try {
+                        parser.parse(buffer, start, end, AgentFilter.ALL);
+                    } catch (BadLineException | RuntimeException e) {
+                        // counted when it was read
+                    }
+                }
+                start = nl + 1;
+            }
+            if (start == 0 && filled == buffer.length) {
+                skipping = true;
+                filled = 0;
+            } else {
+                System.arraycopy(buffer, start, buffer, 0, filled - start);
+                filled -= start;
+            }
         }
     }
 

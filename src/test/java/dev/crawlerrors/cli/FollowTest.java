@@ -277,6 +277,23 @@ class FollowTest {
     }
 
     @Test
+    void aW3cLogRotatedWhileNotFollowedIsReadOnFromItsRotatedCopyWithItsFields() throws Exception {
+        append(log, SampleLogs.IIS_HEADER + linesOf(1, 2, FollowTest::iis));
+        FollowedLogs follower = followed("auto");
+        follower.pollOnce();
+        follower.close();
+        // while serve was down: one more line, then rename-and-create with a header of its own
+        append(log, linesOf(3, 3, FollowTest::iis));
+        Files.move(log, dir.resolve("access.log.1"));
+        append(log, SampleLogs.IIS_HEADER + linesOf(4, 4, FollowTest::iis));
+
+        followed("auto").pollOnce();
+
+        assertThat(storedUrls()).containsExactlyElementsOf(urls(1, 4));
+        assertThat(notices).contains(dir.resolve("access.log.1") + ": read 1 lines written before it was rotated");
+    }
+
+    @Test
     void aLogReplacedByRotationHasItsFormatDetectedAfresh() throws Exception {
         append(log, lines(1, 2));
         follow();

@@ -189,6 +189,47 @@ class ImportSourcesTest {
         assertThat(storedUrls()).containsExactlyElementsOf(urls(1, 5));
     }
 
+    /** An IIS log's directives: its fields in IIS's order, or with the client's address and the path swapped. */
+    private static String iisHeader(boolean swapped) {
+        return "#Software: Microsoft Internet Information Services 10.0\n#Version: 1.0\n#Date: 2025-05-14 09:00:00\n"
+                + "#Fields: date time s-ip cs-method " + (swapped ? "c-ip" : "cs-uri-stem") + " cs-uri-query s-port cs-username "
+                + (swapped ? "cs-uri-stem" : "c-ip") + " cs(User-Agent) cs(Referer) sc-status sc-substatus sc-win32-status time-taken\n";
+    }
+
+    /** {@link #line(int)}'s hit in an IIS log with {@link #iisHeader}'s fields. */
+    private static String iisLine(int i, boolean swapped) {
+        String path = "/page/" + i;
+        String client = "66.249.66." + (i % 250);
+        return "2025-05-14 09:31:" + String.format("%02d", i % 60) + " 10.0.0.1 GET " + (swapped ? client : path) + " - 443 - "
+                + (swapped ? path : client) + " Mozilla/5.0+(compatible;+Googlebot/2.1;++http://www.google.com/bot.html) - 404 0 0 12\n";
+    }
+
+    @Test
+    void aW3cLogThatGrewIsReadOnWithTheFieldsItsHeaderSet() throws Exception {
+        // the fields change halfway, as when IIS is reconfigured: the new lines follow the last #Fields
+        Path iis = log("u_ex250514.log", iisHeader(false) + iisLine(1, false) + iisHeader(true) + iisLine(2, true));
+        importing(iis.toString());
+        Files.writeString(iis, iisLine(3, true) + iisLine(4, true), StandardOpenOption.APPEND);
+
+        assertThat(importing(iis.toString())).isZero();
+
+        assertThat(summary()).contains("  " + iis + ": grown by 2 lines").doesNotContain("Source problem");
+        assertThat(storedUrls()).containsExactlyElementsOf(urls(1, 4));
+    }
+
+    @Test
+    void aW3cLogCompressedAfterItGrewIsReadOnWithTheFieldsItsHeaderSet() throws Exception {
+        Path iis = log("u_ex250514.log", iisHeader(false) + iisLine(1, false));
+        importing(iis.toString());
+        log("u_ex250514.log.gz", gzip(Files.readString(iis) + iisLine(2, false)));
+        Files.delete(iis);
+
+        assertThat(importing(logs())).isZero();
+
+        assertThat(summary()).contains("u_ex250514.log.gz: grown by 1 lines").doesNotContain("Source problem");
+        assertThat(storedUrls()).containsExactlyElementsOf(urls(1, 2));
+    }
+
     @Test
     void aFamilyRotatedAndCompressedBetweenImportsIsNotImportedTwice() throws Exception {
         Path access = log("access.log", lines(1, 3));

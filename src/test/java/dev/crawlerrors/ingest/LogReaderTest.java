@@ -213,6 +213,49 @@ class LogReaderTest {
     }
 
     @Test
+    @org.junit.jupiter.api.Timeout(60) // a line longer than the replay's buffer once made it loop for ever
+    void aW3cLogReadOnFromTheMiddleTakesTheLastFieldsBeforeThereWhereverTheChunksEnd() throws Exception {
+        StringBuilder log = new StringBuilder(SampleLogs.IIS_HEADER);
+        for (int i = 1; i <= 5_000; i++) {
+            log.append("2025-05-14 07:31:02 10.0.0.4 GET /old/").append(i).append(" - 443 - 66.249.66.1 ")
+                    .append("Mozilla/5.0+(compatible;+Googlebot/2.1;++http://www.google.com/bot.html) - 404 0 2 15\n");
+        }
+        // a line longer than a chunk that starts like a directive, then the directive that counts,
+        // across the end of the second chunk, then lines read before, then the line read now
+        log.append("#Fields: ").append("x".repeat(LogReader.CHUNK_BYTES + 100)).append('\n');
+        log.append("y".repeat(2 * LogReader.CHUNK_BYTES - 40 - log.length())).append('\n');
+        int directive = log.length();
+        log.append("#Fields: date time c-ip cs-uri-stem sc-status cs-method cs(User-Agent) time-taken\n");
+        assertThat(directive).isLessThan(2 * LogReader.CHUNK_BYTES).isGreaterThan(2 * LogReader.CHUNK_BYTES - 80);
+        log.append("2025-05-14 08:00:00 157.55.39.1 /new/1 301 HEAD bingbot/2.0 7\n");
+        int position = log.length();
+        log.append("2025-05-14 08:00:01 157.55.39.1 /new/2 410 GET bingbot/2.0 7\n");
+        Path file = Files.writeString(dir.resolve("u_ex250514.log"), log);
+        LogSource source = LogSource.file(file, "u_ex250514.log");
+
+        ParseCounts counts;
+        try (LogReader reader = new LogReader(new FormatDetector(message -> { }), 2)) {
+            LineParser resumed = reader.resumedParser(source, position);
+            try (InputStream in = source.openAt(position)) {
+                counts = reader.read(in, resumed, new SourceProgress(null, "u_ex250514.log", position, 0), AgentFilter.ALL,
+                        (parsed, through) -> hits.addAll(parsed), ReadProgress.NONE);
+            }
+        }
+
+        assertThat(counts.linesBad()).isZero();
+        assertThat(hits).extracting(Hit::url, Hit::method, Hit::status).containsExactly(org.assertj.core.groups.Tuple.tuple("/new/2", "GET", 410));
+    }
+
+    @Test
+    void aCombinedLogReadOnFromTheMiddleIsNotReadTwice() throws Exception {
+        Path file = Files.writeString(dir.resolve("access.log"), line(1) + "\n" + line(2) + "\n");
+
+        try (LogReader reader = new LogReader(new FormatDetector(message -> { }), 2)) {
+            assertThat(reader.resumedParser(LogSource.file(file, "access.log"), line(1).length() + 1)).isNull();
+        }
+    }
+
+    @Test
     void keepsTheGoodLinesAroundLinesInAnotherFormatAndCountsThemByReason() throws Exception {
         String log = line(1) + "\n" + SampleLogs.CADDY + "\n" + line(2) + "\n" + SampleLogs.IIS_LINE + "\n"
                 + "#Fields: date time\n" + line(3) + "\n";
