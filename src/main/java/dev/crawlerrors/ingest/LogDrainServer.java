@@ -25,7 +25,8 @@ import org.slf4j.LoggerFactory;
  * The log drain: {@code POST /ingest} on a port of its own, for sites whose logs are not files
  * (CDNs, serverless platforms, log shippers). Each request is one batch of log lines: NDJSON
  * ({@code application/x-ndjson} or {@code application/json}: nginx {@code escape=json}, Caddy,
- * Traefik) or text lines in the format {@code ?format=} names (the names of {@code --format});
+ * Traefik; or one JSON array of such records, as Fluent Bit's http output sends them) or text
+ * lines in the format {@code ?format=} names (the names of {@code --format});
  * without one, in serve's {@code --format}, by default detected per batch; {@code Content-Encoding: gzip} is read. The sender is
  * told what its batch came to only once the batch is stored ({@link LineBatchSink}): a 200 means
  * the hits are in the report; a 4xx that nothing of the batch was stored.
@@ -130,10 +131,13 @@ public final class LogDrainServer implements AutoCloseable {
         authorize(ctx.header("Authorization"));
         FormatChooser formats = formats(ctx);
         PushedBatch batch;
-        try (InputStream body = body(ctx)) {
+        try (InputStream body = jsonRecords(ctx) ? JsonArrayBatch.asLines(body(ctx)) : body(ctx)) {
             batch = sink.accept(body, SOURCE, formats);
         } catch (BoundedInputStream.TooLargeException e) {
             throw tooLarge(e.getMessage());
+        } catch (JsonArrayBatch.MalformedArrayException e) {
+            throw new Refusal(400, e.getMessage() + "; its records cannot be told apart, so nothing of it was stored: send it again "
+                    + "as a well-formed array or as JSON lines");
         } catch (ZipException | EOFException e) {
             throw new Refusal(400, "the gzip body is damaged or cut short (" + e.getMessage() + "); nothing of it was stored, send it again");
         } catch (IOException e) {
@@ -175,6 +179,16 @@ public final class LogDrainServer implements AutoCloseable {
         } catch (IllegalArgumentException e) {
             throw new Refusal(400, "format: " + e.getMessage(), Map.of("parameter", "format"), Map.of());
         }
+    }
+
+    /** Whether the batch is JSON records ({@code ?format=json}, or no format and a JSON content type), which may come as one array. */
+    private static boolean jsonRecords(Context ctx) {
+        String format = ctx.queryParam("format");
+        if (format == null || format.isBlank()) {
+            String type = mediaType(ctx.contentType());
+            return type.equals("application/x-ndjson") || type.equals("application/json");
+        }
+        return format.strip().equals(LogFormat.JSON.label());
     }
 
     /** The body, decompressed, each way bounded. */

@@ -127,6 +127,33 @@ class LogDrainTest {
     }
 
     @Test
+    void readsAJsonArrayOfRecordsPrettyPrintedOrNotAsOneLineARecord() throws Exception {
+        // as Fluent Bit's http output batches (Format json); the third element is no record
+        String body = " [\n  " + JSON.readTree(SampleLogs.CADDY).toPrettyString().replace("\n", "\n  ") + ",\n  "
+                + SampleLogs.TRAEFIK + ",\n  42\n]\n";
+
+        HttpResponse<String> response = ingest("", "application/json", body);
+
+        JsonNode summary = json(response);
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(summary.get("lines").asInt()).isEqualTo(3);
+        assertThat(summary.get("crawlerHits").asInt()).isEqualTo(2);
+        assertThat(summary.get("firstBad").findValuesAsText("line")).containsExactly("3");
+        assertThat(api().get("rows").findValuesAsText("url")).containsOnly("/gent/veldstraat?x=1").hasSize(2);
+    }
+
+    @Test
+    void refusesAJsonArrayThatIsCutShortAndStoresNothingOfIt() throws Exception {
+        String body = "[" + SampleLogs.TRAEFIK + ",\n" + SampleLogs.CADDY.substring(0, 40);
+
+        HttpResponse<String> response = ingest("?format=json", "text/plain", body);
+
+        assertThat(response.statusCode()).isEqualTo(400);
+        assertThat(json(response).get("error").asText()).contains("line 2").contains("nothing of it was stored");
+        assertThat(api().get("total").asInt()).isZero();
+    }
+
+    @Test
     void readsAGzipBody() throws Exception {
         HttpResponse<String> response = send(post("?format=combined", Compressed.gzip(lines(1, 4)))
                 .header("Authorization", "Bearer " + TOKEN).header("Content-Type", "text/plain").header("Content-Encoding", "gzip"));
