@@ -208,10 +208,11 @@ public final class LogReader implements AutoCloseable {
         if (position == 0 || source.path() == null) {
             return null;
         }
-        byte[] head = source.beginning(FormatDetector.MAX_SAMPLE_BYTES).bytes();
-        if (head.length == 0 || head[0] != '#') {
-            return null; // the formats with directives open with one; any other log pays nothing more
+        byte[] first = source.beginning(1).bytes();
+        if (first.length == 0 || first[0] != '#') {
+            return null; // the formats with directives open with one; any other log pays one byte's read
         }
+        byte[] head = source.beginning(FormatDetector.MAX_SAMPLE_BYTES).bytes();
         LineParser parser;
         try {
             parser = formats.choose(new ByteArrayInputStream(head, 0, lastNewline(head, head.length) + 1), source.name()).parser();
