@@ -5,10 +5,9 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.BufferedInputStream;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.Arrays;
 
 /**
  * A drain batch of JSON records sent as one JSON array, as JSON lines: one compact line per
@@ -25,7 +24,12 @@ final class JsonArrayBatch {
     private JsonArrayBatch() {
     }
 
-    /** The array's elements as JSON lines when {@code body} holds a JSON array; else {@code body}'s bytes as they are. */
+    /**
+     * The array's elements as JSON lines when {@code body} holds a JSON array; else {@code body}'s
+     * bytes as they are. The lines are made as they are read, one element at a time, so a batch
+     * takes no more memory than as JSON lines; a malformed array shows as a
+     * {@link MalformedArrayException} from the read that meets it.
+     */
     static InputStream asLines(InputStream body) throws IOException {
         BufferedInputStream in = new BufferedInputStream(body, LOOK_AHEAD);
         in.mark(LOOK_AHEAD);
@@ -34,25 +38,74 @@ final class JsonArrayBatch {
         if (first != '[') {
             return in;
         }
-        ByteArrayOutputStream lines = new ByteArrayOutputStream();
-        try (JsonParser parser = JSON.createParser(in)) {
-            parser.nextToken(); // the array's start
-            JsonToken token;
-            while ((token = parser.nextToken()) != JsonToken.END_ARRAY) {
-                if (token == null) {
-                    throw new MalformedArrayException("the JSON array ends before its closing ']'");
-                }
-                JSON.writeValue(lines, JSON.readTree(parser));
-                lines.write('\n');
-            }
-            if (parser.nextToken() != null) {
-                throw new MalformedArrayException("there is more after the JSON array's closing ']' at "
-                        + where(parser));
-            }
-        } catch (JsonProcessingException e) {
-            throw new MalformedArrayException("the JSON array is malformed at " + where(e) + ": " + e.getOriginalMessage());
+        JsonParser parser = JSON.createParser(in);
+        parser.nextToken(); // the array's start
+        return new Lines(parser);
+    }
+
+    /** The elements of an array being parsed, one line each. */
+    private static final class Lines extends InputStream {
+        private final JsonParser parser;
+        private byte[] line = new byte[0];
+        private int at;
+        private boolean ended;
+
+        Lines(JsonParser parser) {
+            this.parser = parser;
         }
-        return new ByteArrayInputStream(lines.toByteArray());
+
+        /** Whether there is a byte to read: the next element made into a line when this one is read. */
+        private boolean fill() throws IOException {
+            while (at == line.length) {
+                if (ended) {
+                    return false;
+                }
+                try {
+                    JsonToken token = parser.nextToken();
+                    if (token == JsonToken.END_ARRAY) {
+                        ended = true;
+                        if (parser.nextToken() != null) {
+                            throw new MalformedArrayException("there is more after the JSON array's closing ']' at " + where(parser));
+                        }
+                        return false;
+                    }
+                    if (token == null) {
+                        throw new MalformedArrayException("the JSON array ends before its closing ']'");
+                    }
+                    byte[] element = JSON.writeValueAsBytes(JSON.readTree(parser));
+                    line = Arrays.copyOf(element, element.length + 1);
+                    line[element.length] = '\n';
+                    at = 0;
+                } catch (JsonProcessingException e) {
+                    throw new MalformedArrayException("the JSON array is malformed at " + where(e) + ": " + e.getOriginalMessage());
+                }
+            }
+            return true;
+        }
+
+        @Override
+        public int read() throws IOException {
+            return fill() ? line[at++] & 0xFF : -1;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            if (len == 0) {
+                return 0;
+            }
+            if (!fill()) {
+                return -1;
+            }
+            int n = Math.min(len, line.length - at);
+            System.arraycopy(line, at, b, off, n);
+            at += n;
+            return n;
+        }
+
+        @Override
+        public void close() throws IOException {
+            parser.close();
+        }
     }
 
     private static int firstByteAfterWhiteSpace(InputStream in) throws IOException {
