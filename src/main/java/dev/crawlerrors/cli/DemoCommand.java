@@ -39,7 +39,7 @@ public final class DemoCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Demo demo = Demo.prepare(dir);
-        System.out.println("Demo log: " + demo.log() + " (the demo's IP list, marked as demo data: " + demo.ipList() + ")");
+        System.out.println("Demo log: " + demo.log() + " (the demo's IP lists, marked as demo data, are in " + demo.ipList().getParent() + ")");
         DuckDbHitStore store = DuckDbHitStore.open(demo.db());
         ImportSummary summary;
         try {
