@@ -10,20 +10,17 @@ import dev.crawlerrors.ingest.CombinedLineParser;
 import dev.crawlerrors.ingest.Fingerprint;
 import dev.crawlerrors.ingest.FormatChooser;
 import dev.crawlerrors.ingest.Hit;
-import dev.crawlerrors.ingest.LineParser;
 import dev.crawlerrors.ingest.LogFiles;
 import dev.crawlerrors.ingest.LogReader;
 import dev.crawlerrors.ingest.LogSource;
 import dev.crawlerrors.ingest.ParseCounts;
 import dev.crawlerrors.ingest.ReadProgress;
 import dev.crawlerrors.ingest.ResumePoint;
-import dev.crawlerrors.ingest.SourceSink;
 import dev.crawlerrors.ingest.SourceProgress;
 import dev.crawlerrors.store.HitStore;
 import dev.crawlerrors.store.StatusRange;
 import java.io.EOFException;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -141,16 +138,10 @@ public final class LogImport {
                 return;
             }
             SourceProgress[] last = {start};
-            SourceSink sink = (hits, through) -> {
+            ParseCounts counts = reader.readOn(source, start, identifier, (hits, through) -> {
                 store(hits, through, summary);
                 last[0] = through;
-            };
-            LineParser resumed = reader.resumedParser(source, start.bytes());
-            ParseCounts counts;
-            try (InputStream in = source.openAt(start.bytes())) {
-                counts = resumed == null ? reader.read(in, start, identifier, sink, progress)
-                        : reader.read(in, resumed, start, identifier, sink, progress);
-            }
+            }, progress);
             summary.lines.addAll(counts);
             summary.sources.add(outcome(source, resume, counts, last[0].bytes() - start.bytes()));
         } catch (EOFException e) {

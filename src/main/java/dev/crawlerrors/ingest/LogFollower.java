@@ -377,12 +377,7 @@ public final class LogFollower implements AutoCloseable {
                 if (resume == null || !resume.seenBefore() || source.endsBy(resume.start().bytes())) {
                     continue;
                 }
-                LineParser resumed = reader.resumedParser(source, resume.start().bytes());
-                ParseCounts counts;
-                try (InputStream in = source.openAt(resume.start().bytes())) {
-                    counts = resumed == null ? reader.read(in, resume.start(), filter, sink, ReadProgress.NONE)
-                            : reader.read(in, resumed, resume.start(), filter, sink, ReadProgress.NONE);
-                }
+                ParseCounts counts = reader.readOn(source, resume.start(), filter, sink, ReadProgress.NONE);
                 afterBatch.accept(counts);
                 counts.sourceErrors().forEach(notices);
                 if (counts.linesRead() > 0) {

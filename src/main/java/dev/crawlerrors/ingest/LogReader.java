@@ -196,6 +196,21 @@ public final class LogReader implements AutoCloseable {
     }
 
     /**
+     * Reads {@code source} on from {@code from} to its end, as {@link #read(InputStream, SourceProgress,
+     * AgentFilter, SourceSink, ReadProgress)} does, with the state the lines before there set
+     * ({@link #resumedParser}): an import of a log that grew, or a follower's rotated copy.
+     *
+     * @throws java.io.EOFException when a compressed log ends before {@code from}
+     */
+    public ParseCounts readOn(LogSource source, SourceProgress from, AgentFilter filter, SourceSink sink, ReadProgress progress)
+            throws Exception {
+        LineParser resumed = resumedParser(source, from.bytes());
+        try (InputStream in = source.openAt(from.bytes())) {
+            return resumed == null ? read(in, from, filter, sink, progress) : read(in, resumed, from, filter, sink, progress);
+        }
+    }
+
+    /**
      * The parser to read {@code source} with from {@code position} on, when its format keeps state
      * that the lines before there set: a W3C log's {@code #Fields:} stands at its top, so a log that
      * grew since it was imported was read on with no fields known, and its format could not even be
@@ -204,7 +219,7 @@ public final class LogReader implements AutoCloseable {
      * winning as it did when they were read. Null for any other log, whose format is chosen where
      * the reading starts, as for a new one (and for standard input, which cannot be read twice).
      */
-    public LineParser resumedParser(LogSource source, long position) throws IOException {
+    LineParser resumedParser(LogSource source, long position) throws IOException {
         if (position == 0 || source.path() == null) {
             return null;
         }

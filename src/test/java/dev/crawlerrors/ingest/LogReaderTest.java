@@ -235,11 +235,8 @@ class LogReaderTest {
 
         ParseCounts counts;
         try (LogReader reader = new LogReader(new FormatDetector(message -> { }), 2)) {
-            LineParser resumed = reader.resumedParser(source, position);
-            try (InputStream in = source.openAt(position)) {
-                counts = reader.read(in, resumed, new SourceProgress(null, "u_ex250514.log", position, 0), AgentFilter.ALL,
-                        (parsed, through) -> hits.addAll(parsed), ReadProgress.NONE);
-            }
+            counts = reader.readOn(source, new SourceProgress(null, "u_ex250514.log", position, 0), AgentFilter.ALL,
+                    (parsed, through) -> hits.addAll(parsed), ReadProgress.NONE);
         }
 
         assertThat(counts.linesBad()).isZero();
