@@ -129,9 +129,12 @@ public final class LogDrainServer implements AutoCloseable {
 
     private void ingest(Context ctx) throws IOException {
         authorize(ctx.header("Authorization"));
-        FormatChooser formats = formats(ctx);
+        String format = namedFormat(ctx);
+        FormatChooser formats = formats(format);
+        // JSON records may come as one array
+        boolean json = LogFormat.JSON.label().equals(format);
         PushedBatch batch;
-        try (InputStream body = jsonRecords(ctx) ? JsonArrayBatch.asLines(body(ctx)) : body(ctx)) {
+        try (InputStream body = json ? JsonArrayBatch.asLines(body(ctx)) : body(ctx)) {
             batch = sink.accept(body, SOURCE, formats);
         } catch (BoundedInputStream.TooLargeException e) {
             throw tooLarge(e.getMessage());
@@ -160,35 +163,33 @@ public final class LogDrainServer implements AutoCloseable {
         }
     }
 
-    /** The format of the batch: {@code ?format=}, else JSON lines for a JSON content type, else serve's {@code --format}. */
-    private FormatChooser formats(Context ctx) {
-        String format = ctx.queryParam("format");
+    /**
+     * The format the batch names: {@code ?format=}, else JSON lines for a JSON content type; null
+     * for serve's {@code --format}.
+     */
+    private static String namedFormat(Context ctx) {
         String type = mediaType(ctx.contentType());
         if (type.equals("application/x-www-form-urlencoded") || type.startsWith("multipart/")) {
             throw new Refusal(415, "the body is sent as " + type + ", which is not log lines: send the lines as they are, "
                     + "as text/plain or application/x-ndjson (with curl: --data-binary @access.log, not -d, which drops the newlines)");
         }
-        if (format == null || format.isBlank()) {
-            if (!type.equals("application/x-ndjson") && !type.equals("application/json")) {
-                return defaultFormats;
-            }
-            format = LogFormat.JSON.label();
+        String format = ctx.queryParam("format");
+        if (format != null && !format.isBlank()) {
+            return format.strip();
+        }
+        return type.equals("application/x-ndjson") || type.equals("application/json") ? LogFormat.JSON.label() : null;
+    }
+
+    /** The chooser for a batch in {@code format} ({@link #namedFormat}). */
+    private FormatChooser formats(String format) {
+        if (format == null) {
+            return defaultFormats;
         }
         try {
             return LogFormat.liveChooser(format, notice -> { });
         } catch (IllegalArgumentException e) {
             throw new Refusal(400, "format: " + e.getMessage(), Map.of("parameter", "format"), Map.of());
         }
-    }
-
-    /** Whether the batch is JSON records ({@code ?format=json}, or no format and a JSON content type), which may come as one array. */
-    private static boolean jsonRecords(Context ctx) {
-        String format = ctx.queryParam("format");
-        if (format == null || format.isBlank()) {
-            String type = mediaType(ctx.contentType());
-            return type.equals("application/x-ndjson") || type.equals("application/json");
-        }
-        return format.strip().equals(LogFormat.JSON.label());
     }
 
     /** The body, decompressed, each way bounded. */
