@@ -51,7 +51,7 @@ final class AotTrainingCommand implements Callable<Integer> {
             // with the import command alone, as an import run builds it
             CommandLine importer = Main.commandLine(new String[] {"import"}).setOut(discard).setErr(discard);
             int status = importer.execute("import", "--db", demo.db().toString(), "--dns-server", "none",
-                    "--ip-ranges", demo.ipList().getParent().toString(), demo.log().toString());
+                    "--ip-ranges", demo.ipRanges().toString(), demo.log().toString());
             if (status != 0) {
                 return status;
             }
@@ -62,7 +62,7 @@ final class AotTrainingCommand implements Callable<Integer> {
             Path nginx = dir.resolve("access-nginx.log");
             writeWithSeconds(demo.log(), nginx);
             status = importer.execute("import", "--db", dir.resolve("nginx.duckdb").toString(), "--dns-server", "none",
-                    "--ip-ranges", demo.ipList().getParent().toString(), nginx.toString());
+                    "--ip-ranges", demo.ipRanges().toString(), nginx.toString());
             if (status != 0 || importOnly) {
                 return status;
             }

@@ -39,7 +39,7 @@ public final class DemoCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Demo demo = Demo.prepare(dir);
-        System.out.println("Demo log: " + demo.log() + " (the demo's IP lists, marked as demo data, are in " + demo.ipList().getParent() + ")");
+        System.out.println("Demo log: " + demo.log() + " (the demo's IP lists, marked as demo data, are in " + demo.ipRanges() + ")");
         DuckDbHitStore store = DuckDbHitStore.open(demo.db());
         ImportSummary summary;
         try {
@@ -54,8 +54,8 @@ public final class DemoCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** The demo's files in one directory: a fresh log, its IP list, and a fresh store. */
-    public record Demo(Path log, Path ipList, Path db) {
+    /** The demo's files in one directory: a fresh log, the directory of its IP lists ({@code --ip-ranges}), and a fresh store. */
+    public record Demo(Path log, Path ipRanges, Path db) {
 
         public static Demo prepare(Path dir) throws IOException {
             Files.createDirectories(dir);
@@ -63,17 +63,18 @@ public final class DemoCommand implements Callable<Integer> {
             try (Writer out = Files.newBufferedWriter(log, StandardCharsets.UTF_8)) {
                 DemoLog.write(out);
             }
-            Path ipList = DemoLog.writeIpList(dir.resolve("ip-ranges"));
+            Path ipRanges = dir.resolve("ip-ranges");
+            DemoLog.writeIpLists(ipRanges);
             Path db = dir.resolve("demo.duckdb");
             Files.deleteIfExists(db);
             Files.deleteIfExists(dir.resolve("demo.duckdb.wal"));
-            return new Demo(log, ipList, db);
+            return new Demo(log, ipRanges, db);
         }
 
         public ImportSummary importInto(HitStore store) throws Exception {
             CrawlerCatalog catalog = CrawlerCatalog.builtIn();
-            // the demo is offline and deterministic: its own list, no DNS
-            IpRangeVerifier lists = new IpRangeVerifier(catalog, IpRangeSource.parse(ipList.getParent().toString()));
+            // the demo is offline and deterministic: its own lists, no DNS
+            IpRangeVerifier lists = new IpRangeVerifier(catalog, IpRangeSource.parse(ipRanges.toString()));
             try (CrawlerVerifier verifier = new CrawlerVerifier(lists, null)) {
                 return new LogImport(store, new CrawlerIdentifier(catalog), verifier).run(List.of(log.toString()), false, System.err);
             }

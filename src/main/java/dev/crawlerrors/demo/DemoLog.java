@@ -31,15 +31,13 @@ import java.util.Random;
  *
  * mixed with what the report must leave out: people (including their own 404s and redirects),
  * crawler requests that succeeded, Bingbot's successful requests, and a Googlebot impostor from
- * outside Google's block. The demo's IP lists ({@link #IP_LIST_RESOURCE} and Bing's) are marked as demo data.
+ * outside Google's block. The demo's IP lists ({@link #IP_LISTS}) are marked as demo data.
  */
 public final class DemoLog {
 
     public static final int ERROR_HITS = 226;
-    public static final String IP_LIST_RESOURCE = "/demo/common-crawlers.json";
-    public static final String IP_LIST_NAME = "common-crawlers.json";
-    /** The demo's IP lists, each a resource under {@code /demo/}. */
-    static final List<String> IP_LIST_NAMES = List.of(IP_LIST_NAME, "bingbot.json");
+    /** The demo's IP lists (Google's, Bing's), each a resource under {@code /demo/}. */
+    static final List<String> IP_LISTS = List.of("common-crawlers.json", "bingbot.json");
 
     public static final List<String> CITIES = List.of("antwerp", "ghent", "bruges", "leuven", "vilvoorde");
     public static final List<String> SECTIONS = List.of("parkeren", "mobiliteit", "bedrijven", "scholen");
@@ -109,12 +107,10 @@ public final class DemoLog {
      * Writes the demo's own IP lists (demo data) into {@code dir} under their published names:
      * Google's, which the report's rows are verified by, and Bing's, so that the demo's Bingbot is
      * verified too rather than reported as a list that could not be read.
-     *
-     * @return Google's list
      */
-    public static Path writeIpList(Path dir) throws IOException {
+    public static void writeIpLists(Path dir) throws IOException {
         Files.createDirectories(dir);
-        for (String name : IP_LIST_NAMES) {
+        for (String name : IP_LISTS) {
             try (InputStream in = DemoLog.class.getResourceAsStream("/demo/" + name)) {
                 if (in == null) {
                     throw new IOException("/demo/" + name + " is missing from the jar");
@@ -122,7 +118,6 @@ public final class DemoLog {
                 Files.write(dir.resolve(name), in.readAllBytes());
             }
         }
-        return dir.resolve(IP_LIST_NAME);
     }
 
     private void generate() {
