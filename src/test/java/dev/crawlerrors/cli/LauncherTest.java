@@ -1,0 +1,104 @@
+package dev.crawlerrors.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The launcher script ({@code crawl-errors}) deciding when to build the jar, run in a copy of the
+ * project whose Maven and JDK are stand-ins that only record what they were asked to do.
+ */
+class LauncherTest {
+
+    @TempDir
+    Path project;
+
+    private Path record;
+
+    @BeforeEach
+    void setUp() throws IOException {
+        Files.copy(Path.of("crawl-errors"), project.resolve("crawl-errors"));
+        Files.createDirectories(project.resolve("bin"));
+        Files.copy(Path.of("bin/find-java"), project.resolve("bin/find-java"));
+        Path source = Files.createDirectories(project.resolve("src/main")).resolve("Source.java");
+        Files.writeString(source, "class Source {}");
+        Files.writeString(project.resolve("pom.xml"), "<project/>");
+        FileTime anHourAgo = FileTime.from(Instant.now().minusSeconds(3600));
+        Files.setLastModifiedTime(source, anHourAgo);
+        Files.setLastModifiedTime(project.resolve("pom.xml"), anHourAgo);
+        record = project.resolve("record.txt");
+        Files.writeString(record, "");
+        // a JDK 21 stand-in (no AOT cache at 21: the launcher only adds a CDS option) and a Maven
+        // stand-in that writes a jar, then exits as MVN_EXIT says (a stopped build leaves its jar)
+        Path jdk = Files.createDirectories(project.resolve("jdk/bin"));
+        Files.writeString(project.resolve("jdk/release"), "JAVA_VERSION=\"21.0.9\"\n");
+        script(jdk.resolve("java"), "echo run >> \"$RECORD\"");
+        script(jdk.resolve("javac"), "exit 0");
+        script(Files.createDirectories(project.resolve("fake-bin")).resolve("mvn"),
+                "echo build >> \"$RECORD\"; mkdir -p target; printf 'a jar' > target/crawl-errors.jar; exit \"${MVN_EXIT:-0}\"");
+    }
+
+    private static void script(Path file, String body) throws IOException {
+        Files.writeString(file, "#!/usr/bin/env bash\n" + body + "\n");
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
+    }
+
+    /** Runs the launcher; its exit status. */
+    private int launch(String mvnExit) throws Exception {
+        ProcessBuilder builder = new ProcessBuilder("bash", project.resolve("crawl-errors").toString(), "import", "access.log")
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD);
+        Map<String, String> env = builder.environment();
+        env.put("JAVA_HOME", project.resolve("jdk").toString());
+        env.put("PATH", project.resolve("fake-bin") + ":" + System.getenv("PATH"));
+        env.put("RECORD", record.toString());
+        env.put("MVN_EXIT", mvnExit);
+        Process process = builder.start();
+        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        return process.exitValue();
+    }
+
+    private List<String> recorded() throws IOException {
+        return Files.readAllLines(record, StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void buildsOnceThenRunsTheJarAsItIs() throws Exception {
+        assertThat(launch("0")).isZero();
+        assertThat(launch("0")).isZero();
+
+        assertThat(recorded()).containsExactly("build", "run", "run");
+    }
+
+    @Test
+    void aBuildStoppedPartWayIsDoneAgainThoughItsJarIsNewerThanTheSources() throws Exception {
+        assertThat(launch("130")).isNotZero(); // Ctrl-C during the build: a jar is left, newer than the sources
+
+        assertThat(launch("0")).isZero();
+
+        assertThat(recorded()).containsExactly("build", "build", "run");
+    }
+
+    @Test
+    void aSourceChangedSinceTheBuildBuildsAgain() throws Exception {
+        assertThat(launch("0")).isZero();
+        Path source = project.resolve("src/main/Source.java");
+        Files.writeString(source, "class Source { int changed; }");
+        Files.setLastModifiedTime(source, FileTime.from(Instant.now().plusSeconds(5)));
+
+        assertThat(launch("0")).isZero();
+
+        assertThat(recorded()).containsExactly("build", "run", "build", "run");
+    }
+}
