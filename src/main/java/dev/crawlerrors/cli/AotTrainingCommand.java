@@ -23,8 +23,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import picocli.CommandLine;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code crawl-errors aot-training} (hidden): the launcher's training run for the JVM's
@@ -37,12 +36,19 @@ import picocli.CommandLine.Option;
  * JDK 25 start loads every class its cache holds, and the report server's (Jetty, Javalin, the
  * templates) are most of them.
  */
-@Command(name = "aot-training", hidden = true,
-        description = "The launcher's training run for the JVM's ahead-of-time cache (offline; writes only to a temporary directory).")
 final class AotTrainingCommand implements Callable<Integer> {
 
-    @Option(names = "--import-only", description = "Train for imports alone: import the demo log, serve nothing.")
     boolean importOnly;
+
+    /** The command, bound to this object; hidden from the help, and without help options of its own. */
+    CommandSpec spec() {
+        CommandSpec spec = CommandSpec.wrapWithoutInspection(this).name("aot-training");
+        spec.usageMessage().hidden(true)
+                .description("The launcher's training run for the JVM's ahead-of-time cache (offline; writes only to a temporary directory).");
+        spec.addOption(CommandSpecs.option("--import-only", null, boolean.class, () -> importOnly, value -> importOnly = value,
+                "Train for imports alone: import the demo log, serve nothing.").build());
+        return spec;
+    }
 
     @Override
     public Integer call() throws Exception {

@@ -16,25 +16,28 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code crawl-errors demo}: generates the bundled demo log, imports it into a fresh store, and serves the report. */
-@Command(name = "demo", mixinStandardHelpOptions = true,
-        description = "Generates the bundled demo access log (a street-information site: 226 error hits, page 3 holds 26 rows), "
-                + "imports it into a fresh store and serves the report.")
 public final class DemoCommand implements Callable<Integer> {
 
-    @Mixin
-    ServerOptions server;
+    final ServerOptions server = new ServerOptions();
 
-    @Mixin
-    TimeZoneOption timezone;
+    final TimeZoneOption timezone = new TimeZoneOption();
 
-    @Option(names = "--dir", defaultValue = "crawl-errors-demo", paramLabel = "DIR",
-            description = "Where the demo's log, IP list and store are written (default: ./${DEFAULT-VALUE}).")
     Path dir;
+
+    /** The command, bound to this object. */
+    CommandSpec spec() {
+        CommandSpec spec = CommandSpecs.command(this, "demo",
+                "Generates the bundled demo access log (a street-information site: 226 error hits, page 3 holds 26 rows), "
+                        + "imports it into a fresh store and serves the report.");
+        server.addTo(spec);
+        timezone.addTo(spec);
+        spec.addOption(CommandSpecs.option("--dir", "DIR", Path.class, () -> dir, value -> dir = value,
+                "Where the demo's log, IP list and store are written (default: ./${DEFAULT-VALUE}).").defaultValue("crawl-errors-demo").build());
+        return spec;
+    }
 
     @Override
     public Integer call() throws Exception {

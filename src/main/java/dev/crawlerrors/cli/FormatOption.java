@@ -5,9 +5,7 @@ import dev.crawlerrors.ingest.LogFormat;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code --format}: the format of the lines a command reads, the same for {@code import} and for
@@ -15,14 +13,20 @@ import picocli.CommandLine.Spec;
  */
 final class FormatOption {
 
-    @Spec(Spec.Target.MIXEE)
-    CommandSpec spec;
+    private CommandSpec spec;
 
-    @Option(names = "--format", defaultValue = "auto", paramLabel = "FORMAT",
-            description = "Log format: " + LogFormat.ACCEPTED + " (default: ${DEFAULT-VALUE}, detected from each log's first lines, "
-                    + "or from each batch of lines pushed to serve). "
-                    + "combined and common take an optional trailing request time; paste your server's format string after nginx: or apache:.")
     String format;
+
+    /** Adds {@code --format} to {@code command}. */
+    FormatOption addTo(CommandSpec command) {
+        spec = command;
+        command.addOption(CommandSpecs.option("--format", "FORMAT", String.class, () -> format, value -> format = value,
+                "Log format: " + LogFormat.ACCEPTED + " (default: ${DEFAULT-VALUE}, detected from each log's first lines, "
+                        + "or from each batch of lines pushed to serve). "
+                        + "combined and common take an optional trailing request time; paste your server's format string after nginx: or apache:.")
+                .defaultValue("auto").build());
+        return this;
+    }
 
     /**
      * The chooser for the format named, for logs that can be read again: auto-detection gives up on

@@ -10,35 +10,36 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Callable;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code crawl-errors import FILE...}: reads access logs into the store. */
-@Command(name = "import", mixinStandardHelpOptions = true,
-        description = "Imports access logs (nginx/Apache combined or common, JSON from nginx, Caddy or Traefik, W3C from IIS or "
-                + "CloudFront, or your own nginx/Apache format; "
-                + "plain, .gz or .zst; - for stdin) into the store, and prints a summary. A log imported before is read "
-                + "from where that import stopped (logs are known by their content, so rotation does not matter).",
-        exitCodeListHeading = "Exit codes:%n",
-        exitCodeList = {"0:lines were imported, or every log was imported before", "1:nothing could be read", "2:bad usage"})
 final class ImportCommand implements Callable<Integer> {
 
-    @Spec
-    CommandSpec spec;
+    private CommandSpec spec;
 
-    @Mixin
-    StoreOptions store;
+    final StoreOptions store = new StoreOptions();
 
-    @Mixin
-    FormatOption format;
+    final FormatOption format = new FormatOption();
 
-    @Parameters(arity = "1..*", paramLabel = "FILE|DIR|GLOB",
-            description = "Access logs to import: files; directories (the logs in them); globs such as "
-                    + "'/var/log/nginx/access.log*'; - reads standard input. Rotated logs are read oldest first.")
     List<String> files;
+
+    /** The command, bound to this object. */
+    CommandSpec spec() {
+        spec = CommandSpecs.command(this, "import",
+                "Imports access logs (nginx/Apache combined or common, JSON from nginx, Caddy or Traefik, W3C from IIS or "
+                        + "CloudFront, or your own nginx/Apache format; "
+                        + "plain, .gz or .zst; - for stdin) into the store, and prints a summary. A log imported before is read "
+                        + "from where that import stopped (logs are known by their content, so rotation does not matter).");
+        CommandSpecs.exitCodes(spec, "0:lines were imported, or every log was imported before", "1:nothing could be read",
+                "2:bad usage");
+        store.addTo(spec);
+        format.addTo(spec);
+        spec.addPositional(CommandSpecs.listPositional("FILE|DIR|GLOB", String.class, () -> files, value -> files = value,
+                "Access logs to import: files; directories (the logs in them); globs such as "
+                        + "'/var/log/nginx/access.log*'; - reads standard input. Rotated logs are read oldest first.")
+                .arity("1..*").required(true).build());
+        return spec;
+    }
 
     @Override
     public Integer call() throws Exception {

@@ -6,25 +6,26 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 import picocli.CommandLine;
-import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 
-/** {@code crawl-errors}: turns access logs into the Crawler Crawl Errors report. */
-@Command(name = "crawl-errors", mixinStandardHelpOptions = true, version = "crawl-errors 0.1.0",
-        description = "Turns web-server access logs into the Crawler Crawl Errors report.")
+/**
+ * {@code crawl-errors}: turns access logs into the Crawler Crawl Errors report. The commands'
+ * models are built by hand ({@link CommandSpecs}), not read from annotations.
+ */
 public final class Main {
 
     /** Exit status for a failure at run time (the usage was right, something else went wrong). */
     static final int RUNTIME_FAILURE = 1;
 
     /** The subcommands, in the order help lists them. */
-    private static final Map<String, Supplier<Object>> COMMANDS = new LinkedHashMap<>();
+    private static final Map<String, Supplier<CommandSpec>> COMMANDS = new LinkedHashMap<>();
 
     static {
-        COMMANDS.put("demo", DemoCommand::new);
-        COMMANDS.put("import", ImportCommand::new);
-        COMMANDS.put("serve", ServeCommand::new);
-        COMMANDS.put("verify", VerifyCommand::new);
-        COMMANDS.put("aot-training", AotTrainingCommand::new);
+        COMMANDS.put("demo", () -> new DemoCommand().spec());
+        COMMANDS.put("import", () -> new ImportCommand().spec());
+        COMMANDS.put("serve", () -> new ServeCommand().spec());
+        COMMANDS.put("verify", () -> new VerifyCommand().spec());
+        COMMANDS.put("aot-training", () -> new AotTrainingCommand().spec());
     }
 
     public static void main(String[] args) {
@@ -40,18 +41,19 @@ public final class Main {
     }
 
     /**
-     * The command line for {@code args}: with only the subcommand they name, when they name one.
-     * picocli reads every command's annotations by reflection when it is added, a fifth of a
-     * one-line import's time for all five; help and mistakes get them all.
+     * The command line for {@code args}: with only the subcommand they name, when they name one
+     * (building each command's model is work every start would pay for all five); help and
+     * mistakes get them all.
      */
     static CommandLine commandLine(String[] args) {
         return args.length > 0 && COMMANDS.containsKey(args[0]) ? withSubcommands(List.of(args[0])) : commandLine();
     }
 
     private static CommandLine withSubcommands(Iterable<String> names) {
-        CommandLine commandLine = new CommandLine(new Main());
+        CommandLine commandLine = new CommandLine(CommandSpecs.command(new Main(), "crawl-errors",
+                "Turns web-server access logs into the Crawler Crawl Errors report."));
         for (String name : names) {
-            commandLine.addSubcommand(name, COMMANDS.get(name).get());
+            commandLine.addSubcommand(name, new CommandLine(COMMANDS.get(name).get()));
         }
         return commandLine.setExecutionExceptionHandler((e, cmd, parsed) -> {
             cmd.getErr().println("crawl-errors: " + (e.getMessage() == null ? e.toString() : e.getMessage()));

@@ -12,9 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code serve}'s sources that lines are pushed to over the network: syslog listeners
@@ -23,24 +21,29 @@ import picocli.CommandLine.Spec;
  */
 final class PushedSourceOptions {
 
-    @Spec(Spec.Target.MIXEE)
-    CommandSpec spec;
+    private CommandSpec spec;
 
-    @Option(names = "--syslog", paramLabel = "udp|tcp://HOST:PORT",
-            description = "Listen for access-log lines sent as syslog, e.g. by nginx's "
-                    + "access_log syslog:server=127.0.0.1:5140; (RFC 3164 or 5424; over TCP octet-counted or one a line). "
-                    + "A line is in the report within a second. Repeatable; port 0 picks a free one.")
     List<String> syslog = new ArrayList<>();
 
-    @Option(names = "--ingest-port", paramLabel = "P",
-            description = "Serve the log drain on this port (on --bind; 0 picks a free one): POST /ingest with a batch of log "
-                    + "lines, NDJSON or text (?format=NAME, else --format), gzip allowed, at most 64 MiB; answered once stored. "
-                    + "Needs --ingest-token-file.")
     Integer ingestPort;
 
-    @Option(names = "--ingest-token-file", paramLabel = "FILE",
-            description = "The file holding the bearer token the log drain requires (Authorization: Bearer <token>).")
     Path tokenFile;
+
+    /** Adds {@code --syslog}, {@code --ingest-port} and {@code --ingest-token-file} to {@code command}. */
+    PushedSourceOptions addTo(CommandSpec command) {
+        spec = command;
+        command.addOption(CommandSpecs.listOption("--syslog", "udp|tcp://HOST:PORT", String.class, () -> syslog, value -> syslog = value,
+                "Listen for access-log lines sent as syslog, e.g. by nginx's "
+                        + "access_log syslog:server=127.0.0.1:5140; (RFC 3164 or 5424; over TCP octet-counted or one a line). "
+                        + "A line is in the report within a second. Repeatable; port 0 picks a free one.").build());
+        command.addOption(CommandSpecs.option("--ingest-port", "P", Integer.class, () -> ingestPort, value -> ingestPort = value,
+                "Serve the log drain on this port (on --bind; 0 picks a free one): POST /ingest with a batch of log "
+                        + "lines, NDJSON or text (?format=NAME, else --format), gzip allowed, at most 64 MiB; answered once stored. "
+                        + "Needs --ingest-token-file.").build());
+        command.addOption(CommandSpecs.option("--ingest-token-file", "FILE", Path.class, () -> tokenFile, value -> tokenFile = value,
+                "The file holding the bearer token the log drain requires (Authorization: Bearer <token>).").build());
+        return this;
+    }
 
     /** The parsed --syslog addresses, and the token; checked before anything starts. */
     private List<SyslogAddress> addresses;

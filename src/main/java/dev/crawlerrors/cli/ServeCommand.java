@@ -11,40 +11,43 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
-import java.util.concurrent.CountDownLatch;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code crawl-errors serve}: serves the report from the store until stopped. */
-@Command(name = "serve", mixinStandardHelpOptions = true,
-        description = {"Serves the report over HTTP until stopped. It can take lines in while it serves: it tails logs as they "
-                + "grow (--follow), listens for syslog (--syslog; nginx: access_log syslog:server=127.0.0.1:5140;), and takes "
-                + "batches POSTed to a log drain on a port of its own (--ingest-port, --ingest-token-file):",
+final class ServeCommand implements Callable<Integer> {
+
+    final StoreOptions store = new StoreOptions();
+
+    final ServerOptions server = new ServerOptions();
+
+    final PushedSourceOptions pushed = new PushedSourceOptions();
+
+    List<Path> follow = new ArrayList<>();
+
+    final FormatOption format = new FormatOption();
+
+    /** The command, bound to this object. */
+    CommandSpec spec() {
+        CommandSpec spec = CommandSpecs.command(this, "serve",
+                "Serves the report over HTTP until stopped. It can take lines in while it serves: it tails logs as they "
+                        + "grow (--follow), listens for syslog (--syslog; nginx: access_log syslog:server=127.0.0.1:5140;), and takes "
+                        + "batches POSTed to a log drain on a port of its own (--ingest-port, --ingest-token-file):",
                 "  curl -H \"Authorization: Bearer $(cat ingest.token)\" \\",
                 "       --data-binary @access.log 'http://127.0.0.1:8081/ingest?format=combined'",
                 "The drain answers once the batch is stored, with what it came to (JSON: lines, parsed, bad by reason, crawlerHits, "
-                        + "firstBad); the report's own port stays read-only."})
-final class ServeCommand implements Callable<Integer> {
-
-    @Mixin
-    StoreOptions store;
-
-    @Mixin
-    ServerOptions server;
-
-    @Mixin
-    PushedSourceOptions pushed;
-
-    @Option(names = "--follow", paramLabel = "FILE",
-            description = "A log to tail into the store while serving, like tail -F: it survives rotation (rename or "
-                    + "copytruncate), may appear later, and a restart reads on where the last run stopped. Repeatable.")
-    List<Path> follow = new ArrayList<>();
-
-    @Mixin
-    FormatOption format;
+                        + "firstBad); the report's own port stays read-only.");
+        store.addTo(spec);
+        server.addTo(spec);
+        pushed.addTo(spec);
+        spec.addOption(CommandSpecs.listOption("--follow", "FILE", Path.class, () -> follow, value -> follow = value,
+                "A log to tail into the store while serving, like tail -F: it survives rotation (rename or "
+                        + "copytruncate), may appear later, and a restart reads on where the last run stopped. Repeatable.").build());
+        format.addTo(spec);
+        return spec;
+    }
 
     @Override
     public Integer call() throws Exception {

@@ -5,17 +5,23 @@ import dev.crawlerrors.store.HitStore;
 import dev.crawlerrors.web.ReportServer;
 import java.util.List;
 import java.util.function.Supplier;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Model.CommandSpec;
 
 /** Where the report is served. */
 final class ServerOptions {
 
-    @Option(names = "--port", defaultValue = "8080", paramLabel = "P", description = "TCP port (default: ${DEFAULT-VALUE}; 0 picks a free one).")
     int port;
 
-    @Option(names = "--bind", defaultValue = "127.0.0.1", paramLabel = "ADDR",
-            description = "Address to listen on (default: ${DEFAULT-VALUE}; 0.0.0.0 for every interface).")
     String bind;
+
+    /** Adds {@code --port} and {@code --bind} to {@code command}. */
+    ServerOptions addTo(CommandSpec command) {
+        command.addOption(CommandSpecs.option("--port", "P", int.class, () -> port, value -> port = value,
+                "TCP port (default: ${DEFAULT-VALUE}; 0 picks a free one).").defaultValue("8080").build());
+        command.addOption(CommandSpecs.option("--bind", "ADDR", String.class, () -> bind, value -> bind = value,
+                "Address to listen on (default: ${DEFAULT-VALUE}; 0.0.0.0 for every interface).").defaultValue("127.0.0.1").build());
+        return this;
+    }
 
     ReportServer start(CrawlErrorReport report, HitStore hits, Supplier<List<String>> evidenceSources) {
         try {

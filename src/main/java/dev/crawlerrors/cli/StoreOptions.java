@@ -10,10 +10,7 @@ import dev.crawlerrors.store.DuckDbHitStore;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZoneId;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 /** Options every command that touches the store or the verdicts shares. */
@@ -22,27 +19,36 @@ final class StoreOptions {
     static final String DB_ENV = "CRAWL_ERRORS_DB";
     static final String DEFAULT_DB = "./crawl-errors.duckdb";
 
-    @Spec(Spec.Target.MIXEE)
-    CommandSpec spec;
+    private CommandSpec spec;
 
-    @Option(names = "--db", paramLabel = "FILE",
-            description = "The DuckDB store (default: $" + DB_ENV + ", else " + DEFAULT_DB + ").")
     Path db;
 
-    @Mixin
-    TimeZoneOption timezone;
+    TimeZoneOption timezone = new TimeZoneOption();
 
-    @Option(names = "--ip-ranges", paramLabel = "DIR|URL",
-            description = "Where the crawlers' published IP lists are read from: a directory holding them under their "
-                    + "published names, or a base URL (default: the operators' official addresses).")
     String ipRanges;
 
-    @Option(names = "--crawlers", paramLabel = "FILE",
-            description = "A crawler catalog (JSON, the shape of the built-in crawlers.json) laid over the built-in one: "
-                    + "same names replace, new names are added.")
     Path crawlers;
 
-    /** The built-in crawler catalog, extended with {@code --crawlers} when given. */
+    String dnsServer;
+
+    /** Adds {@code --db}, {@code --timezone}, {@code --ip-ranges}, {@code --crawlers} and {@code --dns-server} to {@code command}. */
+    StoreOptions addTo(CommandSpec command) {
+        spec = command;
+        command.addOption(CommandSpecs.option("--db", "FILE", Path.class, () -> db, value -> db = value,
+                "The DuckDB store (default: $" + DB_ENV + ", else " + DEFAULT_DB + ").").build());
+        timezone.addTo(command);
+        command.addOption(CommandSpecs.option("--ip-ranges", "DIR|URL", String.class, () -> ipRanges, value -> ipRanges = value,
+                "Where the crawlers' published IP lists are read from: a directory holding them under their "
+                        + "published names, or a base URL (default: the operators' official addresses).").build());
+        command.addOption(CommandSpecs.option("--crawlers", "FILE", Path.class, () -> crawlers, value -> crawlers = value,
+                "A crawler catalog (JSON, the shape of the built-in crawlers.json) laid over the built-in one: "
+                        + "same names replace, new names are added.").build());
+        command.addOption(CommandSpecs.option("--dns-server", "HOST[:PORT]|none", String.class, () -> dnsServer,
+                value -> dnsServer = value, "Resolver for the reverse-then-forward DNS checks of crawlers whose operators "
+                        + "document them (default: the system's resolver); none turns DNS checks off.").build());
+        return this;
+    }
+
     /** Whether {@code --crawlers} names a catalog of the user's own (which may be wrong; the built-in one cannot be). */
     boolean hasOwnCatalog() {
         return crawlers != null;
@@ -79,11 +85,6 @@ final class StoreOptions {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
     }
-
-    @Option(names = "--dns-server", paramLabel = "HOST[:PORT]|none",
-            description = "Resolver for the reverse-then-forward DNS checks of crawlers whose operators document them "
-                    + "(default: the system's resolver); none turns DNS checks off.")
-    String dnsServer;
 
     /** How long one DNS query may take; a crawler's check asks two or three. */
     static final Duration DNS_TIMEOUT = Duration.ofSeconds(2);

@@ -3,19 +3,22 @@ package dev.crawlerrors.cli;
 import java.time.DateTimeException;
 import java.time.ZoneId;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
 
 /** {@code --timezone}: the zone the report shows timestamps in. */
 final class TimeZoneOption {
 
-    @Spec(Spec.Target.MIXEE)
-    CommandSpec spec;
+    private CommandSpec spec;
 
-    @Option(names = "--timezone", paramLabel = "ZONE",
-            description = "Time zone the report shows timestamps in, e.g. Europe/Brussels (default: the system zone).")
     String timezone;
+
+    /** Adds {@code --timezone} to {@code command}. */
+    TimeZoneOption addTo(CommandSpec command) {
+        spec = command;
+        command.addOption(CommandSpecs.option("--timezone", "ZONE", String.class, () -> timezone, value -> timezone = value,
+                "Time zone the report shows timestamps in, e.g. Europe/Brussels (default: the system zone).").build());
+        return this;
+    }
 
     ZoneId zone() {
         if (timezone == null) {

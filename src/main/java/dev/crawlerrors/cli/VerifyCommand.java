@@ -8,37 +8,36 @@ import dev.crawlerrors.crawler.Verdict;
 import inet.ipaddr.IPAddressString;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code crawl-errors verify IP [USER-AGENT]}: explains how one address and agent are identified and verified. */
-@Command(name = "verify", mixinStandardHelpOptions = true,
-        description = "Explains how an address (and agent) is identified and verified. "
-                + "Exits 0 when verified, 3 when spoofed, 4 when unverified.",
-        exitCodeListHeading = "Exit codes:%n",
-        exitCodeList = {"0:verified", "3:spoofed", "4:unverified or not a crawler", "2:bad usage"})
 final class VerifyCommand implements Callable<Integer> {
 
     static final int SPOOFED = 3;
     static final int UNVERIFIED = 4;
     static final String DEFAULT_AGENT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
 
-    @Spec
-    CommandSpec spec;
+    private CommandSpec spec;
 
-    @Mixin
-    StoreOptions options;
+    final StoreOptions options = new StoreOptions();
 
-    @Parameters(index = "0", paramLabel = "IP", description = "The client address, IPv4 or IPv6.")
     String ip;
 
-    @Parameters(index = "1", arity = "0..1", paramLabel = "USER-AGENT",
-            description = "The agent it sent (default: Googlebot's desktop agent).")
     String agent;
+
+    /** The command, bound to this object. */
+    CommandSpec spec() {
+        spec = CommandSpecs.command(this, "verify", "Explains how an address (and agent) is identified and verified. "
+                + "Exits 0 when verified, 3 when spoofed, 4 when unverified.");
+        CommandSpecs.exitCodes(spec, "0:verified", "3:spoofed", "4:unverified or not a crawler", "2:bad usage");
+        options.addTo(spec);
+        spec.addPositional(CommandSpecs.positional("IP", String.class, () -> ip, value -> ip = value,
+                "The client address, IPv4 or IPv6.").index("0").arity("1").required(true).build());
+        spec.addPositional(CommandSpecs.positional("USER-AGENT", String.class, () -> agent, value -> agent = value,
+                "The agent it sent (default: Googlebot's desktop agent).").index("1").arity("0..1").build());
+        return spec;
+    }
 
     /** Longer than the checks' own timeouts (two queries), so a verdict is final when printed. */
     static final long WAIT_FOR_DNS_MS = 10_000;
