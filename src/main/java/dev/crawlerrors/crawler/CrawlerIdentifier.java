@@ -4,6 +4,7 @@ import dev.crawlerrors.ingest.AgentFilter;
 import dev.crawlerrors.ingest.BytesMap;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -25,6 +26,15 @@ public final class CrawlerIdentifier implements AgentFilter {
     private static final int MAX_CACHED_AGENTS = 100_000;
 
     private final List<Rule> rules;
+    /**
+     * The rules by the first {@value #PREFIX} characters of their token, hashed ({@link #prefixSlot});
+     * tokens shorter than that are in {@link #shortRules}. Each position of an agent looks up its own
+     * first characters, so a new agent is read once instead of once a rule.
+     */
+    private final int[][] rulesByPrefix = new int[PREFIX_SLOTS][];
+    private final int[] shortRules;
+    private static final int PREFIX = 3;
+    private static final int PREFIX_SLOTS = 1 << 10;
     private final ConcurrentHashMap<String, Optional<Crawler>> byAgent = new ConcurrentHashMap<>();
     /** Distinct agents each parser thread remembers by their bytes (three quarters of it) before it starts over. */
     private static final int AGENTS_BY_BYTES = 1 << 14;
@@ -39,6 +49,20 @@ public final class CrawlerIdentifier implements AgentFilter {
             }
         }
         this.rules = List.copyOf(list);
+        List<Integer> shortOnes = new ArrayList<>();
+        for (int r = 0; r < rules.size(); r++) {
+            String token = rules.get(r).token;
+            if (token.length() < PREFIX) {
+                shortOnes.add(r);
+                continue;
+            }
+            int slot = prefixSlot(token, 0);
+            int[] bucket = rulesByPrefix[slot];
+            int[] grown = bucket == null ? new int[1] : Arrays.copyOf(bucket, bucket.length + 1);
+            grown[grown.length - 1] = r;
+            rulesByPrefix[slot] = grown;
+        }
+        shortRules = shortOnes.stream().mapToInt(Integer::intValue).toArray();
     }
 
     /** The crawler this agent names, if any. */
@@ -75,14 +99,38 @@ public final class CrawlerIdentifier implements AgentFilter {
         return crawler;
     }
 
+    /**
+     * The most specific rule whose token {@code agent} (lower case) contains, the first in catalog
+     * order among equals. Each position of the agent is looked up by its first characters; a rule
+     * in that slot matches where its token starts there.
+     */
     private Optional<Crawler> match(String agent) {
+        boolean[] contained = new boolean[rules.size()];
+        for (int r : shortRules) {
+            contained[r] = agent.contains(rules.get(r).token);
+        }
+        for (int i = 0; i + PREFIX <= agent.length(); i++) {
+            int[] bucket = rulesByPrefix[prefixSlot(agent, i)];
+            if (bucket != null) {
+                for (int r : bucket) {
+                    contained[r] |= agent.startsWith(rules.get(r).token, i);
+                }
+            }
+        }
         Rule best = null;
-        for (Rule rule : rules) {
-            if (agent.contains(rule.token) && rule.conditionsHold(agent) && (best == null || rule.moreSpecificThan(best))) {
+        for (int r = 0; r < contained.length; r++) {
+            Rule rule = rules.get(r);
+            if (contained[r] && rule.conditionsHold(agent) && (best == null || rule.moreSpecificThan(best))) {
                 best = rule;
             }
         }
         return best == null ? Optional.empty() : Optional.of(best.crawler);
+    }
+
+    /** The slot of the {@value #PREFIX} characters of {@code text} at {@code at} in {@link #rulesByPrefix}. */
+    private static int prefixSlot(String text, int at) {
+        int h = text.charAt(at) * 31 * 31 + text.charAt(at + 1) * 31 + text.charAt(at + 2);
+        return (h ^ (h >>> 10)) & (PREFIX_SLOTS - 1);
     }
 
     private static List<String> lower(List<String> values) {

@@ -14,7 +14,9 @@ import dev.crawlerrors.ingest.Hit;
 import dev.crawlerrors.ingest.LineParser;
 import dev.crawlerrors.ingest.NginxFormat;
 import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashSet;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -74,13 +76,18 @@ public class ParseBenchmark {
     private LineParser nginxFormat;
     private CrawlerIdentifier identifier;
     private CrawlerVerifier verifier;
+    private CrawlerCatalog catalog;
+    /** The first {@link #AGENTS} distinct agents of the log, in the order they come. */
+    private String[] agents;
+
+    static final int AGENTS = 1_000;
 
     @Setup
     public void setUp() throws BadLineException {
         log = BenchLog.generate(LINES);
         parser = new CombinedLineParser();
         nginxFormat = NginxFormat.compile(NGINX_FORMAT);
-        CrawlerCatalog catalog = CrawlerCatalog.builtIn();
+        catalog = CrawlerCatalog.builtIn();
         identifier = new CrawlerIdentifier(catalog);
         // the benchmark's own lists, no DNS: what is measured is the cost for addresses already known
         verifier = new CrawlerVerifier(new IpRangeVerifier(catalog, IpRangeSource.parse("bench/ip-ranges")), null);
@@ -101,6 +108,29 @@ public class ParseBenchmark {
         }
         if (lines != LINES) {
             throw new IllegalStateException("expected " + LINES + " lines, found " + lines);
+        }
+        Set<String> distinct = new LinkedHashSet<>();
+        for (int at = 0; at < log.length && distinct.size() < AGENTS; ) {
+            distinct.add(parser.parseLine(log, at, log.length, AgentFilter.ALL).userAgent());
+            at = parser.lineEnd() + 1;
+        }
+        agents = distinct.toArray(String[]::new);
+        if (agents.length != AGENTS) {
+            throw new IllegalStateException("expected " + AGENTS + " distinct agents, found " + agents.length);
+        }
+    }
+
+    /**
+     * The first look at each of {@link #AGENTS} distinct agents, with an identifier that has seen
+     * none of them: the work of an import's first seconds, when most agents are new (and of a site
+     * whose agents are many). Scores are lines/s, a line being one agent here.
+     */
+    @Benchmark
+    @OperationsPerInvocation(AGENTS)
+    public void identifyNewAgents(Blackhole out) {
+        CrawlerIdentifier fresh = new CrawlerIdentifier(catalog);
+        for (String agent : agents) {
+            out.consume(fresh.identify(agent));
         }
     }
 

@@ -3,7 +3,11 @@ package dev.crawlerrors.crawler;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -94,5 +98,61 @@ class CrawlerIdentifierTest {
         }
         byte[] bot = "Googlebot/2.1".getBytes(StandardCharsets.UTF_8);
         assertThat(identifier.mayBeCrawler(bot, 0, bot.length)).isTrue();
+    }
+
+    @Test
+    void findsWhatLookingForEveryTokenInTurnFinds() {
+        // the rules are looked up by the first characters of each position; the answer must be what
+        // searching the agent for every token in turn gives, short tokens and overlapping ones included
+        List<Crawler> crawlers = new ArrayList<>();
+        for (Crawler c : CrawlerCatalog.builtIn().crawlers()) { // without their IP lists, which this catalog need not define
+            crawlers.add(new Crawler(c.name(), c.operator(), c.botType(), c.tokens(), c.alsoContains(), List.of(), c.dnsDomains()));
+        }
+        crawlers.add(new Crawler("Xy", "Test", BotType.crawler_other, List.of("xy"), List.of(), List.of(), List.of()));
+        crawlers.add(new Crawler("Q", "Test", BotType.crawler_other, List.of("q"), List.of("zz"), List.of(), List.of()));
+        crawlers.add(new Crawler("Googlebot Extra", "Test", BotType.crawler_other, List.of("Googlebot/2.1; +x"), List.of(), List.of(),
+                List.of()));
+        crawlers.add(new Crawler("Both", "Test", BotType.crawler_other, List.of("botbot", "ébot"), List.of(), List.of(), List.of()));
+        CrawlerCatalog catalog = new CrawlerCatalog(crawlers, List.of());
+        CrawlerIdentifier identifier = new CrawlerIdentifier(catalog);
+        List<String> pieces = new ArrayList<>();
+        for (Crawler crawler : crawlers) {
+            for (String token : crawler.tokens()) {
+                pieces.add(token);
+                pieces.add(token.toUpperCase(Locale.ROOT));
+                pieces.add(token.substring(0, token.length() - 1));
+                pieces.add(token.substring(1));
+            }
+        }
+        pieces.addAll(List.of("Mozilla/5.0 (compatible; ", "Mobile", "zz", " ", "/2.1; +x", "b", "o", "t", "é", "ÉBOT", "x"));
+        Random random = new Random(20251122);
+        for (int i = 0; i < 20_000; i++) {
+            StringBuilder agent = new StringBuilder();
+            for (int n = random.nextInt(6); n >= 0; n--) {
+                agent.append(pieces.get(random.nextInt(pieces.size())));
+            }
+            String text = agent.toString();
+
+            assertThat(identifier.identify(text)).as(text).isEqualTo(everyTokenInTurn(crawlers, text));
+        }
+    }
+
+    /** The most specific crawler whose token the agent contains, searching for every token in turn. */
+    private static Optional<Crawler> everyTokenInTurn(List<Crawler> crawlers, String agent) {
+        String lower = agent.toLowerCase(Locale.ROOT);
+        Crawler best = null;
+        String bestToken = null;
+        for (Crawler crawler : crawlers) {
+            for (String token : crawler.tokens()) {
+                String t = token.toLowerCase(Locale.ROOT);
+                boolean holds = lower.contains(t) && crawler.alsoContains().stream().allMatch(c -> lower.contains(c.toLowerCase(Locale.ROOT)));
+                if (holds && (best == null || t.length() > bestToken.length()
+                        || (t.length() == bestToken.length() && crawler.alsoContains().size() > best.alsoContains().size()))) {
+                    best = crawler;
+                    bestToken = t;
+                }
+            }
+        }
+        return Optional.ofNullable(best);
     }
 }
