@@ -16,6 +16,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
@@ -131,6 +132,12 @@ public final class DuckDbHitStore implements HitStore {
     private static final Comparator<CrawlerHit> BY_TIME = Comparator.comparingLong(hit -> hit.hit().epochMillis());
 
     private final Set<String> verdictsKnown = new HashSet<>();
+    /**
+     * Claims lately found in {@link #verdictsKnown}, by identity, in slots by their hash: the hits of
+     * a claim carry one key string, so a claim met again skips the set (whose lookup was a sixth of
+     * the import's time on the reading thread after parsing, 83 of 505 samples).
+     */
+    private final String[] verdictsKnownLately = new String[1024];
     /** What appends and verdict updates gathered since the last batch went to the writer. */
     private Batch buffered = new Batch();
     private long lastFlush = System.nanoTime();
@@ -284,9 +291,14 @@ public final class DuckDbHitStore implements HitStore {
      */
     private void rememberVerdict(CrawlerHit hit) {
         String key = hit.claim();
+        int slot = key.hashCode() & (verdictsKnownLately.length - 1);
+        if (verdictsKnownLately[slot] == key) {
+            return;
+        }
         if (verdictsKnown.add(key)) {
             buffered.newVerdicts.put(key, new StoredVerdict(hit.hit().ip(), hit.crawler().name(), hit.verdict()));
         }
+        verdictsKnownLately[slot] = key;
     }
 
     @Override
@@ -384,6 +396,7 @@ public final class DuckDbHitStore implements HitStore {
             uncommittedRows = 0;
             uncommittedSince = 0;
             verdictsKnown.clear();
+            Arrays.fill(verdictsKnownLately, null);
             Throwable cause = e.getCause();
             throw cause instanceof StoreException store ? store
                     : new StoreException("cannot write to " + location + ": " + cause, cause);

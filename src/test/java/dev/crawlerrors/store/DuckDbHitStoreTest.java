@@ -395,22 +395,27 @@ class DuckDbHitStoreTest {
             // no method: its progress and verdict are written, then the hits' INSERT fails
             Hit noMethod = new Hit(Instant.parse("2025-05-15T00:00:00Z").toEpochMilli(), 0, "66.249.66.250", null, "/x", 404, -1,
                     null, "Googlebot", Double.NaN, null);
-            store.append(List.of(new CrawlerHit(noMethod, GOOGLEBOT, VERIFIED)), new SourceProgress("f1", "access.log", 60_100, 60_001));
+            CrawlerHit before = hit("2025-05-14T23:59:59Z", "66.249.66.2", "/before", 404, VERIFIED);
+            store.append(List.of(before, new CrawlerHit(noMethod, GOOGLEBOT, VERIFIED)), new SourceProgress("f1", "access.log", 60_100, 60_001));
 
             assertThatThrownBy(store::flush).isInstanceOf(StoreException.class).hasMessageContaining("cannot write to");
             assertThat(store.size()).isZero();
             assertThat(store.imported(List.of("f1"))).isEmpty();
             assertThat(store.verdicts(Verification.verified)).isEmpty();
 
-            store.append(List.of(hit("2025-05-15T00:00:01Z", "66.249.66.1", "/after", 404, VERIFIED)),
-                    new SourceProgress("f1", "access.log", 60_200, 60_002));
+            // the same claim, with the key string its hits before the failure carried (as the verifier hands it out)
+            CrawlerHit again = new CrawlerHit(hit("2025-05-15T00:00:02Z", "66.249.66.2", "/again", 404, VERIFIED).hit(), GOOGLEBOT,
+                    VERIFIED, before.claim());
+            store.append(List.of(hit("2025-05-15T00:00:01Z", "66.249.66.1", "/after", 404, VERIFIED), again),
+                    new SourceProgress("f1", "access.log", 60_200, 60_003));
             store.flush();
         }
         try (DuckDbHitStore store = DuckDbHitStore.open(file)) {
-            assertThat(store.page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url).containsExactly("/after");
-            assertThat(store.imported(List.of("f1"))).containsExactly(new SourceProgress("f1", "access.log", 60_200, 60_002));
-            // its address's verdict went with the failed transaction, and came again with this hit
-            assertThat(store.verdicts(Verification.verified)).extracting(StoredVerdict::ip).containsExactly("66.249.66.1");
+            assertThat(store.page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url).containsExactly("/again", "/after");
+            assertThat(store.imported(List.of("f1"))).containsExactly(new SourceProgress("f1", "access.log", 60_200, 60_003));
+            // the verdicts went with the failed transaction, and came again with these hits, a claim met before too
+            assertThat(store.verdicts(Verification.verified)).extracting(StoredVerdict::ip).containsExactlyInAnyOrder("66.249.66.1",
+                    "66.249.66.2");
         }
     }
 }
