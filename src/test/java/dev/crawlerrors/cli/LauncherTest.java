@@ -12,6 +12,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -100,5 +102,19 @@ class LauncherTest {
         assertThat(launch("0")).isZero();
 
         assertThat(recorded()).containsExactly("build", "run", "build", "run");
+    }
+
+    @Test
+    void theMethodsTheLaunchersJitDirectivesNameExist() throws Exception {
+        // a directive naming a method that was renamed or moved would be ignored without a word
+        Matcher directive = Pattern.compile("-XX:CompileCommand=\\w+,([\\w.]+)::(\\w+)").matcher(Files.readString(Path.of("crawl-errors")));
+        int found = 0;
+        while (directive.find()) {
+            String method = directive.group(2);
+            assertThat(Class.forName(directive.group(1)).getDeclaredMethods()).as(directive.group())
+                    .anyMatch(m -> m.getName().equals(method));
+            found++;
+        }
+        assertThat(found).isEqualTo(2);
     }
 }
