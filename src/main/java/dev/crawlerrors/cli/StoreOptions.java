@@ -23,7 +23,7 @@ final class StoreOptions {
 
     Path db;
 
-    TimeZoneOption timezone = new TimeZoneOption();
+    final TimeZoneOption timezone = new TimeZoneOption();
 
     String ipRanges;
 
@@ -54,6 +54,7 @@ final class StoreOptions {
         return crawlers != null;
     }
 
+    /** The built-in crawler catalog, extended with {@code --crawlers} when given. */
     CrawlerCatalog catalog() {
         CrawlerCatalog builtIn = CrawlerCatalog.builtIn();
         if (crawlers == null) {
