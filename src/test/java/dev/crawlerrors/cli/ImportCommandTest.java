@@ -82,6 +82,22 @@ class ImportCommandTest {
     }
 
     @Test
+    void exitsOneAndSaysWhyWhenTheStoreCannotBeOpened() throws Exception {
+        // the store opens on another thread while the catalog is read: its failure ends the import all the same
+        Path log = dir.resolve("access.log");
+        Files.writeString(log, GOOD + "\n" + HUMAN + "\n");
+        Path db = dir.resolve("hits.duckdb");
+        Files.writeString(db, "not a database\n");
+
+        int exit = run("import", "--db", db.toString(), "--ip-ranges", ipRanges().toString(), "--dns-server", "none", log.toString());
+
+        assertThat(exit).isEqualTo(1);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("crawl-errors: cannot open the store " + db)
+                .contains("not a valid DuckDB database file");
+        assertThat(Files.readString(db)).isEqualTo("not a database\n");
+    }
+
+    @Test
     void exitsTwoForBadUsageWithOneClearSentence() throws Exception {
         assertThat(run("import", "--db", dir.resolve("x.duckdb").toString(), "--format", "xml", "x.log")).isEqualTo(2);
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("--format: 'xml' is not a log format; use auto, combined, common, "
