@@ -1,5 +1,6 @@
 package dev.crawlerrors.cli;
 
+import dev.crawlerrors.ingest.Figures;
 import dev.crawlerrors.report.CrawlErrorReport;
 import dev.crawlerrors.store.DuckDbHitStore;
 import dev.crawlerrors.web.ReportServer;
@@ -17,7 +18,6 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -138,7 +138,7 @@ final class AotTrainingCommand implements Callable<Integer> {
             case 11 -> protocol = "HTTP/2.0";
             default -> { }
         }
-        String time = micros == null ? "" : " " + String.format(Locale.ROOT, "%.6f", Long.parseLong(micros) / 1e6);
+        String time = micros == null ? "" : " " + Figures.fixed(Long.parseLong(micros) / 1e6, 6);
         return ip + " - - " + m.group(2) + " \"" + method + " " + url + " " + protocol + "\" " + m.group(6) + " " + size
                 + " \"" + referer + "\" \"" + agent + "\"" + time;
     }
