@@ -1,13 +1,14 @@
 package dev.crawlerrors.ingest;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.BufferedInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.util.Arrays;
 
 /**
  * A drain batch of JSON records sent as one JSON array, as JSON lines: one compact line per
@@ -17,7 +18,7 @@ import java.util.Arrays;
  */
 final class JsonArrayBatch {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final JsonFactory JSON = new JsonFactory();
     /** How far past leading white space the first byte is looked for. */
     private static final int LOOK_AHEAD = 64 * 1024;
 
@@ -46,6 +47,7 @@ final class JsonArrayBatch {
     /** The elements of an array being parsed, one line each. */
     private static final class Lines extends InputStream {
         private final JsonParser parser;
+        private final ByteArrayOutputStream element = new ByteArrayOutputStream();
         private byte[] line = new byte[0];
         private int at;
         private boolean ended;
@@ -72,9 +74,13 @@ final class JsonArrayBatch {
                     if (token == null) {
                         throw new MalformedArrayException("the JSON array ends before its closing ']'");
                     }
-                    byte[] element = JSON.writeValueAsBytes(JSON.readTree(parser));
-                    line = Arrays.copyOf(element, element.length + 1);
-                    line[element.length] = '\n';
+                    // copied as it is parsed, compact: no tree of the record is built
+                    element.reset();
+                    try (JsonGenerator out = JSON.createGenerator(element)) {
+                        out.copyCurrentStructure(parser);
+                    }
+                    element.write('\n');
+                    line = element.toByteArray();
                     at = 0;
                 } catch (JsonProcessingException e) {
                     throw new MalformedArrayException("the JSON array is malformed at " + where(e) + ": " + e.getOriginalMessage());
