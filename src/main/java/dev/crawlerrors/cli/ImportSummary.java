@@ -66,7 +66,7 @@ public final class ImportSummary {
     }
 
     public void print(PrintStream out) {
-        out.println("Read " + grouped(lines.linesRead()) + " lines in " + Figures.fixed(nanos / 1e9, 2) + " s ("
+        out.println("Read " + Figures.counted(lines.linesRead(), "line") + " in " + Figures.fixed(nanos / 1e9, 2) + " s ("
                 + grouped(linesPerSecond()) + " lines/s): " + grouped(lines.linesParsed()) + " parsed, "
                 + grouped(lines.linesBad()) + " bad, " + grouped(lines.linesBlank()) + " blank.");
         out.println("Crawler hits stored: " + grouped(crawlerHits) + "; error hits (status >= 300) for the report: "

@@ -33,6 +33,11 @@ public final class Figures {
         return out.toString();
     }
 
+    /** {@code n} {@link #grouped grouped} with its noun, singular for one: {@code 1 line}, {@code 2,000 lines}. */
+    public static String counted(long n, String noun) {
+        return grouped(n) + " " + (n == 1 ? noun : noun + "s");
+    }
+
     /**
      * {@code value} with {@code decimals} digits after the point (0 to 6), rounded half up as
      * {@code %.Nf} rounds, but from the binary value: 1.005, held as 1.00499..., gives 1.00 where

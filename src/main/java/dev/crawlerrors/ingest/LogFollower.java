@@ -236,8 +236,9 @@ public final class LogFollower implements AutoCloseable {
             }
             said.remove("missing");
             if (resume.seenBefore()) {
-                notices.accept("following " + name + " from line " + Figures.grouped(resume.start().lines() + 1) + " ("
-                        + Figures.grouped(resume.start().lines()) + " lines were read before)");
+                long linesBefore = resume.start().lines();
+                notices.accept("following " + name + " from line " + Figures.grouped(linesBefore + 1) + " ("
+                        + Figures.counted(linesBefore, "line") + (linesBefore == 1 ? " was" : " were") + " read before)");
             } else {
                 notices.accept((wasMissing ? name + " appeared; reading it" : "following " + name) + " from its start");
             }
@@ -381,7 +382,7 @@ public final class LogFollower implements AutoCloseable {
                 afterBatch.accept(counts);
                 counts.sourceErrors().forEach(notices);
                 if (counts.linesRead() > 0) {
-                    notices.accept(source.name() + ": read " + Figures.grouped(counts.linesRead()) + " lines written before it was rotated");
+                    notices.accept(source.name() + ": read " + Figures.counted(counts.linesRead(), "line") + " written before it was rotated");
                 }
             } catch (EOFException e) {
                 // a compressed copy that ends before what was read of it: nothing to add

@@ -290,7 +290,7 @@ class FollowTest {
         followed("auto").pollOnce();
 
         assertThat(storedUrls()).containsExactlyElementsOf(urls(1, 4));
-        assertThat(notices).contains(dir.resolve("access.log.1") + ": read 1 lines written before it was rotated");
+        assertThat(notices).contains(dir.resolve("access.log.1") + ": read 1 line written before it was rotated");
     }
 
     @Test

@@ -27,6 +27,13 @@ class FiguresTest {
     }
 
     @Test
+    void countsWithTheNounInTheSingularForOneOnly() {
+        assertThat(Figures.counted(1, "line")).isEqualTo("1 line");
+        assertThat(Figures.counted(0, "line")).isEqualTo("0 lines");
+        assertThat(Figures.counted(2_000, "line")).isEqualTo("2,000 lines");
+    }
+
+    @Test
     void writesDecimalsRoundedHalfUp() {
         assertThat(Figures.fixed(3.14159, 2)).isEqualTo("3.14");
         assertThat(Figures.fixed(0.125, 2)).isEqualTo("0.13");
