@@ -141,7 +141,7 @@ public final class LogImport {
             ParseCounts counts = reader.readOn(source, start, identifier, (hits, through) -> {
                 store(hits, through, summary);
                 last[0] = through;
-            }, progress);
+            }, progress, LogReader.UnfinishedLine.WAIT_WHILE_WRITTEN);
             summary.lines.addAll(counts);
             summary.sources.add(outcome(source, resume, counts, last[0].bytes() - start.bytes()));
         } catch (EOFException e) {
@@ -155,10 +155,11 @@ public final class LogImport {
     private static SourceOutcome outcome(LogSource source, ResumePoint resume, ParseCounts counts, long bytes) {
         long previousLines = resume.seenBefore() ? resume.start().lines() : 0;
         if (counts.linesRead() == 0 && resume.seenBefore()) {
-            return SourceOutcome.alreadyImported(source.name(), previousLines);
+            return SourceOutcome.alreadyImported(source.name(), previousLines).waiting(counts.unfinishedLineBytes());
         }
         SourceOutcome.Kind kind = resume.seenBefore() ? SourceOutcome.Kind.GROWN : SourceOutcome.Kind.NEW;
-        return new SourceOutcome(source.name(), kind, counts.linesRead(), counts.linesParsed(), bytes, previousLines);
+        return new SourceOutcome(source.name(), kind, counts.linesRead(), counts.linesParsed(), bytes, previousLines,
+                counts.unfinishedLineBytes());
     }
 
     private static String problem(LogSource source, IOException e) {

@@ -11,29 +11,43 @@ import dev.crawlerrors.ingest.Figures;
  * @param parsed        of those, the lines that parsed
  * @param bytes         decompressed bytes read this time
  * @param previousLines lines imported before, for a log seen before
+ * @param waitingBytes  the bytes of a last line left unread because it had no newline yet while the
+ *                      log was being written (read by the next import once it is whole), or 0
  */
-record SourceOutcome(String name, Kind kind, long lines, long parsed, long bytes, long previousLines) {
+record SourceOutcome(String name, Kind kind, long lines, long parsed, long bytes, long previousLines, long waitingBytes) {
 
     enum Kind { NEW, GROWN, ALREADY_IMPORTED, EMPTY }
 
     static SourceOutcome empty(String name) {
-        return new SourceOutcome(name, Kind.EMPTY, 0, 0, 0, 0);
+        return new SourceOutcome(name, Kind.EMPTY, 0, 0, 0, 0, 0);
     }
 
     static SourceOutcome alreadyImported(String name, long previousLines) {
-        return new SourceOutcome(name, Kind.ALREADY_IMPORTED, 0, 0, 0, previousLines);
+        return new SourceOutcome(name, Kind.ALREADY_IMPORTED, 0, 0, 0, previousLines, 0);
+    }
+
+    /** This outcome with a last line of {@code bytes} left for the next import. */
+    SourceOutcome waiting(long bytes) {
+        return new SourceOutcome(name, kind, lines, parsed, this.bytes, previousLines, bytes);
     }
 
     @Override
     public String toString() {
         String none = lines > 0 && parsed == 0 ? ", none of which parsed (is it an access log in this format?)" : "";
-        return switch (kind) {
-            case NEW -> name + ": new, " + Figures.grouped(lines) + " lines" + none;
-            case GROWN -> name + ": grown by " + Figures.grouped(lines) + " lines (" + size(bytes) + ") since it was imported with "
-                    + Figures.grouped(previousLines) + " lines" + none;
-            case ALREADY_IMPORTED -> name + ": already imported (" + Figures.grouped(previousLines) + " lines), nothing new";
+        String said = switch (kind) {
+            case NEW -> name + ": new, " + lines(lines) + none;
+            case GROWN -> name + ": grown by " + lines(lines) + " (" + size(bytes) + ") since it was imported with "
+                    + lines(previousLines) + none;
+            case ALREADY_IMPORTED -> name + ": already imported (" + lines(previousLines) + "), nothing new";
             case EMPTY -> name + ": empty, nothing to import";
         };
+        return waitingBytes == 0 ? said
+                : said + "; its last line (" + size(waitingBytes) + ") has no newline yet while the log is being written:"
+                        + " left for the next import";
+    }
+
+    private static String lines(long n) {
+        return Figures.counted(n, "line");
     }
 
     static String size(long bytes) {

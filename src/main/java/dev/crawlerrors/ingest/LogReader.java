@@ -10,6 +10,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.BooleanSupplier;
 
 /**
  * Reads a log in newline-aligned chunks and parses the chunks on every core, delivering hits to
@@ -92,6 +93,11 @@ public final class LogReader implements AutoCloseable {
      */
     public ParseCounts read(InputStream in, FormatChooser formats, SourceProgress from, AgentFilter filter, SourceSink sink,
             ReadProgress progress) throws Exception {
+        return read(in, formats, from, filter, sink, progress, NEVER);
+    }
+
+    private ParseCounts read(InputStream in, FormatChooser formats, SourceProgress from, AgentFilter filter, SourceSink sink,
+            ReadProgress progress, BooleanSupplier leaveUnfinished) throws Exception {
         FormatChooser.Choice choice;
         try {
             choice = formats.choose(in, from.name());
@@ -101,7 +107,7 @@ public final class LogReader implements AutoCloseable {
             return none;
         }
         LineParser parser = choice.parser();
-        return read(choice.in(), parser.sequential() ? parser.copy() : parser, from, filter, sink, progress);
+        return read(choice.in(), parser.sequential() ? parser.copy() : parser, from, filter, sink, progress, leaveUnfinished);
     }
 
     /**
@@ -113,6 +119,15 @@ public final class LogReader implements AutoCloseable {
      */
     public ParseCounts read(InputStream in, LineParser parser, SourceProgress from, AgentFilter filter, SourceSink sink,
             ReadProgress progress) throws Exception {
+        return read(in, parser, from, filter, sink, progress, NEVER);
+    }
+
+    /**
+     * The read itself. {@code leaveUnfinished} is asked when the input ends in a line without a
+     * newline: true leaves that line unread and the position before it, for a later read.
+     */
+    private ParseCounts read(InputStream in, LineParser parser, SourceProgress from, AgentFilter filter, SourceSink sink,
+            ReadProgress progress, BooleanSupplier leaveUnfinished) throws Exception {
         String source = from.name();
         ParseCounts total = new ParseCounts();
         // a sequential format gets one parser for the whole source and one worker, so chunks run in order
@@ -147,7 +162,20 @@ public final class LogReader implements AutoCloseable {
                 if (filled == 0 && end) {
                     break;
                 }
-                int cut = end ? filled : lastNewline(buffer, filled) + 1;
+                int cut = lastNewline(buffer, filled) + 1;
+                if (end && cut < filled) {
+                    // the input ends in a line without a newline: the last line of a log that does
+                    // not end in one, or the line being written into a live log, half of it on disk
+                    if (skippingLongLine || !leaveUnfinished.getAsBoolean()) {
+                        cut = filled;
+                    } else {
+                        total.leaveUnfinishedLine(filled - cut);
+                        filled = cut;
+                        if (cut == 0) {
+                            break;
+                        }
+                    }
+                }
                 if (cut == 0) {
                     // a full chunk without a newline: one line longer than any access-log line
                     bufferStart += filled;
@@ -204,11 +232,40 @@ public final class LogReader implements AutoCloseable {
      */
     public ParseCounts readOn(LogSource source, SourceProgress from, AgentFilter filter, SourceSink sink, ReadProgress progress)
             throws Exception {
+        return readOn(source, from, filter, sink, progress, UnfinishedLine.READ);
+    }
+
+    /**
+     * {@link #readOn(LogSource, SourceProgress, AgentFilter, SourceSink, ReadProgress)}, doing with a
+     * last line that has no newline what {@code unfinished} says; a line left is counted in
+     * {@link ParseCounts#unfinishedLineBytes()}.
+     */
+    public ParseCounts readOn(LogSource source, SourceProgress from, AgentFilter filter, SourceSink sink, ReadProgress progress,
+            UnfinishedLine unfinished) throws Exception {
+        BooleanSupplier leave = unfinished == UnfinishedLine.WAIT_WHILE_WRITTEN ? source::beingWritten : NEVER;
         LineParser resumed = resumedParser(source, from.bytes());
         try (InputStream in = source.openAt(from.bytes())) {
-            return resumed == null ? read(in, from, filter, sink, progress) : read(in, resumed, from, filter, sink, progress);
+            return resumed == null ? read(in, formats, from, filter, sink, progress, leave)
+                    : read(in, resumed, from, filter, sink, progress, leave);
         }
     }
+
+    /**
+     * What a read does with a last line that has no newline when its input ends. A log being written
+     * can end in half a line: read then, the half is stored cut short or counted bad, the position is
+     * kept after it, and the next read starts in the middle of the line, which is lost.
+     */
+    public enum UnfinishedLine {
+        /** Read it as a line: the input does not grow (standard input, a rotated copy). */
+        READ,
+        /**
+         * Leave it, and the position before it, for the next read when the log is being written
+         * ({@link LogSource#beingWritten()}); read it when the log ends that way for good.
+         */
+        WAIT_WHILE_WRITTEN
+    }
+
+    private static final BooleanSupplier NEVER = () -> false;
 
     /**
      * The parser to read {@code source} with from {@code position} on, when its format keeps state

@@ -28,6 +28,13 @@ import java.util.zip.GZIPInputStream;
 public final class LogSource {
 
     private static final int READ_BUFFER = 1 << 16;
+    /**
+     * How long a file must have been left alone to count as not being written. nginx and Apache
+     * write each line with one write(), so a last line without its newline is one being written
+     * at this instant (or by a writer that writes a line in pieces); a file whose last change is
+     * older than this and still ends without a newline ends that way for good.
+     */
+    static final long WRITE_QUIET_MILLIS = 5_000;
 
     private final String name;
     private final Path path;
@@ -66,6 +73,23 @@ public final class LogSource {
             return path == null ? -1 : Files.size(path);
         } catch (IOException e) {
             return -1;
+        }
+    }
+
+    /**
+     * Whether the log may be in the middle of a write: a plain file changed less than {@link
+     * #WRITE_QUIET_MILLIS} ago. Standard input and compressed files are finished when they end;
+     * a file that cannot be looked at is taken for finished too (reading it said what it holds).
+     */
+    public boolean beingWritten() {
+        if (path == null) {
+            return false;
+        }
+        try {
+            return compression() == Compression.NONE
+                    && System.currentTimeMillis() - Files.getLastModifiedTime(path).toMillis() < WRITE_QUIET_MILLIS;
+        } catch (IOException e) {
+            return false;
         }
     }
 

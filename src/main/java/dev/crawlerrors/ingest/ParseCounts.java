@@ -24,6 +24,7 @@ public final class ParseCounts {
     private final Map<String, Long> badByReason = new TreeMap<>();
     private final List<BadLine> firstBadLines = new ArrayList<>();
     private final List<String> sourceErrors = new ArrayList<>();
+    private long unfinishedLineBytes;
 
     void countParsed(boolean kept) {
         linesRead++;
@@ -52,6 +53,11 @@ public final class ParseCounts {
         sourceErrors.add(message);
     }
 
+    /** Records a last line without a newline that was left for a later read, {@code bytes} long. */
+    void leaveUnfinishedLine(long bytes) {
+        unfinishedLineBytes = bytes;
+    }
+
     /** Adds {@code other}, whose bad-line numbers are relative to {@code firstLine}. */
     void add(ParseCounts other, long lineBase) {
         linesRead += other.linesRead;
@@ -67,6 +73,7 @@ public final class ParseCounts {
             firstBadLines.add(new BadLine(bad.source(), bad.lineNumber() + lineBase, bad.reason(), bad.message()));
         }
         sourceErrors.addAll(other.sourceErrors);
+        unfinishedLineBytes += other.unfinishedLineBytes;
     }
 
     /** Merges the totals of another finished read (line numbers already absolute). */
@@ -101,6 +108,14 @@ public final class ParseCounts {
 
     public List<BadLine> firstBadLines() {
         return Collections.unmodifiableList(firstBadLines);
+    }
+
+    /**
+     * The bytes of a last line that had no newline and was left unread because its log was being
+     * written (see {@link LogReader.UnfinishedLine}); 0 when there was none.
+     */
+    public long unfinishedLineBytes() {
+        return unfinishedLineBytes;
     }
 
     /** Sources that could not be opened or ended early, one sentence each. */

@@ -15,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -189,6 +190,52 @@ class ImportSourcesTest {
         assertThat(storedUrls()).containsExactlyElementsOf(urls(1, 5));
     }
 
+    @Test
+    void aHalfWrittenLastLineIsLeftForTheNextImportWhichReadsItWhole() throws Exception {
+        // the import reads the log while the server is writing its second line, 70 bytes of it on disk
+        String second = line(2);
+        Path access = log("access.log", line(1) + second.substring(0, 70));
+
+        assertThat(importing(access.toString())).isZero();
+
+        assertThat(summary()).contains("Read 1 line in", "1 parsed, 0 bad", "  " + access + ": new, 1 line;"
+                + " its last line (70 bytes) has no newline yet while the log is being written: left for the next import\n");
+        assertThat(storedUrls()).containsExactly("/page/1");
+
+        Files.writeString(access, second.substring(70) + line(3), StandardOpenOption.APPEND);
+        assertThat(importing(access.toString())).isZero();
+
+        assertThat(summary()).contains("2 parsed, 0 bad", "  " + access + ": grown by 2 lines (");
+        assertThat(storedUrls()).containsExactlyElementsOf(urls(1, 3));
+    }
+
+    @Test
+    void aLastLineWithoutANewlineIsReadWhenTheLogIsNoLongerWritten() throws Exception {
+        String last = line(3);
+        Path access = log("access.log", lines(1, 2) + last.substring(0, last.length() - 1));
+        Files.setLastModifiedTime(access, FileTime.fromMillis(System.currentTimeMillis() - 60_000));
+
+        assertThat(importing(access.toString())).isZero();
+
+        assertThat(summary()).contains("  " + access + ": new, 3 lines\n").doesNotContain("no newline yet");
+        assertThat(storedUrls()).containsExactlyElementsOf(urls(1, 3));
+    }
+
+    @Test
+    void aLastLineWithoutANewlineIsReadFromStandardInputAndCompressedLogs() throws Exception {
+        // neither grows once it ends, however recently it was written
+        String third = line(3).stripTrailing();
+        System.setIn(new ByteArrayInputStream((lines(1, 2) + third).getBytes(StandardCharsets.UTF_8)));
+        assertThat(importing("-")).isZero();
+        assertThat(summary()).contains("  -: new, 3 lines\n");
+
+        Path gz = log("access.log.1.gz", gzip(lines(4, 5) + line(6).stripTrailing()));
+        assertThat(importing(gz.toString())).isZero();
+        assertThat(summary()).contains("  " + gz + ": new, 3 lines\n");
+
+        assertThat(storedUrls()).containsExactlyElementsOf(urls(1, 6));
+    }
+
     /** An IIS log's directives: its fields in IIS's order, or with the client's address and the path swapped. */
     private static String iisHeader(boolean swapped) {
         return "#Software: Microsoft Internet Information Services 10.0\n#Version: 1.0\n#Date: 2025-05-14 09:00:00\n"
@@ -226,7 +273,7 @@ class ImportSourcesTest {
 
         assertThat(importing(logs())).isZero();
 
-        assertThat(summary()).contains("u_ex250514.log.gz: grown by 1 lines").doesNotContain("Source problem");
+        assertThat(summary()).contains("u_ex250514.log.gz: grown by 1 line (").doesNotContain("Source problem");
         assertThat(storedUrls()).containsExactlyElementsOf(urls(1, 2));
     }
 
@@ -251,7 +298,7 @@ class ImportSourcesTest {
 
         assertThat(summary()).contains("access.log.2.gz: already imported (5 lines), nothing new")
                 .contains("access.log.1: already imported (2 lines), nothing new")
-                .contains("/access.log: new, 1 lines");
+                .contains("/access.log: new, 1 line\n");
         assertThat(storedUrls()).containsExactlyElementsOf(urls(1, 8));
     }
 
@@ -315,7 +362,7 @@ class ImportSourcesTest {
         System.setIn(new ByteArrayInputStream(gzip(lines(1, 4))));
         assertThat(importing("-")).isZero();
 
-        assertThat(summary()).contains("  -: grown by 1 lines");
+        assertThat(summary()).contains("  -: grown by 1 line (");
         assertThat(storedUrls()).containsExactlyElementsOf(urls(1, 4));
     }
 }
