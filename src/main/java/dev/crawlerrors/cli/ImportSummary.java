@@ -91,6 +91,11 @@ public final class ImportSummary {
             out.println("First " + first.size() + " bad lines:");
             first.forEach(bad -> out.println("  " + bad));
         }
+        lines.inOtherFormat().forEach((format, n) -> {
+            BadLine first = lines.firstInOtherFormat().get(format);
+            out.println("Lines in another format than their log's, read in it: " + Figures.counted(n, "line") + " as " + format
+                    + " (the first: " + first.source() + " line " + grouped(first.lineNumber()) + ").");
+        });
         if (!sources.isEmpty()) {
             out.println(sources.size() == 1 ? "Log:" : "Logs (" + sources.size() + ", in the order read):");
             sources.forEach(source -> out.println("  " + source));

@@ -21,6 +21,11 @@ public interface FormatChooser {
 
     /** The parser for a source and the stream to read it from. */
     record Choice(LineParser parser, InputStream in) {
+
+        /** The format chosen for the source, without the others a {@link FallbackLineParser} tries for its bad lines. */
+        public LineParser detected() {
+            return parser instanceof FallbackLineParser fallback ? fallback.primary() : parser;
+        }
     }
 
     /** A chooser that always picks {@code parser} and reads nothing ahead. */

@@ -65,6 +65,7 @@ public final class FormatDetector implements FormatChooser {
         }
         boolean[] parsedByAny = new boolean[count];
         LineParser best = null;
+        LogFormat bestFormat = null;
         int bestParsed = -1;
         int bestRank = Integer.MAX_VALUE;
         int bestAgents = 0;
@@ -90,6 +91,7 @@ public final class FormatDetector implements FormatChooser {
             }
             if (parsed > bestParsed || (parsed == bestParsed && rank < bestRank)) {
                 best = parser;
+                bestFormat = format;
                 bestParsed = parsed;
                 bestRank = rank;
                 bestAgents = agents;
@@ -129,7 +131,22 @@ public final class FormatDetector implements FormatChooser {
                             ? " (Traefik drops headers unless told: accessLog.fields.headers.names.User-Agent=keep)" : "");
         }
         notices.accept(notice);
-        return new Choice(best, replay);
+        return new Choice(FallbackLineParser.of(best, otherFormats(bestFormat)), replay);
+    }
+
+    /**
+     * What a line of a log detected as {@code detected} is read in when that format rejects it: the
+     * other detected formats that carry the user agent, in detection order ({@link FallbackLineParser}
+     * says why those).
+     */
+    private static List<LineParser> otherFormats(LogFormat detected) {
+        List<LineParser> others = new ArrayList<>();
+        for (LogFormat format : LogFormat.DETECTED) {
+            if (format != detected && format.carriesAgent()) {
+                others.add(format.parser());
+            }
+        }
+        return others;
     }
 
     /**

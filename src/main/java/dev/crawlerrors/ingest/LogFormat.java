@@ -105,6 +105,14 @@ public enum LogFormat {
         };
     }
 
+    /**
+     * Whether a line in this format carries its user agent by itself: combined and JSON lines do,
+     * common lines never, and a W3C line only through the {@code #Fields:} directive of its own log.
+     */
+    boolean carriesAgent() {
+        return this == COMBINED || this == COMBINED_VHOST || this == JSON;
+    }
+
     static String noAgentNotice(String why) {
         return "format: " + why + ", so no crawler can be identified in them: lines are read and counted, and none is stored;"
                 + " log the user agent (combined format) to get a report";

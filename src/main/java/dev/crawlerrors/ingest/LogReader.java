@@ -382,9 +382,12 @@ public final class LogReader implements AutoCloseable {
         return thread;
     }
 
-    private static Parsed parse(LineParser parser, byte[] chunk, int from, int to, String source, AgentFilter filter) {
+    private static Parsed parse(LineParser reading, byte[] chunk, int from, int to, String source, AgentFilter filter) {
         ParseCounts counts = new ParseCounts();
         List<Hit> hits = new ArrayList<>();
+        // a log whose format may change partway is read in its own format; the others are asked only for a bad line
+        FallbackLineParser fallback = reading instanceof FallbackLineParser f ? f : null;
+        LineParser parser = fallback != null ? fallback.primary() : reading;
         LineFindingParser finder = parser instanceof LineFindingParser f ? f : null;
         long line = 0;
         int start = from;
@@ -415,7 +418,12 @@ public final class LogReader implements AutoCloseable {
                         hits.add(hit);
                     }
                 } catch (BadLineException e) {
-                    counts.countBad(new BadLine(source, line, e.reason(), e.getMessage()));
+                    if (fallback == null) {
+                        counts.countBad(new BadLine(source, line, e.reason(), e.getMessage()));
+                    } else {
+                        readInOtherFormat(fallback, chunk, start, end, filter, e, new BadLine(source, line, e.reason(), e.getMessage()),
+                                counts, hits);
+                    }
                 } catch (RuntimeException e) {
                     // a parser bug must not lose the good lines around it
                     counts.countBad(new BadLine(source, line, "unparseable", "the parser failed on this line: " + e));
@@ -424,6 +432,23 @@ public final class LogReader implements AutoCloseable {
             start = nl + 1;
         }
         return new Parsed(hits, counts);
+    }
+
+    /**
+     * Reads a line its log's format rejected in another format, or counts it as the bad line it is.
+     * A method of its own, out of the parse loop, which the JIT compiles for the lines that parse.
+     */
+    private static void readInOtherFormat(FallbackLineParser fallback, byte[] chunk, int start, int end, AgentFilter filter,
+            BadLineException rejected, BadLine bad, ParseCounts counts, List<Hit> hits) {
+        try {
+            Hit hit = fallback.parseOther(chunk, start, end, filter, rejected);
+            counts.countParsedInOtherFormat(hit != null, fallback.lastOtherFormat(), bad.source(), bad.lineNumber());
+            if (hit != null) {
+                hits.add(hit);
+            }
+        } catch (BadLineException stillBad) {
+            counts.countBad(bad);
+        }
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.crawlerrors.ingest;
 
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -25,6 +26,9 @@ public final class ParseCounts {
     private final List<BadLine> firstBadLines = new ArrayList<>();
     private final List<String> sourceErrors = new ArrayList<>();
     private long unfinishedLineBytes;
+    /** Lines read in another format than their log's, by that format, and the first such line of each. */
+    private final Map<String, Long> inOtherFormat = new LinkedHashMap<>();
+    private final Map<String, BadLine> firstInOtherFormat = new LinkedHashMap<>();
 
     void countParsed(boolean kept) {
         linesRead++;
@@ -32,6 +36,16 @@ public final class ParseCounts {
         if (kept) {
             hitsKept++;
         }
+    }
+
+    /**
+     * Counts a line its log's format rejected and {@code format} read ({@link FallbackLineParser}):
+     * parsed, and kept apart to tell the user that the log changed format.
+     */
+    void countParsedInOtherFormat(boolean kept, String format, String source, long lineNumber) {
+        countParsed(kept);
+        inOtherFormat.merge(format, 1L, Long::sum);
+        firstInOtherFormat.putIfAbsent(format, new BadLine(source, lineNumber, "in another format", "read as " + format));
     }
 
     void countBlank() {
@@ -74,6 +88,9 @@ public final class ParseCounts {
         }
         sourceErrors.addAll(other.sourceErrors);
         unfinishedLineBytes += other.unfinishedLineBytes;
+        other.inOtherFormat.forEach((format, n) -> inOtherFormat.merge(format, n, Long::sum));
+        other.firstInOtherFormat.forEach((format, first) -> firstInOtherFormat.putIfAbsent(format,
+                new BadLine(first.source(), first.lineNumber() + lineBase, first.reason(), first.message())));
     }
 
     /** Merges the totals of another finished read (line numbers already absolute). */
@@ -116,6 +133,16 @@ public final class ParseCounts {
      */
     public long unfinishedLineBytes() {
         return unfinishedLineBytes;
+    }
+
+    /** Lines read in another format than the one detected for their log, by format ({@link FallbackLineParser}). */
+    public Map<String, Long> inOtherFormat() {
+        return Collections.unmodifiableMap(inOtherFormat);
+    }
+
+    /** The first line read in each other format: where its log changed format. */
+    public Map<String, BadLine> firstInOtherFormat() {
+        return Collections.unmodifiableMap(firstInOtherFormat);
     }
 
     /** Sources that could not be opened or ended early, one sentence each. */

@@ -3,6 +3,7 @@ package dev.crawlerrors.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.crawlerrors.ingest.Compressed;
+import dev.crawlerrors.ingest.SampleLogs;
 import dev.crawlerrors.store.DuckDbHitStore;
 import dev.crawlerrors.store.HitFilter;
 import dev.crawlerrors.store.StoredHit;
@@ -234,6 +235,22 @@ class ImportSourcesTest {
         assertThat(summary()).contains("  " + gz + ": new, 3 lines\n");
 
         assertThat(storedUrls()).containsExactlyElementsOf(urls(1, 6));
+    }
+
+    @Test
+    void aLogThatChangesFormatPartwayIsReadInBothAndTheSummarySaysWhere() throws Exception {
+        // nginx's log_format given escape=json and reloaded: the same log goes on in JSON
+        String json = IntStream.rangeClosed(4, 5)
+                .mapToObj(i -> SampleLogs.NGINX_JSON.replace("/gent/veldstraat?x=1", "/page/" + i) + "\n")
+                .collect(java.util.stream.Collectors.joining());
+        Path access = log("access.log", lines(1, 3) + json);
+        Files.setLastModifiedTime(access, FileTime.fromMillis(System.currentTimeMillis() - 60_000));
+
+        assertThat(importing(access.toString())).isZero();
+
+        assertThat(summary()).contains("Read 5 lines in", "5 parsed, 0 bad",
+                "Lines in another format than their log's, read in it: 2 lines as JSON lines (the first: " + access + " line 4).\n");
+        assertThat(storedUrls()).containsExactlyElementsOf(urls(1, 5));
     }
 
     /** An IIS log's directives: its fields in IIS's order, or with the client's address and the path swapped. */

@@ -53,8 +53,8 @@ class FormatDetectorChoiceTest {
         }
         FormatChooser.Choice choice = detector.choose(stream(log), "access.log");
 
-        assertThat(choice.parser().getClass()).isEqualTo(expected.best.getClass());
-        assertThat(choice.parser().describe()).isEqualTo(expected.best.describe());
+        assertThat(choice.detected().getClass()).isEqualTo(expected.best.getClass());
+        assertThat(choice.detected().describe()).isEqualTo(expected.best.describe());
         assertThat(notices.get(0)).contains(", " + expected.bestParsed + " parsed");
         assertThat(notices.get(0).contains("carry no user agent")).isEqualTo(expected.bestAgents == 0);
     }

@@ -37,7 +37,7 @@ class FormatDetectorTest {
     void detectsNginxCombinedWithRequestTimeAndSaysSo() throws Exception {
         FormatChooser.Choice choice = choose(lines(1500, FormatDetectorTest::combined));
 
-        assertThat(choice.parser()).isInstanceOf(CombinedLineParser.class);
+        assertThat(choice.detected()).isInstanceOf(CombinedLineParser.class);
         assertThat(notices).containsExactly("format: combined with request time in seconds (nginx $request_time); "
                 + "auto-detected from the first 1,000 lines of access.log, 1,000 parsed");
     }
@@ -86,7 +86,7 @@ class FormatDetectorTest {
 
         FormatChooser.Choice choice = choose(log);
 
-        assertThat(choice.parser()).isInstanceOf(CombinedLineParser.class);
+        assertThat(choice.detected()).isInstanceOf(CombinedLineParser.class);
         assertThat(notices.get(0)).endsWith("auto-detected from all 12 lines of access.log, 10 parsed");
     }
 
@@ -109,9 +109,23 @@ class FormatDetectorTest {
         FormatChooser.Choice choice = FormatDetector.forLiveSources(notices::add)
                 .choose(new ByteArrayInputStream(log.getBytes(StandardCharsets.UTF_8)), "udp://127.0.0.1:5140");
 
-        assertThat(choice.parser()).isInstanceOf(CombinedLineParser.class);
+        assertThat(choice.detected()).isInstanceOf(CombinedLineParser.class);
         assertThat(notices).containsExactly("format: combined with request time in seconds (nginx $request_time); auto-detected "
                 + "from all 10 lines of udp://127.0.0.1:5140, 1 parsed (9 in no format: read as bad lines)");
+    }
+
+    @Test
+    void theChosenFormatLeavesALineItRejectsToAnotherThatCarriesTheAgentButNotToCommon() throws Exception {
+        FormatChooser.Choice choice = choose(lines(1500, FormatDetectorTest::combined));
+        byte[] json = SampleLogs.NGINX_JSON.getBytes(StandardCharsets.UTF_8);
+        // a combined line cut short after its size reads as common: it stays the bad line it is
+        byte[] cut = "66.249.66.1 - - [14/May/2025:09:31:02 +0200] \"GET /a HTTP/1.1\" 404 153".getBytes(StandardCharsets.UTF_8);
+
+        Hit hit = choice.parser().parse(json, 0, json.length, AgentFilter.ALL);
+
+        assertThat(hit.url()).isEqualTo("/gent/veldstraat?x=1");
+        assertThat(hit.userAgent()).isEqualTo(SampleLogs.GOOGLEBOT);
+        assertThatThrownBy(() -> choice.parser().parse(cut, 0, cut.length, AgentFilter.ALL)).isInstanceOf(BadLineException.class);
     }
 
     @Test
@@ -134,7 +148,7 @@ class FormatDetectorTest {
     void readsAnEmptySourceAsCombinedWithoutANotice() throws Exception {
         FormatChooser.Choice choice = choose("");
 
-        assertThat(choice.parser()).isInstanceOf(CombinedLineParser.class);
+        assertThat(choice.detected()).isInstanceOf(CombinedLineParser.class);
         assertThat(notices).isEmpty();
     }
 
@@ -166,7 +180,7 @@ class FormatDetectorTest {
 
         FormatChooser.Choice choice = detector.choose(trickle, "-");
 
-        assertThat(choice.parser()).isInstanceOf(CombinedLineParser.class);
+        assertThat(choice.detected()).isInstanceOf(CombinedLineParser.class);
         assertThat(choice.in().readNBytes(log.length)).isEqualTo(log);
         assertThatThrownBy(() -> choice.in().read()).isSameAs(cut);
     }

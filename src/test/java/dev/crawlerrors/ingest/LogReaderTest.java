@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.IntStream;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -253,7 +254,8 @@ class LogReaderTest {
     }
 
     @Test
-    void keepsTheGoodLinesAroundLinesInAnotherFormatAndCountsThemByReason() throws Exception {
+    void readsALineInAnotherFormatThatCarriesTheAgentInItAndCountsLinesInNoneByReason() throws Exception {
+        // a Caddy line reads as JSON; an IIS line without its log's #Fields, and a stray directive, read in no format
         String log = line(1) + "\n" + SampleLogs.CADDY + "\n" + line(2) + "\n" + SampleLogs.IIS_LINE + "\n"
                 + "#Fields: date time\n" + line(3) + "\n";
 
@@ -263,11 +265,59 @@ class LogReaderTest {
                     hits::addAll, ReadProgress.NONE);
         }
 
-        assertThat(hits).extracting(Hit::url).containsExactly("/page/1", "/page/2", "/page/3");
-        assertThat(counts.linesBad()).isEqualTo(3);
-        assertThat(counts.badByReason()).containsExactlyInAnyOrderEntriesOf(java.util.Map.of("no client address", 2L, "no time", 1L));
-        assertThat(counts.firstBadLines()).extracting(BadLine::lineNumber).containsExactly(2L, 4L, 5L);
-        assertThat(counts.firstBadLines().get(0).toString()).startsWith("access.log line 2: '{\"level\":\"info\",");
+        assertThat(hits).extracting(Hit::url).containsExactly("/page/1", "/gent/veldstraat?x=1", "/page/2", "/page/3");
+        assertThat(hits.get(1).ip()).isEqualTo("66.249.66.1");
+        assertThat(counts.linesParsed()).isEqualTo(4);
+        assertThat(counts.inOtherFormat()).containsExactly(java.util.Map.entry("JSON lines (Caddy)", 1L));
+        assertThat(counts.firstInOtherFormat().get("JSON lines (Caddy)").lineNumber()).isEqualTo(2);
+        assertThat(counts.linesBad()).isEqualTo(2);
+        assertThat(counts.badByReason()).containsExactlyInAnyOrderEntriesOf(java.util.Map.of("no client address", 1L, "no time", 1L));
+        assertThat(counts.firstBadLines()).extracting(BadLine::lineNumber).containsExactly(4L, 5L);
+        assertThat(counts.firstBadLines().get(0).toString()).startsWith("access.log line 4: no [time] field;")
+                .contains("got '2025-05-14 07:31:02 10.0.0.4 GET");
+    }
+
+    @Test
+    void readsOnInTheNewFormatWhenALogChangesFormatPartway() throws Exception {
+        // nginx given log_format ... escape=json and reloaded: the same file goes on in JSON, across chunks and threads
+        StringBuilder log = new StringBuilder();
+        for (int i = 1; i <= 3_000; i++) {
+            log.append(line(i)).append('\n');
+        }
+        for (int i = 3_001; i <= 6_000; i++) {
+            log.append(SampleLogs.NGINX_JSON.replace("/gent/veldstraat?x=1", "/page/" + i)).append('\n');
+        }
+        List<String> notices = new ArrayList<>();
+
+        ParseCounts counts;
+        try (LogReader reader = new LogReader(new FormatDetector(notices::add), 2)) {
+            counts = reader.read(new ByteArrayInputStream(log.toString().getBytes(StandardCharsets.UTF_8)), "access.log",
+                    AgentFilter.ALL, hits::addAll, ReadProgress.NONE);
+        }
+
+        assertThat(notices).singleElement().asString().startsWith("format: combined");
+        assertThat(hits).extracting(Hit::url).containsExactlyElementsOf(IntStream.rangeClosed(1, 6_000).mapToObj(i -> "/page/" + i).toList());
+        assertThat(hits.get(5_999).durationMs()).isEqualTo(12.0);
+        assertThat(counts.linesParsed()).isEqualTo(6_000);
+        assertThat(counts.linesBad()).isZero();
+        assertThat(counts.inOtherFormat()).containsExactly(java.util.Map.entry("JSON lines", 3_000L));
+        assertThat(counts.firstInOtherFormat().get("JSON lines").lineNumber()).isEqualTo(3_001);
+    }
+
+    @Test
+    void aLogInTheFormatItWasNamedInReadsNoOtherFormat() throws Exception {
+        // --format names the format: lines in another are bad lines, as the user said
+        String log = line(1) + "\n" + SampleLogs.NGINX_JSON + "\n";
+
+        ParseCounts counts;
+        try (LogReader reader = new LogReader(LogFormat.chooser("combined", message -> { }), 2)) {
+            counts = reader.read(new ByteArrayInputStream(log.getBytes(StandardCharsets.UTF_8)), "access.log", AgentFilter.ALL,
+                    hits::addAll, ReadProgress.NONE);
+        }
+
+        assertThat(hits).extracting(Hit::url).containsExactly("/page/1");
+        assertThat(counts.linesBad()).isEqualTo(1);
+        assertThat(counts.inOtherFormat()).isEmpty();
     }
 
     @Test
