@@ -1,0 +1,100 @@
+package dev.crawlerrors.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.crawlerrors.store.DuckDbHitStore;
+import dev.crawlerrors.store.HitFilter;
+import dev.crawlerrors.store.StoredHit;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** An import of a log holding each kind of bad input among good lines, through the command as users run it. */
+class ImportBadInputTest {
+
+    private static final String GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
+
+    @TempDir
+    Path dir;
+
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private PrintStream originalOut;
+
+    @BeforeEach
+    void captureOutput() {
+        originalOut = System.out;
+        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+    }
+
+    @AfterEach
+    void restoreOutput() {
+        System.setOut(originalOut);
+    }
+
+    /** A verified Googlebot 404 for {@code path} at {@code time} (on 14 May 2025, +0200), as nginx writes it. */
+    private static String googlebot(String time, String path, String agent) {
+        return "66.249.66.1 - - [14/May/2025:" + time + " +0200] \"GET " + path + " HTTP/1.1\" 404 0 \"-\" \"" + agent + "\" 0.012\n";
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void keepsEveryGoodLineAmongEachKindOfBadInputAndCountsTheBadOnesByReasonWithTheirLineNumbers() throws Exception {
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        log.writeBytes(bytes(googlebot("09:31:02", "/a", GOOGLEBOT)));
+        // 2: cut short in its request, as a line the writer never finished
+        log.writeBytes(bytes("66.249.66.1 - - [14/May/2025:09:31:03 +0200] \"GET /cut-sh\n"));
+        // 3: binary garbage with NUL bytes
+        log.writeBytes(new byte[] {0, 1, 2, (byte) 0xff, (byte) 0xfe, 'x', '\n'});
+        // 4: a good line whose agent ends in bytes that are not UTF-8
+        log.writeBytes(bytes("66.249.66.1 - - [14/May/2025:09:31:04 +0200] \"GET /b HTTP/1.1\" 404 0 \"-\" \"" + GOOGLEBOT + " "));
+        log.writeBytes(new byte[] {(byte) 0xc3, (byte) 0x28, (byte) 0xff});
+        log.writeBytes(bytes("\" 0.012\n"));
+        // 5: a line of 70 KiB, longer than any access-log line
+        log.writeBytes(bytes(googlebot("09:31:05", "/" + "x".repeat(70 * 1024), GOOGLEBOT)));
+        // 6: the clock went back an hour; 7: and on
+        log.writeBytes(bytes(googlebot("08:31:06", "/c", GOOGLEBOT)));
+        log.writeBytes(bytes(googlebot("09:31:07", "/d", GOOGLEBOT)));
+        Path access = Files.write(dir.resolve("access.log"), log.toByteArray());
+        Path db = dir.resolve("hits.duckdb");
+
+        CommandLine cli = Main.commandLine();
+        cli.setErr(new PrintWriter(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        int exit = cli.execute("import", "--db", db.toString(), "--ip-ranges", ImportSourcesTest.ipRanges(dir).toString(),
+                "--dns-server", "none", access.toString());
+
+        assertThat(exit).isZero();
+        String summary = out.toString(StandardCharsets.UTF_8);
+        assertThat(summary).contains("Read 7 lines in", "4 parsed, 3 bad, 0 blank.",
+                "Crawler hits stored: 4; error hits (status >= 300) for the report: 4",
+                "Verdicts: verified 4",
+                "Bad lines by reason: no client address 1; too long 1; truncated 1\n",
+                "First 3 bad lines:\n  " + access + " line 2: ");
+        assertThat(summary).containsSubsequence("\n  " + access + " line 2: ", "\n  " + access + " line 3: ", "\n  " + access + " line 5: ");
+        assertThat(summary).containsPattern(access + " line 5: the line is 71\\d{3} bytes long; access-log lines are at most 65536");
+
+        List<StoredHit> rows = new ArrayList<>();
+        try (DuckDbHitStore store = DuckDbHitStore.open(db)) {
+            store.forEach(HitFilter.ERRORS, rows::add);
+        }
+        // stored in time order, the hit from before the clock went back first
+        assertThat(rows.stream().sorted(Comparator.comparingLong(StoredHit::id)).map(StoredHit::url)).containsExactly("/c", "/a", "/b", "/d");
+        StoredHit undecodable = rows.stream().filter(row -> row.url().equals("/b")).findFirst().orElseThrow();
+        assertThat(undecodable.userAgent()).isEqualTo(GOOGLEBOT + " \uFFFD(\uFFFD");
+        assertThat(undecodable.crawler()).startsWith("Googlebot");
+        assertThat(undecodable.verification()).isEqualTo("verified");
+    }
+}
