@@ -351,6 +351,12 @@ public final class LogFollower implements AutoCloseable {
                 notices.accept(bad.toString());
             }
         }
+        counts.firstInOtherFormat().forEach((format, first) -> {
+            if (tail.otherFormatsSaid.add(format)) {
+                notices.accept(first.source() + " line " + Figures.grouped(first.lineNumber()) + " is in another format than the log's:"
+                        + " read as " + format + ", as are the lines like it");
+            }
+        });
     }
 
     /**
@@ -401,6 +407,8 @@ public final class LogFollower implements AutoCloseable {
         SourceProgress position;
         long drainUntil;
         int badLinesShown;
+        /** The other formats this file's lines were read in that were said (once each: the log changed format). */
+        final Set<String> otherFormatsSaid = new HashSet<>();
         /** This file's own parser; null until its format is chosen. */
         LineParser parser;
         /** The length of the beginning that was found in no known format (no use trying it again). */

@@ -104,6 +104,22 @@ class FollowTest {
     }
 
     @Test
+    void aLogThatChangesFormatWhileFollowedIsReadOnInTheNewOneAndSaysSoOnce() throws Exception {
+        append(log, lines(1, 3));
+        follow();
+        awaitStoredExactly(1, 3);
+
+        // nginx's log_format given escape=json and reloaded: the same file goes on in JSON
+        for (int i = 4; i <= 6; i++) {
+            append(log, SampleLogs.NGINX_JSON.replace("/gent/veldstraat?x=1", "/page/" + i) + "\n");
+        }
+
+        awaitStoredExactly(1, 6);
+        assertThat(notices).containsExactly("following " + log + " from its start",
+                log + " line 4 is in another format than the log's: read as JSON lines, as are the lines like it");
+    }
+
+    @Test
     void anAppendedLineReachesTheStoreAndAnUnfinishedOneWaitsForItsNewline() throws Exception {
         append(log, lines(1, 3));
         follow();
