@@ -2,9 +2,16 @@ package dev.crawlerrors.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.crawlerrors.ingest.LogDrainServer;
+import dev.crawlerrors.ingest.LogFormat;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -137,5 +144,23 @@ class EscapedTerminalOutputTest {
         assertThat(exit).isEqualTo(2);
         assertThat(stderr()).startsWith("Unknown option: '--\\x1B[2J\\u202E'\n");
         assertNothingRawPrinted();
+    }
+
+    @Test
+    void theLogDrainEchoesAFormatWithItsControlsEscaped() throws Exception {
+        try (LogDrainServer drain = LogDrainServer.start("127.0.0.1", 0, "token", LogFormat.liveChooser("auto", notice -> { }),
+                (lines, source, formats) -> {
+                    throw new AssertionError("a batch in no format is not stored");
+                })) {
+            HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                    URI.create("http://127.0.0.1:" + drain.port() + LogDrainServer.PATH + "?format=x%1B%5B2J%C2%9B%E2%80%AE"))
+                    .header("Authorization", "Bearer token").POST(HttpRequest.BodyPublishers.ofString(GOOD + "\n")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+
+            assertThat(response.statusCode()).isEqualTo(400);
+            assertThat(new ObjectMapper().readTree(response.body()).get("error").asText())
+                    .startsWith("format: 'x\\x1B[2J\\xC2\\x9B\\u202E' is not a log format; ");
+            assertThat(response.body()).doesNotContain("\u009B", "\u202E");
+        }
     }
 }
