@@ -4,6 +4,7 @@ import dev.crawlerrors.crawler.CrawlerCatalog;
 import dev.crawlerrors.crawler.CrawlerIdentifier;
 import dev.crawlerrors.crawler.CrawlerVerifier;
 import dev.crawlerrors.ingest.FormatChooser;
+import dev.crawlerrors.ingest.ShownText;
 import dev.crawlerrors.store.DuckDbHitStore;
 import dev.crawlerrors.store.HitStore;
 import java.util.List;
@@ -46,7 +47,7 @@ final class ImportCommand implements Callable<Integer> {
         boolean terminal = System.console() != null;
         // on a terminal a progress bar may be drawn on the current line: start the notice on a clean one
         String clearLine = terminal ? "\r\033[K" : "";
-        FormatChooser formats = format.chooser(notice -> spec.commandLine().getErr().println(clearLine + notice));
+        FormatChooser formats = format.chooser(notice -> spec.commandLine().getErr().println(clearLine + ShownText.of(notice)));
         // DuckDB starts (its native library, the file) on another core while the catalog is read:
         // each is a tenth of a second or more of every import's start. A catalog of the user's own
         // is read first, so that a mistake in it leaves no store file behind.
@@ -58,7 +59,7 @@ final class ImportCommand implements Callable<Integer> {
             LogImport job = new LogImport(hits, new CrawlerIdentifier(catalog), verifier, formats);
             ImportSummary summary = job.run(files, terminal, System.err);
             summary.print(System.out);
-            System.out.println("Store: " + store.dbPath() + " (" + hits.size() + " crawler hits in all).");
+            System.out.println("Store: " + ShownText.of(store.dbPath().toString()) + " (" + hits.size() + " crawler hits in all).");
             return summary.succeeded() ? 0 : Main.RUNTIME_FAILURE;
         }
     }

@@ -3,6 +3,7 @@ package dev.crawlerrors.cli;
 import dev.crawlerrors.ingest.Figures;
 import dev.crawlerrors.ingest.LogSource;
 import dev.crawlerrors.ingest.ReadProgress;
+import dev.crawlerrors.ingest.ShownText;
 import java.io.PrintStream;
 import java.time.Duration;
 import me.tongfei.progressbar.ProgressBar;
@@ -54,7 +55,7 @@ final class ImportProgress implements AutoCloseable {
     ReadProgress reading(LogSource source, int index) {
         finishCurrent();
         current = source;
-        currentLabel = (sources > 1 ? (index + 1) + "/" + sources + " " : "") + shortName(source.name());
+        currentLabel = (sources > 1 ? (index + 1) + "/" + sources + " " : "") + ShownText.of(shortName(source.name()));
         if (terminal && bar == null && totalBytes != 0) {
             bar = new ProgressBarBuilder().setTaskName("import").setInitialMax(totalBytes > 0 ? totalBytes : -1)
                     .setUnit(" MiB", MIB).setStyle(ProgressBarStyle.ASCII).showSpeed().build();

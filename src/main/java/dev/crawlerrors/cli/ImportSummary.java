@@ -6,6 +6,7 @@ import dev.crawlerrors.crawler.Verification;
 import dev.crawlerrors.ingest.BadLine;
 import dev.crawlerrors.ingest.Figures;
 import dev.crawlerrors.ingest.ParseCounts;
+import dev.crawlerrors.ingest.ShownText;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -81,7 +82,7 @@ public final class ImportSummary {
                     + " DNS checks did not finish; their hits keep a provisional verdict until serve checks them again.");
         }
         for (String list : lists) {
-            out.println("IP list " + list + ".");
+            out.println("IP list " + ShownText.of(list) + ".");
         }
         if (lines.linesBad() > 0) {
             StringBuilder sb = new StringBuilder("Bad lines by reason:");
@@ -98,10 +99,10 @@ public final class ImportSummary {
         });
         if (!sources.isEmpty()) {
             out.println(sources.size() == 1 ? "Log:" : "Logs (" + sources.size() + ", in the order read):");
-            sources.forEach(source -> out.println("  " + source));
+            sources.forEach(source -> out.println("  " + ShownText.of(source.toString())));
         }
         for (String note : notes) {
-            out.println("Note: " + note + ".");
+            out.println("Note: " + ShownText.of(note) + ".");
         }
         for (String error : lines.sourceErrors()) {
             out.println("Source problem: " + error);

@@ -1,5 +1,6 @@
 package dev.crawlerrors.cli;
 
+import dev.crawlerrors.ingest.ShownText;
 import dev.crawlerrors.store.DuckDbHitStore;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -7,6 +8,8 @@ import java.util.Map;
 import java.util.function.Supplier;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
  * {@code crawl-errors}: turns access logs into the Crawler Crawl Errors report. The commands'
@@ -55,9 +58,23 @@ public final class Main {
         for (String name : names) {
             commandLine.addSubcommand(name, new CommandLine(COMMANDS.get(name).get()));
         }
-        return commandLine.setExecutionExceptionHandler((e, cmd, parsed) -> {
-            cmd.getErr().println("crawl-errors: " + (e.getMessage() == null ? e.toString() : e.getMessage()));
+        return commandLine.setParameterExceptionHandler(Main::badUsage).setExecutionExceptionHandler((e, cmd, parsed) -> {
+            cmd.getErr().println("crawl-errors: " + ShownText.of(e.getMessage() == null ? e.toString() : e.getMessage()));
             return RUNTIME_FAILURE;
         });
+    }
+
+    /**
+     * A usage error as picocli's own handler says it (the message, then suggestions or the usage),
+     * with the message made safe to show: picocli quotes the value it could not take as it was
+     * typed ({@code Unknown option: '--bogus'}), and our options' messages quote it too.
+     */
+    private static int badUsage(ParameterException e, String[] args) {
+        CommandLine cmd = e.getCommandLine();
+        cmd.getErr().println(cmd.getColorScheme().errorText(ShownText.of(e.getMessage())));
+        if (!UnmatchedArgumentException.printSuggestions(e, cmd.getErr())) {
+            cmd.usage(cmd.getErr(), cmd.getColorScheme());
+        }
+        return cmd.getCommandSpec().exitCodeOnInvalidInput();
     }
 }

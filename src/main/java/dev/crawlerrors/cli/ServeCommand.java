@@ -4,6 +4,7 @@ import dev.crawlerrors.crawler.CrawlerCatalog;
 import dev.crawlerrors.crawler.CrawlerIdentifier;
 import dev.crawlerrors.crawler.CrawlerVerifier;
 import dev.crawlerrors.ingest.FormatChooser;
+import dev.crawlerrors.ingest.ShownText;
 import dev.crawlerrors.report.CrawlErrorReport;
 import dev.crawlerrors.store.HitStore;
 import dev.crawlerrors.web.ReportServer;
@@ -51,10 +52,12 @@ final class ServeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Consumer<String> followNotices = notice -> System.out.println("follow: " + notice);
+        // notices name files and quote log lines, syslog frames and batches: shown with their controls escaped
+        Consumer<String> notices = notice -> System.out.println(ShownText.of(notice));
+        Consumer<String> followNotices = notice -> notices.accept("follow: " + notice);
         // a bad --format, --syslog or drain option is refused before anything starts. What the user should know of the
         // format itself (common lines carry no agent) is said once, by the followed logs' chooser, plainly without them
-        FormatChooser formats = format.chooser(follow.isEmpty() ? System.out::println : followNotices);
+        FormatChooser formats = format.chooser(follow.isEmpty() ? notices : followNotices);
         // pushed batches are detected one by one: the syslog listener says when their format changes, and the drain's
         // answer names it, so the chooser says nothing per batch
         FormatChooser pushedFormats = format.liveChooser(notice -> { });
@@ -71,7 +74,7 @@ final class ServeCommand implements Callable<Integer> {
         List<AutoCloseable> feeds = new ArrayList<>();
         if (pushed.any()) {
             PushedLines lines = new PushedLines(hits, identifier, verifier);
-            feeds.addAll(pushed.start(server, pushedFormats, lines, System.out::println));
+            feeds.addAll(pushed.start(server, pushedFormats, lines, notices));
             feeds.add(lines);
         }
         if (!follow.isEmpty()) {
@@ -107,7 +110,7 @@ final class ServeCommand implements Callable<Integer> {
                 try {
                     feed.close();
                 } catch (Exception e) {
-                    System.err.println("crawl-errors: stopping " + feed.getClass().getSimpleName() + " failed: " + e.getMessage());
+                    System.err.println("crawl-errors: stopping " + feed.getClass().getSimpleName() + " failed: " + ShownText.of(e.getMessage()));
                 }
             }
             hits.close();

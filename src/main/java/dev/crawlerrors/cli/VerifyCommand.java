@@ -5,6 +5,7 @@ import dev.crawlerrors.crawler.CrawlerCatalog;
 import dev.crawlerrors.crawler.CrawlerIdentifier;
 import dev.crawlerrors.crawler.CrawlerVerifier;
 import dev.crawlerrors.crawler.Verdict;
+import dev.crawlerrors.ingest.ShownText;
 import inet.ipaddr.IPAddressString;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -50,8 +51,9 @@ final class VerifyCommand implements Callable<Integer> {
         CrawlerCatalog catalog = options.catalog();
         String userAgent = agent == null ? DEFAULT_AGENT : agent;
         Optional<Crawler> crawler = new CrawlerIdentifier(catalog).identify(userAgent);
-        System.out.println("address:  " + ip);
-        System.out.println("agent:    " + userAgent);
+        // the agent (and an address's zone) is shown as typed, with its controls escaped
+        System.out.println("address:  " + ShownText.of(ip));
+        System.out.println("agent:    " + ShownText.of(userAgent));
         if (crawler.isEmpty()) {
             System.out.println("crawler:  none (the agent names no crawler this tool knows)");
             return UNVERIFIED;
@@ -60,11 +62,11 @@ final class VerifyCommand implements Callable<Integer> {
         System.out.println("crawler:  " + c.name() + " (" + c.operator() + ", " + c.botType() + ")");
         Verdict verdict;
         try (CrawlerVerifier verifier = options.verifier(catalog)) {
-            System.out.println("lists:    " + verifier.lists().check(ip, c).evidence());
+            System.out.println("lists:    " + ShownText.of(verifier.lists().check(ip, c).evidence()));
             verdict = verifier.verifyAndWait(ip, c, WAIT_FOR_DNS_MS);
         }
         System.out.println("verdict:  " + verdict.verification());
-        System.out.println("evidence: " + verdict.reason());
+        System.out.println("evidence: " + ShownText.of(verdict.reason()));
         return switch (verdict.verification()) {
             case verified -> 0;
             case spoofed -> SPOOFED;

@@ -92,7 +92,7 @@ public final class LogDrainServer implements AutoCloseable {
             }
             config.routes.exception(Refusal.class, (e, ctx) -> answer(ctx, e));
             config.routes.exception(Exception.class, (e, ctx) -> {
-                LOG.error("{} {} failed", ctx.method(), ctx.path(), e);
+                LOG.error("{} {} failed", ctx.method(), ShownText.of(ctx.path()), e);
                 // the store failed part way: some of the batch may be kept, so this says no more than that
                 answer(ctx, new Refusal(500, "the batch could not be stored (" + e.getMessage() + ")"));
             });
@@ -244,17 +244,23 @@ public final class LogDrainServer implements AutoCloseable {
         return summary;
     }
 
+    /**
+     * Sends a refusal. Its message is made safe to show ({@link ShownText}): it may quote what the
+     * request sent (a header, {@code ?format=}), and JSON escapes C0 controls but not C1 or bidi ones,
+     * which a sender reading the answer with curl would otherwise see applied.
+     */
     private static void answer(Context ctx, Refusal refusal) {
         refusal.headers.forEach(ctx::header);
+        String message = ShownText.of(refusal.getMessage());
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("status", refusal.status);
-        body.put("error", refusal.getMessage());
+        body.put("error", message);
         body.putAll(refusal.details);
         ctx.status(refusal.status).contentType("application/json");
         try {
             ctx.result(JSON.writeValueAsString(body));
         } catch (IOException e) {
-            ctx.result(refusal.getMessage());
+            ctx.result(message);
         }
     }
 

@@ -275,10 +275,17 @@ final class LogText {
         return -1;
     }
 
-    /** At most 60 bytes of the value, for messages; invalid UTF-8 becomes U+FFFD. */
+    /**
+     * At most 60 bytes of the value, for messages, made safe to show ({@link ShownText}: controls
+     * and bytes that are not UTF-8 as {@code \xHH}). A value cut short ends with {@code ...}, cut
+     * before a character the 60 bytes would split, not in it.
+     */
     static String excerpt(byte[] b, int from, int to) {
         int end = Math.min(to, from + EXCERPT_BYTES);
-        String s = new String(b, from, Math.max(0, end - from), StandardCharsets.UTF_8);
+        for (int back = 0; end < to && end > from && back < 3 && (b[end] & 0xC0) == 0x80; back++) {
+            end--; // b[end] continues a character: end before it starts (at most 3 back, the most UTF-8 continues one)
+        }
+        String s = ShownText.of(b, from, Math.max(from, end));
         return end < to ? s + "..." : s;
     }
 }

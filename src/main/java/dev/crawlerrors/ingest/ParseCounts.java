@@ -62,9 +62,12 @@ public final class ParseCounts {
         }
     }
 
-    /** Records a source that could not be read or ended early, in one sentence. */
+    /**
+     * Records a source that could not be read or ended early, in one sentence, made safe to show
+     * ({@link ShownText}): it names the file and may quote its first line.
+     */
     public void sourceError(String message) {
-        sourceErrors.add(message);
+        sourceErrors.add(ShownText.of(message));
     }
 
     /** Records a last line without a newline that was left for a later read, {@code bytes} long. */

@@ -1,6 +1,7 @@
 package dev.crawlerrors.web;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.crawlerrors.ingest.ShownText;
 import dev.crawlerrors.report.BadParameterException;
 import dev.crawlerrors.report.CrawlErrorReport;
 import dev.crawlerrors.report.PageNotFoundException;
@@ -77,7 +78,7 @@ public final class ReportServer implements AutoCloseable {
             config.routes.exception(PageNotFoundException.class, (e, ctx) ->
                     error(ctx, 404, e.getMessage(), Map.of("pages", e.pages())));
             config.routes.exception(Exception.class, (e, ctx) -> {
-                LOG.error("{} {} failed", ctx.method(), ctx.path(), e);
+                LOG.error("{} {} failed", ctx.method(), ShownText.of(ctx.path()), e);
                 error(ctx, 500, "the report could not be produced: " + e.getMessage(), Map.of());
             });
             config.routes.after(ctx -> Counter.builder("crawl_errors_http_requests")
@@ -108,8 +109,13 @@ public final class ReportServer implements AutoCloseable {
         }
     }
 
-    /** An error in the form the path speaks: JSON for the API, plain text for CSV, a page for HTML. */
-    private static void error(Context ctx, int status, String message, Map<String, Object> details) {
+    /**
+     * An error in the form the path speaks: JSON for the API, plain text for CSV, a page for HTML.
+     * The message quotes the value that was wrong as the request sent it: it is shown with its
+     * controls escaped ({@link ShownText}), as the CSV's plain text reaches a terminal as it is.
+     */
+    private static void error(Context ctx, int status, String rawMessage, Map<String, Object> details) {
+        String message = ShownText.of(rawMessage);
         ctx.status(status);
         if (ctx.path().startsWith("/api/") || ctx.path().equals("/health")) {
             Map<String, Object> body = new LinkedHashMap<>();

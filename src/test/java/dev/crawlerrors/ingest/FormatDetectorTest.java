@@ -103,6 +103,16 @@ class FormatDetectorTest {
     }
 
     @Test
+    void givingUpQuotesTheFirstLineWithItsControlsEscaped() {
+        String log = "\u001B]0;PWNED\u0007\u001B[2J\u009B\u202Eevil\n";
+
+        assertThatThrownBy(() -> choose(log))
+                .isInstanceOf(UnrecognizedFormatException.class)
+                .hasMessageContaining("; the first such is '\\x1B]0;PWNED\\x07\\x1B[2J\\xC2\\x9B\\u202Eevil'. Name the format")
+                .hasMessageNotContaining("\u001B");
+    }
+
+    @Test
     void forALiveSourceReadsMostlyGarbageWithTheFormatOfItsFewGoodLines() throws Exception {
         String log = lines(9, i -> "2025-05-14T09:31:02 ERROR something failed (" + i + ")") + combined(1) + "\n";
 

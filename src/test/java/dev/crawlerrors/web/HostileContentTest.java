@@ -80,6 +80,18 @@ class HostileContentTest {
     }
 
     @Test
+    void aBadParameterIsEchoedWithItsControlsEscapedInEveryForm() throws Exception {
+        store = DuckDbHitStore.inMemory();
+        serve();
+        String query = "?url=%1B%5D0%3BPWNED%07%E2%80%AE";
+        String shown = "url must be a path prefix starting with '/'; got '\\x1B]0;PWNED\\x07\\u202E'";
+
+        assertThat(get("/crawl-errors.csv" + query)).isEqualTo(shown + "\n");
+        assertThat(new ObjectMapper().readTree(get("/api/crawl-errors" + query)).get("error").asText()).isEqualTo(shown);
+        assertThat(Jsoup.parse(get("/crawl-errors" + query)).text()).contains(shown);
+    }
+
+    @Test
     void anEmptyStoreShowsPageOneWithZeroErrorHitsAndSaysNothingIsRecorded() throws Exception {
         store = DuckDbHitStore.inMemory();
         serve();
