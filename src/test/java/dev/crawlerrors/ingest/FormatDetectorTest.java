@@ -60,6 +60,8 @@ class FormatDetectorTest {
                 .isEqualTo("common-vhost");
         assertThat(describe(lines(3, i -> SampleLogs.NGINX_JSON))).isEqualTo("JSON lines");
         assertThat(describe(lines(3, i -> SampleLogs.CADDY))).isEqualTo("JSON lines (Caddy)");
+        assertThat(describe(lines(3, i -> SampleLogs.CADDY_2_4))).isEqualTo("JSON lines (Caddy)");
+        assertThat(describe(lines(3, i -> SampleLogs.CADDY_2_6))).isEqualTo("JSON lines (Caddy)");
         assertThat(describe(lines(3, i -> SampleLogs.TRAEFIK))).isEqualTo("JSON lines (Traefik)");
         assertThat(describe(SampleLogs.IIS_HEADER + SampleLogs.IIS_LINE + "\n")).isEqualTo("W3C extended (IIS)");
         assertThat(describe(SampleLogs.CLOUDFRONT_HEADER + SampleLogs.CLOUDFRONT_LINE)).isEqualTo("W3C extended (Amazon CloudFront)");
