@@ -71,6 +71,31 @@ class JsonLineParserTest {
         assertThat(parser.describe()).isEqualTo("JSON lines (Traefik)");
     }
 
+    /**
+     * Traefik v2 writes ServiceURL as Go's url.URL, an object (Traefik 2.11 in traefik/traefik#10891; an IPv6
+     * client as ClientAddr "[::1]:59922" and ClientHost "::1" in traefik/traefik#6130). Its Host and Path
+     * are the backend's, not the request's.
+     */
+    @Test
+    void readsTraefikV2WithItsNestedServiceUrlAndAnIpv6Client() throws Exception {
+        String line = "{\"ClientAddr\":\"[2001:4860:4801:10::1]:54321\",\"ClientHost\":\"2001:4860:4801:10::1\",\"ClientPort\":\"54321\","
+                + "\"ClientUsername\":\"-\",\"DownstreamContentSize\":19,\"DownstreamStatus\":404,\"Duration\":17277000,"
+                + "\"OriginContentSize\":19,\"OriginDuration\":17188000,\"OriginStatus\":404,\"Overhead\":89000,"
+                + "\"RequestAddr\":\"www.straatinfo.be\",\"RequestContentSize\":0,\"RequestCount\":1,\"RequestHost\":\"www.straatinfo.be\","
+                + "\"RequestMethod\":\"GET\",\"RequestPath\":\"/gent/veldstraat?x=1\",\"RequestPort\":\"-\",\"RequestProtocol\":\"HTTP/2.0\","
+                + "\"RequestScheme\":\"https\",\"RetryAttempts\":0,\"RouterName\":\"site@docker\",\"ServiceAddr\":\"10.0.0.5:80\","
+                + "\"ServiceName\":\"site@docker\",\"ServiceURL\":{\"Scheme\":\"http\",\"Opaque\":\"\",\"User\":null,\"Host\":\"10.0.0.5:80\","
+                + "\"Path\":\"/backend\",\"RawPath\":\"\",\"OmitHost\":false,\"ForceQuery\":false,\"RawQuery\":\"\",\"Fragment\":\"\","
+                + "\"RawFragment\":\"\"},\"StartLocal\":\"2025-05-14T09:31:02.123456789+02:00\","
+                + "\"StartUTC\":\"2025-05-14T07:31:02.123456789Z\",\"TLSCipher\":\"TLS_AES_128_GCM_SHA256\",\"TLSVersion\":\"1.3\","
+                + "\"entryPointName\":\"websecure\",\"level\":\"info\",\"msg\":\"\",\"request_User-Agent\":\"" + SampleLogs.GOOGLEBOT + "\","
+                + "\"time\":\"2025-05-14T09:31:02+02:00\"}";
+
+        assertThat(parse(line)).isEqualTo(new Hit(Instant.parse("2025-05-14T07:31:02.123Z").toEpochMilli(), 120, "2001:4860:4801:10::1",
+                "GET", "/gent/veldstraat?x=1", 404, 19, null, SampleLogs.GOOGLEBOT, 17.277, "www.straatinfo.be"));
+        assertThat(parser.describe()).isEqualTo("JSON lines (Traefik)");
+    }
+
     @Test
     void traefikLinesWithoutTheAgentHeaderAreDroppedByACrawlerFilter() throws Exception {
         byte[] line = SampleLogs.TRAEFIK.replace(",\"request_User-Agent\":\"" + SampleLogs.GOOGLEBOT + "\"", "").getBytes(StandardCharsets.UTF_8);
