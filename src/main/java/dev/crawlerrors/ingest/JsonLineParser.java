@@ -16,13 +16,15 @@ import java.util.Map;
  * Parses JSON access logs, one object a line: nginx {@code escape=json} templates (user-defined
  * keys such as {@code remote_addr}, {@code time_iso8601}, {@code request}, {@code status},
  * {@code http_user_agent}, {@code request_time}), Caddy's access log (nested
- * {@code request.client_ip}, {@code request.method}, {@code request.uri}, {@code request.host},
- * {@code request.headers["User-Agent"][0]}, {@code ts} in epoch seconds, {@code duration} in
- * seconds, {@code size}, {@code status}) and Traefik's ({@code ClientHost}, {@code RequestMethod},
- * {@code RequestPath}, {@code RequestHost}, {@code DownstreamStatus}, {@code StartUTC},
- * {@code Duration} in nanoseconds, {@code request_User-Agent}). Keys are looked up by their
- * dotted path in {@link #KEYS}; where several keys say the same thing the more exact one wins
- * (Caddy's {@code client_ip} over {@code remote_ip}, Traefik's {@code DownstreamStatus} over
+ * {@code request.client_ip}, or {@code request.remote_ip} before Caddy 2.7, or
+ * {@code request.remote_addr} with its port before 2.5; {@code request.method},
+ * {@code request.uri}, {@code request.host}, {@code request.headers["User-Agent"][0]}, {@code ts}
+ * in epoch seconds, {@code duration} in seconds, {@code size}, {@code status}) and Traefik's
+ * ({@code ClientHost}, {@code RequestMethod}, {@code RequestPath}, {@code RequestHost},
+ * {@code DownstreamStatus}, {@code StartUTC}, {@code Duration} in nanoseconds,
+ * {@code request_User-Agent}). Keys are looked up by their dotted path in {@link #KEYS}; where
+ * several keys say the same thing the more exact one wins (Caddy's {@code client_ip} over
+ * {@code remote_ip} over {@code remote_addr}, Traefik's {@code DownstreamStatus} over
  * {@code OriginStatus}). Times are read by their form: ISO 8601, the common-log time, or an epoch
  * number in seconds, milliseconds, microseconds or nanoseconds.
  *
@@ -621,10 +623,14 @@ public final class JsonLineParser implements LineParser {
 
     private static Map<String, Key> keys() {
         Map<String, Key> k = new HashMap<>();
-        // client: Caddy's client_ip is the real client behind trusted proxies, remote_ip the peer
-        put(k, Target.CLIENT, 1, Unit.NONE, "remote_addr", "client_ip", "clientip", "ip", "remote_ip", "request.remote_ip");
-        put(k, Target.CLIENT, 1, Unit.WITH_PORT, "ClientAddr");
-        put(k, Target.CLIENT, 2, Unit.NONE, "request.client_ip", "ClientHost");
+        // client: Caddy's key depends on its version, and each newer one says more. Up to 2.4 it wrote
+        // request.remote_addr, address and port in one ("[v6]:port" for IPv6); 2.5 split that into
+        // remote_ip and remote_port; 2.7 added client_ip, the client behind trusted proxies, where
+        // remote_ip is the peer (the proxy). So client_ip > remote_ip > remote_addr
+        put(k, Target.CLIENT, 1, Unit.NONE, "remote_addr", "client_ip", "clientip", "ip", "remote_ip");
+        put(k, Target.CLIENT, 1, Unit.WITH_PORT, "ClientAddr", "request.remote_addr");
+        put(k, Target.CLIENT, 2, Unit.NONE, "request.remote_ip", "ClientHost");
+        put(k, Target.CLIENT, 3, Unit.NONE, "request.client_ip");
         put(k, Target.FORWARDED, 1, Unit.NONE, "http_x_forwarded_for", "x_forwarded_for", "request.headers.X-Forwarded-For",
                 "request_X-Forwarded-For");
         // time: when the request started (Traefik) over when the line was written

@@ -5,7 +5,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** The NCSA variants beside plain combined: common, and either with a virtual-host prefix. */
 class CombinedVariantsTest {
@@ -13,6 +20,47 @@ class CombinedVariantsTest {
     private static Hit parse(LineParser parser, String line) throws BadLineException {
         byte[] bytes = line.getBytes(StandardCharsets.UTF_8);
         return parser.parse(bytes, 0, bytes.length, AgentFilter.ALL);
+    }
+
+    /**
+     * Every NCSA format (combined, combined-vhost, common, common-vhost), each without a request
+     * time, with nginx's {@code $request_time} (seconds, with a decimal point: 0.012 is 12 ms) and with
+     * Apache's {@code %D} (microseconds, an integer: 1530 is 1.53 ms), as (format, request time, ms).
+     */
+    static Stream<Arguments> everyNcsaFormat() {
+        List<Arguments> cases = new ArrayList<>();
+        for (String format : List.of("combined", "combined-vhost", "common", "common-vhost")) {
+            cases.add(Arguments.of(format, "", Double.NaN));
+            cases.add(Arguments.of(format, "0.012", 12.0));
+            cases.add(Arguments.of(format, "1530", 1.53));
+        }
+        return cases.stream();
+    }
+
+    /**
+     * A Googlebot 404 in {@code format} ending in {@code requestTime}; a virtual host is written as the
+     * server that writes that request time writes it: nginx's {@code $host} bare, Apache's {@code %v:%p}
+     * with the port.
+     */
+    static String ncsaLine(String format, String requestTime) {
+        String vhost = !format.endsWith("-vhost") ? "" : requestTime.contains(".") ? "www.straatinfo.be " : "www.straatinfo.be:443 ";
+        String refererAndAgent = format.startsWith("combined") ? " \"https://www.straatinfo.be/gent\" \"" + SampleLogs.GOOGLEBOT + "\"" : "";
+        return vhost + "66.249.66.1 - - [14/May/2025:09:31:02 +0200] \"GET /gent/veldstraat?x=1 HTTP/1.1\" 404 196" + refererAndAgent
+                + (requestTime.isEmpty() ? "" : " " + requestTime);
+    }
+
+    @ParameterizedTest(name = "{0} with request time ''{1}''")
+    @MethodSource("everyNcsaFormat")
+    void readsEveryNcsaFormatWithoutARequestTimeOrWithEitherServersOne(String format, String requestTime, double durationMs)
+            throws Exception {
+        LineParser parser = LogFormat.valueOf(format.toUpperCase(Locale.ROOT).replace('-', '_')).parser();
+        boolean combined = format.startsWith("combined");
+
+        Hit hit = parse(parser, ncsaLine(format, requestTime));
+
+        assertThat(hit).isEqualTo(new Hit(Instant.parse("2025-05-14T07:31:02Z").toEpochMilli(), 120, "66.249.66.1", "GET",
+                "/gent/veldstraat?x=1", 404, 196, combined ? "https://www.straatinfo.be/gent" : null, combined ? SampleLogs.GOOGLEBOT : null,
+                durationMs, format.endsWith("-vhost") ? "www.straatinfo.be" : null));
     }
 
     @Test

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntFunction;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.provider.Arguments;
 
 class FormatDetectorTest {
 
@@ -60,9 +61,33 @@ class FormatDetectorTest {
                 .isEqualTo("common-vhost");
         assertThat(describe(lines(3, i -> SampleLogs.NGINX_JSON))).isEqualTo("JSON lines");
         assertThat(describe(lines(3, i -> SampleLogs.CADDY))).isEqualTo("JSON lines (Caddy)");
+        assertThat(describe(lines(3, i -> SampleLogs.CADDY_2_4))).isEqualTo("JSON lines (Caddy)");
+        assertThat(describe(lines(3, i -> SampleLogs.CADDY_2_6))).isEqualTo("JSON lines (Caddy)");
         assertThat(describe(lines(3, i -> SampleLogs.TRAEFIK))).isEqualTo("JSON lines (Traefik)");
         assertThat(describe(SampleLogs.IIS_HEADER + SampleLogs.IIS_LINE + "\n")).isEqualTo("W3C extended (IIS)");
         assertThat(describe(SampleLogs.CLOUDFRONT_HEADER + SampleLogs.CLOUDFRONT_LINE)).isEqualTo("W3C extended (Amazon CloudFront)");
+    }
+
+    @Test
+    void namesEachNcsaFormatWithTheRequestTimeItsLinesCarry() throws Exception {
+        List<String> named = new ArrayList<>();
+        for (Object[] ncsa : CombinedVariantsTest.everyNcsaFormat().map(Arguments::get).toList()) {
+            named.add(describe(lines(3, i -> CombinedVariantsTest.ncsaLine((String) ncsa[0], (String) ncsa[1]))));
+        }
+
+        assertThat(named).containsExactly(
+                "combined",
+                "combined with request time in seconds (nginx $request_time)",
+                "combined with request time in microseconds (Apache %D)",
+                "combined-vhost",
+                "combined-vhost with request time in seconds (nginx $request_time)",
+                "combined-vhost with request time in microseconds (Apache %D)",
+                "common",
+                "common with request time in seconds (nginx $request_time)",
+                "common with request time in microseconds (Apache %D)",
+                "common-vhost",
+                "common-vhost with request time in seconds (nginx $request_time)",
+                "common-vhost with request time in microseconds (Apache %D)");
     }
 
     private String describe(String log) throws Exception {

@@ -34,9 +34,65 @@ class JsonLineParserTest {
     }
 
     @Test
+    void readsCaddyBefore25WhoseRemoteAddrHoldsThePort() throws Exception {
+        String ipv6 = SampleLogs.CADDY_2_4.replace("\"remote_addr\":\"66.249.66.1:41342\"", "\"remote_addr\":\"[2001:4860:4801:10::1]:52814\"");
+
+        assertThat(parse(SampleLogs.CADDY_2_4)).isEqualTo(new Hit(1_747_207_862_524L, 0, "66.249.66.1", "GET", "/gent/veldstraat?x=1", 404,
+                10900, null, SampleLogs.GOOGLEBOT, 0.929675, "www.straatinfo.be"));
+        assertThat(parse(ipv6)).isEqualTo(new Hit(1_747_207_862_524L, 0, "2001:4860:4801:10::1", "GET", "/gent/veldstraat?x=1", 404,
+                10900, null, SampleLogs.GOOGLEBOT, 0.929675, "www.straatinfo.be"));
+        assertThat(parser.describe()).isEqualTo("JSON lines (Caddy)");
+    }
+
+    @Test
+    void readsCaddy25And26WithRemoteIpAndNoClientIp() throws Exception {
+        // time_format iso8601 makes them write ts as zap's ISO layout, offset without a colon (allinurl/goaccess#2780)
+        String isoTime = SampleLogs.CADDY_2_6.replace("\"ts\":1747207862.5241024", "\"ts\":\"2025-05-14T09:31:02.524+0200\"");
+
+        assertThat(parse(SampleLogs.CADDY_2_6)).isEqualTo(new Hit(1_747_207_862_524L, 0, "66.249.66.1", "GET", "/gent/veldstraat?x=1", 404,
+                10900, null, SampleLogs.GOOGLEBOT, 0.929675, "www.straatinfo.be"));
+        assertThat(parse(isoTime)).isEqualTo(new Hit(1_747_207_862_524L, 120, "66.249.66.1", "GET", "/gent/veldstraat?x=1", 404,
+                10900, null, SampleLogs.GOOGLEBOT, 0.929675, "www.straatinfo.be"));
+    }
+
+    @Test
+    void ofCaddysClientKeysTheNewestWinsWhateverTheirOrder() throws Exception {
+        String all = "{\"ts\":1747207862.5,\"request\":{\"client_ip\":\"66.249.66.1\",\"remote_ip\":\"10.0.0.2\","
+                + "\"remote_addr\":\"10.0.0.3:41342\",\"method\":\"GET\",\"uri\":\"/\"},\"status\":404}";
+
+        assertThat(parse(all).ip()).isEqualTo("66.249.66.1");
+        assertThat(parse(all.replace("\"client_ip\":\"66.249.66.1\",", "")).ip()).isEqualTo("10.0.0.2");
+    }
+
+    @Test
     void readsTraefiksStartTimeAndNanosecondDuration() throws Exception {
         assertThat(parse(SampleLogs.TRAEFIK)).isEqualTo(new Hit(Instant.parse("2025-05-14T07:31:02.123Z").toEpochMilli(), 120, "66.249.66.1",
                 "GET", "/gent/veldstraat?x=1", 404, 19, null, SampleLogs.GOOGLEBOT, 2.349, "www.straatinfo.be"));
+        assertThat(parser.describe()).isEqualTo("JSON lines (Traefik)");
+    }
+
+    /**
+     * Traefik v2 writes ServiceURL as Go's url.URL, an object (Traefik 2.11 in traefik/traefik#10891; an IPv6
+     * client as ClientAddr "[::1]:59922" and ClientHost "::1" in traefik/traefik#6130). Its Host and Path
+     * are the backend's, not the request's.
+     */
+    @Test
+    void readsTraefikV2WithItsNestedServiceUrlAndAnIpv6Client() throws Exception {
+        String line = "{\"ClientAddr\":\"[2001:4860:4801:10::1]:54321\",\"ClientHost\":\"2001:4860:4801:10::1\",\"ClientPort\":\"54321\","
+                + "\"ClientUsername\":\"-\",\"DownstreamContentSize\":19,\"DownstreamStatus\":404,\"Duration\":17277000,"
+                + "\"OriginContentSize\":19,\"OriginDuration\":17188000,\"OriginStatus\":404,\"Overhead\":89000,"
+                + "\"RequestAddr\":\"www.straatinfo.be\",\"RequestContentSize\":0,\"RequestCount\":1,\"RequestHost\":\"www.straatinfo.be\","
+                + "\"RequestMethod\":\"GET\",\"RequestPath\":\"/gent/veldstraat?x=1\",\"RequestPort\":\"-\",\"RequestProtocol\":\"HTTP/2.0\","
+                + "\"RequestScheme\":\"https\",\"RetryAttempts\":0,\"RouterName\":\"site@docker\",\"ServiceAddr\":\"10.0.0.5:80\","
+                + "\"ServiceName\":\"site@docker\",\"ServiceURL\":{\"Scheme\":\"http\",\"Opaque\":\"\",\"User\":null,\"Host\":\"10.0.0.5:80\","
+                + "\"Path\":\"/backend\",\"RawPath\":\"\",\"OmitHost\":false,\"ForceQuery\":false,\"RawQuery\":\"\",\"Fragment\":\"\","
+                + "\"RawFragment\":\"\"},\"StartLocal\":\"2025-05-14T09:31:02.123456789+02:00\","
+                + "\"StartUTC\":\"2025-05-14T07:31:02.123456789Z\",\"TLSCipher\":\"TLS_AES_128_GCM_SHA256\",\"TLSVersion\":\"1.3\","
+                + "\"entryPointName\":\"websecure\",\"level\":\"info\",\"msg\":\"\",\"request_User-Agent\":\"" + SampleLogs.GOOGLEBOT + "\","
+                + "\"time\":\"2025-05-14T09:31:02+02:00\"}";
+
+        assertThat(parse(line)).isEqualTo(new Hit(Instant.parse("2025-05-14T07:31:02.123Z").toEpochMilli(), 120, "2001:4860:4801:10::1",
+                "GET", "/gent/veldstraat?x=1", 404, 19, null, SampleLogs.GOOGLEBOT, 17.277, "www.straatinfo.be"));
         assertThat(parser.describe()).isEqualTo("JSON lines (Traefik)");
     }
 

@@ -10,13 +10,41 @@ public final class SampleLogs {
             + "\"request\":\"GET /gent/veldstraat?x=1 HTTP/1.1\",\"status\": \"404\",\"body_bytes_sent\":\"153\",\"request_time\":\"0.012\","
             + "\"http_referrer\":\"\",\"http_user_agent\":\"" + GOOGLEBOT + "\"}";
 
-    /** Caddy 2's access log: nested request, header arrays, ts and duration in seconds. */
+    /** Caddy 2.7's and later access log: nested request with client_ip, header arrays, ts and duration in seconds. */
     public static final String CADDY = "{\"level\":\"info\",\"ts\":1747207862.5241024,\"logger\":\"http.log.access.log0\",\"msg\":\"handled request\","
             + "\"request\":{\"remote_ip\":\"172.18.0.1\",\"remote_port\":\"41342\",\"client_ip\":\"66.249.66.1\",\"proto\":\"HTTP/2.0\","
             + "\"method\":\"GET\",\"host\":\"www.straatinfo.be\",\"uri\":\"/gent/veldstraat?x=1\",\"headers\":{\"Accept\":[\"*/*\"],"
             + "\"User-Agent\":[\"" + GOOGLEBOT + "\"],\"Accept-Encoding\":[\"gzip, deflate, br\"]},\"tls\":{\"resumed\":false,"
             + "\"version\":772,\"cipher_suite\":4865,\"proto\":\"h2\",\"server_name\":\"www.straatinfo.be\"}},\"bytes_read\":0,"
             + "\"user_id\":\"\",\"duration\":0.000929675,\"size\":10900,\"status\":404,\"resp_headers\":{\"Server\":[\"Caddy\"],"
+            + "\"Content-Type\":[\"text/html; charset=utf-8\"]}}";
+
+    /**
+     * Caddy 2.0 to 2.4's access log: the client as {@code request.remote_addr}, address and port in one
+     * (an IPv6 address in brackets, as a Caddy 2.3.0 log in allinurl/goaccess#2081 shows), and a
+     * {@code common_log} copy of the line; Caddy 2.5.0 split the address into {@code remote_ip} and
+     * {@code remote_port} and dropped {@code common_log} (caddyserver/caddy#4403).
+     */
+    public static final String CADDY_2_4 = "{\"level\":\"info\",\"ts\":1747207862.5241024,\"logger\":\"http.log.access.log0\","
+            + "\"msg\":\"handled request\",\"request\":{\"remote_addr\":\"66.249.66.1:41342\",\"proto\":\"HTTP/2.0\",\"method\":\"GET\","
+            + "\"host\":\"www.straatinfo.be\",\"uri\":\"/gent/veldstraat?x=1\",\"headers\":{\"User-Agent\":[\"" + GOOGLEBOT + "\"],"
+            + "\"Accept\":[\"*/*\"],\"Accept-Encoding\":[\"gzip, deflate, br\"]},\"tls\":{\"resumed\":false,\"version\":772,"
+            + "\"cipher_suite\":4865,\"proto\":\"h2\",\"proto_mutual\":true,\"server_name\":\"www.straatinfo.be\"}},"
+            + "\"common_log\":\"66.249.66.1 - - [14/May/2025:07:31:02 +0000] \\\"GET /gent/veldstraat?x=1 HTTP/2.0\\\" 404 10900\","
+            + "\"duration\":0.000929675,\"size\":10900,\"status\":404,\"resp_headers\":{\"Server\":[\"Caddy\"],"
+            + "\"Content-Type\":[\"text/html; charset=utf-8\"]}}";
+
+    /**
+     * Caddy 2.5 and 2.6's access log: {@code remote_ip} and {@code remote_port}, no {@code client_ip} yet (2.7),
+     * a {@code user_id}; {@code ts} in epoch seconds and {@code duration} in seconds, as their JSON encoder writes
+     * them unless told otherwise (the shape of a Caddy 2.6.2 line in crowdsecurity/hub#995).
+     */
+    public static final String CADDY_2_6 = "{\"level\":\"info\",\"ts\":1747207862.5241024,\"logger\":\"http.log.access.log0\","
+            + "\"msg\":\"handled request\",\"request\":{\"remote_ip\":\"66.249.66.1\",\"remote_port\":\"41342\",\"proto\":\"HTTP/2.0\","
+            + "\"method\":\"GET\",\"host\":\"www.straatinfo.be\",\"uri\":\"/gent/veldstraat?x=1\",\"headers\":{\"User-Agent\":[\""
+            + GOOGLEBOT + "\"],\"Accept\":[\"*/*\"],\"Accept-Encoding\":[\"gzip, deflate, br\"]},\"tls\":{\"resumed\":false,"
+            + "\"version\":772,\"cipher_suite\":4865,\"proto\":\"h2\",\"server_name\":\"www.straatinfo.be\"}},\"user_id\":\"\","
+            + "\"duration\":0.000929675,\"size\":10900,\"status\":404,\"resp_headers\":{\"Server\":[\"Caddy\"],"
             + "\"Content-Type\":[\"text/html; charset=utf-8\"]}}";
 
     /** Traefik's JSON access log (logrus sorts the keys), with the User-Agent header kept. */

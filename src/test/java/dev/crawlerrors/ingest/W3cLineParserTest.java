@@ -3,11 +3,15 @@ package dev.crawlerrors.ingest;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class W3cLineParserTest {
 
@@ -38,6 +42,35 @@ class W3cLineParserTest {
         assertThat(hits.subList(0, 4)).containsOnlyNulls();
         assertThat(hits.get(4)).isEqualTo(new Hit(TIME, 0, "66.249.66.1", "GET", "/gent/veldstraat?x=1", 404, -1, null, GOOGLEBOT, 15.0, null));
         assertThat(parser.describe()).isEqualTo("W3C extended (IIS)");
+    }
+
+    /**
+     * IIS ends its lines with CRLF, directives and data alike. The reader that imports use drops the
+     * return; were it left on, the #Fields directive would name "time-taken\r", a field no one knows,
+     * and every duration would be lost without a bad line to say so (as this test shows when it is).
+     */
+    @Test
+    void readsAnIisLogWithCrlfLineEndsThroughTheReaderImportsUse(@TempDir Path dir) throws Exception {
+        String human = "2025-05-14 07:31:05 10.0.0.4 GET / - 443 - 198.51.100.7 "
+                + "Mozilla/5.0+(X11;+Linux+x86_64;+rv:138.0)+Gecko/20100101+Firefox/138.0 https://www.straatinfo.be/gent 200 0 0 4";
+        Path log = dir.resolve("u_ex250514.log");
+        Files.writeString(log, (SampleLogs.IIS_HEADER + SampleLogs.IIS_LINE + "\n" + human + "\n").replace("\n", "\r\n"));
+        List<String> notices = new ArrayList<>();
+        List<Hit> hits = new ArrayList<>();
+
+        ParseCounts counts;
+        try (LogReader reader = new LogReader(LogFormat.chooser("auto", notices::add), 2); InputStream in = Files.newInputStream(log)) {
+            counts = reader.read(in, "u_ex250514.log", AgentFilter.ALL, hits::addAll, ReadProgress.NONE);
+        }
+
+        assertThat(hits).containsExactly(
+                new Hit(TIME, 0, "66.249.66.1", "GET", "/gent/veldstraat?x=1", 404, -1, null, GOOGLEBOT, 15.0, null),
+                new Hit(TIME + 3_000, 0, "198.51.100.7", "GET", "/", 200, -1, "https://www.straatinfo.be/gent",
+                        "Mozilla/5.0 (X11; Linux x86_64; rv:138.0) Gecko/20100101 Firefox/138.0", 4.0, null));
+        assertThat(counts.linesRead()).isEqualTo(6);
+        assertThat(counts.linesParsed()).isEqualTo(6);
+        assertThat(counts.linesBad()).isZero();
+        assertThat(notices).containsExactly("format: W3C extended (IIS); auto-detected from all 6 lines of u_ex250514.log, 6 parsed");
     }
 
     @Test

@@ -1,0 +1,72 @@
+package dev.crawlerrors.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.crawlerrors.ingest.SampleLogs;
+import dev.crawlerrors.store.DuckDbHitStore;
+import dev.crawlerrors.store.HitFilter;
+import dev.crawlerrors.store.StoredHit;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** An import with the user's own Apache {@code LogFormat}, from the command line to the stored row. */
+class ApacheFormatImportTest {
+
+    /** The issue's format: Apache's combined with %D, the request time in microseconds, at the end. */
+    private static final String FORMAT = "apache:%h %l %u %t \"%r\" %>s %b \"%{Referer}i\" \"%{User-Agent}i\" %D";
+
+    @TempDir
+    Path dir;
+
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+    private PrintStream originalOut;
+
+    @BeforeEach
+    void captureOutput() {
+        originalOut = System.out;
+        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+    }
+
+    @AfterEach
+    void restoreOutput() {
+        System.setOut(originalOut);
+    }
+
+    @Test
+    void importsAGooglebot404WrittenInTheUsersApacheFormatAndLeavesThePersonOut() throws Exception {
+        Path log = dir.resolve("access.log");
+        Files.writeString(log, """
+                66.249.66.1 - - [14/May/2025:09:31:02 +0200] "GET /gent/veldstraat?x=1 HTTP/1.1" 404 196 "-" "%s" 1530
+                198.51.100.7 - - [14/May/2025:09:31:03 +0200] "GET /gent HTTP/1.1" 404 196 "https://www.straatinfo.be/" \
+                "Mozilla/5.0 (X11; Linux x86_64; rv:138.0) Gecko/20100101 Firefox/138.0" 880
+                """.formatted(SampleLogs.GOOGLEBOT));
+        Path db = dir.resolve("hits.duckdb");
+        CommandLine cli = Main.commandLine();
+        cli.setErr(new PrintWriter(err, true, StandardCharsets.UTF_8));
+
+        int exit = cli.execute("import", "--db", db.toString(), "--ip-ranges", ImportSourcesTest.ipRanges(dir).toString(),
+                "--dns-server", "none", "--format", FORMAT, log.toString());
+
+        assertThat(exit).isZero();
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("Read 2 lines").contains("2 parsed, 0 bad")
+                .contains("Crawler hits stored: 1; error hits (status >= 300) for the report: 1")
+                .contains("Verdicts: verified 1");
+        try (DuckDbHitStore store = DuckDbHitStore.open(db)) {
+            assertThat(store.page(HitFilter.ERRORS, 0, 10)).singleElement().usingRecursiveComparison().ignoringFields("id")
+                    .isEqualTo(new StoredHit(0, Instant.parse("2025-05-14T07:31:02Z").toEpochMilli(), 120, "66.249.66.1", "GET",
+                            "/gent/veldstraat?x=1", 404, 1.53, "Googlebot Desktop", "crawler_search", "verified",
+                            "in common-crawlers.json 66.249.64.0/19 (created 2026-11-20)", SampleLogs.GOOGLEBOT, null));
+        }
+    }
+}
