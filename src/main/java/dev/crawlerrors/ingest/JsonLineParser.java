@@ -459,14 +459,14 @@ public final class JsonLineParser implements LineParser {
                 offsetMinutes = LogTime.iso8601OffsetMinutes(t, 0, t.length);
             }
             if (epochMillis == LogTime.INVALID) {
-                throw new BadLineException("bad time", "'" + timeText + "' (" + path[Target.TIME.ordinal()]
+                throw new BadLineException("bad time", "'" + LogText.excerpt(timeText) + "' (" + path[Target.TIME.ordinal()]
                         + ") is not a time; expected ISO 8601 such as 2025-05-14T09:31:02+02:00, " + LogTime.CLF_PATTERN + " or epoch seconds");
             }
 
             String statusText = require(Target.STATUS, "status", "status, DownstreamStatus");
             int status = statusText.length() == 3 ? parseStatus(statusText) : -1;
             if (status < 0) {
-                throw new BadLineException("bad status", "'" + statusText + "' (" + path[Target.STATUS.ordinal()]
+                throw new BadLineException("bad status", "'" + LogText.excerpt(statusText) + "' (" + path[Target.STATUS.ordinal()]
                         + ") is not a status; expected a three-digit status");
             }
 
@@ -484,7 +484,7 @@ public final class JsonLineParser implements LineParser {
             }
             byte[] address = ip.getBytes(StandardCharsets.UTF_8);
             if (!ClientAddress.looksLikeAddress(address, 0, address.length)) {
-                throw new BadLineException("no client address", "'" + ip + "' (" + path[Target.CLIENT.ordinal()]
+                throw new BadLineException("no client address", "'" + LogText.excerpt(ip) + "' (" + path[Target.CLIENT.ordinal()]
                         + ") is not a client address; expected an IPv4 or IPv6 address");
             }
 
@@ -546,7 +546,7 @@ public final class JsonLineParser implements LineParser {
                 if (dashIsNull(text[d]) == null) {
                     return Double.NaN;
                 }
-                throw new BadLineException("bad duration", "'" + text[d] + "' (" + path[d] + ") is not a duration; expected a number");
+                throw new BadLineException("bad duration", "'" + LogText.excerpt(text[d]) + "' (" + path[d] + ") is not a duration; expected a number");
             }
             return switch (unit[d]) {
                 case NANOSECONDS -> value / 1e6;

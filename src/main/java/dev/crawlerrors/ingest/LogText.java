@@ -288,4 +288,16 @@ final class LogText {
         String s = ShownText.of(b, from, Math.max(from, end));
         return end < to ? s + "..." : s;
     }
+
+    /**
+     * {@link #excerpt(byte[], int, int)} of a value already decoded (a JSON log's field): at most as
+     * many characters as an excerpt has bytes, so a hostile value of any length makes a short message.
+     */
+    static String excerpt(String value) {
+        if (value.length() <= EXCERPT_BYTES) {
+            return ShownText.of(value);
+        }
+        int end = Character.isHighSurrogate(value.charAt(EXCERPT_BYTES - 1)) ? EXCERPT_BYTES - 1 : EXCERPT_BYTES;
+        return ShownText.of(value.substring(0, end)) + "...";
+    }
 }

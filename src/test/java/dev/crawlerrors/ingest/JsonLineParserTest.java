@@ -161,4 +161,14 @@ class JsonLineParserTest {
         assertThatThrownBy(() -> parse("{\"ts\":1747207862,\"remote_addr\":\"66.249.66.1\",\"request_uri\":\"/\",\"status\":0}"))
                 .hasMessage("'0' (status) is not a status; expected a three-digit status");
     }
+
+    @Test
+    void quotesAtMostSixtyCharactersOfABadValueWithItsControlsEscaped() {
+        String hostile = "\u001b]0;PWNED\u0007" + "9".repeat(60_000);
+
+        assertThatThrownBy(() -> parse("{\"time\":\"" + hostile.replace("\u001b", "\\u001b").replace("\u0007", "\\u0007")
+                + "\",\"remote_addr\":\"66.249.66.1\",\"request_uri\":\"/\",\"status\":200}"))
+                .hasMessage("'\\x1B]0;PWNED\\x07" + "9".repeat(50) + "...' (time) is not a time; expected ISO 8601 such as"
+                        + " 2025-05-14T09:31:02+02:00, dd/MMM/yyyy:HH:mm:ss Z or epoch seconds");
+    }
 }
