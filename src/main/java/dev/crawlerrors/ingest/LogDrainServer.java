@@ -6,6 +6,7 @@ import io.javalin.compression.CompressionStrategy;
 import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
 import java.io.EOFException;
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -27,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * ({@code application/x-ndjson} or {@code application/json}: nginx {@code escape=json}, Caddy,
  * Traefik; or one JSON array of such records, as Fluent Bit's http output sends them) or text
  * lines in the format {@code ?format=} names (the names of {@code --format});
- * without one, in serve's {@code --format}, by default detected per batch; {@code Content-Encoding: gzip} is read. The sender is
+ * without one, in serve's {@code --format}, by default detected per batch; {@code Content-Encoding: gzip} is read. A form
+ * content type is text lines too: curl sends {@code --data-binary @access.log} so, unencoded. The sender is
  * told what its batch came to only once the batch is stored ({@link LineBatchSink}): a 200 means
  * the hits are in the report; a 4xx that nothing of the batch was stored.
  *
@@ -48,6 +50,8 @@ public final class LogDrainServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(LogDrainServer.class);
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String ALLOWED = "POST";
+    /** The type curl gives a body sent with --data-binary or -d unless told another. */
+    private static final String FORM = "application/x-www-form-urlencoded";
     private static final List<HandlerType> OTHER_METHODS = List.of(HandlerType.GET, HandlerType.HEAD, HandlerType.PUT,
             HandlerType.PATCH, HandlerType.DELETE, HandlerType.OPTIONS);
 
@@ -134,8 +138,10 @@ public final class LogDrainServer implements AutoCloseable {
         // JSON records may come as one array
         boolean json = LogFormat.JSON.label().equals(format);
         PushedBatch batch;
-        try (InputStream body = json ? JsonArrayBatch.asLines(body(ctx)) : body(ctx)) {
-            batch = sink.accept(body, SOURCE, formats);
+        boolean newline;
+        try (NewlineSeen body = new NewlineSeen(body(ctx)); InputStream lines = json ? JsonArrayBatch.asLines(body) : body) {
+            batch = sink.accept(lines, SOURCE, formats);
+            newline = body.seen;
         } catch (BoundedInputStream.TooLargeException e) {
             throw tooLarge(e.getMessage());
         } catch (JsonArrayBatch.MalformedArrayException e) {
@@ -146,7 +152,15 @@ public final class LogDrainServer implements AutoCloseable {
         } catch (IOException e) {
             throw new Refusal(400, "the body could not be read to its end (" + e.getMessage() + "); nothing of it was stored, send it again");
         }
-        ctx.contentType("application/json").result(JSON.writeValueAsString(summary(batch)));
+        Map<String, Object> summary = summary(batch);
+        ParseCounts counts = batch.counts();
+        // curl sends a file posted with --data-binary as a form, but unencoded: its bytes are the log's lines as they
+        // are. Only -d spoils them, dropping the file's newlines, and that shows as a body without one that does not parse
+        if (!newline && FORM.equals(mediaType(ctx.contentType())) && counts.linesRead() > 0 && counts.linesParsed() == 0) {
+            summary.put("hint", "the body holds no newline, so its records ran together into one line: curl -d drops "
+                    + "the newlines of a file; send it with --data-binary @access.log, which keeps them");
+        }
+        ctx.contentType("application/json").result(JSON.writeValueAsString(summary));
     }
 
     private void authorize(String authorization) {
@@ -169,9 +183,9 @@ public final class LogDrainServer implements AutoCloseable {
      */
     private static String namedFormat(Context ctx) {
         String type = mediaType(ctx.contentType());
-        if (type.equals("application/x-www-form-urlencoded") || type.startsWith("multipart/")) {
+        if (type.startsWith("multipart/")) {
             throw new Refusal(415, "the body is sent as " + type + ", which is not log lines: send the lines as they are, "
-                    + "as text/plain or application/x-ndjson (with curl: --data-binary @access.log, not -d, which drops the newlines)");
+                    + "as text/plain or application/x-ndjson (with curl: --data-binary @access.log, not -F)");
         }
         String format = ctx.queryParam("format");
         if (format != null && !format.isBlank()) {
@@ -283,5 +297,31 @@ public final class LogDrainServer implements AutoCloseable {
     @Override
     public void close() {
         app.stop();
+    }
+
+    /** The body, noting whether a newline passed (after the first, it looks no more). */
+    private static final class NewlineSeen extends FilterInputStream {
+
+        boolean seen;
+
+        NewlineSeen(InputStream in) {
+            super(in);
+        }
+
+        @Override
+        public int read() throws IOException {
+            int b = super.read();
+            seen |= b == '\n';
+            return b;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            int n = super.read(b, off, len);
+            if (!seen && n > 0) {
+                seen = ByteSearch.indexOf(b, off, off + n, (byte) '\n') >= 0;
+            }
+            return n;
+        }
     }
 }

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.PatternSyntaxException;
 import java.util.stream.Stream;
 
 /**
@@ -137,7 +138,13 @@ public final class LogFiles {
         Path base = Path.of(baseText.isEmpty() ? "." : baseText);
         String rest = normalized.substring(baseEnd + 1);
         int depth = rest.split("/").length;
-        PathMatcher matcher = FileSystems.getDefault().getPathMatcher("glob:" + rest);
+        PathMatcher matcher;
+        try {
+            matcher = FileSystems.getDefault().getPathMatcher("glob:" + rest);
+        } catch (PatternSyntaxException e) {
+            problems.add(malformedGlob(pattern, e));
+            return List.of();
+        }
         List<Named> matches = new ArrayList<>();
         if (!Files.isDirectory(base)) {
             return matches;
@@ -153,6 +160,24 @@ public final class LogFiles {
             problems.add(pattern + " cannot be expanded (" + e.getMessage() + ")");
         }
         return matches;
+    }
+
+    /**
+     * Says what is wrong with a glob that names no file and cannot be read, and what to write. The
+     * JDK's descriptions (sun.nio.fs.Globs) are worded for regular expressions and its index is where
+     * it gave up, so the common ones are said again in a glob's terms; any other is quoted.
+     */
+    static String malformedGlob(String pattern, PatternSyntaxException e) {
+        String what = switch (e.getDescription()) {
+            case "Missing ']" -> "its '[' is never closed: close it with ']', or write a '[' that is part of the name as [[]";
+            case "Missing '}" -> "its '{' is never closed: close it with '}', or write a '{' that is part of the name as [{]";
+            case "Cannot nest groups" -> "it has a {...} inside another, which a glob cannot: write the choices in one {...}";
+            case "Explicit 'name separator' in class" -> "a [...] in it holds a '/', but stands for one character of a name: "
+                    + "take the '/' out";
+            default -> "it cannot be read (" + e.getDescription() + "): write a *, ?, [ or { that is part of the name in "
+                    + "brackets, as [[]";
+        };
+        return pattern + " names no file, and as a glob " + what;
     }
 
     private static boolean isGlob(String argument) {

@@ -10,7 +10,8 @@ package dev.crawlerrors.ingest;
  *       left out ({@code nohostname}), an RFC 3339 time instead of the BSD one (rsyslog), or no tag;
  *   <li>RFC 5424: {@code <165>1 2026-11-22T01:02:03Z host app procid msgid SD MSG}, where each
  *       header field may be {@code -}, SD is {@code -} or {@code [id k="v" ...]} elements (whose
- *       values may hold escaped quotes and brackets), and MSG may start with a UTF-8 byte-order mark.
+ *       values may hold escaped quotes and brackets), and MSG may start with a UTF-8 byte-order mark, or
+ *       with the space rsyslog keeps from an RFC 3164 message it forwards.
  * </ul>
  * A trailing CR, LF or NUL (some senders end each datagram with one) is not part of the message.
  * Anything else is a malformed frame: a {@link BadLineException} that says what was expected.
@@ -93,6 +94,12 @@ public final class SyslogFrame {
             p++;
         } else if (p < to) {
             throw malformed("no space after its RFC 5424 structured data", b, p, to);
+        }
+        // rsyslog keeps the space that followed an RFC 3164 tag as the message's first byte (its pmrfc3164
+        // remove.msgFirstSpace is off by default), so nginx's lines it forwards in RFC 5424 (RSYSLOG_SyslogProtocol23Format)
+        // come with two spaces after the structured data; no access-log line starts with a space
+        if (p < to && b[p] == ' ') {
+            p++;
         }
         if (to - p >= BOM.length && b[p] == BOM[0] && b[p + 1] == BOM[1] && b[p + 2] == BOM[2]) {
             p += BOM.length;

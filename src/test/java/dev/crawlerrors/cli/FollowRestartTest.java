@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -33,6 +34,12 @@ import org.junit.jupiter.api.io.TempDir;
 class FollowRestartTest {
 
     private static final int LINES = 600;
+    /** The lines the first process serves before it is killed. */
+    private static final int SERVED_BEFORE_THE_KILL = 150;
+    /** The lines written after the first process is dead: the kill lands while the log grows. */
+    private static final int WRITTEN_AFTER_THE_KILL = 20;
+    /** The last line the first process may see, so the second one has lines of its own to read. */
+    private static final int LAST_BEFORE_THE_RESTART = 550;
 
     @TempDir
     Path dir;
@@ -65,13 +72,42 @@ class FollowRestartTest {
     /** Writes lines {@code from..to}, each in two writes, so a kill can fall between the halves of one. */
     private static void write(Path log, int from, int to) throws Exception {
         for (int i = from; i <= to; i++) {
-            String line = line(i);
-            Files.writeString(log, line.substring(0, 30), StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-            Files.writeString(log, line.substring(30), StandardOpenOption.APPEND);
+            writeLine(log, i);
             if (i % 5 == 0) {
                 Thread.sleep(10);
             }
         }
+    }
+
+    private static void writeLine(Path log, int i) throws Exception {
+        String line = line(i);
+        Files.writeString(log, line.substring(0, 30), StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        Files.writeString(log, line.substring(30), StandardOpenOption.APPEND);
+    }
+
+    /**
+     * Writes from line 51 on until {@link #WRITTEN_AFTER_THE_KILL} lines after {@code deadAt} is set
+     * (to the last line written when the process was dead), at most to {@link #LAST_BEFORE_THE_RESTART};
+     * {@code written} holds the last line written whole. It stops after the kill rather than at a
+     * fixed line, which a slow start could let it reach before the kill. Past the line that could
+     * set off the kill it writes one line each 10 ms: the 4 s to its last line leave a slow reader
+     * ten times the 376 ms the follower took at most under load (LogFollower.POLL), and the 20 lines
+     * after the kill take 0.2 s.
+     *
+     * @return the last line written
+     */
+    private static int writeUntilAfterTheKill(Path log, AtomicInteger written, AtomicInteger deadAt) throws Exception {
+        for (int i = 51; i <= LAST_BEFORE_THE_RESTART; i++) {
+            writeLine(log, i);
+            written.set(i);
+            if (deadAt.get() > 0 && i >= deadAt.get() + WRITTEN_AFTER_THE_KILL) {
+                return i;
+            }
+            if (i > SERVED_BEFORE_THE_KILL || i % 5 == 0) {
+                Thread.sleep(10);
+            }
+        }
+        return LAST_BEFORE_THE_RESTART;
     }
 
     private static List<String> urls(int from, int to) {
@@ -86,20 +122,33 @@ class FollowRestartTest {
         write(log, 1, 50);
         ServeProcess first = serve(log, db, ranges);
 
-        CompletableFuture<Void> writing = CompletableFuture.runAsync(() -> {
+        AtomicInteger written = new AtomicInteger(50);
+        AtomicInteger deadAt = new AtomicInteger();
+        CompletableFuture<Integer> writing = CompletableFuture.supplyAsync(() -> {
             try {
-                write(log, 51, 400);
+                return writeUntilAfterTheKill(log, written, deadAt);
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }
         });
         // killed while lines are being written and read
         long deadline = System.currentTimeMillis() + 20_000;
-        while (served(first).size() < 150 && System.currentTimeMillis() < deadline) {
+        int servedAtTheKill;
+        while ((servedAtTheKill = served(first).size()) < SERVED_BEFORE_THE_KILL && System.currentTimeMillis() < deadline) {
             Thread.sleep(20);
         }
+        int writtenAtTheKill = written.get();
+        long bytesAtTheKill = Files.size(log);
         first.process().destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-        writing.get(30, TimeUnit.SECONDS);
+        deadAt.set(written.get());
+        int lastWritten = writing.get(30, TimeUnit.SECONDS);
+        // the kill came while the process read (not at the deadline) and while the log grew: the writer had lines
+        // left to write when it was sent, and went on writing them once the process was dead
+        assertThat(servedAtTheKill).as("lines served when the kill was sent").isGreaterThanOrEqualTo(SERVED_BEFORE_THE_KILL);
+        assertThat(writtenAtTheKill).as("lines written when the kill was sent").isLessThan(LAST_BEFORE_THE_RESTART);
+        assertThat(lastWritten).as("the last line written, %d lines after the process was dead", WRITTEN_AFTER_THE_KILL)
+                .isEqualTo(deadAt.get() + WRITTEN_AFTER_THE_KILL);
+        assertThat(Files.size(log)).as("bytes of the log, against %d when the kill was sent", bytesAtTheKill).isGreaterThan(bytesAtTheKill);
         // what the killed process committed: its hits, and the position that says it read exactly those
         try (DuckDbHitStore store = DuckDbHitStore.open(db)) {
             List<String> stored = new ArrayList<>();
@@ -110,7 +159,7 @@ class FollowRestartTest {
         }
 
         ServeProcess second = serve(log, db, ranges);
-        write(log, 401, LINES);
+        write(log, lastWritten + 1, LINES);
         deadline = System.currentTimeMillis() + 20_000;
         while (served(second).size() < LINES && System.currentTimeMillis() < deadline) {
             Thread.sleep(50);

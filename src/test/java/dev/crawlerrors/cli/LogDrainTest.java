@@ -11,6 +11,9 @@ import dev.crawlerrors.ingest.LogDrainServer;
 import dev.crawlerrors.ingest.LogFormat;
 import dev.crawlerrors.ingest.SampleLogs;
 import dev.crawlerrors.store.DuckDbHitStore;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -260,12 +263,108 @@ class LogDrainTest {
     }
 
     @Test
-    void refusesAFormEncodedBodyWhoseNewlinesCurlDropped() throws Exception {
-        HttpResponse<String> response = ingest("", "application/x-www-form-urlencoded", lines(1, 2));
+    void storesWhatTheReadmesCurlCommandSendsForALogOverAMebibyte() throws Exception {
+        // the bytes curl 7.88 sends for the README's command (captured from it): its form content type, and, for a body
+        // over 1 MiB, Expect: 100-continue; also over Jetty's 200,000-byte limit for forms it would parse
+        String log = lines(1, 6_500);
+        byte[] body = log.getBytes(StandardCharsets.UTF_8);
+        assertThat(body.length).isGreaterThan(1 << 20);
+        try (LogDrainServer realLimit = LogDrainServer.start("127.0.0.1", 0, TOKEN, LogFormat.liveChooser("auto", notice -> { }),
+                stored.pushed);
+                Socket socket = new Socket("127.0.0.1", realLimit.port())) {
+            socket.setSoTimeout(30_000);
+            OutputStream out = socket.getOutputStream();
+            InputStream in = socket.getInputStream();
+            out.write(("POST /ingest?format=combined HTTP/1.1\r\n"
+                    + "Host: 127.0.0.1:" + realLimit.port() + "\r\n"
+                    + "User-Agent: curl/7.88.1\r\n"
+                    + "Accept: */*\r\n"
+                    + "Authorization: Bearer " + TOKEN + "\r\n"
+                    + "Content-Length: " + body.length + "\r\n"
+                    + "Content-Type: application/x-www-form-urlencoded\r\n"
+                    + "Expect: 100-continue\r\n"
+                    + "\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            assertThat(responseHead(in)).startsWith("HTTP/1.1 100 Continue\r\n");
+            out.write(body);
+            out.flush();
+
+            String head = responseHead(in);
+            assertThat(head).startsWith("HTTP/1.1 200 OK\r\n");
+            assertThat(new String(in.readNBytes(contentLength(head)), StandardCharsets.UTF_8)).isEqualTo(
+                    "{\"lines\":6500,\"parsed\":6500,\"bad\":{},\"crawlerHits\":6500,\"firstBad\":[],\"format\":\"combined\"}");
+        }
+        assertThat(store.size()).isEqualTo(6_500);
+        assertThat(api().get("total").asInt()).isEqualTo(6_500);
+        assertThat(stored.api("?url=/page/6500").get("rows").findValuesAsText("url")).containsExactly("/page/6500");
+        assertThat(stored.api("?url=/page/1").get("total").asInt()).isEqualTo(1_111); // /page/1, /page/10-19, ... /page/1000-1999
+    }
+
+    @Test
+    void hintsThatCurlDashDDroppedTheNewlinesWhenAFormBodyHoldsNoneAndDoesNotParse() throws Exception {
+        // what curl -d @access.log sends for a log of three combined lines, without request times
+        String glued = lines(1, 3).replace(" 0.001\n", "");
+
+        HttpResponse<String> response = ingest("?format=combined", "application/x-www-form-urlencoded", glued);
+
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.body()).isEqualTo("{\"lines\":1,\"parsed\":0,\"bad\":{\"not combined\":1},\"crawlerHits\":0,"
+                + "\"firstBad\":[{\"line\":1,\"reason\":\"not combined\",\"message\":\"unexpected text after the user agent: "
+                + "'66.249.66.2 - - [14/May/2025:09:31:02 +0200] \\\"GET /page/2 HT...'\"}],\"format\":\"combined\","
+                + "\"hint\":\"the body holds no newline, so its records ran together into one line: curl -d drops the newlines "
+                + "of a file; send it with --data-binary @access.log, which keeps them\"}");
+        assertThat(store.size()).isZero();
+    }
+
+    @Test
+    void givesNoHintForAFormBodyWithNewlinesThatDoesNotParse() throws Exception {
+        // the records ran together by another cause than curl -d, which leaves no newline at all
+        HttpResponse<String> response = ingest("?format=combined", "application/x-www-form-urlencoded",
+                lines(1, 3).replace(" 0.001\n", "") + "\n");
+
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(json(response).has("hint")).isFalse();
+        assertThat(json(response).get("bad").toString()).isEqualTo("{\"not combined\":1}");
+    }
+
+    @Test
+    void storesAOneLineBatchSentWithCurlDashDThatParses() throws Exception {
+        HttpResponse<String> response = ingest("?format=combined", "application/x-www-form-urlencoded", line(7).strip());
+
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.body()).isEqualTo("{\"lines\":1,\"parsed\":1,\"bad\":{},\"crawlerHits\":1,\"firstBad\":[],"
+                + "\"format\":\"combined\"}");
+        assertThat(api().get("rows").findValuesAsText("url")).containsExactly("/page/7");
+    }
+
+    @Test
+    void refusesAMultipartBodyNamingCurlsDataBinary() throws Exception {
+        HttpResponse<String> response = ingest("", "multipart/form-data; boundary=x", "--x\r\n\r\n" + lines(1, 2) + "--x--\r\n");
 
         assertThat(response.statusCode()).isEqualTo(415);
-        assertThat(json(response).get("error").asText()).contains("--data-binary @access.log");
+        assertThat(json(response).get("error").asText()).isEqualTo("the body is sent as multipart/form-data, which is not log lines: "
+                + "send the lines as they are, as text/plain or application/x-ndjson (with curl: --data-binary @access.log, not -F)");
         assertThat(store.size()).isZero();
+    }
+
+    /** The status line and headers of the next response, through the blank line. */
+    private static String responseHead(InputStream in) throws Exception {
+        StringBuilder head = new StringBuilder();
+        while (head.length() < 4 || !head.substring(head.length() - 4).equals("\r\n\r\n")) {
+            int b = in.read();
+            assertThat(b).as("the response so far: " + head).isNotNegative();
+            head.append((char) b);
+        }
+        return head.toString();
+    }
+
+    private static int contentLength(String head) {
+        for (String header : head.split("\r\n")) {
+            if (header.regionMatches(true, 0, "Content-Length:", 0, 15)) {
+                return Integer.parseInt(header.substring(15).strip());
+            }
+        }
+        throw new AssertionError("no Content-Length in " + head);
     }
 
     @Test

@@ -182,6 +182,61 @@ class SyslogIngestTest {
         assertThat(api("").get("rows").findValuesAsText("url")).containsExactlyInAnyOrder("/page/1", "/page/2", "/page/3");
     }
 
+    /**
+     * Line {@code i} as rsyslog forwards what nginx sent it, in RFC 5424 (its template
+     * RSYSLOG_SyslogProtocol23Format): the message keeps the space that followed nginx's tag, and the
+     * frame ends with a newline.
+     */
+    private static String rsyslog5424(int i) {
+        return "<190>1 2026-11-22T01:02:03.123456+01:00 web1 nginx - - -  " + access(i) + "\n";
+    }
+
+    /** The report's rows as ip, method, url, status, duration, bot type and verification. */
+    private List<String> reportRows() throws Exception {
+        List<String> rows = new ArrayList<>();
+        for (JsonNode row : api("").get("rows")) {
+            rows.add(String.join(" ", row.get("timestamp").asText(), row.get("ip").asText(), row.get("method").asText(),
+                    row.get("url").asText(), row.get("status").asText(), row.get("durationMs").asText(), row.get("botType").asText(),
+                    row.get("verification").asText()));
+        }
+        return rows;
+    }
+
+    @Test
+    void tcpOctetCountedRfc5424FramesAsRsyslogForwardsThemAreRead() throws Exception {
+        listen("tcp://127.0.0.1:0");
+        // omfwd with TCP_Framing="octet-counted": the count includes the template's closing newline
+        String stream = octetCounted(rsyslog5424(1)) + octetCounted(rsyslog5424(2)) + octetCounted(rsyslog5424(3));
+        int cut = stream.indexOf("GET /page/2"); // a write that ends inside the second frame
+
+        sendTcp(bytes(stream.substring(0, cut)), bytes(stream.substring(cut)));
+
+        awaitStored(1, 3);
+        assertThat(reportRows()).containsExactlyInAnyOrder(
+                "2025-05-14T07:31 66.249.66.1 GET /page/1 404 1.0 crawler_search verified",
+                "2025-05-14T07:31 66.249.66.2 GET /page/2 404 1.0 crawler_search verified",
+                "2025-05-14T07:31 66.249.66.3 GET /page/3 404 1.0 crawler_search verified");
+        assertThat(listener.totals().frames()).isEqualTo(3);
+        assertThat(listener.totals().malformedFrames()).isZero();
+    }
+
+    @Test
+    void tcpNewlineFramedRfc5424LinesAreRead() throws Exception {
+        listen("tcp://127.0.0.1:0");
+        // omfwd with TCP_Framing="traditional"; one sender ends its lines with CRLF
+        String crlf = rsyslog5424(2).replace("\n", "\r\n");
+
+        sendTcp(bytes(rsyslog5424(1) + crlf), bytes(rsyslog5424(3)));
+
+        awaitStored(1, 3);
+        assertThat(reportRows()).containsExactlyInAnyOrder(
+                "2025-05-14T07:31 66.249.66.1 GET /page/1 404 1.0 crawler_search verified",
+                "2025-05-14T07:31 66.249.66.2 GET /page/2 404 1.0 crawler_search verified",
+                "2025-05-14T07:31 66.249.66.3 GET /page/3 404 1.0 crawler_search verified");
+        assertThat(listener.totals().frames()).isEqualTo(3);
+        assertThat(listener.totals().malformedFrames()).isZero();
+    }
+
     @Test
     void malformedFramesAreCountedAndShownAndTheGoodOnesAroundThemStored() throws Exception {
         listen("udp://127.0.0.1:0");

@@ -69,6 +69,45 @@ class LogFilesTest {
     }
 
     @Test
+    void aMalformedGlobIsAProblemAndTheOtherArgumentsAreStillExpanded() throws Exception {
+        touch("good.log");
+
+        LogFiles.Expansion expansion = LogFiles.expand(List.of(dir + "/miss[ing.log", dir + "/good.log"));
+
+        assertThat(expansion.sources()).extracting(LogSource::name).containsExactly(dir + "/good.log");
+        assertThat(expansion.problems()).containsExactly(dir + "/miss[ing.log names no file, and as a glob its '[' is never "
+                + "closed: close it with ']', or write a '[' that is part of the name as [[]");
+    }
+
+    @Test
+    void saysWhatIsWrongWithAMalformedGlobInAGlobsTerms() {
+        LogFiles.Expansion expansion = LogFiles.expand(List.of(dir + "/access.{log,txt", dir + "/a{b,{c}}.log",
+                dir + "/[a/b].log", dir + "/[z-a].log"));
+
+        assertThat(expansion.sources()).isEmpty();
+        assertThat(expansion.problems()).containsExactly(
+                dir + "/access.{log,txt names no file, and as a glob its '{' is never closed: close it with '}', "
+                        + "or write a '{' that is part of the name as [{]",
+                dir + "/a{b,{c}}.log names no file, and as a glob it has a {...} inside another, which a glob cannot: "
+                        + "write the choices in one {...}",
+                dir + "/[a/b].log names no file, and as a glob a [...] in it holds a '/', but stands for one character of a "
+                        + "name: take the '/' out",
+                dir + "/[z-a].log names no file, and as a glob it cannot be read (Invalid range): write a *, ?, [ or { that "
+                        + "is part of the name in brackets, as [[]");
+    }
+
+    @Test
+    void aBracketWrittenAsTheProblemSaysMatchesTheFileNamedWithIt() throws Exception {
+        touch("miss[ing.log");
+        touch("miss{ing.log.1");
+
+        LogFiles.Expansion expansion = LogFiles.expand(List.of(dir + "/miss[[]ing.log", dir + "/miss[{]ing.log*"));
+
+        assertThat(names(expansion)).containsExactly("miss[ing.log", "miss{ing.log.1");
+        assertThat(expansion.problems()).isEmpty();
+    }
+
+    @Test
     void aDirectoryYieldsItsLogsAndSaysWhatItSkipped() throws Exception {
         for (String name : List.of("access.log", "access.log.1", "access_log.2.gz", "api.log", "site.zst", "error.log", "error.log.1",
                 "nginx.pid", "backup.tar.gz", ".access.log.swp")) {

@@ -46,6 +46,12 @@ class SyslogFrameTest {
     }
 
     @Test
+    void dropsTheSpaceRsyslogKeepsFromAnRfc3164TagWhenItForwardsInRfc5424() throws Exception {
+        // nginx's "<190>Nov 22 01:02:03 web1 nginx: LINE", forwarded with RSYSLOG_SyslogProtocol23Format
+        assertThat(message("<190>1 2026-11-22T01:02:03.123456+01:00 web1 nginx - - -  " + LINE + "\n")).isEqualTo(LINE);
+    }
+
+    @Test
     void skipsRfc5424StructuredDataWithEscapedQuotesAndBrackets() throws Exception {
         String frame = "<165>1 2026-11-22T01:02:03Z web1 app - ID47 [exampleSDID@32473 iut=\"3\" eventSource=\"Appl\\\"ic]ation\"]"
                 + "[examplePriority@32473 class=\"high\"] " + LINE;
