@@ -175,6 +175,28 @@ class FollowTest {
     }
 
     @Test
+    void linesTheServerWroteBeforeACopytruncateWhileNotFollowedAreReadFromTheCopy() throws Exception {
+        append(log, lines(1, 3));
+        follow();
+        awaitStoredExactly(1, 3);
+        followed.close();
+        // while serve was down: two more lines, then logrotate's copytruncate, and a line in the emptied log
+        append(log, lines(4, 5));
+        Files.copy(log, dir.resolve("access.log.1"));
+        try (FileChannel channel = FileChannel.open(log, StandardOpenOption.WRITE)) {
+            channel.truncate(0);
+        }
+        append(log, lines(6, 6));
+
+        follow();
+
+        awaitStoredExactly(1, 6);
+        followed.close();
+        assertThat(storedUrls()).containsExactlyInAnyOrderElementsOf(urls(1, 6));
+        assertThat(notices).contains(dir.resolve("access.log.1") + ": read 2 lines written before it was rotated");
+    }
+
+    @Test
     void aLogThatAppearsLaterIsPickedUpAndItsAbsenceSaidOnce() throws Exception {
         follow();
         Thread.sleep(3 * LogFollowerPoll.MILLIS);
