@@ -4,7 +4,8 @@ import dev.crawlerrors.ingest.Figures;
 import dev.crawlerrors.ingest.LogSource;
 import dev.crawlerrors.ingest.ReadProgress;
 import java.io.PrintStream;
-import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
@@ -17,16 +18,17 @@ import me.tongfei.progressbar.ProgressBarStyle;
 final class ImportProgress implements AutoCloseable {
 
     private static final int LOG_EVERY_SECONDS = 5;
-    private final long logEveryNanos;
+    private static final long LOG_EVERY_NANOS = TimeUnit.SECONDS.toNanos(LOG_EVERY_SECONDS);
     private static final long MIB = 1 << 20;
 
     private final long totalBytes;
     private final int sources;
     private final boolean terminal;
     private final PrintStream log;
-    private final long started = System.nanoTime();
+    private final LongSupplier nanoTime;
+    private final long started;
     private ProgressBar bar;
-    private long lastLog = started;
+    private long lastLog;
     /** Bytes and lines of the logs finished before the current one. */
     private long bytesDone;
     private long linesDone;
@@ -39,15 +41,18 @@ final class ImportProgress implements AutoCloseable {
      * @param sources    how many logs will be read
      */
     ImportProgress(long totalBytes, int sources, boolean terminal, PrintStream log) {
-        this(totalBytes, sources, terminal, log, Duration.ofSeconds(LOG_EVERY_SECONDS));
+        this(totalBytes, sources, terminal, log, System::nanoTime);
     }
 
-    ImportProgress(long totalBytes, int sources, boolean terminal, PrintStream log, Duration logEvery) {
-        this.logEveryNanos = logEvery.toNanos();
+    /** @param nanoTime the clock the rate and the interval of its log are measured by */
+    ImportProgress(long totalBytes, int sources, boolean terminal, PrintStream log, LongSupplier nanoTime) {
         this.totalBytes = totalBytes;
         this.sources = sources;
         this.terminal = terminal;
         this.log = log;
+        this.nanoTime = nanoTime;
+        this.started = nanoTime.getAsLong();
+        this.lastLog = started;
     }
 
     /** Starts on the {@code index}-th (from 0) log; what the previous one read counts as done. */
@@ -64,7 +69,7 @@ final class ImportProgress implements AutoCloseable {
 
     private void advanced(long lines) {
         currentLines = lines;
-        long now = System.nanoTime();
+        long now = nanoTime.getAsLong();
         long read = linesDone + lines;
         double seconds = (now - started) / 1e9;
         long rate = seconds > 0 ? Math.round(read / seconds) : 0;
@@ -72,7 +77,7 @@ final class ImportProgress implements AutoCloseable {
             bar.stepTo(bytesDone + current.consumed());
             // the bar writes its extra message right after the speed: a space keeps them apart
             bar.setExtraMessage(" " + currentLabel + ", " + Figures.grouped(rate) + " lines/s");
-        } else if (now - lastLog >= logEveryNanos) {
+        } else if (now - lastLog >= LOG_EVERY_NANOS) {
             lastLog = now;
             String share = totalBytes > 0
                     ? ", " + Math.min(100, (bytesDone + current.consumed()) * 100 / totalBytes) + "% of "
