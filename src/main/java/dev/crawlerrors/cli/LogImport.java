@@ -62,8 +62,11 @@ public final class LogImport {
      * Imports every log the arguments name (files, globs, directories, {@code -}), each rotated
      * family oldest first. A log imported before is read from where that import stopped; one that
      * cannot be read is reported and skipped, and the others are still imported.
+     *
+     * @param terminal the terminal {@code log} writes to, where a progress bar is drawn; null when it
+     *                 writes to none, and the rate is logged every few seconds instead
      */
-    public ImportSummary run(List<String> sources, boolean terminal, PrintStream log) throws Exception {
+    public ImportSummary run(List<String> sources, StandardErrorTerminal terminal, PrintStream log) throws Exception {
         ImportSummary summary = new ImportSummary();
         long started = System.nanoTime();
         LogFiles.Expansion expansion = LogFiles.expand(sources);
@@ -71,7 +74,7 @@ public final class LogImport {
         expansion.problems().forEach(summary.lines::sourceError);
         List<Planned> plan = plan(expansion.sources(), summary);
         try (LogReader reader = new LogReader(formats);
-             ImportProgress progress = new ImportProgress(bytesToRead(plan), plan.size(), terminal, log)) {
+             ImportProgress progress = new ImportProgress(bytesToRead(plan), plan.size(), terminal != null, log)) {
             for (int i = 0; i < plan.size(); i++) {
                 importSource(reader, plan.get(i), progress.reading(plan.get(i).source, i), summary);
             }
