@@ -26,6 +26,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.List;
+import java.util.function.IntSupplier;
 
 /**
  * The import flow, wired: read and parse (ingest), identify and verify (crawler), append (store).
@@ -73,8 +74,9 @@ public final class LogImport {
         summary.notes.addAll(expansion.notes());
         expansion.problems().forEach(summary.lines::sourceError);
         List<Planned> plan = plan(expansion.sources(), summary);
+        IntSupplier columns = terminal == null ? null : terminal::columns;
         try (LogReader reader = new LogReader(formats);
-             ImportProgress progress = new ImportProgress(bytesToRead(plan), plan.size(), terminal != null, log)) {
+             ImportProgress progress = new ImportProgress(bytesToRead(plan), plan.size(), columns, log, System::nanoTime)) {
             for (int i = 0; i < plan.size(); i++) {
                 importSource(reader, plan.get(i), progress.reading(plan.get(i).source, i), summary);
             }

@@ -1,6 +1,8 @@
 package dev.crawlerrors.cli;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -16,13 +18,15 @@ import java.nio.file.Path;
  * readlink, no process, no thread, where {@code System.console()} looks its provider up among the
  * JDK's modules.
  *
- * @param device the terminal's device
+ * @param device the terminal's device, which {@link #columns} asks for its width
  */
 record StandardErrorTerminal(Path device) {
 
     private static final Path STANDARD_ERROR = Path.of("/proc/self/fd/2");
     /** Where there is no /proc: the process's controlling terminal, which a console is on. */
     private static final Path CONTROLLING_TERMINAL = Path.of("/dev/tty");
+    /** The width of a terminal that cannot say, and of most terminal windows when they open. */
+    private static final int DEFAULT_COLUMNS = 80;
 
     /** The terminal standard error writes to, or null when it writes to a file, a pipe or nothing. */
     static StandardErrorTerminal find() {
@@ -55,5 +59,26 @@ record StandardErrorTerminal(Path device) {
      */
     static boolean namesTerminal(String device) {
         return device.startsWith("/dev/pts/") || device.startsWith("/dev/tty") || device.equals("/dev/console");
+    }
+
+    /**
+     * The terminal's width in columns, as {@code stty size} reads it from the device ({@code rows
+     * columns}); {@value #DEFAULT_COLUMNS} when it cannot say. It runs a process, tens of
+     * milliseconds: ask once, and off the import's own thread. (The JDK has no call for a
+     * terminal's size; JLine, which has one, takes longer to start.)
+     */
+    int columns() {
+        try {
+            Process stty = new ProcessBuilder("stty", "size").redirectInput(device.toFile())
+                    .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            String size;
+            try (InputStream out = stty.getInputStream()) {
+                size = new String(out.readAllBytes(), StandardCharsets.US_ASCII).trim();
+            }
+            int columns = Integer.parseInt(size.substring(size.indexOf(' ') + 1));
+            return columns > 0 ? columns : DEFAULT_COLUMNS;
+        } catch (IOException | RuntimeException e) {
+            return DEFAULT_COLUMNS;
+        }
     }
 }

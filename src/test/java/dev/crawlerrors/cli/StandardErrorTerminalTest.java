@@ -41,6 +41,14 @@ class StandardErrorTerminalTest {
     }
 
     @Test
+    void aDeviceThatCannotSayItsWidthIsTakenAsEightyColumnsWide() throws Exception {
+        // stty refuses a file: "Inappropriate ioctl for device"
+        StandardErrorTerminal notOne = new StandardErrorTerminal(Files.createFile(fd.resolve("r.err")));
+
+        assertThat(notOne.columns()).isEqualTo(80);
+    }
+
+    @Test
     void terminalsAreToldByTheirDeviceNames() {
         assertThat(StandardErrorTerminal.namesTerminal("/dev/pts/0")).isTrue();
         assertThat(StandardErrorTerminal.namesTerminal("/dev/tty1")).isTrue();
