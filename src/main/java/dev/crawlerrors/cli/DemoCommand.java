@@ -79,7 +79,7 @@ public final class DemoCommand implements Callable<Integer> {
             // the demo is offline and deterministic: its own lists, no DNS
             IpRangeVerifier lists = new IpRangeVerifier(catalog, IpRangeSource.parse(ipRanges.toString()));
             try (CrawlerVerifier verifier = new CrawlerVerifier(lists, null)) {
-                return new LogImport(store, new CrawlerIdentifier(catalog), verifier).run(List.of(log.toString()), false, System.err);
+                return new LogImport(store, new CrawlerIdentifier(catalog), verifier).run(List.of(log.toString()), null, System.err);
             }
         }
     }

@@ -44,9 +44,9 @@ final class ImportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        boolean terminal = System.console() != null;
+        StandardErrorTerminal terminal = StandardErrorTerminal.find();
         // on a terminal a progress bar may be drawn on the current line: start the notice on a clean one
-        String clearLine = terminal ? "\r\033[K" : "";
+        String clearLine = terminal != null ? "\r\033[K" : "";
         FormatChooser formats = format.chooser(notice -> spec.commandLine().getErr().println(clearLine + ShownText.of(notice)));
         // DuckDB starts (its native library, the file) on another core while the catalog is read:
         // each is a tenth of a second or more of every import's start. A catalog of the user's own

@@ -5,82 +5,105 @@ import dev.crawlerrors.ingest.LogSource;
 import dev.crawlerrors.ingest.ReadProgress;
 import dev.crawlerrors.ingest.ShownText;
 import java.io.PrintStream;
-import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntSupplier;
+import java.util.function.LongSupplier;
+import me.tongfei.progressbar.ConsoleProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
-import me.tongfei.progressbar.ProgressBarStyle;
 
 /**
  * Shows how an import is going, over all its logs: on a terminal a progress bar over the bytes of
- * every file (with speed, ETA, the file being read and lines/s; without a total when standard input
- * is among them); off a terminal, a line with the rate every {@value #LOG_EVERY_SECONDS} seconds.
+ * every file (with lines/s, the time left and the file being read; see {@link ImportBarLine}),
+ * redrawn every second; off a terminal, a line with the rate every {@value #LOG_EVERY_SECONDS}
+ * seconds.
+ *
+ * <p>The bar is the library's (its thread redraws it), with a layout and a terminal line of our
+ * own: built with its defaults, it starts JLine's terminal on the import's thread (0.35-0.5 s in a
+ * bare JVM here: five {@code tty} processes and a native library loaded) and runs {@code stty -a}
+ * at every redraw to learn the width. Here the width is asked once, on the bar's thread.
  */
 final class ImportProgress implements AutoCloseable {
 
     private static final int LOG_EVERY_SECONDS = 5;
-    private final long logEveryNanos;
-    private static final long MIB = 1 << 20;
+    private static final long LOG_EVERY_NANOS = TimeUnit.SECONDS.toNanos(LOG_EVERY_SECONDS);
 
     private final long totalBytes;
     private final int sources;
-    private final boolean terminal;
+    private final IntSupplier terminalColumns;
     private final PrintStream log;
-    private final long started = System.nanoTime();
+    private final LongSupplier nanoTime;
+    private final long started;
     private ProgressBar bar;
-    private long lastLog = started;
+    private TerminalLine barLine;
+    private long lastLog;
     /** Bytes and lines of the logs finished before the current one. */
     private long bytesDone;
     private long linesDone;
     private LogSource current;
-    private String currentLabel = "";
     private long currentLines;
+    // read by the bar's thread when it redraws
+    private volatile String counter = "";
+    private volatile String name = "";
+    private volatile long linesRead;
 
     /**
-     * @param totalBytes the raw bytes all logs will read, or -1 when unknown (standard input)
-     * @param sources    how many logs will be read
+     * @param totalBytes      the raw bytes all logs will read, or -1 when unknown (standard input)
+     * @param sources         how many logs will be read
+     * @param terminalColumns the width of the terminal {@code log} writes to, asked when the bar is
+     *                        first drawn, on the bar's own thread; null when {@code log} is not a terminal
+     * @param nanoTime        the clock the rates, the time left and the log's interval are measured by
      */
-    ImportProgress(long totalBytes, int sources, boolean terminal, PrintStream log) {
-        this(totalBytes, sources, terminal, log, Duration.ofSeconds(LOG_EVERY_SECONDS));
-    }
-
-    ImportProgress(long totalBytes, int sources, boolean terminal, PrintStream log, Duration logEvery) {
-        this.logEveryNanos = logEvery.toNanos();
+    ImportProgress(long totalBytes, int sources, IntSupplier terminalColumns, PrintStream log, LongSupplier nanoTime) {
         this.totalBytes = totalBytes;
         this.sources = sources;
-        this.terminal = terminal;
+        this.terminalColumns = terminalColumns;
         this.log = log;
+        this.nanoTime = nanoTime;
+        this.started = nanoTime.getAsLong();
+        this.lastLog = started;
     }
 
     /** Starts on the {@code index}-th (from 0) log; what the previous one read counts as done. */
     ReadProgress reading(LogSource source, int index) {
         finishCurrent();
         current = source;
-        currentLabel = (sources > 1 ? (index + 1) + "/" + sources + " " : "") + ShownText.of(shortName(source.name()));
-        if (terminal && bar == null && totalBytes != 0) {
-            bar = new ProgressBarBuilder().setTaskName("import").setInitialMax(totalBytes > 0 ? totalBytes : -1)
-                    .setUnit(" MiB", MIB).setStyle(ProgressBarStyle.ASCII).showSpeed().build();
+        counter = sources > 1 ? (index + 1) + "/" + sources : "";
+        name = ShownText.of(shortName(source.name()));
+        if (terminalColumns != null && bar == null && totalBytes != 0) {
+            barLine = new TerminalLine(log, terminalColumns);
+            bar = new ProgressBarBuilder().setInitialMax(totalBytes > 0 ? totalBytes : -1)
+                    .setRenderer((state, width) -> line(state.getCurrent()).fit(width))
+                    .setConsumer(barLine).build();
         }
         return this::advanced;
     }
 
     private void advanced(long lines) {
         currentLines = lines;
-        long now = System.nanoTime();
-        long read = linesDone + lines;
-        double seconds = (now - started) / 1e9;
-        long rate = seconds > 0 ? Math.round(read / seconds) : 0;
+        linesRead = linesDone + lines;
         if (bar != null) {
             bar.stepTo(bytesDone + current.consumed());
-            // the bar writes its extra message right after the speed: a space keeps them apart
-            bar.setExtraMessage(" " + currentLabel + ", " + Figures.grouped(rate) + " lines/s");
-        } else if (now - lastLog >= logEveryNanos) {
+            return;
+        }
+        long now = nanoTime.getAsLong();
+        if (now - lastLog >= LOG_EVERY_NANOS) {
             lastLog = now;
+            long read = linesDone + lines;
+            double seconds = (now - started) / 1e9;
+            long rate = seconds > 0 ? Math.round(read / seconds) : 0;
             String share = totalBytes > 0
                     ? ", " + Math.min(100, (bytesDone + current.consumed()) * 100 / totalBytes) + "% of "
                             + SourceOutcome.size(totalBytes)
                     : "";
-            log.println("import " + currentLabel + ": " + Figures.grouped(read) + " lines, " + Figures.grouped(rate) + " lines/s" + share);
+            String label = counter.isEmpty() ? name : counter + " " + name;
+            log.println("import " + label + ": " + Figures.grouped(read) + " lines, " + Figures.grouped(rate) + " lines/s" + share);
         }
+    }
+
+    /** The bar's line with {@code bytes} read, as it stands now. */
+    private ImportBarLine line(long bytes) {
+        return new ImportBarLine(bytes, totalBytes, linesRead, nanoTime.getAsLong() - started, counter, name);
     }
 
     private void finishCurrent() {
@@ -98,11 +121,47 @@ final class ImportProgress implements AutoCloseable {
         if (bar != null) {
             bar.stepTo(bytesDone);
             bar.close();
+            // a bar closed before its thread first drew it draws once and leaves its line open
+            barLine.close();
         }
     }
 
     private static String shortName(String name) {
         int slash = name.lastIndexOf('/');
         return slash < 0 ? name : name.substring(slash + 1);
+    }
+
+    /**
+     * Draws the bar over the current line ({@code \r}, then the line; a newline when it closes), so a
+     * notice written on a clean line ({@code \r\e[K}) leaves the bar to be redrawn below it.
+     */
+    private static final class TerminalLine extends ConsoleProgressBarConsumer {
+
+        private final IntSupplier columns;
+        private int width;
+        private boolean closed;
+
+        TerminalLine(PrintStream out, IntSupplier columns) {
+            super(out);
+            this.columns = columns;
+        }
+
+        @Override
+        public synchronized int getMaxRenderedLength() {
+            if (width == 0) {
+                // the last column stays empty: a line that fills it makes some terminals wrap
+                width = Math.max(1, columns.getAsInt() - 1);
+            }
+            return width;
+        }
+
+        /** Ends the line, once. */
+        @Override
+        public synchronized void close() {
+            if (!closed) {
+                closed = true;
+                super.close();
+            }
+        }
     }
 }

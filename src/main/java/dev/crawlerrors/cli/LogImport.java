@@ -26,6 +26,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.List;
+import java.util.function.IntSupplier;
 
 /**
  * The import flow, wired: read and parse (ingest), identify and verify (crawler), append (store).
@@ -62,16 +63,20 @@ public final class LogImport {
      * Imports every log the arguments name (files, globs, directories, {@code -}), each rotated
      * family oldest first. A log imported before is read from where that import stopped; one that
      * cannot be read is reported and skipped, and the others are still imported.
+     *
+     * @param terminal the terminal {@code log} writes to, where a progress bar is drawn; null when it
+     *                 writes to none, and the rate is logged every few seconds instead
      */
-    public ImportSummary run(List<String> sources, boolean terminal, PrintStream log) throws Exception {
+    public ImportSummary run(List<String> sources, StandardErrorTerminal terminal, PrintStream log) throws Exception {
         ImportSummary summary = new ImportSummary();
         long started = System.nanoTime();
         LogFiles.Expansion expansion = LogFiles.expand(sources);
         summary.notes.addAll(expansion.notes());
         expansion.problems().forEach(summary.lines::sourceError);
         List<Planned> plan = plan(expansion.sources(), summary);
+        IntSupplier columns = terminal == null ? null : terminal::columns;
         try (LogReader reader = new LogReader(formats);
-             ImportProgress progress = new ImportProgress(bytesToRead(plan), plan.size(), terminal, log)) {
+             ImportProgress progress = new ImportProgress(bytesToRead(plan), plan.size(), columns, log, System::nanoTime)) {
             for (int i = 0; i < plan.size(); i++) {
                 importSource(reader, plan.get(i), progress.reading(plan.get(i).source, i), summary);
             }
