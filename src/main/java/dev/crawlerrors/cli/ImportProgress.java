@@ -15,8 +15,8 @@ import me.tongfei.progressbar.ProgressBarBuilder;
 /**
  * Shows how an import is going, over all its logs: on a terminal a progress bar over the bytes of
  * every file (with lines/s, the time left and the file being read; see {@link ImportBarLine}),
- * redrawn every second; off a terminal, a line with the rate every {@value #LOG_EVERY_SECONDS}
- * seconds.
+ * redrawn every second; off a terminal, a line with the rate every {@link FollowProgress#EVERY},
+ * as {@code serve --follow} says how it goes.
  *
  * <p>The bar is the library's (its thread redraws it), with a layout and a terminal line of our
  * own: built with its defaults, it starts JLine's terminal on the import's thread (0.35-0.5 s in a
@@ -25,8 +25,7 @@ import me.tongfei.progressbar.ProgressBarBuilder;
  */
 final class ImportProgress implements AutoCloseable {
 
-    private static final int LOG_EVERY_SECONDS = 5;
-    private static final long LOG_EVERY_NANOS = TimeUnit.SECONDS.toNanos(LOG_EVERY_SECONDS);
+    private static final long LOG_EVERY_NANOS = FollowProgress.EVERY.toNanos();
 
     private final long totalBytes;
     private final int sources;

@@ -67,7 +67,7 @@ public final class LogImport {
      * @param terminal the terminal {@code log} writes to, where a progress bar is drawn; null when it
      *                 writes to none, and the rate is logged every few seconds instead
      */
-    public ImportSummary run(List<String> sources, StandardErrorTerminal terminal, PrintStream log) throws Exception {
+    ImportSummary run(List<String> sources, StandardErrorTerminal terminal, PrintStream log) throws Exception {
         ImportSummary summary = new ImportSummary();
         long started = System.nanoTime();
         LogFiles.Expansion expansion = LogFiles.expand(sources);
