@@ -5,7 +5,6 @@ import dev.crawlerrors.ingest.LogSource;
 import dev.crawlerrors.ingest.ReadProgress;
 import dev.crawlerrors.ingest.ShownText;
 import java.io.PrintStream;
-import java.util.concurrent.TimeUnit;
 import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
 import me.tongfei.progressbar.ConsoleProgressBarConsumer;
