@@ -6,18 +6,11 @@ import dev.crawlerrors.ingest.SampleLogs;
 import dev.crawlerrors.store.DuckDbHitStore;
 import dev.crawlerrors.store.HitFilter;
 import dev.crawlerrors.store.StoredHit;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /** An import with the user's own Apache {@code LogFormat}, from the command line to the stored row. */
 class ApacheFormatImportTest {
@@ -28,21 +21,6 @@ class ApacheFormatImportTest {
     @TempDir
     Path dir;
 
-    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
-    private PrintStream originalOut;
-
-    @BeforeEach
-    void captureOutput() {
-        originalOut = System.out;
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-    }
-
-    @AfterEach
-    void restoreOutput() {
-        System.setOut(originalOut);
-    }
-
     @Test
     void importsAGooglebot404WrittenInTheUsersApacheFormatAndLeavesThePersonOut() throws Exception {
         Path log = dir.resolve("access.log");
@@ -52,14 +30,11 @@ class ApacheFormatImportTest {
                 "Mozilla/5.0 (X11; Linux x86_64; rv:138.0) Gecko/20100101 Firefox/138.0" 880
                 """.formatted(SampleLogs.GOOGLEBOT));
         Path db = dir.resolve("hits.duckdb");
-        CommandLine cli = Main.commandLine();
-        cli.setErr(new PrintWriter(err, true, StandardCharsets.UTF_8));
 
-        int exit = cli.execute("import", "--db", db.toString(), "--ip-ranges", ImportSourcesTest.ipRanges(dir).toString(),
-                "--dns-server", "none", "--format", FORMAT, log.toString());
+        CommandRun run = CommandRun.importing(dir, db, "--format", FORMAT, log.toString());
 
-        assertThat(exit).isZero();
-        assertThat(out.toString(StandardCharsets.UTF_8)).contains("Read 2 lines").contains("2 parsed, 0 bad")
+        assertThat(run.exit()).isZero();
+        assertThat(run.out()).contains("Read 2 lines").contains("2 parsed, 0 bad")
                 .contains("Crawler hits stored: 1; error hits (status >= 300) for the report: 1")
                 .contains("Verdicts: verified 1");
         try (DuckDbHitStore store = DuckDbHitStore.open(db)) {

@@ -6,19 +6,14 @@ import dev.crawlerrors.store.DuckDbHitStore;
 import dev.crawlerrors.store.HitFilter;
 import dev.crawlerrors.store.StoredHit;
 import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /** An import of a log holding each kind of bad input among good lines, through the command as users run it. */
 class ImportBadInputTest {
@@ -27,20 +22,6 @@ class ImportBadInputTest {
 
     @TempDir
     Path dir;
-
-    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-    private PrintStream originalOut;
-
-    @BeforeEach
-    void captureOutput() {
-        originalOut = System.out;
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-    }
-
-    @AfterEach
-    void restoreOutput() {
-        System.setOut(originalOut);
-    }
 
     /** A verified Googlebot 404 for {@code path} at {@code time} (on 14 May 2025, +0200), as nginx writes it. */
     private static String googlebot(String time, String path, String agent) {
@@ -71,13 +52,10 @@ class ImportBadInputTest {
         Path access = Files.write(dir.resolve("access.log"), log.toByteArray());
         Path db = dir.resolve("hits.duckdb");
 
-        CommandLine cli = Main.commandLine();
-        cli.setErr(new PrintWriter(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
-        int exit = cli.execute("import", "--db", db.toString(), "--ip-ranges", ImportSourcesTest.ipRanges(dir).toString(),
-                "--dns-server", "none", access.toString());
+        CommandRun run = CommandRun.importing(dir, db, access.toString());
 
-        assertThat(exit).isZero();
-        String summary = out.toString(StandardCharsets.UTF_8);
+        assertThat(run.exit()).isZero();
+        String summary = run.out();
         assertThat(summary).contains("Read 7 lines in", "4 parsed, 3 bad, 0 blank.",
                 "Crawler hits stored: 4; error hits (status >= 300) for the report: 4",
                 "Verdicts: verified 4",
