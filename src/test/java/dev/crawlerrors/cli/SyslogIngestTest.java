@@ -211,13 +211,7 @@ class SyslogIngestTest {
 
         sendTcp(bytes(stream.substring(0, cut)), bytes(stream.substring(cut)));
 
-        awaitStored(1, 3);
-        assertThat(reportRows()).containsExactlyInAnyOrder(
-                "2025-05-14T07:31 66.249.66.1 GET /page/1 404 1.0 crawler_search verified",
-                "2025-05-14T07:31 66.249.66.2 GET /page/2 404 1.0 crawler_search verified",
-                "2025-05-14T07:31 66.249.66.3 GET /page/3 404 1.0 crawler_search verified");
-        assertThat(listener.totals().frames()).isEqualTo(3);
-        assertThat(listener.totals().malformedFrames()).isZero();
+        assertRsyslogLinesOneToThreeStoredFromThreeGoodFrames();
     }
 
     @Test
@@ -228,6 +222,10 @@ class SyslogIngestTest {
 
         sendTcp(bytes(rsyslog5424(1) + crlf), bytes(rsyslog5424(3)));
 
+        assertRsyslogLinesOneToThreeStoredFromThreeGoodFrames();
+    }
+
+    private void assertRsyslogLinesOneToThreeStoredFromThreeGoodFrames() throws Exception {
         awaitStored(1, 3);
         assertThat(reportRows()).containsExactlyInAnyOrder(
                 "2025-05-14T07:31 66.249.66.1 GET /page/1 404 1.0 crawler_search verified",
