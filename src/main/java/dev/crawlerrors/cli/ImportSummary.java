@@ -5,6 +5,7 @@ import static dev.crawlerrors.ingest.Figures.grouped;
 import dev.crawlerrors.crawler.Verification;
 import dev.crawlerrors.ingest.BadLine;
 import dev.crawlerrors.ingest.Figures;
+import dev.crawlerrors.ingest.OtherFormatLine;
 import dev.crawlerrors.ingest.ParseCounts;
 import dev.crawlerrors.ingest.ShownText;
 import java.io.PrintStream;
@@ -93,7 +94,7 @@ public final class ImportSummary {
             first.forEach(bad -> out.println("  " + bad));
         }
         lines.inOtherFormat().forEach((format, n) -> {
-            BadLine first = lines.firstInOtherFormat().get(format);
+            OtherFormatLine first = lines.firstInOtherFormat().get(format);
             out.println("Lines in another format than their log's, read in it: " + Figures.counted(n, "line") + " as " + format
                     + " (the first: " + first.source() + " line " + grouped(first.lineNumber()) + ").");
         });

@@ -421,8 +421,7 @@ public final class LogReader implements AutoCloseable {
                     if (fallback == null) {
                         counts.countBad(new BadLine(source, line, e.reason(), e.getMessage()));
                     } else {
-                        readInOtherFormat(fallback, chunk, start, end, filter, e, new BadLine(source, line, e.reason(), e.getMessage()),
-                                counts, hits);
+                        readInOtherFormat(fallback, chunk, start, end, filter, e, source, line, counts, hits);
                     }
                 } catch (RuntimeException e) {
                     // a parser bug must not lose the good lines around it
@@ -435,19 +434,21 @@ public final class LogReader implements AutoCloseable {
     }
 
     /**
-     * Reads a line its log's format rejected in another format, or counts it as the bad line it is.
-     * A method of its own, out of the parse loop, which the JIT compiles for the lines that parse.
+     * Reads a line its log's format rejected in another format, or counts it as the bad line it is
+     * (made only then: a bad line's message is escaped as it is made, and after a change of format
+     * every line comes here). A method of its own, out of the parse loop, which the JIT compiles for
+     * the lines that parse.
      */
     private static void readInOtherFormat(FallbackLineParser fallback, byte[] chunk, int start, int end, AgentFilter filter,
-            BadLineException rejected, BadLine bad, ParseCounts counts, List<Hit> hits) {
+            BadLineException rejected, String source, long line, ParseCounts counts, List<Hit> hits) {
         try {
             Hit hit = fallback.parseOther(chunk, start, end, filter, rejected);
-            counts.countParsedInOtherFormat(hit != null, fallback.lastOtherFormat(), bad.source(), bad.lineNumber());
+            counts.countParsedInOtherFormat(hit != null, fallback.lastOtherFormat(), source, line);
             if (hit != null) {
                 hits.add(hit);
             }
         } catch (BadLineException stillBad) {
-            counts.countBad(bad);
+            counts.countBad(new BadLine(source, line, rejected.reason(), rejected.getMessage()));
         }
     }
 

@@ -28,7 +28,7 @@ public final class ParseCounts {
     private long unfinishedLineBytes;
     /** Lines read in another format than their log's, by that format, and the first such line of each. */
     private final Map<String, Long> inOtherFormat = new LinkedHashMap<>();
-    private final Map<String, BadLine> firstInOtherFormat = new LinkedHashMap<>();
+    private final Map<String, OtherFormatLine> firstInOtherFormat = new LinkedHashMap<>();
 
     void countParsed(boolean kept) {
         linesRead++;
@@ -45,7 +45,7 @@ public final class ParseCounts {
     void countParsedInOtherFormat(boolean kept, String format, String source, long lineNumber) {
         countParsed(kept);
         inOtherFormat.merge(format, 1L, Long::sum);
-        firstInOtherFormat.putIfAbsent(format, new BadLine(source, lineNumber, "in another format", "read as " + format));
+        firstInOtherFormat.putIfAbsent(format, new OtherFormatLine(source, lineNumber, format));
     }
 
     void countBlank() {
@@ -93,7 +93,7 @@ public final class ParseCounts {
         unfinishedLineBytes += other.unfinishedLineBytes;
         other.inOtherFormat.forEach((format, n) -> inOtherFormat.merge(format, n, Long::sum));
         other.firstInOtherFormat.forEach((format, first) -> firstInOtherFormat.putIfAbsent(format,
-                new BadLine(first.source(), first.lineNumber() + lineBase, first.reason(), first.message())));
+                new OtherFormatLine(first.source(), first.lineNumber() + lineBase, format)));
     }
 
     /** Merges the totals of another finished read (line numbers already absolute). */
@@ -144,7 +144,7 @@ public final class ParseCounts {
     }
 
     /** The first line read in each other format: where its log changed format. */
-    public Map<String, BadLine> firstInOtherFormat() {
+    public Map<String, OtherFormatLine> firstInOtherFormat() {
         return Collections.unmodifiableMap(firstInOtherFormat);
     }
 

@@ -1,0 +1,16 @@
+package dev.crawlerrors.ingest;
+
+/**
+ * The first line of a log that its detected format rejected and another read
+ * ({@link FallbackLineParser}): where the log changed format, shown to the user.
+ *
+ * @param source     the file name, or {@code -} for stdin, made safe to show ({@link ShownText})
+ * @param lineNumber 1-based
+ * @param format     the other format, in words ({@link LineParser#describe()})
+ */
+public record OtherFormatLine(String source, long lineNumber, String format) {
+
+    public OtherFormatLine {
+        source = ShownText.of(source);
+    }
+}
