@@ -162,10 +162,7 @@ class FollowTest {
 
         // logrotate's copytruncate: lines 6 and 7 may reach the copy before the follower sees them
         append(log, lines(6, 7));
-        Files.copy(log, dir.resolve("access.log.1"));
-        try (FileChannel channel = FileChannel.open(log, StandardOpenOption.WRITE)) {
-            channel.truncate(0);
-        }
+        copytruncate();
         append(log, lines(8, 9));
 
         awaitStoredExactly(1, 9);
@@ -176,24 +173,7 @@ class FollowTest {
 
     @Test
     void linesTheServerWroteBeforeACopytruncateWhileNotFollowedAreReadFromTheCopy() throws Exception {
-        append(log, lines(1, 3));
-        follow();
-        awaitStoredExactly(1, 3);
-        followed.close();
-        // while serve was down: two more lines, then logrotate's copytruncate, and a line in the emptied log
-        append(log, lines(4, 5));
-        Files.copy(log, dir.resolve("access.log.1"));
-        try (FileChannel channel = FileChannel.open(log, StandardOpenOption.WRITE)) {
-            channel.truncate(0);
-        }
-        append(log, lines(6, 6));
-
-        follow();
-
-        awaitStoredExactly(1, 6);
-        followed.close();
-        assertThat(storedUrls()).containsExactlyInAnyOrderElementsOf(urls(1, 6));
-        assertThat(notices).contains(dir.resolve("access.log.1") + ": read 2 lines written before it was rotated");
+        linesWrittenBeforeARotationWhileNotFollowedAreReadFromTheRotatedCopy(this::copytruncate);
     }
 
     @Test
@@ -224,19 +204,36 @@ class FollowTest {
 
     @Test
     void linesTheServerWroteBeforeARotationWhileNotFollowedAreReadFromTheRotatedCopy() throws Exception {
+        linesWrittenBeforeARotationWhileNotFollowedAreReadFromTheRotatedCopy(() -> Files.move(log, dir.resolve("access.log.1")));
+    }
+
+    /** Lines 4 and 5 are written while the follower is stopped, then {@code rotate} moves them to access.log.1, then line 6. */
+    private void linesWrittenBeforeARotationWhileNotFollowedAreReadFromTheRotatedCopy(Rotation rotate) throws Exception {
         append(log, lines(1, 3));
         follow();
         awaitStoredExactly(1, 3);
         followed.close();
-        // while serve was down: two more lines, then rename-and-create
         append(log, lines(4, 5));
-        Files.move(log, dir.resolve("access.log.1"));
+        rotate.run();
         append(log, lines(6, 6));
 
         follow();
 
         awaitStoredExactly(1, 6);
         assertThat(notices).contains(dir.resolve("access.log.1") + ": read 2 lines written before it was rotated");
+    }
+
+    /** A rotation of {@link #log} to access.log.1, as logrotate does it one way or the other. */
+    private interface Rotation {
+        void run() throws IOException;
+    }
+
+    /** logrotate's copytruncate: {@link #log} copied to access.log.1, then emptied in place. */
+    private void copytruncate() throws IOException {
+        Files.copy(log, dir.resolve("access.log.1"));
+        try (FileChannel channel = FileChannel.open(log, StandardOpenOption.WRITE)) {
+            channel.truncate(0);
+        }
     }
 
     private static String linesOf(int from, int to, IntFunction<String> line) {

@@ -26,10 +26,15 @@ class JsonLineParserTest {
                 "/gent/veldstraat?x=1", 404, 153, null, SampleLogs.GOOGLEBOT, 12.0, null));
     }
 
+    /** The hit of {@link SampleLogs#CADDY} and the older Caddys' lines for it, from {@code ip}, its time at {@code offsetMinutes}. */
+    private static Hit caddyHit(String ip, int offsetMinutes) {
+        return new Hit(1_747_207_862_524L, offsetMinutes, ip, "GET", "/gent/veldstraat?x=1", 404, 10900, null, SampleLogs.GOOGLEBOT,
+                0.929675, "www.straatinfo.be");
+    }
+
     @Test
     void readsCaddysNestedRequestWithTheClientBehindItsProxy() throws Exception {
-        assertThat(parse(SampleLogs.CADDY)).isEqualTo(new Hit(1_747_207_862_524L, 0, "66.249.66.1", "GET", "/gent/veldstraat?x=1", 404, 10900,
-                null, SampleLogs.GOOGLEBOT, 0.929675, "www.straatinfo.be"));
+        assertThat(parse(SampleLogs.CADDY)).isEqualTo(caddyHit("66.249.66.1", 0));
         assertThat(parser.describe()).isEqualTo("JSON lines (Caddy)");
     }
 
@@ -37,10 +42,8 @@ class JsonLineParserTest {
     void readsCaddyBefore25WhoseRemoteAddrHoldsThePort() throws Exception {
         String ipv6 = SampleLogs.CADDY_2_4.replace("\"remote_addr\":\"66.249.66.1:41342\"", "\"remote_addr\":\"[2001:4860:4801:10::1]:52814\"");
 
-        assertThat(parse(SampleLogs.CADDY_2_4)).isEqualTo(new Hit(1_747_207_862_524L, 0, "66.249.66.1", "GET", "/gent/veldstraat?x=1", 404,
-                10900, null, SampleLogs.GOOGLEBOT, 0.929675, "www.straatinfo.be"));
-        assertThat(parse(ipv6)).isEqualTo(new Hit(1_747_207_862_524L, 0, "2001:4860:4801:10::1", "GET", "/gent/veldstraat?x=1", 404,
-                10900, null, SampleLogs.GOOGLEBOT, 0.929675, "www.straatinfo.be"));
+        assertThat(parse(SampleLogs.CADDY_2_4)).isEqualTo(caddyHit("66.249.66.1", 0));
+        assertThat(parse(ipv6)).isEqualTo(caddyHit("2001:4860:4801:10::1", 0));
         assertThat(parser.describe()).isEqualTo("JSON lines (Caddy)");
     }
 
@@ -49,10 +52,8 @@ class JsonLineParserTest {
         // time_format iso8601 makes them write ts as zap's ISO layout, offset without a colon (allinurl/goaccess#2780)
         String isoTime = SampleLogs.CADDY_2_6.replace("\"ts\":1747207862.5241024", "\"ts\":\"2025-05-14T09:31:02.524+0200\"");
 
-        assertThat(parse(SampleLogs.CADDY_2_6)).isEqualTo(new Hit(1_747_207_862_524L, 0, "66.249.66.1", "GET", "/gent/veldstraat?x=1", 404,
-                10900, null, SampleLogs.GOOGLEBOT, 0.929675, "www.straatinfo.be"));
-        assertThat(parse(isoTime)).isEqualTo(new Hit(1_747_207_862_524L, 120, "66.249.66.1", "GET", "/gent/veldstraat?x=1", 404,
-                10900, null, SampleLogs.GOOGLEBOT, 0.929675, "www.straatinfo.be"));
+        assertThat(parse(SampleLogs.CADDY_2_6)).isEqualTo(caddyHit("66.249.66.1", 0));
+        assertThat(parse(isoTime)).isEqualTo(caddyHit("66.249.66.1", 120));
     }
 
     @Test
