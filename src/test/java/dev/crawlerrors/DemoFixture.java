@@ -1,7 +1,7 @@
 package dev.crawlerrors;
 
 import dev.crawlerrors.cli.DemoCommand;
-import dev.crawlerrors.store.DuckDbHitStore;
+import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import java.nio.file.Path;
 
 /** The bundled demo imported into a real DuckDB store, as {@code crawl-errors demo} does it. */

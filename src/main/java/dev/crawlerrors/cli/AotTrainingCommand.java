@@ -1,8 +1,8 @@
 package dev.crawlerrors.cli;
 
-import dev.crawlerrors.ingest.Figures;
 import dev.crawlerrors.report.CrawlErrorReport;
-import dev.crawlerrors.store.DuckDbHitStore;
+import dev.crawlerrors.store.duckdb.DuckDbHitStore;
+import dev.crawlerrors.text.Figures;
 import dev.crawlerrors.web.ReportServer;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -22,8 +22,8 @@ import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine;
 
 /**
  * {@code crawl-errors aot-training} (hidden): the launcher's training run for the JVM's

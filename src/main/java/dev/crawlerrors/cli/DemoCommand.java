@@ -2,13 +2,15 @@ package dev.crawlerrors.cli;
 
 import dev.crawlerrors.crawler.CrawlerCatalog;
 import dev.crawlerrors.crawler.CrawlerIdentifier;
-import dev.crawlerrors.crawler.CrawlerVerifier;
-import dev.crawlerrors.crawler.IpRangeSource;
-import dev.crawlerrors.crawler.IpRangeVerifier;
+import dev.crawlerrors.crawler.verify.CrawlerVerifier;
+import dev.crawlerrors.crawler.verify.IpRangeSource;
+import dev.crawlerrors.crawler.verify.IpRangeVerifier;
 import dev.crawlerrors.demo.DemoLog;
+import dev.crawlerrors.pipeline.ImportSummary;
+import dev.crawlerrors.pipeline.LogImport;
 import dev.crawlerrors.report.CrawlErrorReport;
-import dev.crawlerrors.store.DuckDbHitStore;
 import dev.crawlerrors.store.HitStore;
+import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import java.io.IOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
@@ -79,7 +81,7 @@ public final class DemoCommand implements Callable<Integer> {
             // the demo is offline and deterministic: its own lists, no DNS
             IpRangeVerifier lists = new IpRangeVerifier(catalog, IpRangeSource.parse(ipRanges.toString()));
             try (CrawlerVerifier verifier = new CrawlerVerifier(lists, null)) {
-                return new LogImport(store, new CrawlerIdentifier(catalog), verifier).run(List.of(log.toString()), null, System.err);
+                return new LogImport(store, new CrawlerIdentifier(catalog), verifier).run(List.of(log.toString()), ImportProgress.on(null, System.err));
             }
         }
     }

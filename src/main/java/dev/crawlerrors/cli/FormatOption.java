@@ -1,7 +1,7 @@
 package dev.crawlerrors.cli;
 
-import dev.crawlerrors.ingest.FormatChooser;
-import dev.crawlerrors.ingest.LogFormat;
+import dev.crawlerrors.ingest.format.FormatChooser;
+import dev.crawlerrors.ingest.format.LogFormat;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import picocli.CommandLine.Model.CommandSpec;

@@ -1,6 +1,6 @@
 package dev.crawlerrors.cli;
 
-import dev.crawlerrors.ingest.Figures;
+import dev.crawlerrors.text.Figures;
 
 /**
  * The import's progress bar as one terminal line, laid out for the terminal's width; at 80 columns:

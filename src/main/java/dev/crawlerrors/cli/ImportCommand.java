@@ -2,15 +2,17 @@ package dev.crawlerrors.cli;
 
 import dev.crawlerrors.crawler.CrawlerCatalog;
 import dev.crawlerrors.crawler.CrawlerIdentifier;
-import dev.crawlerrors.crawler.CrawlerVerifier;
-import dev.crawlerrors.ingest.FormatChooser;
-import dev.crawlerrors.ingest.ShownText;
-import dev.crawlerrors.store.DuckDbHitStore;
+import dev.crawlerrors.crawler.verify.CrawlerVerifier;
+import dev.crawlerrors.ingest.format.FormatChooser;
+import dev.crawlerrors.pipeline.ImportSummary;
+import dev.crawlerrors.pipeline.LogImport;
 import dev.crawlerrors.store.HitStore;
+import dev.crawlerrors.store.duckdb.DuckDbHitStore;
+import dev.crawlerrors.text.ShownText;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code crawl-errors import FILE...}: reads access logs into the store. */
@@ -57,7 +59,7 @@ final class ImportCommand implements Callable<Integer> {
         try (HitStore hits = opening == null ? store.openStoreForImport() : opened(opening);
              CrawlerVerifier verifier = store.verifier(catalog)) {
             LogImport job = new LogImport(hits, new CrawlerIdentifier(catalog), verifier, formats);
-            ImportSummary summary = job.run(files, terminal, System.err);
+            ImportSummary summary = job.run(files, ImportProgress.on(terminal, System.err));
             summary.print(System.out);
             System.out.println("Store: " + ShownText.of(store.dbPath().toString()) + " (" + hits.size() + " crawler hits in all).");
             return summary.succeeded() ? 0 : Main.RUNTIME_FAILURE;

@@ -1,11 +1,12 @@
 package dev.crawlerrors.cli;
 
-import dev.crawlerrors.ingest.Figures;
-import dev.crawlerrors.ingest.LogSource;
-import dev.crawlerrors.ingest.ReadProgress;
-import dev.crawlerrors.ingest.ShownText;
+import dev.crawlerrors.pipeline.FollowProgress;
+import dev.crawlerrors.pipeline.ImportListener;
+import dev.crawlerrors.text.Figures;
+import dev.crawlerrors.text.ShownText;
 import java.io.PrintStream;
 import java.util.function.IntSupplier;
+import java.util.function.LongConsumer;
 import java.util.function.LongSupplier;
 import me.tongfei.progressbar.ConsoleProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBar;
@@ -22,7 +23,7 @@ import me.tongfei.progressbar.ProgressBarBuilder;
  * bare JVM here: five {@code tty} processes and a native library loaded) and runs {@code stty -a}
  * at every redraw to learn the width. Here the width is asked once, on the bar's thread.
  */
-final class ImportProgress implements AutoCloseable {
+final class ImportProgress implements ImportListener {
 
     private static final long LOG_EVERY_NANOS = FollowProgress.EVERY.toNanos();
 
@@ -38,7 +39,8 @@ final class ImportProgress implements AutoCloseable {
     /** Bytes and lines of the logs finished before the current one. */
     private long bytesDone;
     private long linesDone;
-    private LogSource current;
+    /** The raw bytes read of the current log so far. */
+    private LongSupplier current;
     private long currentLines;
     // read by the bar's thread when it redraws
     private volatile String counter = "";
@@ -62,12 +64,22 @@ final class ImportProgress implements AutoCloseable {
         this.lastLog = started;
     }
 
+    /**
+     * The progress of an import that writes to {@code log}: a bar when {@code terminal} is the
+     * terminal {@code log} writes to, else the rate every few seconds.
+     */
+    static ImportListener.Factory on(StandardErrorTerminal terminal, PrintStream log) {
+        IntSupplier columns = terminal == null ? null : terminal::columns;
+        return (totalBytes, sources) -> new ImportProgress(totalBytes, sources, columns, log, System::nanoTime);
+    }
+
     /** Starts on the {@code index}-th (from 0) log; what the previous one read counts as done. */
-    ReadProgress reading(LogSource source, int index) {
+    @Override
+    public LongConsumer reading(String sourceName, LongSupplier bytesRead, int index) {
         finishCurrent();
-        current = source;
+        current = bytesRead;
         counter = sources > 1 ? (index + 1) + "/" + sources : "";
-        name = ShownText.of(shortName(source.name()));
+        name = ShownText.of(shortName(sourceName));
         if (terminalColumns != null && bar == null && totalBytes != 0) {
             barLine = new TerminalLine(log, terminalColumns);
             bar = new ProgressBarBuilder().setInitialMax(totalBytes > 0 ? totalBytes : -1)
@@ -81,7 +93,7 @@ final class ImportProgress implements AutoCloseable {
         currentLines = lines;
         linesRead = linesDone + lines;
         if (bar != null) {
-            bar.stepTo(bytesDone + current.consumed());
+            bar.stepTo(bytesDone + current.getAsLong());
             return;
         }
         long now = nanoTime.getAsLong();
@@ -91,8 +103,8 @@ final class ImportProgress implements AutoCloseable {
             double seconds = (now - started) / 1e9;
             long rate = seconds > 0 ? Math.round(read / seconds) : 0;
             String share = totalBytes > 0
-                    ? ", " + Math.min(100, (bytesDone + current.consumed()) * 100 / totalBytes) + "% of "
-                            + SourceOutcome.size(totalBytes)
+                    ? ", " + Math.min(100, (bytesDone + current.getAsLong()) * 100 / totalBytes) + "% of "
+                            + Figures.bytes(totalBytes)
                     : "";
             String label = counter.isEmpty() ? name : counter + " " + name;
             log.println("import " + label + ": " + Figures.grouped(read) + " lines, " + Figures.grouped(rate) + " lines/s" + share);
@@ -106,7 +118,7 @@ final class ImportProgress implements AutoCloseable {
 
     private void finishCurrent() {
         if (current != null) {
-            bytesDone += current.consumed();
+            bytesDone += current.getAsLong();
             linesDone += currentLines;
             currentLines = 0;
         }

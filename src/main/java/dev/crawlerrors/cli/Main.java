@@ -1,15 +1,16 @@
 package dev.crawlerrors.cli;
 
-import dev.crawlerrors.ingest.ShownText;
-import dev.crawlerrors.store.DuckDbHitStore;
+import dev.crawlerrors.store.duckdb.DuckDbHitStore;
+import dev.crawlerrors.text.Failures;
+import dev.crawlerrors.text.ShownText;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
-import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.UnmatchedArgumentException;
+import picocli.CommandLine;
 
 /**
  * {@code crawl-errors}: turns access logs into the Crawler Crawl Errors report. The commands'
@@ -59,7 +60,7 @@ public final class Main {
             commandLine.addSubcommand(name, new CommandLine(COMMANDS.get(name).get()));
         }
         return commandLine.setParameterExceptionHandler(Main::badUsage).setExecutionExceptionHandler((e, cmd, parsed) -> {
-            cmd.getErr().println("crawl-errors: " + ShownText.of(e.getMessage() == null ? e.toString() : e.getMessage()));
+            cmd.getErr().println("crawl-errors: " + ShownText.of(Failures.message(e)));
             return RUNTIME_FAILURE;
         });
     }

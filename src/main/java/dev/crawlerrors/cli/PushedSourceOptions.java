@@ -1,9 +1,11 @@
 package dev.crawlerrors.cli;
 
-import dev.crawlerrors.ingest.FormatChooser;
-import dev.crawlerrors.ingest.LogDrainServer;
-import dev.crawlerrors.ingest.SyslogAddress;
-import dev.crawlerrors.ingest.SyslogListener;
+import dev.crawlerrors.ingest.format.FormatChooser;
+import dev.crawlerrors.ingest.push.SyslogAddress;
+import dev.crawlerrors.pipeline.DrainSource;
+import dev.crawlerrors.pipeline.LiveSource;
+import dev.crawlerrors.pipeline.PushedLines;
+import dev.crawlerrors.pipeline.SyslogSource;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -86,47 +88,19 @@ final class PushedSourceOptions {
     }
 
     /**
-     * Starts the listeners and the drain, telling {@code out} where each listens.
+     * The listeners and the drain the options ask for, not yet started.
      *
      * @param formats the format of the lines pushed ({@code --format}; the drain's {@code ?format=} overrides it per batch)
-     * @return what to close at shutdown, in order, before the store
+     * @param out     told where each listens once started, and what the listeners refused
      */
-    List<AutoCloseable> start(ServerOptions server, FormatChooser formats, PushedLines lines, Consumer<String> out) throws IOException {
-        List<AutoCloseable> started = new ArrayList<>();
-        try {
-            if (ingestPort != null) {
-                LogDrainServer drain;
-                try {
-                    drain = LogDrainServer.start(server.bind, ingestPort, token, formats, lines);
-                } catch (RuntimeException e) {
-                    throw new IOException("cannot listen on " + server.bind + ":" + ingestPort + " (" + ServerOptions.rootMessage(e)
-                            + "); pass another --ingest-port", e);
-                }
-                started.add(drain);
-                out.accept("Taking log batches at http://" + server.displayHost() + ":" + drain.port() + LogDrainServer.PATH
-                        + " (POST, Authorization: Bearer <the token in " + tokenFile + ">)");
-            }
-            for (SyslogAddress address : addresses) {
-                SyslogListener listener;
-                try {
-                    listener = SyslogListener.start(address, formats, lines, notice -> out.accept("syslog: " + notice));
-                } catch (IOException e) {
-                    throw new IOException("cannot listen on " + address + " (" + e.getMessage() + "); pass another --syslog", e);
-                }
-                started.add(listener);
-                out.accept("Listening for syslog on " + listener.address());
-            }
-        } catch (IOException | RuntimeException e) {
-            for (AutoCloseable source : started.reversed()) {
-                try {
-                    source.close();
-                } catch (Exception ignored) {
-                    // already failing; the first error is the one to tell
-                }
-            }
-            throw e;
+    List<LiveSource> sources(ServerOptions server, FormatChooser formats, PushedLines lines, Consumer<String> out) {
+        List<LiveSource> sources = new ArrayList<>();
+        if (ingestPort != null) {
+            sources.add(new DrainSource(server.bind, server.displayHost(), ingestPort, token, tokenFile.toString(), formats, lines, out));
         }
-        return started;
+        for (SyslogAddress address : addresses) {
+            sources.add(new SyslogSource(address, formats, lines, out));
+        }
+        return sources;
     }
-
 }

@@ -2,11 +2,15 @@ package dev.crawlerrors.cli;
 
 import dev.crawlerrors.crawler.CrawlerCatalog;
 import dev.crawlerrors.crawler.CrawlerIdentifier;
-import dev.crawlerrors.crawler.CrawlerVerifier;
-import dev.crawlerrors.ingest.FormatChooser;
-import dev.crawlerrors.ingest.ShownText;
+import dev.crawlerrors.crawler.verify.CrawlerVerifier;
+import dev.crawlerrors.ingest.format.FormatChooser;
+import dev.crawlerrors.pipeline.FollowedLogs;
+import dev.crawlerrors.pipeline.LiveSource;
+import dev.crawlerrors.pipeline.PushedLines;
+import dev.crawlerrors.pipeline.VerdictRechecks;
 import dev.crawlerrors.report.CrawlErrorReport;
 import dev.crawlerrors.store.HitStore;
+import dev.crawlerrors.text.ShownText;
 import dev.crawlerrors.web.ReportServer;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -70,17 +74,19 @@ final class ServeCommand implements Callable<Integer> {
         // fetch every published list now (in the background: a slow host must not delay serving)
         Thread.ofPlatform().daemon().name("ip-lists").start(verifier.lists()::loadAll);
         rechecks.start();
-        // closed in this order: the sources that push lines, then what stores them
-        List<AutoCloseable> feeds = new ArrayList<>();
-        if (pushed.any()) {
-            PushedLines lines = new PushedLines(hits, identifier, verifier);
-            feeds.addAll(pushed.start(server, pushedFormats, lines, notices));
-            feeds.add(lines);
+        // started in this order, and stopped in it before what stores their lines
+        List<LiveSource> sources = new ArrayList<>();
+        PushedLines lines = pushed.any() ? new PushedLines(hits, identifier, verifier) : null;
+        if (lines != null) {
+            sources.addAll(pushed.sources(server, pushedFormats, lines, notices));
         }
         if (!follow.isEmpty()) {
-            FollowedLogs followed = new FollowedLogs(follow, formats, hits, identifier, verifier, followNotices);
-            followed.start();
-            feeds.add(followed);
+            sources.add(new FollowedLogs(follow, formats, hits, identifier, verifier, followNotices));
+        }
+        LiveSource.startAll(sources);
+        List<AutoCloseable> feeds = new ArrayList<>(sources);
+        if (lines != null) {
+            feeds.add(lines);
         }
         // stopped in this order: nothing may reach the store or the verifier after they close
         feeds.add(rechecks);

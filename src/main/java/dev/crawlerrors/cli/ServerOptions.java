@@ -2,6 +2,7 @@ package dev.crawlerrors.cli;
 
 import dev.crawlerrors.report.CrawlErrorReport;
 import dev.crawlerrors.store.HitStore;
+import dev.crawlerrors.text.Failures;
 import dev.crawlerrors.web.ReportServer;
 import java.util.List;
 import java.util.function.Supplier;
@@ -27,20 +28,12 @@ final class ServerOptions {
         try {
             return ReportServer.start(report, hits, bind, port, evidenceSources);
         } catch (RuntimeException e) {
-            throw new IllegalStateException("cannot listen on " + bind + ":" + port + " (" + rootMessage(e)
+            throw new IllegalStateException("cannot listen on " + bind + ":" + port + " (" + Failures.rootMessage(e)
                     + "); pass another --port", e);
         }
     }
 
     String displayHost() {
         return bind.equals("0.0.0.0") ? "localhost" : bind.contains(":") ? "[" + bind + "]" : bind;
-    }
-
-    static String rootMessage(Throwable e) {
-        Throwable t = e;
-        while (t.getCause() != null) {
-            t = t.getCause();
-        }
-        return t.getMessage() == null ? t.toString() : t.getMessage();
     }
 }

@@ -1,17 +1,17 @@
 package dev.crawlerrors.cli;
 
 import dev.crawlerrors.crawler.CrawlerCatalog;
-import dev.crawlerrors.crawler.IpListCache;
-import dev.crawlerrors.crawler.IpRangeSource;
-import dev.crawlerrors.crawler.CrawlerVerifier;
-import dev.crawlerrors.crawler.DnsVerifier;
-import dev.crawlerrors.crawler.IpRangeVerifier;
-import dev.crawlerrors.store.DuckDbHitStore;
+import dev.crawlerrors.crawler.dns.DnsVerifier;
+import dev.crawlerrors.crawler.verify.CrawlerVerifier;
+import dev.crawlerrors.crawler.verify.IpListCache;
+import dev.crawlerrors.crawler.verify.IpRangeSource;
+import dev.crawlerrors.crawler.verify.IpRangeVerifier;
+import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZoneId;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
 
 /** Options every command that touches the store or the verdicts shares. */
 final class StoreOptions {

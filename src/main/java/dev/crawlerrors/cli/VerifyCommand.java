@@ -3,14 +3,14 @@ package dev.crawlerrors.cli;
 import dev.crawlerrors.crawler.Crawler;
 import dev.crawlerrors.crawler.CrawlerCatalog;
 import dev.crawlerrors.crawler.CrawlerIdentifier;
-import dev.crawlerrors.crawler.CrawlerVerifier;
 import dev.crawlerrors.crawler.Verdict;
-import dev.crawlerrors.ingest.ShownText;
+import dev.crawlerrors.crawler.verify.CrawlerVerifier;
+import dev.crawlerrors.text.ShownText;
 import inet.ipaddr.IPAddressString;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
 
 /** {@code crawl-errors verify IP [USER-AGENT]}: explains how one address and agent are identified and verified. */
 final class VerifyCommand implements Callable<Integer> {

@@ -1,7 +1,7 @@
 package dev.crawlerrors.crawler;
 
-import dev.crawlerrors.ingest.AgentFilter;
-import dev.crawlerrors.ingest.BytesMap;
+import dev.crawlerrors.ingest.format.AgentFilter;
+import dev.crawlerrors.ingest.format.BytesMap;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -21,7 +21,7 @@ import java.util.Map;
  * starts, and the JDK's locale data scans every locale it has. That cost about 0.05 s of the
  * main thread and 0.25 s of JIT compilation at every start, for documents that hold no dates.
  */
-final class JsonDocument {
+public final class JsonDocument {
 
     private static final JsonFactory FACTORY = new JsonFactory();
 
@@ -33,7 +33,7 @@ final class JsonDocument {
      *
      * @throws com.fasterxml.jackson.core.JsonProcessingException when it is not JSON
      */
-    static Object read(byte[] json) throws IOException {
+    public static Object read(byte[] json) throws IOException {
         try (JsonParser parser = FACTORY.createParser(json)) {
             JsonToken first = parser.nextToken();
             return first == null ? null : value(parser, first);
@@ -70,12 +70,12 @@ final class JsonDocument {
 
     /** {@code value} as an object, or null when it is not one. */
     @SuppressWarnings("unchecked")
-    static Map<String, Object> object(Object value) {
+    public static Map<String, Object> object(Object value) {
         return value instanceof Map<?, ?> map ? (Map<String, Object>) map : null;
     }
 
     /** {@code value} as an array, or null when it is not one. */
-    static List<?> array(Object value) {
+    public static List<?> array(Object value) {
         return value instanceof List<?> list ? list : null;
     }
 
@@ -83,7 +83,7 @@ final class JsonDocument {
      * The field as text, as databind's {@code asText} gives it for a scalar: a string as it is, a
      * number or boolean written out; null when the field is missing, null, an object or an array.
      */
-    static String text(Map<String, Object> object, String field) {
+    public static String text(Map<String, Object> object, String field) {
         Object value = object.get(field);
         return value instanceof String || value instanceof Number || value instanceof Boolean ? value.toString() : null;
     }

@@ -1,5 +1,7 @@
 package dev.crawlerrors.ingest;
 
+import dev.crawlerrors.text.ShownText;
+
 /**
  * A line that could not be parsed, kept to show the user. Its source and message are made safe to
  * show as it is made ({@link ShownText}): the message quotes the line, which whoever sent the

@@ -1,5 +1,7 @@
 package dev.crawlerrors.ingest;
 
+import dev.crawlerrors.text.ShownText;
+
 /**
  * The first line of a log that its detected format rejected and another read
  * ({@link FallbackLineParser}): where the log changed format, shown to the user.

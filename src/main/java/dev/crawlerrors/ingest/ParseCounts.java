@@ -1,5 +1,6 @@
 package dev.crawlerrors.ingest;
 
+import dev.crawlerrors.text.ShownText;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -30,7 +31,7 @@ public final class ParseCounts {
     private final Map<String, Long> inOtherFormat = new LinkedHashMap<>();
     private final Map<String, OtherFormatLine> firstInOtherFormat = new LinkedHashMap<>();
 
-    void countParsed(boolean kept) {
+    public void countParsed(boolean kept) {
         linesRead++;
         linesParsed++;
         if (kept) {
@@ -42,18 +43,18 @@ public final class ParseCounts {
      * Counts a line its log's format rejected and {@code format} read ({@link FallbackLineParser}):
      * parsed, and kept apart to tell the user that the log changed format.
      */
-    void countParsedInOtherFormat(boolean kept, String format, String source, long lineNumber) {
+    public void countParsedInOtherFormat(boolean kept, String format, String source, long lineNumber) {
         countParsed(kept);
         inOtherFormat.merge(format, 1L, Long::sum);
         firstInOtherFormat.putIfAbsent(format, new OtherFormatLine(source, lineNumber, format));
     }
 
-    void countBlank() {
+    public void countBlank() {
         linesRead++;
         linesBlank++;
     }
 
-    void countBad(BadLine line) {
+    public void countBad(BadLine line) {
         linesRead++;
         linesBad++;
         badByReason.merge(line.reason(), 1L, Long::sum);
@@ -71,12 +72,12 @@ public final class ParseCounts {
     }
 
     /** Records a last line without a newline that was left for a later read, {@code bytes} long. */
-    void leaveUnfinishedLine(long bytes) {
+    public void leaveUnfinishedLine(long bytes) {
         unfinishedLineBytes = bytes;
     }
 
     /** Adds {@code other}, whose bad-line numbers are relative to {@code firstLine}. */
-    void add(ParseCounts other, long lineBase) {
+    public void add(ParseCounts other, long lineBase) {
         linesRead += other.linesRead;
         linesParsed += other.linesParsed;
         linesBlank += other.linesBlank;

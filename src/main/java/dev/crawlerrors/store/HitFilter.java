@@ -3,7 +3,6 @@ package dev.crawlerrors.store;
 import dev.crawlerrors.crawler.BotType;
 import dev.crawlerrors.crawler.Verification;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
@@ -42,49 +41,5 @@ public record HitFilter(
     /** The verdicts this filter shows. */
     public Set<Verification> effectiveVerifications() {
         return verifications.isEmpty() ? EnumSet.of(Verification.verified, Verification.unverified) : verifications;
-    }
-
-    /** A SQL condition over {@code h} (hits) and the verdict expression {@code verdict}, with its parameters appended to {@code params}. */
-    String where(String verdict, List<Object> params) {
-        List<String> parts = new ArrayList<>();
-        List<String> status = new ArrayList<>();
-        for (StatusRange range : effectiveStatuses()) {
-            if (range.low() == range.high()) {
-                status.add("h.status = ?");
-                params.add(range.low());
-            } else {
-                status.add("h.status BETWEEN ? AND ?");
-                params.add(range.low());
-                params.add(range.high());
-            }
-        }
-        parts.add("(" + String.join(" OR ", status) + ")");
-        parts.add(verdict + " IN (" + placeholders(effectiveVerifications().size()) + ")");
-        effectiveVerifications().forEach(v -> params.add(v.name()));
-        if (!botTypes.isEmpty()) {
-            parts.add("h.bot_type IN (" + placeholders(botTypes.size()) + ")");
-            botTypes.forEach(b -> params.add(b.name()));
-        }
-        if (from != null) {
-            parts.add("h.ts >= epoch_ms(?)");
-            params.add(from.toEpochMilli());
-        }
-        if (to != null) {
-            parts.add("h.ts < epoch_ms(?)");
-            params.add(to.toEpochMilli());
-        }
-        if (urlPrefix != null) {
-            parts.add("starts_with(h.url, ?)");
-            params.add(urlPrefix);
-        }
-        if (host != null) {
-            parts.add("h.host = ?");
-            params.add(host);
-        }
-        return String.join(" AND ", parts);
-    }
-
-    private static String placeholders(int n) {
-        return String.join(", ", java.util.Collections.nCopies(n, "?"));
     }
 }

@@ -1,11 +1,11 @@
 package dev.crawlerrors.web;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.crawlerrors.ingest.ShownText;
 import dev.crawlerrors.report.BadParameterException;
 import dev.crawlerrors.report.CrawlErrorReport;
 import dev.crawlerrors.report.PageNotFoundException;
 import dev.crawlerrors.store.HitStore;
+import dev.crawlerrors.text.ShownText;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.HandlerType;

@@ -1,8 +1,8 @@
 package dev.crawlerrors.bench;
 
-import dev.crawlerrors.crawler.DnsEvidence;
-import dev.crawlerrors.crawler.DnsVerifier;
-import dev.crawlerrors.crawler.LocalDnsServer;
+import dev.crawlerrors.crawler.dns.DnsEvidence;
+import dev.crawlerrors.crawler.dns.DnsVerifier;
+import dev.crawlerrors.crawler.dns.LocalDnsServer;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;

@@ -1,18 +1,18 @@
 package dev.crawlerrors.bench;
 
-import dev.crawlerrors.crawler.CrawlerCatalog;
 import dev.crawlerrors.crawler.Crawler;
+import dev.crawlerrors.crawler.CrawlerCatalog;
 import dev.crawlerrors.crawler.CrawlerIdentifier;
-import dev.crawlerrors.crawler.CrawlerVerifier;
-import dev.crawlerrors.crawler.IpRangeSource;
-import dev.crawlerrors.crawler.IpRangeVerifier;
-import dev.crawlerrors.ingest.AgentFilter;
+import dev.crawlerrors.crawler.verify.CrawlerVerifier;
+import dev.crawlerrors.crawler.verify.IpRangeSource;
+import dev.crawlerrors.crawler.verify.IpRangeVerifier;
 import dev.crawlerrors.ingest.BadLineException;
-import dev.crawlerrors.ingest.ByteSearch;
-import dev.crawlerrors.ingest.CombinedLineParser;
 import dev.crawlerrors.ingest.Hit;
-import dev.crawlerrors.ingest.LineParser;
-import dev.crawlerrors.ingest.NginxFormat;
+import dev.crawlerrors.ingest.format.AgentFilter;
+import dev.crawlerrors.ingest.format.ByteSearch;
+import dev.crawlerrors.ingest.format.CombinedLineParser;
+import dev.crawlerrors.ingest.format.LineParser;
+import dev.crawlerrors.ingest.format.NginxFormat;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashSet;
 import java.util.Optional;

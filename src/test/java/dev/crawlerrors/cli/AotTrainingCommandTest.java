@@ -2,9 +2,9 @@ package dev.crawlerrors.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.crawlerrors.ingest.AgentFilter;
-import dev.crawlerrors.ingest.CombinedLineParser;
 import dev.crawlerrors.ingest.Hit;
+import dev.crawlerrors.ingest.format.AgentFilter;
+import dev.crawlerrors.ingest.format.CombinedLineParser;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;

@@ -3,9 +3,9 @@ package dev.crawlerrors.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.crawlerrors.ingest.SampleLogs;
-import dev.crawlerrors.store.DuckDbHitStore;
 import dev.crawlerrors.store.HitFilter;
 import dev.crawlerrors.store.StoredHit;
+import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;

@@ -1,5 +1,6 @@
 package dev.crawlerrors.cli;
 
+import dev.crawlerrors.ingest.SampleLogs;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -37,12 +38,12 @@ record CommandRun(int exit, String out, String err) {
     }
 
     /**
-     * {@code import} into {@code db} offline: the IP list {@link ImportSourcesTest#ipRanges} writes in
+     * {@code import} into {@code db} offline: the IP list {@link dev.crawlerrors.ingest.SampleLogs#ipRanges} writes in
      * {@code dir}, no DNS, then {@code arguments} (options and logs).
      */
     static CommandRun importing(Path dir, Path db, String... arguments) throws IOException {
         List<String> args = new ArrayList<>(List.of("import", "--db", db.toString(),
-                "--ip-ranges", ImportSourcesTest.ipRanges(dir).toString(), "--dns-server", "none"));
+                "--ip-ranges", SampleLogs.ipRanges(dir).toString(), "--dns-server", "none"));
         args.addAll(List.of(arguments));
         return of(args.toArray(String[]::new));
     }

@@ -4,7 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.entry;
 
 import dev.crawlerrors.crawler.Verification;
-import dev.crawlerrors.store.DuckDbHitStore;
+import dev.crawlerrors.pipeline.ImportSummary;
+import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -29,7 +30,7 @@ class DemoCommandTest {
         summary.print(new PrintStream(printed, true, StandardCharsets.UTF_8));
 
         // Bingbot's successful requests were unverified, and the demo said a list was not read
-        assertThat(summary.verdicts).containsOnly(entry(Verification.verified, 706L), entry(Verification.spoofed, 14L));
+        assertThat(summary.verdicts()).containsOnly(entry(Verification.verified, 706L), entry(Verification.spoofed, 14L));
         assertThat(printed.toString(StandardCharsets.UTF_8)).doesNotContain("not read");
         for (String list : new String[] {"common-crawlers.json", "bingbot.json"}) {
             assertThat(Files.readString(dir.resolve("ip-ranges").resolve(list))).contains("DEMO DATA");

@@ -3,12 +3,13 @@ package dev.crawlerrors.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.crawlerrors.crawler.CrawlerCatalog;
-import dev.crawlerrors.crawler.LocalDnsServer;
 import dev.crawlerrors.crawler.Verification;
-import dev.crawlerrors.store.DuckDbHitStore;
+import dev.crawlerrors.crawler.dns.LocalDnsServer;
+import dev.crawlerrors.pipeline.VerdictRechecks;
 import dev.crawlerrors.store.HitFilter;
 import dev.crawlerrors.store.StoredHit;
 import dev.crawlerrors.store.StoredVerdict;
+import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -100,10 +101,10 @@ class DnsVerificationImportTest {
             assertThat(store.verdicts(Verification.unverified)).extracting(v -> v.verdict().reason())
                     .singleElement().asString().contains("SERVFAIL");
             CrawlerCatalog catalog = CrawlerCatalog.builtIn();
-            try (var verifier = new dev.crawlerrors.crawler.CrawlerVerifier(
-                    new dev.crawlerrors.crawler.IpRangeVerifier(catalog,
-                            dev.crawlerrors.crawler.IpRangeSource.parse(dir.resolve("ranges").toString())),
-                    new dev.crawlerrors.crawler.DnsVerifier(dns.address(), java.time.Duration.ofSeconds(2), 16, 100, 100));
+            try (var verifier = new dev.crawlerrors.crawler.verify.CrawlerVerifier(
+                    new dev.crawlerrors.crawler.verify.IpRangeVerifier(catalog,
+                            dev.crawlerrors.crawler.verify.IpRangeSource.parse(dir.resolve("ranges").toString())),
+                    new dev.crawlerrors.crawler.dns.DnsVerifier(dns.address(), java.time.Duration.ofSeconds(2), 16, 100, 100));
                  VerdictRechecks rechecks = new VerdictRechecks(store, catalog, verifier)) {
 
                 assertThat(rechecks.run()).isEqualTo(1);

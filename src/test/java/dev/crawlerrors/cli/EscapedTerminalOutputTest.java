@@ -3,8 +3,9 @@ package dev.crawlerrors.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.crawlerrors.ingest.LogDrainServer;
-import dev.crawlerrors.ingest.LogFormat;
+import dev.crawlerrors.ingest.SampleLogs;
+import dev.crawlerrors.ingest.format.LogFormat;
+import dev.crawlerrors.ingest.push.LogDrainServer;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -63,7 +64,7 @@ class EscapedTerminalOutputTest {
     }
 
     private int importLog(Path log, String format) throws Exception {
-        return run("import", "--db", dir.resolve("hits.duckdb").toString(), "--ip-ranges", ImportSourcesTest.ipRanges(dir).toString(),
+        return run("import", "--db", dir.resolve("hits.duckdb").toString(), "--ip-ranges", SampleLogs.ipRanges(dir).toString(),
                 "--dns-server", "none", "--format", format, log.toString());
     }
 

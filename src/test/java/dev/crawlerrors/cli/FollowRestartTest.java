@@ -1,12 +1,13 @@
 package dev.crawlerrors.cli;
 
-import static dev.crawlerrors.cli.ImportSourcesTest.line;
+import static dev.crawlerrors.ingest.SampleLogs.line;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.crawlerrors.ingest.Fingerprint;
-import dev.crawlerrors.ingest.ResumePoint;
-import dev.crawlerrors.store.DuckDbHitStore;
+import dev.crawlerrors.ingest.SampleLogs;
+import dev.crawlerrors.ingest.source.Fingerprint;
+import dev.crawlerrors.ingest.source.ResumePoint;
 import dev.crawlerrors.store.HitFilter;
+import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -118,7 +119,7 @@ class FollowRestartTest {
     void aRestartAfterKillNineNeitherLosesNorRepeatsALine() throws Exception {
         Path log = dir.resolve("access.log");
         Path db = dir.resolve("hits.duckdb");
-        Path ranges = ImportSourcesTest.ipRanges(dir);
+        Path ranges = SampleLogs.ipRanges(dir);
         write(log, 1, 50);
         ServeProcess first = serve(log, db, ranges);
 

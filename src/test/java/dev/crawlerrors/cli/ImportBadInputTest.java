@@ -2,9 +2,9 @@ package dev.crawlerrors.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.crawlerrors.store.DuckDbHitStore;
 import dev.crawlerrors.store.HitFilter;
 import dev.crawlerrors.store.StoredHit;
+import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

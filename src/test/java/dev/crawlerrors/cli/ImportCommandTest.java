@@ -1,10 +1,11 @@
 package dev.crawlerrors.cli;
 
+import static dev.crawlerrors.ingest.SampleLogs.ipRanges;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.crawlerrors.ingest.SampleLogs;
-import dev.crawlerrors.store.DuckDbHitStore;
 import dev.crawlerrors.store.HitFilter;
+import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
@@ -50,7 +51,7 @@ class ImportCommandTest {
     }
 
     private Path ipRanges() throws Exception {
-        return ImportSourcesTest.ipRanges(dir);
+        return SampleLogs.ipRanges(dir);
     }
 
     @Test

@@ -2,8 +2,9 @@ package dev.crawlerrors.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.crawlerrors.store.DuckDbHitStore;
+import dev.crawlerrors.ingest.SampleLogs;
 import dev.crawlerrors.store.HitFilter;
+import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -22,7 +23,7 @@ class ImportMalformedGlobTest {
 
     @Test
     void importsTheLogBesideAMalformedGlobAndExitsZero() throws Exception {
-        Path good = Files.writeString(dir.resolve("good.log"), ImportSourcesTest.lines(1, 2));
+        Path good = Files.writeString(dir.resolve("good.log"), SampleLogs.lines(1, 2));
         Path db = dir.resolve("hits.duckdb");
 
         CommandRun run = CommandRun.importing(dir, db, dir + "/miss[ing.log", good.toString());

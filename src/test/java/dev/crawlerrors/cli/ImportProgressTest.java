@@ -2,8 +2,7 @@ package dev.crawlerrors.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.crawlerrors.ingest.LogSource;
-import dev.crawlerrors.ingest.ReadProgress;
+import dev.crawlerrors.ingest.source.LogSource;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -11,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.function.LongConsumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,9 +33,9 @@ class ImportProgressTest {
 
         try (ImportProgress progress = new ImportProgress(4000, 2, null, out, () -> now)) {
             now += 5 * SECOND;
-            progress.reading(first, 0).advanced(10_000);
+            progress.reading(first.name(), first::consumed, 0).accept(10_000);
             now += 5 * SECOND;
-            progress.reading(second, 1).advanced(5_000);
+            progress.reading(second.name(), second::consumed, 1).accept(5_000);
         }
 
         assertThat(written.toString(StandardCharsets.UTF_8)).isEqualTo("""
@@ -49,14 +49,14 @@ class ImportProgressTest {
         LogSource log = readThrough(Files.writeString(dir.resolve("access.log"), "x".repeat(2048)));
 
         try (ImportProgress progress = new ImportProgress(2048, 1, null, out, () -> now)) {
-            ReadProgress reading = progress.reading(log, 0);
+            LongConsumer reading = progress.reading(log.name(), log::consumed, 0);
             long[] seconds = {1, 4, 5, 6, 9, 10, 14};
             for (int i = 0; i < seconds.length; i++) {
                 now = 7 * SECOND + seconds[i] * SECOND;
-                reading.advanced(1_000 * (i + 1));
+                reading.accept(1_000 * (i + 1));
             }
             now = 7 * SECOND + 15 * SECOND - 1;
-            reading.advanced(8_000);
+            reading.accept(8_000);
         }
 
         assertThat(written.toString(StandardCharsets.UTF_8)).isEqualTo("""
@@ -86,7 +86,7 @@ class ImportProgressTest {
         // as LogImport gives it: no terminal, no width
         try (ImportProgress progress = new ImportProgress(2048, 1, null, out, () -> now)) {
             now += 5 * SECOND;
-            progress.reading(log, 0).advanced(10_000);
+            progress.reading(log.name(), log::consumed, 0).accept(10_000);
         }
 
         assertThat(written.toString(StandardCharsets.UTF_8)).isEqualTo("import access.log: 10,000 lines, 2,000 lines/s, 100% of 2.0 KiB\n");
@@ -100,8 +100,8 @@ class ImportProgressTest {
     private String drawnAt(int columns) throws Exception {
         try (ImportProgress progress = new ImportProgress(276 * 1024, 4, () -> columns, out, () -> now)) {
             for (int i = 1; i <= 3; i++) {
-                progress.reading(readThrough(Files.writeString(dir.resolve("big" + i + ".log"), "x".repeat(69 * 1024))), i - 1)
-                        .advanced(768_396);
+                LogSource big = readThrough(Files.writeString(dir.resolve("big" + i + ".log"), "x".repeat(69 * 1024)));
+                progress.reading(big.name(), big::consumed, i - 1).accept(768_396);
             }
             now += 3 * SECOND;
         }

@@ -1,12 +1,15 @@
 package dev.crawlerrors.cli;
 
+import static dev.crawlerrors.ingest.SampleLogs.ipRanges;
+import static dev.crawlerrors.ingest.SampleLogs.line;
+import static dev.crawlerrors.ingest.SampleLogs.lines;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.crawlerrors.ingest.Compressed;
 import dev.crawlerrors.ingest.SampleLogs;
-import dev.crawlerrors.store.DuckDbHitStore;
 import dev.crawlerrors.store.HitFilter;
 import dev.crawlerrors.store.StoredHit;
+import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -39,26 +42,6 @@ class ImportSourcesTest {
     private ByteArrayOutputStream out;
     private PrintStream originalOut;
     private InputStream originalIn;
-
-    /** A verified Googlebot error hit for {@code /page/i}, one line with its newline. */
-    static String line(int i) {
-        return "66.249.66." + (i % 250) + " - - [14/May/2025:09:31:02 +0200] \"GET /page/" + i + " HTTP/1.1\" 404 0 \"-\" "
-                + "\"Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)\" 0.001\n";
-    }
-
-    static String lines(int from, int to) {
-        StringBuilder sb = new StringBuilder();
-        IntStream.rangeClosed(from, to).forEach(i -> sb.append(line(i)));
-        return sb.toString();
-    }
-
-    /** The test's IP list, so every check is offline. */
-    static Path ipRanges(Path dir) throws IOException {
-        Path ranges = Files.createDirectories(dir.resolve("ranges"));
-        Files.writeString(ranges.resolve("common-crawlers.json"),
-                "{\"creationTime\":\"2026-11-20T00:00:00\",\"prefixes\":[{\"ipv4Prefix\":\"66.249.64.0/19\"}]}");
-        return ranges;
-    }
 
     @BeforeEach
     void setUp() throws IOException {

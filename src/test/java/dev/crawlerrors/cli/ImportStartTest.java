@@ -2,6 +2,7 @@ package dev.crawlerrors.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.crawlerrors.ingest.SampleLogs;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,7 +36,7 @@ class ImportStartTest {
                 // run from classes, DuckDB unpacks its library into the temporary directory: this test's
                 "-Djava.io.tmpdir=" + dir,
                 "-cp", System.getProperty("java.class.path"), "dev.crawlerrors.cli.Main",
-                "import", "--db", dir.resolve("hits.duckdb").toString(), "--ip-ranges", ImportSourcesTest.ipRanges(dir).toString(),
+                "import", "--db", dir.resolve("hits.duckdb").toString(), "--ip-ranges", SampleLogs.ipRanges(dir).toString(),
                 "--dns-server", "none", log.toString()))
                 .redirectErrorStream(true).redirectOutput(output.toFile()).start();
         assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("the import ended").isTrue();

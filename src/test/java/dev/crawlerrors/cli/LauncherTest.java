@@ -113,8 +113,8 @@ class LauncherTest {
         List<String> directives = arguments.stream().filter(a -> a.startsWith("-XX:CompileCommand=")).toList();
         // quiet first, or the JVM prints each directive on standard output, in the middle of a command's own
         assertThat(directives).containsExactly("-XX:CompileCommand=quiet",
-                "-XX:CompileCommand=dontinline,dev.crawlerrors.ingest.LogText::scanQuoted",
-                "-XX:CompileCommand=dontinline,dev.crawlerrors.ingest.CombinedLineParser::combinedHit");
+                "-XX:CompileCommand=dontinline,dev.crawlerrors.ingest.format.LogText::scanQuoted",
+                "-XX:CompileCommand=dontinline,dev.crawlerrors.ingest.format.CombinedLineParser::combinedHit");
         assertThat(arguments.indexOf(directives.get(0))).isLessThan(arguments.indexOf("-jar"));
         // a directive naming a method that was renamed or moved would be ignored without a word
         Pattern named = Pattern.compile("-XX:CompileCommand=dontinline,([\\w.]+)::(\\w+)");

@@ -1,10 +1,12 @@
 package dev.crawlerrors.cli;
 
-import static dev.crawlerrors.cli.ImportSourcesTest.line;
+import static dev.crawlerrors.ingest.SampleLogs.line;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.crawlerrors.ingest.SampleLogs;
+import dev.crawlerrors.pipeline.FollowProgress;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintWriter;
 import java.net.URI;
@@ -49,7 +51,7 @@ class ServeCommandTest {
         Path log = dir.resolve("access.log");
         Files.writeString(log, line(1));
         try (ServeProcess serve = ServeProcess.start(dir.resolve("serve.out"), "--follow", log.toString(),
-                "--db", dir.resolve("hits.duckdb").toString(), "--port", "0", "--dns-server", "none", "--ip-ranges", ImportSourcesTest.ipRanges(dir).toString(), "--timezone", "UTC")) {
+                "--db", dir.resolve("hits.duckdb").toString(), "--port", "0", "--dns-server", "none", "--ip-ranges", SampleLogs.ipRanges(dir).toString(), "--timezone", "UTC")) {
             awaitTotal(serve, 1, 30_000); // the first line: the follower has started
 
             long appended = System.nanoTime();
@@ -69,7 +71,7 @@ class ServeCommandTest {
         Path log = dir.resolve("access.log");
         Files.writeString(log, line(1) + line(2));
         try (ServeProcess serve = ServeProcess.start(dir.resolve("serve.out"), "--follow", log.toString(),
-                "--db", dir.resolve("hits.duckdb").toString(), "--port", "0", "--dns-server", "none", "--ip-ranges", ImportSourcesTest.ipRanges(dir).toString())) {
+                "--db", dir.resolve("hits.duckdb").toString(), "--port", "0", "--dns-server", "none", "--ip-ranges", SampleLogs.ipRanges(dir).toString())) {
             long deadline = System.nanoTime() + 3 * FollowProgress.EVERY.toNanos();
             while (!serve.printed().contains("follow: 2 lines in ") && System.nanoTime() - deadline < 0) {
                 Thread.sleep(50);

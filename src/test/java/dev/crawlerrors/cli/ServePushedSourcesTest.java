@@ -1,14 +1,14 @@
 package dev.crawlerrors.cli;
 
-import static dev.crawlerrors.cli.ImportSourcesTest.line;
-import static dev.crawlerrors.cli.ImportSourcesTest.lines;
+import static dev.crawlerrors.ingest.SampleLogs.line;
+import static dev.crawlerrors.ingest.SampleLogs.lines;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.crawlerrors.ingest.SampleLogs;
-import dev.crawlerrors.store.DuckDbHitStore;
 import dev.crawlerrors.store.HitFilter;
+import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintWriter;
 import java.net.DatagramPacket;
@@ -136,7 +136,7 @@ class ServePushedSourcesTest {
         Path db = dir.resolve("hits.duckdb");
         Path token = Files.writeString(dir.resolve("ingest.token"), "t0ken-from-a-file\n");
         try (ServeProcess serve = ServeProcess.start(dir.resolve("serve.out"), "--db", db.toString(), "--port", "0",
-                "--dns-server", "none", "--ip-ranges", ImportSourcesTest.ipRanges(dir).toString(), "--timezone", "UTC",
+                "--dns-server", "none", "--ip-ranges", SampleLogs.ipRanges(dir).toString(), "--timezone", "UTC",
                 "--syslog", "udp://127.0.0.1:0", "--syslog", "tcp://127.0.0.1:0",
                 "--ingest-port", "0", "--ingest-token-file", token.toString())) {
             URI udp = URI.create(serve.printed(UDP));
@@ -182,7 +182,7 @@ class ServePushedSourcesTest {
                 + SampleLogs.GOOGLEBOT + "\"";
         Path token = Files.writeString(dir.resolve("ingest.token"), "t0ken\n");
         try (ServeProcess serve = ServeProcess.start(dir.resolve("serve.out"), "--db", dir.resolve("hits.duckdb").toString(),
-                "--port", "0", "--dns-server", "none", "--ip-ranges", ImportSourcesTest.ipRanges(dir).toString(),
+                "--port", "0", "--dns-server", "none", "--ip-ranges", SampleLogs.ipRanges(dir).toString(),
                 "--format", format, "--syslog", "udp://127.0.0.1:0", "--ingest-port", "0", "--ingest-token-file", token.toString())) {
             URI udp = URI.create(serve.printed(UDP));
             URI drain = URI.create(serve.printed(DRAIN));

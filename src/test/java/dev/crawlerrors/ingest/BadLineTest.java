@@ -2,6 +2,9 @@ package dev.crawlerrors.ingest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.crawlerrors.ingest.format.AgentFilter;
+import dev.crawlerrors.ingest.format.CombinedLineParser;
+import dev.crawlerrors.ingest.source.LogReader;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;

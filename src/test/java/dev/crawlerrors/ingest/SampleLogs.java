@@ -1,5 +1,10 @@
 package dev.crawlerrors.ingest;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.IntStream;
+
 /** Access-log lines as the servers really write them, shared by the tests of every stage that reads logs. */
 public final class SampleLogs {
 
@@ -83,5 +88,25 @@ public final class SampleLogs {
             "TLS_AES_128_GCM_SHA256", "Error", "HTTP/2.0", "-", "-", "51234", "0.002", "Error", "text/html", "1045", "-", "-");
 
     private SampleLogs() {
+    }
+
+    /** A verified Googlebot error hit for {@code /page/i}, one line with its newline. */
+    public static String line(int i) {
+        return "66.249.66." + (i % 250) + " - - [14/May/2025:09:31:02 +0200] \"GET /page/" + i + " HTTP/1.1\" 404 0 \"-\" "
+                + "\"Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)\" 0.001\n";
+    }
+
+    public static String lines(int from, int to) {
+        StringBuilder sb = new StringBuilder();
+        IntStream.rangeClosed(from, to).forEach(i -> sb.append(line(i)));
+        return sb.toString();
+    }
+
+    /** The test's IP list, so every check is offline. */
+    public static Path ipRanges(Path dir) throws IOException {
+        Path ranges = Files.createDirectories(dir.resolve("ranges"));
+        Files.writeString(ranges.resolve("common-crawlers.json"),
+                "{\"creationTime\":\"2026-11-20T00:00:00\",\"prefixes\":[{\"ipv4Prefix\":\"66.249.64.0/19\"}]}");
+        return ranges;
     }
 }

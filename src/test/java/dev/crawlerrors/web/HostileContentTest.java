@@ -11,7 +11,7 @@ import dev.crawlerrors.crawler.Verdict;
 import dev.crawlerrors.crawler.Verification;
 import dev.crawlerrors.ingest.Hit;
 import dev.crawlerrors.report.CrawlErrorReport;
-import dev.crawlerrors.store.DuckDbHitStore;
+import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

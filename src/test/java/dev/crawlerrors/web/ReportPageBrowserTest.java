@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.crawlerrors.DemoFixture;
 import dev.crawlerrors.report.CrawlErrorReport;
-import dev.crawlerrors.store.DuckDbHitStore;
+import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

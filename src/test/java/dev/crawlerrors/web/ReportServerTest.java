@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.crawlerrors.DemoFixture;
 import dev.crawlerrors.report.CrawlErrorReport;
 import dev.crawlerrors.report.ReportColumns;
-import dev.crawlerrors.store.DuckDbHitStore;
+import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

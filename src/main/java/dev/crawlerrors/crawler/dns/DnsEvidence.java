@@ -1,0 +1,39 @@
+package dev.crawlerrors.crawler.dns;
+
+/**
+ * What reverse-then-forward DNS says about an address that claims to be a crawler.
+ *
+ * @param outcome whether DNS confirms the crawler, refutes it, or could not be asked
+ * @param reason  one line that names the evidence, e.g. {@code PTR crawl-66-249-66-1.googlebot.com,
+ *                forward-confirmed} or {@code no PTR for 203.0.113.9 (NXDOMAIN)}
+ */
+public record DnsEvidence(Outcome outcome, String reason) {
+
+    public enum Outcome {
+        /** The PTR name is in an accepted domain and its A/AAAA records contain the address. */
+        CONFIRMED,
+        /**
+         * DNS answered, and the answer says the address is not the crawler's: no PTR (NXDOMAIN or an
+         * empty answer), a PTR outside the accepted domains, or a PTR name that does not resolve
+         * back to the address.
+         */
+        REFUTED,
+        /**
+         * The check could not be completed (timeout, SERVFAIL, REFUSED, a network error, an
+         * unusable input). Transient: not cached, worth asking again later.
+         */
+        FAILED
+    }
+
+    static DnsEvidence confirmed(String reason) {
+        return new DnsEvidence(Outcome.CONFIRMED, reason);
+    }
+
+    static DnsEvidence refuted(String reason) {
+        return new DnsEvidence(Outcome.REFUTED, reason);
+    }
+
+    static DnsEvidence failed(String reason) {
+        return new DnsEvidence(Outcome.FAILED, reason);
+    }
+}

@@ -1,0 +1,313 @@
+package dev.crawlerrors.crawler.verify;
+
+import dev.crawlerrors.crawler.IpListSpec;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.UnknownHostException;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.channels.UnresolvedAddressException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Where published IP lists are read from: the operators' official addresses (the default), a
+ * directory holding the lists under their published file names, or a base URL they are served
+ * under (both for air-gapped servers and tests; {@code --ip-ranges DIR|URL}).
+ *
+ * <p>Given a cache directory, lists read from URLs are kept there ({@link IpListCache}) and every
+ * {@link #load} asks the server whether the cached copy is still current ({@code If-None-Match},
+ * {@code If-Modified-Since}). When the refresh fails in any way, the last good copy is returned
+ * marked {@link IpRangeList#stale()}; only without one does {@code load} throw. Lists read from a
+ * directory are never cached.
+ */
+public final class IpRangeSource {
+
+    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
+    private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(15);
+
+    private final Path directory;
+    private final String baseUrl;
+    private final IpListCache cache;
+    private final Clock clock;
+    // The last list parsed per name, keyed by its bytes' SHA-256, so a 304 costs no re-parse.
+    private final Map<String, Parsed> parsed = new ConcurrentHashMap<>();
+    // One load per list at a time, so two callers never interleave writes to the same cache files.
+    private final Map<String, ReentrantLock> locks = new ConcurrentHashMap<>();
+    private HttpClient http;
+
+    private IpRangeSource(Path directory, String baseUrl, IpListCache cache, Clock clock) {
+        this.directory = directory;
+        this.baseUrl = baseUrl;
+        this.cache = cache;
+        this.clock = clock;
+    }
+
+    /** The operators' official addresses, as the catalog gives them, without a cache. */
+    public static IpRangeSource official() {
+        return official(null);
+    }
+
+    /** The operators' official addresses, cached in {@code cacheDirectory} (null: no cache). */
+    public static IpRangeSource official(Path cacheDirectory) {
+        return parse(null, cacheDirectory, Clock.systemUTC());
+    }
+
+    /**
+     * {@code --ip-ranges}: an {@code http(s)://} base URL or a directory; null means official. No cache.
+     *
+     * @throws IllegalArgumentException when the value is neither a URL nor an existing directory
+     */
+    public static IpRangeSource parse(String value) {
+        return parse(value, null, Clock.systemUTC());
+    }
+
+    /**
+     * {@code --ip-ranges} with a cache: lists read from URLs (official or a base URL) are kept in
+     * {@code cacheDirectory}, e.g. {@link IpListCache#besideStore}; null means no cache. A directory
+     * source ignores it.
+     *
+     * @throws IllegalArgumentException when the value is neither a URL nor an existing directory
+     */
+    public static IpRangeSource parse(String value, Path cacheDirectory) {
+        return parse(value, cacheDirectory, Clock.systemUTC());
+    }
+
+    /**
+     * As {@link #parse(String, Path)}, with the clock that dates fetches, checks and failures.
+     *
+     * @throws IllegalArgumentException when the value is neither a URL nor an existing directory
+     */
+    public static IpRangeSource parse(String value, Path cacheDirectory, Clock clock) {
+        IpListCache cache = cacheDirectory == null ? null : new IpListCache(cacheDirectory);
+        if (value == null || value.isBlank()) {
+            return new IpRangeSource(null, null, cache, clock);
+        }
+        if (value.startsWith("http://") || value.startsWith("https://")) {
+            return new IpRangeSource(null, value.endsWith("/") ? value : value + "/", cache, clock);
+        }
+        Path dir = Path.of(value);
+        if (!Files.isDirectory(dir)) {
+            throw new IllegalArgumentException("--ip-ranges: '" + value + "' is neither an http(s) URL nor a directory");
+        }
+        return new IpRangeSource(dir, null, null, clock);
+    }
+
+    /**
+     * Reads one list: from the directory, or from its URL, revalidating the cached copy if there is
+     * a cache. The result is {@link IpRangeList#stale()} when a refresh failed and the last good copy
+     * (downloaded from this same URL) stands in.
+     *
+     * @throws IOException with one sentence saying where it looked and what went wrong, when there
+     *                     is neither a current list nor a cached copy
+     */
+    public IpRangeList load(IpListSpec spec) throws IOException {
+        if (directory != null) {
+            return fromDirectory(spec);
+        }
+        String url = baseUrl != null ? baseUrl + spec.name() : spec.url();
+        if (cache == null) {
+            Instant now = clock.instant();
+            return IpRangeList.parse(spec.name(), fetch(url, null).body(), now, url);
+        }
+        ReentrantLock lock = locks.computeIfAbsent(spec.name(), name -> new ReentrantLock());
+        lock.lock();
+        try {
+            return refresh(spec.name(), url);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Whether {@code list} was last confirmed current {@code every} or longer ago, so a scheduled
+     * refresh should {@link #load} it again. A stale list stays due until a refresh succeeds, since
+     * a failed one does not move {@link IpRangeList#checkedAt()}.
+     */
+    public boolean isDue(IpRangeList list, Duration every) {
+        return !list.checkedAt().plus(every).isAfter(clock.instant());
+    }
+
+    /** The cache directory, when lists read from URLs are cached. */
+    public Optional<Path> cacheDirectory() {
+        return Optional.ofNullable(cache).map(IpListCache::directory);
+    }
+
+    /** Where lists come from, for messages. */
+    public String describe() {
+        if (directory != null) {
+            return directory.toString();
+        }
+        return baseUrl != null ? baseUrl : "the operators' official addresses";
+    }
+
+    private IpRangeList fromDirectory(IpListSpec spec) throws IOException {
+        List<String> names = new ArrayList<>();
+        names.add(spec.name());
+        names.addAll(spec.aliases());
+        for (String name : names) {
+            Path file = directory.resolve(name);
+            if (Files.isRegularFile(file)) {
+                Instant now = clock.instant();
+                return IpRangeList.parse(spec.name(), Files.readAllBytes(file), now, file.toString())
+                        .fetched(Files.getLastModifiedTime(file).toInstant());
+            }
+        }
+        throw new IOException("there is no " + spec.name() + " in " + directory);
+    }
+
+    private IpRangeList refresh(String name, String url) throws IOException {
+        // A copy from another address (the official one, when a base URL is given now) is neither
+        // revalidated there nor trusted as its fallback; a successful download replaces it.
+        CachedIpList copy = cached(name).filter(c -> url.equals(c.url())).orElse(null);
+        Instant now = clock.instant();
+        try {
+            Response response = fetch(url, copy != null && copy.hasValidators() ? copy : null);
+            if (response.status() == 304) {
+                CachedIpList checked = copy.checkedAt(now);
+                IpRangeList list = fromCache(name, checked);
+                save(name, checked, false);
+                return list;
+            }
+            IpRangeList list = IpRangeList.parse(name, response.body(), now, url);
+            CachedIpList downloaded = CachedIpList.downloaded(url, response.etag(), response.lastModified(), now, response.body());
+            parsed.put(name, new Parsed(downloaded.sha256(), list));
+            save(name, downloaded, true);
+            return list;
+        } catch (IOException failure) {
+            if (copy == null) {
+                throw failure;
+            }
+            IpRangeList last;
+            try {
+                last = fromCache(name, copy);
+            } catch (IOException unusable) {
+                failure.addSuppressed(unusable);
+                throw failure;
+            }
+            String because = "refresh failed at " + IpRangeList.minute(now) + ": " + failure.getMessage()
+                    + "; using the copy fetched " + IpRangeList.minute(copy.fetchedAt());
+            return last.checked(copy.checkedAt(), because);
+        }
+    }
+
+    /** The cached list as a parsed list dated by its metadata, parsing only bytes not seen before. */
+    private IpRangeList fromCache(String name, CachedIpList copy) throws IOException {
+        Parsed known = parsed.get(name);
+        IpRangeList list;
+        if (known != null && known.sha256().equals(copy.sha256())) {
+            list = known.list();
+        } else {
+            try {
+                list = IpRangeList.parse(name, copy.body(), copy.fetchedAt(), copy.url());
+            } catch (IOException e) {
+                throw new IOException("the cached copy " + cache.listFile(name) + " is not a valid list (" + e.getMessage()
+                        + "); delete it so the next load downloads " + name + " afresh");
+            }
+            parsed.put(name, new Parsed(copy.sha256(), list));
+        }
+        return list.fetched(copy.fetchedAt()).checked(copy.checkedAt(), "");
+    }
+
+    private Optional<CachedIpList> cached(String name) {
+        try {
+            return cache.read(name);
+        } catch (IOException e) {
+            Log.LOG.warn("The cached copy of {} in {} cannot be read ({}); it is downloaded afresh.", name, cache.directory(), e.toString());
+            return Optional.empty();
+        }
+    }
+
+    // A cache that cannot be written costs the fallback next time, not this load: the list in hand is good.
+    private void save(String name, CachedIpList copy, boolean withList) {
+        try {
+            if (withList) {
+                cache.write(name, copy);
+            } else {
+                cache.writeMetadata(name, copy);
+            }
+        } catch (IOException e) {
+            Log.LOG.warn("{} could not be saved in {} ({}); make it a writable directory with free space so a failed refresh can fall back to a saved copy.",
+                    name, cache.directory(), e.toString());
+        }
+    }
+
+    private Response fetch(String url, CachedIpList validators) throws IOException {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url)).timeout(REQUEST_TIMEOUT).GET();
+        if (validators != null) {
+            if (validators.etag() != null) {
+                request.header("If-None-Match", validators.etag());
+            }
+            if (validators.lastModified() != null) {
+                request.header("If-Modified-Since", validators.lastModified());
+            }
+        }
+        try {
+            HttpResponse<byte[]> response = client().send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+            int status = response.statusCode();
+            if (status != 200 && !(status == 304 && validators != null)) {
+                throw new IOException(url + " answered HTTP " + status);
+            }
+            return new Response(status, response.body(), response.headers().firstValue("ETag").orElse(null),
+                    response.headers().firstValue("Last-Modified").orElse(null));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while fetching " + url);
+        } catch (IOException e) {
+            String why = reason(e);
+            throw new IOException(url.equals(why) || why.startsWith(url) ? why : url + " could not be fetched: " + why);
+        }
+    }
+
+    // HttpClient throws a ConnectException without a message on a refused connection, and wraps an
+    // unknown host the same way, so the type is often all there is to say what happened.
+    private static String reason(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof UnresolvedAddressException || t instanceof UnknownHostException) {
+                return "its host name does not resolve";
+            }
+        }
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t.getMessage() != null && !t.getMessage().isBlank()) {
+                return t.getMessage();
+            }
+        }
+        return e instanceof ConnectException ? "connection refused" : e.getClass().getSimpleName();
+    }
+
+    private synchronized HttpClient client() {
+        if (http == null) {
+            http = HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT).followRedirects(HttpClient.Redirect.NORMAL).build();
+        }
+        return http;
+    }
+
+    private record Response(int status, byte[] body, String etag, String lastModified) {
+    }
+
+    private record Parsed(String sha256, IpRangeList list) {
+    }
+
+    /**
+     * The logger, made on first use: starting SLF4J's simple logger formats its dates with a
+     * {@code SimpleDateFormat}, which starts {@code java.util.Calendar} and its scan of the JDK's
+     * locales (see {@link JsonDocument} for what that cost), and an import that reads its lists
+     * without trouble logs nothing here.
+     */
+    private static final class Log {
+        static final Logger LOG = LoggerFactory.getLogger(IpRangeSource.class);
+    }
+}

@@ -1,0 +1,90 @@
+package dev.crawlerrors.ingest.format;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+
+/**
+ * Client addresses as logs write them: checked cheaply on bytes, told private from public, taken
+ * from an X-Forwarded-For list, or freed of a port.
+ */
+final class ClientAddress {
+
+    private ClientAddress() {
+    }
+
+    /**
+     * Whether {@code b[from, to)} may be a client address: IPv4, IPv6 (with a zone), or a host
+     * name (Apache's {@code %h} with HostnameLookups on). A cheap screen, not a full parse.
+     */
+    static boolean looksLikeAddress(byte[] b, int from, int to) {
+        if (to <= from || (to - from == 1 && b[from] == '-')) {
+            return false;
+        }
+        for (int i = from; i < to; i++) {
+            byte c = b[i];
+            boolean ok = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+                    || c == '.' || c == ':' || c == '-' || c == '_' || c == '%';
+            if (!ok) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Whether the address is one a proxy in front of the server would have: loopback, RFC 1918,
+     * link-local, shared (100.64/10) or IPv6 unique-local.
+     */
+    static boolean isPrivate(String ip) {
+        if (ip.startsWith("10.") || ip.startsWith("127.") || ip.startsWith("192.168.") || ip.startsWith("169.254.")) {
+            return true;
+        }
+        if (ip.startsWith("172.")) {
+            int second = octet(ip, 4);
+            return second >= 16 && second <= 31;
+        }
+        if (ip.startsWith("100.")) {
+            int second = octet(ip, 4);
+            return second >= 64 && second <= 127;
+        }
+        String lower = ip.toLowerCase(Locale.ROOT);
+        return lower.equals("::1") || lower.startsWith("fc") || lower.startsWith("fd") || lower.startsWith("fe80:");
+    }
+
+    /** The last address of an X-Forwarded-For list in {@code b[from, to)}, or null when it holds none. */
+    static String lastForwarded(byte[] b, int from, int to) {
+        return lastForwarded(new String(b, from, to - from, StandardCharsets.UTF_8));
+    }
+
+    /** The last address of an X-Forwarded-For list such as {@code "66.249.66.1, 10.0.0.2"}, or null. */
+    static String lastForwarded(String list) {
+        if (list == null) {
+            return null;
+        }
+        String last = list.substring(list.lastIndexOf(',') + 1).trim();
+        byte[] bytes = last.getBytes(StandardCharsets.UTF_8);
+        return looksLikeAddress(bytes, 0, bytes.length) ? withoutPort(last) : null;
+    }
+
+    /** The address of {@code host:port}, {@code [v6]:port} or a bare address. */
+    static String withoutPort(String address) {
+        if (address.startsWith("[")) {
+            int close = address.indexOf(']');
+            return close > 0 ? address.substring(1, close) : address;
+        }
+        int colon = address.indexOf(':');
+        if (colon > 0 && colon == address.lastIndexOf(':')) {
+            return address.substring(0, colon); // IPv4 or name with a port; IPv6 has several colons
+        }
+        return address;
+    }
+
+    private static int octet(String ip, int from) {
+        int value = 0;
+        int i = from;
+        for (; i < ip.length() && i < from + 3 && Character.isDigit(ip.charAt(i)); i++) {
+            value = value * 10 + (ip.charAt(i) - '0');
+        }
+        return i < ip.length() && ip.charAt(i) == '.' ? value : -1;
+    }
+}

@@ -1,0 +1,135 @@
+package dev.crawlerrors.ingest.format;
+
+import dev.crawlerrors.ingest.Hit;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * What the fields of one line said, as offsets into the line and parsed numbers: the scratch a
+ * {@link FieldLineParser} fills, one per parser (so one per thread), reset for every line. Only
+ * {@link #hit} builds strings, after the agent filter has kept the line.
+ *
+ * <p>Where a format carries the same thing twice (a request line and {@code $request_uri},
+ * {@code $request_time} and {@code $upstream_response_time}), the more exact one wins: the URL
+ * is built from the request line, else the request URI, else path and query; sizes and durations
+ * are set with a rank, and the highest is kept.
+ */
+final class LineFields {
+
+    static final int NONE = -1;
+
+    int clientFrom;
+    int clientTo;
+    int forwardedFrom;
+    int forwardedTo;
+    boolean hasTime;
+    long epochMillis;
+    int offsetMinutes;
+    int requestFrom;
+    int requestTo;
+    int methodFrom;
+    int methodTo;
+    int uriFrom;
+    int uriTo;
+    int pathFrom;
+    int pathTo;
+    int queryFrom;
+    int queryTo;
+    int status;
+    long bytes;
+    int bytesRank;
+    int refererFrom;
+    int refererTo;
+    int agentFrom;
+    int agentTo;
+    double durationMs;
+    int durationRank;
+    int hostFrom;
+    int hostTo;
+
+    LineFields() {
+        reset();
+    }
+
+    void reset() {
+        clientFrom = NONE;
+        forwardedFrom = NONE;
+        hasTime = false;
+        requestFrom = NONE;
+        methodFrom = NONE;
+        uriFrom = NONE;
+        pathFrom = NONE;
+        queryFrom = NONE;
+        status = NONE;
+        bytes = NONE;
+        bytesRank = 0;
+        refererFrom = NONE;
+        agentFrom = NONE;
+        durationMs = Double.NaN;
+        durationRank = 0;
+        hostFrom = NONE;
+    }
+
+    void time(long epochMillis, int offsetMinutes) {
+        this.hasTime = true;
+        this.epochMillis = epochMillis;
+        this.offsetMinutes = offsetMinutes;
+    }
+
+    void bytes(long value, int rank) {
+        if (rank > bytesRank) {
+            bytes = value;
+            bytesRank = rank;
+        }
+    }
+
+    void duration(double millis, int rank) {
+        if (!Double.isNaN(millis) && rank > durationRank) {
+            durationMs = millis;
+            durationRank = rank;
+        }
+    }
+
+    /**
+     * The hit these fields describe. The client is the address the server saw, except behind a
+     * proxy: when that address is private or loopback and the line carries X-Forwarded-For, the
+     * client is the last address in it, the one the proxy itself appended (earlier ones are
+     * whatever the client claimed, and a crawler's verification must not rest on a claim).
+     */
+    Hit hit(byte[] b) {
+        String ip = clientFrom == NONE ? null : ascii(b, clientFrom, clientTo);
+        if (forwardedFrom != NONE && (ip == null || ClientAddress.isPrivate(ip))) {
+            String forwarded = ClientAddress.lastForwarded(b, forwardedFrom, forwardedTo);
+            if (forwarded != null) {
+                ip = forwarded;
+            }
+        }
+        String method;
+        if (methodFrom != NONE) {
+            method = LogText.text(b, methodFrom, methodTo);
+        } else if (requestFrom != NONE) {
+            method = LogText.requestMethod(b, requestFrom, requestTo);
+        } else {
+            method = "";
+        }
+        String url;
+        if (requestFrom != NONE) {
+            url = LogText.requestUrl(b, requestFrom, requestTo);
+        } else if (uriFrom != NONE) {
+            url = LogText.text(b, uriFrom, uriTo);
+        } else {
+            String path = pathFrom == NONE ? "" : LogText.text(b, pathFrom, pathTo);
+            url = queryFrom == NONE ? path : path + '?' + LogText.text(b, queryFrom, queryTo);
+        }
+        return new Hit(epochMillis, offsetMinutes, ip, method, url, status, bytes,
+                agentOrReferer(b, refererFrom, refererTo), agentOrReferer(b, agentFrom, agentTo), durationMs,
+                hostFrom == NONE ? null : LogText.dashIsNull(b, hostFrom, hostTo));
+    }
+
+    private static String agentOrReferer(byte[] b, int from, int to) {
+        return from == NONE ? null : LogText.dashIsNull(b, from, to);
+    }
+
+    private static String ascii(byte[] b, int from, int to) {
+        return new String(b, from, to - from, StandardCharsets.US_ASCII);
+    }
+}

@@ -1,0 +1,114 @@
+package dev.crawlerrors.ingest.source;
+
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Identifies a log by its content rather than its name, because rotation renames files: the hash
+ * of its first {@value #PREFIX_BYTES} decompressed bytes, or, while it is shorter than that, of its
+ * content through its last complete line.
+ *
+ * <p>Design: a short log's fingerprint changes as it grows, so a log is looked up under every
+ * fingerprint it may have had before ({@link #candidates}: one per line boundary in its first
+ * bytes) and the furthest recorded progress among them wins. Two logs that share every byte the
+ * shorter one holds are indistinguishable from one log that grew, and are treated as such. A log
+ * that begins with a header (W3C, IIS) is still told apart by the lines after it, unlike a hash of
+ * its first line alone. The hash is SHA-256 cut to 128 bits: not a secret, only a name.
+ *
+ * @param value  the hash, 32 hex digits
+ * @param length how many leading bytes it covers
+ */
+public record Fingerprint(String value, int length) {
+
+    /** How many leading bytes identify a log; access-log lines are far shorter, so this holds many. */
+    public static final int PREFIX_BYTES = 4096;
+    /** Line boundaries looked up at most: a log that starts with thousands of blank lines is not worth more. */
+    static final int MAX_CANDIDATES = 256;
+    private static final int HASH_BYTES = 16;
+
+    /**
+     * The fingerprint a log with this beginning is recorded under, or null when it has none yet.
+     *
+     * @param beginning the first (up to {@value #PREFIX_BYTES}) decompressed bytes
+     * @param complete  whether the log is read as it is now (an import): a log without a newline in
+     *                  its first bytes is then identified by all of them; a followed log waits for
+     *                  its first complete line, since that line is still being written
+     */
+    public static Fingerprint of(byte[] beginning, boolean complete) {
+        int length = identifyingLength(beginning, complete);
+        return length == 0 ? null : new Fingerprint(hex(digest(beginning, length)), length);
+    }
+
+    /** Whether {@code beginning} still starts with the bytes this fingerprint covers. */
+    public boolean matches(byte[] beginning) {
+        return beginning.length >= length && hex(digest(beginning, length)).equals(value);
+    }
+
+    /**
+     * Every fingerprint a log with this beginning may have been recorded under while it was shorter,
+     * by the number of bytes each covers, the current one ({@link #of}) included.
+     */
+    public static Map<String, Integer> candidates(byte[] beginning, boolean complete) {
+        Map<String, Integer> candidates = new LinkedHashMap<>();
+        MessageDigest digest = sha256();
+        int hashed = 0;
+        int n = Math.min(beginning.length, PREFIX_BYTES);
+        for (int i = 0; i < n && candidates.size() < MAX_CANDIDATES - 2; i++) {
+            if (beginning[i] == '\n') {
+                digest.update(beginning, hashed, i + 1 - hashed);
+                hashed = i + 1;
+                candidates.put(hex(finish(digest)), hashed);
+            }
+        }
+        if (n > 0 && complete) {
+            candidates.putIfAbsent(hex(digest(beginning, n)), n);
+        }
+        Fingerprint current = of(beginning, complete);
+        if (current != null) {
+            candidates.putIfAbsent(current.value, current.length);
+        }
+        return candidates;
+    }
+
+    private static int identifyingLength(byte[] beginning, boolean complete) {
+        if (beginning.length >= PREFIX_BYTES) {
+            return PREFIX_BYTES;
+        }
+        for (int i = beginning.length - 1; i >= 0; i--) {
+            if (beginning[i] == '\n') {
+                return i + 1;
+            }
+        }
+        return complete ? beginning.length : 0;
+    }
+
+    private static byte[] digest(byte[] bytes, int length) {
+        MessageDigest digest = sha256();
+        digest.update(bytes, 0, length);
+        return digest.digest();
+    }
+
+    /** The digest so far, leaving {@code digest} able to go on. */
+    private static byte[] finish(MessageDigest digest) {
+        try {
+            return ((MessageDigest) digest.clone()).digest();
+        } catch (CloneNotSupportedException e) {
+            throw new IllegalStateException("SHA-256 digests can be cloned in every JDK", e);
+        }
+    }
+
+    private static String hex(byte[] hash) {
+        return HexFormat.of().formatHex(hash, 0, HASH_BYTES);
+    }
+
+    private static MessageDigest sha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JDK has SHA-256", e);
+        }
+    }
+}

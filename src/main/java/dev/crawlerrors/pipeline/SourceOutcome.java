@@ -1,0 +1,53 @@
+package dev.crawlerrors.pipeline;
+
+import dev.crawlerrors.text.Figures;
+
+/**
+ * What an import did with one log, as the summary says it.
+ *
+ * @param name          the log as named on the command line (or found in a directory or glob)
+ * @param kind          new, grown, already imported or empty
+ * @param lines         lines read this time
+ * @param parsed        of those, the lines that parsed
+ * @param bytes         decompressed bytes read this time
+ * @param previousLines lines imported before, for a log seen before
+ * @param waitingBytes  the bytes of a last line left unread because it had no newline yet while the
+ *                      log was being written (read by the next import once it is whole), or 0
+ */
+record SourceOutcome(String name, Kind kind, long lines, long parsed, long bytes, long previousLines, long waitingBytes) {
+
+    enum Kind { NEW, GROWN, ALREADY_IMPORTED, EMPTY }
+
+    static SourceOutcome empty(String name) {
+        return new SourceOutcome(name, Kind.EMPTY, 0, 0, 0, 0, 0);
+    }
+
+    static SourceOutcome alreadyImported(String name, long previousLines) {
+        return new SourceOutcome(name, Kind.ALREADY_IMPORTED, 0, 0, 0, previousLines, 0);
+    }
+
+    /** This outcome with a last line of {@code bytes} left for the next import. */
+    SourceOutcome waiting(long bytes) {
+        return new SourceOutcome(name, kind, lines, parsed, this.bytes, previousLines, bytes);
+    }
+
+    @Override
+    public String toString() {
+        String none = lines > 0 && parsed == 0 ? ", none of which parsed (is it an access log in this format?)" : "";
+        String said = switch (kind) {
+            case NEW -> name + ": new, " + lines(lines) + none;
+            case GROWN -> name + ": grown by " + lines(lines) + " (" + Figures.bytes(bytes) + ") since it was imported with "
+                    + lines(previousLines) + none;
+            case ALREADY_IMPORTED -> name + ": already imported (" + lines(previousLines) + "), nothing new";
+            case EMPTY -> name + ": empty, nothing to import";
+        };
+        return waitingBytes == 0 ? said
+                : said + "; its last line (" + Figures.bytes(waitingBytes) + ") has no newline yet while the log is being written:"
+                        + " left for the next import";
+    }
+
+    private static String lines(long n) {
+        return Figures.counted(n, "line");
+    }
+
+}

@@ -1,0 +1,89 @@
+package dev.crawlerrors.pipeline;
+
+import dev.crawlerrors.crawler.Crawler;
+import dev.crawlerrors.crawler.CrawlerCatalog;
+import dev.crawlerrors.crawler.Verification;
+import dev.crawlerrors.crawler.verify.CrawlerVerifier;
+import dev.crawlerrors.store.HitStore;
+import dev.crawlerrors.store.StoredVerdict;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * While the report is served: checks again the verdicts that rest on a failed or unfinished check
+ * (a DNS timeout, an unreadable list, an import that ended before its DNS answers), and re-reads
+ * the published IP lists once a day; when a list changed, every recorded verdict is decided again.
+ */
+public final class VerdictRechecks implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(VerdictRechecks.class);
+    static final Duration FIRST_RUN = Duration.ofSeconds(5);
+    static final Duration EVERY = Duration.ofMinutes(10);
+    static final Duration LIST_AGE = Duration.ofDays(1);
+    private static final String PENDING = "check pending";
+
+    private final HitStore store;
+    private final CrawlerCatalog catalog;
+    private final CrawlerVerifier verifier;
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread thread = new Thread(r, "verdict-rechecks");
+        thread.setDaemon(true);
+        return thread;
+    });
+
+    public VerdictRechecks(HitStore store, CrawlerCatalog catalog, CrawlerVerifier verifier) {
+        this.store = store;
+        this.catalog = catalog;
+        this.verifier = verifier;
+        verifier.onChange((ip, crawler, verdict) -> store.updateVerdict(ip, crawler.name(), verdict));
+    }
+
+    public void start() {
+        timer.scheduleWithFixedDelay(this::runSafely, FIRST_RUN.toSeconds(), EVERY.toSeconds(), TimeUnit.SECONDS);
+    }
+
+    private void runSafely() {
+        try {
+            run();
+        } catch (RuntimeException e) {
+            LOG.warn("re-checking verdicts failed: {}", e.getMessage());
+        }
+    }
+
+    /** One round; returns how many verdicts were checked again. */
+    public int run() {
+        boolean listsChanged = verifier.lists().refreshDue(LIST_AGE);
+        List<StoredVerdict> candidates = new ArrayList<>(store.verdicts(Verification.unverified));
+        if (listsChanged) {
+            verifier.forgetVerdicts();
+            candidates.addAll(store.verdicts(Verification.verified));
+            candidates.addAll(store.verdicts(Verification.spoofed));
+        } else {
+            store.verdicts(Verification.spoofed).stream().filter(v -> v.verdict().reason().contains(PENDING)).forEach(candidates::add);
+        }
+        int checked = 0;
+        for (StoredVerdict stored : candidates) {
+            Optional<Crawler> crawler = catalog.crawler(stored.crawler());
+            if (crawler.isPresent() && crawler.get().verifiable()) {
+                verifier.recheck(stored.ip(), crawler.get());
+                checked++;
+            }
+        }
+        if (checked > 0) {
+            LOG.info("checking {} verdicts again{}", checked, listsChanged ? " (an IP list changed)" : "");
+        }
+        return checked;
+    }
+
+    @Override
+    public void close() {
+        timer.shutdownNow();
+    }
+}

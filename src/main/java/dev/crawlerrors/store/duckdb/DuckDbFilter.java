@@ -1,0 +1,58 @@
+package dev.crawlerrors.store.duckdb;
+
+import dev.crawlerrors.store.HitFilter;
+import dev.crawlerrors.store.StatusRange;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/** A {@link HitFilter} in DuckDB's SQL: a condition over the hits {@code h} and a verdict expression. */
+final class DuckDbFilter {
+
+    private DuckDbFilter() {
+    }
+
+    /** The condition of {@code filter}, with its parameters appended to {@code params}. */
+    static String where(HitFilter filter, String verdict, List<Object> params) {
+        List<String> parts = new ArrayList<>();
+        List<String> status = new ArrayList<>();
+        for (StatusRange range : filter.effectiveStatuses()) {
+            if (range.low() == range.high()) {
+                status.add("h.status = ?");
+                params.add(range.low());
+            } else {
+                status.add("h.status BETWEEN ? AND ?");
+                params.add(range.low());
+                params.add(range.high());
+            }
+        }
+        parts.add("(" + String.join(" OR ", status) + ")");
+        parts.add(verdict + " IN (" + placeholders(filter.effectiveVerifications().size()) + ")");
+        filter.effectiveVerifications().forEach(v -> params.add(v.name()));
+        if (!filter.botTypes().isEmpty()) {
+            parts.add("h.bot_type IN (" + placeholders(filter.botTypes().size()) + ")");
+            filter.botTypes().forEach(b -> params.add(b.name()));
+        }
+        if (filter.from() != null) {
+            parts.add("h.ts >= epoch_ms(?)");
+            params.add(filter.from().toEpochMilli());
+        }
+        if (filter.to() != null) {
+            parts.add("h.ts < epoch_ms(?)");
+            params.add(filter.to().toEpochMilli());
+        }
+        if (filter.urlPrefix() != null) {
+            parts.add("starts_with(h.url, ?)");
+            params.add(filter.urlPrefix());
+        }
+        if (filter.host() != null) {
+            parts.add("h.host = ?");
+            params.add(filter.host());
+        }
+        return String.join(" AND ", parts);
+    }
+
+    static String placeholders(int n) {
+        return String.join(", ", Collections.nCopies(n, "?"));
+    }
+}

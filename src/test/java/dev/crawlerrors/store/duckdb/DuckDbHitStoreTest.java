@@ -1,0 +1,425 @@
+package dev.crawlerrors.store.duckdb;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.crawlerrors.crawler.BotType;
+import dev.crawlerrors.crawler.Crawler;
+import dev.crawlerrors.crawler.CrawlerHit;
+import dev.crawlerrors.crawler.Verdict;
+import dev.crawlerrors.crawler.Verification;
+import dev.crawlerrors.ingest.Hit;
+import dev.crawlerrors.ingest.SourceProgress;
+import dev.crawlerrors.store.HitFilter;
+import dev.crawlerrors.store.StatusRange;
+import dev.crawlerrors.store.StoreException;
+import dev.crawlerrors.store.StoredHit;
+import dev.crawlerrors.store.StoredVerdict;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class DuckDbHitStoreTest {
+
+    static final Crawler GOOGLEBOT = new Crawler("Googlebot Desktop", "Google", BotType.crawler_search,
+            List.of("Googlebot"), null, List.of("common-crawlers.json"), null);
+    static final Verdict VERIFIED = new Verdict(Verification.verified, "in common-crawlers.json 66.249.66.0/27");
+
+    @TempDir
+    Path dir;
+
+    static CrawlerHit hit(String time, String ip, String url, int status, Verdict verdict) {
+        Hit hit = new Hit(Instant.parse(time).toEpochMilli(), 120, ip, "GET", url, status, -1, null, "Googlebot", Double.NaN, null);
+        return new CrawlerHit(hit, GOOGLEBOT, verdict);
+    }
+
+    @Test
+    void keepsHitsAcrossReopeningAndContinuesTheirIds() {
+        Path file = dir.resolve("store.duckdb");
+        try (DuckDbHitStore store = DuckDbHitStore.open(file)) {
+            store.append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, VERIFIED)));
+        }
+        try (DuckDbHitStore store = DuckDbHitStore.open(file)) {
+            store.append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/b", 404, VERIFIED)));
+
+            List<StoredHit> rows = store.page(HitFilter.ERRORS, 0, 10);
+
+            assertThat(rows).extracting(StoredHit::url).containsExactly("/b", "/a");
+            assertThat(rows).extracting(StoredHit::id).containsExactly(2L, 1L);
+        }
+    }
+
+    @Test
+    void storesEachRowsOwnAgentAndAddressWhetherItsStringsAreSharedOrNot() {
+        // the writer encodes a string it met before only once, by identity: shared strings, equal
+        // copies and different values in every order, over more than one of DuckDB's chunks
+        List<String> agents = List.of("Googlebot/2.1", "bingbot/2.0", "GPTBot/1.2");
+        List<CrawlerHit> hits = new ArrayList<>();
+        Instant start = Instant.parse("2025-05-14T00:00:00Z");
+        for (int i = 0; i < 5_000; i++) {
+            String agent = switch (i % 4) {
+                case 0, 1 -> agents.get(i % 3);
+                case 2 -> new String(agents.get(i % 3).toCharArray());
+                default -> "agent " + i;
+            };
+            String ip = i % 2 == 0 ? "66.249.66." + (i % 7) : new String(("66.249.66." + (i % 7)).toCharArray());
+            Hit hit = new Hit(start.plusSeconds(i).toEpochMilli(), 0, ip, i % 5 == 0 ? "HEAD" : "GET", "/" + i, 404, -1, null,
+                    agent, Double.NaN, null);
+            hits.add(new CrawlerHit(hit, GOOGLEBOT, VERIFIED));
+        }
+        try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
+            store.append(hits);
+
+            List<StoredHit> rows = store.page(HitFilter.ERRORS, 0, 5_000);
+
+            assertThat(rows).hasSize(5_000);
+            for (StoredHit row : rows) {
+                Hit hit = hits.get((int) row.id() - 1).hit();
+                assertThat(row.url()).isEqualTo(hit.url());
+                assertThat(row.userAgent()).as(row.url()).isEqualTo(hit.userAgent());
+                assertThat(row.ip()).as(row.url()).isEqualTo(hit.ip());
+                assertThat(row.method()).as(row.url()).isEqualTo(hit.method());
+            }
+        }
+    }
+
+    @Test
+    void ordersNewestFirstAndBreaksTiesByTheLaterId() {
+        try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
+            store.append(List.of(
+                    hit("2025-05-14T10:00:00Z", "66.249.66.1", "/first", 308, VERIFIED),
+                    hit("2025-05-14T11:00:00Z", "66.249.66.1", "/newest", 308, VERIFIED),
+                    hit("2025-05-14T10:00:00Z", "66.249.66.2", "/second", 308, VERIFIED)));
+
+            assertThat(store.page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url)
+                    .containsExactly("/newest", "/second", "/first");
+            assertThat(store.page(HitFilter.ERRORS, 1, 1)).extracting(StoredHit::url).containsExactly("/second");
+        }
+    }
+
+    @Test
+    void countsOnlyErrorsAndLeavesSpoofedHitsOutByDefault() {
+        try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
+            Verdict spoofed = new Verdict(Verification.spoofed, "claims Googlebot; not in any list");
+            store.append(List.of(
+                    hit("2025-05-14T10:00:00Z", "66.249.66.1", "/ok", 200, VERIFIED),
+                    hit("2025-05-14T10:00:01Z", "66.249.66.1", "/moved", 301, VERIFIED),
+                    hit("2025-05-14T10:00:02Z", "203.0.113.9", "/fake", 404, spoofed)));
+
+            assertThat(store.size()).isEqualTo(3);
+            assertThat(store.count(HitFilter.ERRORS)).isEqualTo(1);
+            HitFilter onlySpoofed = new HitFilter(List.of(), Set.of(), Set.of(Verification.spoofed), null, null, null, null);
+            assertThat(store.page(onlySpoofed, 0, 10)).extracting(StoredHit::url).containsExactly("/fake");
+        }
+    }
+
+    @Test
+    void showsTheVerdictAsOfNowForEveryHitFromTheAddress() {
+        try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
+            Verdict pending = new Verdict(Verification.unverified, "not checked yet");
+            store.append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, pending),
+                    hit("2025-05-14T10:00:01Z", "66.249.66.1", "/b", 404, pending)));
+
+            store.updateVerdict("66.249.66.1", "Googlebot Desktop", VERIFIED);
+
+            assertThat(store.page(HitFilter.ERRORS, 0, 10))
+                    .extracting(StoredHit::verification, StoredHit::reason)
+                    .containsOnly(org.assertj.core.groups.Tuple.tuple("verified", VERIFIED.reason()));
+        }
+    }
+
+    @Test
+    void aProvisionalVerdictArrivingAfterTheFinalOneDoesNotOverwriteIt() {
+        try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
+            Verdict provisional = new Verdict(Verification.unverified, "claims Googlebot; reverse DNS check pending");
+            store.updateVerdict("66.249.66.9", "Googlebot Desktop", VERIFIED);
+            store.append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.9", "/a", 404, provisional)));
+
+            assertThat(store.page(HitFilter.ERRORS, 0, 1).get(0).verification()).isEqualTo("verified");
+            assertThat(store.verdicts(Verification.verified)).extracting(StoredVerdict::ip).containsExactly("66.249.66.9");
+            assertThat(store.verdicts(Verification.unverified)).isEmpty();
+        }
+    }
+
+    @Test
+    void filtersByStatusClassTimeUrlPrefixAndBotType() {
+        try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
+            List<CrawlerHit> hits = new ArrayList<>();
+            hits.add(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/antwerp/meir", 308, VERIFIED));
+            hits.add(hit("2025-05-14T12:00:00Z", "66.249.66.1", "/antwerp/straten/a", 404, VERIFIED));
+            hits.add(hit("2025-05-15T10:00:00Z", "66.249.66.1", "/ghent/straten/b", 404, VERIFIED));
+            store.append(hits);
+
+            HitFilter notFound = new HitFilter(List.of(new StatusRange(400, 499)), Set.of(), Set.of(), null, null, null, null);
+            HitFilter antwerp = new HitFilter(List.of(), Set.of(), Set.of(), null, null, "/antwerp/", null);
+            HitFilter day = new HitFilter(List.of(), Set.of(), Set.of(), Instant.parse("2025-05-14T00:00:00Z"),
+                    Instant.parse("2025-05-15T00:00:00Z"), null, null);
+            HitFilter ads = new HitFilter(List.of(), Set.of(BotType.crawler_ads), Set.of(), null, null, null, null);
+
+            assertThat(store.count(notFound)).isEqualTo(2);
+            assertThat(store.count(antwerp)).isEqualTo(2);
+            assertThat(store.count(day)).isEqualTo(2);
+            assertThat(store.count(ads)).isZero();
+        }
+    }
+
+    @Test
+    void recordsHowFarALogWasImportedWithItsHitsAndKeepsTheLatest() {
+        Path file = dir.resolve("store.duckdb");
+        try (DuckDbHitStore store = DuckDbHitStore.open(file)) {
+            store.append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, VERIFIED)),
+                    new SourceProgress("f1", "access.log", 180, 1));
+            store.append(List.of(), new SourceProgress("f1", "access.log", 360, 2));
+            store.append(List.of(hit("2025-05-14T10:00:01Z", "66.249.66.1", "/b", 404, VERIFIED)),
+                    new SourceProgress("f2", "access.log.1", 90, 1));
+        }
+        try (DuckDbHitStore store = DuckDbHitStore.open(file)) {
+            assertThat(store.imported(List.of("f1", "f2", "f3")))
+                    .containsExactlyInAnyOrder(new SourceProgress("f1", "access.log", 360, 2), new SourceProgress("f2", "access.log.1", 90, 1));
+            assertThat(store.imported(List.of())).isEmpty();
+            assertThat(store.size()).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void findsProgressAppendedSinceANewStoreOpenedAndProgressStoredBeforeItOpened() {
+        Path file = dir.resolve("store.duckdb");
+        try (DuckDbHitStore store = DuckDbHitStore.open(file)) {
+            assertThat(store.imported(List.of("f1"))).isEmpty();
+            store.append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, VERIFIED))); // hits without a log
+            assertThat(store.imported(List.of("f1"))).isEmpty();
+            store.append(List.of(), new SourceProgress("f1", "access.log", 180, 1)); // buffered, not yet written
+            assertThat(store.imported(List.of("f1"))).containsExactly(new SourceProgress("f1", "access.log", 180, 1));
+        }
+        try (DuckDbHitStore store = DuckDbHitStore.open(file)) {
+            assertThat(store.imported(List.of("f1"))).containsExactly(new SourceProgress("f1", "access.log", 180, 1));
+        }
+    }
+
+    @Test
+    void writesBatchesInTheBackgroundWithoutLosingReorderingOrRepeatingARow() {
+        Path file = dir.resolve("store.duckdb");
+        int rows = 130_000; // more than two batches go to the writer while the appends go on
+        try (DuckDbHitStore store = DuckDbHitStore.open(file)) {
+            for (int i = 0; i < rows; i += 1000) {
+                List<CrawlerHit> chunk = new ArrayList<>();
+                for (int j = i; j < i + 1000; j++) {
+                    chunk.add(hit(Instant.parse("2025-05-14T00:00:00Z").plusSeconds(j).toString(), "66.249.66." + (j % 200),
+                            "/p" + j, 404, VERIFIED));
+                }
+                store.append(chunk, new SourceProgress("f1", "access.log", i + 1000L, i + 1000L));
+                if (i == 60_000) {
+                    // a verdict that changes while a batch may be in flight is not lost to it
+                    store.updateVerdict("66.249.66.7", GOOGLEBOT.name(), new Verdict(Verification.spoofed, "PTR refuted"));
+                }
+            }
+        }
+        try (DuckDbHitStore store = DuckDbHitStore.open(file)) {
+            assertThat(store.size()).isEqualTo(rows);
+            List<StoredHit> newest = store.page(HitFilter.ERRORS, 0, 3);
+            assertThat(newest).extracting(StoredHit::url).containsExactly("/p129999", "/p129998", "/p129997");
+            assertThat(newest).extracting(StoredHit::id).containsExactly(130_000L, 129_999L, 129_998L);
+            assertThat(store.imported(List.of("f1"))).containsExactly(new SourceProgress("f1", "access.log", rows, rows));
+            assertThat(store.verdicts(Verification.spoofed)).extracting(StoredVerdict::ip).containsExactly("66.249.66.7");
+        }
+    }
+
+    @Test
+    void storesTheRowsOfABatchInTimeOrderKeepingLogOrderWithinAnInstant() {
+        try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
+            // as Apache writes them: stamped with their start, logged when they end
+            store.append(List.of(
+                    hit("2025-05-14T10:00:02Z", "66.249.66.1", "/quick", 404, VERIFIED),
+                    hit("2025-05-14T10:00:00Z", "66.249.66.1", "/slow", 404, VERIFIED),
+                    hit("2025-05-14T10:00:02Z", "66.249.66.1", "/quick-too", 404, VERIFIED),
+                    hit("2025-05-14T10:00:01Z", "66.249.66.1", "/middle", 404, VERIFIED)));
+
+            List<StoredHit> rows = store.page(HitFilter.ERRORS, 0, 10);
+
+            assertThat(rows).extracting(StoredHit::url).containsExactly("/quick-too", "/quick", "/middle", "/slow");
+            assertThat(rows).extracting(StoredHit::id).containsExactly(4L, 3L, 2L, 1L);
+        }
+    }
+
+    @Test
+    void sortsABatchWhoseTimeOrderBreaksBetweenTwoAppends() {
+        try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
+            store.append(List.of(
+                    hit("2025-05-14T10:00:00Z", "66.249.66.1", "/first", 404, VERIFIED),
+                    hit("2025-05-14T10:00:02Z", "66.249.66.1", "/late", 404, VERIFIED)));
+            store.append(List.of(
+                    hit("2025-05-14T10:00:01Z", "66.249.66.1", "/early", 404, VERIFIED),
+                    hit("2025-05-14T10:00:02Z", "66.249.66.1", "/late-too", 404, VERIFIED)));
+
+            List<StoredHit> rows = store.page(HitFilter.ERRORS, 0, 10);
+
+            assertThat(rows).extracting(StoredHit::url).containsExactly("/late-too", "/late", "/early", "/first");
+            assertThat(rows).extracting(StoredHit::id).containsExactly(4L, 3L, 2L, 1L);
+        }
+    }
+
+    @Test
+    void aBatchIsInTimeOrderUntilAHitComesEarlierThanTheOneBeforeIt() {
+        DuckDbBatch batch = new DuckDbBatch();
+        assertThat(batch.inTimeOrder()).isTrue();
+
+        batch.add(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, VERIFIED));
+        batch.add(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/b", 404, VERIFIED));
+        batch.add(hit("2025-05-14T10:00:01Z", "66.249.66.1", "/c", 404, VERIFIED));
+        assertThat(batch.inTimeOrder()).isTrue();
+
+        batch.add(hit("2025-05-14T10:00:00.999Z", "66.249.66.1", "/d", 404, VERIFIED));
+        assertThat(batch.inTimeOrder()).isFalse();
+
+        batch.add(hit("2025-05-14T10:00:05Z", "66.249.66.1", "/e", 404, VERIFIED));
+        assertThat(batch.inTimeOrder()).isFalse();
+        assertThat(batch.hits).extracting(h -> h.hit().url()).containsExactly("/a", "/b", "/c", "/d", "/e");
+    }
+
+    @Test
+    void storesUrlsAndAgentsExactlyAsGiven() {
+        try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
+            String url = "/<script>alert('x')</script>?q=\"1\";DROP TABLE hits";
+            store.append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", url, 404, VERIFIED)));
+
+            assertThat(store.page(HitFilter.ERRORS, 0, 1).get(0).url()).isEqualTo(url);
+        }
+    }
+
+    @Test
+    void storesEveryFieldOfAHitIncludingNullsAndTextBeyondAscii() {
+        try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
+            Hit full = new Hit(Instant.parse("2025-05-14T10:00:00.123Z").toEpochMilli(), -330, "2001:4860:4801:10::1", "PROPFIND",
+                    "/café/€?q=日本語", 503, 1234, "https://example.org/ä", "Googlebot/2.1 (ünïcödé 😀)", 12.5, "www.example.org");
+            Hit bare = new Hit(Instant.parse("2025-05-14T10:00:01Z").toEpochMilli(), 0, "66.249.66.1", "", "/", 404, -1, null,
+                    null, Double.NaN, null);
+            store.append(List.of(new CrawlerHit(full, GOOGLEBOT, VERIFIED), new CrawlerHit(bare, GOOGLEBOT, VERIFIED)));
+
+            List<StoredHit> rows = store.page(HitFilter.ERRORS, 0, 10);
+
+            assertThat(rows).containsExactly(
+                    new StoredHit(2, bare.epochMillis(), 0, "66.249.66.1", "", "/", 404, null, "Googlebot Desktop",
+                            "crawler_search", "verified", VERIFIED.reason(), null, null),
+                    new StoredHit(1, full.epochMillis(), -330, "2001:4860:4801:10::1", "PROPFIND", "/café/€?q=日本語", 503, 12.5,
+                            "Googlebot Desktop", "crawler_search", "verified", VERIFIED.reason(), "Googlebot/2.1 (ünïcödé 😀)",
+                            "www.example.org"));
+        }
+    }
+
+    @Test
+    void storesTheNumbersOfAHitAsGivenAndNullOnlyWhereTheLogHasNone() throws Exception {
+        Path file = dir.resolve("store.duckdb");
+        long time = Instant.parse("2025-05-14T10:00:00Z").toEpochMilli();
+        try (DuckDbHitStore store = DuckDbHitStore.open(file)) {
+            store.append(List.of(
+                    new CrawlerHit(new Hit(time, -720, "66.249.66.1", "GET", "/", 599, 0, null, null, 0.0, null), GOOGLEBOT, VERIFIED),
+                    new CrawlerHit(new Hit(time + 1, 840, "66.249.66.1", "GET", "/", 100, 9_876_543_210L, null, null, 0.25, null),
+                            GOOGLEBOT, VERIFIED),
+                    new CrawlerHit(new Hit(time + 2, 0, "66.249.66.1", "GET", "/", 404, -1, null, null, Double.NaN, null),
+                            GOOGLEBOT, VERIFIED)));
+        }
+        DuckDbNativeLibrary.prepare();
+        List<String> rows = new ArrayList<>();
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + file.toAbsolutePath());
+                Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT id, epoch_ms(ts), utc_offset_minutes, status, bytes, duration_ms FROM hits ORDER BY id")) {
+            while (rs.next()) {
+                rows.add(rs.getLong(1) + " " + (rs.getLong(2) - time) + " " + rs.getObject(3) + " " + rs.getObject(4) + " "
+                        + rs.getObject(5) + " " + rs.getObject(6));
+            }
+        }
+        assertThat(rows).containsExactly("1 0 -720 599 0 0.0", "2 1 840 100 9876543210 0.25", "3 2 0 404 null null");
+    }
+
+    @Test
+    void twoStoresOpenAtOnceEachWriteTheirOwnHits() {
+        try (DuckDbHitStore one = DuckDbHitStore.open(dir.resolve("one.duckdb"));
+                DuckDbHitStore two = DuckDbHitStore.open(dir.resolve("two.duckdb"))) {
+            one.append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/one", 404, VERIFIED)));
+            two.append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.2", "/two", 404, VERIFIED),
+                    hit("2025-05-14T10:00:01Z", "66.249.66.2", "/two-again", 404, VERIFIED)));
+
+            assertThat(one.page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url).containsExactly("/one");
+            assertThat(two.page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url).containsExactly("/two-again", "/two");
+        }
+    }
+
+    /** {@code rows} hits one second apart from {@code first} on, each a 404 of its own URL, in chunks of 1,000 with their progress. */
+    static void appendChunks(DuckDbHitStore store, int first, int rows) {
+        for (int i = first; i < first + rows; i += 1000) {
+            List<CrawlerHit> chunk = new ArrayList<>();
+            for (int j = i; j < i + 1000; j++) {
+                chunk.add(hit(Instant.parse("2025-05-14T00:00:00Z").plusSeconds(j).toString(), "66.249.66." + (j % 200),
+                        "/p" + j, 404, VERIFIED));
+            }
+            store.append(chunk, new SourceProgress("f1", "access.log", i + 1000L, i + 1000L));
+        }
+    }
+
+    @Test
+    void commitsLargeTransactionsWholeRowGroupsAtATimeWithTheProgressThatCoversThem() {
+        Path file = dir.resolve("store.duckdb");
+        // three batches commit 150,000 rows (DuckDB writes them to the file at once), the last
+        // 34,000 commit at close (through the write-ahead log)
+        int rows = 184_000;
+        try (DuckDbHitStore store = DuckDbHitStore.open(file, 1, DuckDbHitStore.ROW_GROUP_ROWS)) {
+            appendChunks(store, 0, rows);
+        }
+        try (DuckDbHitStore store = DuckDbHitStore.open(file)) {
+            assertThat(store.size()).isEqualTo(rows);
+            assertThat(store.imported(List.of("f1"))).containsExactly(new SourceProgress("f1", "access.log", rows, rows));
+            assertThat(store.page(HitFilter.ERRORS, 0, 2)).extracting(StoredHit::id).containsExactly((long) rows, rows - 1L);
+            assertThat(store.page(HitFilter.ERRORS, rows - 1, 2)).extracting(StoredHit::url).containsExactly("/p0");
+        }
+    }
+
+    @Test
+    void aQuerySeesTheBatchesThatAreWrittenButNotYetCommitted() {
+        try (DuckDbHitStore store = DuckDbHitStore.open(dir.resolve("store.duckdb"))) {
+            appendChunks(store, 0, 60_000); // 50,000 rows go to the writer, in a transaction left open
+
+            assertThat(store.size()).isEqualTo(60_000);
+            assertThat(store.imported(List.of("f1"))).containsExactly(new SourceProgress("f1", "access.log", 60_000, 60_000));
+        }
+    }
+
+    @Test
+    void aFailedWriteTakesTheHitsAndProgressOfItsWholeTransactionWithItAndTheStoreGoesOn() {
+        Path file = dir.resolve("store.duckdb");
+        try (DuckDbHitStore store = DuckDbHitStore.open(file)) {
+            appendChunks(store, 0, 60_000); // the first 50,000 are written in a transaction left open
+            // no method: its progress and verdict are written, then the hits' INSERT fails
+            Hit noMethod = new Hit(Instant.parse("2025-05-15T00:00:00Z").toEpochMilli(), 0, "66.249.66.250", null, "/x", 404, -1,
+                    null, "Googlebot", Double.NaN, null);
+            CrawlerHit before = hit("2025-05-14T23:59:59Z", "66.249.66.2", "/before", 404, VERIFIED);
+            store.append(List.of(before, new CrawlerHit(noMethod, GOOGLEBOT, VERIFIED)), new SourceProgress("f1", "access.log", 60_100, 60_001));
+
+            assertThatThrownBy(store::flush).isInstanceOf(StoreException.class).hasMessageContaining("cannot write to");
+            assertThat(store.size()).isZero();
+            assertThat(store.imported(List.of("f1"))).isEmpty();
+            assertThat(store.verdicts(Verification.verified)).isEmpty();
+
+            // the same claim, with the key string its hits before the failure carried (as the verifier hands it out)
+            CrawlerHit again = new CrawlerHit(hit("2025-05-15T00:00:02Z", "66.249.66.2", "/again", 404, VERIFIED).hit(), GOOGLEBOT,
+                    VERIFIED, before.claim());
+            store.append(List.of(hit("2025-05-15T00:00:01Z", "66.249.66.1", "/after", 404, VERIFIED), again),
+                    new SourceProgress("f1", "access.log", 60_200, 60_003));
+            store.flush();
+        }
+        try (DuckDbHitStore store = DuckDbHitStore.open(file)) {
+            assertThat(store.page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url).containsExactly("/again", "/after");
+            assertThat(store.imported(List.of("f1"))).containsExactly(new SourceProgress("f1", "access.log", 60_200, 60_003));
+            // the verdicts went with the failed transaction, and came again with these hits, a claim met before too
+            assertThat(store.verdicts(Verification.verified)).extracting(StoredVerdict::ip).containsExactlyInAnyOrder("66.249.66.1",
+                    "66.249.66.2");
+        }
+    }
+}
