@@ -264,7 +264,7 @@ class LogDrainTest {
 
     @Test
     void storesWhatTheReadmesCurlCommandSendsForALogOverAMebibyte() throws Exception {
-        // the bytes curl 7.88 sends for the README's command (captured from it): its form content type, and, for a body
+        // the bytes curl 7.88 sends for the documented command (docs/sources.md) (captured from it): its form content type, and, for a body
         // over 1 MiB, Expect: 100-continue; also over Jetty's 200,000-byte limit for forms it would parse
         String log = lines(1, 6_500);
         byte[] body = log.getBytes(StandardCharsets.UTF_8);

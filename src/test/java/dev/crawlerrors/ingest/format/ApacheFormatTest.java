@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 
 class ApacheFormatTest {
 
-    /** Apache's combined LogFormat plus %D, as the README tells users to configure it. */
+    /** Apache's combined LogFormat plus %D, as docs/formats.md tells users to configure it. */
     static final String COMBINED_WITH_TIME = "%h %l %u %t \"%r\" %>s %b \"%{Referer}i\" \"%{User-Agent}i\" %D";
 
     private static Hit parse(LineParser parser, String line) throws BadLineException {

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 
 class NginxFormatTest {
 
-    /** nginx's built-in combined format plus $request_time, as the README tells users to configure it. */
+    /** nginx's built-in combined format plus $request_time, as docs/formats.md tells users to configure it. */
     static final String COMBINED_WITH_TIME = "$remote_addr - $remote_user [$time_local] \"$request\" $status $body_bytes_sent "
             + "\"$http_referer\" \"$http_user_agent\" $request_time";
 
