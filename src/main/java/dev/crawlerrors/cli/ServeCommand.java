@@ -67,7 +67,7 @@ final class ServeCommand implements Callable<Integer> {
         FormatChooser pushedFormats = format.liveChooser(notice -> { });
         pushed.check();
         CrawlerCatalog catalog = store.catalog();
-        HitStore hits = store.openStore();
+        HitStore hits = store.openStore(server.readers);
         CrawlerVerifier verifier = store.verifier(catalog);
         VerdictRechecks rechecks = new VerdictRechecks(hits, catalog, verifier);
         CrawlerIdentifier identifier = new CrawlerIdentifier(catalog);

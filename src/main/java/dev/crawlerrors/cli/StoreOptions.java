@@ -7,6 +7,7 @@ import dev.crawlerrors.crawler.verify.IpListCache;
 import dev.crawlerrors.crawler.verify.IpRangeSource;
 import dev.crawlerrors.crawler.verify.IpRangeVerifier;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
+import dev.crawlerrors.store.duckdb.DuckDbSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZoneId;
@@ -31,6 +32,10 @@ final class StoreOptions {
 
     String dnsServer;
 
+    String dbMemory;
+
+    Integer dbThreads;
+
     /** Adds {@code --db}, {@code --timezone}, {@code --ip-ranges}, {@code --crawlers} and {@code --dns-server} to {@code command}. */
     StoreOptions addTo(CommandSpec command) {
         spec = command;
@@ -46,6 +51,12 @@ final class StoreOptions {
         command.addOption(CommandSpecs.option("--dns-server", "HOST[:PORT]|none", String.class, () -> dnsServer,
                 value -> dnsServer = value, "Resolver for the reverse-then-forward DNS checks of crawlers whose operators "
                         + "document them (default: the system's resolver); none turns DNS checks off.").build());
+        command.addOption(CommandSpecs.option("--db-memory", "SIZE", String.class, () -> dbMemory, value -> dbMemory = value,
+                "The memory DuckDB may use, such as 512MB or 2GB (default: " + DuckDbSettings.SERVE.memoryLimit()
+                        + " to serve, " + DuckDbSettings.IMPORT.memoryLimit() + " to import); beyond it, it spills to disk "
+                        + "or refuses a query.").build());
+        command.addOption(CommandSpecs.option("--db-threads", "N", Integer.class, () -> dbThreads, value -> dbThreads = value,
+                "DuckDB's worker threads (default: one per core to serve, one to import).").build());
         return this;
     }
 
@@ -107,12 +118,28 @@ final class StoreOptions {
         }
     }
 
+    /** The store to serve from, with {@code readers} connections for report requests. */
+    DuckDbHitStore openStore(int readers) {
+        return DuckDbHitStore.open(dbPath(), settings(DuckDbSettings.SERVE, readers));
+    }
+
     DuckDbHitStore openStore() {
-        return DuckDbHitStore.open(dbPath());
+        return openStore(DuckDbSettings.SERVE.readers());
+    }
+
+    /** The DuckDB settings the options give, {@code defaults} where they say nothing. */
+    DuckDbSettings settings(DuckDbSettings defaults, int readers) {
+        try {
+            return new DuckDbSettings(dbThreads == null ? defaults.threads() : dbThreads,
+                    dbMemory == null ? defaults.memoryLimit() : dbMemory.strip(), readers);
+        } catch (IllegalArgumentException e) {
+            String option = e.getMessage().startsWith("DuckDB's threads") ? "--db-threads" : "--db-memory";
+            throw new ParameterException(spec.commandLine(), option + ": " + e.getMessage());
+        }
     }
 
     /** The store for an import: DuckDB gets one worker thread, the parsers the cores. */
     DuckDbHitStore openStoreForImport() {
-        return DuckDbHitStore.open(dbPath(), 1);
+        return DuckDbHitStore.open(dbPath(), settings(DuckDbSettings.IMPORT, DuckDbSettings.IMPORT.readers()));
     }
 }

@@ -3,6 +3,7 @@ package dev.crawlerrors.report;
 import dev.crawlerrors.crawler.BotType;
 import dev.crawlerrors.crawler.Verification;
 import dev.crawlerrors.store.HitFilter;
+import dev.crawlerrors.store.Snapshot;
 import dev.crawlerrors.store.StatusRange;
 import java.time.DateTimeException;
 import java.time.Instant;
@@ -30,6 +31,7 @@ import java.util.stream.Collectors;
  *   <li>{@code from}, {@code to}: {@code YYYY-MM-DD} or {@code YYYY-MM-DDTHH:MM} in the display zone,
  *       both inclusive at the precision given
  *   <li>{@code url}: a path prefix; {@code host}: a virtual host
+ *   <li>{@code at}: the snapshot a page belongs to, as page links carry it
  * </ul>
  */
 public final class ReportParameters {
@@ -66,7 +68,20 @@ public final class ReportParameters {
             throw new BadParameterException("url", "url must be a path prefix starting with '/'; got '" + url + "'");
         }
         String host = single(query, "host");
-        return new ReportRequest(new HitFilter(statuses, bots, verifications, from, to, url, host), page);
+        return new ReportRequest(new HitFilter(statuses, bots, verifications, from, to, url, host), page, snapshot(single(query, "at")));
+    }
+
+    /** The snapshot a page link carried, or null for the newest. */
+    private static Snapshot snapshot(String value) {
+        if (value == null) {
+            return null;
+        }
+        Snapshot at = Snapshot.parse(value);
+        if (at == null) {
+            throw new BadParameterException("at", "at must be the snapshot a report link carries, such as 1234567.89; got '"
+                    + value + "' (leave it out for the newest report)");
+        }
+        return at;
     }
 
     static int page(String value) {

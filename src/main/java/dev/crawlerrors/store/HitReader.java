@@ -3,17 +3,65 @@ package dev.crawlerrors.store;
 import java.util.List;
 import java.util.function.Consumer;
 
-/** The report's questions to the store. Safe from any thread; each sees what was flushed before it. */
+/**
+ * The report's questions to the store, each asked of a {@link Snapshot}: the answer is what the
+ * store held at that snapshot, whatever was stored since. Safe from any thread.
+ */
 public interface HitReader {
 
-    long count(HitFilter filter);
+    /**
+     * The newest snapshot: every hit and verdict committed so far. What was appended but not yet
+     * committed is committed first, so a reader sees what its own thread stored.
+     */
+    Snapshot snapshot();
 
-    /** Hits newest first (ties broken by id, descending), skipping {@code offset}. */
-    List<StoredHit> page(HitFilter filter, long offset, int limit);
+    /**
+     * Whether the store can still answer as of {@code snapshot}: it keeps the history of verdict
+     * changes for a while, not forever, and a snapshot newer than the newest is none it made.
+     */
+    boolean serves(Snapshot snapshot);
 
-    /** Every matching hit, newest first, streamed to {@code rows}. */
-    void forEach(HitFilter filter, Consumer<StoredHit> rows);
+    /** The view's hits per minute at {@code snapshot}: the index its pages are found with. */
+    MinuteCounts minuteCounts(HitFilter filter, Snapshot snapshot);
+
+    /**
+     * How the view's minute counts changed from {@code from} to {@code to} ({@code to} covers
+     * {@code from}), or null when so much changed that counting again is cheaper.
+     */
+    MinuteChange minuteChange(HitFilter filter, Snapshot from, Snapshot to);
+
+    /**
+     * The view's hits in {@code [fromMillis, toMillis)} at {@code snapshot}, newest first (ties by
+     * id, descending), skipping {@code skip} and returning at most {@code limit}.
+     */
+    List<StoredHit> rows(HitFilter filter, Snapshot snapshot, long fromMillis, long toMillis, long skip, int limit);
 
     /** Every hit stored, whatever its status or verdict. */
     long size();
+
+    /** The view's hits at the newest snapshot. */
+    default long count(HitFilter filter) {
+        return minuteCounts(filter, snapshot()).total();
+    }
+
+    /** The view's hits at the newest snapshot, newest first (ties broken by id, descending), skipping {@code offset}. */
+    default List<StoredHit> page(HitFilter filter, long offset, int limit) {
+        return rows(filter, snapshot(), Long.MIN_VALUE / 2, Long.MAX_VALUE / 2, offset, limit);
+    }
+
+    /** Every hit of the view at the newest snapshot, newest first, streamed to {@code rows} a slice at a time. */
+    default void forEach(HitFilter filter, Consumer<StoredHit> rows) {
+        Snapshot snapshot = snapshot();
+        forEach(filter, snapshot, minuteCounts(filter, snapshot), rows);
+    }
+
+    /**
+     * Every hit of the view at {@code snapshot}, newest first, read in time slices of a bounded number
+     * of rows ({@code counts} is the view's index at that snapshot), so no read sorts the whole view.
+     */
+    default void forEach(HitFilter filter, Snapshot snapshot, MinuteCounts counts, Consumer<StoredHit> rows) {
+        for (MinuteCounts.Range slice : counts.slices(50_000)) {
+            rows(filter, snapshot, slice.fromMillis(), slice.toMillis(), 0, Integer.MAX_VALUE).forEach(rows);
+        }
+    }
 }

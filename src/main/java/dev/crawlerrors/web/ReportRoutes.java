@@ -36,8 +36,8 @@ final class ReportRoutes {
         ReportRequest request = ReportParameters.parse(ctx.queryParamMap(), report.zone());
         ReportPage page = report.page(request);
         boolean recorded = page.total() > 0 || report.hasRecords();
-        boolean filtered = ctx.queryParamMap().keySet().stream().anyMatch(k -> !k.equals("page"));
-        ReportView view = new ReportView(page, new ReportLinks(ctx.queryParamMap()), recorded, filtered, evidenceSources.get());
+        boolean filtered = ctx.queryParamMap().keySet().stream().anyMatch(k -> !k.equals("page") && !k.equals("at"));
+        ReportView view = new ReportView(page, new ReportLinks(ctx.queryParamMap(), page.at()), recorded, filtered, evidenceSources.get());
         ctx.html(render("report.jte", view));
     }
 
@@ -55,7 +55,7 @@ final class ReportRoutes {
         BufferedWriter writer = new BufferedWriter(new OutputStreamWriter(ctx.outputStream(), StandardCharsets.UTF_8), 1 << 16);
         CsvWriter csv = new CsvWriter(writer);
         csv.row(ReportColumns.LABELS);
-        report.forEachRow(request.filter(), row -> {
+        report.forEachRow(request, row -> {
             try {
                 csv.row(ReportColumns.cells(row));
             } catch (IOException e) {

@@ -50,6 +50,11 @@ public record ReportView(ReportPage page, ReportLinks links, boolean anythingRec
         return links.csv();
     }
 
+    /** The newest report with the same filters: where to go when newer hits exist. */
+    public String freshLink() {
+        return links.fresh();
+    }
+
     public String jsonLink() {
         return links.json(page.page());
     }

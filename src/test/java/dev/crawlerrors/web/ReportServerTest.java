@@ -81,7 +81,8 @@ class ReportServerTest {
         assertThat(html.select("#hits thead th").eachText()).isEqualTo(ReportColumns.LABELS);
         assertThat(html.select("#hits tbody tr")).hasSize(26);
         assertThat(html.text()).contains("Timestamps are local times in UTC");
-        assertThat(html.select("#previous").attr("href")).isEqualTo("/crawl-errors?page=2");
+        // the links carry the snapshot the page was read at
+        assertThat(html.select("#previous").attr("href")).isEqualTo("/crawl-errors?page=2&at=" + store.snapshot().token());
         assertThat(html.select("#next")).isEmpty();
         assertThat(html.select("#sources li").eachText()).containsExactly(
                 "common-crawlers.json: 1 prefix, created 2025-05-14T00:00:00, fetched 2026-11-21T10:00Z from http://lists.example/common-crawlers.json");
@@ -179,7 +180,7 @@ class ReportServerTest {
         Document html = Jsoup.parse(get("/crawl-errors?status=3xx").body());
 
         assertThat(html.selectFirst("#summary").text()).isEqualTo("202 error hits · page 1 of 3");
-        assertThat(html.select("#next").attr("href")).isEqualTo("/crawl-errors?page=2&status=3xx");
+        assertThat(html.select("#next").attr("href")).isEqualTo("/crawl-errors?page=2&status=3xx&at=" + store.snapshot().token());
         JsonNode json = JSON.readTree(get("/api/crawl-errors?status=404&page=1").body());
         assertThat(json.get("total").asLong()).isEqualTo(24);
     }

@@ -6,14 +6,17 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 
-/** A {@link HitFilter} in DuckDB's SQL: a condition over the hits {@code h} and a verdict expression. */
+/**
+ * A {@link HitFilter} in DuckDB's SQL: a condition over the hits {@code h}. The verdicts it asks
+ * for are not in it: they are a condition on the claim numbers, as of a snapshot ({@link DuckDbClaims}).
+ */
 final class DuckDbFilter {
 
     private DuckDbFilter() {
     }
 
     /** The condition of {@code filter}, with its parameters appended to {@code params}. */
-    static String where(HitFilter filter, String verdict, List<Object> params) {
+    static String where(HitFilter filter, List<Object> params) {
         List<String> parts = new ArrayList<>();
         List<String> status = new ArrayList<>();
         for (StatusRange range : filter.effectiveStatuses()) {
@@ -27,8 +30,6 @@ final class DuckDbFilter {
             }
         }
         parts.add("(" + String.join(" OR ", status) + ")");
-        parts.add(verdict + " IN (" + placeholders(filter.effectiveVerifications().size()) + ")");
-        filter.effectiveVerifications().forEach(v -> params.add(v.name()));
         if (!filter.botTypes().isEmpty()) {
             parts.add("h.bot_type IN (" + placeholders(filter.botTypes().size()) + ")");
             filter.botTypes().forEach(b -> params.add(b.name()));

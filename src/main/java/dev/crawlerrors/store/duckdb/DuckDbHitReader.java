@@ -1,80 +1,167 @@
 package dev.crawlerrors.store.duckdb;
 
+import dev.crawlerrors.crawler.Verdict;
 import dev.crawlerrors.store.HitFilter;
 import dev.crawlerrors.store.HitReader;
+import dev.crawlerrors.store.MinuteChange;
+import dev.crawlerrors.store.MinuteCounts;
+import dev.crawlerrors.store.Snapshot;
 import dev.crawlerrors.store.StoredHit;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
-import java.util.function.Consumer;
+import java.util.Map;
 
-/** The report's reads on DuckDB: every hit joined with its verdict as of now. */
+/**
+ * The report's reads on DuckDB, each at a snapshot: the hits numbered up to the snapshot's, whose
+ * claims' verdicts as of the snapshot are among those asked for. No read joins the verdicts: a
+ * hit's verdict is looked up by its claim's number ({@link DuckDbClaims}).
+ */
 final class DuckDbHitReader implements HitReader {
 
-    static final String VERDICT = "coalesce(v.verification, 'unverified')";
-    private static final String FROM = " FROM hits h LEFT JOIN verdicts v ON v.ip = h.ip AND v.crawler = h.crawler ";
     private static final String COLUMNS = "SELECT h.id, epoch_ms(h.ts), h.utc_offset_minutes, h.ip, h.method, h.url, h.status,"
-            + " h.duration_ms, h.crawler, h.bot_type, " + VERDICT + ", coalesce(v.reason, 'not checked yet'),"
-            + " h.user_agent, h.host";
-    private static final String ORDER = " ORDER BY h.ts DESC, h.id DESC";
+            + " h.duration_ms, h.crawler, h.bot_type, h.claim_id, h.user_agent, h.host";
+    private static final String MINUTE = "epoch_ms(h.ts) // 60000";
+    /** Claims changed between two snapshots beyond which counting the view again is cheaper than correcting it. */
+    private static final int MAX_CHANGED_CLAIMS = 2_000;
+    /** Times beyond these are no bound: a page of the whole view. */
+    private static final long NO_BOUND = Long.MAX_VALUE / 4;
 
     private final DuckDbQuery query;
+    private final DuckDbClaims claims;
+    private final DuckDbHitWriter writer;
 
-    DuckDbHitReader(DuckDbQuery query) {
+    DuckDbHitReader(DuckDbQuery query, DuckDbClaims claims, DuckDbHitWriter writer) {
         this.query = query;
+        this.claims = claims;
+        this.writer = writer;
     }
 
     @Override
-    public long count(HitFilter filter) {
-        List<Object> params = new ArrayList<>();
-        String sql = "SELECT count(*)" + FROM + "WHERE " + DuckDbFilter.where(filter, VERDICT, params);
-        return query.run(sql, params, rs -> {
-            rs.next();
-            return rs.getLong(1);
-        });
+    public Snapshot snapshot() {
+        return writer.snapshot();
     }
 
     @Override
-    public List<StoredHit> page(HitFilter filter, long offset, int limit) {
+    public boolean serves(Snapshot snapshot) {
+        return writer.snapshot().covers(snapshot) && snapshot.verdicts() >= claims.horizon();
+    }
+
+    @Override
+    public MinuteCounts minuteCounts(HitFilter filter, Snapshot snapshot) {
         List<Object> params = new ArrayList<>();
-        String sql = COLUMNS + FROM + "WHERE " + DuckDbFilter.where(filter, VERDICT, params) + ORDER + " LIMIT ? OFFSET ?";
-        params.add(limit);
-        params.add(offset);
-        return query.run(sql, params, rs -> {
-            List<StoredHit> rows = new ArrayList<>(limit);
+        String sql = "SELECT " + MINUTE + ", count(*) FROM hits h WHERE " + DuckDbFilter.where(filter, params)
+                + " AND h.id <= ? AND " + claims(filter, snapshot) + " GROUP BY 1";
+        params.add(snapshot.hits());
+        return query.run(sql, params, DuckDbHitReader::counts);
+    }
+
+    @Override
+    public MinuteChange minuteChange(HitFilter filter, Snapshot from, Snapshot to) {
+        int[] changed = claims.changedBetween(from.verdicts(), to.verdicts());
+        if (changed.length > MAX_CHANGED_CLAIMS) {
+            return null;
+        }
+        Map<Long, Long> change = new HashMap<>();
+        if (to.hits() > from.hits()) {
+            List<Object> params = new ArrayList<>();
+            String sql = "SELECT " + MINUTE + ", count(*) FROM hits h WHERE " + DuckDbFilter.where(filter, params)
+                    + " AND h.id > ? AND h.id <= ? AND " + claims(filter, to) + " GROUP BY 1";
+            params.add(from.hits());
+            params.add(to.hits());
+            query.run(sql, params, rs -> add(rs, change));
+        }
+        if (changed.length > 0) {
+            // the hits of the snapshot before whose claims' verdicts changed: in the view after, minus in it before
+            List<Object> params = new ArrayList<>();
+            String sql = "SELECT " + MINUTE + ", count(*) FILTER (WHERE " + claims(filter, to) + ") - count(*) FILTER (WHERE "
+                    + claims(filter, from) + ") FROM hits h WHERE " + DuckDbFilter.where(filter, params) + " AND h.id <= ? AND "
+                    + new DuckDbClaims.ClaimSet(true, changed).sql() + " GROUP BY 1";
+            params.add(from.hits());
+            query.run(sql, params, rs -> add(rs, change));
+        }
+        change.values().removeIf(n -> n == 0);
+        long[] minutes = new long[change.size()];
+        long[] counts = new long[change.size()];
+        int i = 0;
+        for (Map.Entry<Long, Long> e : change.entrySet()) {
+            minutes[i] = e.getKey();
+            counts[i++] = e.getValue();
+        }
+        return new MinuteChange(minutes, counts);
+    }
+
+    @Override
+    public List<StoredHit> rows(HitFilter filter, Snapshot snapshot, long fromMillis, long toMillis, long skip, int limit) {
+        List<Object> params = new ArrayList<>();
+        StringBuilder sql = new StringBuilder(COLUMNS).append(" FROM hits h WHERE ").append(DuckDbFilter.where(filter, params))
+                .append(" AND h.id <= ? AND ").append(claims(filter, snapshot));
+        params.add(snapshot.hits());
+        if (fromMillis > -NO_BOUND) {
+            sql.append(" AND h.ts >= epoch_ms(?)");
+            params.add(fromMillis);
+        }
+        if (toMillis < NO_BOUND) {
+            sql.append(" AND h.ts < epoch_ms(?)");
+            params.add(toMillis);
+        }
+        sql.append(" ORDER BY h.ts DESC, h.id DESC LIMIT ? OFFSET ?");
+        params.add((long) limit);
+        params.add(skip);
+        long version = snapshot.verdicts();
+        return query.run(sql.toString(), params, rs -> {
+            List<StoredHit> rows = new ArrayList<>(Math.min(limit, 1024));
             while (rs.next()) {
-                rows.add(row(rs));
+                rows.add(row(rs, version));
             }
             return rows;
         });
     }
 
     @Override
-    public void forEach(HitFilter filter, Consumer<StoredHit> rows) {
-        List<Object> params = new ArrayList<>();
-        String sql = COLUMNS + FROM + "WHERE " + DuckDbFilter.where(filter, VERDICT, params) + ORDER;
-        query.run(sql, params, rs -> {
-            while (rs.next()) {
-                rows.accept(row(rs));
-            }
-            return null;
-        });
-    }
-
-    @Override
     public long size() {
+        writer.snapshot(); // what this thread appended is committed, so it is counted
         return query.run("SELECT count(*) FROM hits", List.of(), rs -> {
             rs.next();
             return rs.getLong(1);
         });
     }
 
-    private static StoredHit row(ResultSet rs) throws SQLException {
+    /** The condition on claims that keeps the verdicts {@code filter} asks for, as of {@code snapshot}. */
+    private String claims(HitFilter filter, Snapshot snapshot) {
+        return claims.select(filter.effectiveVerifications(), snapshot.verdicts()).sql();
+    }
+
+    private StoredHit row(ResultSet rs, long version) throws SQLException {
         double duration = rs.getDouble(8);
         Double durationMs = rs.wasNull() ? null : duration;
+        Verdict verdict = claims.verdict(rs.getInt(11), version);
         return new StoredHit(rs.getLong(1), rs.getLong(2), rs.getInt(3), rs.getString(4), rs.getString(5),
-                rs.getString(6), rs.getInt(7), durationMs, rs.getString(9), rs.getString(10), rs.getString(11),
-                rs.getString(12), rs.getString(13), rs.getString(14));
+                rs.getString(6), rs.getInt(7), durationMs, rs.getString(9), rs.getString(10), verdict.verification().name(),
+                verdict.reason(), rs.getString(12), rs.getString(13));
+    }
+
+    private static MinuteCounts counts(ResultSet rs) throws SQLException {
+        long[] minutes = new long[1024];
+        long[] counts = new long[1024];
+        int n = 0;
+        while (rs.next()) {
+            if (n == minutes.length) {
+                minutes = java.util.Arrays.copyOf(minutes, n * 2);
+                counts = java.util.Arrays.copyOf(counts, n * 2);
+            }
+            minutes[n] = rs.getLong(1);
+            counts[n++] = rs.getLong(2);
+        }
+        return MinuteCounts.of(java.util.Arrays.copyOf(minutes, n), java.util.Arrays.copyOf(counts, n));
+    }
+
+    private static Void add(ResultSet rs, Map<Long, Long> change) throws SQLException {
+        while (rs.next()) {
+            change.merge(rs.getLong(1), rs.getLong(2), Long::sum);
+        }
+        return null;
     }
 }

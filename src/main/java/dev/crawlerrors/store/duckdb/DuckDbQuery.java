@@ -7,13 +7,17 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
 import org.duckdb.DuckDBConnection;
 
 /**
- * Runs one read on a duplicate of the store's connection, which DuckDB allows from any thread,
- * after what was appended so far is committed: a read sees every hit appended before it.
+ * Runs reads on duplicates of the store's connection, which DuckDB allows from any thread, kept in
+ * a pool: a duplicate made for every query was a fresh client context each time. The pool holds
+ * at most {@code size} connections; a read beyond them waits for one (the report server bounds how
+ * many reads run at once before they get here).
  */
-final class DuckDbQuery {
+final class DuckDbQuery implements AutoCloseable {
 
     /** Reads a result set into a value. */
     interface Rows<T> {
@@ -22,25 +26,84 @@ final class DuckDbQuery {
 
     private final DuckDBConnection connection;
     private final String location;
-    private final Runnable beforeRead;
+    private final BlockingQueue<Connection> idle;
+    private final int size;
+    private int made;
 
-    DuckDbQuery(DuckDBConnection connection, String location, Runnable beforeRead) {
+    DuckDbQuery(DuckDBConnection connection, String location, int size) {
         this.connection = connection;
         this.location = location;
-        this.beforeRead = beforeRead;
+        this.size = size;
+        this.idle = new ArrayBlockingQueue<>(size);
     }
 
     <T> T run(String sql, List<Object> params, Rows<T> rows) {
-        beforeRead.run();
-        try (Connection c = connection.duplicate(); PreparedStatement st = c.prepareStatement(sql)) {
+        Connection c = borrow();
+        boolean healthy = false;
+        try (PreparedStatement st = c.prepareStatement(sql)) {
             for (int i = 0; i < params.size(); i++) {
                 st.setObject(i + 1, params.get(i));
             }
             try (ResultSet rs = st.executeQuery()) {
-                return rows.read(rs);
+                T value = rows.read(rs);
+                healthy = true;
+                return value;
             }
         } catch (SQLException e) {
             throw new StoreException("query on " + location + " failed: " + Failures.firstLine(e), e);
+        } finally {
+            giveBack(c, healthy);
+        }
+    }
+
+    private Connection borrow() {
+        Connection c = idle.poll();
+        if (c != null) {
+            return c;
+        }
+        synchronized (this) {
+            if (made < size) {
+                try {
+                    c = connection.duplicate();
+                    made++;
+                    return c;
+                } catch (SQLException e) {
+                    throw new StoreException("cannot read " + location + ": " + Failures.firstLine(e), e);
+                }
+            }
+        }
+        try {
+            return idle.take();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StoreException("a read of " + location + " was interrupted", e);
+        }
+    }
+
+    /** A connection whose query failed is closed, not reused: its state after a failure is unknown. */
+    private void giveBack(Connection c, boolean healthy) {
+        if (healthy && idle.offer(c)) {
+            return;
+        }
+        try {
+            c.close();
+        } catch (SQLException ignored) {
+            // already failing or closing
+        }
+        synchronized (this) {
+            made--;
+        }
+    }
+
+    @Override
+    public void close() {
+        Connection c;
+        while ((c = idle.poll()) != null) {
+            try {
+                c.close();
+            } catch (SQLException ignored) {
+                // closing anyway
+            }
         }
     }
 }
