@@ -122,6 +122,7 @@ final class ServeCommand implements Callable<Integer> {
             hits.close();
             stopped.countDown();
         }, "shutdown"));
+        System.out.println("Store: " + ShownText.of(hits.describe()) + ".");
         System.out.println("Serving the report at http://" + options.displayHost() + ":" + server.port() + "/crawl-errors"
                 + " (times in " + report.zone() + "); Ctrl-C stops.");
         stopped.await();
