@@ -9,6 +9,7 @@ import dev.crawlerrors.pipeline.LiveSource;
 import dev.crawlerrors.pipeline.PushedLines;
 import dev.crawlerrors.pipeline.VerdictRechecks;
 import dev.crawlerrors.report.CrawlErrorReport;
+import dev.crawlerrors.report.ReportRequest;
 import dev.crawlerrors.store.HitStore;
 import dev.crawlerrors.store.remote.ServedStore;
 import dev.crawlerrors.store.remote.StoreSocketServer;
@@ -147,6 +148,14 @@ final class ServeCommand implements Callable<Integer> {
     static void serveUntilStopped(HitStore hits, CrawlErrorReport report, ServerOptions options,
             Supplier<List<String>> evidenceSources, List<AutoCloseable> feeds, Consumer<String> serving) throws InterruptedException {
         ReportServer server = options.start(report, hits, evidenceSources);
+        // the report's first page is counted now, not when the first reader asks for it
+        Thread.ofPlatform().daemon().name("report-warm-up").start(() -> {
+            try {
+                report.page(ReportRequest.FIRST_PAGE);
+            } catch (RuntimeException e) {
+                // the first reader's request will say what is wrong
+            }
+        });
         serving.accept("http://" + options.displayHost() + ":" + server.port() + "/crawl-errors");
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
