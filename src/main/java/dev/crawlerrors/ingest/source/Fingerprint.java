@@ -16,7 +16,10 @@ import java.util.Map;
  * bytes) and the furthest recorded progress among them wins. Two logs that share every byte the
  * shorter one holds are indistinguishable from one log that grew, and are treated as such. A log
  * that begins with a header (W3C, IIS) is still told apart by the lines after it, unlike a hash of
- * its first line alone. The hash is SHA-256 cut to 128 bits: not a secret, only a name.
+ * its first line alone. The hash is SHA-256 cut to 128 bits: not a secret, only a name. Two logs
+ * whose first bytes are the same are told apart by the bytes before where each was read to
+ * ({@link TailCheck}, {@link ResumePoint}); the second is recorded under its fingerprint with
+ * {@code -2} after it ({@link dev.crawlerrors.ingest.SourceProgress#prefixOf}).
  *
  * @param value  the hash, 32 hex digits
  * @param length how many leading bytes it covers
@@ -104,11 +107,21 @@ public record Fingerprint(String value, int length) {
         return HexFormat.of().formatHex(hash, 0, HASH_BYTES);
     }
 
-    private static MessageDigest sha256() {
+    /**
+     * A SHA-256 digest of this thread's, reset: looking the algorithm up among the providers cost
+     * more than hashing a small log's first bytes. Callers use it before they call here again.
+     */
+    static MessageDigest sha256() {
+        MessageDigest digest = DIGESTS.get();
+        digest.reset();
+        return digest;
+    }
+
+    private static final ThreadLocal<MessageDigest> DIGESTS = ThreadLocal.withInitial(() -> {
         try {
             return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every JDK has SHA-256", e);
         }
-    }
+    });
 }
