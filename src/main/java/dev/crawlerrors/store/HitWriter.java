@@ -34,6 +34,14 @@ public interface HitWriter {
      */
     List<SourceProgress> importedFiles(Collection<String> keys);
 
+    /**
+     * Whether the store holds, or was handed, how far any log was read: an import into a store that
+     * holds none need not work out every form a log may have been recorded under.
+     */
+    default boolean recordsProgress() {
+        return true;
+    }
+
     /** Makes everything appended or updated so far durable and visible to every reader. */
     void flush();
 }

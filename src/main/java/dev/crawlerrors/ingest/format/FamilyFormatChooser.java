@@ -25,6 +25,8 @@ public final class FamilyFormatChooser implements FormatChooser {
     /** Lines a log's format is checked on: more than a W3C log's header, a few requests. */
     static final int CHECK_LINES = 6;
     private static final int CHECK_BYTES = 16 * 1024;
+    /** Keeps no line: the check needs to know a line reads, not its hit (making its strings was half of the check). */
+    private static final AgentFilter NO_AGENT = (line, from, to) -> false;
 
     private final FormatChooser detector;
     /** The parser of the last format detected, which the next log is checked against. */
@@ -64,7 +66,7 @@ public final class FamilyFormatChooser implements FormatChooser {
 
     /** The first lines of a log, held to be checked and then read again. */
     private static final class Head {
-        byte[] bytes = new byte[4096];
+        byte[] bytes = new byte[2048]; // six access-log lines, mostly
         int length;
         IOException error;
 
@@ -109,7 +111,8 @@ public final class FamilyFormatChooser implements FormatChooser {
                 if (end > start) {
                     lines++;
                     try {
-                        Hit hit = parser.parse(bytes, start, end, AgentFilter.ALL);
+                        // every field is read before the agent is looked at: a line kept by no filter is checked whole
+                        Hit hit = parser.parse(bytes, start, end, NO_AGENT);
                         request |= hit != null || bytes[start] != '#';
                     } catch (BadLineException | RuntimeException e) {
                         return false;

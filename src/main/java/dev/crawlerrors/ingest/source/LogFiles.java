@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.nio.file.PathMatcher;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -51,12 +52,15 @@ public final class LogFiles {
         List<String> problems = new ArrayList<>();
         Map<String, List<Named>> families = new LinkedHashMap<>();
         Set<Object> seen = new HashSet<>();
+        Map<Path, String> parents = new HashMap<>();
         for (String argument : arguments) {
             for (Named file : resolve(argument, notes, problems)) {
                 if (file.path != null && !seen.add(identity(file))) {
                     continue;
                 }
-                String family = file.path == null ? "-" : parentOf(file.path) + "/" + file.order.family();
+                String family = file.path == null ? "-"
+                        : parents.computeIfAbsent(file.path.getParent() == null ? Path.of("") : file.path.getParent(), LogFiles::absolute)
+                                + "/" + file.order.family();
                 families.computeIfAbsent(family, k -> new ArrayList<>()).add(file);
             }
         }
@@ -95,12 +99,12 @@ public final class LogFiles {
     private static List<Named> directory(String argument, Path dir, List<String> notes, List<String> problems) {
         List<Named> logs = new ArrayList<>();
         List<String> skipped = new ArrayList<>();
-        List<Path> entries = new ArrayList<>();
+        List<String> names = new ArrayList<>();
         try (DirectoryStream<Path> listing = Files.newDirectoryStream(dir)) {
-            listing.forEach(entries::add);
-            entries.sort(null);
-            for (Path entry : entries) {
-                String name = entry.getFileName().toString();
+            listing.forEach(entry -> names.add(entry.getFileName().toString()));
+            names.sort(null);
+            for (String name : names) {
+                Path entry = dir.resolve(name);
                 // one look at each (through links): a nightly import of a directory of 50,000 logs looks at nothing else
                 BasicFileAttributes attributes = attributes(entry);
                 String reason = attributes == null ? "cannot be looked at"
@@ -240,9 +244,9 @@ public final class LogFiles {
         return dir.endsWith("/") ? dir + name : dir + "/" + name;
     }
 
-    private static Path parentOf(Path path) {
-        Path parent = path.toAbsolutePath().normalize().getParent();
-        return parent == null ? Path.of("/") : parent;
+    /** A directory as an absolute path, the same however it was named (a family is its directory and its name). */
+    private static String absolute(Path dir) {
+        return dir.toAbsolutePath().normalize().toString();
     }
 
     /** What tells a file named twice (through a link, or by two arguments): its file key, else its real path. */

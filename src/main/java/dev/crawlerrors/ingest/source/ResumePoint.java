@@ -79,6 +79,7 @@ public record ResumePoint(Fingerprint fingerprint, SourceProgress start, SourceP
                 sameKey++;
             }
         }
+        ResumePoint longer = null;
         for (SourceProgress previous : recorded) {
             SourceProgress start = new SourceProgress(previous.fingerprint(), name, previous.bytes(), previous.lines(),
                     previous.check(), null);
@@ -89,15 +90,18 @@ public record ResumePoint(Fingerprint fingerprint, SourceProgress start, SourceP
             try {
                 before = content.before(previous.bytes());
             } catch (UnsupportedOperationException stream) {
+                // checked as it is skipped: the log read furthest, the one a stream fed again is most likely to be
                 return new ResumePoint(fingerprint, start, previous, null, previous.check());
             }
             if (before == null) {
-                // shorter than what was read of that log: an earlier copy of it, all of which was read
-                return new ResumePoint(fingerprint, start, previous, null, null);
-            }
-            if (previous.check() == null || previous.check().equals(TailCheck.of(before, 0, before.length))) {
+                // shorter than what was read of that log: an earlier copy of it, unless a log read less far is this one
+                longer = longer == null ? new ResumePoint(fingerprint, start, previous, null, null) : longer;
+            } else if (previous.check() == null || previous.check().equals(TailCheck.of(before, 0, before.length))) {
                 return new ResumePoint(fingerprint, start, previous, before, null);
             }
+        }
+        if (longer != null) {
+            return longer;
         }
         // never imported; a key of its own when another log that begins alike was recorded under its fingerprint
         String key = sameKey == 0 ? fingerprint.value() : fingerprint.value() + "-" + (sameKey + 1);

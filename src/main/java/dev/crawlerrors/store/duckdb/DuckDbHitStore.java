@@ -188,6 +188,11 @@ public final class DuckDbHitStore implements HitStore {
     }
 
     @Override
+    public boolean recordsProgress() {
+        return writer.recordsProgress();
+    }
+
+    @Override
     public List<SourceProgress> importedFiles(Collection<String> keys) {
         return writer.importedFiles(keys);
     }

@@ -107,6 +107,14 @@ final class DuckDbHitWriter {
     private final long commitRows;
     /** Rows handed to the writer in the transaction it has open, if any (appending side). */
     private long uncommittedRows;
+    /** Logs' progress and files handed to the writer in the transaction it has open (appending side). */
+    private long uncommittedLogs;
+    /**
+     * Logs' progress after which a transaction commits though nobody flushed: until it commits, what
+     * it holds is kept in memory too ({@link #uncommittedProgress}), and an import of 50,000 small
+     * logs holds few hits and many logs.
+     */
+    static final long COMMIT_LOGS = 10_000;
     /** When the first batch of the open transaction went to the writer; 0 when none is open (appending side). */
     private long uncommittedSince;
     /** Whether the writer thread has a transaction open (writer side). */
@@ -304,6 +312,11 @@ final class DuckDbHitWriter {
         return new ArrayList<>(found.values());
     }
 
+    /** Whether any log's progress is committed, or was appended since the store opened. */
+    boolean recordsProgress() {
+        return !noProgressCommitted || !uncommittedProgress.isEmpty();
+    }
+
     /** Of two records of one log, the one read further (a log's progress only grows). */
     private static SourceProgress furthest(SourceProgress a, SourceProgress b) {
         return b.bytes() > a.bytes() ? b : a;
@@ -348,9 +361,12 @@ final class DuckDbHitWriter {
         batch.firstId = nextId;
         nextId += batch.hits.size();
         uncommittedRows += batch.hits.size();
-        batch.commit = commit || uncommittedRows >= commitRows || (open && now - uncommittedSince >= COMMIT_NANOS);
+        uncommittedLogs += batch.progress.size() + batch.files.size();
+        batch.commit = commit || uncommittedRows >= commitRows || uncommittedLogs >= COMMIT_LOGS
+                || (open && now - uncommittedSince >= COMMIT_NANOS);
         if (batch.commit) {
             uncommittedRows = 0;
+            uncommittedLogs = 0;
             uncommittedSince = 0;
         } else if (!open) {
             uncommittedSince = now;
@@ -382,6 +398,7 @@ final class DuckDbHitWriter {
             // the writer rolled the open transaction back: the next batch begins a new one, and
             // the verdicts it held are gone with it, so the next hit of each claim brings its own
             uncommittedRows = 0;
+            uncommittedLogs = 0;
             uncommittedSince = 0;
             try (Statement st = connection.createStatement()) {
                 loadClaims(st);
