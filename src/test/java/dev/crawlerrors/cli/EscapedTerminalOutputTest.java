@@ -65,7 +65,7 @@ class EscapedTerminalOutputTest {
 
     private int importLog(Path log, String format) throws Exception {
         return run("import", "--db", dir.resolve("hits.duckdb").toString(), "--ip-ranges", SampleLogs.ipRanges(dir).toString(),
-                "--dns-server", "none", "--format", format, log.toString());
+                "--dns-server", "none", "--format", format, "--verbose", log.toString());
     }
 
     private String stdout() {

@@ -79,7 +79,7 @@ class ImportCommandTest {
         int exit = run("import", "--db", dir.resolve("hits.duckdb").toString(), "--dns-server", "none", dir.resolve("missing.log").toString());
 
         assertThat(exit).isEqualTo(1);
-        assertThat(out.toString(StandardCharsets.UTF_8)).contains("missing.log does not exist or cannot be read");
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("Source problem: " + dir.resolve("missing.log") + " does not exist\n");
     }
 
     @Test
@@ -139,7 +139,9 @@ class ImportCommandTest {
         assertThat(err.toString(StandardCharsets.UTF_8)).contains(
                 "format: W3C extended (IIS); auto-detected from all 5 lines of " + iis + ", 5 parsed",
                 "format: JSON lines (Caddy); auto-detected from all 2 lines of " + caddy + ", 2 parsed");
-        assertThat(out.toString(StandardCharsets.UTF_8)).contains("Read 7 lines").contains("7 parsed, 0 bad")
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("Read 7 lines").contains("3 parsed, 4 directive and comment lines, 0 bad")
+                .contains("Logs (2):\n  1 file, W3C extended (IIS), auto-detected: 1 new, 5 lines\n"
+                        + "  1 file, JSON lines (Caddy), auto-detected: 1 new, 2 lines\n")
                 .contains("Crawler hits stored: 2; error hits (status >= 300) for the report: 2");
     }
 

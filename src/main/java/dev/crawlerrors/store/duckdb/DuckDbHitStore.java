@@ -207,6 +207,16 @@ public final class DuckDbHitStore implements HitStore {
     }
 
     @Override
+    public boolean recordsProgress() {
+        return writer.recordsProgress();
+    }
+
+    @Override
+    public List<SourceProgress> importedFiles(Collection<String> keys) {
+        return writer.importedFiles(keys);
+    }
+
+    @Override
     public void updateVerdict(String ip, String crawler, Verdict verdict) {
         writer.updateVerdict(ip, crawler, verdict);
     }

@@ -6,6 +6,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -50,6 +51,28 @@ final class DuckDbQuery implements AutoCloseable {
             for (int i = 0; i < params.size(); i++) {
                 st.setObject(i + 1, params.get(i));
             }
+            try (ResultSet rs = st.executeQuery()) {
+                T value = rows.read(rs);
+                healthy = true;
+                return value;
+            }
+        } catch (SQLException e) {
+            throw new StoreException("query on " + location + " failed: " + Failures.firstLine(e), e);
+        } finally {
+            giveBack(c, healthy);
+        }
+    }
+
+    /**
+     * Runs a read whose one parameter is a list of strings ({@code ?::VARCHAR[]}): thousands of
+     * file names or fingerprints in one query, where as many {@code ?} would each be planned.
+     */
+    <T> T runWithList(String sql, Collection<String> values, Rows<T> rows) {
+        Pooled c = borrow();
+        boolean healthy = false;
+        try {
+            PreparedStatement st = c.statement(sql);
+            st.setArray(1, c.connection.createArrayOf("VARCHAR", values.toArray()));
             try (ResultSet rs = st.executeQuery()) {
                 T value = rows.read(rs);
                 healthy = true;
