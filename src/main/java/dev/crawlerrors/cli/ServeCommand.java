@@ -91,7 +91,7 @@ final class ServeCommand implements Callable<Integer> {
         // stopped in this order: nothing may reach the store or the verifier after they close
         feeds.add(rechecks);
         feeds.add(verifier);
-        serveUntilStopped(hits, new CrawlErrorReport(hits, store.zone()), server, verifier.lists()::describeLists, feeds);
+        serveUntilStopped(hits, new CrawlErrorReport(hits, store.zone(), catalog), server, verifier.lists()::describeLists, feeds);
         return 0;
     }
 

@@ -1,5 +1,6 @@
 package dev.crawlerrors.report;
 
+import dev.crawlerrors.crawler.CrawlerCatalog;
 import dev.crawlerrors.store.HitFilter;
 import dev.crawlerrors.store.HitStore;
 import dev.crawlerrors.store.StoredHit;
@@ -7,6 +8,7 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 
 /** The Crawler Crawl Errors report over a store: pages of error hits, shown in one time zone. */
@@ -16,14 +18,27 @@ public final class CrawlErrorReport {
 
     private final HitStore store;
     private final ZoneId zone;
+    private final CrawlerCatalog catalog;
 
+    /** The report over {@code store}, its {@code crawler} filter knowing the built-in catalog's names. */
     public CrawlErrorReport(HitStore store, ZoneId zone) {
+        this(store, zone, null);
+    }
+
+    /** The report over {@code store}, its {@code crawler} filter knowing {@code catalog}'s names (null: the built-in catalog's). */
+    public CrawlErrorReport(HitStore store, ZoneId zone, CrawlerCatalog catalog) {
         this.store = store;
         this.zone = zone;
+        this.catalog = catalog;
     }
 
     public ZoneId zone() {
         return zone;
+    }
+
+    /** A request's parameters read as this report reads them. */
+    public ReportRequest request(Map<String, List<String>> query) {
+        return catalog == null ? ReportParameters.parse(query, zone) : ReportParameters.parse(query, zone, catalog::knownName);
     }
 
     /**

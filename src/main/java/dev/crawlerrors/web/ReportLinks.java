@@ -34,6 +34,11 @@ public final class ReportLinks {
         return JSON_PATH + "?page=" + page + filters;
     }
 
+    /** The first page of the report with every bot type shown ({@code bot=all}), the other filters kept. */
+    public String everyBotType() {
+        return HTML_PATH + "?page=1" + filters + "&bot=all";
+    }
+
     public String csv() {
         return filters.isEmpty() ? CSV_PATH : CSV_PATH + "?" + filters.substring(1);
     }
