@@ -158,6 +158,15 @@ public final class LongTail {
         return known;
     }
 
+    /** The bot of the long tail named {@code name} (one of {@link #names}) as a catalog entry. */
+    Crawler crawlerNamed(String name) {
+        BotPattern pattern = firstByName().get(name);
+        if (pattern == null) {
+            throw new IllegalArgumentException("the long tail has no bot named " + name);
+        }
+        return crawler(pattern, name);
+    }
+
     /**
      * The bot of the long tail named {@code name} as a catalog entry (no tokens of ours, no list, no
      * DNS name), typed by the first entry that gives the name, so that a name has one type
