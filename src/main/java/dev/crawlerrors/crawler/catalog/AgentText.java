@@ -28,6 +28,49 @@ public final class AgentText {
         return text;
     }
 
+    /** {@code c} in lower case if it is an ASCII letter, else as it is. */
+    public static char lowerAscii(char c) {
+        return c >= 'A' && c <= 'Z' ? (char) (c + ('a' - 'A')) : c;
+    }
+
+    /** Whether {@code text} holds {@code lower} (ASCII lower case) at {@code at}, ASCII letters in any case. */
+    static boolean holdsAt(String text, int at, String lower) {
+        if (at < 0 || at + lower.length() > text.length()) {
+            return false;
+        }
+        for (int k = 0; k < lower.length(); k++) {
+            if (lowerAscii(text.charAt(at + k)) != lower.charAt(k)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Whether a name may start at {@code at} in {@code text}, as device-detector's patterns start
+     * (Parser/AbstractParser::matchUserAgent: {@code (?:^|[^A-Z0-9_-]|[^A-Z0-9-]_|sprd-|MZ-)}
+     * before the pattern, case-insensitively).
+     */
+    static boolean startsName(String text, int at) {
+        if (at == 0) {
+            return true;
+        }
+        char before = text.charAt(at - 1);
+        if (!isNameChar(before) && before != '_') {
+            return true;
+        }
+        if (before == '_' && at >= 2 && !isNameChar(text.charAt(at - 2))) {
+            return true;
+        }
+        return holdsAt(text, at - 5, "sprd-") || holdsAt(text, at - 3, "mz-");
+    }
+
+    /** An ASCII letter or digit, or {@code -}. */
+    private static boolean isNameChar(char c) {
+        char lower = lowerAscii(c);
+        return (lower >= 'a' && lower <= 'z') || (c >= '0' && c <= '9') || c == '-';
+    }
+
     /**
      * Whether the name that starts at {@code at} in {@code agent} is what the agent compares itself
      * with rather than what it is: it follows {@code like}, {@code compatible with} or

@@ -2,7 +2,10 @@ package dev.crawlerrors.crawler.catalog;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
@@ -47,7 +50,46 @@ public record BotPattern(String regex, String name, String category, String prod
      * @throws PatternSyntaxException when the catalog's expression is not a Java regular expression
      */
     Pattern compile() {
-        return Pattern.compile(START + "(" + regex + ")", Pattern.CASE_INSENSITIVE);
+        return compile(regex);
+    }
+
+    /** {@code expression} (this entry's, or one of its {@link #alternatives}) as it runs. */
+    static Pattern compile(String expression) {
+        return Pattern.compile(START + "(" + expression + ")", Pattern.CASE_INSENSITIVE);
+    }
+
+    /**
+     * The expression's top-level alternatives ({@code a|b(c|d)|e} is a, b(c|d) and e), each of
+     * which can be prefiltered and run alone: the entry matches where one of them does. An entry
+     * whose name takes a group ({@code $1}) is one piece, its groups numbered as written.
+     */
+    List<String> alternatives() {
+        if (name.indexOf('$') >= 0) {
+            return List.of(regex);
+        }
+        List<String> parts = new ArrayList<>();
+        int depth = 0;
+        boolean inClass = false;
+        int start = 0;
+        for (int i = 0; i < regex.length(); i++) {
+            char c = regex.charAt(i);
+            if (c == '\\') {
+                i++;
+            } else if (inClass) {
+                inClass = c != ']' || regex.charAt(i - 1) == '[' || (regex.charAt(i - 1) == '^' && regex.charAt(i - 2) == '[');
+            } else if (c == '[') {
+                inClass = true;
+            } else if (c == '(') {
+                depth++;
+            } else if (c == ')') {
+                depth--;
+            } else if (c == '|' && depth == 0) {
+                parts.add(regex.substring(start, i));
+                start = i + 1;
+            }
+        }
+        parts.add(regex.substring(start));
+        return depth == 0 && !inClass ? parts : List.of(regex);
     }
 
     /**
@@ -61,6 +103,10 @@ public record BotPattern(String regex, String name, String category, String prod
         if (leading) {
             return m.find(0) && m.start(1) == 0 ? resolvedName(m) : null;
         }
+        if (anchoredAtStart(compiled)) {
+            // (?:^|...)(^...) can only match where the agent begins: no need to try every position
+            return m.lookingAt() ? resolvedName(m) : null;
+        }
         int from = 0;
         while (from <= text.length() && m.find(from)) {
             if (!AgentText.isComparison(text, m.start(1))) {
@@ -69,6 +115,11 @@ public record BotPattern(String regex, String name, String category, String prod
             from = m.start(1) + 1;
         }
         return null;
+    }
+
+    /** Whether the expression {@code compiled} runs begins with {@code ^}, outside any group. */
+    private static boolean anchoredAtStart(Pattern compiled) {
+        return compiled.pattern().startsWith(START + "(^");
     }
 
     private String resolvedName(Matcher m) {
@@ -89,9 +140,17 @@ public record BotPattern(String regex, String name, String category, String prod
         return resolved.toString().trim();
     }
 
+    /**
+     * The strings each templated entry's groups match, by group and expression: worked out once,
+     * the first time an agent matches such an entry. Only a catalog's entries are keys, so the
+     * map holds at most a few dozen.
+     */
+    private static final Map<String, Optional<Set<String>>> GROUP_STRINGS = new ConcurrentHashMap<>();
+
     /** A group's text as the catalog spells it, when the catalog lists it (an agent may say yandexbot). */
     private String spelled(int group, String text) {
-        Set<String> strings = RegexLiterals.groupStrings(regex, group);
+        Set<String> strings = GROUP_STRINGS.computeIfAbsent(group + " " + regex,
+                key -> Optional.ofNullable(RegexLiterals.groupStrings(regex, group))).orElse(null);
         if (strings != null) {
             for (String s : strings) {
                 if (s.equalsIgnoreCase(text)) {

@@ -74,7 +74,7 @@ final class RegexLiterals {
      * without the parser, which a cold JVM runs slowly. Null when {@code regex} is more than that
      * or one of its words is shorter than {@code minLength}.
      */
-    private static Set<String> literalAlternatives(String regex, int minLength) {
+    static Set<String> literalAlternatives(String regex, int minLength) {
         Set<String> words = new LinkedHashSet<>();
         StringBuilder word = new StringBuilder();
         for (int i = 0; i <= regex.length(); i++) {

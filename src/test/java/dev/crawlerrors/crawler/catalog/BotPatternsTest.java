@@ -73,6 +73,25 @@ class BotPatternsTest {
     }
 
     @Test
+    void splitsAnEntryIntoItsTopLevelAlternativesUnlessItsNameTakesAGroup() {
+        assertThat(bot("a|b(c|d)|[|(]e|\\|f|(?:g)", "X").alternatives()).containsExactly("a", "b(c|d)", "[|(]e", "\\|f", "(?:g)");
+        assertThat(bot("[]|]x|y", "X").alternatives()).containsExactly("[]|]x", "y");
+        assertThat(bot("(a|b)|c", "$1").alternatives()).containsExactly("(a|b)|c");
+        assertThat(bot("(a|b", "X").alternatives()).containsExactly("(a|b");
+    }
+
+    @Test
+    void aLongAlternationRunsOnlyThePieceAnAgentMayMatch() {
+        // device-detector's generic entry: Chrome's agent holds "chrome" but is not ^chrome$
+        List<BotPattern> patterns = List.of(bot("nuhk|grub-client|^(?:chrome|desktop|firefox)$|OnlyScans", "Generic Bot"));
+
+        assertThat(first(patterns, "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/136.0.0.0 Safari/537.36"))
+                .isEmpty();
+        assertThat(first(patterns, "chrome")).contains("Generic Bot");
+        assertThat(first(patterns, "Mozilla/4.0 (compatible; grub-client-2.6.0)")).contains("Generic Bot");
+    }
+
+    @Test
     void anExpressionJavaCannotCompileNamesNothingAndTheRestStillWork() {
         List<BotPattern> patterns = List.of(bot("Broken(Bot", "Broken"), bot("GoodBot", "GoodBot"));
 
