@@ -29,12 +29,13 @@ public final class Main {
         COMMANDS.put("import", () -> new ImportCommand().spec());
         COMMANDS.put("serve", () -> new ServeCommand().spec());
         COMMANDS.put("verify", () -> new VerifyCommand().spec());
+        COMMANDS.put("crawlers", () -> new CrawlersCommand().spec());
         COMMANDS.put("aot-training", () -> new AotTrainingCommand().spec());
     }
 
     public static void main(String[] args) {
-        if (args.length > 0 && COMMANDS.containsKey(args[0])) {
-            DuckDbHitStore.loadLibraryInBackground(); // every command opens a store
+        if (args.length > 0 && COMMANDS.containsKey(args[0]) && !args[0].equals("crawlers")) {
+            DuckDbHitStore.loadLibraryInBackground(); // every command but crawlers opens a store
         }
         System.exit(commandLine(args).execute(args));
     }

@@ -107,7 +107,7 @@ final class ServeCommand implements Callable<Integer> {
                 served[0].release();
             }
         });
-        serveUntilStopped(hits, new CrawlErrorReport(hits, store.zone()), server, verifier.lists()::describeLists, feeds, report -> {
+        serveUntilStopped(hits, new CrawlErrorReport(hits, store.zone(), catalog), server, verifier.lists()::describeLists, feeds, report -> {
             try {
                 served[0] = ServedStore.claim(db, imports.path(), report);
             } catch (IOException e) {

@@ -70,7 +70,7 @@ class HostileContentTest {
 
         String csv = get("/crawl-errors.csv");
         assertThat(csv.split("\r\n")[1]).isEqualTo("2025-05-14T10:00,66.249.66.1,\"'=HYPERLINK(\"\"http://evil.example\"\",\"\"x\"\")\","
-                + "\"/<script>alert('x')</script>?a=\"\"b\"\"&c=<img src=x onerror=alert(1)>\",404,1.3,crawler_search,unverified");
+                + "\"/<script>alert('x')</script>?a=\"\"b\"\"&c=<img src=x onerror=alert(1)>\",404,1.3,crawler_search,unverified,Googlebot Desktop");
 
         JsonNode json = new ObjectMapper().readTree(get("/api/crawl-errors"));
         JsonNode row = json.get("rows").get(0);
@@ -105,6 +105,6 @@ class HostileContentTest {
         assertThat(json.get("total").asLong()).isZero();
         assertThat(json.get("pages").asInt()).isEqualTo(1);
         assertThat(json.get("rows")).isEmpty();
-        assertThat(get("/crawl-errors.csv")).isEqualTo("Timestamp,IP,Method,URL,Status,Duration ms,Bot type,Verification\r\n");
+        assertThat(get("/crawl-errors.csv")).isEqualTo("Timestamp,IP,Method,URL,Status,Duration ms,Bot type,Verification,Crawler\r\n");
     }
 }

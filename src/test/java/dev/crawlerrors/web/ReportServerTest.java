@@ -115,10 +115,13 @@ class ReportServerTest {
         List<List<String>> fromCsv = lines.subList(1, lines.size()).stream().map(l -> List.of(l.split(",", -1))).toList();
 
         assertThat(csv.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith("text/csv"));
-        assertThat(lines.get(0)).isEqualTo(String.join(",", ReportColumns.LABELS));
+        assertThat(lines.get(0)).isEqualTo(String.join(",", ReportColumns.LABELS) + ",Crawler");
         assertThat(fromJson).hasSize(226);
         assertThat(fromHtml).isEqualTo(fromJson);
-        assertThat(fromCsv).isEqualTo(fromJson);
+        // the spec's eight columns, then the crawler's name
+        assertThat(fromCsv.stream().map(r -> r.subList(0, 8)).toList()).isEqualTo(fromJson);
+        assertThat(fromCsv.stream().map(r -> r.get(8)).distinct().sorted().toList())
+                .containsExactly("Google-InspectionTool", "Googlebot Desktop", "Googlebot Smartphone");
     }
 
     @ParameterizedTest
