@@ -75,4 +75,25 @@ class ImportBadInputTest {
         assertThat(undecodable.crawler()).startsWith("Googlebot");
         assertThat(undecodable.verification()).isEqualTo("verified");
     }
+
+    @Test
+    void aJsonTimeBeyondTheYear9999IsABadLineAndNothingIsStoredIn1969() throws Exception {
+        String request = ",\"request\":{\"remote_ip\":\"66.249.66.1\",\"method\":\"GET\",\"uri\":\"/%s\","
+                + "\"headers\":{\"User-Agent\":[\"" + GOOGLEBOT + "\"]}},\"status\":404}\n";
+        Path access = Files.writeString(dir.resolve("caddy.log"), "{\"ts\":1747207862.5" + request.formatted("good")
+                + "{\"ts\":1e300" + request.formatted("far") + "{\"ts\":-1747207862" + request.formatted("before"));
+        Path db = dir.resolve("hits.duckdb");
+
+        CommandRun run = CommandRun.importing(dir, db, "--format", "json", access.toString());
+
+        assertThat(run.exit()).isZero();
+        assertThat(run.out()).contains("Read 3 lines in", "1 parsed, 2 bad, 0 blank.", "Bad lines by reason: bad time 2\n",
+                access + " line 2: '1e300' (ts) is not a time in the years 1 to 9999");
+        List<StoredHit> rows = new ArrayList<>();
+        try (DuckDbHitStore store = DuckDbHitStore.open(db)) {
+            store.forEach(HitFilter.ERRORS, rows::add);
+        }
+        assertThat(rows).extracting(StoredHit::url).containsExactly("/good");
+        assertThat(rows.get(0).epochMillis()).isEqualTo(1_747_207_862_500L);
+    }
 }
