@@ -8,14 +8,18 @@ import dev.crawlerrors.store.HitStore;
 import dev.crawlerrors.text.ShownText;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
+import io.javalin.http.Handler;
 import io.javalin.http.HandlerType;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,16 +33,19 @@ public final class ReportServer implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ReportServer.class);
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final List<String> REPORT_PATHS =
-            List.of("/", ReportLinks.HTML_PATH, ReportLinks.JSON_PATH, ReportLinks.CSV_PATH);
-    private static final List<HandlerType> WRITE_METHODS =
-            List.of(HandlerType.POST, HandlerType.PUT, HandlerType.PATCH, HandlerType.DELETE);
     private static final String ALLOWED = "GET, HEAD";
 
     private final Javalin app;
 
     private ReportServer(Javalin app) {
         this.app = app;
+    }
+
+    /** A method other than GET and HEAD on a path the server answers: the report is read-only. */
+    private static final class MethodNotAllowedException extends RuntimeException {
+        MethodNotAllowedException(String method, String path) {
+            super("the report is read-only: " + method + " is not allowed on " + path + "; use " + ALLOWED, null, false, false);
+        }
     }
 
     /** Starts serving on {@code bind}:{@code port}; port 0 picks a free one. */
@@ -55,24 +62,33 @@ public final class ReportServer implements AutoCloseable {
         PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         Gauge.builder("crawl_errors_hits_stored", store, s -> s.size()).description("crawler hits in the store").register(metrics);
         ReportRoutes routes = new ReportRoutes(report, evidenceSources);
+        Set<String> paths = new HashSet<>();
         Javalin app = Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
             config.http.defaultContentType = "text/plain; charset=utf-8";
-            config.routes.get("/", ctx -> ctx.redirect(ReportLinks.HTML_PATH));
-            config.routes.get(ReportLinks.HTML_PATH, routes::html);
-            config.routes.get(ReportLinks.JSON_PATH, routes::json);
-            config.routes.get(ReportLinks.CSV_PATH, routes::csv);
             // HEAD answers with the headers GET would send (and so the same 400/404 for bad requests)
-            config.routes.head(ReportLinks.HTML_PATH, routes::html);
-            config.routes.head(ReportLinks.JSON_PATH, routes::json);
-            config.routes.head(ReportLinks.CSV_PATH, routes::csv);
-            config.routes.get("/health", ctx -> health(ctx, store));
-            config.routes.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(metrics.scrape()));
-            for (String path : REPORT_PATHS) {
-                for (HandlerType method : WRITE_METHODS) {
-                    config.routes.addHttpHandler(method, path, ReportServer::readOnly);
+            BiConsumer<String, Handler> readOnly = (path, handler) -> {
+                config.routes.get(path, handler);
+                config.routes.head(path, handler);
+                paths.add(path);
+            };
+            readOnly.accept("/", ctx -> ctx.redirect(ReportLinks.HTML_PATH));
+            readOnly.accept(ReportLinks.HTML_PATH, routes::html);
+            readOnly.accept(ReportLinks.JSON_PATH, routes::json);
+            readOnly.accept(ReportLinks.CSV_PATH, routes::csv);
+            readOnly.accept("/health", ctx -> health(ctx, store));
+            readOnly.accept("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(metrics.scrape()));
+            // every other method on a path served, those that could change records, OPTIONS, TRACE and
+            // methods no one registered (PROPFIND, FOO) alike, is refused before any route runs
+            config.routes.before(ctx -> {
+                if (!ctx.method().equals(HandlerType.GET) && !ctx.method().equals(HandlerType.HEAD) && paths.contains(ctx.path())) {
+                    throw new MethodNotAllowedException(ctx.method().name(), ctx.path());
                 }
-            }
+            });
+            config.routes.exception(MethodNotAllowedException.class, (e, ctx) -> {
+                ctx.header("Allow", ALLOWED);
+                error(ctx, 405, e.getMessage(), Map.of());
+            });
             config.routes.exception(BadParameterException.class, (e, ctx) ->
                     error(ctx, 400, e.getMessage(), Map.of("parameter", e.parameter())));
             config.routes.exception(PageNotFoundException.class, (e, ctx) ->
@@ -82,7 +98,7 @@ public final class ReportServer implements AutoCloseable {
                 error(ctx, 500, "the report could not be produced: " + e.getMessage(), Map.of());
             });
             config.routes.after(ctx -> Counter.builder("crawl_errors_http_requests")
-                    .tag("method", ctx.method().name())
+                    .tag("method", methodTag(ctx.method()))
                     .tag("status", Integer.toString(ctx.statusCode()))
                     .register(metrics).increment());
         });
@@ -94,10 +110,9 @@ public final class ReportServer implements AutoCloseable {
         return app.port();
     }
 
-    private static void readOnly(Context ctx) {
-        ctx.header("Allow", ALLOWED);
-        error(ctx, 405, "the report is read-only: " + ctx.method().name() + " is not allowed on " + ctx.path()
-                + "; use " + ALLOWED, Map.of());
+    /** A method as the requests counter tags it: a name a client made up is "other", or each would be a counter of its own. */
+    private static String methodTag(HandlerType method) {
+        return HandlerType.commonHttp().contains(method) ? method.name() : "other";
     }
 
     private static void health(Context ctx, HitStore store) {
