@@ -11,11 +11,13 @@ import dev.crawlerrors.pipeline.LogImport;
 import dev.crawlerrors.report.CrawlErrorReport;
 import dev.crawlerrors.store.HitStore;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
+import dev.crawlerrors.web.ReportServer;
 import java.io.IOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.ZoneId;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Model.CommandSpec;
@@ -43,19 +45,25 @@ public final class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        // a bad --timezone or --bind, a busy --port: refused before the demo's files are written
+        ZoneId zone = timezone.zone();
+        server.check();
         Demo demo = Demo.prepare(dir);
         System.out.println("Demo log: " + demo.log() + " (the demo's IP lists, marked as demo data, are in " + demo.ipRanges() + ")");
         DuckDbHitStore store = DuckDbHitStore.open(demo.db());
         ImportSummary summary;
+        ReportServer reportServer;
         try {
             summary = demo.importInto(store);
             summary.print(System.out);
+            List<String> lists = summary.describeLists();
+            reportServer = server.start(new CrawlErrorReport(store, zone), store, () -> lists);
         } catch (Exception e) {
             store.close();
             throw e;
         }
-        List<String> lists = summary.describeLists();
-        ServeCommand.serveUntilStopped(store, new CrawlErrorReport(store, timezone.zone()), server, () -> lists);
+        Path db = demo.db().toAbsolutePath().normalize();
+        ServeCommand.serveUntilStopped(reportServer, store, new ServeCommand.ServedStore(db, false), zone, server.displayHost(), List.of());
         return 0;
     }
 

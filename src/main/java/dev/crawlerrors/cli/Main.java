@@ -29,6 +29,7 @@ public final class Main {
         COMMANDS.put("import", () -> new ImportCommand().spec());
         COMMANDS.put("serve", () -> new ServeCommand().spec());
         COMMANDS.put("verify", () -> new VerifyCommand().spec());
+        COMMANDS.put("check", () -> new CheckCommand().spec());
         COMMANDS.put("aot-training", () -> new AotTrainingCommand().spec());
     }
 

@@ -13,12 +13,12 @@ import dev.crawlerrors.store.HitStore;
 import dev.crawlerrors.text.ShownText;
 import dev.crawlerrors.web.ReportServer;
 import java.nio.file.Path;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.Consumer;
-import java.util.function.Supplier;
 import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code crawl-errors serve}: serves the report from the store until stopped. */
@@ -59,56 +59,80 @@ final class ServeCommand implements Callable<Integer> {
         // notices name files and quote log lines, syslog frames and batches: shown with their controls escaped
         Consumer<String> notices = notice -> System.out.println(ShownText.of(notice));
         Consumer<String> followNotices = notice -> notices.accept("follow: " + notice);
-        // a bad --format, --syslog or drain option is refused before anything starts. What the user should know of the
-        // format itself (common lines carry no agent) is said once, by the followed logs' chooser, plainly without them
+        // a bad --format, --syslog, drain, --timezone, --ip-ranges, --dns-server or --bind, a busy --port, is refused
+        // before anything starts, and before the store's file is made. What the user should know of the format itself
+        // (common lines carry no agent) is said once, by the followed logs' chooser, plainly without them
         FormatChooser formats = format.chooser(follow.isEmpty() ? notices : followNotices);
         // pushed batches are detected one by one: the syslog listener says when their format changes, and the drain's
         // answer names it, so the chooser says nothing per batch
         FormatChooser pushedFormats = format.liveChooser(notice -> { });
         pushed.check();
+        store.validate();
+        server.check();
         CrawlerCatalog catalog = store.catalog();
-        HitStore hits = store.openStore();
-        CrawlerVerifier verifier = store.verifier(catalog);
-        VerdictRechecks rechecks = new VerdictRechecks(hits, catalog, verifier);
-        CrawlerIdentifier identifier = new CrawlerIdentifier(catalog);
-        // fetch every published list now (in the background: a slow host must not delay serving)
-        Thread.ofPlatform().daemon().name("ip-lists").start(verifier.lists()::loadAll);
-        rechecks.start();
-        // started in this order, and stopped in it before what stores their lines
-        List<LiveSource> sources = new ArrayList<>();
-        PushedLines lines = pushed.any() ? new PushedLines(hits, identifier, verifier) : null;
-        if (lines != null) {
-            sources.addAll(pushed.sources(server, pushedFormats, lines, notices));
+        boolean existed = store.storeExists();
+        // what was started, closed in reverse when a later step fails: a failed start leaves no store file it made
+        List<AutoCloseable> started = new ArrayList<>();
+        ReportServer reportServer;
+        List<AutoCloseable> feeds = new ArrayList<>();
+        HitStore hits;
+        try {
+            hits = store.openStore();
+            started.add(hits);
+            CrawlerVerifier verifier = store.verifier(catalog);
+            started.add(verifier);
+            VerdictRechecks rechecks = new VerdictRechecks(hits, catalog, verifier);
+            CrawlerIdentifier identifier = new CrawlerIdentifier(catalog);
+            // fetch every published list now (in the background: a slow host must not delay serving)
+            Thread.ofPlatform().daemon().name("ip-lists").start(verifier.lists()::loadAll);
+            rechecks.start();
+            started.add(rechecks);
+            // started in this order, and stopped in it before what stores their lines
+            List<LiveSource> sources = new ArrayList<>();
+            PushedLines lines = pushed.any() ? new PushedLines(hits, identifier, verifier) : null;
+            if (lines != null) {
+                sources.addAll(pushed.sources(server, pushedFormats, lines, notices));
+                started.add(lines);
+            }
+            if (!follow.isEmpty()) {
+                sources.add(new FollowedLogs(follow, formats, hits, identifier, verifier, followNotices));
+            }
+            LiveSource.startAll(sources);
+            started.addAll(sources);
+            reportServer = server.start(new CrawlErrorReport(hits, store.zone()), hits, verifier.lists()::describeLists);
+            feeds.addAll(sources);
+            if (lines != null) {
+                feeds.add(lines);
+            }
+            // stopped in this order: nothing may reach the store or the verifier after they close
+            feeds.add(rechecks);
+            feeds.add(verifier);
+        } catch (Exception | Error e) {
+            for (AutoCloseable opened : started.reversed()) {
+                try {
+                    opened.close();
+                } catch (Exception again) {
+                    e.addSuppressed(again);
+                }
+            }
+            store.removeIfMadeNow(existed);
+            throw e;
         }
-        if (!follow.isEmpty()) {
-            sources.add(new FollowedLogs(follow, formats, hits, identifier, verifier, followNotices));
-        }
-        LiveSource.startAll(sources);
-        List<AutoCloseable> feeds = new ArrayList<>(sources);
-        if (lines != null) {
-            feeds.add(lines);
-        }
-        // stopped in this order: nothing may reach the store or the verifier after they close
-        feeds.add(rechecks);
-        feeds.add(verifier);
-        serveUntilStopped(hits, new CrawlErrorReport(hits, store.zone()), server, verifier.lists()::describeLists, feeds);
+        serveUntilStopped(reportServer, hits, new ServedStore(store.dbPath(), !existed), store.zone(), server.displayHost(), feeds);
         return 0;
     }
 
-    /** Serves until the JVM is asked to stop (SIGINT/SIGTERM), then closes the server and the store. */
-    static void serveUntilStopped(HitStore hits, CrawlErrorReport report, ServerOptions options,
-            Supplier<List<String>> evidenceSources) throws InterruptedException {
-        serveUntilStopped(hits, report, options, evidenceSources, List.of());
+    /** The store a report is served from, as the start line names it: its absolute path, and whether it was made just now. */
+    record ServedStore(Path file, boolean madeNow) {
     }
 
     /**
-     * Serves until the JVM is asked to stop (SIGINT/SIGTERM), then closes the server, {@code feeds}
-     * in their order (what writes to the store), and the store last. {@code evidenceSources} are the
-     * published IP lists shown under the report.
+     * Says where the report is served and from which store, then serves until the JVM is asked to
+     * stop (SIGINT/SIGTERM), then closes the server, {@code feeds} in their order (what writes to
+     * the store), and the store last.
      */
-    static void serveUntilStopped(HitStore hits, CrawlErrorReport report, ServerOptions options,
-            Supplier<List<String>> evidenceSources, List<AutoCloseable> feeds) throws InterruptedException {
-        ReportServer server = options.start(report, hits, evidenceSources);
+    static void serveUntilStopped(ReportServer server, HitStore hits, ServedStore store, ZoneId zone, String displayHost,
+            List<AutoCloseable> feeds) throws InterruptedException {
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             server.close();
@@ -122,8 +146,15 @@ final class ServeCommand implements Callable<Integer> {
             hits.close();
             stopped.countDown();
         }, "shutdown"));
-        System.out.println("Serving the report at http://" + options.displayHost() + ":" + server.port() + "/crawl-errors"
-                + " (times in " + report.zone() + "); Ctrl-C stops.");
+        String file = ShownText.of(store.file().toString());
+        System.out.println("Serving the report at http://" + displayHost + ":" + server.port() + "/crawl-errors"
+                + " (times in " + zone + ") from the store " + file + "; Ctrl-C stops.");
+        if (store.madeNow()) {
+            // the default store is ./crawl-errors.duckdb in the directory a command runs in: a serve started elsewhere
+            // than the imports (a service, a cron job) serves a store of its own, empty, which this line makes plain
+            System.out.println("The store " + file + " is new and empty: import into it with crawl-errors import --db " + file
+                    + " FILE, or serve the store your imports use with --db.");
+        }
         stopped.await();
     }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.crawlerrors.report.BadParameterException;
 import dev.crawlerrors.report.CrawlErrorReport;
 import dev.crawlerrors.report.PageNotFoundException;
+import dev.crawlerrors.store.DamagedStoreException;
 import dev.crawlerrors.store.HitStore;
 import dev.crawlerrors.text.ShownText;
 import io.javalin.Javalin;
@@ -93,6 +94,11 @@ public final class ReportServer implements AutoCloseable {
                     error(ctx, 400, e.getMessage(), Map.of("parameter", e.parameter())));
             config.routes.exception(PageNotFoundException.class, (e, ctx) ->
                     error(ctx, 404, e.getMessage(), Map.of("pages", e.pages())));
+            // the store's file is damaged: no page can be made until it is restored or made again
+            config.routes.exception(DamagedStoreException.class, (e, ctx) -> {
+                LOG.error("{} {} failed: {}", ctx.method(), ShownText.of(ctx.path()), e.getMessage());
+                error(ctx, 503, e.getMessage(), Map.of());
+            });
             config.routes.exception(Exception.class, (e, ctx) -> {
                 LOG.error("{} {} failed", ctx.method(), ShownText.of(ctx.path()), e);
                 error(ctx, 500, "the report could not be produced: " + e.getMessage(), Map.of());
@@ -115,10 +121,13 @@ public final class ReportServer implements AutoCloseable {
         return HandlerType.commonHttp().contains(method) ? method.name() : "other";
     }
 
+    /** {@code ok} when the store can be read as the report reads it ({@link HitStore#checkReadable}); else 503 and why. */
     private static void health(Context ctx, HitStore store) {
         try {
-            store.size();
+            store.checkReadable();
             ctx.json(Map.of("status", "ok"));
+        } catch (DamagedStoreException e) {
+            error(ctx, 503, e.getMessage(), Map.of());
         } catch (RuntimeException e) {
             error(ctx, 503, "the store does not answer: " + e.getMessage(), Map.of());
         }

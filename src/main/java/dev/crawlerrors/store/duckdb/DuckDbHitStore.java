@@ -4,6 +4,7 @@ import dev.crawlerrors.crawler.CrawlerHit;
 import dev.crawlerrors.crawler.Verdict;
 import dev.crawlerrors.crawler.Verification;
 import dev.crawlerrors.ingest.SourceProgress;
+import dev.crawlerrors.store.DamagedStoreException;
 import dev.crawlerrors.store.HitFilter;
 import dev.crawlerrors.store.HitStore;
 import dev.crawlerrors.store.StoreException;
@@ -14,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Collection;
@@ -65,31 +67,57 @@ public final class DuckDbHitStore implements HitStore {
               lines_imported BIGINT NOT NULL,
               imported_at TIMESTAMP NOT NULL
             );
+            CREATE TABLE IF NOT EXISTS store_info (
+              key VARCHAR PRIMARY KEY,
+              value VARCHAR NOT NULL
+            );
             """;
+
+    /**
+     * The version of the tables above, recorded in {@code store_info} under {@code schema_version}
+     * when a store is made (a store made before it was recorded gets it when next opened: its tables
+     * are these). A change to the tables raises it, and a store of a higher version is refused, not
+     * read wrongly: {@code crawl-errors check} tells which version a store holds.
+     */
+    public static final int SCHEMA_VERSION = 1;
 
     /** DuckDB's row group, the unit it compresses and writes (the default, which stores here are created with). */
     static final int ROW_GROUP_ROWS = DuckDbHitWriter.ROW_GROUP_ROWS;
 
     private final DuckDBConnection connection;
-    private final String location;
+    private final DuckDbFailures failures;
     private final DuckDbHitWriter writer;
     private final DuckDbVerdicts verdicts;
     private final DuckDbHitReader reader;
 
-    private DuckDbHitStore(DuckDBConnection connection, String location, long commitRows) throws SQLException {
+    private DuckDbHitStore(DuckDBConnection connection, String location, DuckDbFailures failures, long commitRows) throws SQLException {
         this.connection = connection;
-        this.location = location;
+        this.failures = failures;
         try (Statement st = connection.createStatement()) {
             st.execute(SCHEMA);
+            int version = schemaVersion(st);
+            if (version > SCHEMA_VERSION) {
+                throw new StoreException("the store " + location + " holds tables of a newer crawl-errors (schema version " + version
+                        + "; this one knows " + SCHEMA_VERSION + "): run that version, or import the logs into a new store", null);
+            }
             // optimistic writes compress and write row groups as they fill; by default DuckDB
             // holds five before writing them, and a 5M-line import peaked 200 MB higher for it
             st.execute("SET write_buffer_row_group_count = 1");
         }
         // every read first commits what was appended, so it sees it (the writer exists by then)
-        DuckDbQuery query = new DuckDbQuery(connection, location, this::flush);
+        DuckDbQuery query = new DuckDbQuery(connection, failures, this::flush);
         this.verdicts = new DuckDbVerdicts(connection, query);
-        this.writer = new DuckDbHitWriter(connection, location, commitRows, verdicts, query);
+        this.writer = new DuckDbHitWriter(connection, location, failures, commitRows, verdicts, query);
         this.reader = new DuckDbHitReader(query);
+    }
+
+    /** The store's schema version, recorded now as {@link #SCHEMA_VERSION} when it has none (new, or made before versions). */
+    private static int schemaVersion(Statement st) throws SQLException {
+        st.execute("INSERT OR IGNORE INTO store_info VALUES ('schema_version', '" + SCHEMA_VERSION + "')");
+        try (ResultSet rs = st.executeQuery("SELECT value FROM store_info WHERE key = 'schema_version'")) {
+            rs.next();
+            return Integer.parseInt(rs.getString(1));
+        }
     }
 
     /** Opens (creating if needed) the store in {@code file}, with DuckDB's default worker threads (one per core). */
@@ -110,6 +138,9 @@ public final class DuckDbHitStore implements HitStore {
 
     /** {@link #open(Path, int)} committing every {@code commitRows} rows at the latest: for tests. */
     static DuckDbHitStore open(Path file, int threads, long commitRows) {
+        String location = file.toAbsolutePath().toString();
+        DuckDbFailures failures = new DuckDbFailures(location);
+        Connection c = null;
         try {
             Path parent = file.toAbsolutePath().getParent();
             if (parent != null) {
@@ -120,10 +151,27 @@ public final class DuckDbHitStore implements HitStore {
                 config.setProperty("threads", Integer.toString(threads));
             }
             DuckDbNativeLibrary.prepare();
-            Connection c = DriverManager.getConnection("jdbc:duckdb:" + file.toAbsolutePath(), config);
-            return new DuckDbHitStore(c.unwrap(DuckDBConnection.class), file.toString(), commitRows);
+            c = DriverManager.getConnection("jdbc:duckdb:" + location, config);
+            return new DuckDbHitStore(c.unwrap(DuckDBConnection.class), location, failures, commitRows);
+        } catch (SQLException e) {
+            closeQuietly(c);
+            throw failures.of("cannot open the store", e);
+        } catch (StoreException e) {
+            closeQuietly(c);
+            throw e;
         } catch (Exception e) {
-            throw new StoreException("cannot open the store " + file + ": " + Failures.firstLine(e), e);
+            closeQuietly(c);
+            throw new StoreException("cannot open the store " + location + ": " + Failures.firstLine(e), e);
+        }
+    }
+
+    private static void closeQuietly(Connection c) {
+        if (c != null) {
+            try {
+                c.close();
+            } catch (SQLException e) {
+                // already failing: the first failure is the one to tell
+            }
         }
     }
 
@@ -147,7 +195,7 @@ public final class DuckDbHitStore implements HitStore {
         try {
             DuckDbNativeLibrary.prepare();
             Connection c = DriverManager.getConnection("jdbc:duckdb:");
-            return new DuckDbHitStore(c.unwrap(DuckDBConnection.class), "memory", DuckDbHitWriter.COMMIT_ROWS);
+            return new DuckDbHitStore(c.unwrap(DuckDBConnection.class), "memory", new DuckDbFailures("memory"), DuckDbHitWriter.COMMIT_ROWS);
         } catch (SQLException e) {
             throw new StoreException("cannot open an in-memory store: " + Failures.firstLine(e), e);
         }
@@ -204,6 +252,15 @@ public final class DuckDbHitStore implements HitStore {
     }
 
     @Override
+    public void checkReadable() {
+        DamagedStoreException seen = failures.damage();
+        if (seen != null) {
+            throw seen;
+        }
+        reader.checkReadable();
+    }
+
+    @Override
     public synchronized void close() {
         try {
             writer.close();
@@ -221,7 +278,7 @@ public final class DuckDbHitStore implements HitStore {
                 throw failure;
             }
         } catch (SQLException e) {
-            throw new StoreException("cannot close " + location + ": " + Failures.firstLine(e), e);
+            throw failures.of("cannot close", e);
         }
     }
 }

@@ -5,7 +5,6 @@ import dev.crawlerrors.crawler.Verdict;
 import dev.crawlerrors.ingest.SourceProgress;
 import dev.crawlerrors.store.StoreException;
 import dev.crawlerrors.store.StoredVerdict;
-import dev.crawlerrors.text.Failures;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -37,6 +36,7 @@ final class DuckDbHitWriter {
 
     private final DuckDBConnection connection;
     private final String location;
+    private final DuckDbFailures failures;
     private final DuckDbVerdicts verdicts;
     private final DuckDbQuery query;
     /** Rows buffered before a flush; a flush also happens before every read. */
@@ -103,10 +103,11 @@ final class DuckDbHitWriter {
      */
     private volatile boolean noProgressStored;
 
-    DuckDbHitWriter(DuckDBConnection connection, String location, long commitRows, DuckDbVerdicts verdicts, DuckDbQuery query)
-            throws SQLException {
+    DuckDbHitWriter(DuckDBConnection connection, String location, DuckDbFailures failures, long commitRows, DuckDbVerdicts verdicts,
+            DuckDbQuery query) throws SQLException {
         this.connection = connection;
         this.location = location;
+        this.failures = failures;
         this.commitRows = commitRows;
         this.verdicts = verdicts;
         this.query = query;
@@ -294,7 +295,7 @@ final class DuckDbHitWriter {
                 throw e;
             }
         } catch (SQLException e) {
-            throw new StoreException("cannot write to " + location + ": " + Failures.firstLine(e), e);
+            throw failures.of("cannot write to", e);
         }
     }
 

@@ -1,7 +1,5 @@
 package dev.crawlerrors.store.duckdb;
 
-import dev.crawlerrors.store.StoreException;
-import dev.crawlerrors.text.Failures;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -21,12 +19,12 @@ final class DuckDbQuery {
     }
 
     private final DuckDBConnection connection;
-    private final String location;
+    private final DuckDbFailures failures;
     private final Runnable beforeRead;
 
-    DuckDbQuery(DuckDBConnection connection, String location, Runnable beforeRead) {
+    DuckDbQuery(DuckDBConnection connection, DuckDbFailures failures, Runnable beforeRead) {
         this.connection = connection;
-        this.location = location;
+        this.failures = failures;
         this.beforeRead = beforeRead;
     }
 
@@ -40,7 +38,7 @@ final class DuckDbQuery {
                 return rows.read(rs);
             }
         } catch (SQLException e) {
-            throw new StoreException("query on " + location + " failed: " + Failures.firstLine(e), e);
+            throw failures.of("cannot read", e);
         }
     }
 }
