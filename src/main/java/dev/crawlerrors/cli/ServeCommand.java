@@ -99,7 +99,7 @@ final class ServeCommand implements Callable<Integer> {
             }
             LiveSource.startAll(sources);
             started.addAll(sources);
-            reportServer = server.start(new CrawlErrorReport(hits, store.zone()), hits, verifier.lists()::describeLists);
+            reportServer = server.start(new CrawlErrorReport(hits, store.zone()), hits, verifier.lists()::describeLists, sources);
             feeds.addAll(sources);
             if (lines != null) {
                 feeds.add(lines);

@@ -4,6 +4,7 @@ import dev.crawlerrors.report.CrawlErrorReport;
 import dev.crawlerrors.store.HitStore;
 import dev.crawlerrors.text.Failures;
 import dev.crawlerrors.web.ReportServer;
+import io.micrometer.core.instrument.binder.MeterBinder;
 import java.io.IOException;
 import java.net.BindException;
 import java.net.InetAddress;
@@ -61,8 +62,13 @@ final class ServerOptions {
     }
 
     ReportServer start(CrawlErrorReport report, HitStore hits, Supplier<List<String>> evidenceSources) {
+        return start(report, hits, evidenceSources, List.of());
+    }
+
+    /** Starts the report's server, with what {@code meters} count at /metrics. */
+    ReportServer start(CrawlErrorReport report, HitStore hits, Supplier<List<String>> evidenceSources, List<? extends MeterBinder> meters) {
         try {
-            return ReportServer.start(report, hits, bind, port, evidenceSources);
+            return ReportServer.start(report, hits, bind, port, evidenceSources, meters);
         } catch (RuntimeException e) {
             throw cannotListen(e);
         }

@@ -13,6 +13,7 @@ import io.javalin.http.Handler;
 import io.javalin.http.HandlerType;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.util.HashSet;
@@ -60,8 +61,15 @@ public final class ReportServer implements AutoCloseable {
      */
     public static ReportServer start(CrawlErrorReport report, HitStore store, String bind, int port,
             Supplier<List<String>> evidenceSources) {
+        return start(report, store, bind, port, evidenceSources, List.of());
+    }
+
+    /** Starts serving, with what {@code meters} count (the sources that feed the store: syslog's drops) at {@code /metrics}. */
+    public static ReportServer start(CrawlErrorReport report, HitStore store, String bind, int port,
+            Supplier<List<String>> evidenceSources, List<? extends MeterBinder> meters) {
         PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         Gauge.builder("crawl_errors_hits_stored", store, s -> s.size()).description("crawler hits in the store").register(metrics);
+        meters.forEach(meter -> meter.bindTo(metrics));
         ReportRoutes routes = new ReportRoutes(report, evidenceSources);
         Set<String> paths = new HashSet<>();
         Javalin app = Javalin.create(config -> {
