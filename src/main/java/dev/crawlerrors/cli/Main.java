@@ -47,7 +47,7 @@ public final class Main {
 
     /**
      * The command line for {@code args}: with only the subcommand they name, when they name one
-     * (building each command's model is work every start would pay for all five); help and
+     * (building each command's model is work every start would pay for all six); help and
      * mistakes get them all.
      */
     static CommandLine commandLine(String[] args) {
