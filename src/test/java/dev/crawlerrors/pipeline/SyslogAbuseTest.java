@@ -25,6 +25,7 @@ import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -163,5 +164,10 @@ class SyslogAbuseTest {
         assertThat(dropped.find()).as(scraped.body()).isTrue();
         assertThat(Long.parseLong(dropped.group(1))).isEqualTo(totals.droppedDatagrams());
         assertThat(scraped.body()).contains("crawl_errors_syslog_frames_total{listener=\"" + source.address() + "\"} " + totals.frames() + ".0");
+
+        closing.remove(source);
+        source.close();
+        assertThat(notices.getLast()).endsWith(String.format(Locale.ROOT, " crawler hits stored; %,d datagrams dropped by the kernel",
+                totals.droppedDatagrams()));
     }
 }

@@ -393,7 +393,7 @@ public final class SyslogListener implements AutoCloseable {
         if (dropChecker != null) {
             dropChecker.interrupt();
             join(dropChecker);
-            sayDrops();
+            sayDrops(); // read while the socket is open: closed, it leaves the kernel's table, and its last count is kept
         }
         closeQuietly(socket);
         connections.forEach(SyslogListener::closeQuietly);

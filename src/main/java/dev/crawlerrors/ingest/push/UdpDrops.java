@@ -31,12 +31,14 @@ final class UdpDrops {
     private final int port;
     /** The socket's inode once found: it is the socket's for its life. */
     private long inode = -1;
+    /** The count last read: what is said of a socket that has closed since (it leaves the table). */
+    private long last = UNKNOWN;
 
     UdpDrops(int port) {
         this.port = port;
     }
 
-    /** Datagrams dropped on the socket so far, or {@link #UNKNOWN}. */
+    /** Datagrams dropped on the socket so far (the count last read, once it is closed), or {@link #UNKNOWN}. */
     synchronized long dropped() {
         try {
             Set<Long> own = inode >= 0 ? Set.of(inode) : ownSocketInodes();
@@ -47,6 +49,7 @@ final class UdpDrops {
                 for (String line : Files.readAllLines(table, StandardCharsets.US_ASCII)) {
                     long drops = drops(line, own);
                     if (drops >= 0) {
+                        last = drops;
                         return drops;
                     }
                 }
@@ -54,7 +57,7 @@ final class UdpDrops {
         } catch (IOException | RuntimeException e) {
             // no /proc, or a format it does not know: unknown, as on a system that does not tell
         }
-        return UNKNOWN;
+        return last;
     }
 
     /**
