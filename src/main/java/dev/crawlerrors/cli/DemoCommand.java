@@ -12,11 +12,13 @@ import dev.crawlerrors.report.CrawlErrorReport;
 import dev.crawlerrors.store.HitStore;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import dev.crawlerrors.store.duckdb.DuckDbSettings;
+import dev.crawlerrors.web.ReportServer;
 import java.io.IOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.ZoneId;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Model.CommandSpec;
@@ -44,19 +46,26 @@ public final class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        // a bad --timezone or --bind, a busy --port: refused before the demo's files are written
+        ZoneId zone = timezone.zone();
+        server.check();
         Demo demo = Demo.prepare(dir);
         System.out.println("Demo log: " + demo.log() + " (the demo's IP lists, marked as demo data, are in " + demo.ipRanges() + ")");
         DuckDbHitStore store = DuckDbHitStore.open(demo.db(), new DuckDbSettings(0, DuckDbSettings.SERVE.memoryLimit(), server.readers));
         ImportSummary summary;
+        ReportServer reportServer;
+        CrawlErrorReport report = new CrawlErrorReport(store, zone);
         try {
             summary = demo.importInto(store);
             summary.print(System.out);
+            List<String> lists = summary.describeLists();
+            reportServer = server.start(report, store, () -> lists);
         } catch (Exception e) {
             store.close();
             throw e;
         }
-        List<String> lists = summary.describeLists();
-        ServeCommand.serveUntilStopped(store, new CrawlErrorReport(store, timezone.zone()), server, () -> lists);
+        Path db = demo.db().toAbsolutePath().normalize();
+        ServeCommand.serveUntilStopped(reportServer, report, store, new ServeCommand.ServingFrom(db, false), server.displayHost(), List.of());
         return 0;
     }
 

@@ -59,14 +59,19 @@ final class ImportCommand implements Callable<Integer> {
         // on a terminal a progress bar may be drawn on the current line: start the notice on a clean one
         String clearLine = terminal != null ? "\r\033[K" : "";
         FormatChooser formats = format.chooser(notice -> spec.commandLine().getErr().println(clearLine + ShownText.of(notice)));
+        // the options' values are checked before the store's file is made: a mistake leaves none behind
+        store.validate();
+        boolean existed = store.storeExists();
         // DuckDB starts (its native library, the file) on another core while the catalog is read:
         // each is a tenth of a second or more of every import's start. A catalog of the user's own
         // is read first, so that a mistake in it leaves no store file behind.
         CompletableFuture<HitStore> opening = store.hasOwnCatalog() ? null
                 : CompletableFuture.supplyAsync(store::openStoreForImport, task -> Thread.ofPlatform().daemon().name("store-open").start(task));
         CrawlerCatalog catalog = store.catalog();
+        boolean reading = false;
         try (HitStore hits = opening == null ? store.openStoreForImport() : opened(opening);
              CrawlerVerifier verifier = store.verifier(catalog)) {
+            reading = true;
             LogImport job = new LogImport(hits, new CrawlerIdentifier(catalog), verifier, formats);
             // printed once the store committed what the import read: the summary says what is stored
             ImportSummary summary = job.run(files, ImportProgress.on(terminal, System.err), verbose);
@@ -74,6 +79,11 @@ final class ImportCommand implements Callable<Integer> {
             String where = hits instanceof StoreSocketClient through ? through.describe() : store.dbPath().toAbsolutePath().normalize().toString();
             System.out.println("Store: " + ShownText.of(where) + " (" + storedInAll(hits) + ").");
             return summary.succeeded() ? 0 : Main.RUNTIME_FAILURE;
+        } catch (Exception | Error e) {
+            if (!reading) {
+                store.removeIfMadeNow(existed); // a store made for an import that never began; one that did keeps what it stored
+            }
+            throw e;
         }
     }
 

@@ -12,7 +12,10 @@ import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import dev.crawlerrors.store.duckdb.DuckDbSettings;
 import dev.crawlerrors.store.remote.ServedStore;
 import dev.crawlerrors.store.remote.StoreSocketClient;
+import dev.crawlerrors.text.Failures;
 import dev.crawlerrors.text.ShownText;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZoneId;
@@ -84,12 +87,59 @@ final class StoreOptions {
         }
     }
 
+    /** The store's file, absolute: every summary and serve's start line name it so, wherever the command ran. */
     Path dbPath() {
-        if (db != null) {
-            return db;
+        return dbPath(db);
+    }
+
+    /** The store {@code --db} names, else {@code $CRAWL_ERRORS_DB}, else {@link #DEFAULT_DB} in the working directory; absolute. */
+    static Path dbPath(Path db) {
+        if (db == null) {
+            String env = System.getenv(DB_ENV);
+            db = Path.of(env != null && !env.isBlank() ? env : DEFAULT_DB);
         }
-        String env = System.getenv(DB_ENV);
-        return Path.of(env != null && !env.isBlank() ? env : DEFAULT_DB);
+        return db.toAbsolutePath().normalize();
+    }
+
+    /**
+     * Checks the values of the options before anything is made: a bad {@code --timezone},
+     * {@code --ip-ranges} or {@code --dns-server} is a usage error (exit 2) that leaves no store
+     * file behind. The catalog of {@code --crawlers} is read by {@link #catalog()}.
+     */
+    void validate() {
+        zone();
+        ipRangeSource();
+        if (dnsServer != null && !dnsServer.equalsIgnoreCase("none")) {
+            try {
+                DnsVerifier.serverAddress(dnsServer);
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), "--dns-server: " + e.getMessage());
+            }
+        }
+    }
+
+    /** Whether the store's file exists: one this command makes is removed again when its start fails ({@link #removeIfMadeNow}). */
+    boolean storeExists() {
+        return Files.exists(dbPath());
+    }
+
+    /**
+     * Removes the store's file and its write-ahead log when the command made them ({@code existed}
+     * is {@link #storeExists()} before it opened the store): a start that failed leaves nothing
+     * behind. Call once the store is closed.
+     */
+    void removeIfMadeNow(boolean existed) {
+        if (existed) {
+            return;
+        }
+        Path file = dbPath();
+        try {
+            Files.deleteIfExists(file.resolveSibling(file.getFileName() + ".wal"));
+            Files.deleteIfExists(file);
+        } catch (IOException e) {
+            System.err.println("crawl-errors: the new store " + ShownText.of(file.toString()) + " could not be removed ("
+                    + ShownText.of(Failures.message(e)) + ")");
+        }
     }
 
     ZoneId zone() {
@@ -124,10 +174,13 @@ final class StoreOptions {
         }
     }
 
-    /** The store to serve from, with {@code readers} connections for report requests. */
+    /**
+     * The store to serve from, with {@code readers} connections for report requests, once read as
+     * the report reads it: a damaged store is refused in one sentence that says what to do.
+     */
     DuckDbHitStore openStore(int readers) {
         try {
-            return DuckDbHitStore.open(dbPath(), settings(DuckDbSettings.SERVE, readers));
+            return checked(DuckDbHitStore.open(dbPath(), settings(DuckDbSettings.SERVE, readers)));
         } catch (StoreException e) {
             throw whoHas(e);
         }
@@ -148,14 +201,14 @@ final class StoreOptions {
         }
     }
 
-    /** The store for an import: DuckDB gets one worker thread, the parsers the cores. */
     /**
-     * The store for an import: DuckDB gets one worker thread, the parsers the cores. When a running
+     * The store for an import: DuckDB gets one worker thread, the parsers the cores; checked as
+     * {@link #openStore(int)}. When a running
      * {@code serve} has the store open, the import writes through that serve instead.
      */
     HitStore openStoreForImport() {
         try {
-            return DuckDbHitStore.open(dbPath(), settings(DuckDbSettings.IMPORT, DuckDbSettings.IMPORT.readers()));
+            return checked(DuckDbHitStore.open(dbPath(), settings(DuckDbSettings.IMPORT, DuckDbSettings.IMPORT.readers())));
         } catch (StoreException e) {
             if (lockHolder(e) != null) {
                 Optional<ServedStore> served = ServedStore.find(dbPath());
@@ -196,5 +249,19 @@ final class StoreOptions {
             }
         }
         return null;
+    }
+
+    private static DuckDbHitStore checked(DuckDbHitStore store) {
+        try {
+            store.checkReadable();
+            return store;
+        } catch (RuntimeException e) {
+            try {
+                store.close();
+            } catch (RuntimeException again) {
+                e.addSuppressed(again);
+            }
+            throw e;
+        }
     }
 }

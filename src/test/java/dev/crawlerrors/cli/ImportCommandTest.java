@@ -93,8 +93,9 @@ class ImportCommandTest {
         int exit = run("import", "--db", db.toString(), "--ip-ranges", ipRanges().toString(), "--dns-server", "none", log.toString());
 
         assertThat(exit).isEqualTo(1);
-        assertThat(err.toString(StandardCharsets.UTF_8)).contains("crawl-errors: cannot open the store " + db)
-                .contains("not a valid DuckDB database file");
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("crawl-errors: the store " + db + " is damaged: it is not a DuckDB "
+                + "database, or its first blocks are overwritten (DuckDB: IO Error: The file \"" + db + "\" exists, but it is not a valid "
+                + "DuckDB database file!); restore it from a backup, or move it aside and import the logs again (they are the source of truth)");
         assertThat(Files.readString(db)).isEqualTo("not a database\n");
     }
 

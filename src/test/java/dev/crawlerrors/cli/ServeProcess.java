@@ -28,17 +28,15 @@ record ServeProcess(Process process, String base, Path output) implements AutoCl
 
     /** Starts {@code serve ARGS...}, printing to {@code output}, and waits until it serves (at most 30 s). */
     static ServeProcess start(Path output, String... args) throws Exception {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED",
-                // C1 only, for a quick start
-                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
-                // run from classes, DuckDB unpacks its 70 MB library into the temporary directory and
-                // deletes it at exit, which a killed JVM never reaches: in the test's own directory,
-                // the copy goes with it instead of piling up in /tmp (four a test run, 9 GB here)
-                "-Djava.io.tmpdir=" + output.toAbsolutePath().getParent(),
-                "-cp", System.getProperty("java.class.path"), "dev.crawlerrors.cli.Main", "serve"));
+        return startIn(null, output, args);
+    }
+
+    /** {@link #start} with {@code directory} as the working directory, where the default store is; null for this JVM's. */
+    static ServeProcess startIn(Path directory, Path output, String... args) throws Exception {
+        List<String> command = new ArrayList<>(javaRunning(output, "serve"));
         command.addAll(List.of(args));
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
+        Process process = new ProcessBuilder(command).directory(directory == null ? null : directory.toFile())
+                .redirectErrorStream(true).redirectOutput(output.toFile()).start();
         ServeProcess serve = new ServeProcess(process, null, output);
         long deadline = System.currentTimeMillis() + START_MS;
         String base;
@@ -50,6 +48,19 @@ record ServeProcess(Process process, String base, Path output) implements AutoCl
             Thread.sleep(20);
         }
         return new ServeProcess(process, base, output);
+    }
+
+    /** The command line that runs crawl-errors {@code command} in a JVM of its own, from the tests' class path. */
+    static List<String> javaRunning(Path output, String command) {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        return List.of(java, "--enable-native-access=ALL-UNNAMED",
+                // C1 only, for a quick start
+                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+                // run from classes, DuckDB unpacks its 70 MB library into the temporary directory and
+                // deletes it at exit, which a killed JVM never reaches: in the test's own directory,
+                // the copy goes with it instead of piling up in /tmp (four a test run, 9 GB here)
+                "-Djava.io.tmpdir=" + output.toAbsolutePath().getParent(),
+                "-cp", System.getProperty("java.class.path"), "dev.crawlerrors.cli.Main", command);
     }
 
     /** The first group of {@code pattern} in what was printed, or null. */

@@ -18,10 +18,25 @@ final class IpAddresses {
     private IpAddresses() {
     }
 
-    /** The address (with its prefix length, when written), or null when {@code text} is not one. */
+    /**
+     * The address (with its prefix length, when written), or null when {@code text} is not one.
+     * The library also reads ranges ({@code -6.249.66.3} is 0-6.249.66.3, {@code 1.2.3.*}), which
+     * are no address: a client address that a log wrote so, looked up in a list, threw from the
+     * trie and ended the import or the drain's batch (a 500); such text is not an address here.
+     * A prefix block ({@code 66.249.64.0/19}) is, as the lists write their prefixes.
+     */
     static IPAddress parse(String text) {
         IPAddress quad = dottedQuad(text);
-        return quad != null ? quad : new IPAddressString(text).getAddress();
+        if (quad != null) {
+            return quad;
+        }
+        IPAddress address;
+        try {
+            address = new IPAddressString(text).getAddress();
+        } catch (RuntimeException e) {
+            return null; // a form the library reads but cannot make one address of
+        }
+        return address == null || address.isMultiple() && !address.isPrefixBlock() ? null : address;
     }
 
     /**

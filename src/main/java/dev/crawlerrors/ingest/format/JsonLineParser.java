@@ -455,6 +455,11 @@ public final class JsonLineParser implements LineParser {
             }
             if (!Double.isNaN(epochNumber)) {
                 epochMillis = LogTime.epochOfAnyUnit(epochNumber);
+                if (epochMillis == LogTime.INVALID) {
+                    throw new BadLineException("bad time", "'" + LogText.excerpt(timeText) + "' (" + path[Target.TIME.ordinal()]
+                            + ") is not a time in the years 1 to 9999; expected epoch seconds (or milliseconds, microseconds, "
+                            + "nanoseconds) such as 1747207862.123");
+                }
             } else if (t.length == LogTime.CLF_LENGTH && (epochMillis = LogTime.clf(t, 0, t.length)) != LogTime.INVALID) {
                 offsetMinutes = LogTime.clfOffsetMinutes(t, 0);
             } else if ((epochMillis = LogTime.iso8601(t, 0, t.length)) != LogTime.INVALID) {

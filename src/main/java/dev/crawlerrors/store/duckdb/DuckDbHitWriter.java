@@ -41,6 +41,7 @@ final class DuckDbHitWriter {
 
     private final DuckDBConnection connection;
     private final String location;
+    private final DuckDbFailures failures;
     private final DuckDbVerdicts verdicts;
     private final DuckDbQuery query;
     /** Rows buffered before a flush; a flush also happens before every read. */
@@ -150,10 +151,11 @@ final class DuckDbHitWriter {
               file_key VARCHAR, size BIGINT, modified_nanos BIGINT, fingerprint VARCHAR, name VARCHAR, bytes_imported BIGINT,
               lines_imported BIGINT, check_hash VARCHAR)""";
 
-    DuckDbHitWriter(DuckDBConnection connection, String location, long commitRows, DuckDbVerdicts verdicts, DuckDbQuery query,
-            DuckDbClaims claims) throws SQLException {
+    DuckDbHitWriter(DuckDBConnection connection, String location, DuckDbFailures failures, long commitRows, DuckDbVerdicts verdicts,
+            DuckDbQuery query, DuckDbClaims claims) throws SQLException {
         this.connection = connection;
         this.location = location;
+        this.failures = failures;
         this.commitRows = commitRows;
         this.verdicts = verdicts;
         this.query = query;
@@ -468,7 +470,7 @@ final class DuckDbHitWriter {
                 throw e;
             }
         } catch (SQLException e) {
-            throw new StoreException("cannot write to " + location + ": " + Failures.firstLine(e), e);
+            throw failures.of("cannot write to", e);
         }
     }
 

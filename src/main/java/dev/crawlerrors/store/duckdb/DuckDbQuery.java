@@ -1,7 +1,6 @@
 package dev.crawlerrors.store.duckdb;
 
 import dev.crawlerrors.store.StoreException;
-import dev.crawlerrors.text.Failures;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -30,15 +29,17 @@ final class DuckDbQuery implements AutoCloseable {
 
     private final DuckDBConnection connection;
     private final String location;
+    private final DuckDbFailures failures;
     private final BlockingQueue<Pooled> idle;
     /** Statements a connection keeps prepared, the least recently used closed first. */
     private static final int STATEMENTS = 32;
     private final int size;
     private int made;
 
-    DuckDbQuery(DuckDBConnection connection, String location, int size) {
+    DuckDbQuery(DuckDBConnection connection, DuckDbFailures failures, int size) {
         this.connection = connection;
-        this.location = location;
+        this.location = failures.location();
+        this.failures = failures;
         this.size = size;
         this.idle = new ArrayBlockingQueue<>(size);
     }
@@ -57,7 +58,7 @@ final class DuckDbQuery implements AutoCloseable {
                 return value;
             }
         } catch (SQLException e) {
-            throw new StoreException("query on " + location + " failed: " + Failures.firstLine(e), e);
+            throw failures.of("cannot read", e);
         } finally {
             giveBack(c, healthy);
         }
@@ -79,7 +80,7 @@ final class DuckDbQuery implements AutoCloseable {
                 return value;
             }
         } catch (SQLException e) {
-            throw new StoreException("query on " + location + " failed: " + Failures.firstLine(e), e);
+            throw failures.of("cannot read", e);
         } finally {
             giveBack(c, healthy);
         }
@@ -97,7 +98,7 @@ final class DuckDbQuery implements AutoCloseable {
                     made++;
                     return c;
                 } catch (SQLException e) {
-                    throw new StoreException("cannot read " + location + ": " + Failures.firstLine(e), e);
+                    throw failures.of("cannot read", e);
                 }
             }
         }

@@ -1,5 +1,6 @@
 package dev.crawlerrors.store.duckdb;
 
+import dev.crawlerrors.store.StoreException;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -84,9 +85,14 @@ final class DuckDbSchema {
     }
 
     /** Creates what is missing and migrates a store of an earlier version, in one transaction. */
-    static void prepare(DuckDBConnection connection) throws SQLException {
+    static void prepare(DuckDBConnection connection, String location) throws SQLException {
         try (Statement st = connection.createStatement()) {
             boolean existed = hasTable(st, "hits");
+            int recorded = existed && hasTable(st, "store_meta") ? recordedVersion(st) : 0;
+            if (recorded > VERSION) {
+                throw new StoreException("the store " + location + " holds tables of a newer crawl-errors (schema version " + recorded
+                        + "; this one knows " + VERSION + "): run that version, or import the logs into a new store", null);
+            }
             boolean claims = existed && hasColumn(st, "hits", "claim_id");
             boolean checks = existed && hasColumn(st, "imports", "check_hash");
             if (existed && (!claims || !checks)) {
@@ -150,7 +156,14 @@ final class DuckDbSchema {
         st.execute("UPDATE imports SET prefix = fingerprint WHERE prefix IS NULL");
     }
 
-    private static boolean hasTable(Statement st, String table) throws SQLException {
+    /** The version a store records ({@code store_meta.schema_version}), 0 when it records none. */
+    static int recordedVersion(Statement st) throws SQLException {
+        try (ResultSet rs = st.executeQuery("SELECT value FROM store_meta WHERE key = 'schema_version'")) {
+            return rs.next() ? Integer.parseInt(rs.getString(1)) : 0;
+        }
+    }
+
+    static boolean hasTable(Statement st, String table) throws SQLException {
         try (ResultSet rs = st.executeQuery("SELECT count(*) FROM duckdb_tables() WHERE table_name = '" + table + "' AND NOT temporary")) {
             rs.next();
             return rs.getLong(1) > 0;

@@ -117,6 +117,15 @@ public final class StoreSocketClient implements HitStore {
         ask(Frames.FLUSH, () -> { });
     }
 
+    /**
+     * The serve at the other end checked the store when it opened it and answers 503 from then on
+     * if it finds it damaged; here it is asked to answer at all.
+     */
+    @Override
+    public void checkReadable() {
+        size();
+    }
+
     @Override
     public synchronized long size() {
         ask(Frames.SIZE, () -> { });
