@@ -36,7 +36,7 @@ class StoreLocationTest {
         String summary = Files.readString(output, StandardCharsets.UTF_8);
 
         assertThat(importing.exitValue()).as(summary).isZero();
-        assertThat(summary).contains("Store: " + cron.toRealPath().resolve("crawl-errors.duckdb") + " (1 crawler hits in all).");
+        assertThat(summary).contains("Store: " + cron.toRealPath().resolve("crawl-errors.duckdb") + " (1 crawler hit in all).");
         try (ServeProcess serve = ServeProcess.startIn(service, dir.resolve("serve.out"), "--port", "0", "--dns-server", "none",
                 "--ip-ranges", SampleLogs.ipRanges(dir).toString())) {
             Path store = service.toRealPath().resolve("crawl-errors.duckdb");

@@ -99,7 +99,7 @@ class HostileContentTest {
 
         assertThat(html.selectFirst("#hits tbody td.url").text()).isEqualTo("/\\u202Etxt.exe?a=b\\u200Bc");
         assertThat(html.selectFirst("#hits tbody td.unverified").attr("title")).isEqualTo("crawl-1.googlebot.com\\u202E.evil.example");
-        assertThat(csv.split("\r\n")[1]).isEqualTo("2025-05-14T10:00,66.249.66.1,GET,/\\u202Etxt.exe?a=b\\u200Bc,404,1.3,crawler_search,unverified");
+        assertThat(csv.split("\r\n")[1]).isEqualTo("2025-05-14T10:00,66.249.66.1,GET,/\\u202Etxt.exe?a=b\\u200Bc,404,1.3,crawler_search,unverified,Googlebot Desktop");
         // the API gives programs the value as it was requested
         assertThat(json.get("rows").get(0).get("url").asText()).isEqualTo("/\u202Etxt.exe?a=b\u200Bc");
     }
@@ -112,7 +112,7 @@ class HostileContentTest {
 
         String csv = get("/crawl-errors.csv");
 
-        assertThat(csv.split("\r\n")[1]).isEqualTo("2025-05-14T10:00,66.249.66.1,GET,\"/a;=1+2\",404,1.3,crawler_search,unverified");
+        assertThat(csv.split("\r\n")[1]).isEqualTo("2025-05-14T10:00,66.249.66.1,GET,\"/a;=1+2\",404,1.3,crawler_search,unverified,Googlebot Desktop");
     }
 
     @Test
