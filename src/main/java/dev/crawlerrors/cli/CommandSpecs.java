@@ -1,5 +1,6 @@
 package dev.crawlerrors.cli;
 
+import dev.crawlerrors.text.Release;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,7 +25,7 @@ import picocli.CommandLine.Model.PositionalParamSpec;
  */
 final class CommandSpecs {
 
-    static final String VERSION = "crawl-errors 0.1.0";
+    static final String VERSION = "crawl-errors " + Release.VERSION;
 
     private CommandSpecs() {
     }

@@ -30,6 +30,7 @@ public final class Main {
         COMMANDS.put("serve", () -> new ServeCommand().spec());
         COMMANDS.put("verify", () -> new VerifyCommand().spec());
         COMMANDS.put("aot-training", () -> new AotTrainingCommand().spec());
+        COMMANDS.put("ip-snapshot", () -> new IpSnapshotCommand().spec());
     }
 
     public static void main(String[] args) {

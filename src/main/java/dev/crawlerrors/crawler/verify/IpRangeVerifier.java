@@ -159,6 +159,6 @@ public final class IpRangeVerifier {
     }
 
     private static String created(IpRangeList list) {
-        return list.creationDate().isEmpty() ? "" : " (created " + list.creationDate() + ")";
+        return " (" + list.dated() + ")";
     }
 }
