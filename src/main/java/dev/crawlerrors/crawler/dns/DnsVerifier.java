@@ -32,7 +32,6 @@ import org.xbill.DNS.Message;
 import org.xbill.DNS.Name;
 import org.xbill.DNS.ReverseMap;
 import org.xbill.DNS.SimpleResolver;
-import org.xbill.DNS.TextParseException;
 import org.xbill.DNS.Type;
 import org.xbill.DNS.io.DefaultIoClientFactory;
 import org.xbill.DNS.io.IoClientFactory;
@@ -181,9 +180,10 @@ public final class DnsVerifier implements AutoCloseable {
     }
 
     /**
-     * Checks that {@code ip} belongs to an operator whose crawlers' PTR names end in one of
-     * {@code domains} (at a label boundary: {@code x.googlebot.com} is in {@code googlebot.com},
-     * {@code evilgooglebot.com} is not).
+     * Checks that {@code ip} belongs to an operator whose crawlers' PTR names match one of
+     * {@code domains}, name patterns such as {@code crawl-*.googlebot.com}, {@code *.search.msn.com}
+     * or a plain domain ({@link NamePattern}; always at label boundaries: {@code evilgooglebot.com}
+     * is not in {@code googlebot.com}).
      *
      * @param ip      an IPv4 or IPv6 address as text; an IPv4-mapped IPv6 address is checked as IPv4
      * @param domains the accepted domains, e.g. {@link Crawler#dnsDomains()}
@@ -549,24 +549,24 @@ public final class DnsVerifier implements AutoCloseable {
         }
     }
 
-    /** A list of accepted domains, parsed once. */
-    private record AcceptedDomains(Name[] names, String text, String problem) {
+    /** A list of accepted name patterns, parsed once. */
+    private record AcceptedDomains(NamePattern[] patterns, String text, String problem) {
 
         static AcceptedDomains parse(List<String> domains) {
-            Name[] names = new Name[domains.size()];
-            for (int i = 0; i < names.length; i++) {
+            NamePattern[] patterns = new NamePattern[domains.size()];
+            for (int i = 0; i < patterns.length; i++) {
                 try {
-                    names[i] = Name.fromString(domains.get(i), Name.root);
-                } catch (TextParseException e) {
-                    return new AcceptedDomains(null, "", "accepted domain '" + domains.get(i) + "' is not a DNS name");
+                    patterns[i] = NamePattern.parse(domains.get(i));
+                } catch (IllegalArgumentException e) {
+                    return new AcceptedDomains(null, "", "accepted domain " + e.getMessage());
                 }
             }
-            return new AcceptedDomains(names, String.join(", ", domains), null);
+            return new AcceptedDomains(patterns, String.join(", ", domains), null);
         }
 
         boolean contain(Name name) {
-            for (Name domain : names) {
-                if (name.subdomain(domain)) {
+            for (NamePattern pattern : patterns) {
+                if (pattern.matches(name)) {
                     return true;
                 }
             }

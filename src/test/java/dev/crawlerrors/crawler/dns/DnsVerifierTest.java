@@ -107,8 +107,29 @@ class DnsVerifierTest {
                 .a("crawl-66-249-66-1.evilgooglebot.com", "198.51.100.7", 300);
 
         assertThat(check("198.51.100.7", GOOGLE)).isEqualTo(new DnsEvidence(Outcome.REFUTED,
-                "PTR crawl-66-249-66-1.evilgooglebot.com is not in googlebot.com, google.com, googleusercontent.com"));
+                "PTR crawl-66-249-66-1.evilgooglebot.com is not in crawl-*.googlebot.com, geo-crawl-*.geo.googlebot.com"));
         assertThat(server.queries("crawl-66-249-66-1.evilgooglebot.com")).isZero();
+    }
+
+    @Test
+    void refutesAGoogleCloudMachineWhoseForwardConfirmedNameIsGooglesButNotAGooglebotName() throws Exception {
+        // every Google Cloud VM has such a name, and its forward lookup confirms it
+        server.ptr("34.118.1.2", "2.1.118.34.bc.googleusercontent.com", 3600).a("2.1.118.34.bc.googleusercontent.com", "34.118.1.2", 300)
+                .ptr("34.118.1.3", "crawl-34-118-1-3.google.com", 3600).a("crawl-34-118-1-3.google.com", "34.118.1.3", 300);
+
+        assertThat(check("34.118.1.2", GOOGLE)).isEqualTo(new DnsEvidence(Outcome.REFUTED,
+                "PTR 2.1.118.34.bc.googleusercontent.com is not in crawl-*.googlebot.com, geo-crawl-*.geo.googlebot.com"));
+        assertThat(check("34.118.1.3", GOOGLE).outcome()).isEqualTo(Outcome.REFUTED);
+        assertThat(server.queries("2.1.118.34.bc.googleusercontent.com")).isZero();
+    }
+
+    @Test
+    void confirmsGooglebotFromItsGeoCrawlName() throws Exception {
+        server.ptr("66.249.90.1", "geo-crawl-66-249-90-1.geo.googlebot.com", 3600)
+                .a("geo-crawl-66-249-90-1.geo.googlebot.com", "66.249.90.1", 300);
+
+        assertThat(check("66.249.90.1", GOOGLE)).isEqualTo(new DnsEvidence(Outcome.CONFIRMED,
+                "PTR geo-crawl-66-249-90-1.geo.googlebot.com, forward-confirmed"));
     }
 
     @Test
@@ -116,7 +137,7 @@ class DnsVerifierTest {
         server.ptr("203.0.113.12", "vps-12.example.net", 3600);
 
         assertThat(check("203.0.113.12", GOOGLE)).isEqualTo(new DnsEvidence(Outcome.REFUTED,
-                "PTR vps-12.example.net is not in googlebot.com, google.com, googleusercontent.com"));
+                "PTR vps-12.example.net is not in crawl-*.googlebot.com, geo-crawl-*.geo.googlebot.com"));
     }
 
     @Test
@@ -232,7 +253,7 @@ class DnsVerifierTest {
                 .a("crawl-66-249-66-1.googlebot.com", "66.249.66.1", 300);
 
         assertThat(check("66.249.66.1", BING)).isEqualTo(new DnsEvidence(Outcome.REFUTED,
-                "PTR crawl-66-249-66-1.googlebot.com is not in search.msn.com"));
+                "PTR crawl-66-249-66-1.googlebot.com is not in *.search.msn.com"));
     }
 
     @Test
