@@ -222,6 +222,14 @@ public final class DnsVerifier implements AutoCloseable {
         return cache.size();
     }
 
+    /**
+     * Forgets every cached answer: a resolver found broken may have given wrong ones, which must not
+     * outlive it ({@link ResolverCheck}).
+     */
+    public void forgetAnswers() {
+        cache.clear();
+    }
+
     /** The resolver asked, as {@code host:port}. */
     public String server() {
         return serverText;
@@ -260,10 +268,16 @@ public final class DnsVerifier implements AutoCloseable {
             return done(DnsEvidence.failed(accepted.problem + "; " + ip + " was not checked"));
         }
         DnsQuestion ptr = new DnsQuestion(ReverseMap.fromAddress(address), Type.PTR);
-        return resolve(ptr, false, 0).thenCompose(answer -> afterPtr(ip, address, accepted, answer));
+        // the answers seen, in order, for whoever wants to show them (the verify command)
+        List<String> answers = new ArrayList<>(3);
+        return resolve(ptr, false, 0).thenCompose(answer -> {
+            answers.add("PTR " + ptr.name().toString(true) + ": " + answer.describe());
+            return afterPtr(ip, address, accepted, answer, answers);
+        }).thenApply(evidence -> evidence.withAnswers(answers));
     }
 
-    private CompletableFuture<DnsEvidence> afterPtr(String ip, InetAddress address, AcceptedDomains accepted, DnsAnswer ptr) {
+    private CompletableFuture<DnsEvidence> afterPtr(String ip, InetAddress address, AcceptedDomains accepted, DnsAnswer ptr,
+            List<String> answers) {
         switch (ptr.kind()) {
             case FAILED:
                 return done(DnsEvidence.failed("DNS " + ptr.failure() + " for the PTR of " + ip));
@@ -290,7 +304,7 @@ public final class DnsVerifier implements AutoCloseable {
                     ? "PTR " + shown + " is not in " + accepted.text
                     : "PTRs " + shown + " are not in " + accepted.text));
         }
-        return confirm(ip, address, inDomain, 0, null, null);
+        return confirm(ip, address, inDomain, 0, null, null, answers);
     }
 
     /**
@@ -299,11 +313,12 @@ public final class DnsVerifier implements AutoCloseable {
      * the one that confirms.
      */
     private CompletableFuture<DnsEvidence> confirm(String ip, InetAddress address, List<Name> names, int index,
-            DnsEvidence firstFailed, DnsEvidence firstRefuted) {
+            DnsEvidence firstFailed, DnsEvidence firstRefuted, List<String> answers) {
         Name name = names.get(index);
         int type = address instanceof Inet4Address ? Type.A : Type.AAAA;
         return resolve(new DnsQuestion(name, type), true, 0).thenCompose(forward -> {
             String shown = name.toString(true);
+            answers.add(Type.string(type) + " " + shown + ": " + forward.describe());
             if (forward.kind() == DnsAnswer.Kind.RECORDS && forward.addresses().contains(address)) {
                 return done(DnsEvidence.confirmed("PTR " + shown + ", forward-confirmed"));
             }
@@ -317,7 +332,7 @@ public final class DnsVerifier implements AutoCloseable {
                         + " (" + Type.string(type) + ": " + forward.describe() + ")");
             }
             if (index + 1 < names.size()) {
-                return confirm(ip, address, names, index + 1, failed, refuted);
+                return confirm(ip, address, names, index + 1, failed, refuted, answers);
             }
             return done(failed != null ? failed : refuted);
         });
