@@ -13,6 +13,7 @@ import dev.crawlerrors.store.HitStore;
 import dev.crawlerrors.text.ShownText;
 import dev.crawlerrors.web.ReportServer;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -91,7 +92,7 @@ final class ServeCommand implements Callable<Integer> {
         // stopped in this order: nothing may reach the store or the verifier after they close
         feeds.add(rechecks);
         feeds.add(verifier);
-        serveUntilStopped(hits, new CrawlErrorReport(hits, store.zone()), server, verifier.lists()::describeLists, feeds);
+        serveUntilStopped(hits, new CrawlErrorReport(hits, store.zone()), server, () -> verifier.describeEvidence(Instant.now()), feeds);
         return 0;
     }
 

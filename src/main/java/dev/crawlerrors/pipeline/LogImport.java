@@ -22,6 +22,7 @@ import dev.crawlerrors.store.StatusRange;
 import dev.crawlerrors.text.Failures;
 import java.io.EOFException;
 import java.io.IOException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -36,8 +37,15 @@ public final class LogImport {
     private final HitStore store;
     private final CrawlerIdentifier identifier;
     private final HitRecorder recorder;
-    /** How long an import waits at its end for DNS checks still running, so their verdicts are stored. */
-    static final long PENDING_CHECKS_WAIT_MS = 10_000;
+    /**
+     * How long an import waits at its end for the checks still queued (lists being read, DNS), so
+     * their verdicts are stored: a tenth of the time it took to read, at least
+     * {@value #MIN_PENDING_WAIT_MS} ms and at most {@value #MAX_PENDING_WAIT_MS} ms. Checks run beside
+     * the reader, so most are done by then; what is not is handed to {@code serve}, which checks
+     * provisional verdicts again, and the summary says how many.
+     */
+    static final long MIN_PENDING_WAIT_MS = 5_000;
+    static final long MAX_PENDING_WAIT_MS = 10_000;
 
     private final CrawlerVerifier verifier;
     private final FormatChooser formats;
@@ -79,10 +87,13 @@ public final class LogImport {
                 importSource(reader, plan.get(i), listener.reading(source.name(), source::consumed, i)::accept, summary);
             }
         }
-        summary.pendingChecks = verifier.awaitPending(PENDING_CHECKS_WAIT_MS);
+        long readMillis = (System.nanoTime() - started) / 1_000_000;
+        verifier.awaitPending(Math.clamp(readMillis / 10, MIN_PENDING_WAIT_MS, MAX_PENDING_WAIT_MS));
+        summary.pending = verifier.pendingChecks();
         countVerdicts(summary);
         summary.nanos = System.nanoTime() - started;
-        summary.lists = verifier.lists().describeLists();
+        summary.lists = verifier.lists().describeLists(Instant.now());
+        summary.resolverProblem = verifier.resolverProblem().orElse(null);
         return summary;
     }
 

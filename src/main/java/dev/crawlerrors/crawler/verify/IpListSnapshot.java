@@ -105,7 +105,7 @@ public final class IpListSnapshot {
             }
             entries.put(name, new Entry(name, JsonDocument.text(list, "url"), fetchedAt, sha256));
         }
-        return new IpListSnapshot(instant(JsonDocument.text(root, "takenAt")), Map.copyOf(entries), reader);
+        return new IpListSnapshot(instant(JsonDocument.text(root, "takenAt")), java.util.Collections.unmodifiableMap(entries), reader);
     }
 
     /** When the snapshot was taken; empty for none. */
