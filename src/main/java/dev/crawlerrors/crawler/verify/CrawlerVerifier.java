@@ -245,32 +245,18 @@ public final class CrawlerVerifier implements AutoCloseable {
         }
         Verdict before = verifiedBefore.get(key);
         if (dns == null || crawler.dnsDomains().isEmpty()) {
-            Verdict verdict = listVerdict(crawler, list, before);
+            Verdict verdict = VerdictRules.listVerdict(crawler, list, before);
             if (dns == null && !crawler.dnsDomains().isEmpty() && list.kind() != ListCheck.Kind.NOT_LISTED) {
                 verdict = new Verdict(verdict.verification(), verdict.reason() + "; DNS checks are off");
             }
             return settle(key, verdict, verdict.verification() == Verification.unverified && crawler.verifiable()
                     ? new Claim(ip, crawler) : null);
         }
-        Verdict provisional = provisional(crawler, list, before);
+        Verdict provisional = VerdictRules.provisional(crawler, list, before);
         CompletableFuture<Verdict> check = startDnsCheck(key, ip, crawler, list, before, provisional, replacing);
         mark(startedCheck);
         Verdict now = check.getNow(null);
         return now != null ? now : provisional;
-    }
-
-    /** What the lists alone say, when DNS cannot add to it. */
-    private static Verdict listVerdict(Crawler crawler, ListCheck list, Verdict verifiedBefore) {
-        String claims = "claims " + crawler.name() + "; ";
-        return switch (list.kind()) {
-            case LISTED -> new Verdict(Verification.verified, list.evidence());
-            case NOT_LISTED -> verifiedBefore != null
-                    ? new Verdict(Verification.unverified, claims + "was " + verifiedBefore.reason() + "; now " + list.evidence()
-                            + ", which alone does not overturn it")
-                    : new Verdict(Verification.spoofed, claims + list.evidence());
-            case UNREADABLE -> new Verdict(Verification.unverified, claims + "not checked: " + list.evidence());
-            case NO_LISTS -> new Verdict(Verification.unverified, list.evidence());
-        };
     }
 
     /**
@@ -463,7 +449,7 @@ public final class CrawlerVerifier implements AutoCloseable {
         dnsEvidence(ip, crawler).whenComplete((evidence, error) -> {
             DnsEvidence result = error == null ? evidence
                     : new DnsEvidence(DnsEvidence.Outcome.FAILED, "the DNS check failed: " + error);
-            Verdict verdict = combine(ip, crawler, list, result, before);
+            Verdict verdict = VerdictRules.combine(ip, crawler, list, result, before);
             settle(key, verdict, result.outcome() == DnsEvidence.Outcome.FAILED ? new Claim(ip, crawler) : null);
             pending.remove(key, created);
             try {
@@ -498,39 +484,6 @@ public final class CrawlerVerifier implements AutoCloseable {
     private DnsEvidence untrusted(DnsEvidence evidence) {
         return new DnsEvidence(DnsEvidence.Outcome.FAILED, "the DNS resolver " + dns.server() + " failed its check, so its answers"
                 + " are not believed", evidence == null ? List.of() : evidence.answers());
-    }
-
-    private static Verdict provisional(Crawler crawler, ListCheck list, Verdict before) {
-        String claims = "claims " + crawler.name() + "; ";
-        return switch (list.kind()) {
-            case NOT_LISTED -> before != null
-                    ? new Verdict(Verification.unverified, claims + "was " + before.reason() + "; now " + list.evidence()
-                            + "; reverse DNS " + CHECK_PENDING)
-                    : new Verdict(Verification.spoofed, claims + list.evidence() + "; reverse DNS " + CHECK_PENDING);
-            case UNREADABLE -> new Verdict(Verification.unverified, claims + "list not read (" + list.evidence() + "); reverse DNS "
-                    + CHECK_PENDING);
-            default -> new Verdict(Verification.unverified, claims + "reverse DNS " + CHECK_PENDING);
-        };
-    }
-
-    private static Verdict combine(String ip, Crawler crawler, ListCheck list, DnsEvidence dns, Verdict before) {
-        String claims = "claims " + crawler.name() + "; ";
-        boolean notListed = list.kind() == ListCheck.Kind.NOT_LISTED;
-        return switch (dns.outcome()) {
-            case CONFIRMED -> new Verdict(Verification.verified, notListed
-                    ? dns.reason() + " (" + ip + " is not in the published list yet)"
-                    : dns.reason());
-            case REFUTED -> new Verdict(Verification.spoofed, notListed
-                    ? claims + list.evidence() + " and " + dns.reason()
-                    : claims + dns.reason());
-            case FAILED -> !notListed
-                    ? new Verdict(Verification.unverified, claims + dns.reason() + "; " + CHECK_AGAIN)
-                    : before != null
-                    ? new Verdict(Verification.unverified, claims + "was " + before.reason() + "; now " + list.evidence()
-                            + ", and reverse DNS could not be checked: " + dns.reason() + "; " + CHECK_AGAIN)
-                    : new Verdict(Verification.spoofed, claims + list.evidence() + "; reverse DNS could not be checked: "
-                            + dns.reason() + "; " + CHECK_AGAIN);
-        };
     }
 
     private Verdict settle(String key, Verdict verdict, Claim retry) {
