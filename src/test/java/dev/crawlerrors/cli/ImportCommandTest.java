@@ -131,7 +131,7 @@ class ImportCommandTest {
         Files.writeString(iis, SampleLogs.IIS_HEADER + SampleLogs.IIS_LINE + "\n");
         Path caddy = dir.resolve("caddy.log");
         Files.writeString(caddy, SampleLogs.CADDY + "\n" + SampleLogs.CADDY.replace("66.249.66.1", "198.51.100.7")
-                .replace("Googlebot/2.1", "Firefox/138.0") + "\n");
+                .replace(SampleLogs.GOOGLEBOT, "Mozilla/5.0 (X11; Linux x86_64; rv:138.0) Gecko/20100101 Firefox/138.0") + "\n");
 
         int exit = run("import", "--db", dir.resolve("hits.duckdb").toString(), "--ip-ranges", ipRanges().toString(), "--dns-server", "none",
                 iis.toString(), caddy.toString());
