@@ -1,6 +1,7 @@
 package dev.crawlerrors.cli;
 
 import java.util.Arrays;
+import dev.crawlerrors.text.Release;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,7 +26,7 @@ import picocli.CommandLine.Model.PositionalParamSpec;
  */
 final class CommandSpecs {
 
-    static final String VERSION = "crawl-errors 0.1.0";
+    static final String VERSION = "crawl-errors " + Release.VERSION;
 
     private CommandSpecs() {
     }

@@ -32,6 +32,7 @@ public final class Main {
         COMMANDS.put("crawlers", () -> new CrawlersCommand().spec());
         COMMANDS.put("check", () -> new CheckCommand().spec());
         COMMANDS.put("aot-training", () -> new AotTrainingCommand().spec());
+        COMMANDS.put("ip-snapshot", () -> new IpSnapshotCommand().spec());
     }
 
     public static void main(String[] args) {

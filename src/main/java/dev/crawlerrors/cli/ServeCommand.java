@@ -18,7 +18,7 @@ import dev.crawlerrors.text.ShownText;
 import dev.crawlerrors.web.ReportServer;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.time.ZoneId;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -108,7 +108,7 @@ final class ServeCommand implements Callable<Integer> {
             LiveSource.startAll(sources);
             started.addAll(sources);
             report = new CrawlErrorReport(hits, store.zone(), catalog);
-            reportServer = server.start(report, hits, verifier.lists()::describeLists, sources);
+            reportServer = server.start(report, hits, () -> verifier.describeEvidence(Instant.now()), sources);
             started.add(reportServer);
             // an import of this store writes through this serve while it has the store open
             imports = startImportSocket(hits, store.dbPath());

@@ -2,12 +2,14 @@ package dev.crawlerrors.cli;
 
 import dev.crawlerrors.crawler.CrawlerCatalog;
 import dev.crawlerrors.crawler.dns.DnsVerifier;
+import dev.crawlerrors.crawler.dns.ResolverCheck;
 import dev.crawlerrors.crawler.verify.CrawlerVerifier;
 import dev.crawlerrors.crawler.verify.IpListCache;
 import dev.crawlerrors.crawler.verify.IpRangeSource;
 import dev.crawlerrors.crawler.verify.IpRangeVerifier;
 import dev.crawlerrors.store.HitStore;
 import dev.crawlerrors.store.StoreException;
+import dev.crawlerrors.crawler.verify.TrustedProxies;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import dev.crawlerrors.store.duckdb.DuckDbSettings;
 import dev.crawlerrors.store.remote.ServedStore;
@@ -45,7 +47,14 @@ final class StoreOptions {
 
     Integer dbThreads;
 
-    /** Adds {@code --db}, {@code --timezone}, {@code --ip-ranges}, {@code --crawlers} and {@code --dns-server} to {@code command}. */
+    String dnsCanary;
+
+    String trustedProxies;
+
+    /**
+     * Adds {@code --db}, {@code --timezone}, {@code --ip-ranges}, {@code --crawlers}, {@code --dns-server},
+     * {@code --dns-canary} and {@code --trusted-proxies} to {@code command}.
+     */
     StoreOptions addTo(CommandSpec command) {
         spec = command;
         command.addOption(CommandSpecs.option("--db", "FILE", Path.class, () -> db, value -> db = value,
@@ -66,6 +75,14 @@ final class StoreOptions {
                         + "or refuses a query.").build());
         command.addOption(CommandSpecs.option("--db-threads", "N", Integer.class, () -> dbThreads, value -> dbThreads = value,
                 "DuckDB's worker threads (default: one per core to serve, one to import).").build());
+        command.addOption(CommandSpecs.option("--dns-canary", "IP=NAME-PATTERN|none", String.class, () -> dnsCanary,
+                value -> dnsCanary = value, "An address whose reverse DNS must match NAME-PATTERN and resolve back to it: the "
+                        + "resolver is checked against it before its answers count, and DNS-only verdicts stay unverified when it "
+                        + "fails (default: " + ResolverCheck.DEFAULT_CANARY + "); none believes the resolver unchecked.").build());
+        command.addOption(CommandSpecs.option("--trusted-proxies", "CIDR[,CIDR...]", String.class, () -> trustedProxies,
+                value -> trustedProxies = value, "Proxies in front of the server (a CDN, a load balancer): where the logged "
+                        + "address is one of them, the client is the rightmost address of X-Forwarded-For (or CF-Connecting-IP, "
+                        + "True-Client-IP) that is not, as the log format records it.").build());
         return this;
     }
 
@@ -163,14 +180,37 @@ final class StoreOptions {
     /** Lists and DNS together, as the options say. */
     CrawlerVerifier verifier(CrawlerCatalog catalog) {
         IpRangeVerifier lists = new IpRangeVerifier(catalog, ipRangeSource());
+        TrustedProxies proxies = trustedProxies();
         if (dnsServer != null && dnsServer.equalsIgnoreCase("none")) {
-            return new CrawlerVerifier(lists, null);
+            return new CrawlerVerifier(lists, null, null, proxies);
         }
+        DnsVerifier dns;
         try {
-            return new CrawlerVerifier(lists, new DnsVerifier(dnsServer, DNS_TIMEOUT, DNS_IN_FLIGHT,
-                    DNS_CACHED_ANSWERS, DNS_CACHED_ANSWERS));
+            dns = new DnsVerifier(dnsServer, DNS_TIMEOUT, DNS_IN_FLIGHT, DNS_CACHED_ANSWERS, DNS_CACHED_ANSWERS);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), "--dns-server: " + e.getMessage());
+        }
+        if (dnsCanary != null && dnsCanary.equalsIgnoreCase("none")) {
+            return new CrawlerVerifier(lists, dns, null, proxies);
+        }
+        try {
+            return new CrawlerVerifier(lists, dns, ResolverCheck.of(dns, dnsCanary == null ? ResolverCheck.DEFAULT_CANARY : dnsCanary),
+                    proxies);
+        } catch (IllegalArgumentException e) {
+            dns.close();
+            throw new ParameterException(spec.commandLine(), "--dns-canary: " + e.getMessage());
+        }
+    }
+
+    /** {@code --trusted-proxies}, parsed. */
+    TrustedProxies trustedProxies() {
+        if (trustedProxies == null) {
+            return TrustedProxies.NONE;
+        }
+        try {
+            return TrustedProxies.parse(trustedProxies);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "--trusted-proxies: " + e.getMessage());
         }
     }
 

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -38,7 +39,7 @@ public final class CrawlerCatalog {
         this.crawlers = List.copyOf(crawlers);
         Map<String, IpListSpec> byName = new LinkedHashMap<>();
         lists.forEach(list -> byName.put(list.name(), list));
-        this.lists = Map.copyOf(byName);
+        this.lists = Collections.unmodifiableMap(byName);
         for (Crawler crawler : crawlers) {
             for (String list : crawler.ipLists()) {
                 if (!byName.containsKey(list)) {
@@ -117,6 +118,11 @@ public final class CrawlerCatalog {
 
     public List<Crawler> crawlers() {
         return crawlers;
+    }
+
+    /** Every published list the catalog defines, in its order. */
+    public List<IpListSpec> lists() {
+        return List.copyOf(lists.values());
     }
 
     public Optional<IpListSpec> list(String name) {

@@ -3,6 +3,7 @@ package dev.crawlerrors.pipeline;
 import static dev.crawlerrors.text.Figures.grouped;
 
 import dev.crawlerrors.crawler.Verification;
+import dev.crawlerrors.crawler.verify.CrawlerVerifier;
 import dev.crawlerrors.ingest.BadLine;
 import dev.crawlerrors.ingest.OtherFormatLine;
 import dev.crawlerrors.ingest.ParseCounts;
@@ -27,7 +28,10 @@ public final class ImportSummary {
     long crawlerHits;
     long errorHits;
     long spoofedErrorHits;
-    int pendingChecks;
+    /** The claims still queued when the import ended, handed to serve. */
+    CrawlerVerifier.PendingChecks pending = new CrawlerVerifier.PendingChecks(0, 0, List.of());
+    /** Why the DNS resolver's answers were not believed, or null when they were (or none was asked). */
+    String resolverProblem;
     long nanos;
     /** The IP lists the import read or could not read, one line each, as the verifier describes them. */
     List<String> lists = List.of();
@@ -86,6 +90,16 @@ public final class ImportSummary {
         return crawlerHits;
     }
 
+    /** The claims still queued when the import ended (their hits keep a provisional verdict). */
+    public CrawlerVerifier.PendingChecks pending() {
+        return pending;
+    }
+
+    /** Why the DNS resolver's answers were not believed; empty when they were, or none was asked. */
+    public java.util.Optional<String> resolverProblem() {
+        return java.util.Optional.ofNullable(resolverProblem);
+    }
+
     /** The IP lists this import read or could not read, one line each. */
     public List<String> describeLists() {
         return lists;
@@ -136,12 +150,25 @@ public final class ImportSummary {
             verdicts.forEach((v, n) -> sb.append(' ').append(v).append(' ').append(grouped(n)));
             out.println(sb);
         }
-        if (pendingChecks > 0) {
-            out.println(grouped(pendingChecks)
-                    + " DNS checks did not finish; their hits keep a provisional verdict until serve checks them again.");
+        if (pending.total() > 0) {
+            StringBuilder sb = new StringBuilder("Verification still pending for ").append(grouped(pending.total()))
+                    .append(pending.total() == 1 ? " crawler address" : " crawler addresses")
+                    .append(" (");
+            if (pending.forLists() > 0) {
+                sb.append(grouped(pending.forLists())).append(" waiting for IP lists still being read")
+                        .append(pending.loading().isEmpty() ? "" : ": " + String.join(", ", pending.loading()))
+                        .append(pending.forDns() > 0 ? "; " : "");
+            }
+            if (pending.forDns() > 0) {
+                sb.append(grouped(pending.forDns())).append(" waiting for DNS");
+            }
+            out.println(sb.append("); their hits keep a provisional verdict until serve checks them again."));
+        }
+        if (resolverProblem != null) {
+            out.println("Warning: " + ShownText.of(resolverProblem) + ".");
         }
         for (String list : lists) {
-            out.println("IP list " + ShownText.of(list) + ".");
+            out.println((list.contains("; stale: ") ? "Warning: IP list " : "IP list ") + ShownText.of(list) + ".");
         }
         if (lines.linesBad() > 0) {
             StringBuilder sb = new StringBuilder("Bad lines by reason:");

@@ -26,6 +26,7 @@ import dev.crawlerrors.text.Failures;
 import java.io.EOFException;
 import java.io.IOException;
 import java.util.ArrayDeque;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -51,8 +52,6 @@ import java.util.concurrent.Future;
  */
 public final class LogImport {
 
-    /** How long an import waits at its end for DNS checks still running, so their verdicts are stored. */
-    static final long PENDING_CHECKS_WAIT_MS = 10_000;
     /** Files whose stamps are looked up in one query. */
     static final int STAMP_WINDOW = 4096;
     /** Files prepared (opened, their beginning read, looked up) ahead of the one being read, at most. */
@@ -63,6 +62,16 @@ public final class LogImport {
     private final HitStore store;
     private final CrawlerIdentifier identifier;
     private final HitRecorder recorder;
+    /**
+     * How long an import waits at its end for the checks still queued (lists being read, DNS), so
+     * their verdicts are stored: a tenth of the time it took to read, at least
+     * {@value #MIN_PENDING_WAIT_MS} ms and at most {@value #MAX_PENDING_WAIT_MS} ms. Checks run beside
+     * the reader, so most are done by then; what is not is handed to {@code serve}, which checks
+     * provisional verdicts again, and the summary says how many.
+     */
+    static final long MIN_PENDING_WAIT_MS = 5_000;
+    static final long MAX_PENDING_WAIT_MS = 10_000;
+
     private final CrawlerVerifier verifier;
     private final FormatChooser formats;
     private final Map<String, Claim> claims = new HashMap<>();
@@ -116,15 +125,19 @@ public final class LogImport {
             } finally {
                 preparers.shutdownNow();
             }
-            summary.pendingChecks = verifier.awaitPending(PENDING_CHECKS_WAIT_MS);
+            // the checks still queued get a tenth of the reading time, so their verdicts are in the commit below
+            long readMillis = (System.nanoTime() - started) / 1_000_000;
+            verifier.awaitPending(Math.clamp(readMillis / 10, MIN_PENDING_WAIT_MS, MAX_PENDING_WAIT_MS));
             store.flush(); // the summary counts what this commit makes true
         } catch (StoreException e) {
             summary.storeFailure = Failures.message(e);
             summary.storedHits = storedSince(storedBefore);
         }
+        summary.pending = verifier.pendingChecks();
         countVerdicts(summary);
         summary.nanos = System.nanoTime() - started;
-        summary.lists = verifier.lists().describeLists();
+        summary.lists = verifier.lists().describeLists(Instant.now());
+        summary.resolverProblem = verifier.resolverProblem().orElse(null);
         return summary;
     }
 

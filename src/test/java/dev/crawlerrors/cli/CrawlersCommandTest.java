@@ -35,9 +35,9 @@ class CrawlersCommandTest {
         assertThat(lines).hasSize(2 + 964);
         assertThat(fields(line(run.out(), "Googlebot Smartphone"))).containsExactly("Googlebot Smartphone", "Google", "crawler_search",
                 "built in", "IP list or reverse DNS", "common-crawlers.json <https://developers.google.com/static/crawling/ipranges/"
-                        + "common-crawlers.json>; PTR in googlebot.com, google.com, googleusercontent.com");
+                        + "common-crawlers.json>; PTR in crawl-*.googlebot.com, geo-crawl-*.geo.googlebot.com");
         assertThat(fields(line(run.out(), "SeznamBot"))).containsExactly("SeznamBot", "Seznam", "crawler_search", "built in",
-                "reverse DNS", "PTR in seznam.cz");
+                "reverse DNS", "PTR in *.seznam.cz");
         assertThat(fields(line(run.out(), "GPTBot"))).containsExactly("GPTBot", "OpenAI", "crawler_ai", "built in", "IP list",
                 "gptbot.json <https://openai.com/gptbot.json>");
         assertThat(fields(line(run.out(), "Amzn-User"))).containsExactly("Amzn-User", "Amazon", "fetcher_ai", "built in",

@@ -147,7 +147,7 @@ class CrawlerIdentifierTest {
         Crawler yandex = identifier.identify("Mozilla/5.0 (compatible; YandexBot/3.0; +http://yandex.com/bots)").orElseThrow();
 
         assertThat(yandex).isEqualTo(CrawlerCatalog.ownBuiltIn().crawler("YandexBot").orElseThrow());
-        assertThat(yandex.dnsDomains()).containsExactly("yandex.ru", "yandex.net", "yandex.com");
+        assertThat(yandex.dnsDomains()).containsExactly("*.yandex.ru", "*.yandex.net", "*.yandex.com");
     }
 
     @Test
