@@ -6,14 +6,17 @@ import java.time.Instant;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Which hits a report shows; one filter for HTML, JSON and CSV. Empty parts mean "the default":
  * statuses default to errors ({@code >= 300}); verifications default to everything but
  * {@code spoofed} (spoofed hits are not requests the crawler made).
  *
- * @param from inclusive, or null
- * @param to   exclusive, or null
+ * @param from       inclusive, or null
+ * @param to         exclusive, or null
+ * @param crawlers   crawler names, any of them; empty for every crawler
+ * @param urlPattern the URL shape a hit's path must have, or null
  */
 public record HitFilter(
         List<StatusRange> statuses,
@@ -22,7 +25,9 @@ public record HitFilter(
         Instant from,
         Instant to,
         String urlPrefix,
-        String host) {
+        String host,
+        Set<String> crawlers,
+        UrlPattern urlPattern) {
 
     /** The report's default: every error hit not known to be spoofed. */
     public static final HitFilter ERRORS = new HitFilter(List.of(), Set.of(), Set.of(), null, null, null, null);
@@ -31,6 +36,12 @@ public record HitFilter(
         statuses = List.copyOf(statuses);
         botTypes = botTypes.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(botTypes));
         verifications = verifications.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(verifications));
+        crawlers = Set.copyOf(new TreeSet<>(crawlers));
+    }
+
+    public HitFilter(List<StatusRange> statuses, Set<BotType> botTypes, Set<Verification> verifications,
+            Instant from, Instant to, String urlPrefix, String host) {
+        this(statuses, botTypes, verifications, from, to, urlPrefix, host, Set.of(), null);
     }
 
     /** The statuses this filter shows. */
@@ -41,5 +52,25 @@ public record HitFilter(
     /** The verdicts this filter shows. */
     public Set<Verification> effectiveVerifications() {
         return verifications.isEmpty() ? EnumSet.of(Verification.verified, Verification.unverified) : verifications;
+    }
+
+    /** Whether {@code status} is one this filter shows. */
+    public boolean showsStatus(int status) {
+        return effectiveStatuses().stream().anyMatch(range -> range.contains(status));
+    }
+
+    /** This filter with other statuses (empty: the default, errors). */
+    public HitFilter withStatuses(List<StatusRange> value) {
+        return new HitFilter(value, botTypes, verifications, from, to, urlPrefix, host, crawlers, urlPattern);
+    }
+
+    /** This filter with other verdicts (empty: the default, all but spoofed). */
+    public HitFilter withVerifications(Set<Verification> value) {
+        return new HitFilter(statuses, botTypes, value, from, to, urlPrefix, host, crawlers, urlPattern);
+    }
+
+    /** This filter with another URL shape, or none. */
+    public HitFilter withUrlPattern(UrlPattern value) {
+        return new HitFilter(statuses, botTypes, verifications, from, to, urlPrefix, host, crawlers, value);
     }
 }

@@ -1,16 +1,16 @@
 package dev.crawlerrors.store.duckdb;
 
 import dev.crawlerrors.store.HitFilter;
-import dev.crawlerrors.store.HitReader;
 import dev.crawlerrors.store.StoredHit;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 /** The report's reads on DuckDB: every hit joined with its verdict as of now. */
-final class DuckDbHitReader implements HitReader {
+final class DuckDbHitReader {
 
     static final String VERDICT = "coalesce(v.verification, 'unverified')";
     private static final String FROM = " FROM hits h LEFT JOIN verdicts v ON v.ip = h.ip AND v.crawler = h.crawler ";
@@ -25,20 +25,19 @@ final class DuckDbHitReader implements HitReader {
         this.query = query;
     }
 
-    @Override
-    public long count(HitFilter filter) {
+    long count(HitFilter filter) {
         List<Object> params = new ArrayList<>();
-        String sql = "SELECT count(*)" + FROM + "WHERE " + DuckDbFilter.where(filter, VERDICT, params);
+        // the verdict is a condition here, not a column: no join
+        String sql = "SELECT count(*) FROM hits h WHERE " + DuckDbFilter.where(filter, params);
         return query.run(sql, params, rs -> {
             rs.next();
             return rs.getLong(1);
         });
     }
 
-    @Override
-    public List<StoredHit> page(HitFilter filter, long offset, int limit) {
+    List<StoredHit> page(HitFilter filter, long offset, int limit) {
         List<Object> params = new ArrayList<>();
-        String sql = COLUMNS + FROM + "WHERE " + DuckDbFilter.where(filter, VERDICT, params) + ORDER + " LIMIT ? OFFSET ?";
+        String sql = COLUMNS + FROM + "WHERE " + DuckDbFilter.where(filter, params) + ORDER + " LIMIT ? OFFSET ?";
         params.add(limit);
         params.add(offset);
         return query.run(sql, params, rs -> {
@@ -50,10 +49,9 @@ final class DuckDbHitReader implements HitReader {
         });
     }
 
-    @Override
-    public void forEach(HitFilter filter, Consumer<StoredHit> rows) {
+    void forEach(HitFilter filter, Consumer<StoredHit> rows) {
         List<Object> params = new ArrayList<>();
-        String sql = COLUMNS + FROM + "WHERE " + DuckDbFilter.where(filter, VERDICT, params) + ORDER;
+        String sql = COLUMNS + FROM + "WHERE " + DuckDbFilter.where(filter, params) + ORDER;
         query.run(sql, params, rs -> {
             while (rs.next()) {
                 rows.accept(row(rs));
@@ -62,8 +60,12 @@ final class DuckDbHitReader implements HitReader {
         });
     }
 
-    @Override
-    public long size() {
+    Optional<StoredHit> hit(long id) {
+        String sql = COLUMNS + FROM + "WHERE h.id = ?";
+        return query.run(sql, List.of(id), rs -> rs.next() ? Optional.of(row(rs)) : Optional.empty());
+    }
+
+    long size() {
         return query.run("SELECT count(*) FROM hits", List.of(), rs -> {
             rs.next();
             return rs.getLong(1);

@@ -4,11 +4,17 @@ import dev.crawlerrors.crawler.CrawlerHit;
 import dev.crawlerrors.crawler.Verdict;
 import dev.crawlerrors.crawler.Verification;
 import dev.crawlerrors.ingest.SourceProgress;
+import dev.crawlerrors.store.BreakdownCount;
+import dev.crawlerrors.store.DurationCount;
 import dev.crawlerrors.store.HitFilter;
+import dev.crawlerrors.store.HitWindow;
 import dev.crawlerrors.store.HitStore;
 import dev.crawlerrors.store.StoreException;
 import dev.crawlerrors.store.StoredHit;
+import dev.crawlerrors.store.StoreVersion;
 import dev.crawlerrors.store.StoredVerdict;
+import dev.crawlerrors.store.TimeCount;
+import dev.crawlerrors.store.UrlCount;
 import dev.crawlerrors.text.Failures;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,6 +24,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.function.Consumer;
 import org.duckdb.DuckDBConnection;
@@ -26,7 +33,8 @@ import org.duckdb.DuckDBConnection;
  * The embedded store: one DuckDB file, one connection. Its parts, a class each: the writer
  * ({@link DuckDbHitWriter}: hits go in column by column, one statement per batch, on a thread of
  * its own), the verdicts ({@link DuckDbVerdicts}: their own table keyed by address and crawler),
- * and the reader ({@link DuckDbHitReader}: the report's queries). How far each log has been
+ * the reader ({@link DuckDbHitReader}: the report's pages) and its tallies ({@link DuckDbTallies}:
+ * the counts behind the patterns and the overview). How far each log has been
  * imported is kept in {@code imports}, by content fingerprint, written in the same transaction as
  * the hits it covers. Reads use a duplicate of the connection per query, which DuckDB allows from
  * any thread.
@@ -75,6 +83,7 @@ public final class DuckDbHitStore implements HitStore {
     private final DuckDbHitWriter writer;
     private final DuckDbVerdicts verdicts;
     private final DuckDbHitReader reader;
+    private final DuckDbTallies tallies;
 
     private DuckDbHitStore(DuckDBConnection connection, String location, long commitRows) throws SQLException {
         this.connection = connection;
@@ -90,6 +99,7 @@ public final class DuckDbHitStore implements HitStore {
         this.verdicts = new DuckDbVerdicts(connection, query);
         this.writer = new DuckDbHitWriter(connection, location, commitRows, verdicts, query);
         this.reader = new DuckDbHitReader(query);
+        this.tallies = new DuckDbTallies(query);
     }
 
     /** Opens (creating if needed) the store in {@code file}, with DuckDB's default worker threads (one per core). */
@@ -196,6 +206,36 @@ public final class DuckDbHitStore implements HitStore {
     @Override
     public long size() {
         return reader.size();
+    }
+
+    @Override
+    public Optional<StoredHit> hit(long id) {
+        return reader.hit(id);
+    }
+
+    @Override
+    public StoreVersion version() {
+        return writer.version();
+    }
+
+    @Override
+    public List<TimeCount> countByTime(HitFilter filter, HitWindow window, long bucketMillis) {
+        return tallies.byTime(filter, window, bucketMillis);
+    }
+
+    @Override
+    public List<BreakdownCount> countByCrawler(HitFilter filter, HitWindow window) {
+        return tallies.byCrawler(filter, window);
+    }
+
+    @Override
+    public List<DurationCount> countByDuration(HitFilter filter, HitWindow window) {
+        return tallies.byDuration(filter, window);
+    }
+
+    @Override
+    public void forEachUrl(HitFilter filter, HitWindow window, Consumer<UrlCount> urls) {
+        tallies.forEachUrl(filter, window, urls);
     }
 
     @Override

@@ -4,6 +4,7 @@ import dev.crawlerrors.crawler.CrawlerHit;
 import dev.crawlerrors.crawler.Verdict;
 import dev.crawlerrors.ingest.SourceProgress;
 import dev.crawlerrors.store.StoreException;
+import dev.crawlerrors.store.StoreVersion;
 import dev.crawlerrors.store.StoredVerdict;
 import dev.crawlerrors.text.Failures;
 import java.sql.PreparedStatement;
@@ -87,6 +88,8 @@ final class DuckDbHitWriter {
     /** Numbers the table functions: two stores open in one process each register their own. */
     private static final AtomicLong SOURCES = new AtomicLong();
     private long nextId;
+    /** Verdicts changed through {@link #updateVerdict} since the store was opened. */
+    private long verdictChanges;
     private final long commitRows;
     /** Rows handed to the writer in the transaction it has open, if any (appending side). */
     private long uncommittedRows;
@@ -175,10 +178,21 @@ final class DuckDbHitWriter {
 
     /** Buffers a verdict that changed, to be written with the next batch. */
     synchronized void updateVerdict(String ip, String crawler, Verdict verdict) {
+        verdictChanges++;
         String key = CrawlerHit.claimKey(ip, crawler);
         verdictsKnown.add(key);
         buffered.newVerdicts.remove(key);
         buffered.changedVerdicts.put(key, new StoredVerdict(ip, crawler, verdict));
+    }
+
+    /**
+     * What the store holds: everything appended so far is committed first, so every hit through
+     * the id returned is in every query, and every verdict change counted is too.
+     */
+    synchronized StoreVersion version() {
+        long changes = verdictChanges;
+        flush();
+        return new StoreVersion(nextId - 1, changes);
     }
 
     /**
