@@ -1,44 +1,165 @@
 package dev.crawlerrors.web;
 
+import dev.crawlerrors.report.ReportParameters;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
-/** Links to other pages and formats of the same report, keeping every filter parameter but {@code page}. */
+/**
+ * Links between the report's pages and formats that keep the request's filters: every page, the
+ * patterns, the overview and each chart's bars link with them, changed only where the link says so
+ * (another page, a status, a time range, one filter taken off). A repeatable filter's values are
+ * kept one by one ({@code status=404&status=3xx}), so each can be taken off alone.
+ */
 public final class ReportLinks {
 
     static final String HTML_PATH = "/crawl-errors";
     static final String JSON_PATH = "/api/crawl-errors";
     static final String CSV_PATH = "/crawl-errors.csv";
+    static final String PATTERNS_PATH = "/crawl-errors/patterns";
+    static final String PATTERNS_JSON_PATH = "/api/crawl-errors/patterns";
+    static final String OVERVIEW_PATH = "/crawl-errors/overview";
+    static final String OVERVIEW_JSON_PATH = "/api/crawl-errors/overview";
+    static final String HIT_PATH = "/crawl-errors/hits/";
+    static final String HIT_JSON_PATH = "/api/crawl-errors/hits/";
+    private static final Set<String> REPEATABLE = Set.of("status", "bot", "crawler", "verification");
 
-    private final String filters;
+    /** One filter value: a parameter's name and one of its values. */
+    public record Filter(String name, String value) {
+    }
 
+    private final List<Filter> filters;
+
+    /** The filters of a request's query (its page, interval and empty values left out). */
     public ReportLinks(Map<String, List<String>> query) {
-        StringBuilder sb = new StringBuilder();
+        List<Filter> kept = new ArrayList<>();
         query.forEach((name, values) -> {
-            if (!"page".equals(name)) {
+            if (ReportParameters.FILTERS.contains(name)) {
                 for (String value : values) {
-                    sb.append('&').append(encode(name)).append('=').append(encode(value));
+                    for (String part : REPEATABLE.contains(name) ? value.split(",", -1) : new String[] {value}) {
+                        String trimmed = REPEATABLE.contains(name) ? part.trim() : part;
+                        if (!trimmed.isEmpty() && !kept.contains(new Filter(name, trimmed))) {
+                            kept.add(new Filter(name, trimmed));
+                        }
+                    }
                 }
             }
         });
-        this.filters = sb.toString();
+        this.filters = List.copyOf(kept);
     }
 
+    private ReportLinks(List<Filter> filters) {
+        this.filters = List.copyOf(filters);
+    }
+
+    /** The filters, in the order the request gave them. */
+    public List<Filter> filters() {
+        return filters;
+    }
+
+    public boolean isEmpty() {
+        return filters.isEmpty();
+    }
+
+    /** The values of one filter. */
+    public List<String> values(String name) {
+        return filters.stream().filter(f -> f.name().equals(name)).map(Filter::value).toList();
+    }
+
+    /** The one value of a filter, or an empty string. */
+    public String value(String name) {
+        List<String> values = values(name);
+        return values.isEmpty() ? "" : values.get(0);
+    }
+
+    /** These filters with {@code name} set to {@code value} alone. */
+    public ReportLinks with(String name, String value) {
+        List<Filter> out = new ArrayList<>();
+        boolean placed = false;
+        for (Filter filter : filters) {
+            if (!filter.name().equals(name)) {
+                out.add(filter);
+            } else if (!placed) {
+                out.add(new Filter(name, value));
+                placed = true;
+            }
+        }
+        if (!placed) {
+            out.add(new Filter(name, value));
+        }
+        return new ReportLinks(out);
+    }
+
+    /** These filters without one value. */
+    public ReportLinks without(Filter filter) {
+        return new ReportLinks(filters.stream().filter(f -> !f.equals(filter)).toList());
+    }
+
+    /** These filters without any value of {@code name}. */
+    public ReportLinks without(String name) {
+        return new ReportLinks(filters.stream().filter(f -> !f.name().equals(name)).toList());
+    }
+
+    /** {@code path} with these filters. */
+    public String at(String path) {
+        return path + query("?");
+    }
+
+    /** The report's page {@code page} (HTML). */
     public String page(int page) {
-        return HTML_PATH + "?page=" + page + filters;
+        return HTML_PATH + "?page=" + page + query("&");
+    }
+
+    /** The report's first page (HTML), its address without a page number. */
+    public String report() {
+        return HTML_PATH + query("?");
     }
 
     public String json(int page) {
-        return JSON_PATH + "?page=" + page + filters;
+        return JSON_PATH + "?page=" + page + query("&");
     }
 
     public String csv() {
-        return filters.isEmpty() ? CSV_PATH : CSV_PATH + "?" + filters.substring(1);
+        return CSV_PATH + query("?");
     }
 
-    private static String encode(String value) {
+    public String patterns() {
+        return PATTERNS_PATH + query("?");
+    }
+
+    public String patternsJson() {
+        return PATTERNS_JSON_PATH + query("?");
+    }
+
+    public String overview() {
+        return OVERVIEW_PATH + query("?");
+    }
+
+    public String overview(String interval) {
+        String query = query("&");
+        return OVERVIEW_PATH + "?interval=" + interval + query;
+    }
+
+    public String overviewJson() {
+        return OVERVIEW_JSON_PATH + query("?");
+    }
+
+    /** The filters as a query string after {@code lead} ({@code ?} or {@code &}), or nothing when there are none. */
+    private String query(String lead) {
+        if (filters.isEmpty()) {
+            return "";
+        }
+        StringBuilder sb = new StringBuilder();
+        for (Filter filter : filters) {
+            sb.append(sb.isEmpty() ? lead : "&").append(encode(filter.name())).append('=').append(encode(filter.value()));
+        }
+        return sb.toString();
+    }
+
+    static String encode(String value) {
         return URLEncoder.encode(value, StandardCharsets.UTF_8);
     }
 }

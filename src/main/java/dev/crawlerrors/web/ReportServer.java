@@ -4,11 +4,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.crawlerrors.report.BadParameterException;
 import dev.crawlerrors.report.CrawlErrorReport;
 import dev.crawlerrors.report.PageNotFoundException;
+import dev.crawlerrors.report.StillCountingException;
 import dev.crawlerrors.store.HitStore;
 import dev.crawlerrors.text.ShownText;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
+import io.javalin.http.NotFoundResponse;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -22,23 +24,29 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The read-only HTTP server: the report at {@code /crawl-errors} (HTML), {@code /api/crawl-errors}
- * (JSON) and {@code /crawl-errors.csv}, plus {@code /health} and {@code /metrics}. Typed
- * exceptions are mapped to statuses here and nowhere else.
+ * (JSON) and {@code /crawl-errors.csv}; its URL patterns and overview under {@code /crawl-errors/}
+ * and {@code /api/crawl-errors/} (HTML and JSON), one hit's page; plus {@code /health} and
+ * {@code /metrics}. Typed exceptions are mapped to statuses here and nowhere else.
  */
 public final class ReportServer implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ReportServer.class);
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final List<String> REPORT_PATHS =
-            List.of("/", ReportLinks.HTML_PATH, ReportLinks.JSON_PATH, ReportLinks.CSV_PATH);
+    private static final List<String> REPORT_PATHS = List.of("/", ReportLinks.HTML_PATH, ReportLinks.JSON_PATH, ReportLinks.CSV_PATH,
+            ReportLinks.PATTERNS_PATH, ReportLinks.PATTERNS_JSON_PATH, ReportLinks.OVERVIEW_PATH, ReportLinks.OVERVIEW_JSON_PATH,
+            ReportLinks.HIT_PATH + "{id}", ReportLinks.HIT_JSON_PATH + "{id}");
+    /** What a client that met figures still being counted is told to wait, in seconds. */
+    private static final String RETRY_AFTER = "5";
     private static final List<HandlerType> WRITE_METHODS =
             List.of(HandlerType.POST, HandlerType.PUT, HandlerType.PATCH, HandlerType.DELETE);
     private static final String ALLOWED = "GET, HEAD";
 
     private final Javalin app;
+    private final CrawlErrorReport report;
 
-    private ReportServer(Javalin app) {
+    private ReportServer(Javalin app, CrawlErrorReport report) {
         this.app = app;
+        this.report = report;
     }
 
     /** Starts serving on {@code bind}:{@code port}; port 0 picks a free one. */
@@ -62,10 +70,20 @@ public final class ReportServer implements AutoCloseable {
             config.routes.get(ReportLinks.HTML_PATH, routes::html);
             config.routes.get(ReportLinks.JSON_PATH, routes::json);
             config.routes.get(ReportLinks.CSV_PATH, routes::csv);
+            config.routes.get(ReportLinks.PATTERNS_PATH, routes::patternsHtml);
+            config.routes.get(ReportLinks.PATTERNS_JSON_PATH, routes::patternsJson);
+            config.routes.get(ReportLinks.OVERVIEW_PATH, routes::overviewHtml);
+            config.routes.get(ReportLinks.OVERVIEW_JSON_PATH, routes::overviewJson);
+            config.routes.get(ReportLinks.HIT_PATH + "{id}", routes::hitHtml);
+            config.routes.get(ReportLinks.HIT_JSON_PATH + "{id}", routes::hitJson);
             // HEAD answers with the headers GET would send (and so the same 400/404 for bad requests)
             config.routes.head(ReportLinks.HTML_PATH, routes::html);
             config.routes.head(ReportLinks.JSON_PATH, routes::json);
             config.routes.head(ReportLinks.CSV_PATH, routes::csv);
+            config.routes.head(ReportLinks.PATTERNS_PATH, routes::patternsHtml);
+            config.routes.head(ReportLinks.PATTERNS_JSON_PATH, routes::patternsJson);
+            config.routes.head(ReportLinks.OVERVIEW_PATH, routes::overviewHtml);
+            config.routes.head(ReportLinks.OVERVIEW_JSON_PATH, routes::overviewJson);
             config.routes.get("/health", ctx -> health(ctx, store));
             config.routes.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(metrics.scrape()));
             for (String path : REPORT_PATHS) {
@@ -77,6 +95,11 @@ public final class ReportServer implements AutoCloseable {
                     error(ctx, 400, e.getMessage(), Map.of("parameter", e.parameter())));
             config.routes.exception(PageNotFoundException.class, (e, ctx) ->
                     error(ctx, 404, e.getMessage(), Map.of("pages", e.pages())));
+            config.routes.exception(NotFoundResponse.class, (e, ctx) -> error(ctx, 404, e.getMessage(), Map.of()));
+            config.routes.exception(StillCountingException.class, (e, ctx) -> {
+                ctx.header("Retry-After", RETRY_AFTER);
+                error(ctx, 503, e.getMessage(), Map.of());
+            });
             config.routes.exception(Exception.class, (e, ctx) -> {
                 LOG.error("{} {} failed", ctx.method(), ShownText.of(ctx.path()), e);
                 error(ctx, 500, "the report could not be produced: " + e.getMessage(), Map.of());
@@ -87,7 +110,7 @@ public final class ReportServer implements AutoCloseable {
                     .register(metrics).increment());
         });
         app.start(bind, port);
-        return new ReportServer(app);
+        return new ReportServer(app, report);
     }
 
     public int port() {
@@ -134,8 +157,13 @@ public final class ReportServer implements AutoCloseable {
         }
     }
 
+    /** Stops serving, and the report's counting (the store may close next). */
     @Override
     public void close() {
-        app.stop();
+        try {
+            app.stop();
+        } finally {
+            report.close();
+        }
     }
 }
