@@ -8,7 +8,6 @@ import dev.crawlerrors.crawler.verify.IpRangeVerifier;
 import dev.crawlerrors.demo.DemoLog;
 import dev.crawlerrors.pipeline.ImportSummary;
 import dev.crawlerrors.pipeline.LogImport;
-import dev.crawlerrors.report.CrawlErrorReport;
 import dev.crawlerrors.store.HitStore;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import java.io.IOException;
@@ -27,6 +26,8 @@ public final class DemoCommand implements Callable<Integer> {
 
     final TimeZoneOption timezone = new TimeZoneOption();
 
+    final UrlNamesOption urlNames = new UrlNamesOption();
+
     Path dir;
 
     /** The command, bound to this object. */
@@ -36,6 +37,7 @@ public final class DemoCommand implements Callable<Integer> {
                         + "imports it into a fresh store and serves the report.");
         server.addTo(spec);
         timezone.addTo(spec);
+        urlNames.addTo(spec, List.of(DemoLog.URL_NAMES));
         spec.addOption(CommandSpecs.option("--dir", "DIR", Path.class, () -> dir, value -> dir = value,
                 "Where the demo's log, IP list and store are written (default: ./${DEFAULT-VALUE}).").defaultValue("crawl-errors-demo").build());
         return spec;
@@ -43,6 +45,7 @@ public final class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        urlNames.check();
         Demo demo = Demo.prepare(dir);
         System.out.println("Demo log: " + demo.log() + " (the demo's IP lists, marked as demo data, are in " + demo.ipRanges() + ")");
         DuckDbHitStore store = DuckDbHitStore.open(demo.db());
@@ -55,7 +58,7 @@ public final class DemoCommand implements Callable<Integer> {
             throw e;
         }
         List<String> lists = summary.describeLists();
-        ServeCommand.serveUntilStopped(store, new CrawlErrorReport(store, timezone.zone()), server, () -> lists);
+        ServeCommand.serveUntilStopped(store, urlNames.report(store, timezone.zone()), server, () -> lists);
         return 0;
     }
 

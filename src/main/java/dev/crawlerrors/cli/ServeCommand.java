@@ -34,6 +34,8 @@ final class ServeCommand implements Callable<Integer> {
 
     final FormatOption format = new FormatOption();
 
+    final UrlNamesOption urlNames = new UrlNamesOption();
+
     /** The command, bound to this object. */
     CommandSpec spec() {
         CommandSpec spec = CommandSpecs.command(this, "serve",
@@ -51,6 +53,7 @@ final class ServeCommand implements Callable<Integer> {
                 "A log to tail into the store while serving, like tail -F: it survives rotation (rename or "
                         + "copytruncate), may appear later, and a restart reads on where the last run stopped. Repeatable.").build());
         format.addTo(spec);
+        urlNames.addTo(spec, List.of());
         return spec;
     }
 
@@ -66,6 +69,7 @@ final class ServeCommand implements Callable<Integer> {
         // answer names it, so the chooser says nothing per batch
         FormatChooser pushedFormats = format.liveChooser(notice -> { });
         pushed.check();
+        urlNames.check();
         CrawlerCatalog catalog = store.catalog();
         HitStore hits = store.openStore();
         CrawlerVerifier verifier = store.verifier(catalog);
@@ -91,7 +95,7 @@ final class ServeCommand implements Callable<Integer> {
         // stopped in this order: nothing may reach the store or the verifier after they close
         feeds.add(rechecks);
         feeds.add(verifier);
-        serveUntilStopped(hits, new CrawlErrorReport(hits, store.zone()), server, verifier.lists()::describeLists, feeds);
+        serveUntilStopped(hits, urlNames.report(hits, store.zone()), server, verifier.lists()::describeLists, feeds);
         return 0;
     }
 
@@ -109,6 +113,7 @@ final class ServeCommand implements Callable<Integer> {
     static void serveUntilStopped(HitStore hits, CrawlErrorReport report, ServerOptions options,
             Supplier<List<String>> evidenceSources, List<AutoCloseable> feeds) throws InterruptedException {
         ReportServer server = options.start(report, hits, evidenceSources);
+        report.startCounting();
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             server.close();
