@@ -1,9 +1,7 @@
 package dev.crawlerrors.report.pattern;
 
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * Which path segments are words of the site rather than values: a word is met under
@@ -22,40 +20,63 @@ final class RecurringWords {
     static final int MAX_SEEN = 50_000;
     static final int MAX_WORDS = 50_000;
 
-    /** The parents under which each segment was met, until it is a word. */
-    private final Map<String, String[]> parents = new HashMap<>();
-    private final Set<String> words = new HashSet<>();
+    /** A segment not yet known as a word: the parents it was met under, and at which places. */
+    private static final class Seen {
+        final String[] parents = new String[PARENTS - 1];
+        int places;
+    }
 
-    void see(String segment, String parent) {
-        if (words.contains(segment)) {
-            return;
-        }
-        String[] met = parents.get(segment);
-        if (met == null) {
-            if (parents.size() >= MAX_SEEN) {
-                parents.clear();
+    private final Map<String, Seen> seen = new HashMap<>();
+    /** The words, each with the places (a bit per depth in the path) it was met at. */
+    private final Map<String, Integer> words = new HashMap<>();
+
+    /** Notes {@code segment} met under {@code parent} at place {@code depth} (0 for the first segment). */
+    void see(String segment, String parent, int depth) {
+        int place = 1 << Math.min(depth, 31);
+        Integer places = words.get(segment);
+        if (places != null) {
+            if ((places & place) == 0) {
+                words.put(segment, places | place);
             }
-            met = new String[PARENTS - 1];
-            met[0] = parent;
-            parents.put(segment, met);
             return;
         }
-        for (int i = 0; i < met.length; i++) {
-            if (met[i] == null) {
-                met[i] = parent;
+        Seen met = seen.get(segment);
+        if (met == null) {
+            if (seen.size() >= MAX_SEEN) {
+                seen.clear();
+            }
+            met = new Seen();
+            met.parents[0] = parent;
+            met.places = place;
+            seen.put(segment, met);
+            return;
+        }
+        met.places |= place;
+        for (int i = 0; i < met.parents.length; i++) {
+            if (met.parents[i] == null) {
+                met.parents[i] = parent;
                 return;
             }
-            if (met[i].equals(parent)) {
+            if (met.parents[i].equals(parent)) {
                 return;
             }
         }
         if (words.size() < MAX_WORDS) {
-            words.add(segment);
-            parents.remove(segment);
+            words.put(segment, met.places);
+            seen.remove(segment);
         }
     }
 
     boolean isWord(String segment) {
-        return words.contains(segment);
+        return words.containsKey(segment);
+    }
+
+    /**
+     * Whether a word was met at one place of the path only: a street name shared by many cities is;
+     * {@code parkeren}, a section under streets and a page under cities, is not.
+     */
+    boolean atOnePlace(String word) {
+        Integer places = words.get(word);
+        return places != null && Integer.bitCount(places) == 1;
     }
 }

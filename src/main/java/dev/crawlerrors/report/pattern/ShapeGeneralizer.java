@@ -21,8 +21,9 @@ import java.util.TreeSet;
  *   <li>words (met under several parents) stay as they are ({@code straten}, {@code parkeren}), but
  *       three or more words at one place with the same shape below them become a placeholder too,
  *       as the values of a small set do (the sections {@code parkeren}, {@code mobiliteit},
- *       {@code bedrijven}, {@code scholen} of every street), and words with the shape of the
- *       placeholder beside them join it;
+ *       {@code bedrijven}, {@code scholen} of every street), and a word met at this place only,
+ *       with nothing below it that the placeholder beside it has not, joins the placeholder (a
+ *       street name found in many cities is a word, but a street);
  *   <li>numbers and single letters are their class ({@code {n}}, {@code {letter}});
  *   <li>each path end is a shape of its own, with and without a trailing slash.
  * </ol>
@@ -34,6 +35,8 @@ final class ShapeGeneralizer {
 
     /** Values (or words of one shape) at one place that make a placeholder. */
     static final int MIN_VARIANTS = 3;
+    /** Levels below a word that its shape is compared by. */
+    private static final int SIGNATURE_DEPTH = 3;
 
     /** One shape found: a rooted path's segments, with or without a trailing slash, and its hits. */
     record Shape(UrlPattern pattern, ShapeStats stats) {
@@ -58,6 +61,10 @@ final class ShapeGeneralizer {
     }
 
     private void generalize(Node node) {
+        if (!node.dirty) {
+            return; // as it was: generalizing it again would change nothing
+        }
+        node.dirty = false;
         List<String> values = new ArrayList<>();
         for (String key : node.children.keySet()) {
             if (isValue(key)) {
@@ -75,23 +82,50 @@ final class ShapeGeneralizer {
         if (node.any != null) {
             generalize(node.any);
         }
-        // words with one shape below them: those of the placeholder's shape join it; without a
-        // placeholder, the largest set of three or more becomes one
+        // words of one shape below them, three or more: the values of a small set (sections); they
+        // become the placeholder, or join the one there when it can hold what is below them
         Map<String, List<String>> bySignature = new TreeMap<>();
-        for (var entry : new TreeMap<>(node.children).entrySet()) {
+        for (var entry : node.children.entrySet()) {
             if (isWord(entry.getKey())) {
-                bySignature.computeIfAbsent(signature(entry.getValue()), s -> new ArrayList<>()).add(entry.getKey());
+                bySignature.computeIfAbsent(signature(entry.getValue(), SIGNATURE_DEPTH), s -> new ArrayList<>()).add(entry.getKey());
             }
         }
-        List<String> set = node.any != null ? bySignature.getOrDefault(signature(node.any), List.of())
-                : bySignature.values().stream().filter(keys -> keys.size() >= MIN_VARIANTS)
-                        .max((a, b) -> Integer.compare(a.size(), b.size())).orElse(List.of());
-        if (!set.isEmpty()) {
-            for (String key : set) {
-                node.any = absorb(node.any, node.children.remove(key));
-            }
-            generalize(node.any);
+        List<String> set = bySignature.values().stream()
+                .filter(keys -> keys.size() >= MIN_VARIANTS && (node.any == null || holds(node.any, node.children.get(keys.get(0)))))
+                .max((a, b) -> Integer.compare(a.size(), b.size())).orElse(List.of());
+        absorbAll(node, set);
+        if (node.any == null) {
+            return;
         }
+        // a word of the placeholder's kind joins it too: met at this place only, with nothing below it the placeholder cannot hold
+        List<String> joining = new ArrayList<>();
+        for (var entry : node.children.entrySet()) {
+            if (isWord(entry.getKey()) && words.atOnePlace(entry.getKey()) && holds(node.any, entry.getValue())) {
+                joining.add(entry.getKey());
+            }
+        }
+        absorbAll(node, joining);
+    }
+
+    private void absorbAll(Node node, List<String> keys) {
+        if (keys.isEmpty()) {
+            return;
+        }
+        for (String key : keys) {
+            node.any = absorb(node.any, node.children.remove(key));
+        }
+        generalize(node.any);
+    }
+
+    /** Whether a placeholder can hold what follows {@code node}: each next segment is among its own, or a word its placeholder takes. */
+    private static boolean holds(Node placeholder, Node node) {
+        for (String key : node.children.keySet()) {
+            boolean aClass = key.equals(ShapeTrie.NUMBER) || key.equals(ShapeTrie.LETTER);
+            if (!placeholder.children.containsKey(key) && (aClass || placeholder.any == null)) {
+                return false;
+            }
+        }
+        return node.any == null || placeholder.any != null;
     }
 
     private boolean isValue(String key) {
@@ -104,22 +138,31 @@ final class ShapeGeneralizer {
 
     private static Node absorb(Node any, Node other) {
         if (any == null) {
+            other.dirty = true;
             return other;
         }
         ShapeTrie.merge(any, other);
         return any;
     }
 
-    /** The shape of the paths below a node, whatever their ends: the words and classes, and "any" as {@code *}. */
-    private static String signature(Node node) {
-        StringBuilder out = new StringBuilder("(");
-        for (var entry : new TreeMap<>(node.children).entrySet()) {
-            out.append(entry.getKey()).append(signature(entry.getValue())).append(',');
+    /**
+     * The shape of the paths below a node, whatever their ends, to {@code depth} levels: the words
+     * and classes, and "any" as {@code *}. Deeper levels are left out: enough to tell sections from
+     * letter indexes, and cheap on a tree of thousands of nodes.
+     */
+    private static String signature(Node node, int depth) {
+        if (depth == 0) {
+            return "";
+        }
+        List<String> parts = new ArrayList<>(node.children.size() + 1);
+        for (var entry : node.children.entrySet()) {
+            parts.add(entry.getKey() + signature(entry.getValue(), depth - 1));
         }
         if (node.any != null) {
-            out.append('*').append(signature(node.any));
+            parts.add("*" + signature(node.any, depth - 1));
         }
-        return out.append(')').toString();
+        parts.sort(null);
+        return "(" + String.join(",", parts) + ")";
     }
 
     private static void emit(Node node, List<Segment> prefix, List<Shape> shapes) {

@@ -36,6 +36,8 @@ final class ShapeTrie {
         ShapeStats slashEnd;
         /** Children past which the values among them are folded; raised when a fold leaves many (words). */
         int foldAt = FOLD_AT;
+        /** For {@link ShapeGeneralizer}: whether the node changed since it was last generalized. */
+        boolean dirty = true;
 
         Node child(String key) {
             return children.get(key);
@@ -69,12 +71,14 @@ final class ShapeTrie {
         }
         Node node = root;
         String parent = ROOT;
+        int depth = 0;
         for (String segment : path.segments()) {
             String key = key(segment);
             boolean value = key.equals(segment);
             if (value) {
-                words.see(segment, parent);
+                words.see(segment, parent, depth);
             }
+            depth++;
             node = step(node, key, value && !words.isWord(segment));
             parent = segment;
         }
@@ -142,6 +146,7 @@ final class ShapeTrie {
     /** Merges {@code from} into {@code into}; returns how many nodes went away. */
     static int merge(Node into, Node from) {
         int gone = 1;
+        into.dirty = true;
         if (from.end != null) {
             if (into.end == null) {
                 into.end = new ShapeStats();

@@ -137,6 +137,27 @@ class UrlShapesTest {
     }
 
     @Test
+    void aStreetNameFoundInManyCitiesIsStillAStreet() {
+        // kerkstraat is met under three cities, so it is a word; but only at the streets' place, and
+        // with nothing below it that the streets do not have, so it joins them
+        List<UrlCount> counts = new ArrayList<>();
+        for (String city : List.of("antwerp", "ghent", "bruges", "leuven")) {
+            for (String street : List.of("meir", "kouter", "markt")) {
+                for (String section : List.of("parkeren", "mobiliteit", "bedrijven", "scholen")) {
+                    counts.add(url("/" + city + "/" + city + "-" + street + "/" + section, 308));
+                }
+            }
+        }
+        for (String city : List.of("antwerp", "ghent", "bruges")) {
+            counts.add(url("/" + city + "/kerkstraat/parkeren", 308));
+        }
+
+        PatternReport report = report(counts, "/{city}/{street}/{section}");
+
+        assertThat(hitsByPattern(report)).containsExactly(Map.entry("/{city}/{street}/{section}", 51L));
+    }
+
+    @Test
     void refusesATemplateThatIsNotOne() {
         assertThatThrownBy(() -> PlaceholderNames.of(List.of("city/{street}")))
                 .hasMessage("a URL pattern is a path such as /{city}/{street}, starting with '/'; got 'city/{street}'");
