@@ -10,6 +10,7 @@ import dev.crawlerrors.pipeline.ImportSummary;
 import dev.crawlerrors.pipeline.LogImport;
 import dev.crawlerrors.store.HitStore;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
+import dev.crawlerrors.store.duckdb.DuckDbSettings;
 import java.io.IOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
@@ -48,7 +49,7 @@ public final class DemoCommand implements Callable<Integer> {
         urlNames.check();
         Demo demo = Demo.prepare(dir);
         System.out.println("Demo log: " + demo.log() + " (the demo's IP lists, marked as demo data, are in " + demo.ipRanges() + ")");
-        DuckDbHitStore store = DuckDbHitStore.open(demo.db());
+        DuckDbHitStore store = DuckDbHitStore.open(demo.db(), new DuckDbSettings(0, DuckDbSettings.SERVE.memoryLimit(), server.readers));
         ImportSummary summary;
         try {
             summary = demo.importInto(store);

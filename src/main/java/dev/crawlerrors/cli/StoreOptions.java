@@ -6,10 +6,17 @@ import dev.crawlerrors.crawler.verify.CrawlerVerifier;
 import dev.crawlerrors.crawler.verify.IpListCache;
 import dev.crawlerrors.crawler.verify.IpRangeSource;
 import dev.crawlerrors.crawler.verify.IpRangeVerifier;
+import dev.crawlerrors.store.HitStore;
+import dev.crawlerrors.store.StoreException;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
+import dev.crawlerrors.store.duckdb.DuckDbSettings;
+import dev.crawlerrors.store.remote.ServedStore;
+import dev.crawlerrors.store.remote.StoreSocketClient;
+import dev.crawlerrors.text.ShownText;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZoneId;
+import java.util.Optional;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 
@@ -31,6 +38,10 @@ final class StoreOptions {
 
     String dnsServer;
 
+    String dbMemory;
+
+    Integer dbThreads;
+
     /** Adds {@code --db}, {@code --timezone}, {@code --ip-ranges}, {@code --crawlers} and {@code --dns-server} to {@code command}. */
     StoreOptions addTo(CommandSpec command) {
         spec = command;
@@ -46,6 +57,12 @@ final class StoreOptions {
         command.addOption(CommandSpecs.option("--dns-server", "HOST[:PORT]|none", String.class, () -> dnsServer,
                 value -> dnsServer = value, "Resolver for the reverse-then-forward DNS checks of crawlers whose operators "
                         + "document them (default: the system's resolver); none turns DNS checks off.").build());
+        command.addOption(CommandSpecs.option("--db-memory", "SIZE", String.class, () -> dbMemory, value -> dbMemory = value,
+                "The memory DuckDB may use, such as 512MB or 2GB (default: " + DuckDbSettings.SERVE.memoryLimit()
+                        + " to serve, " + DuckDbSettings.IMPORT.memoryLimit() + " to import); beyond it, it spills to disk "
+                        + "or refuses a query.").build());
+        command.addOption(CommandSpecs.option("--db-threads", "N", Integer.class, () -> dbThreads, value -> dbThreads = value,
+                "DuckDB's worker threads (default: one per core to serve, one to import).").build());
         return this;
     }
 
@@ -107,12 +124,77 @@ final class StoreOptions {
         }
     }
 
+    /** The store to serve from, with {@code readers} connections for report requests. */
+    DuckDbHitStore openStore(int readers) {
+        try {
+            return DuckDbHitStore.open(dbPath(), settings(DuckDbSettings.SERVE, readers));
+        } catch (StoreException e) {
+            throw whoHas(e);
+        }
+    }
+
     DuckDbHitStore openStore() {
-        return DuckDbHitStore.open(dbPath());
+        return openStore(DuckDbSettings.SERVE.readers());
+    }
+
+    /** The DuckDB settings the options give, {@code defaults} where they say nothing. */
+    DuckDbSettings settings(DuckDbSettings defaults, int readers) {
+        try {
+            return new DuckDbSettings(dbThreads == null ? defaults.threads() : dbThreads,
+                    dbMemory == null ? defaults.memoryLimit() : dbMemory.strip(), readers);
+        } catch (IllegalArgumentException e) {
+            String option = e.getMessage().startsWith("DuckDB's threads") ? "--db-threads" : "--db-memory";
+            throw new ParameterException(spec.commandLine(), option + ": " + e.getMessage());
+        }
     }
 
     /** The store for an import: DuckDB gets one worker thread, the parsers the cores. */
-    DuckDbHitStore openStoreForImport() {
-        return DuckDbHitStore.open(dbPath(), 1);
+    /**
+     * The store for an import: DuckDB gets one worker thread, the parsers the cores. When a running
+     * {@code serve} has the store open, the import writes through that serve instead.
+     */
+    HitStore openStoreForImport() {
+        try {
+            return DuckDbHitStore.open(dbPath(), settings(DuckDbSettings.IMPORT, DuckDbSettings.IMPORT.readers()));
+        } catch (StoreException e) {
+            if (lockHolder(e) != null) {
+                Optional<ServedStore> served = ServedStore.find(dbPath());
+                if (served.isPresent()) {
+                    return StoreSocketClient.connect(served.get());
+                }
+            }
+            throw whoHas(e);
+        }
+    }
+
+    /**
+     * What to say when the store could not be opened because another process has it: a serve
+     * (which imports write through, but a second serve cannot share), or another import.
+     */
+    private StoreException whoHas(StoreException e) {
+        Long pid = lockHolder(e);
+        if (pid == null) {
+            return e;
+        }
+        String store = ShownText.of(dbPath().toAbsolutePath().normalize().toString());
+        Optional<ServedStore> served = ServedStore.find(dbPath());
+        if (served.isPresent()) {
+            return new StoreException("the store " + store + " is served by crawl-errors serve (PID " + served.get().pid()
+                    + ", " + served.get().report() + "); one serve per store: stop that one first, or give this one another --db", e);
+        }
+        return new StoreException("the store " + store + " is open in another process (PID " + pid + "), most likely an import: "
+                + "run this when it has finished", e);
+    }
+
+    /** The process DuckDB names as holding the store's lock, or null when {@code e} is about something else. */
+    private static Long lockHolder(StoreException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            String message = String.valueOf(t.getMessage());
+            if (message.contains("Could not set lock on file")) {
+                java.util.regex.Matcher pid = java.util.regex.Pattern.compile("PID (\\d+)").matcher(message);
+                return pid.find() ? Long.valueOf(pid.group(1)) : Long.valueOf(-1);
+            }
+        }
+        return null;
     }
 }

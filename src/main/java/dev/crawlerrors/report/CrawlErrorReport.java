@@ -5,8 +5,10 @@ import dev.crawlerrors.report.pattern.PatternText;
 import dev.crawlerrors.report.pattern.PlaceholderNames;
 import dev.crawlerrors.report.pattern.UrlShapes;
 import dev.crawlerrors.store.HitFilter;
-import dev.crawlerrors.store.HitStore;
+import dev.crawlerrors.store.HitReader;
 import dev.crawlerrors.store.HitWindow;
+import dev.crawlerrors.store.MinuteCounts;
+import dev.crawlerrors.store.Snapshot;
 import dev.crawlerrors.store.StoredHit;
 import dev.crawlerrors.store.UrlPattern;
 import java.time.Duration;
@@ -19,8 +21,10 @@ import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
- * The Crawler Crawl Errors report over a store: pages of error hits, shown in one time zone, and the
- * analysis around them (URL patterns, the overview, the summary above the table), whose counts are
+ * The Crawler Crawl Errors report over a store: pages of error hits, shown in one time zone, each
+ * read at a snapshot and found through the {@link ViewIndex} (page N is a time range and a small
+ * skip within it, not an OFFSET over every row before it); and the analysis around them (URL
+ * patterns, the overview, the summary above the table), whose counts are taken at a snapshot too,
  * kept per filter and brought up to date as hits arrive ({@link KeptCounts}).
  */
 public final class CrawlErrorReport {
@@ -33,25 +37,38 @@ public final class CrawlErrorReport {
     /** Filters whose counts are kept; their memory is bounded each (see UrlShapes, ErrorCounts). */
     private static final int KEPT_FILTERS = 16;
     private static final int KEPT_SHAPES = 8;
+    /** The views kept by default: some 90 views of a month of minutes each. */
+    public static final long DEFAULT_INDEX_BYTES = 64L << 20;
 
-    private final HitStore store;
+    private final HitReader store;
+    private final ViewIndex index;
     private final ZoneId zone;
     private final PlaceholderNames names;
     private final Duration summaryWait;
     private final KeptCounts<ErrorCounts> counts;
     private final KeptCounts<UrlShapes> shapes;
 
-    public CrawlErrorReport(HitStore store, ZoneId zone) {
-        this(store, zone, List.of(), SUMMARY_WAIT);
+    public CrawlErrorReport(HitReader store, ZoneId zone) {
+        this(store, zone, List.of(), SUMMARY_WAIT, DEFAULT_INDEX_BYTES);
+    }
+
+    public CrawlErrorReport(HitReader store, ZoneId zone, long indexBytes) {
+        this(store, zone, List.of(), SUMMARY_WAIT, indexBytes);
+    }
+
+    public CrawlErrorReport(HitReader store, ZoneId zone, List<String> urlNames, Duration summaryWait) {
+        this(store, zone, urlNames, summaryWait, DEFAULT_INDEX_BYTES);
     }
 
     /**
      * @param urlNames    the site's URL templates, such as {@code /{city}/{street}}, naming the patterns' placeholders
      * @param summaryWait how long the report page waits for its summary
+     * @param indexBytes  the memory the report's read model may take ({@link ViewIndex})
      * @throws IllegalArgumentException saying which template is not one
      */
-    public CrawlErrorReport(HitStore store, ZoneId zone, List<String> urlNames, Duration summaryWait) {
+    public CrawlErrorReport(HitReader store, ZoneId zone, List<String> urlNames, Duration summaryWait, long indexBytes) {
         this.store = store;
+        this.index = new ViewIndex(store, indexBytes);
         this.zone = zone;
         this.names = PlaceholderNames.of(urlNames);
         this.summaryWait = summaryWait;
@@ -85,28 +102,37 @@ public final class CrawlErrorReport {
     /**
      * One page of the report.
      *
-     * @throws PageNotFoundException when the page is past the last
+     * @throws PageNotFoundException  when the page is past the last
+     * @throws SnapshotGoneException  when the page's snapshot can no longer be answered
      */
     public ReportPage page(ReportRequest request) {
-        HitFilter filter = filter(request);
-        long total = store.count(filter);
+        Snapshot newest = store.snapshot();
+        Snapshot at = snapshot(request, newest);
+        HitFilter filter = filter(request, at);
+        MinuteCounts counts = index.counts(filter, at);
+        long total = counts.total();
         int pages = Paging.pages(total);
         if (request.page() > pages) {
             throw new PageNotFoundException(request.page(), pages);
         }
-        List<ReportRow> rows = store.page(filter, Paging.offset(request.page()), Paging.PAGE_SIZE)
-                .stream().map(this::row).toList();
-        return new ReportPage(ReportPage.TITLE, total, request.page(), pages, Paging.PAGE_SIZE, zone.getId(), rows);
+        MinuteCounts.Range range = counts.locate(Paging.offset(request.page()), Paging.PAGE_SIZE);
+        List<ReportRow> rows = range == null ? List.of()
+                : store.rows(filter, at, range.fromMillis(), range.toMillis(), range.skip(), Paging.PAGE_SIZE)
+                        .stream().map(this::row).toList();
+        return new ReportPage(ReportPage.TITLE, total, request.page(), pages, Paging.PAGE_SIZE, zone.getId(), at.token(),
+                !at.equals(newest), rows);
     }
 
-    /** Every matching row, newest first, streamed. */
-    public void forEachRow(HitFilter filter, Consumer<ReportRow> rows) {
-        store.forEach(filter, hit -> rows.accept(row(hit)));
-    }
-
-    /** Every row a request matches, newest first, streamed. */
+    /** Every matching row at the request's snapshot, newest first, streamed a time slice at a time. */
     public void forEachRow(ReportRequest request, Consumer<ReportRow> rows) {
-        forEachRow(filter(request), rows);
+        Snapshot at = snapshot(request, store.snapshot());
+        HitFilter filter = filter(request, at);
+        store.forEach(filter, at, index.counts(filter, at), hit -> rows.accept(row(hit)));
+    }
+
+    /** Every matching row at the newest snapshot. */
+    public void forEachRow(HitFilter filter, Consumer<ReportRow> rows) {
+        forEachRow(new ReportRequest(filter, 1, null), rows);
     }
 
     /** Whether anything at all has been recorded (an empty report says so). */
@@ -114,9 +140,25 @@ public final class CrawlErrorReport {
         return store.size() > 0;
     }
 
-    /** One hit by its id, whatever its status or verdict. */
+    /** The read model, for metrics. */
+    public ViewIndex index() {
+        return index;
+    }
+
+    /**
+     * One hit by its number, whatever its status or verdict, with its verdict as of the request's
+     * snapshot (the newest without one); empty when the snapshot does not hold it.
+     *
+     * @throws SnapshotGoneException when the snapshot can no longer be answered
+     */
+    public Optional<HitDetail> hit(long id, Snapshot requested) {
+        Snapshot at = requested == null ? store.snapshot() : snapshot(new ReportRequest(HitFilter.ERRORS, 1, requested), null);
+        return store.hit(id, at).map(hit -> new HitDetail(hit.id(), row(hit), hit.offsetMinutes()));
+    }
+
+    /** One hit by its number at the newest snapshot. */
     public Optional<HitDetail> hit(long id) {
-        return store.hit(id).map(hit -> new HitDetail(hit.id(), row(hit), hit.offsetMinutes()));
+        return hit(id, null);
     }
 
     /**
@@ -128,18 +170,24 @@ public final class CrawlErrorReport {
         return overview(request, ANALYSIS_WAIT).orElseThrow(() -> new StillCountingException("The overview's figures"));
     }
 
-    /** The summary above the report's table (an overview of its filter), if it is counted within the report's wait. */
-    public Optional<Overview> summary(ReportRequest request) {
-        return overview(request, summaryWait);
+    /**
+     * The summary above a page of the report (an overview of its filter), if it is counted within
+     * the report's wait, at the page's snapshot: its figures add up to the page's total (unless they
+     * are kept from a later request, which their {@code at} then says).
+     */
+    public Optional<Overview> summary(ReportRequest request, ReportPage page) {
+        Snapshot at = Snapshot.parse(page.at());
+        return overview(new ReportRequest(request.filter(), request.page(), request.pattern(), request.interval(), at), summaryWait);
     }
 
     private Optional<Overview> overview(ReportRequest request, Duration wait) {
-        HitFilter filter = filter(request);
+        Snapshot at = snapshot(request, store.snapshot());
+        HitFilter filter = filter(request, at);
         OverviewReading reading = new OverviewReading(filter, zone);
         // read under the counts' lock (new hits are added to them in place), and kept until they change
         List<Object> view = List.of(filter.effectiveVerifications(), String.valueOf(request.interval()));
-        return counts.read(ErrorCounts.key(filter), wait, view, kept -> reading.read(kept, request.interval()))
-                .map(counted -> counted.recounting() ? counted.value().beingRecounted() : counted.value());
+        return counts.read(ErrorCounts.key(filter), at, wait, view, kept -> reading.read(kept, request.interval()))
+                .map(counted -> counted.value().counted(counted.at().token(), counted.recounting()));
     }
 
     /**
@@ -148,12 +196,23 @@ public final class CrawlErrorReport {
      * @throws StillCountingException when they are found for the first time and take long
      */
     public PatternReport patterns(ReportRequest request) {
-        return patterns(filter(request));
+        return patternsAt(request).value();
     }
 
-    private PatternReport patterns(HitFilter filter) {
-        return shapes.read(filter, ANALYSIS_WAIT, "report", found -> found.report(zone, names))
-                .map(KeptCounts.Counted::value)
+    /**
+     * The URL patterns of what a request's filter shows, and the snapshot they were counted at (the
+     * request's, or a newer one when the patterns are kept from a later request): their links carry it.
+     *
+     * @throws StillCountingException when they are found for the first time and take long
+     */
+    public CountedAt<PatternReport> patternsAt(ReportRequest request) {
+        Snapshot at = snapshot(request, store.snapshot());
+        KeptCounts.Counted<PatternReport> counted = patterns(filter(request, at), at);
+        return new CountedAt<>(counted.value(), counted.at().token());
+    }
+
+    private KeptCounts.Counted<PatternReport> patterns(HitFilter filter, Snapshot at) {
+        return shapes.read(filter, at, ANALYSIS_WAIT, "report", found -> found.report(zone, names))
                 .orElseThrow(() -> new StillCountingException("The URL patterns"));
     }
 
@@ -164,8 +223,9 @@ public final class CrawlErrorReport {
      */
     public void startCounting() {
         HitFilter filter = HitFilter.ERRORS;
-        counts.read(ErrorCounts.key(filter), Duration.ZERO, "start", kept -> Boolean.TRUE);
-        shapes.read(filter, Duration.ZERO, "start", found -> Boolean.TRUE);
+        Snapshot at = store.snapshot();
+        counts.read(ErrorCounts.key(filter), at, Duration.ZERO, "start", kept -> Boolean.TRUE);
+        shapes.read(filter, at, Duration.ZERO, "start", found -> Boolean.TRUE);
     }
 
     /** Stops counting, after the count that is running, if any: call it before the store closes. */
@@ -174,20 +234,40 @@ public final class CrawlErrorReport {
         shapes.close();
     }
 
-    /** A request's filter with its {@code pattern} read into the paths it matches. */
+    /** A request's filter with its {@code pattern} read into the paths it matches, as the patterns at its snapshot have it. */
     public HitFilter filter(ReportRequest request) {
+        return filter(request, snapshot(request, store.snapshot()));
+    }
+
+    private HitFilter filter(ReportRequest request, Snapshot at) {
         if (request.pattern() == null) {
             return request.filter();
         }
-        return request.filter().withUrlPattern(matcher(request.filter(), request.pattern()));
+        return request.filter().withUrlPattern(matcher(request.filter(), at, request.pattern()));
+    }
+
+    /**
+     * The snapshot a request is read at: the one its link carried, or the newest.
+     *
+     * @throws SnapshotGoneException when the store can no longer answer as of the one it carried
+     */
+    private Snapshot snapshot(ReportRequest request, Snapshot newest) {
+        Snapshot at = request.at();
+        if (at == null) {
+            return newest;
+        }
+        if (!store.serves(at)) {
+            throw new SnapshotGoneException(at.token());
+        }
+        return at;
     }
 
     /**
      * What a pattern's text matches: as the patterns found for the same filter have it (a placeholder
      * leaves out the words that have patterns of their own), else as it is written.
      */
-    private UrlPattern matcher(HitFilter filter, String text) {
-        Optional<UrlPattern> found = patterns(filter).matcher(text);
+    private UrlPattern matcher(HitFilter filter, Snapshot at, String text) {
+        Optional<UrlPattern> found = patterns(filter, at).value().matcher(text);
         if (found.isPresent()) {
             return found.get();
         }

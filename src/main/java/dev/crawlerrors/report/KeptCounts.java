@@ -3,8 +3,8 @@ package dev.crawlerrors.report;
 import dev.crawlerrors.store.HitFilter;
 import dev.crawlerrors.store.HitReader;
 import dev.crawlerrors.store.HitWindow;
+import dev.crawlerrors.store.Snapshot;
 import dev.crawlerrors.store.StoreException;
-import dev.crawlerrors.store.StoreVersion;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -22,12 +22,17 @@ import java.util.function.Function;
  * Counts of the store's hits, kept per filter and brought up to date as hits arrive, so that the
  * patterns, the overview and the report's summary do not read every hit for every request.
  *
- * <p>A filter's counts are made once, on a thread of their own, through the store's last hit; a
- * later request counts only the hits stored since ({@link HitWindow}), which a followed log makes a
- * few hundred. A changed verdict moves hits between verdicts, which a window of new hits cannot
- * account for: the filter is counted again from the start, in the background, and until that is
- * done a request is answered from the counts before the change, marked as being recounted (a
- * verdict changes the shown figures by a few hits; a recount of 10 million hits takes seconds).
+ * <p>Counts are taken at a {@link Snapshot} of the store, as the report's pages are read. A filter's
+ * counts are made once, on a thread of their own, at the newest snapshot; a request at a later
+ * snapshot of the same verdicts counts only the hits numbered after the counted snapshot's
+ * ({@link HitWindow}), which a followed log makes a few hundred; so does one whose verdicts since
+ * are only the first verdicts of new claims ({@link HitReader#sameVerdicts}: a new address's hits
+ * are all in the window). A verdict that changed may move hits between verdicts, which a window of
+ * new hits cannot account for: the filter is counted again
+ * at the newest snapshot, in the background, and until that is done a request is answered from the
+ * counts before, marked as being recounted (a verdict changes the shown figures by a few hits; a
+ * recount of 10 million hits takes seconds). A request at a snapshot older than the counts' is
+ * answered from them as they are: each answer says the snapshot it was counted at.
  *
  * <p>Bounded: at most {@code capacity} filters are kept (the least recently asked is dropped), each
  * with at most one count running, on one thread per kind of count.
@@ -45,8 +50,8 @@ final class KeptCounts<S> {
         void count(S state, HitFilter filter, HitWindow window);
     }
 
-    /** What was counted, and whether it predates a verdict change being recounted. */
-    record Counted<R>(R value, boolean recounting) {
+    /** What was counted, the snapshot it was counted at, and whether it predates a verdict change being recounted. */
+    record Counted<R>(R value, Snapshot at, boolean recounting) {
     }
 
     /** How long closing waits for a count that is running. */
@@ -59,8 +64,8 @@ final class KeptCounts<S> {
 
     private static final class Kept<S> {
         S state;
-        long throughId;
-        long verdictChanges;
+        /** The snapshot {@link #state} was counted at. */
+        Snapshot at;
         Future<?> recount;
         /** What was read from the state since it last changed, by what was asked. */
         final Map<Object, Object> views = new HashMap<>();
@@ -83,32 +88,33 @@ final class KeptCounts<S> {
     }
 
     /**
-     * What {@code view} reads from the counts of {@code filter}, up to date; empty when they are
-     * being made for the first time and {@code wait} passed first (the count goes on).
-     * {@code view}'s answers are kept until the counts change, under {@code viewKey}.
+     * What {@code view} reads from the counts of {@code filter}, brought up to snapshot {@code now}
+     * (one of the store's); empty when they are being made for the first time and {@code wait}
+     * passed first (the count goes on). {@code view}'s answers are kept until the counts change,
+     * under {@code viewKey}.
      */
-    <R> Optional<Counted<R>> read(HitFilter filter, Duration wait, Object viewKey, Function<S, R> view) {
-        StoreVersion now = store.version();
+    <R> Optional<Counted<R>> read(HitFilter filter, Snapshot now, Duration wait, Object viewKey, Function<S, R> view) {
         Kept<S> entry;
         synchronized (entries) {
             entry = entries.computeIfAbsent(filter, f -> new Kept<>());
         }
         Future<?> pending;
         synchronized (entry) {
-            if (entry.state != null && entry.verdictChanges == now.verdictChanges()) {
-                if (entry.throughId < now.lastId()) {
-                    counting.count(entry.state, filter, new HitWindow(entry.throughId, now.lastId()));
-                    entry.throughId = now.lastId();
+            // the store's snapshots are ordered: a later one holds every hit and verdict of an earlier one
+            if (entry.state != null && (entry.at.covers(now) || store.sameVerdicts(entry.at, now))) {
+                if (!entry.at.covers(now)) {
+                    counting.count(entry.state, filter, HitWindow.since(entry.at, now));
+                    entry.at = now;
                     entry.views.clear();
                 }
-                return Optional.of(new Counted<>(view(entry, viewKey, view), false));
+                return Optional.of(new Counted<>(view(entry, viewKey, view), entry.at, false));
             }
             if (entry.recount == null) {
                 Kept<S> counted = entry;
                 entry.recount = counter.submit(() -> recount(counted, filter));
             }
             if (entry.state != null) {
-                return Optional.of(new Counted<>(view(entry, viewKey, view), true));
+                return Optional.of(new Counted<>(view(entry, viewKey, view), entry.at, true));
             }
             pending = entry.recount;
         }
@@ -124,7 +130,7 @@ final class KeptCounts<S> {
                     : new StoreException("counting failed: " + e.getCause(), e.getCause());
         }
         synchronized (entry) {
-            return Optional.of(new Counted<>(view(entry, viewKey, view), false));
+            return Optional.of(new Counted<>(view(entry, viewKey, view), entry.at, false));
         }
     }
 
@@ -145,13 +151,12 @@ final class KeptCounts<S> {
 
     private void recount(Kept<S> entry, HitFilter filter) {
         try {
-            StoreVersion version = store.version();
+            Snapshot at = store.snapshot();
             S fresh = counting.start();
-            counting.count(fresh, filter, HitWindow.through(version.lastId()));
+            counting.count(fresh, filter, HitWindow.at(at));
             synchronized (entry) {
                 entry.state = fresh;
-                entry.throughId = version.lastId();
-                entry.verdictChanges = version.verdictChanges();
+                entry.at = at;
                 entry.views.clear();
             }
         } finally {

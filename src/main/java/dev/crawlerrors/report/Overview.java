@@ -11,6 +11,7 @@ import java.util.Map;
  * @param interval       the timeline's buckets: {@code hour} or {@code day}, in {@code timeZone}
  * @param spoofedLeftOut error hits with a spoofed verdict that the filter leaves out (0 when it shows them)
  * @param recounting     whether a verdict changed and these figures, from before it, are being counted again
+ * @param at             the snapshot these figures were counted at, as links carry it ({@code at=})
  */
 public record Overview(
         long total,
@@ -23,12 +24,13 @@ public record Overview(
         List<Tally> byVerification,
         long spoofedLeftOut,
         List<Durations> durations,
-        boolean recounting) {
+        boolean recounting,
+        String at) {
 
-    /** These figures, marked as being counted again. */
-    public Overview beingRecounted() {
+    /** These figures, counted at snapshot {@code at}, and whether they are being counted again. */
+    public Overview counted(String at, boolean recounting) {
         return new Overview(total, interval, timeZone, timeline, byStatus, byBotType, byCrawler, byVerification, spoofedLeftOut,
-                durations, true);
+                durations, recounting, at);
     }
 
     /**

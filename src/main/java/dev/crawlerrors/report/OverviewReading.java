@@ -59,7 +59,7 @@ final class OverviewReading {
         }
         return new Overview(total, interval(counts, interval), zone.getId(), timeline(counts, interval(counts, interval)),
                 tallies(byStatus, total), tallies(byBotType, total), tallies(byCrawler, total), tallies(byVerdict, total),
-                spoofed, durations(counts), false);
+                spoofed, durations(counts), false, null);
     }
 
     private boolean shows(String verification) {

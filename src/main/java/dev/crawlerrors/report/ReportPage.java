@@ -9,6 +9,9 @@ import java.util.List;
  * @param page     this page's number, from 1
  * @param pages    how many pages there are (at least 1)
  * @param timeZone the zone the timestamps are shown in
+ * @param at       the snapshot the page belongs to: links to the other pages carry it, so they show
+ *                 the same hits however many arrive meanwhile
+ * @param newer    whether the store holds newer hits or verdicts than this snapshot
  */
 public record ReportPage(
         String title,
@@ -17,6 +20,8 @@ public record ReportPage(
         int pages,
         int pageSize,
         String timeZone,
+        String at,
+        boolean newer,
         List<ReportRow> rows) {
 
     public static final String TITLE = "Crawler Crawl Errors";

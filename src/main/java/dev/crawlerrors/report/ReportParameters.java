@@ -4,6 +4,7 @@ import dev.crawlerrors.crawler.BotType;
 import dev.crawlerrors.crawler.Verification;
 import dev.crawlerrors.report.pattern.PatternText;
 import dev.crawlerrors.store.HitFilter;
+import dev.crawlerrors.store.Snapshot;
 import dev.crawlerrors.store.StatusRange;
 import java.time.DateTimeException;
 import java.time.Instant;
@@ -35,6 +36,7 @@ import java.util.stream.Collectors;
  *       both inclusive at the precision given
  *   <li>{@code url}: a path prefix; {@code host}: a virtual host; {@code crawler}: a crawler's name, repeatable
  *   <li>{@code pattern}: a URL pattern from the patterns page, such as {@code /{city}/{street}}
+ *   <li>{@code at}: the snapshot a page belongs to, as page links carry it (every page and format)
  * </ul>
  *
  * A filter given empty (as a form sends a field left blank) is not given. A parameter the page does
@@ -48,12 +50,12 @@ public final class ReportParameters {
 
     /** The filters every page of the report takes, in the order the filter bar shows them. */
     public static final List<String> FILTERS = List.of("status", "bot", "crawler", "verification", "from", "to", "url", "host", "pattern");
-    /** What the report (HTML, JSON, CSV) takes: its filters and the page. */
-    public static final Set<String> REPORT = names(List.of("page"), FILTERS);
-    /** What the patterns page takes: the filters. */
-    public static final Set<String> PATTERNS = names(FILTERS, List.of());
-    /** What the overview takes: the filters and the length of its time buckets. */
-    public static final Set<String> OVERVIEW = names(FILTERS, List.of("interval"));
+    /** What the report (HTML, JSON, CSV) takes: its filters, the page and the snapshot. */
+    public static final Set<String> REPORT = names(List.of("page"), FILTERS, List.of("at"));
+    /** What the patterns page takes: the filters and the snapshot. */
+    public static final Set<String> PATTERNS = names(List.of(), FILTERS, List.of("at"));
+    /** What the overview takes: the filters, the length of its time buckets and the snapshot. */
+    public static final Set<String> OVERVIEW = names(List.of(), FILTERS, List.of("interval", "at"));
     /** Statuses below this are not errors: the report lists none of them. */
     private static final int ERROR_THRESHOLD = StatusRange.ERRORS.low();
 
@@ -113,7 +115,7 @@ public final class ReportParameters {
             throw new BadParameterException("interval", "interval must be one of " + String.join(", ", INTERVALS) + "; got '" + interval + "'");
         }
         HitFilter filter = new HitFilter(statuses, bots, verifications, from, to, url, host, crawlers, null);
-        return new ReportRequest(filter, page, pattern, interval);
+        return new ReportRequest(filter, page, pattern, interval, snapshot(single(query, "at")));
     }
 
     /** The lengths of the overview's time buckets. */
@@ -160,10 +162,24 @@ public final class ReportParameters {
         return previous[b.length()];
     }
 
-    private static Set<String> names(List<String> first, List<String> then) {
+    private static Set<String> names(List<String> first, List<String> then, List<String> last) {
         Set<String> names = new LinkedHashSet<>(first);
         names.addAll(then);
+        names.addAll(last);
         return Collections.unmodifiableSet(names);
+    }
+
+    /** The snapshot a page link carried, or null for the newest. */
+    private static Snapshot snapshot(String value) {
+        if (value == null) {
+            return null;
+        }
+        Snapshot at = Snapshot.parse(value);
+        if (at == null) {
+            throw new BadParameterException("at", "at must be the snapshot a report link carries, such as 1234567.89; got '"
+                    + value + "' (leave it out for the newest report)");
+        }
+        return at;
     }
 
     static int page(String value) {

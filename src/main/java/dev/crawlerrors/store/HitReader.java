@@ -5,38 +5,91 @@ import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
- * The report's questions to the store. Safe from any thread; each sees what was flushed before it.
- * The counting questions take a {@link HitWindow}: the report keeps their answers and, as hits
- * arrive, counts only the window after what it counted (see {@link #version()}).
+ * The report's questions to the store, each asked of a {@link Snapshot}: the answer is what the
+ * store held at that snapshot, whatever was stored since. Safe from any thread. The counting
+ * questions behind the patterns and the overview take a {@link HitWindow} of a snapshot: the report
+ * keeps their answers and, as hits arrive, counts only the hits after those it counted.
  */
 public interface HitReader {
 
-    long count(HitFilter filter);
+    /**
+     * The newest snapshot: every hit and verdict committed so far. What was appended but not yet
+     * committed is committed first, so a reader sees what its own thread stored.
+     */
+    Snapshot snapshot();
 
-    /** Hits newest first (ties broken by id, descending), skipping {@code offset}. */
-    List<StoredHit> page(HitFilter filter, long offset, int limit);
+    /**
+     * Whether the store can still answer as of {@code snapshot}: it keeps the history of verdict
+     * changes for a while, not forever, and a snapshot newer than the newest is none it made.
+     */
+    boolean serves(Snapshot snapshot);
 
-    /** Every matching hit, newest first, streamed to {@code rows}. */
-    void forEach(HitFilter filter, Consumer<StoredHit> rows);
+    /** The view's hits per minute at {@code snapshot}: the index its pages are found with. */
+    MinuteCounts minuteCounts(HitFilter filter, Snapshot snapshot);
+
+    /**
+     * How the view's minute counts changed from {@code from} to {@code to} ({@code to} covers
+     * {@code from}), or null when so much changed that counting again is cheaper.
+     */
+    MinuteChange minuteChange(HitFilter filter, Snapshot from, Snapshot to);
+
+    /**
+     * The view's hits in {@code [fromMillis, toMillis)} at {@code snapshot}, newest first (ties by
+     * id, descending), skipping {@code skip} and returning at most {@code limit}.
+     */
+    List<StoredHit> rows(HitFilter filter, Snapshot snapshot, long fromMillis, long toMillis, long skip, int limit);
 
     /** Every hit stored, whatever its status or verdict. */
     long size();
 
-    /** One hit, whatever its status or verdict, by its id. */
-    Optional<StoredHit> hit(long id);
+    /** The view's hits at the newest snapshot. */
+    default long count(HitFilter filter) {
+        return minuteCounts(filter, snapshot()).total();
+    }
 
-    /** What the store holds now; ask it before counting, and count through its {@code lastId}. */
-    StoreVersion version();
+    /** The view's hits at the newest snapshot, newest first (ties broken by id, descending), skipping {@code offset}. */
+    default List<StoredHit> page(HitFilter filter, long offset, int limit) {
+        return rows(filter, snapshot(), Long.MIN_VALUE / 2, Long.MAX_VALUE / 2, offset, limit);
+    }
 
-    /** Matching hits by time bucket ({@code bucketMillis} long, from the epoch), status and verdict. */
+    /** Every hit of the view at the newest snapshot, newest first, streamed to {@code rows} a slice at a time. */
+    default void forEach(HitFilter filter, Consumer<StoredHit> rows) {
+        Snapshot snapshot = snapshot();
+        forEach(filter, snapshot, minuteCounts(filter, snapshot), rows);
+    }
+
+    /**
+     * Every hit of the view at {@code snapshot}, newest first, read in time slices of a bounded number
+     * of rows ({@code counts} is the view's index at that snapshot), so no read sorts the whole view.
+     */
+    default void forEach(HitFilter filter, Snapshot snapshot, MinuteCounts counts, Consumer<StoredHit> rows) {
+        for (MinuteCounts.Range slice : counts.slices(10_000)) {
+            rows(filter, snapshot, slice.fromMillis(), slice.toMillis(), 0, Integer.MAX_VALUE).forEach(rows);
+        }
+    }
+
+    /**
+     * Whether every hit of {@code from} has the same verdict at {@code to} ({@code to} covers
+     * {@code from}): verdicts recorded between them are all first verdicts of new claims, whose hits
+     * are newer than {@code from}. A count kept at {@code from} is then brought up to {@code to} by
+     * counting only the hits after it.
+     */
+    default boolean sameVerdicts(Snapshot from, Snapshot to) {
+        return from.verdicts() == to.verdicts();
+    }
+
+    /** One hit, whatever its status or verdict, by its number, with its verdict as of {@code snapshot}; empty past it. */
+    Optional<StoredHit> hit(long id, Snapshot snapshot);
+
+    /** Matching hits of {@code window} by time bucket ({@code bucketMillis} long, from the epoch), status and verdict. */
     List<TimeCount> countByTime(HitFilter filter, HitWindow window, long bucketMillis);
 
-    /** Matching hits by crawler (and its bot type), verdict and status. */
+    /** Matching hits of {@code window} by crawler (and its bot type), verdict and status. */
     List<BreakdownCount> countByCrawler(HitFilter filter, HitWindow window);
 
-    /** Matching hits that carry a duration, by status, verdict and {@link DurationBuckets duration bucket}. */
+    /** Matching hits of {@code window} that carry a duration, by status, verdict and {@link DurationBuckets duration bucket}. */
     List<DurationCount> countByDuration(HitFilter filter, HitWindow window);
 
-    /** Matching hits by URL, status and bot type, streamed (a store may hold millions of URLs). */
+    /** Matching hits of {@code window} by URL, status and bot type, streamed (a store may hold millions of URLs). */
     void forEachUrl(HitFilter filter, HitWindow window, Consumer<UrlCount> urls);
 }

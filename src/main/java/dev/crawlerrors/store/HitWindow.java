@@ -1,21 +1,26 @@
 package dev.crawlerrors.store;
 
 /**
- * The hits stored after the one with id {@code afterId}, through the one with id {@code throughId}:
- * ids grow as hits are appended, so a figure counted through one id is brought up to date by
- * counting only the window after it.
+ * The hits a count covers, read at {@code snapshot}: those numbered after {@code afterHits} through
+ * the snapshot's last, with their verdicts as of the snapshot. Hits are numbered as they are stored
+ * and never change, so a count made at one snapshot is brought up to date to a later snapshot of the
+ * same verdicts by counting only the window after it.
  */
-public record HitWindow(long afterId, long throughId) {
+public record HitWindow(long afterHits, Snapshot snapshot) {
 
-    /** Every hit stored. */
-    public static final HitWindow ALL = new HitWindow(0, Long.MAX_VALUE);
-
-    /** Every hit through {@code throughId}. */
-    public static HitWindow through(long throughId) {
-        return new HitWindow(0, throughId);
+    public HitWindow {
+        if (afterHits < 0 || afterHits > snapshot.hits()) {
+            throw new IllegalArgumentException("a window runs from a hit before its snapshot's: " + afterHits + " of " + snapshot.token());
+        }
     }
 
-    public boolean isAll() {
-        return afterId <= 0 && throughId == Long.MAX_VALUE;
+    /** Every hit of {@code snapshot}. */
+    public static HitWindow at(Snapshot snapshot) {
+        return new HitWindow(0, snapshot);
+    }
+
+    /** The hits of {@code snapshot} after those of {@code counted}, which has the same verdicts. */
+    public static HitWindow since(Snapshot counted, Snapshot snapshot) {
+        return new HitWindow(counted.hits(), snapshot);
     }
 }

@@ -5,8 +5,15 @@ import dev.crawlerrors.report.ReportColumns;
 import dev.crawlerrors.report.ReportRow;
 import java.util.List;
 
-/** One hit's own page: every field, the crawler and the evidence behind its verdict, and links to the report around it. */
-public record HitView(HitDetail detail, List<String> evidenceSources) {
+/**
+ * One hit's own page: every field, the crawler and the evidence behind its verdict, and links to the
+ * report around it, at the snapshot the hit was read at ({@code at}, null for the newest).
+ */
+public record HitView(HitDetail detail, List<String> evidenceSources, String at) {
+
+    private ReportLinks links(java.util.Map<String, List<String>> query) {
+        return new ReportLinks(query, at);
+    }
 
     public ReportRow row() {
         return detail.row();
@@ -23,18 +30,18 @@ public record HitView(HitDetail detail, List<String> evidenceSources) {
     }
 
     public Nav nav() {
-        return new Nav("hit", new ReportLinks(java.util.Map.of()));
+        return new Nav("hit", links(java.util.Map.of()));
     }
 
     public String sameUrl() {
-        return new ReportLinks(java.util.Map.of("url", List.of(detail.row().url()))).report();
+        return links(java.util.Map.of("url", List.of(detail.row().url()))).report();
     }
 
     public String sameCrawler() {
-        return new ReportLinks(java.util.Map.of("crawler", List.of(detail.row().crawler()))).report();
+        return links(java.util.Map.of("crawler", List.of(detail.row().crawler()))).report();
     }
 
     public String json() {
-        return ReportLinks.HIT_JSON_PATH + detail.id();
+        return links(java.util.Map.of()).hitJson(detail.id());
     }
 }

@@ -12,7 +12,9 @@ import java.util.Set;
  * Links between the report's pages and formats that keep the request's filters: every page, the
  * patterns, the overview and each chart's bars link with them, changed only where the link says so
  * (another page, a status, a time range, one filter taken off). A repeatable filter's values are
- * kept one by one ({@code status=404&status=3xx}), so each can be taken off alone.
+ * kept one by one ({@code status=404&status=3xx}), so each can be taken off alone. They keep the
+ * snapshot the page was read at too ({@code at}), so following them shows the same hits however
+ * many arrive meanwhile; the fresh report's link drops it.
  */
 public final class ReportLinks {
 
@@ -32,9 +34,16 @@ public final class ReportLinks {
     }
 
     private final List<Filter> filters;
+    /** The snapshot's token, or null for the newest. */
+    private final String snapshot;
 
-    /** The filters of a request's query (its page, interval and empty values left out). */
+    /** The filters of a request's query (its page, interval and empty values left out), at the newest snapshot. */
     public ReportLinks(Map<String, List<String>> query) {
+        this(query, null);
+    }
+
+    /** The filters of a request's query (its page, interval and empty values left out), at snapshot {@code at} (its token; null for none). */
+    public ReportLinks(Map<String, List<String>> query, String at) {
         List<Filter> kept = new ArrayList<>();
         query.forEach((name, values) -> {
             if (ReportParameters.FILTERS.contains(name)) {
@@ -49,10 +58,22 @@ public final class ReportLinks {
             }
         });
         this.filters = List.copyOf(kept);
+        this.snapshot = at;
     }
 
-    private ReportLinks(List<Filter> filters) {
+    private ReportLinks(List<Filter> filters, String snapshot) {
         this.filters = List.copyOf(filters);
+        this.snapshot = snapshot;
+    }
+
+    /** These links at snapshot {@code at} (its token; null for the newest). */
+    public ReportLinks atSnapshot(String at) {
+        return new ReportLinks(filters, at);
+    }
+
+    /** The newest report with the same filters, from its first page. */
+    public String fresh() {
+        return new ReportLinks(filters, null).report();
     }
 
     /** The filters, in the order the request gave them. */
@@ -90,17 +111,17 @@ public final class ReportLinks {
         if (!placed) {
             out.add(new Filter(name, value));
         }
-        return new ReportLinks(out);
+        return new ReportLinks(out, snapshot);
     }
 
     /** These filters without one value. */
     public ReportLinks without(Filter filter) {
-        return new ReportLinks(filters.stream().filter(f -> !f.equals(filter)).toList());
+        return new ReportLinks(filters.stream().filter(f -> !f.equals(filter)).toList(), snapshot);
     }
 
     /** These filters without any value of {@code name}. */
     public ReportLinks without(String name) {
-        return new ReportLinks(filters.stream().filter(f -> !f.name().equals(name)).toList());
+        return new ReportLinks(filters.stream().filter(f -> !f.name().equals(name)).toList(), snapshot);
     }
 
     /** {@code path} with these filters. */
@@ -108,12 +129,22 @@ public final class ReportLinks {
         return path + query("?");
     }
 
+    /** One hit's own page, its verdict as of the links' snapshot. */
+    public String hit(long id) {
+        return HIT_PATH + id + (snapshot == null ? "" : "?at=" + encode(snapshot));
+    }
+
+    /** One hit as JSON, its verdict as of the links' snapshot. */
+    public String hitJson(long id) {
+        return HIT_JSON_PATH + id + (snapshot == null ? "" : "?at=" + encode(snapshot));
+    }
+
     /** The report's page {@code page} (HTML). */
     public String page(int page) {
         return HTML_PATH + "?page=" + page + query("&");
     }
 
-    /** The report's first page (HTML), its address without a page number. */
+    /** The report's first page (HTML), its address without a page number (at the links' snapshot). */
     public String report() {
         return HTML_PATH + query("?");
     }
@@ -147,14 +178,14 @@ public final class ReportLinks {
         return OVERVIEW_JSON_PATH + query("?");
     }
 
-    /** The filters as a query string after {@code lead} ({@code ?} or {@code &}), or nothing when there are none. */
+    /** The filters and snapshot as a query string after {@code lead} ({@code ?} or {@code &}), or nothing when there are none. */
     private String query(String lead) {
-        if (filters.isEmpty()) {
-            return "";
-        }
         StringBuilder sb = new StringBuilder();
         for (Filter filter : filters) {
             sb.append(sb.isEmpty() ? lead : "&").append(encode(filter.name())).append('=').append(encode(filter.value()));
+        }
+        if (snapshot != null) {
+            sb.append(sb.isEmpty() ? lead : "&").append("at=").append(encode(snapshot));
         }
         return sb.toString();
     }

@@ -3,6 +3,7 @@ package dev.crawlerrors.web;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.crawlerrors.report.BadParameterException;
+import dev.crawlerrors.report.CountedAt;
 import dev.crawlerrors.report.CrawlErrorReport;
 import dev.crawlerrors.report.HitDetail;
 import dev.crawlerrors.report.Overview;
@@ -55,9 +56,11 @@ final class ReportRoutes {
         }
         ReportPage page = report.page(request);
         boolean recorded = page.total() > 0 || report.hasRecords();
-        boolean filtered = ctx.queryParamMap().keySet().stream().anyMatch(k -> !k.equals("page"));
-        Overview summary = report.summary(request).orElse(null);
-        ReportView view = new ReportView(page, new ReportLinks(ctx.queryParamMap()), recorded, filtered, evidenceSources.get(), summary);
+        boolean filtered = ctx.queryParamMap().keySet().stream().anyMatch(k -> !k.equals("page") && !k.equals("at"));
+        // the summary at the page's snapshot: its figures add up to the header's total
+        Overview summary = report.summary(request, page).orElse(null);
+        ReportView view = new ReportView(page, new ReportLinks(ctx.queryParamMap(), page.at()), recorded, filtered, evidenceSources.get(),
+                summary);
         ctx.html(render("report.jte", view));
     }
 
@@ -76,7 +79,7 @@ final class ReportRoutes {
         BufferedWriter writer = new BufferedWriter(new OutputStreamWriter(ctx.outputStream(), StandardCharsets.UTF_8), 1 << 16);
         CsvWriter csv = new CsvWriter(writer);
         csv.row(ReportColumns.LABELS);
-        report.forEachRow(filter, row -> {
+        report.forEachRow(request, row -> {
             try {
                 csv.row(ReportColumns.cells(row));
             } catch (IOException e) {
@@ -91,14 +94,16 @@ final class ReportRoutes {
         if (redirectedWithoutBlanks(ctx)) {
             return;
         }
-        PatternReport patterns = report.patterns(request);
-        ctx.html(render("patterns.jte", new PatternsView(patterns, new ReportLinks(ctx.queryParamMap()), report.zone().getId())));
+        CountedAt<PatternReport> patterns = report.patternsAt(request);
+        ctx.html(render("patterns.jte", new PatternsView(patterns.value(), new ReportLinks(ctx.queryParamMap(), patterns.at()),
+                report.zone().getId())));
     }
 
     void patternsJson(Context ctx) throws IOException {
         ReportRequest request = parse(ctx, ReportParameters.PATTERNS);
-        PatternReport patterns = report.patterns(request);
-        ReportLinks links = new ReportLinks(ctx.queryParamMap());
+        CountedAt<PatternReport> counted = report.patternsAt(request);
+        PatternReport patterns = counted.value();
+        ReportLinks links = new ReportLinks(ctx.queryParamMap(), counted.at());
         List<Map<String, Object>> rows = new ArrayList<>();
         for (ErrorPattern pattern : patterns.patterns()) {
             Map<String, Object> row = JSON.convertValue(pattern, JSON.getTypeFactory().constructMapType(LinkedHashMap.class, String.class, Object.class));
@@ -109,6 +114,7 @@ final class ReportRoutes {
         body.put("title", "Crawler Crawl Errors: URL patterns");
         body.put("total", patterns.total());
         body.put("timeZone", report.zone().getId());
+        body.put("at", counted.at());
         body.put("patterns", rows);
         ctx.contentType("application/json; charset=utf-8").result(JSON.writeValueAsString(body));
     }
@@ -119,7 +125,7 @@ final class ReportRoutes {
             return;
         }
         Overview overview = report.overview(request);
-        ctx.html(render("overview.jte", new OverviewView(overview, new ReportLinks(ctx.queryParamMap()))));
+        ctx.html(render("overview.jte", new OverviewView(overview, new ReportLinks(ctx.queryParamMap(), overview.at()))));
     }
 
     void overviewJson(Context ctx) throws IOException {
@@ -133,7 +139,8 @@ final class ReportRoutes {
 
     void hitHtml(Context ctx) {
         HitDetail hit = hit(ctx);
-        ctx.html(render("hit.jte", new HitView(hit, evidenceSources.get())));
+        String at = ctx.queryParam("at");
+        ctx.html(render("hit.jte", new HitView(hit, evidenceSources.get(), at == null || at.isBlank() ? null : at)));
     }
 
     void hitJson(Context ctx) throws IOException {
@@ -142,7 +149,7 @@ final class ReportRoutes {
     }
 
     private HitDetail hit(Context ctx) {
-        ReportParameters.parse(ctx.queryParamMap(), report.zone(), Set.of());
+        ReportRequest request = ReportParameters.parse(ctx.queryParamMap(), report.zone(), Set.of("at"));
         String value = ctx.pathParam("id");
         long id;
         try {
@@ -150,7 +157,7 @@ final class ReportRoutes {
         } catch (NumberFormatException e) {
             throw new BadParameterException("id", "a hit's id is a whole number, as the report's links have it; got '" + value + "'");
         }
-        Optional<HitDetail> hit = report.hit(id);
+        Optional<HitDetail> hit = report.hit(id, request.at());
         if (hit.isEmpty()) {
             throw new NotFoundResponse("no hit has the id " + id + "; follow a verdict's link in the report");
         }

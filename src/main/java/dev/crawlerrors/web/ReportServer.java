@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.crawlerrors.report.BadParameterException;
 import dev.crawlerrors.report.CrawlErrorReport;
 import dev.crawlerrors.report.PageNotFoundException;
+import dev.crawlerrors.report.SnapshotGoneException;
 import dev.crawlerrors.report.StillCountingException;
 import dev.crawlerrors.store.HitStore;
 import dev.crawlerrors.text.ShownText;
@@ -41,6 +42,11 @@ public final class ReportServer implements AutoCloseable {
             List.of(HandlerType.POST, HandlerType.PUT, HandlerType.PATCH, HandlerType.DELETE);
     private static final String ALLOWED = "GET, HEAD";
 
+    /** Report requests answered at once by default: about what two cores keep busy. */
+    public static final int DEFAULT_READERS = 4;
+    /** How long a report request waits for its turn before it is told to come back. */
+    static final java.time.Duration READ_WAIT = java.time.Duration.ofSeconds(2);
+
     private final Javalin app;
     private final CrawlErrorReport report;
 
@@ -60,6 +66,16 @@ public final class ReportServer implements AutoCloseable {
      */
     public static ReportServer start(CrawlErrorReport report, HitStore store, String bind, int port,
             Supplier<List<String>> evidenceSources) {
+        return start(report, store, bind, port, evidenceSources, DEFAULT_READERS);
+    }
+
+    /**
+     * Starts serving, answering at most {@code readers} report requests at once; the others wait
+     * up to {@link #READ_WAIT}, then get a 503 with Retry-After.
+     */
+    public static ReportServer start(CrawlErrorReport report, HitStore store, String bind, int port,
+            Supplier<List<String>> evidenceSources, int readers) {
+        ReadGate gate = new ReadGate(readers, READ_WAIT);
         PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         Gauge.builder("crawl_errors_hits_stored", store, s -> s.size()).description("crawler hits in the store").register(metrics);
         ReportRoutes routes = new ReportRoutes(report, evidenceSources);
@@ -67,23 +83,23 @@ public final class ReportServer implements AutoCloseable {
             config.startup.showJavalinBanner = false;
             config.http.defaultContentType = "text/plain; charset=utf-8";
             config.routes.get("/", ctx -> ctx.redirect(ReportLinks.HTML_PATH));
-            config.routes.get(ReportLinks.HTML_PATH, routes::html);
-            config.routes.get(ReportLinks.JSON_PATH, routes::json);
-            config.routes.get(ReportLinks.CSV_PATH, routes::csv);
-            config.routes.get(ReportLinks.PATTERNS_PATH, routes::patternsHtml);
-            config.routes.get(ReportLinks.PATTERNS_JSON_PATH, routes::patternsJson);
-            config.routes.get(ReportLinks.OVERVIEW_PATH, routes::overviewHtml);
-            config.routes.get(ReportLinks.OVERVIEW_JSON_PATH, routes::overviewJson);
-            config.routes.get(ReportLinks.HIT_PATH + "{id}", routes::hitHtml);
-            config.routes.get(ReportLinks.HIT_JSON_PATH + "{id}", routes::hitJson);
+            config.routes.get(ReportLinks.HTML_PATH, ctx -> gate.pass(() -> routes.html(ctx)));
+            config.routes.get(ReportLinks.JSON_PATH, ctx -> gate.pass(() -> routes.json(ctx)));
+            config.routes.get(ReportLinks.CSV_PATH, ctx -> gate.pass(() -> routes.csv(ctx)));
+            config.routes.get(ReportLinks.PATTERNS_PATH, ctx -> gate.pass(() -> routes.patternsHtml(ctx)));
+            config.routes.get(ReportLinks.PATTERNS_JSON_PATH, ctx -> gate.pass(() -> routes.patternsJson(ctx)));
+            config.routes.get(ReportLinks.OVERVIEW_PATH, ctx -> gate.pass(() -> routes.overviewHtml(ctx)));
+            config.routes.get(ReportLinks.OVERVIEW_JSON_PATH, ctx -> gate.pass(() -> routes.overviewJson(ctx)));
+            config.routes.get(ReportLinks.HIT_PATH + "{id}", ctx -> gate.pass(() -> routes.hitHtml(ctx)));
+            config.routes.get(ReportLinks.HIT_JSON_PATH + "{id}", ctx -> gate.pass(() -> routes.hitJson(ctx)));
             // HEAD answers with the headers GET would send (and so the same 400/404 for bad requests)
-            config.routes.head(ReportLinks.HTML_PATH, routes::html);
-            config.routes.head(ReportLinks.JSON_PATH, routes::json);
-            config.routes.head(ReportLinks.CSV_PATH, routes::csv);
-            config.routes.head(ReportLinks.PATTERNS_PATH, routes::patternsHtml);
-            config.routes.head(ReportLinks.PATTERNS_JSON_PATH, routes::patternsJson);
-            config.routes.head(ReportLinks.OVERVIEW_PATH, routes::overviewHtml);
-            config.routes.head(ReportLinks.OVERVIEW_JSON_PATH, routes::overviewJson);
+            config.routes.head(ReportLinks.HTML_PATH, ctx -> gate.pass(() -> routes.html(ctx)));
+            config.routes.head(ReportLinks.JSON_PATH, ctx -> gate.pass(() -> routes.json(ctx)));
+            config.routes.head(ReportLinks.CSV_PATH, ctx -> gate.pass(() -> routes.csv(ctx)));
+            config.routes.head(ReportLinks.PATTERNS_PATH, ctx -> gate.pass(() -> routes.patternsHtml(ctx)));
+            config.routes.head(ReportLinks.PATTERNS_JSON_PATH, ctx -> gate.pass(() -> routes.patternsJson(ctx)));
+            config.routes.head(ReportLinks.OVERVIEW_PATH, ctx -> gate.pass(() -> routes.overviewHtml(ctx)));
+            config.routes.head(ReportLinks.OVERVIEW_JSON_PATH, ctx -> gate.pass(() -> routes.overviewJson(ctx)));
             config.routes.get("/health", ctx -> health(ctx, store));
             config.routes.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(metrics.scrape()));
             for (String path : REPORT_PATHS) {
@@ -100,7 +116,20 @@ public final class ReportServer implements AutoCloseable {
                 ctx.header("Retry-After", RETRY_AFTER);
                 error(ctx, 503, e.getMessage(), Map.of());
             });
+            config.routes.exception(SnapshotGoneException.class, (e, ctx) -> {
+                String fresh = new ReportLinks(ctx.queryParamMap()).fresh();
+                error(ctx, 410, e.getMessage(), Map.of("fresh", fresh), fresh, "Open the fresh report");
+            });
+            config.routes.exception(ReadGate.BusyException.class, (e, ctx) -> {
+                ctx.header("Retry-After", "1");
+                error(ctx, 503, e.getMessage(), Map.of());
+            });
             config.routes.exception(Exception.class, (e, ctx) -> {
+                if (ctx.res().isCommitted() && clientWentAway(e)) {
+                    // a download the client stopped reading: nothing to answer, nothing broken here
+                    LOG.info("{} {}: the client went away before the answer was sent", ctx.method(), ShownText.of(ctx.path()));
+                    return;
+                }
                 LOG.error("{} {} failed", ctx.method(), ShownText.of(ctx.path()), e);
                 error(ctx, 500, "the report could not be produced: " + e.getMessage(), Map.of());
             });
@@ -111,6 +140,17 @@ public final class ReportServer implements AutoCloseable {
         });
         app.start(bind, port);
         return new ReportServer(app, report);
+    }
+
+    /** Whether {@code e} comes of writing to a connection the client closed. */
+    private static boolean clientWentAway(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof java.io.IOException && (t.getClass().getName().endsWith("EofException")
+                    || String.valueOf(t.getMessage()).contains("Broken pipe") || String.valueOf(t.getMessage()).contains("Connection reset"))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     public int port() {
@@ -138,6 +178,10 @@ public final class ReportServer implements AutoCloseable {
      * controls escaped ({@link ShownText}), as the CSV's plain text reaches a terminal as it is.
      */
     private static void error(Context ctx, int status, String rawMessage, Map<String, Object> details) {
+        error(ctx, status, rawMessage, details, ReportLinks.HTML_PATH, "Back to page 1");
+    }
+
+    private static void error(Context ctx, int status, String rawMessage, Map<String, Object> details, String link, String linkText) {
         String message = ShownText.of(rawMessage);
         ctx.status(status);
         if (ctx.path().startsWith("/api/") || ctx.path().equals("/health")) {
@@ -153,7 +197,7 @@ public final class ReportServer implements AutoCloseable {
         } else if (ctx.path().endsWith(".csv")) {
             ctx.contentType("text/plain; charset=utf-8").result(message + "\n");
         } else {
-            ctx.html(ReportRoutes.render("error.jte", new ErrorView(status, message)));
+            ctx.html(ReportRoutes.render("error.jte", new ErrorView(status, message, link, linkText)));
         }
     }
 

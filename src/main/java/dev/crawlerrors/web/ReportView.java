@@ -67,7 +67,7 @@ public record ReportView(ReportPage page, ReportLinks links, boolean anythingRec
     }
 
     public String hitLink(long id) {
-        return ReportLinks.HIT_PATH + id;
+        return links.hit(id);
     }
 
     public String firstLink() {
@@ -88,6 +88,11 @@ public record ReportView(ReportPage page, ReportLinks links, boolean anythingRec
 
     public String csvLink() {
         return links.csv();
+    }
+
+    /** The newest report with the same filters: where to go when newer hits exist. */
+    public String freshLink() {
+        return links.fresh();
     }
 
     public String jsonLink() {

@@ -37,7 +37,8 @@ import java.util.Properties;
  * <ul>
  *   <li>the baseline: plain DuckDB on the same file, before the store opens: the counts by status and
  *       by URL a page would need if it counted them per request;
- *   <li>the first request (the counts are made) and then repeated requests (kept counts);
+ *   <li>the first request (the counts are made) and then repeated requests (kept counts), and the
+ *       ratio of each to the plain report page's (JSON, page 1: the read model alone) in the same run;
  *   <li>requests after new hits arrive ({@value #NEW_HITS} per round: the window since the last count);
  *   <li>fresh filters (status, bot type, one day): their first request, and repeated;
  *   <li>a verdict change: the answer while the counts are made again, and how long that takes;
@@ -76,12 +77,19 @@ public final class AnalysisBench {
             ReportServer server = ReportServer.start(report, store, "127.0.0.1", 0);
             base = "http://127.0.0.1:" + server.port();
             try {
-                for (String path : List.of("/api/crawl-errors/patterns", "/api/crawl-errors/overview", "/crawl-errors")) {
+                // the plain report page (JSON, no summary) is the baseline the analysis pages are set against, in the same run
+                java.util.Map<String, Long> p50 = new java.util.LinkedHashMap<>();
+                for (String path : List.of("/api/crawl-errors?page=1", "/api/crawl-errors/patterns", "/api/crawl-errors/overview",
+                        "/crawl-errors/patterns", "/crawl-errors/overview", "/crawl-errors", "/api/crawl-errors?page=1&status=404")) {
                     long first = untilCounted(path);
                     long[] again = times(path, rounds);
                     print(path + " first", first);
                     print(path + " repeated", again);
+                    p50.put(path, median(again));
                 }
+                long plain = p50.get("/api/crawl-errors?page=1");
+                p50.forEach((path, median) -> System.out.printf("ratio to the plain report page: %-52s %6.2f%n", path,
+                        (double) median / plain));
                 long[] patterns = new long[rounds];
                 long[] overview = new long[rounds];
                 for (int i = 0; i < rounds; i++) {
@@ -171,11 +179,15 @@ public final class AnalysisBench {
                   CASE WHEN kind < 100 THEN 'Bingbot' WHEN kind >= 980 THEN 'Google-InspectionTool' WHEN h %% 5 = 0 THEN 'Googlebot Desktop'
                        ELSE 'Googlebot Smartphone' END,
                   CASE WHEN kind >= 980 THEN 'crawler_inspection_tool' ELSE 'crawler_search' END,
-                  'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)', NULL, 'www.example.com'
+                  'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)', NULL, 'www.example.com', NULL
                 FROM k
                 """.formatted(hits, hits));
+            // the claims (schema 2): each address and crawler numbered, its verdict the first of its history, its hits' claim_id
             st.execute("INSERT INTO verdicts SELECT ip, crawler, CASE WHEN hash(ip) % 100 = 0 THEN 'spoofed' ELSE 'verified' END,"
-                    + " 'bench', now() FROM (SELECT DISTINCT ip, crawler FROM hits)");
+                    + " 'bench', now(), claim, claim FROM (SELECT ip, crawler, row_number() OVER (ORDER BY ip, crawler) AS claim"
+                    + " FROM (SELECT DISTINCT ip, crawler FROM hits))");
+            st.execute("INSERT INTO verdict_log SELECT version, claim_id, verification, reason, checked_at FROM verdicts");
+            st.execute("UPDATE hits SET claim_id = v.claim_id FROM verdicts v WHERE hits.ip = v.ip AND hits.crawler = v.crawler");
             st.execute("CHECKPOINT");
         }
         System.out.printf("built %s: %,d hits in %.1f s%n", file, hits, (System.nanoTime() - start) / 1e9);
@@ -230,6 +242,12 @@ public final class AnalysisBench {
             t[i] = time(path);
         }
         return t;
+    }
+
+    private static long median(long[] nanos) {
+        long[] sorted = nanos.clone();
+        Arrays.sort(sorted);
+        return sorted[sorted.length / 2];
     }
 
     private static void print(String what, long... nanos) {

@@ -82,4 +82,21 @@ class KeptCountsTest {
         assertThat(after.total()).isEqualTo(5);
         assertThat(after.spoofedLeftOut()).isEqualTo(3);
     }
+
+    @Test
+    void theSummaryOfAPageIsCountedAtThePagesSnapshotAndSaysSo() {
+        store.append(hits("66.249.66.1", "/items/a", 5, 404));
+        ReportPage first = report.page(ReportRequest.FIRST_PAGE);
+        store.append(hits("66.249.66.1", "/items/b", 3, 404));
+        ReportPage second = report.page(ReportRequest.FIRST_PAGE);
+
+        Overview summary = report.summary(ReportRequest.FIRST_PAGE, second).orElseThrow();
+
+        assertThat(first.total()).isEqualTo(5);
+        assertThat(second.total()).isEqualTo(8);
+        assertThat(summary.total()).isEqualTo(second.total());
+        assertThat(summary.at()).isEqualTo(second.at());
+        // the patterns' links lead to the hits they counted: they carry the snapshot of the counts
+        assertThat(report.patternsAt(ReportRequest.FIRST_PAGE).at()).isEqualTo(second.at());
+    }
 }

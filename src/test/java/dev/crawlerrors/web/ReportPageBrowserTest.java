@@ -108,14 +108,15 @@ class ReportPageBrowserTest {
 
         driver.findElement(By.id("next")).click();
         awaitPage(2);
-        assertThat(driver.getCurrentUrl()).isEqualTo(base + "/crawl-errors?page=2");
+        // page links carry the snapshot the first page was read at
+        assertThat(driver.getCurrentUrl()).isEqualTo(base + "/crawl-errors?page=2&at=" + store.snapshot().token());
         assertThat(text("summary")).isEqualTo("226 error hits · page 2 of 3");
         assertThat(rows()).hasSize(100);
         assertVerifiedWithEvidence();
 
         driver.findElement(By.id("next")).click();
         awaitPage(3);
-        assertThat(driver.getCurrentUrl()).isEqualTo(base + "/crawl-errors?page=3");
+        assertThat(driver.getCurrentUrl()).isEqualTo(base + "/crawl-errors?page=3&at=" + store.snapshot().token());
         assertThat(text("summary")).isEqualTo("226 error hits · page 3 of 3");
         assertThat(rows()).hasSize(26);
         assertThat(driver.findElements(By.id("next"))).isEmpty();

@@ -85,7 +85,8 @@ class ReportServerTest {
         assertThat(html.select("#hits thead th").eachText()).isEqualTo(ReportColumns.LABELS);
         assertThat(html.select("#hits tbody tr")).hasSize(26);
         assertThat(html.text()).contains("Timestamps are local times in UTC");
-        assertThat(html.select("#previous").attr("href")).isEqualTo("/crawl-errors?page=2");
+        // the links carry the snapshot the page was read at
+        assertThat(html.select("#previous").attr("href")).isEqualTo("/crawl-errors?page=2&at=" + store.snapshot().token());
         assertThat(html.select("#next")).isEmpty();
         assertThat(html.select("#sources li").eachText()).containsExactly(
                 "common-crawlers.json: 1 prefix, created 2025-05-14T00:00:00, fetched 2026-11-21T10:00Z from http://lists.example/common-crawlers.json");
@@ -185,7 +186,7 @@ class ReportServerTest {
         Document html = Jsoup.parse(get("/crawl-errors?status=3xx").body());
 
         assertThat(html.selectFirst("#summary").text()).isEqualTo("202 error hits · page 1 of 3");
-        assertThat(html.select("#next").attr("href")).isEqualTo("/crawl-errors?page=2&status=3xx");
+        assertThat(html.select("#next").attr("href")).isEqualTo("/crawl-errors?page=2&status=3xx&at=" + store.snapshot().token());
         JsonNode json = JSON.readTree(get("/api/crawl-errors?status=404&page=1").body());
         assertThat(json.get("total").asLong()).isEqualTo(24);
     }
@@ -239,15 +240,18 @@ class ReportServerTest {
     @Test
     void showsTheTotalByStatusAndTheSpoofedHitsLeftOutEachALinkToItsHits() throws Exception {
         Document html = Jsoup.parse(get("/crawl-errors").body());
+        // every link is read at the page's snapshot, as its page links are
+        String at = JSON.readTree(get("/api/crawl-errors").body()).get("at").asText();
 
         assertThat(html.selectFirst("#by-status").text()).isEqualTo("142 × 308 · 60 × 304 · 24 × 404");
-        assertThat(html.select("#by-status a").eachAttr("href"))
-                .containsExactly("/crawl-errors?status=308", "/crawl-errors?status=304", "/crawl-errors?status=404");
+        assertThat(html.select("#by-status a").eachAttr("href")).containsExactly(
+                "/crawl-errors?status=308&at=" + at, "/crawl-errors?status=304&at=" + at, "/crawl-errors?status=404&at=" + at);
         assertThat(html.selectFirst("#spoofed").text())
                 .isEqualTo("14 spoofed hits left out: they claimed to be a crawler but did not come from it. Show them");
-        assertThat(html.selectFirst("#spoofed a").attr("href")).isEqualTo("/crawl-errors?verification=spoofed");
+        assertThat(html.selectFirst("#spoofed a").attr("href")).isEqualTo("/crawl-errors?verification=spoofed&at=" + at);
         assertThat(html.select("#timeline a")).hasSize(24);
-        assertThat(html.select("#timeline a").first().attr("href")).isEqualTo("/crawl-errors?from=2025-05-13T22%3A00&to=2025-05-13T22%3A59");
+        assertThat(html.select("#timeline a").first().attr("href"))
+                .isEqualTo("/crawl-errors?from=2025-05-13T22%3A00&to=2025-05-13T22%3A59&at=" + at);
 
         Document spoofed = Jsoup.parse(get("/crawl-errors?verification=spoofed").body());
         assertThat(spoofed.selectFirst("#summary").text()).isEqualTo("14 error hits · page 1 of 1");
@@ -257,15 +261,18 @@ class ReportServerTest {
     @Test
     void keepsEveryFilterInEveryLinkAndShowsEachAsAChipThatTakesItOff() throws Exception {
         Document html = Jsoup.parse(get("/crawl-errors?status=3xx&bot=crawler_search&url=%2Fantwerp%2F").body());
+        String at = "&at=" + JSON.readTree(get("/api/crawl-errors").body()).get("at").asText();
 
         assertThat(html.select("#chips a").eachText()).containsExactly("status: 3xx ×", "bot: crawler_search ×",
                 "url: /antwerp/ ×");
         assertThat(html.select("#chips a").eachAttr("href")).containsExactly(
-                "/crawl-errors?bot=crawler_search&url=%2Fantwerp%2F", "/crawl-errors?status=3xx&url=%2Fantwerp%2F",
-                "/crawl-errors?status=3xx&bot=crawler_search");
-        assertThat(html.selectFirst("#nav-patterns").attr("href")).isEqualTo("/crawl-errors/patterns?status=3xx&bot=crawler_search&url=%2Fantwerp%2F");
-        assertThat(html.selectFirst("#nav-overview").attr("href")).isEqualTo("/crawl-errors/overview?status=3xx&bot=crawler_search&url=%2Fantwerp%2F");
-        assertThat(html.select("#by-status a").eachAttr("href")).allMatch(href -> href.endsWith("&bot=crawler_search&url=%2Fantwerp%2F"));
+                "/crawl-errors?bot=crawler_search&url=%2Fantwerp%2F" + at, "/crawl-errors?status=3xx&url=%2Fantwerp%2F" + at,
+                "/crawl-errors?status=3xx&bot=crawler_search" + at);
+        assertThat(html.selectFirst("#nav-patterns").attr("href"))
+                .isEqualTo("/crawl-errors/patterns?status=3xx&bot=crawler_search&url=%2Fantwerp%2F" + at);
+        assertThat(html.selectFirst("#nav-overview").attr("href"))
+                .isEqualTo("/crawl-errors/overview?status=3xx&bot=crawler_search&url=%2Fantwerp%2F" + at);
+        assertThat(html.select("#by-status a").eachAttr("href")).allMatch(href -> href.endsWith("&bot=crawler_search&url=%2Fantwerp%2F" + at));
         assertThat(html.select("#filters input[name=status]").attr("value")).isEqualTo("3xx");
         assertThat(html.select("#filters input[name=bot][checked]").eachAttr("value")).containsExactly("crawler_search");
         assertThat(html.select("#filters input[name=url]").attr("value")).isEqualTo("/antwerp/");
@@ -309,10 +316,12 @@ class ReportServerTest {
         assertThat(html.selectFirst("#summary").text()).isEqualTo("226 error hits");
         assertThat(html.select("#timeline text").eachText()).contains("error hits", "hour (local time)", "0", "10", "20");
         assertThat(html.select("#rate text").eachText()).contains("error rate", "0%", "30%", "60%");
+        // the links carry the snapshot the figures were counted at, so each shows the hits it counted
+        String at = "&at=" + json.get("at").asText();
         assertThat(html.select("#by-status a").eachAttr("href")).containsExactly(
-                "/crawl-errors?status=308", "/crawl-errors?status=304", "/crawl-errors?status=404");
-        assertThat(html.select("#by-crawler a").eachAttr("href")).contains("/crawl-errors?crawler=Google-InspectionTool");
-        assertThat(html.select("#by-bot-type a").eachAttr("href")).contains("/crawl-errors?bot=crawler_inspection_tool");
+                "/crawl-errors?status=308" + at, "/crawl-errors?status=304" + at, "/crawl-errors?status=404" + at);
+        assertThat(html.select("#by-crawler a").eachAttr("href")).contains("/crawl-errors?crawler=Google-InspectionTool" + at);
+        assertThat(html.select("#by-bot-type a").eachAttr("href")).contains("/crawl-errors?bot=crawler_inspection_tool" + at);
         assertThat(html.select("#durations tbody td:first-child").eachText()).containsExactly("all", "304", "308", "404");
         assertThat(json.get("total").asLong()).isEqualTo(226);
         assertThat(json.get("interval").asText()).isEqualTo("hour");
@@ -335,11 +344,12 @@ class ReportServerTest {
 
     @Test
     void showsOneHitWithItsCrawlerAgentAndEvidence() throws Exception {
-        JsonNode row = JSON.readTree(get("/api/crawl-errors?page=1").body()).get("rows").get(0);
+        JsonNode json = JSON.readTree(get("/api/crawl-errors?page=1").body());
+        JsonNode row = json.get("rows").get(0);
         Document page = Jsoup.parse(get("/crawl-errors").body());
         String link = page.selectFirst("#hits tbody tr td.verified a").attr("href");
 
-        assertThat(link).isEqualTo("/crawl-errors/hits/" + row.get("id").asLong());
+        assertThat(link).isEqualTo("/crawl-errors/hits/" + row.get("id").asLong() + "?at=" + json.get("at").asText());
         Document hit = Jsoup.parse(get(link).body());
         assertThat(hit.selectFirst("#url").text()).isEqualTo(row.get("url").asText());
         assertThat(hit.selectFirst("#crawler").text()).isEqualTo(row.get("crawler").asText());

@@ -2,8 +2,8 @@ package dev.crawlerrors.store.duckdb;
 
 import dev.crawlerrors.crawler.CrawlerHit;
 import dev.crawlerrors.ingest.SourceProgress;
-import dev.crawlerrors.store.StoredVerdict;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,11 +15,13 @@ final class DuckDbBatch {
     private static final Comparator<CrawlerHit> BY_TIME = Comparator.comparingLong(hit -> hit.hit().epochMillis());
 
     final List<CrawlerHit> hits = new ArrayList<>();
+    /** The claim number of each hit, in the order of {@link #hits}. */
+    int[] claims = new int[1024];
     /** The latest time of the hits added. */
     private long latestMillis = Long.MIN_VALUE;
     private boolean inTimeOrder = true;
-    final Map<String, StoredVerdict> newVerdicts = new LinkedHashMap<>();
-    final Map<String, StoredVerdict> changedVerdicts = new LinkedHashMap<>();
+    /** The verdicts to record, the latest of each claim: a new claim's first, and those that changed. */
+    final Map<String, DuckDbClaimVerdict> verdicts = new LinkedHashMap<>();
     /** The latest position per log; only the latest is worth writing. */
     final Map<String, SourceProgress> progress = new LinkedHashMap<>();
     /** The id of the first hit, given when the batch goes to the writer. */
@@ -28,17 +30,22 @@ final class DuckDbBatch {
     boolean commit;
 
     boolean isEmpty() {
-        return hits.isEmpty() && newVerdicts.isEmpty() && changedVerdicts.isEmpty() && progress.isEmpty();
+        return hits.isEmpty() && verdicts.isEmpty() && progress.isEmpty();
     }
 
     /** Adds a hit, noting whether every hit so far came no earlier than the one before it. */
-    void add(CrawlerHit hit) {
+    void add(CrawlerHit hit, int claim) {
         long millis = hit.hit().epochMillis();
         if (millis < latestMillis) {
             inTimeOrder = false;
         } else {
             latestMillis = millis;
         }
+        int n = hits.size();
+        if (n == claims.length) {
+            claims = Arrays.copyOf(claims, n * 2);
+        }
+        claims[n] = claim;
         hits.add(hit);
     }
 
@@ -57,7 +64,21 @@ final class DuckDbBatch {
      */
     void sortByTime() {
         if (!inTimeOrder) {
-            hits.sort(BY_TIME);
+            Integer[] order = new Integer[hits.size()];
+            for (int i = 0; i < order.length; i++) {
+                order[i] = i;
+            }
+            Arrays.sort(order, (a, b) -> BY_TIME.compare(hits.get(a), hits.get(b))); // stable
+            List<CrawlerHit> sorted = new ArrayList<>(order.length);
+            int[] sortedClaims = new int[claims.length];
+            for (int i = 0; i < order.length; i++) {
+                sorted.add(hits.get(order[i]));
+                sortedClaims[i] = claims[order[i]];
+            }
+            hits.clear();
+            hits.addAll(sorted);
+            claims = sortedClaims;
+            inTimeOrder = true;
         }
     }
 }

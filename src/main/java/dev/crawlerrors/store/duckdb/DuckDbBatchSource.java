@@ -40,13 +40,15 @@ final class DuckDbBatchSource implements DuckDBTableFunction<Object, DuckDbBatch
      * with more than one DuckDB worker thread the function may run on one of DuckDB's threads.
      */
     volatile List<CrawlerHit> hits;
+    /** The claim number of each of {@link #hits}. */
+    volatile int[] claims;
     /** The id of the first of {@link #hits}. */
     volatile long firstId;
 
 
     /** The BIGINT columns, in the order of the function's columns, and their places in it. */
-    private static final int ID = 0, MICROS = 1, OFFSET = 2, STATUS = 3, SIZE = 4;
-    private static final int[] LONG_COLUMNS = {0, 1, 2, 6, 7};
+    private static final int ID = 0, MICROS = 1, OFFSET = 2, STATUS = 3, SIZE = 4, CLAIM = 5;
+    private static final int[] LONG_COLUMNS = {0, 1, 2, 6, 7, 14};
     private static final int DURATION_COLUMN = 8;
     /** The string columns, in the order of the function's columns, and their places in it. */
     private static final int IP = 0, METHOD = 1, URL = 2, CRAWLER = 3, BOT_TYPE = 4, USER_AGENT = 5, REFERER = 6, HOST = 7;
@@ -104,9 +106,9 @@ final class DuckDbBatchSource implements DuckDBTableFunction<Object, DuckDbBatch
         }
 
         /** Reads the hits {@code from} on into the arrays, row by row. */
-        void read(List<CrawlerHit> hits, int from, long firstId) {
+        void read(List<CrawlerHit> hits, int[] claimIds, int from, long firstId) {
             long[] ids = longs[ID], micros = longs[MICROS], offsets = longs[OFFSET], statuses = longs[STATUS],
-                    sizes = longs[SIZE];
+                    sizes = longs[SIZE], claimNumbers = longs[CLAIM];
             String[] ips = texts[IP], methods = texts[METHOD], urls = texts[URL], agents = texts[USER_AGENT],
                     referers = texts[REFERER], hosts = texts[HOST];
             byte[][] crawlerNames = strings[CRAWLER], botTypes = strings[BOT_TYPE];
@@ -114,6 +116,7 @@ final class DuckDbBatchSource implements DuckDBTableFunction<Object, DuckDbBatch
                 CrawlerHit crawlerHit = hits.get(from + i);
                 Hit hit = crawlerHit.hit();
                 ids[i] = firstId + i;
+                claimNumbers[i] = claimIds[from + i];
                 micros[i] = hit.epochMillis() * 1000;
                 offsets[i] = (short) hit.offsetMinutes();
                 statuses[i] = (short) hit.status();
@@ -157,7 +160,8 @@ final class DuckDbBatchSource implements DuckDBTableFunction<Object, DuckDbBatch
                 .addResultColumn("bot_type", DuckDBColumnType.VARCHAR)
                 .addResultColumn("user_agent", DuckDBColumnType.VARCHAR)
                 .addResultColumn("referer", DuckDBColumnType.VARCHAR)
-                .addResultColumn("host", DuckDBColumnType.VARCHAR);
+                .addResultColumn("host", DuckDBColumnType.VARCHAR)
+                .addResultColumn("claim_id", DuckDBColumnType.BIGINT);
         return Boolean.TRUE; // no bind data is needed, but the driver wants some
     }
 
@@ -171,13 +175,14 @@ final class DuckDbBatchSource implements DuckDBTableFunction<Object, DuckDbBatch
     public long apply(DuckDBTableFunctionCallInfo info, DuckDBDataChunkWriter out) {
         Cursor cursor = info.getInitData();
         List<CrawlerHit> hits = this.hits;
+        int[] claimIds = this.claims;
         int from = cursor.next;
         int rows = (int) Math.min(out.capacity(), hits.size() - from);
         if (rows <= 0) {
             return 0;
         }
         cursor.size(rows);
-        cursor.read(hits, from, firstId + from);
+        cursor.read(hits, claimIds, from, firstId + from);
         for (int c = 0; c < LONG_COLUMNS.length; c++) {
             setLongs(out.vector(LONG_COLUMNS[c]), cursor.longs[c], rows);
         }

@@ -1,15 +1,12 @@
 package dev.crawlerrors.store.duckdb;
 
-import dev.crawlerrors.crawler.Verification;
 import dev.crawlerrors.store.HitFilter;
 import dev.crawlerrors.store.HitWindow;
 import dev.crawlerrors.store.StatusRange;
 import dev.crawlerrors.store.UrlPattern;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
-import java.util.Set;
 
 /** A {@link HitFilter} in DuckDB's SQL: a condition over the hits {@code h}. */
 final class DuckDbFilter {
@@ -35,7 +32,6 @@ final class DuckDbFilter {
             }
         }
         parts.add("(" + String.join(" OR ", status) + ")");
-        verdicts(filter.effectiveVerifications(), parts, params);
         if (!filter.botTypes().isEmpty()) {
             parts.add("h.bot_type IN (" + placeholders(filter.botTypes().size()) + ")");
             filter.botTypes().forEach(b -> params.add(b.name()));
@@ -66,35 +62,10 @@ final class DuckDbFilter {
         return String.join(" AND ", parts);
     }
 
-    /**
-     * The verdicts a hit's claim must have, as a claim's membership of the verdicts table: a claim
-     * with no recorded verdict is unverified. Written as a row IN a subquery, which DuckDB runs as one
-     * hash probe per hit, rather than as a condition on the joined verdict: with 10 million hits the
-     * joined form took 4.4 s and this 0.8 s (the default, spoofed left out; a machine under load).
-     */
-    private static void verdicts(Set<Verification> shown, List<String> parts, List<Object> params) {
-        if (shown.size() == Verification.values().length) {
-            return;
-        }
-        boolean unverified = shown.contains(Verification.unverified);
-        List<Verification> listed = Arrays.stream(Verification.values())
-                .filter(v -> v != Verification.unverified && shown.contains(v) != unverified).toList();
-        String claims = "(SELECT ip, crawler FROM verdicts WHERE verification IN (" + placeholders(listed.size()) + "))";
-        if (unverified) {
-            parts.add("(h.ip, h.crawler) NOT IN " + claims);
-        } else {
-            parts.add("(h.ip, h.crawler) IN " + claims);
-        }
-        listed.forEach(v -> params.add(v.name()));
-    }
-
-    /** The condition of {@code window}, or an empty string for every hit. */
+    /** The condition of {@code window}'s hit numbers (its verdicts are the claims', {@link DuckDbClaims}). */
     static String window(HitWindow window, List<Object> params) {
-        if (window.isAll()) {
-            return "";
-        }
-        params.add(window.afterId());
-        params.add(window.throughId());
+        params.add(window.afterHits());
+        params.add(window.snapshot().hits());
         return " AND h.id > ? AND h.id <= ?";
     }
 

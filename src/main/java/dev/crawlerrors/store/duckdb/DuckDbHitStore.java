@@ -9,17 +9,21 @@ import dev.crawlerrors.store.DurationCount;
 import dev.crawlerrors.store.HitFilter;
 import dev.crawlerrors.store.HitWindow;
 import dev.crawlerrors.store.HitStore;
+import dev.crawlerrors.store.MinuteChange;
+import dev.crawlerrors.store.MinuteCounts;
+import dev.crawlerrors.store.Snapshot;
 import dev.crawlerrors.store.StoreException;
 import dev.crawlerrors.store.StoredHit;
-import dev.crawlerrors.store.StoreVersion;
 import dev.crawlerrors.store.StoredVerdict;
 import dev.crawlerrors.store.TimeCount;
 import dev.crawlerrors.store.UrlCount;
 import dev.crawlerrors.text.Failures;
+import dev.crawlerrors.text.Figures;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Collection;
@@ -41,70 +45,80 @@ import org.duckdb.DuckDBConnection;
  */
 public final class DuckDbHitStore implements HitStore {
 
-    private static final String SCHEMA = """
-            CREATE TABLE IF NOT EXISTS hits (
-              id BIGINT NOT NULL,
-              ts TIMESTAMP NOT NULL,
-              utc_offset_minutes SMALLINT NOT NULL,
-              ip VARCHAR NOT NULL,
-              method VARCHAR NOT NULL,
-              url VARCHAR NOT NULL,
-              status SMALLINT NOT NULL,
-              bytes BIGINT,
-              duration_ms DOUBLE,
-              crawler VARCHAR NOT NULL,
-              bot_type VARCHAR NOT NULL,
-              user_agent VARCHAR,
-              referer VARCHAR,
-              host VARCHAR
-            );
-            CREATE TABLE IF NOT EXISTS verdicts (
-              ip VARCHAR NOT NULL,
-              crawler VARCHAR NOT NULL,
-              verification VARCHAR NOT NULL,
-              reason VARCHAR NOT NULL,
-              checked_at TIMESTAMP NOT NULL,
-              PRIMARY KEY (ip, crawler)
-            );
-            CREATE TABLE IF NOT EXISTS imports (
-              fingerprint VARCHAR PRIMARY KEY,
-              name VARCHAR NOT NULL,
-              bytes_imported BIGINT NOT NULL,
-              lines_imported BIGINT NOT NULL,
-              imported_at TIMESTAMP NOT NULL
-            );
-            """;
-
     /** DuckDB's row group, the unit it compresses and writes (the default, which stores here are created with). */
     static final int ROW_GROUP_ROWS = DuckDbHitWriter.ROW_GROUP_ROWS;
 
+    /** How long a verdict's history is kept: a snapshot older than this may no longer be answered exactly. */
+    static final String VERDICT_HISTORY = "INTERVAL 1 DAY";
+
     private final DuckDBConnection connection;
     private final String location;
+    private final DuckDbQuery query;
+    private final DuckDbClaims claims = new DuckDbClaims();
     private final DuckDbHitWriter writer;
     private final DuckDbVerdicts verdicts;
     private final DuckDbHitReader reader;
-    private final DuckDbTallies tallies;
 
-    private DuckDbHitStore(DuckDBConnection connection, String location, long commitRows) throws SQLException {
+    private DuckDbHitStore(DuckDBConnection connection, String location, long commitRows, DuckDbSettings settings) throws SQLException {
         this.connection = connection;
         this.location = location;
         try (Statement st = connection.createStatement()) {
-            st.execute(SCHEMA);
+            st.execute("SET memory_limit = '" + settings.memoryLimit() + "'");
+            DuckDbSchema.prepare(connection);
             // optimistic writes compress and write row groups as they fill; by default DuckDB
             // holds five before writing them, and a 5M-line import peaked 200 MB higher for it
             st.execute("SET write_buffer_row_group_count = 1");
+            loadVerdictHistory(st);
         }
-        // every read first commits what was appended, so it sees it (the writer exists by then)
-        DuckDbQuery query = new DuckDbQuery(connection, location, this::flush);
-        this.verdicts = new DuckDbVerdicts(connection, query);
-        this.writer = new DuckDbHitWriter(connection, location, commitRows, verdicts, query);
-        this.reader = new DuckDbHitReader(query);
-        this.tallies = new DuckDbTallies(query);
+        this.query = new DuckDbQuery(connection, location, settings.readers());
+        // a read of the verdicts first commits what was appended (the writer exists by then)
+        this.verdicts = new DuckDbVerdicts(connection, query, this::snapshot);
+        this.writer = new DuckDbHitWriter(connection, location, commitRows, verdicts, query, claims);
+        this.reader = new DuckDbHitReader(query, claims, writer);
+    }
+
+    /**
+     * Reads every claim's verdicts into {@link #claims}, after dropping what is older than
+     * {@link #VERDICT_HISTORY} but each claim's newest verdict before then: the snapshots older
+     * than that cut are no longer answered (they are too old, and say so).
+     */
+    private void loadVerdictHistory(Statement st) throws SQLException {
+        String old = "recorded_at < now() - " + VERDICT_HISTORY;
+        long horizon;
+        try (ResultSet rs = st.executeQuery("SELECT coalesce(max(version), 0), count(*) FROM verdict_log l WHERE " + old
+                + " AND version < (SELECT max(version) FROM verdict_log m WHERE m.claim_id = l.claim_id AND m." + old + ")")) {
+            rs.next();
+            horizon = rs.getLong(2) > 0 ? rs.getLong(1) : 0;
+        }
+        if (horizon > 0) {
+            try (ResultSet rs = st.executeQuery("SELECT coalesce(max(version), 0) FROM verdict_log WHERE " + old)) {
+                rs.next();
+                horizon = rs.getLong(1);
+            }
+            st.execute("DELETE FROM verdict_log WHERE " + old + " AND version < (SELECT max(version) FROM verdict_log m"
+                    + " WHERE m.claim_id = verdict_log.claim_id AND m." + old + ")");
+            st.execute("INSERT OR REPLACE INTO store_meta SELECT 'verdict_horizon', greatest(" + horizon
+                    + ", coalesce((SELECT value::BIGINT FROM store_meta WHERE key = 'verdict_horizon'), 0))::VARCHAR");
+        }
+        try (ResultSet rs = st.executeQuery("SELECT coalesce((SELECT value::BIGINT FROM store_meta WHERE key = 'verdict_horizon'), 0)")) {
+            rs.next();
+            claims.horizon(rs.getLong(1));
+        }
+        try (ResultSet rs = st.executeQuery("SELECT claim_id, version, verification, reason FROM verdict_log ORDER BY version")) {
+            while (rs.next()) {
+                claims.record(rs.getInt(1), rs.getLong(2), Verification.valueOf(rs.getString(3)), rs.getString(4));
+            }
+        }
     }
 
     /** Opens (creating if needed) the store in {@code file}, with DuckDB's default worker threads (one per core). */
     public static DuckDbHitStore open(Path file) {
-        return open(file, 0);
+        return open(file, DuckDbSettings.SERVE);
+    }
+
+    /** Opens (creating if needed) the store in {@code file}, taking what {@code settings} allow. */
+    public static DuckDbHitStore open(Path file, DuckDbSettings settings) {
+        return open(file, settings, DuckDbHitWriter.COMMIT_ROWS);
     }
 
     /**
@@ -115,23 +129,27 @@ public final class DuckDbHitStore implements HitStore {
      *                for commit tasks (about 5% of an import's CPU in the profile)
      */
     public static DuckDbHitStore open(Path file, int threads) {
-        return open(file, threads, DuckDbHitWriter.COMMIT_ROWS);
+        return open(file, new DuckDbSettings(threads, DuckDbSettings.SERVE.memoryLimit(), DuckDbSettings.SERVE.readers()));
     }
 
     /** {@link #open(Path, int)} committing every {@code commitRows} rows at the latest: for tests. */
     static DuckDbHitStore open(Path file, int threads, long commitRows) {
+        return open(file, new DuckDbSettings(threads, DuckDbSettings.SERVE.memoryLimit(), DuckDbSettings.SERVE.readers()), commitRows);
+    }
+
+    private static DuckDbHitStore open(Path file, DuckDbSettings settings, long commitRows) {
         try {
             Path parent = file.toAbsolutePath().getParent();
             if (parent != null) {
                 Files.createDirectories(parent);
             }
             Properties config = new Properties();
-            if (threads > 0) {
-                config.setProperty("threads", Integer.toString(threads));
+            if (settings.threads() > 0) {
+                config.setProperty("threads", Integer.toString(settings.threads()));
             }
             DuckDbNativeLibrary.prepare();
             Connection c = DriverManager.getConnection("jdbc:duckdb:" + file.toAbsolutePath(), config);
-            return new DuckDbHitStore(c.unwrap(DuckDBConnection.class), file.toString(), commitRows);
+            return new DuckDbHitStore(c.unwrap(DuckDBConnection.class), file.toAbsolutePath().normalize().toString(), commitRows, settings);
         } catch (Exception e) {
             throw new StoreException("cannot open the store " + file + ": " + Failures.firstLine(e), e);
         }
@@ -157,10 +175,28 @@ public final class DuckDbHitStore implements HitStore {
         try {
             DuckDbNativeLibrary.prepare();
             Connection c = DriverManager.getConnection("jdbc:duckdb:");
-            return new DuckDbHitStore(c.unwrap(DuckDBConnection.class), "memory", DuckDbHitWriter.COMMIT_ROWS);
+            return new DuckDbHitStore(c.unwrap(DuckDBConnection.class), "memory", DuckDbHitWriter.COMMIT_ROWS, DuckDbSettings.SERVE);
         } catch (SQLException e) {
             throw new StoreException("cannot open an in-memory store: " + Failures.firstLine(e), e);
         }
+    }
+
+    /** A DuckDB setting as the engine has it now ({@code memory_limit}, {@code threads}). */
+    String setting(String name) {
+        return query.run("SELECT current_setting(?)::VARCHAR", List.of(name), rs -> {
+            rs.next();
+            return rs.getString(1);
+        });
+    }
+
+    @Override
+    public String describe() {
+        return "DuckDB store " + location + " (" + describeLimits() + ")";
+    }
+
+    /** What the engine may take, for the line a server starts with: DuckDB's memory limit and threads. */
+    public String describeLimits() {
+        return "DuckDB memory limit " + setting("memory_limit") + ", " + Figures.counted(Long.parseLong(setting("threads")), "thread");
     }
 
     @Override
@@ -189,18 +225,33 @@ public final class DuckDbHitStore implements HitStore {
     }
 
     @Override
-    public long count(HitFilter filter) {
-        return reader.count(filter);
+    public Snapshot snapshot() {
+        return reader.snapshot();
     }
 
     @Override
-    public List<StoredHit> page(HitFilter filter, long offset, int limit) {
-        return reader.page(filter, offset, limit);
+    public boolean serves(Snapshot snapshot) {
+        return reader.serves(snapshot);
     }
 
     @Override
-    public void forEach(HitFilter filter, Consumer<StoredHit> rows) {
-        reader.forEach(filter, rows);
+    public MinuteCounts minuteCounts(HitFilter filter, Snapshot snapshot) {
+        return reader.minuteCounts(filter, snapshot);
+    }
+
+    @Override
+    public MinuteChange minuteChange(HitFilter filter, Snapshot from, Snapshot to) {
+        return reader.minuteChange(filter, from, to);
+    }
+
+    @Override
+    public List<StoredHit> rows(HitFilter filter, Snapshot snapshot, long fromMillis, long toMillis, long skip, int limit) {
+        return reader.rows(filter, snapshot, fromMillis, toMillis, skip, limit);
+    }
+
+    @Override
+    public boolean sameVerdicts(Snapshot from, Snapshot to) {
+        return reader.sameVerdicts(from, to);
     }
 
     @Override
@@ -209,33 +260,28 @@ public final class DuckDbHitStore implements HitStore {
     }
 
     @Override
-    public Optional<StoredHit> hit(long id) {
-        return reader.hit(id);
-    }
-
-    @Override
-    public StoreVersion version() {
-        return writer.version();
+    public Optional<StoredHit> hit(long id, Snapshot snapshot) {
+        return reader.hit(id, snapshot);
     }
 
     @Override
     public List<TimeCount> countByTime(HitFilter filter, HitWindow window, long bucketMillis) {
-        return tallies.byTime(filter, window, bucketMillis);
+        return reader.countByTime(filter, window, bucketMillis);
     }
 
     @Override
     public List<BreakdownCount> countByCrawler(HitFilter filter, HitWindow window) {
-        return tallies.byCrawler(filter, window);
+        return reader.countByCrawler(filter, window);
     }
 
     @Override
     public List<DurationCount> countByDuration(HitFilter filter, HitWindow window) {
-        return tallies.byDuration(filter, window);
+        return reader.countByDuration(filter, window);
     }
 
     @Override
     public void forEachUrl(HitFilter filter, HitWindow window, Consumer<UrlCount> urls) {
-        tallies.forEachUrl(filter, window, urls);
+        reader.forEachUrl(filter, window, urls);
     }
 
     @Override
@@ -248,6 +294,7 @@ public final class DuckDbHitStore implements HitStore {
         try {
             writer.close();
         } finally {
+            query.close();
             closeConnection();
         }
     }

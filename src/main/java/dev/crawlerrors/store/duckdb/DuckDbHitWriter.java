@@ -4,20 +4,18 @@ import dev.crawlerrors.crawler.CrawlerHit;
 import dev.crawlerrors.crawler.Verdict;
 import dev.crawlerrors.ingest.SourceProgress;
 import dev.crawlerrors.store.StoreException;
-import dev.crawlerrors.store.StoreVersion;
-import dev.crawlerrors.store.StoredVerdict;
+import dev.crawlerrors.store.Snapshot;
 import dev.crawlerrors.text.Failures;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -57,13 +55,26 @@ final class DuckDbHitWriter {
     /** The age at which a transaction commits though nobody flushed: what a crash loses of a slow import. */
     private static final long COMMIT_NANOS = 10_000_000_000L;
 
-    private final Set<String> verdictsKnown = new HashSet<>();
+    /** The number of every claim the store knows (committed, or buffered to be), by claim key. */
+    private final Map<String, Integer> claimIds = new HashMap<>();
     /**
-     * Claims lately found in {@link #verdictsKnown}, by identity, in slots by their hash: the hits of
-     * a claim carry one key string, so a claim met again skips the set (whose lookup was a sixth of
-     * the import's time on the reading thread after parsing, 83 of 505 samples).
+     * Claims lately found in {@link #claimIds}, by identity, in slots by their hash, with their
+     * numbers: the hits of a claim carry one key string, so a claim met again skips the map (whose
+     * lookup was a sixth of the import's time on the reading thread after parsing, 83 of 505 samples).
      */
-    private final String[] verdictsKnownLately = new String[1024];
+    private final String[] claimsLately = new String[1024];
+    private final int[] claimIdsLately = new int[1024];
+    private int nextClaim;
+    private long nextVersion;
+    /** Every committed verdict, with its history, for the readers. */
+    private final DuckDbClaims claims;
+    /** What the open transaction holds: the largest hit number and the verdicts written (writer side). */
+    private long uncommittedMaxId;
+    private final List<DuckDbClaimVerdict> uncommittedVerdicts = new ArrayList<>();
+    /** The newest snapshot: what the last commit made visible. */
+    private volatile Snapshot committed;
+    /** Whether something was appended or updated that no commit has covered yet (appending side). */
+    private volatile boolean dirty;
     /** What appends and verdict updates gathered since the last batch went to the writer. */
     private DuckDbBatch buffered = new DuckDbBatch();
     private long lastFlush = System.nanoTime();
@@ -88,8 +99,6 @@ final class DuckDbHitWriter {
     /** Numbers the table functions: two stores open in one process each register their own. */
     private static final AtomicLong SOURCES = new AtomicLong();
     private long nextId;
-    /** Verdicts changed through {@link #updateVerdict} since the store was opened. */
-    private long verdictChanges;
     private final long commitRows;
     /** Rows handed to the writer in the transaction it has open, if any (appending side). */
     private long uncommittedRows;
@@ -106,13 +115,14 @@ final class DuckDbHitWriter {
      */
     private volatile boolean noProgressStored;
 
-    DuckDbHitWriter(DuckDBConnection connection, String location, long commitRows, DuckDbVerdicts verdicts, DuckDbQuery query)
-            throws SQLException {
+    DuckDbHitWriter(DuckDBConnection connection, String location, long commitRows, DuckDbVerdicts verdicts, DuckDbQuery query,
+            DuckDbClaims claims) throws SQLException {
         this.connection = connection;
         this.location = location;
         this.commitRows = commitRows;
         this.verdicts = verdicts;
         this.query = query;
+        this.claims = claims;
         try (Statement st = connection.createStatement()) {
             // Registered here, outside any transaction: registered in a batch's transaction, the
             // function went with it when that transaction rolled back.
@@ -124,13 +134,40 @@ final class DuckDbHitWriter {
                 nextId = rs.getLong(1) + 1;
                 noProgressStored = rs.getBoolean(2);
             }
+            loadClaims(st);
+            committed = new Snapshot(nextId - 1, nextVersion - 1);
         }
     }
 
+    /** The numbers of the claims recorded, and where numbering goes on. */
+    private void loadClaims(Statement st) throws SQLException {
+        claimIds.clear();
+        java.util.Arrays.fill(claimsLately, null);
+        try (ResultSet rs = st.executeQuery("SELECT ip, crawler, claim_id FROM verdicts")) {
+            while (rs.next()) {
+                claimIds.put(CrawlerHit.claimKey(rs.getString(1), rs.getString(2)), rs.getInt(3));
+            }
+        }
+        try (ResultSet rs = st.executeQuery("SELECT coalesce((SELECT max(claim_id) FROM verdicts), 0),"
+                + " coalesce((SELECT max(version) FROM verdict_log), 0)")) {
+            rs.next();
+            nextClaim = Math.max(nextClaim, rs.getInt(1) + 1);
+            nextVersion = Math.max(nextVersion, rs.getLong(2) + 1);
+        }
+    }
+
+    /** The newest snapshot, after committing what was appended and not yet committed. */
+    Snapshot snapshot() {
+        if (dirty) {
+            flush();
+        }
+        return committed;
+    }
+
     synchronized void append(List<CrawlerHit> hits) {
+        dirty = true;
         for (CrawlerHit hit : hits) {
-            rememberVerdict(hit);
-            buffered.add(hit); // one loop: a loop of its own was one more method for C2 to compile, twice
+            buffered.add(hit, claim(hit)); // one loop: a loop of its own was one more method for C2 to compile, twice
         }
         if (buffered.hits.size() >= FLUSH_ROWS || System.nanoTime() - lastFlush >= FLUSH_NANOS) {
             startWriting(false);
@@ -138,20 +175,29 @@ final class DuckDbHitWriter {
     }
 
     /**
-     * A hit's verdict is recorded only when its address has none yet: a later verdict (a DNS check
-     * completing on another thread) arrives through updateVerdict and must not be overwritten by
-     * the provisional one the hit was identified with.
+     * The number of the hit's claim, numbering it when it is new. A hit's verdict is recorded only
+     * when its claim has none yet: a later verdict (a DNS check completing on another thread)
+     * arrives through updateVerdict and must not be overwritten by the provisional one the hit was
+     * identified with.
      */
-    private void rememberVerdict(CrawlerHit hit) {
+    private int claim(CrawlerHit hit) {
         String key = hit.claim();
-        int slot = key.hashCode() & (verdictsKnownLately.length - 1);
-        if (verdictsKnownLately[slot] == key) {
-            return;
+        int slot = key.hashCode() & (claimsLately.length - 1);
+        if (claimsLately[slot] == key) {
+            return claimIdsLately[slot];
         }
-        if (verdictsKnown.add(key)) {
-            buffered.newVerdicts.put(key, new StoredVerdict(hit.hit().ip(), hit.crawler().name(), hit.verdict()));
+        Integer known = claimIds.get(key);
+        int id;
+        if (known == null) {
+            id = nextClaim++;
+            claimIds.put(key, id);
+            buffered.verdicts.put(key, new DuckDbClaimVerdict(id, hit.hit().ip(), hit.crawler().name(), hit.verdict(), nextVersion++));
+        } else {
+            id = known;
         }
-        verdictsKnownLately[slot] = key;
+        claimsLately[slot] = key;
+        claimIdsLately[slot] = id;
+        return id;
     }
 
     synchronized void append(List<CrawlerHit> hits, SourceProgress through) {
@@ -165,6 +211,7 @@ final class DuckDbHitWriter {
         if (fingerprints.isEmpty() || noProgressStored) {
             return List.of();
         }
+        snapshot(); // what this thread appended is committed, so it is found
         String sql = "SELECT fingerprint, name, bytes_imported, lines_imported FROM imports WHERE fingerprint IN ("
                 + String.join(", ", Collections.nCopies(fingerprints.size(), "?")) + ")";
         return query.run(sql, new ArrayList<>(fingerprints), rs -> {
@@ -178,21 +225,14 @@ final class DuckDbHitWriter {
 
     /** Buffers a verdict that changed, to be written with the next batch. */
     synchronized void updateVerdict(String ip, String crawler, Verdict verdict) {
-        verdictChanges++;
+        dirty = true;
         String key = CrawlerHit.claimKey(ip, crawler);
-        verdictsKnown.add(key);
-        buffered.newVerdicts.remove(key);
-        buffered.changedVerdicts.put(key, new StoredVerdict(ip, crawler, verdict));
-    }
-
-    /**
-     * What the store holds: everything appended so far is committed first, so every hit through
-     * the id returned is in every query, and every verdict change counted is too.
-     */
-    synchronized StoreVersion version() {
-        long changes = verdictChanges;
-        flush();
-        return new StoreVersion(nextId - 1, changes);
+        Integer id = claimIds.get(key);
+        if (id == null) {
+            id = nextClaim++;
+            claimIds.put(key, id);
+        }
+        buffered.verdicts.put(key, new DuckDbClaimVerdict(id, ip, crawler, verdict, nextVersion++));
     }
 
     /**
@@ -200,6 +240,7 @@ final class DuckDbHitWriter {
      * committed: when this returns, what was appended is in the store (and in every query).
      */
     synchronized void flush() {
+        dirty = false; // before: what is appended while this commits makes the store dirty again
         startWriting(true);
         awaitWriting();
     }
@@ -256,8 +297,11 @@ final class DuckDbHitWriter {
             // the verdicts it held are gone with it, so the next hit of each claim brings its own
             uncommittedRows = 0;
             uncommittedSince = 0;
-            verdictsKnown.clear();
-            Arrays.fill(verdictsKnownLately, null);
+            try (Statement st = connection.createStatement()) {
+                loadClaims(st);
+            } catch (SQLException again) {
+                e.addSuppressed(again);
+            }
             Throwable cause = e.getCause();
             throw cause instanceof StoreException store ? store
                     : new StoreException("cannot write to " + location + ": " + cause, cause);
@@ -285,15 +329,22 @@ final class DuckDbHitWriter {
             try {
                 batch.sortByTime();
                 writeProgress(batch.progress.values());
-                verdicts.write(batch.newVerdicts.values(), batch.changedVerdicts.values());
-                appendRows(batch.hits, batch.firstId);
+                verdicts.write(batch.verdicts.values());
+                appendRows(batch);
+                uncommittedVerdicts.addAll(batch.verdicts.values());
+                if (!batch.hits.isEmpty()) {
+                    uncommittedMaxId = Math.max(uncommittedMaxId, batch.firstId + batch.hits.size() - 1);
+                }
                 if (batch.commit) {
                     connection.commit();
                     inTransaction = false;
                     connection.setAutoCommit(true);
+                    publish();
                 }
             } catch (SQLException e) {
                 inTransaction = false;
+                uncommittedVerdicts.clear();
+                uncommittedMaxId = 0;
                 closeStatements(e); // a prepared statement whose execution failed is closed by the driver
                 try {
                     connection.rollback();
@@ -310,6 +361,19 @@ final class DuckDbHitWriter {
         } catch (SQLException e) {
             throw new StoreException("cannot write to " + location + ": " + Failures.firstLine(e), e);
         }
+    }
+
+    /** After a commit: its verdicts join the claims' histories, and its snapshot becomes the newest. */
+    private void publish() {
+        long version = committed.verdicts();
+        uncommittedVerdicts.sort(java.util.Comparator.comparingLong(DuckDbClaimVerdict::version));
+        for (DuckDbClaimVerdict v : uncommittedVerdicts) {
+            claims.record(v.claim(), v.version(), v.verdict().verification(), v.verdict().reason());
+            version = Math.max(version, v.version());
+        }
+        committed = new Snapshot(Math.max(committed.hits(), uncommittedMaxId), version);
+        uncommittedVerdicts.clear();
+        uncommittedMaxId = 0;
     }
 
     private void writeProgress(Collection<SourceProgress> progresses) throws SQLException {
@@ -336,8 +400,8 @@ final class DuckDbHitWriter {
      * per string and, every 2,048 rows, copied the chunk once more and planned an INSERT of its own:
      * together a third of the writer thread.
      */
-    private void appendRows(List<CrawlerHit> hits, long firstId) throws SQLException {
-        if (hits.isEmpty()) {
+    private void appendRows(DuckDbBatch batch) throws SQLException {
+        if (batch.hits.isEmpty()) {
             return;
         }
         if (insertHits == null) {
@@ -347,10 +411,11 @@ final class DuckDbHitWriter {
             insertHits = connection.prepareStatement("INSERT INTO hits SELECT id, make_timestamp(ts_micros),"
                     + " utc_offset_minutes::SMALLINT, ip, method, url, status::SMALLINT,"
                     + " if(bytes_or_negative < 0, NULL, bytes_or_negative), if(isnan(duration_ms_or_nan), NULL, duration_ms_or_nan),"
-                    + " crawler, bot_type, user_agent, referer, host FROM " + batchFunction + "()");
+                    + " crawler, bot_type, user_agent, referer, host, claim_id::INTEGER FROM " + batchFunction + "()");
         }
-        batchSource.hits = hits;
-        batchSource.firstId = firstId;
+        batchSource.hits = batch.hits;
+        batchSource.claims = batch.claims;
+        batchSource.firstId = batch.firstId;
         try {
             insertHits.execute();
         } finally {
@@ -358,12 +423,6 @@ final class DuckDbHitWriter {
         }
     }
 
-    /**
-     * Writes verdicts: those of addresses first seen in this batch unless the address already has
-     * one (a provisional verdict must not overwrite a final one that arrived first), and those that
-     * changed over whatever was there. Runs inside the batch's transaction, after a statement has
-     * begun it, so the Appender's rows belong to it too.
-     */
     /** Commits what is buffered and stops the writer's thread. */
     synchronized void close() {
         try {

@@ -6,14 +6,21 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
 import org.duckdb.DuckDBConnection;
 
 /**
- * Runs one read on a duplicate of the store's connection, which DuckDB allows from any thread,
- * after what was appended so far is committed: a read sees every hit appended before it.
+ * Runs reads on duplicates of the store's connection, which DuckDB allows from any thread, kept in
+ * a pool: a duplicate made for every query was a fresh client context each time. The pool holds
+ * at most {@code size} connections; a read beyond them waits for one (the report server bounds how
+ * many reads run at once before they get here). Each connection keeps the statements it prepared
+ * lately: the report asks the same few questions with other values, and planning one again for
+ * each page was a good part of its cost.
  */
-final class DuckDbQuery {
+final class DuckDbQuery implements AutoCloseable {
 
     /** Reads a result set into a value. */
     interface Rows<T> {
@@ -22,25 +29,120 @@ final class DuckDbQuery {
 
     private final DuckDBConnection connection;
     private final String location;
-    private final Runnable beforeRead;
+    private final BlockingQueue<Pooled> idle;
+    /** Statements a connection keeps prepared, the least recently used closed first. */
+    private static final int STATEMENTS = 32;
+    private final int size;
+    private int made;
 
-    DuckDbQuery(DuckDBConnection connection, String location, Runnable beforeRead) {
+    DuckDbQuery(DuckDBConnection connection, String location, int size) {
         this.connection = connection;
         this.location = location;
-        this.beforeRead = beforeRead;
+        this.size = size;
+        this.idle = new ArrayBlockingQueue<>(size);
     }
 
     <T> T run(String sql, List<Object> params, Rows<T> rows) {
-        beforeRead.run();
-        try (Connection c = connection.duplicate(); PreparedStatement st = c.prepareStatement(sql)) {
+        Pooled c = borrow();
+        boolean healthy = false;
+        try {
+            PreparedStatement st = c.statement(sql);
             for (int i = 0; i < params.size(); i++) {
                 st.setObject(i + 1, params.get(i));
             }
             try (ResultSet rs = st.executeQuery()) {
-                return rows.read(rs);
+                T value = rows.read(rs);
+                healthy = true;
+                return value;
             }
         } catch (SQLException e) {
             throw new StoreException("query on " + location + " failed: " + Failures.firstLine(e), e);
+        } finally {
+            giveBack(c, healthy);
+        }
+    }
+
+    private Pooled borrow() {
+        Pooled c = idle.poll();
+        if (c != null) {
+            return c;
+        }
+        synchronized (this) {
+            if (made < size) {
+                try {
+                    c = new Pooled(connection.duplicate());
+                    made++;
+                    return c;
+                } catch (SQLException e) {
+                    throw new StoreException("cannot read " + location + ": " + Failures.firstLine(e), e);
+                }
+            }
+        }
+        try {
+            return idle.take();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StoreException("a read of " + location + " was interrupted", e);
+        }
+    }
+
+    /** A connection whose query failed is closed, not reused: its state after a failure is unknown. */
+    private void giveBack(Pooled c, boolean healthy) {
+        if (healthy && idle.offer(c)) {
+            return;
+        }
+        try {
+            c.close();
+        } catch (SQLException ignored) {
+            // already failing or closing
+        }
+        synchronized (this) {
+            made--;
+        }
+    }
+
+    @Override
+    public void close() {
+        Pooled c;
+        while ((c = idle.poll()) != null) {
+            try {
+                c.close();
+            } catch (SQLException ignored) {
+                // closing anyway
+            }
+        }
+    }
+
+    /** A connection of the pool and the statements it keeps prepared. */
+    private static final class Pooled {
+
+        private final Connection connection;
+        private final LinkedHashMap<String, PreparedStatement> statements = new LinkedHashMap<>(STATEMENTS, 0.75f, true);
+
+        Pooled(Connection connection) {
+            this.connection = connection;
+        }
+
+        PreparedStatement statement(String sql) throws SQLException {
+            PreparedStatement st = statements.get(sql);
+            if (st == null) {
+                st = connection.prepareStatement(sql);
+                statements.put(sql, st);
+                if (statements.size() > STATEMENTS) {
+                    var eldest = statements.entrySet().iterator();
+                    eldest.next().getValue().close();
+                    eldest.remove();
+                }
+            }
+            return st;
+        }
+
+        void close() throws SQLException {
+            for (PreparedStatement st : statements.values()) {
+                st.close();
+            }
+            statements.clear();
+            connection.close();
         }
     }
 }

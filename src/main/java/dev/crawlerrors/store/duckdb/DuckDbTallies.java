@@ -9,35 +9,48 @@ import dev.crawlerrors.store.TimeCount;
 import dev.crawlerrors.store.UrlCount;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.function.Consumer;
 
 /**
  * The counts the patterns page, the overview and the report's summary are made of: matching hits
- * grouped by time, crawler, duration or URL, over a window of ids so that the report can count
- * what arrived since it last counted.
+ * grouped by time, crawler, duration or URL, over a window of a snapshot's hits so that the report
+ * can count what arrived since it last counted. No count joins the verdicts: a hit's verdict is its
+ * claim's as of the snapshot ({@link DuckDbHitReader#verdict}).
  */
 final class DuckDbTallies {
 
-    private static final String FROM = " FROM hits h LEFT JOIN verdicts v ON v.ip = h.ip AND v.crawler = h.crawler ";
-    private static final String VERDICT = DuckDbHitReader.VERDICT;
-    /** {@link DurationBuckets#bucket} in SQL. */
-    private static final String DURATION_BUCKET = String.format(Locale.ROOT,
-            "CASE WHEN h.duration_ms >= %s THEN least(%d, 1 + floor(ln(h.duration_ms / %s) / ln(%s)))::INTEGER ELSE 0 END",
-            DurationBuckets.FLOOR_MS, DurationBuckets.LAST, DurationBuckets.FLOOR_MS, DurationBuckets.RATIO);
+    private static final String FROM = " FROM hits h ";
+    /**
+     * {@link DurationBuckets#bucket} in SQL. Concatenated, not formatted (numbers as Java writes
+     * them, whatever the locale): the store opens with its reader, and an import starts no Formatter.
+     */
+    private static final String DURATION_BUCKET = "CASE WHEN h.duration_ms >= " + DurationBuckets.FLOOR_MS + " THEN least("
+            + DurationBuckets.LAST + ", 1 + floor(ln(h.duration_ms / " + DurationBuckets.FLOOR_MS + ") / ln(" + DurationBuckets.RATIO
+            + ")))::INTEGER ELSE 0 END";
 
     private final DuckDbQuery query;
+    private final DuckDbHitReader reader;
 
-    DuckDbTallies(DuckDbQuery query) {
+    DuckDbTallies(DuckDbQuery query, DuckDbHitReader reader) {
         this.query = query;
+        this.reader = reader;
+    }
+
+    /**
+     * The condition of {@code filter} over {@code window}: its hits, with the verdicts it asks for as
+     * of the window's snapshot (a condition on claim numbers, as the report's pages have it).
+     */
+    private String where(HitFilter filter, HitWindow window, List<Object> params) {
+        return DuckDbFilter.where(filter, params) + DuckDbFilter.window(window, params) + " AND "
+                + reader.claims(filter.effectiveVerifications(), window.snapshot());
     }
 
     List<TimeCount> byTime(HitFilter filter, HitWindow window, long bucketMillis) {
         List<Object> params = new ArrayList<>();
         params.add(bucketMillis);
         params.add(bucketMillis);
-        String sql = "SELECT (epoch_ms(h.ts) // ?) * ?, h.status, " + VERDICT + ", count(*)" + FROM + "WHERE "
-                + DuckDbFilter.where(filter, params) + DuckDbFilter.window(window, params) + " GROUP BY ALL";
+        String sql = "SELECT (epoch_ms(h.ts) // ?) * ?, h.status, " + reader.verdict(window.snapshot()) + ", count(*)" + FROM + "WHERE "
+                + where(filter, window, params) + " GROUP BY ALL";
         return query.run(sql, params, rs -> {
             List<TimeCount> rows = new ArrayList<>();
             while (rs.next()) {
@@ -49,8 +62,8 @@ final class DuckDbTallies {
 
     List<BreakdownCount> byCrawler(HitFilter filter, HitWindow window) {
         List<Object> params = new ArrayList<>();
-        String sql = "SELECT h.crawler, h.bot_type, " + VERDICT + ", h.status, count(*)" + FROM + "WHERE "
-                + DuckDbFilter.where(filter, params) + DuckDbFilter.window(window, params) + " GROUP BY ALL";
+        String sql = "SELECT h.crawler, h.bot_type, " + reader.verdict(window.snapshot()) + ", h.status, count(*)" + FROM + "WHERE "
+                + where(filter, window, params) + " GROUP BY ALL";
         return query.run(sql, params, rs -> {
             List<BreakdownCount> rows = new ArrayList<>();
             while (rs.next()) {
@@ -62,8 +75,8 @@ final class DuckDbTallies {
 
     List<DurationCount> byDuration(HitFilter filter, HitWindow window) {
         List<Object> params = new ArrayList<>();
-        String sql = "SELECT h.status, " + VERDICT + ", " + DURATION_BUCKET + ", count(*)" + FROM + "WHERE "
-                + DuckDbFilter.where(filter, params) + DuckDbFilter.window(window, params)
+        String sql = "SELECT h.status, " + reader.verdict(window.snapshot()) + ", " + DURATION_BUCKET + ", count(*)" + FROM + "WHERE "
+                + where(filter, window, params)
                 + " AND h.duration_ms IS NOT NULL GROUP BY ALL";
         return query.run(sql, params, rs -> {
             List<DurationCount> rows = new ArrayList<>();
@@ -78,7 +91,7 @@ final class DuckDbTallies {
         List<Object> params = new ArrayList<>();
         String sql = "SELECT h.url, h.status, h.bot_type, count(*), epoch_ms(min(h.ts)), epoch_ms(max(h.ts)),"
                 + " count(h.duration_ms), count(*) FILTER (WHERE h.duration_ms >= " + DurationBuckets.SLOW_MS + ")"
-                + " FROM hits h WHERE " + DuckDbFilter.where(filter, params) + DuckDbFilter.window(window, params)
+                + " FROM hits h WHERE " + where(filter, window, params)
                 + " GROUP BY ALL";
         query.run(sql, params, rs -> {
             while (rs.next()) {

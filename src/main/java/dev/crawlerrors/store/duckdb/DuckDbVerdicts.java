@@ -13,47 +13,52 @@ import org.duckdb.DuckDBAppender;
 import org.duckdb.DuckDBConnection;
 
 /**
- * The verdicts table: one row per address and crawler, so a verdict that changes later (a DNS
- * check completing) is one row to update, and every query shows the verdict as of now. Written in
- * the writer's transactions ({@link DuckDbHitWriter}), beside the hits that brought them.
+ * The verdicts table: one row per claim (address and crawler), the claim's current verdict, so a
+ * verdict that changes later (a DNS check completing) is one row to update; and the verdict log,
+ * every verdict recorded with its number, from which a report reads verdicts as of its snapshot.
+ * Written in the writer's transactions ({@link DuckDbHitWriter}), beside the hits that brought them.
  */
 final class DuckDbVerdicts {
 
     /** The verdicts of the batch being written; TEMP: this connection's own, in memory, never in the file. */
     private static final String STAGING = """
             CREATE TEMP TABLE verdict_staging (
+              claim_id INTEGER NOT NULL,
               ip VARCHAR NOT NULL,
               crawler VARCHAR NOT NULL,
               verification VARCHAR NOT NULL,
               reason VARCHAR NOT NULL,
-              changed BOOLEAN NOT NULL
+              version BIGINT NOT NULL
             )""";
 
     private final DuckDBConnection connection;
     private final DuckDbQuery query;
-    /** The statements that move staged verdicts into verdicts; made on the writer thread when first needed. */
+    private final Runnable beforeRead;
+    /** The statements that move staged verdicts into verdicts and their log; made on the writer thread when first needed. */
     private PreparedStatement clearStaging;
-    private PreparedStatement insertFirst;
-    private PreparedStatement insertChanged;
+    private PreparedStatement replace;
+    private PreparedStatement log;
 
-    DuckDbVerdicts(DuckDBConnection connection, DuckDbQuery query) throws SQLException {
+    /** @param beforeRead commits what was appended, so a read sees it */
+    DuckDbVerdicts(DuckDBConnection connection, DuckDbQuery query, Runnable beforeRead) throws SQLException {
         this.connection = connection;
         this.query = query;
+        this.beforeRead = beforeRead;
         // a batch's verdicts go in through an Appender into this connection's own staging table,
-        // then into verdicts by two fixed statements (prepared once, whatever the number of rows)
+        // then into verdicts and their log by fixed statements (prepared once, whatever the number of rows)
         try (Statement st = connection.createStatement()) {
             st.execute(STAGING);
         }
     }
 
     /**
-     * Writes verdicts: those of addresses first seen in this batch unless the address already has
-     * one (a provisional verdict must not overwrite a final one that arrived first), and those that
-     * changed over whatever was there. Runs inside the batch's transaction, after a statement has
-     * begun it, so the Appender's rows belong to it too.
+     * Writes verdicts, each the latest of its claim (the writer numbers a claim's first verdict when
+     * it first meets the claim, so a provisional verdict never overwrites one that arrived first),
+     * and logs each with its number: the report reads verdicts as of its snapshot. Runs inside the
+     * batch's transaction, after a statement has begun it, so the Appender's rows belong to it too.
      */
-    void write(Collection<StoredVerdict> first, Collection<StoredVerdict> changed) throws SQLException {
-        if (first.isEmpty() && changed.isEmpty()) {
+    void write(Collection<DuckDbClaimVerdict> verdicts) throws SQLException {
+        if (verdicts.isEmpty()) {
             return;
         }
         // a statement before the Appender: DuckDB's Appender joins the open transaction only once
@@ -64,36 +69,29 @@ final class DuckDbVerdicts {
         }
         clearStaging.execute();
         try (DuckDBAppender appender = connection.createAppender(DuckDBConnection.DEFAULT_SCHEMA, "verdict_staging")) {
-            stage(appender, first, false);
-            stage(appender, changed, true);
+            for (DuckDbClaimVerdict row : verdicts) {
+                appender.beginRow()
+                        .append(row.claim())
+                        .append(row.ip())
+                        .append(row.crawler())
+                        .append(row.verdict().verification().name())
+                        .append(row.verdict().reason())
+                        .append(row.version())
+                        .endRow();
+            }
         }
-        if (insertFirst == null) {
-            insertFirst = connection.prepareStatement("INSERT OR IGNORE INTO verdicts "
-                    + "SELECT ip, crawler, verification, reason, now() FROM verdict_staging WHERE NOT changed");
-            insertChanged = connection.prepareStatement("INSERT OR REPLACE INTO verdicts "
-                    + "SELECT ip, crawler, verification, reason, now() FROM verdict_staging WHERE changed");
+        if (replace == null) {
+            replace = connection.prepareStatement("INSERT OR REPLACE INTO verdicts (ip, crawler, verification, reason, checked_at, claim_id, version)"
+                    + " SELECT ip, crawler, verification, reason, now(), claim_id, version FROM verdict_staging");
+            log = connection.prepareStatement("INSERT INTO verdict_log"
+                    + " SELECT version, claim_id, verification, reason, now() FROM verdict_staging");
         }
-        if (!first.isEmpty()) {
-            insertFirst.executeUpdate();
-        }
-        if (!changed.isEmpty()) {
-            insertChanged.executeUpdate();
-        }
-    }
-
-    private static void stage(DuckDBAppender appender, Collection<StoredVerdict> verdicts, boolean changed) throws SQLException {
-        for (StoredVerdict row : verdicts) {
-            appender.beginRow()
-                    .append(row.ip())
-                    .append(row.crawler())
-                    .append(row.verdict().verification().name())
-                    .append(row.verdict().reason())
-                    .append(changed)
-                    .endRow();
-        }
+        replace.executeUpdate();
+        log.executeUpdate();
     }
 
     List<StoredVerdict> of(Verification verification) {
+        beforeRead.run();
         return query.run("SELECT ip, crawler, verification, reason FROM verdicts WHERE verification = ? ORDER BY ip, crawler",
                 List.of(verification.name()), rs -> {
                     List<StoredVerdict> rows = new ArrayList<>();
@@ -107,7 +105,7 @@ final class DuckDbVerdicts {
 
     /** Closes the prepared statements, to be prepared again when next needed; failures go to {@code failure}. */
     void closeStatements(SQLException failure) {
-        for (PreparedStatement st : new PreparedStatement[] {clearStaging, insertFirst, insertChanged}) {
+        for (PreparedStatement st : new PreparedStatement[] {clearStaging, replace, log}) {
             try {
                 if (st != null) {
                     st.close();
@@ -117,7 +115,7 @@ final class DuckDbVerdicts {
             }
         }
         clearStaging = null;
-        insertFirst = null;
-        insertChanged = null;
+        replace = null;
+        log = null;
     }
 }

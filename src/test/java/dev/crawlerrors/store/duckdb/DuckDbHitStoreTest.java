@@ -271,17 +271,22 @@ class DuckDbHitStoreTest {
         DuckDbBatch batch = new DuckDbBatch();
         assertThat(batch.inTimeOrder()).isTrue();
 
-        batch.add(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, VERIFIED));
-        batch.add(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/b", 404, VERIFIED));
-        batch.add(hit("2025-05-14T10:00:01Z", "66.249.66.1", "/c", 404, VERIFIED));
+        batch.add(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, VERIFIED), 1);
+        batch.add(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/b", 404, VERIFIED), 2);
+        batch.add(hit("2025-05-14T10:00:01Z", "66.249.66.1", "/c", 404, VERIFIED), 3);
         assertThat(batch.inTimeOrder()).isTrue();
 
-        batch.add(hit("2025-05-14T10:00:00.999Z", "66.249.66.1", "/d", 404, VERIFIED));
+        batch.add(hit("2025-05-14T10:00:00.999Z", "66.249.66.1", "/d", 404, VERIFIED), 4);
         assertThat(batch.inTimeOrder()).isFalse();
 
-        batch.add(hit("2025-05-14T10:00:05Z", "66.249.66.1", "/e", 404, VERIFIED));
+        batch.add(hit("2025-05-14T10:00:05Z", "66.249.66.1", "/e", 404, VERIFIED), 5);
         assertThat(batch.inTimeOrder()).isFalse();
         assertThat(batch.hits).extracting(h -> h.hit().url()).containsExactly("/a", "/b", "/c", "/d", "/e");
+
+        // sorted by time, stable within an instant, each hit keeping its claim's number
+        batch.sortByTime();
+        assertThat(batch.hits).extracting(h -> h.hit().url()).containsExactly("/a", "/b", "/d", "/c", "/e");
+        assertThat(java.util.Arrays.copyOf(batch.claims, 5)).containsExactly(1, 2, 4, 3, 5);
     }
 
     @Test

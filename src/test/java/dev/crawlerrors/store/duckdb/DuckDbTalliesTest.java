@@ -14,7 +14,7 @@ import dev.crawlerrors.store.DurationCount;
 import dev.crawlerrors.store.HitFilter;
 import dev.crawlerrors.store.HitWindow;
 import dev.crawlerrors.store.StatusRange;
-import dev.crawlerrors.store.StoreVersion;
+import dev.crawlerrors.store.Snapshot;
 import dev.crawlerrors.store.TimeCount;
 import dev.crawlerrors.store.UrlCount;
 import dev.crawlerrors.store.UrlPattern;
@@ -52,14 +52,14 @@ class DuckDbTalliesTest {
             HitFilter every = HitFilter.ERRORS.withStatuses(List.of(StatusRange.ANY))
                     .withVerifications(Set.of(Verification.values()));
 
-            List<TimeCount> rows = store.countByTime(every, HitWindow.ALL, 3_600_000);
+            List<TimeCount> rows = store.countByTime(every, HitWindow.at(store.snapshot()), 3_600_000);
 
             long ten = Instant.parse("2025-05-14T10:00:00Z").toEpochMilli();
             assertThat(rows).containsExactlyInAnyOrder(
                     new TimeCount(ten, 404, "verified", 2),
                     new TimeCount(ten + 3_600_000, 200, "verified", 1),
                     new TimeCount(ten + 3_600_000, 404, "spoofed", 1));
-            assertThat(store.countByTime(HitFilter.ERRORS, HitWindow.ALL, 3_600_000)).containsExactly(new TimeCount(ten, 404, "verified", 2));
+            assertThat(store.countByTime(HitFilter.ERRORS, HitWindow.at(store.snapshot()), 3_600_000)).containsExactly(new TimeCount(ten, 404, "verified", 2));
         }
     }
 
@@ -71,14 +71,14 @@ class DuckDbTalliesTest {
                     hit("2025-05-14T10:01:00Z", "66.249.66.1", "/a", 404, 1500, VERIFIED),
                     hit("2025-05-14T10:02:00Z", "66.249.66.1", "/a", 308, Double.NaN, VERIFIED)));
 
-            assertThat(store.countByCrawler(HitFilter.ERRORS, HitWindow.ALL)).containsExactlyInAnyOrder(
+            assertThat(store.countByCrawler(HitFilter.ERRORS, HitWindow.at(store.snapshot()))).containsExactlyInAnyOrder(
                     new BreakdownCount("Googlebot Desktop", "crawler_search", "verified", 404, 2),
                     new BreakdownCount("Googlebot Desktop", "crawler_search", "verified", 308, 1));
-            assertThat(store.countByDuration(HitFilter.ERRORS, HitWindow.ALL)).containsExactlyInAnyOrder(
+            assertThat(store.countByDuration(HitFilter.ERRORS, HitWindow.at(store.snapshot()))).containsExactlyInAnyOrder(
                     new DurationCount(404, "verified", DurationBuckets.bucket(0.2), 1),
                     new DurationCount(404, "verified", DurationBuckets.bucket(1500), 1));
             List<UrlCount> urls = new ArrayList<>();
-            store.forEachUrl(HitFilter.ERRORS, HitWindow.ALL, urls::add);
+            store.forEachUrl(HitFilter.ERRORS, HitWindow.at(store.snapshot()), urls::add);
             long t = Instant.parse("2025-05-14T10:00:00Z").toEpochMilli();
             assertThat(urls).containsExactlyInAnyOrder(
                     new UrlCount("/a", 404, "crawler_search", 2, t, t + 60_000, 2, 1),
@@ -87,23 +87,47 @@ class DuckDbTalliesTest {
     }
 
     @Test
-    void aWindowCountsOnlyTheHitsStoredAfterItsStartAndThroughItsEnd() {
+    void aWindowCountsOnlyTheHitsNumberedAfterItsStartThroughItsSnapshot() {
         try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
-            assertThat(store.version()).isEqualTo(new StoreVersion(0, 0));
+            assertThat(store.snapshot().hits()).isZero();
             store.append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, 1, VERIFIED)));
-            StoreVersion first = store.version();
+            Snapshot first = store.snapshot();
             store.append(List.of(hit("2025-05-14T09:00:00Z", "66.249.66.1", "/b", 404, 1, VERIFIED),
                     hit("2025-05-14T11:00:00Z", "66.249.66.1", "/c", 404, 1, VERIFIED)));
-            StoreVersion second = store.version();
-            store.updateVerdict("66.249.66.1", "Googlebot Desktop", VERIFIED);
+            Snapshot second = store.snapshot();
+            store.append(List.of(hit("2025-05-14T12:00:00Z", "66.249.66.1", "/d", 404, 1, VERIFIED)));
 
             List<UrlCount> since = new ArrayList<>();
-            store.forEachUrl(HitFilter.ERRORS, new HitWindow(first.lastId(), second.lastId()), since::add);
+            store.forEachUrl(HitFilter.ERRORS, HitWindow.since(first, second), since::add);
 
-            assertThat(first).isEqualTo(new StoreVersion(1, 0));
-            assertThat(second).isEqualTo(new StoreVersion(3, 0));
-            assertThat(store.version()).isEqualTo(new StoreVersion(3, 1));
+            assertThat(first.hits()).isEqualTo(1);
+            assertThat(second.hits()).isEqualTo(3);
             assertThat(since).extracting(UrlCount::url).containsExactlyInAnyOrder("/b", "/c");
+        }
+    }
+
+    @Test
+    void countsVerdictsAsOfTheWindowsSnapshotNotAsTheyAreNow() {
+        try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
+            store.append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, 1, VERIFIED),
+                    hit("2025-05-14T10:01:00Z", "66.249.66.1", "/b", 404, 1, VERIFIED)));
+            Snapshot before = store.snapshot();
+            store.updateVerdict("66.249.66.1", "Googlebot Desktop", SPOOFED);
+            Snapshot after = store.snapshot();
+            HitFilter every = HitFilter.ERRORS.withVerifications(Set.of(Verification.values()));
+
+            assertThat(after.verdicts()).isGreaterThan(before.verdicts());
+            assertThat(store.countByCrawler(every, HitWindow.at(before))).containsExactly(
+                    new BreakdownCount("Googlebot Desktop", "crawler_search", "verified", 404, 2));
+            assertThat(store.countByCrawler(every, HitWindow.at(after))).containsExactly(
+                    new BreakdownCount("Googlebot Desktop", "crawler_search", "spoofed", 404, 2));
+            // the default view leaves the spoofed out, as of each snapshot
+            List<UrlCount> shownBefore = new ArrayList<>();
+            store.forEachUrl(HitFilter.ERRORS, HitWindow.at(before), shownBefore::add);
+            List<UrlCount> shownAfter = new ArrayList<>();
+            store.forEachUrl(HitFilter.ERRORS, HitWindow.at(after), shownAfter::add);
+            assertThat(shownBefore).extracting(UrlCount::url).containsExactlyInAnyOrder("/a", "/b");
+            assertThat(shownAfter).isEmpty();
         }
     }
 
@@ -112,8 +136,11 @@ class DuckDbTalliesTest {
         try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
             store.append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/ok", 200, 1, VERIFIED)));
 
-            assertThat(store.hit(1)).hasValueSatisfying(h -> assertThat(h.url()).isEqualTo("/ok"));
-            assertThat(store.hit(2)).isEmpty();
+            Snapshot at = store.snapshot();
+
+            assertThat(store.hit(1, at)).hasValueSatisfying(h -> assertThat(h.url()).isEqualTo("/ok"));
+            assertThat(store.hit(2, at)).isEmpty();
+            assertThat(store.hit(1, Snapshot.EMPTY)).isEmpty();
         }
     }
 

@@ -1,0 +1,130 @@
+package dev.crawlerrors.report;
+
+import dev.crawlerrors.store.HitFilter;
+import dev.crawlerrors.store.HitReader;
+import dev.crawlerrors.store.MinuteChange;
+import dev.crawlerrors.store.MinuteCounts;
+import dev.crawlerrors.store.Snapshot;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+
+/**
+ * The report's read model: for each view (a filter) at a snapshot, how many of its hits fall in
+ * each minute ({@link MinuteCounts}), from which page N is found at once instead of counting the
+ * rows before it. A view is counted once, on first use; at a newer snapshot it is brought up to
+ * date from the newest one known (the hits that arrived, the verdicts that changed) rather than
+ * counted again. Views are kept, least recently used first out, within a memory budget; readers
+ * asking for the same view at once share one computation.
+ */
+public final class ViewIndex {
+
+    private record Key(HitFilter filter, Snapshot snapshot) {
+    }
+
+    private final HitReader store;
+    private final long budgetBytes;
+    private final LinkedHashMap<Key, MinuteCounts> views = new LinkedHashMap<>(64, 0.75f, true);
+    private final Map<Key, CompletableFuture<MinuteCounts>> computing = new HashMap<>();
+    private long bytes;
+
+    /** @param budgetBytes the memory the kept views may take (a month of minutes is under 1 MB a view) */
+    public ViewIndex(HitReader store, long budgetBytes) {
+        this.store = store;
+        this.budgetBytes = budgetBytes;
+    }
+
+    /** The view's minute counts at {@code snapshot}. */
+    public MinuteCounts counts(HitFilter filter, Snapshot snapshot) {
+        Key key = new Key(filter, snapshot);
+        CompletableFuture<MinuteCounts> mine;
+        CompletableFuture<MinuteCounts> theirs;
+        Key base;
+        MinuteCounts baseCounts;
+        synchronized (this) {
+            MinuteCounts kept = views.get(key);
+            if (kept != null) {
+                return kept;
+            }
+            theirs = computing.get(key);
+            if (theirs == null) {
+                mine = new CompletableFuture<>();
+                computing.put(key, mine);
+                base = newestBefore(filter, snapshot);
+                baseCounts = base == null ? null : views.get(base);
+            } else {
+                mine = null;
+                base = null;
+                baseCounts = null;
+            }
+        }
+        if (theirs != null) {
+            try {
+                return theirs.join();
+            } catch (CompletionException e) {
+                throw e.getCause() instanceof RuntimeException cause ? cause : e;
+            }
+        }
+        try {
+            MinuteCounts counts = compute(filter, snapshot, base, baseCounts);
+            synchronized (this) {
+                keep(key, counts);
+                computing.remove(key);
+            }
+            mine.complete(counts);
+            return counts;
+        } catch (RuntimeException | Error e) {
+            synchronized (this) {
+                computing.remove(key);
+            }
+            mine.completeExceptionally(e);
+            throw e;
+        }
+    }
+
+    private MinuteCounts compute(HitFilter filter, Snapshot snapshot, Key base, MinuteCounts baseCounts) {
+        if (baseCounts != null) {
+            MinuteChange change = store.minuteChange(filter, base.snapshot(), snapshot);
+            if (change != null) {
+                return baseCounts.plus(change);
+            }
+        }
+        return store.minuteCounts(filter, snapshot);
+    }
+
+    /** The newest kept snapshot of the view that {@code snapshot} covers, if any. */
+    private Key newestBefore(HitFilter filter, Snapshot snapshot) {
+        Key best = null;
+        for (Key key : views.keySet()) {
+            if (key.filter().equals(filter) && snapshot.covers(key.snapshot())
+                    && (best == null || key.snapshot().covers(best.snapshot()))) {
+                best = key;
+            }
+        }
+        return best;
+    }
+
+    private void keep(Key key, MinuteCounts counts) {
+        MinuteCounts before = views.put(key, counts);
+        bytes += counts.bytes() - (before == null ? 0 : before.bytes());
+        Iterator<Map.Entry<Key, MinuteCounts>> eldest = views.entrySet().iterator();
+        while (bytes > budgetBytes && views.size() > 1 && eldest.hasNext()) {
+            Map.Entry<Key, MinuteCounts> entry = eldest.next();
+            if (entry.getKey().equals(key)) {
+                continue;
+            }
+            bytes -= entry.getValue().bytes();
+            eldest.remove();
+        }
+    }
+
+    /** The views kept and the bytes they take, for metrics. */
+    public synchronized List<Long> footprint() {
+        return new ArrayList<>(List.of((long) views.size(), bytes));
+    }
+}

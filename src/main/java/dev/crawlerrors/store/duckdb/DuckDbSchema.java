@@ -1,0 +1,133 @@
+package dev.crawlerrors.store.duckdb;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import org.duckdb.DuckDBConnection;
+
+/**
+ * The tables of a store, created on first use and brought up to date when an older version of
+ * crawl-errors made them. Version 2 numbers each claim (an address claiming a crawler) and
+ * records every verdict with a number of its own, so hits carry their claim's number and a report
+ * reads verdicts as of its snapshot.
+ */
+final class DuckDbSchema {
+
+    /** The schema this version writes. */
+    static final int VERSION = 2;
+
+    private static final String TABLES = """
+            CREATE TABLE IF NOT EXISTS hits (
+              id BIGINT NOT NULL,
+              ts TIMESTAMP NOT NULL,
+              utc_offset_minutes SMALLINT NOT NULL,
+              ip VARCHAR NOT NULL,
+              method VARCHAR NOT NULL,
+              url VARCHAR NOT NULL,
+              status SMALLINT NOT NULL,
+              bytes BIGINT,
+              duration_ms DOUBLE,
+              crawler VARCHAR NOT NULL,
+              bot_type VARCHAR NOT NULL,
+              user_agent VARCHAR,
+              referer VARCHAR,
+              host VARCHAR,
+              claim_id INTEGER
+            );
+            CREATE TABLE IF NOT EXISTS verdicts (
+              ip VARCHAR NOT NULL,
+              crawler VARCHAR NOT NULL,
+              verification VARCHAR NOT NULL,
+              reason VARCHAR NOT NULL,
+              checked_at TIMESTAMP NOT NULL,
+              claim_id INTEGER,
+              version BIGINT,
+              PRIMARY KEY (ip, crawler)
+            );
+            CREATE TABLE IF NOT EXISTS verdict_log (
+              version BIGINT NOT NULL,
+              claim_id INTEGER NOT NULL,
+              verification VARCHAR NOT NULL,
+              reason VARCHAR NOT NULL,
+              recorded_at TIMESTAMP NOT NULL
+            );
+            CREATE TABLE IF NOT EXISTS imports (
+              fingerprint VARCHAR PRIMARY KEY,
+              name VARCHAR NOT NULL,
+              bytes_imported BIGINT NOT NULL,
+              lines_imported BIGINT NOT NULL,
+              imported_at TIMESTAMP NOT NULL
+            );
+            CREATE TABLE IF NOT EXISTS store_meta (
+              key VARCHAR PRIMARY KEY,
+              value VARCHAR NOT NULL
+            );
+            """;
+
+    private DuckDbSchema() {
+    }
+
+    /** Creates what is missing and migrates a store of an earlier version, in one transaction. */
+    static void prepare(DuckDBConnection connection) throws SQLException {
+        try (Statement st = connection.createStatement()) {
+            boolean existed = hasTable(st, "hits");
+            boolean claims = existed && hasColumn(st, "hits", "claim_id");
+            if (existed && !claims) {
+                connection.setAutoCommit(false);
+                try {
+                    migrateToClaims(st);
+                    st.execute(TABLES);
+                    st.execute("INSERT OR REPLACE INTO store_meta VALUES ('schema_version', '" + VERSION + "')");
+                    connection.commit();
+                } catch (SQLException e) {
+                    connection.rollback();
+                    throw e;
+                } finally {
+                    connection.setAutoCommit(true);
+                }
+                return;
+            }
+            st.execute(TABLES);
+            st.execute("INSERT OR IGNORE INTO store_meta VALUES ('schema_version', '" + VERSION + "')");
+        }
+    }
+
+    /**
+     * Version 1 to 2: numbers the claims (every address and crawler of the hits, a verdict row for
+     * those that had none), records their verdicts as the first of each claim's history, and
+     * writes each hit's claim number. Reads every hit once; a store of 10,000,000 hits takes some
+     * seconds, once.
+     */
+    private static void migrateToClaims(Statement st) throws SQLException {
+        st.execute("ALTER TABLE verdicts ADD COLUMN claim_id INTEGER");
+        st.execute("ALTER TABLE verdicts ADD COLUMN version BIGINT");
+        st.execute("""
+                INSERT INTO verdicts (ip, crawler, verification, reason, checked_at)
+                SELECT DISTINCT h.ip, h.crawler, 'unverified', 'not checked yet', now()
+                FROM hits h WHERE NOT EXISTS (SELECT 1 FROM verdicts v WHERE v.ip = h.ip AND v.crawler = h.crawler)""");
+        st.execute("""
+                UPDATE verdicts SET claim_id = n.claim, version = n.claim
+                FROM (SELECT ip, crawler, row_number() OVER (ORDER BY ip, crawler) AS claim FROM verdicts) n
+                WHERE verdicts.ip = n.ip AND verdicts.crawler = n.crawler""");
+        st.execute("""
+                CREATE TABLE verdict_log AS
+                SELECT version, claim_id, verification, reason, checked_at AS recorded_at FROM verdicts""");
+        st.execute("ALTER TABLE hits ADD COLUMN claim_id INTEGER");
+        st.execute("UPDATE hits SET claim_id = v.claim_id FROM verdicts v WHERE hits.ip = v.ip AND hits.crawler = v.crawler");
+    }
+
+    private static boolean hasTable(Statement st, String table) throws SQLException {
+        try (ResultSet rs = st.executeQuery("SELECT count(*) FROM duckdb_tables() WHERE table_name = '" + table + "' AND NOT temporary")) {
+            rs.next();
+            return rs.getLong(1) > 0;
+        }
+    }
+
+    private static boolean hasColumn(Statement st, String table, String column) throws SQLException {
+        try (ResultSet rs = st.executeQuery("SELECT count(*) FROM duckdb_columns() WHERE table_name = '" + table
+                + "' AND column_name = '" + column + "'")) {
+            rs.next();
+            return rs.getLong(1) > 0;
+        }
+    }
+}

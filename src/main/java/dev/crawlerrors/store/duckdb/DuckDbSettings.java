@@ -1,0 +1,32 @@
+package dev.crawlerrors.store.duckdb;
+
+/**
+ * How much of the machine a store may take: DuckDB's worker threads and memory, and how many reads
+ * may hold a connection at once. DuckDB's own defaults are a thread per core and 80% of the
+ * machine's memory, each query free to take it: 64 readers of a 10,000,000-hit store grew a
+ * server past 14 GiB. Every store opened here has a bound.
+ *
+ * @param threads     DuckDB's worker threads; 0 for one per core
+ * @param memoryLimit DuckDB's memory limit, as DuckDB reads it ({@code 512MB}, {@code 2GB})
+ * @param readers     connections reads may hold at once
+ */
+public record DuckDbSettings(int threads, String memoryLimit, int readers) {
+
+    /** What a command that only writes (an import) needs: its parsers use the cores, DuckDB one of them. */
+    public static final DuckDbSettings IMPORT = new DuckDbSettings(1, "512MB", 2);
+
+    /** A small server's share: a report query at a time per core, a quarter GiB for DuckDB. */
+    public static final DuckDbSettings SERVE = new DuckDbSettings(0, "256MB", 4);
+
+    public DuckDbSettings {
+        if (threads < 0) {
+            throw new IllegalArgumentException("DuckDB's threads must be 0 (one per core) or more; got " + threads);
+        }
+        if (readers < 1) {
+            throw new IllegalArgumentException("at least one reader is needed; got " + readers);
+        }
+        if (!memoryLimit.matches("[0-9]+(\\.[0-9]+)?\\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)")) {
+            throw new IllegalArgumentException("a memory limit is a number and a unit such as 512MB or 2GB; got '" + memoryLimit + "'");
+        }
+    }
+}
