@@ -30,6 +30,8 @@ public final class DemoCommand implements Callable<Integer> {
 
     final TimeZoneOption timezone = new TimeZoneOption();
 
+    final UrlNamesOption urlNames = new UrlNamesOption();
+
     Path dir;
 
     /** The command, bound to this object. */
@@ -39,6 +41,7 @@ public final class DemoCommand implements Callable<Integer> {
                         + "imports it into a fresh store and serves the report.");
         server.addTo(spec);
         timezone.addTo(spec);
+        urlNames.addTo(spec, List.of(DemoLog.URL_NAMES));
         spec.addOption(CommandSpecs.option("--dir", "DIR", Path.class, () -> dir, value -> dir = value,
                 "Where the demo's log, IP list and store are written (default: ./${DEFAULT-VALUE}).").defaultValue("crawl-errors-demo").build());
         return spec;
@@ -46,15 +49,16 @@ public final class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        // a bad --timezone or --bind, a busy --port: refused before the demo's files are written
+        // a bad --timezone, --bind or --url-names, a busy --port: refused before the demo's files are written
         ZoneId zone = timezone.zone();
         server.check();
+        urlNames.check();
         Demo demo = Demo.prepare(dir);
         System.out.println("Demo log: " + demo.log() + " (the demo's IP lists, marked as demo data, are in " + demo.ipRanges() + ")");
         DuckDbHitStore store = DuckDbHitStore.open(demo.db(), new DuckDbSettings(0, DuckDbSettings.SERVE.memoryLimit(), server.readers));
         ImportSummary summary;
         ReportServer reportServer;
-        CrawlErrorReport report = new CrawlErrorReport(store, zone);
+        CrawlErrorReport report = urlNames.report(store, zone);
         try {
             summary = demo.importInto(store);
             summary.print(System.out);
