@@ -28,7 +28,8 @@ import java.util.function.Consumer;
  *
  * <p>A compressed file is complete when it appears, or damaged: it is taken once its stamp is the
  * same at two looks in a row (or it has not changed for {@link #QUIET}), and read only when it
- * decompresses to its end; one still being written is left until it changes.
+ * decompresses to its end; one still being written is left until it changes. The files listed after
+ * one that waits wait with it, so that files are read in their order.
  *
  * <p>Memory: the stamp of each file listed at the last look, nothing else per file (no open file,
  * no thread): a directory of 50,000 files holds a few MB.
@@ -93,7 +94,7 @@ final class FollowedPattern {
         }
         List<LogSource> take = new ArrayList<>();
         Map<String, Look> now = new HashMap<>();
-        int waitingWhole = 0;
+        int waiting = 0;
         long nowNanos = System.currentTimeMillis() * 1_000_000L;
         for (LogSource source : listing.sources()) {
             if (followedAlone.contains(source.path().toAbsolutePath().normalize())) {
@@ -107,9 +108,10 @@ final class FollowedPattern {
                 continue;
             }
             boolean quiet = stamp != null && nowNanos - stamp.modifiedNanos() >= QUIET.toNanos();
-            if (compressed(source.name()) && !same && !quiet) {
-                now.put(source.name(), new Look(stamp, false)); // taken at the next look if it stays as it is
-                waitingWhole++;
+            if (waiting > 0 || (compressed(source.name()) && !same && !quiet)) {
+                // taken at the next look if it stays as it is; the files after it wait with it, so they are read in order
+                now.put(source.name(), new Look(stamp, false));
+                waiting++;
                 continue;
             }
             now.put(source.name(), new Look(stamp, true));
@@ -125,9 +127,7 @@ final class FollowedPattern {
         }
         if (take.isEmpty()) {
             if (first) {
-                notices.accept("following " + pattern + ": " + Figures.counted(now.size(), "file") + ", read before"
-                        + countedWaiting(waitingWhole));
-                first = false;
+                say(new ImportSummary(true), now.size(), waiting);
             }
             return;
         }
@@ -149,19 +149,29 @@ final class FollowedPattern {
         }
         summary.problems().forEach(notices);
         afterRead.accept(summary);
-        say(summary, now.size(), waitingWhole);
-        first = false;
+        say(summary, now.size(), waiting);
     }
 
     /** What a look read: at the first, how the files stand; after, the new files by name (or counted, when many). */
-    private void say(ImportSummary summary, int files, int waitingWhole) {
+    private void say(ImportSummary summary, int files, int waiting) {
         List<SourceOutcome> fresh = summary.outcomes().stream().filter(o -> o.kind() == SourceOutcome.Kind.NEW).toList();
         long freshLines = fresh.stream().mapToLong(SourceOutcome::lines).sum();
         if (first) {
+            first = false;
             long read = summary.outcomes().stream().filter(SourceOutcome::read).count();
             long lines = summary.outcomes().stream().filter(SourceOutcome::read).mapToLong(SourceOutcome::lines).sum();
-            notices.accept("following " + pattern + ": " + Figures.counted(files, "file") + ", " + Figures.grouped(read)
-                    + " read now (" + Figures.counted(lines, "line") + "), the others read before" + countedWaiting(waitingWhole));
+            List<String> parts = new ArrayList<>();
+            if (read > 0) {
+                parts.add(Figures.grouped(read) + " read now (" + Figures.counted(lines, "line") + ")");
+            }
+            if (summary.outcomes().size() > read) {
+                parts.add(Figures.grouped(summary.outcomes().size() - read) + " read before");
+            }
+            if (waiting > 0) {
+                parts.add(Figures.grouped(waiting) + " at the next look (a compressed file is read once it stays unchanged, "
+                        + "and the files after it with it)");
+            }
+            notices.accept("following " + pattern + ": " + Figures.counted(files, "file") + (parts.isEmpty() ? "" : ": " + String.join(", ", parts)));
         } else if (fresh.size() > NAMED_FILES) {
             notices.accept(pattern + ": " + Figures.counted(fresh.size(), "new file") + " read (" + Figures.counted(freshLines, "line") + ")");
         } else {
@@ -169,12 +179,6 @@ final class FollowedPattern {
                 notices.accept(outcome.name() + " appeared: read " + Figures.counted(outcome.lines(), "line"));
             }
         }
-    }
-
-    private static String countedWaiting(int waitingWhole) {
-        return waitingWhole == 0 ? ""
-                : "; " + Figures.counted(waitingWhole, "compressed file") + " read once " + (waitingWhole == 1 ? "it stays" : "they stay")
-                        + " unchanged for a second";
     }
 
     private static boolean compressed(String name) {

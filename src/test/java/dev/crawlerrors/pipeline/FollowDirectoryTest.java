@@ -118,7 +118,7 @@ class FollowDirectoryTest {
         follow.pollOnce();
 
         assertThat(storedUrls()).isEqualTo(urls(1, 6));
-        assertThat(notices).containsExactly("following " + logs + ": 1 file, 1 read now (3 lines), the others read before",
+        assertThat(notices).containsExactly("following " + logs + ": 1 file: 1 read now (3 lines)",
                 logs + "/b.log appeared: read 3 lines");
     }
 
@@ -156,7 +156,7 @@ class FollowDirectoryTest {
         follow.pollOnce();
 
         assertThat(storedUrls()).isEqualTo(urls(1, 40));
-        assertThat(notices).containsExactly("following " + logs + "/*.gz: 1 file, 1 read now (20 lines), the others read before",
+        assertThat(notices).containsExactly("following " + logs + "/*.gz: 1 file: 1 read now (20 lines)",
                 logs + "/edge-2025-11-01-11.gz appeared: read 20 lines");
     }
 
@@ -216,7 +216,7 @@ class FollowDirectoryTest {
         first.toFile().setReadable(true);
 
         assertThat(storedUrls()).isEqualTo(urls(1, 107));
-        assertThat(notices).containsExactly("following " + logs + ": 11 files, 1 read now (2 lines), the others read before");
+        assertThat(notices).containsExactly("following " + logs + ": 11 files: 1 read now (2 lines), 10 read before");
     }
 
     @Test
