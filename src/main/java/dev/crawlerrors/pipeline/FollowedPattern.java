@@ -131,10 +131,15 @@ final class FollowedPattern {
             }
             return;
         }
-        ImportSummary summary = importer.readFiles(take, reader, stopping);
+        ImportSummary summary;
+        try {
+            summary = importer.readFiles(take, reader, stopping);
+        } catch (Exception e) {
+            again(take);
+            throw e;
+        }
         if (summary.storeFailure() != null) {
-            // nothing taken counts as read: the next look tries again, from what the store holds
-            take.forEach(source -> looked.computeIfPresent(source.name(), (name, look) -> new Look(look.stamp, false)));
+            again(take);
             notices.accept("the store did not take what was read of " + pattern + " (" + summary.storeFailure() + "); trying again");
             return;
         }
@@ -189,6 +194,11 @@ final class FollowedPattern {
             }
         }
         return false;
+    }
+
+    /** Nothing of {@code taken} counts as read: the next look takes them again, on from what the store holds. */
+    private void again(List<LogSource> taken) {
+        taken.forEach(source -> looked.computeIfPresent(source.name(), (name, look) -> new Look(look.stamp, false)));
     }
 
     private void sayOnce(String notice) {
