@@ -55,9 +55,11 @@ final class ServeCommand implements Callable<Integer> {
         store.addTo(spec);
         server.addTo(spec);
         pushed.addTo(spec);
-        spec.addOption(CommandSpecs.listOption("--follow", "FILE", Path.class, () -> follow, value -> follow = value,
+        spec.addOption(CommandSpecs.listOption("--follow", "FILE|DIR|'GLOB'", Path.class, () -> follow, value -> follow = value,
                 "A log to tail into the store while serving, like tail -F: it survives rotation (rename or "
-                        + "copytruncate), may appear later, and a restart reads on where the last run stopped. Repeatable.").build());
+                        + "copytruncate), may appear later, and a restart reads on where the last run stopped. A directory or a "
+                        + "quoted glob ('/var/log/cdn/*.gz') is looked at every second: each file in it is read once, oldest first, "
+                        + "a growing one read on, a compressed one once it stays unchanged. Repeatable.").build());
         format.addTo(spec);
         urlNames.addTo(spec, List.of());
         return spec;
