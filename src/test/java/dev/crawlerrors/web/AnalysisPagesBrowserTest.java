@@ -22,8 +22,6 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 
 /**
  * Every page of the report (the report, filtered and not; the URL patterns; the overview; one hit;
@@ -34,10 +32,8 @@ import org.openqa.selenium.chrome.ChromeOptions;
  */
 class AnalysisPagesBrowserTest {
 
-    private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
-    private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
     private static final Path SCREENSHOTS = Path.of("target", "screenshots");
-    private static final Duration WAIT = Duration.ofSeconds(10);
+    private static final Duration WAIT = Chromium.WAIT;
 
     @TempDir
     static Path dir;
@@ -49,41 +45,17 @@ class AnalysisPagesBrowserTest {
 
     @BeforeAll
     static void start() throws Exception {
-        assertThat(CHROMIUM).as("Debian chromium (apt-get install chromium)").isExecutable();
-        assertThat(CHROMEDRIVER).as("Debian chromedriver (apt-get install chromium-driver)").isExecutable();
         store = DemoFixture.demoStore(Files.createDirectories(dir.resolve("demo")));
         CrawlErrorReport report = new CrawlErrorReport(store, ZoneId.of("UTC"), List.of(DemoLog.URL_NAMES), Duration.ofSeconds(30));
         server = ReportServer.start(report, store, "127.0.0.1", 0,
                 () -> List.of("common-crawlers.json: 2 prefixes, created 2025-05-14T00:00:00 (demo data)"));
         base = "http://127.0.0.1:" + server.port();
-        ChromeOptions options = new ChromeOptions();
-        options.setBinary(CHROMIUM.toFile());
-        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic",
-                "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--window-size=1400,900", "--hide-scrollbars",
-                "--user-data-dir=" + Files.createDirectories(dir.resolve("chromium-profile")));
-        driver = new ChromeDriver(new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile()).usingAnyFreePort().build(),
-                options);
-        driver.manage().timeouts().pageLoadTimeout(WAIT);
+        driver = Chromium.start(dir, 1400, 900, "--hide-scrollbars");
     }
 
     @AfterAll
-    static void stop() {
-        try {
-            if (driver != null) {
-                driver.quit();
-            }
-        } finally {
-            try {
-                if (server != null) {
-                    server.close();
-                }
-            } finally {
-                if (store != null) {
-                    store.close();
-                }
-            }
-        }
+    static void stop() throws Exception {
+        Chromium.stop(driver, server, store);
     }
 
     /** One page to look at: where it is, and what must be on it. */

@@ -21,8 +21,6 @@ import org.openqa.selenium.NoSuchElementException;
 import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 
 /**
  * The HTML report as a person sees it: the bundled demo in a real DuckDB store, the real server on
@@ -31,12 +29,10 @@ import org.openqa.selenium.chrome.ChromeOptions;
  */
 class ReportPageBrowserTest {
 
-    private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
-    private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
     private static final Path SCREENSHOT = Path.of("target", "report-page-1.png");
     private static final List<String> COLUMNS =
             List.of("Timestamp", "IP", "Method", "URL", "Status", "Duration ms", "Bot type", "Verification");
-    private static final Duration WAIT = Duration.ofSeconds(10);
+    private static final Duration WAIT = Chromium.WAIT;
 
     @TempDir
     Path dir;
@@ -48,47 +44,16 @@ class ReportPageBrowserTest {
 
     @BeforeEach
     void startServerAndBrowser() throws Exception {
-        // fail, not skip: CI installs both through ./run-tests
-        assertThat(CHROMIUM).as("Debian chromium (apt-get install chromium)").isExecutable();
-        assertThat(CHROMEDRIVER).as("Debian chromedriver (apt-get install chromium-driver)").isExecutable();
-
         store = DemoFixture.demoStore(Files.createDirectories(dir.resolve("demo")));
         server = ReportServer.start(new CrawlErrorReport(store, ZoneId.of("UTC")), store, "127.0.0.1", 0);
         base = "http://127.0.0.1:" + server.port();
 
-        ChromeOptions options = new ChromeOptions();
-        options.setBinary(CHROMIUM.toFile());
-        options.addArguments(
-                "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic",
-                "--no-first-run", "--disable-background-networking", "--disable-component-update",
-                "--disable-sync", "--window-size=1280,900",
-                "--user-data-dir=" + Files.createDirectories(dir.resolve("chromium-profile")));
-        ChromeDriverService service = new ChromeDriverService.Builder()
-                .usingDriverExecutable(CHROMEDRIVER.toFile())
-                .usingAnyFreePort()
-                .build();
-        driver = new ChromeDriver(service, options);
-        driver.manage().timeouts().pageLoadTimeout(WAIT);
+        driver = Chromium.start(dir, 1280, 900);
     }
 
     @AfterEach
-    void stopEverything() {
-        // each in turn, so a failure in one still stops the others; quit() also stops chromedriver
-        try {
-            if (driver != null) {
-                driver.quit();
-            }
-        } finally {
-            try {
-                if (server != null) {
-                    server.close();
-                }
-            } finally {
-                if (store != null) {
-                    store.close();
-                }
-            }
-        }
+    void stopEverything() throws Exception {
+        Chromium.stop(driver, server, store);
     }
 
     @Test

@@ -45,23 +45,11 @@ final class DuckDbQuery implements AutoCloseable {
     }
 
     <T> T run(String sql, List<Object> params, Rows<T> rows) {
-        Pooled c = borrow();
-        boolean healthy = false;
-        try {
-            PreparedStatement st = c.statement(sql);
+        return read(sql, (st, c) -> {
             for (int i = 0; i < params.size(); i++) {
                 st.setObject(i + 1, params.get(i));
             }
-            try (ResultSet rs = st.executeQuery()) {
-                T value = rows.read(rs);
-                healthy = true;
-                return value;
-            }
-        } catch (SQLException e) {
-            throw failures.of("cannot read", e);
-        } finally {
-            giveBack(c, healthy);
-        }
+        }, rows);
     }
 
     /**
@@ -69,11 +57,21 @@ final class DuckDbQuery implements AutoCloseable {
      * file names or fingerprints in one query, where as many {@code ?} would each be planned.
      */
     <T> T runWithList(String sql, Collection<String> values, Rows<T> rows) {
+        return read(sql, (st, c) -> st.setArray(1, c.createArrayOf("VARCHAR", values.toArray())), rows);
+    }
+
+    /** Sets a statement's parameters; the connection makes what a parameter needs (an array). */
+    private interface Binding {
+        void bind(PreparedStatement st, Connection c) throws SQLException;
+    }
+
+    /** Runs {@code sql} on a pooled connection with its prepared statement, giving the connection back unless the read failed. */
+    private <T> T read(String sql, Binding binding, Rows<T> rows) {
         Pooled c = borrow();
         boolean healthy = false;
         try {
             PreparedStatement st = c.statement(sql);
-            st.setArray(1, c.connection.createArrayOf("VARCHAR", values.toArray()));
+            binding.bind(st, c.connection);
             try (ResultSet rs = st.executeQuery()) {
                 T value = rows.read(rs);
                 healthy = true;
