@@ -10,6 +10,9 @@ import dev.crawlerrors.pipeline.ImportSummary;
 import dev.crawlerrors.pipeline.LogImport;
 import dev.crawlerrors.report.CrawlErrorReport;
 import dev.crawlerrors.store.HitStore;
+import dev.crawlerrors.store.clickhouse.ClickHouseHitStore;
+import dev.crawlerrors.store.clickhouse.ClickHouseLocation;
+import dev.crawlerrors.store.clickhouse.ClickHouseSettings;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import dev.crawlerrors.store.duckdb.DuckDbSettings;
 import java.io.IOException;
@@ -30,15 +33,27 @@ public final class DemoCommand implements Callable<Integer> {
 
     Path dir;
 
+    private CommandSpec spec;
+
+    /** A ClickHouse store to run the demo on, instead of a DuckDB file in {@link #dir}. */
+    String db;
+
+    String dbUser;
+
     /** The command, bound to this object. */
     CommandSpec spec() {
-        CommandSpec spec = CommandSpecs.command(this, "demo",
+        spec = CommandSpecs.command(this, "demo",
                 "Generates the bundled demo access log (a street-information site: 226 error hits, page 3 holds 26 rows), "
                         + "imports it into a fresh store and serves the report.");
         server.addTo(spec);
         timezone.addTo(spec);
         spec.addOption(CommandSpecs.option("--dir", "DIR", Path.class, () -> dir, value -> dir = value,
                 "Where the demo's log, IP list and store are written (default: ./${DEFAULT-VALUE}).").defaultValue("crawl-errors-demo").build());
+        spec.addOption(CommandSpecs.option("--db", "URL", String.class, () -> db, value -> db = value,
+                "Runs the demo on ClickHouse instead, clickhouse://HOST:HTTP_PORT/DATABASE: a database that is empty or "
+                        + "holds an earlier demo's store, which is emptied first.").build());
+        spec.addOption(CommandSpecs.option("--db-user", "USER", String.class, () -> dbUser, value -> dbUser = value,
+                "The ClickHouse user (default: default); its password is read from $" + StoreOptions.DB_PASSWORD_ENV + ".").build());
         return spec;
     }
 
@@ -46,7 +61,10 @@ public final class DemoCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         Demo demo = Demo.prepare(dir);
         System.out.println("Demo log: " + demo.log() + " (the demo's IP lists, marked as demo data, are in " + demo.ipRanges() + ")");
-        DuckDbHitStore store = DuckDbHitStore.open(demo.db(), new DuckDbSettings(0, DuckDbSettings.SERVE.memoryLimit(), server.readers));
+        HitStore store = db == null
+                ? DuckDbHitStore.open(demo.db(), new DuckDbSettings(0, DuckDbSettings.SERVE.memoryLimit(), server.readers))
+                : ClickHouseHitStore.openAfresh(clickHouse(), new ClickHouseSettings(ClickHouseSettings.SERVE.threads(),
+                        ClickHouseSettings.SERVE.memoryBytes(), server.readers));
         ImportSummary summary;
         try {
             summary = demo.importInto(store);
@@ -58,6 +76,14 @@ public final class DemoCommand implements Callable<Integer> {
         List<String> lists = summary.describeLists();
         ServeCommand.serveUntilStopped(store, new CrawlErrorReport(store, timezone.zone()), server, () -> lists);
         return 0;
+    }
+
+    private ClickHouseLocation clickHouse() {
+        try {
+            return ClickHouseLocation.parse(db, dbUser, System.getenv(StoreOptions.DB_PASSWORD_ENV));
+        } catch (IllegalArgumentException e) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--db: " + e.getMessage());
+        }
     }
 
     /** The demo's files in one directory: a fresh log, the directory of its IP lists ({@code --ip-ranges}), and a fresh store. */

@@ -7,7 +7,6 @@ import dev.crawlerrors.ingest.format.FormatChooser;
 import dev.crawlerrors.pipeline.ImportSummary;
 import dev.crawlerrors.pipeline.LogImport;
 import dev.crawlerrors.store.HitStore;
-import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import dev.crawlerrors.text.ShownText;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -53,7 +52,7 @@ final class ImportCommand implements Callable<Integer> {
         // DuckDB starts (its native library, the file) on another core while the catalog is read:
         // each is a tenth of a second or more of every import's start. A catalog of the user's own
         // is read first, so that a mistake in it leaves no store file behind.
-        CompletableFuture<DuckDbHitStore> opening = store.hasOwnCatalog() ? null
+        CompletableFuture<HitStore> opening = store.hasOwnCatalog() ? null
                 : CompletableFuture.supplyAsync(store::openStoreForImport, task -> Thread.ofPlatform().daemon().name("store-open").start(task));
         CrawlerCatalog catalog = store.catalog();
         try (HitStore hits = opening == null ? store.openStoreForImport() : opened(opening);
@@ -61,13 +60,13 @@ final class ImportCommand implements Callable<Integer> {
             LogImport job = new LogImport(hits, new CrawlerIdentifier(catalog), verifier, formats);
             ImportSummary summary = job.run(files, ImportProgress.on(terminal, System.err));
             summary.print(System.out);
-            System.out.println("Store: " + ShownText.of(store.dbPath().toString()) + " (" + hits.size() + " crawler hits in all).");
+            System.out.println("Store: " + ShownText.of(store.shownStore()) + " (" + hits.size() + " crawler hits in all).");
             return summary.succeeded() ? 0 : Main.RUNTIME_FAILURE;
         }
     }
 
     /** The store once open; a failure to open it is thrown as it was thrown. */
-    private static DuckDbHitStore opened(CompletableFuture<DuckDbHitStore> opening) {
+    private static HitStore opened(CompletableFuture<HitStore> opening) {
         try {
             return opening.join();
         } catch (CompletionException e) {

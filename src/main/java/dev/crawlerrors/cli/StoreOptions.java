@@ -6,6 +6,10 @@ import dev.crawlerrors.crawler.verify.CrawlerVerifier;
 import dev.crawlerrors.crawler.verify.IpListCache;
 import dev.crawlerrors.crawler.verify.IpRangeSource;
 import dev.crawlerrors.crawler.verify.IpRangeVerifier;
+import dev.crawlerrors.store.HitStore;
+import dev.crawlerrors.store.clickhouse.ClickHouseHitStore;
+import dev.crawlerrors.store.clickhouse.ClickHouseLocation;
+import dev.crawlerrors.store.clickhouse.ClickHouseSettings;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import dev.crawlerrors.store.duckdb.DuckDbSettings;
 import java.nio.file.Path;
@@ -19,10 +23,14 @@ final class StoreOptions {
 
     static final String DB_ENV = "CRAWL_ERRORS_DB";
     static final String DEFAULT_DB = "./crawl-errors.duckdb";
+    static final String DB_PASSWORD_ENV = "CRAWL_ERRORS_DB_PASSWORD";
 
     private CommandSpec spec;
 
-    Path db;
+    /** A DuckDB file, or a ClickHouse store's URL ({@link ClickHouseLocation}). */
+    String db;
+
+    String dbUser;
 
     final TimeZoneOption timezone = new TimeZoneOption();
 
@@ -39,8 +47,12 @@ final class StoreOptions {
     /** Adds {@code --db}, {@code --timezone}, {@code --ip-ranges}, {@code --crawlers} and {@code --dns-server} to {@code command}. */
     StoreOptions addTo(CommandSpec command) {
         spec = command;
-        command.addOption(CommandSpecs.option("--db", "FILE", Path.class, () -> db, value -> db = value,
-                "The DuckDB store (default: $" + DB_ENV + ", else " + DEFAULT_DB + ").").build());
+        command.addOption(CommandSpecs.option("--db", "FILE|URL", String.class, () -> db, value -> db = value,
+                "The store: a DuckDB file, or a ClickHouse server or cluster as clickhouse://HOST:HTTP_PORT/DATABASE "
+                        + "(default: $" + DB_ENV + ", else " + DEFAULT_DB + ").").build());
+        command.addOption(CommandSpecs.option("--db-user", "USER", String.class, () -> dbUser, value -> dbUser = value,
+                "The ClickHouse user (default: " + ClickHouseLocation.DEFAULT_USER + "); its password is read from $"
+                        + DB_PASSWORD_ENV + ", never from the command line.").build());
         timezone.addTo(command);
         command.addOption(CommandSpecs.option("--ip-ranges", "DIR|URL", String.class, () -> ipRanges, value -> ipRanges = value,
                 "Where the crawlers' published IP lists are read from: a directory holding them under their "
@@ -54,9 +66,11 @@ final class StoreOptions {
         command.addOption(CommandSpecs.option("--db-memory", "SIZE", String.class, () -> dbMemory, value -> dbMemory = value,
                 "The memory DuckDB may use, such as 512MB or 2GB (default: " + DuckDbSettings.SERVE.memoryLimit()
                         + " to serve, " + DuckDbSettings.IMPORT.memoryLimit() + " to import); beyond it, it spills to disk "
-                        + "or refuses a query.").build());
+                        + "or refuses a query. On ClickHouse, what one query may take on each server (max_memory_usage, "
+                        + "default 1GiB).").build());
         command.addOption(CommandSpecs.option("--db-threads", "N", Integer.class, () -> dbThreads, value -> dbThreads = value,
-                "DuckDB's worker threads (default: one per core to serve, one to import).").build());
+                "DuckDB's worker threads (default: one per core to serve, one to import); on ClickHouse, the threads "
+                        + "one query may use on each server (max_threads, default 4 to serve).").build());
         return this;
     }
 
@@ -78,12 +92,36 @@ final class StoreOptions {
         }
     }
 
-    Path dbPath() {
+    /** The store {@code --db} names, as given (the environment's or the default when it names none). */
+    String dbName() {
         if (db != null) {
             return db;
         }
         String env = System.getenv(DB_ENV);
-        return Path.of(env != null && !env.isBlank() ? env : DEFAULT_DB);
+        return env != null && !env.isBlank() ? env : DEFAULT_DB;
+    }
+
+    /** Whether the store is on ClickHouse. */
+    boolean onClickHouse() {
+        return ClickHouseLocation.isLocation(dbName());
+    }
+
+    /** The DuckDB file; for a ClickHouse store, the default file's place (where the IP lists are cached). */
+    Path dbPath() {
+        return onClickHouse() ? Path.of(DEFAULT_DB) : Path.of(dbName());
+    }
+
+    /** The store as it is shown to the user (a ClickHouse URL without user or password). */
+    String shownStore() {
+        return onClickHouse() ? clickHouse().shown() : dbPath().toString();
+    }
+
+    ClickHouseLocation clickHouse() {
+        try {
+            return ClickHouseLocation.parse(dbName(), dbUser, System.getenv(DB_PASSWORD_ENV));
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "--db: " + e.getMessage());
+        }
     }
 
     ZoneId zone() {
@@ -119,12 +157,26 @@ final class StoreOptions {
     }
 
     /** The store to serve from, with {@code readers} connections for report requests. */
-    DuckDbHitStore openStore(int readers) {
+    HitStore openStore(int readers) {
+        if (onClickHouse()) {
+            return ClickHouseHitStore.open(clickHouse(), clickHouseSettings(ClickHouseSettings.SERVE, readers));
+        }
         return DuckDbHitStore.open(dbPath(), settings(DuckDbSettings.SERVE, readers));
     }
 
-    DuckDbHitStore openStore() {
+    HitStore openStore() {
         return openStore(DuckDbSettings.SERVE.readers());
+    }
+
+    /** ClickHouse's settings from --db-memory (max_memory_usage) and --db-threads (max_threads). */
+    ClickHouseSettings clickHouseSettings(ClickHouseSettings defaults, int readers) {
+        try {
+            return new ClickHouseSettings(dbThreads == null ? defaults.threads() : dbThreads,
+                    dbMemory == null ? defaults.memoryBytes() : ClickHouseSettings.bytes(dbMemory), readers);
+        } catch (IllegalArgumentException e) {
+            String option = e.getMessage().startsWith("ClickHouse's threads") ? "--db-threads" : "--db-memory";
+            throw new ParameterException(spec.commandLine(), option + ": " + e.getMessage());
+        }
     }
 
     /** The DuckDB settings the options give, {@code defaults} where they say nothing. */
@@ -139,7 +191,10 @@ final class StoreOptions {
     }
 
     /** The store for an import: DuckDB gets one worker thread, the parsers the cores. */
-    DuckDbHitStore openStoreForImport() {
+    HitStore openStoreForImport() {
+        if (onClickHouse()) {
+            return ClickHouseHitStore.open(clickHouse(), clickHouseSettings(ClickHouseSettings.IMPORT, ClickHouseSettings.IMPORT.readers()));
+        }
         return DuckDbHitStore.open(dbPath(), settings(DuckDbSettings.IMPORT, DuckDbSettings.IMPORT.readers()));
     }
 }

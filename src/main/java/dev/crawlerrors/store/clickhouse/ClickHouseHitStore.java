@@ -1,0 +1,222 @@
+package dev.crawlerrors.store.clickhouse;
+
+import dev.crawlerrors.crawler.CrawlerHit;
+import dev.crawlerrors.crawler.Verdict;
+import dev.crawlerrors.crawler.Verification;
+import dev.crawlerrors.ingest.SourceProgress;
+import dev.crawlerrors.store.HitFilter;
+import dev.crawlerrors.store.HitStore;
+import dev.crawlerrors.store.MinuteChange;
+import dev.crawlerrors.store.MinuteCounts;
+import dev.crawlerrors.store.Snapshot;
+import dev.crawlerrors.store.StoreException;
+import dev.crawlerrors.store.StoredHit;
+import dev.crawlerrors.store.StoredVerdict;
+import dev.crawlerrors.text.Failures;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A store on ClickHouse: one server, or a cluster of shards (see {@link ClickHouseCluster}), spoken
+ * to over its HTTP interface. Any number of processes may write and read it at once; its parts, a
+ * class each: the writer ({@link ClickHouseHitWriter}, batches committed whole), the snapshots
+ * ({@link ClickHouseSnapshots}, what a page's link holds), the verdicts ({@link ClickHouseVerdicts})
+ * and the reader ({@link ClickHouseHitReader}). What this process appends is committed within a
+ * second, or at once by {@link #flush()} and by every read it makes.
+ */
+public final class ClickHouseHitStore implements HitStore {
+
+    private final ClickHouseLocation location;
+    private final ClickHouseHttp http;
+    private final ClickHouseCluster cluster;
+    private final ClickHouseSnapshots snapshots;
+    private final ClickHouseVerdicts verdicts;
+    private final ClickHouseHitWriter writer;
+    private final ClickHouseHitReader reader;
+    /** Commits what waits in the writer when nobody appends or reads (a re-check's verdict in a quiet server). */
+    private final ScheduledExecutorService committer = Executors.newSingleThreadScheduledExecutor(runnable -> {
+        Thread t = new Thread(runnable, "clickhouse-committer");
+        t.setDaemon(true);
+        return t;
+    });
+    /** A failure of the committer's, told to the next caller. */
+    private volatile StoreException committerFailure;
+
+    private ClickHouseHitStore(ClickHouseLocation location, ClickHouseSettings settings, boolean afresh, long clockAheadSeconds) {
+        this.location = location;
+        this.http = new ClickHouseHttp(location.user(), location.password(), settings);
+        this.cluster = ClickHouseCluster.discover(http, location);
+        if (afresh) {
+            ClickHouseSchema.startAfresh(http, cluster, location.database());
+        } else {
+            ClickHouseSchema.prepare(http, cluster, location.database());
+        }
+        this.snapshots = new ClickHouseSnapshots(http, cluster.meta(), location.database(), clockAheadSeconds);
+        this.verdicts = new ClickHouseVerdicts(http, cluster, location.database());
+        this.writer = new ClickHouseHitWriter(http, cluster, location.database());
+        this.reader = new ClickHouseHitReader(http, cluster, location.database(), snapshots, verdicts, this::commitIfDirty);
+        snapshots.dropOld();
+        committer.scheduleWithFixedDelay(this::commitQuietly, 1, 1, TimeUnit.SECONDS);
+    }
+
+    /**
+     * Opens the store at {@code location}, creating its database and tables on every server that
+     * lacks them.
+     *
+     * @throws StoreException saying what went wrong (unreachable, refused login, a newer schema)
+     */
+    public static ClickHouseHitStore open(ClickHouseLocation location, ClickHouseSettings settings) {
+        return open(location, settings, false);
+    }
+
+    /**
+     * Opens the store at {@code location} emptied first, for the demo: its database must hold
+     * nothing or an earlier demo's store, never anything else.
+     */
+    public static ClickHouseHitStore openAfresh(ClickHouseLocation location, ClickHouseSettings settings) {
+        return open(location, settings, true);
+    }
+
+    /** A store that reads as if the servers' clock were {@code seconds} ahead: for a test of writers past their lease. */
+    static ClickHouseHitStore openWithClockAhead(ClickHouseLocation location, ClickHouseSettings settings, long seconds) {
+        return new ClickHouseHitStore(location, settings, false, seconds);
+    }
+
+    private static ClickHouseHitStore open(ClickHouseLocation location, ClickHouseSettings settings, boolean afresh) {
+        try {
+            return new ClickHouseHitStore(location, settings, afresh, 0);
+        } catch (StoreException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new StoreException("cannot open the store " + location.shown() + ": " + Failures.firstLine(e), e);
+        }
+    }
+
+    /** The store, as its URL names it. */
+    public ClickHouseLocation location() {
+        return location;
+    }
+
+    /** How many shards hold its hits (1 for a server alone). */
+    public int shards() {
+        return cluster.shards().size();
+    }
+
+    private void commitIfDirty() {
+        rethrowCommitterFailure();
+        if (writer.dirty()) {
+            writer.flush();
+        }
+    }
+
+    private void commitQuietly() {
+        try {
+            if (writer.dirty()) {
+                writer.flush();
+            }
+        } catch (StoreException e) {
+            committerFailure = e;
+        } catch (RuntimeException e) {
+            committerFailure = new StoreException("cannot write to ClickHouse: " + Failures.firstLine(e), e);
+        }
+    }
+
+    private void rethrowCommitterFailure() {
+        StoreException failure = committerFailure;
+        if (failure != null) {
+            committerFailure = null;
+            throw failure;
+        }
+    }
+
+    @Override
+    public void append(List<CrawlerHit> hits) {
+        rethrowCommitterFailure();
+        writer.append(hits);
+    }
+
+    @Override
+    public void append(List<CrawlerHit> hits, SourceProgress through) {
+        rethrowCommitterFailure();
+        writer.append(hits, through);
+    }
+
+    @Override
+    public List<SourceProgress> imported(Collection<String> fingerprints) {
+        if (fingerprints.isEmpty()) {
+            return List.of();
+        }
+        commitIfDirty(); // what this process appended is committed, so it is found
+        List<String> quoted = new ArrayList<>(fingerprints);
+        ClickHouseTsv.Reader rows = new ClickHouseTsv.Reader(http.query(cluster.meta(), "SELECT fingerprint, argMax(name, bytes), max(bytes),"
+                + " argMax(lines, bytes) FROM " + location.database() + ".commits WHERE fingerprint IN (" + ClickHouseSql.quoted(quoted)
+                + ") GROUP BY fingerprint"));
+        List<SourceProgress> progress = new ArrayList<>();
+        while (rows.nextRow()) {
+            progress.add(new SourceProgress(rows.text(), rows.text(), rows.number(), rows.number()));
+        }
+        return progress;
+    }
+
+    @Override
+    public void flush() {
+        rethrowCommitterFailure();
+        writer.flush();
+    }
+
+    @Override
+    public void updateVerdict(String ip, String crawler, Verdict verdict) {
+        writer.updateVerdict(ip, crawler, verdict);
+    }
+
+    @Override
+    public List<StoredVerdict> verdicts(Verification verification) {
+        commitIfDirty();
+        return verdicts.of(verification);
+    }
+
+    @Override
+    public Snapshot snapshot() {
+        return reader.snapshot();
+    }
+
+    @Override
+    public boolean serves(Snapshot snapshot) {
+        return reader.serves(snapshot);
+    }
+
+    @Override
+    public MinuteCounts minuteCounts(HitFilter filter, Snapshot snapshot) {
+        return reader.minuteCounts(filter, snapshot);
+    }
+
+    @Override
+    public MinuteChange minuteChange(HitFilter filter, Snapshot from, Snapshot to) {
+        return reader.minuteChange(filter, from, to);
+    }
+
+    @Override
+    public List<StoredHit> rows(HitFilter filter, Snapshot snapshot, long fromMillis, long toMillis, long skip, int limit) {
+        return reader.rows(filter, snapshot, fromMillis, toMillis, skip, limit);
+    }
+
+    @Override
+    public long size() {
+        return reader.size();
+    }
+
+    @Override
+    public synchronized void close() {
+        committer.shutdown();
+        try {
+            committer.awaitTermination(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        writer.close();
+    }
+}
