@@ -28,17 +28,12 @@ record ServeProcess(Process process, String base, Path output) implements AutoCl
 
     /** Starts {@code serve ARGS...}, printing to {@code output}, and waits until it serves (at most 30 s). */
     static ServeProcess start(Path output, String... args) throws Exception {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED",
-                // C1 only, for a quick start
-                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
-                // run from classes, DuckDB unpacks its 70 MB library into the temporary directory and
-                // deletes it at exit, which a killed JVM never reaches: in the test's own directory,
-                // the copy goes with it instead of piling up in /tmp (four a test run, 9 GB here)
-                "-Djava.io.tmpdir=" + output.toAbsolutePath().getParent(),
-                "-cp", System.getProperty("java.class.path"), "dev.crawlerrors.cli.Main", "serve"));
-        command.addAll(List.of(args));
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
+        return starting(output, "serve", args);
+    }
+
+    /** Starts {@code COMMAND ARGS...} (serve, or demo), printing to {@code output}, and waits until it serves (at most 30 s). */
+    static ServeProcess starting(Path output, String subcommand, String... args) throws Exception {
+        Process process = launch(output, subcommand, args);
         ServeProcess serve = new ServeProcess(process, null, output);
         long deadline = System.currentTimeMillis() + START_MS;
         String base;
@@ -50,6 +45,21 @@ record ServeProcess(Process process, String base, Path output) implements AutoCl
             Thread.sleep(20);
         }
         return new ServeProcess(process, base, output);
+    }
+
+    /** {@code crawl-errors COMMAND ARGS...} in a JVM of its own on the tests' class path, printing to {@code output}. */
+    static Process launch(Path output, String subcommand, String... args) throws java.io.IOException {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED",
+                // C1 only, for a quick start
+                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+                // run from classes, DuckDB unpacks its 70 MB library into the temporary directory and
+                // deletes it at exit, which a killed JVM never reaches: in the test's own directory,
+                // the copy goes with it instead of piling up in /tmp (four a test run, 9 GB here)
+                "-Djava.io.tmpdir=" + output.toAbsolutePath().getParent(),
+                "-cp", System.getProperty("java.class.path"), "dev.crawlerrors.cli.Main", subcommand));
+        command.addAll(List.of(args));
+        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
     }
 
     /** The first group of {@code pattern} in what was printed, or null. */

@@ -82,9 +82,9 @@ final class ClickHouseHitReader implements HitReader {
         add(change, http.query(cluster.entry(), "SELECT " + MINUTE + " AS m, count() FROM " + hits + " WHERE " + where(filter, after)
                 + " AND NOT (" + before.visible() + ") GROUP BY m"));
         // hits there before whose claims got a verdict after: in the view after, less in it before
-        String wantedAfter = verdicts.filter(filter.effectiveVerifications(), after.visible());
+        String wantedAfter = verdicts.filter(filter.effectiveVerifications(), after);
         if (wantedAfter != null) {
-            String wantedBefore = verdicts.filter(filter.effectiveVerifications(), before.visible());
+            String wantedBefore = verdicts.filter(filter.effectiveVerifications(), before);
             String changed = "claim IN (SELECT claim FROM " + db + ".verdict_log_local WHERE " + after.visible() + " AND NOT ("
                     + before.visible() + "))";
             add(change, http.query(cluster.entry(), "SELECT " + MINUTE + " AS m, toInt64(countIf(" + wantedAfter + ")) - toInt64(countIf(" + wantedBefore + "))"
@@ -123,7 +123,7 @@ final class ClickHouseHitReader implements HitReader {
                     r.text(), r.text(), r.unsigned(), r.text(), r.text()));
         }
         long[] claims = rows.stream().mapToLong(Row::claim).distinct().toArray();
-        Map<Long, Verdict> verdictOf = verdicts.at(claims, view.visible());
+        Map<Long, Verdict> verdictOf = verdicts.at(claims, view);
         List<StoredHit> hitsFound = new ArrayList<>(rows.size());
         for (Row row : rows) {
             Verdict verdict = verdictOf.getOrDefault(row.claim(), ClickHouseVerdicts.NOT_CHECKED);
@@ -157,9 +157,8 @@ final class ClickHouseHitReader implements HitReader {
 
     /** The view's condition at a snapshot: the filter, the rows it holds, the verdicts asked for. */
     private String where(HitFilter filter, ClickHouseSnapshots.View view) {
-        String visible = view.visible();
-        String verdict = verdicts.filter(filter.effectiveVerifications(), visible);
-        return ClickHouseFilter.where(filter) + " AND " + visible + (verdict == null ? "" : " AND " + verdict);
+        String verdict = verdicts.filter(filter.effectiveVerifications(), view);
+        return ClickHouseFilter.where(filter) + " AND " + view.visible() + (verdict == null ? "" : " AND " + verdict);
     }
 
     private static long[][] minutes(byte[] answer) {

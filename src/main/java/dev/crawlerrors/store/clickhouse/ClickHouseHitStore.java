@@ -55,9 +55,9 @@ public final class ClickHouseHitStore implements HitStore {
         } else {
             ClickHouseSchema.prepare(http, cluster, location.database());
         }
-        this.snapshots = new ClickHouseSnapshots(http, cluster.meta(), location.database(), clockAheadSeconds);
-        this.verdicts = new ClickHouseVerdicts(http, cluster, location.database());
         this.writer = new ClickHouseHitWriter(http, cluster, location.database());
+        this.snapshots = new ClickHouseSnapshots(http, cluster.meta(), location.database(), writer::commits, clockAheadSeconds);
+        this.verdicts = new ClickHouseVerdicts(http, cluster, location.database());
         this.reader = new ClickHouseHitReader(http, cluster, location.database(), snapshots, verdicts, this::commitIfDirty);
         snapshots.dropOld();
         committer.scheduleWithFixedDelay(this::commitQuietly, 1, 1, TimeUnit.SECONDS);

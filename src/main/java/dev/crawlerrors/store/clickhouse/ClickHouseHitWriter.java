@@ -67,6 +67,8 @@ final class ClickHouseHitWriter {
     private long seq;
     private long n;
     private long registeredNanos;
+    /** Batches committed by this process. */
+    private final java.util.concurrent.atomic.AtomicLong commits = new java.util.concurrent.atomic.AtomicLong();
 
     ClickHouseHitWriter(ClickHouseHttp http, ClickHouseCluster cluster, String db) {
         this.http = http;
@@ -101,6 +103,11 @@ final class ClickHouseHitWriter {
         String key = CrawlerHit.claimKey(ip, crawler);
         knownClaims.add(key);
         buffered.verdicts.put(key, new ClickHouseBatch.VerdictRow(ip, crawler, verdict, ClickHouseVerdicts.version(true)));
+    }
+
+    /** How many batches this process has committed. */
+    long commits() {
+        return commits.get();
     }
 
     /** Whether something appended or updated is not yet committed. */
@@ -177,6 +184,7 @@ final class ClickHouseHitWriter {
                 long firstN = n + 1;
                 sendRows(batch, batchSeq, firstN);
                 commit(batch, batchSeq);
+                commits.incrementAndGet();
                 seq = batchSeq;
                 n = firstN + batch.hits.size() - 1;
                 return;

@@ -58,6 +58,11 @@ final class ClickHouseSnapshots {
     static final int KEEP_DAYS = 2;
     private static final String MAX = "18446744073709551615";
     private static final int VIEWS_KEPT = 256;
+    /**
+     * How long the newest snapshot read is taken as the newest, unless this process committed since:
+     * readers at once share one read of the commits instead of each making its own.
+     */
+    private static final long NEWEST_REUSE_NANOS = 100_000_000L;
 
     /**
      * One snapshot, resolved: every writer listed with the last batch it holds of it; an unlisted
@@ -131,6 +136,13 @@ final class ClickHouseSnapshots {
     private long fence;
     private long totalBelow;
     private final TreeMap<Long, Long> crashed = new TreeMap<>(Long::compareUnsigned);
+    /** This process's commits so far: a snapshot read before the last of them is not the newest. */
+    private final java.util.function.LongSupplier ownCommits;
+    private volatile Newest newest;
+
+    /** The newest snapshot as last read, when, and after how many of this process's commits. */
+    private record Newest(View view, long readAt, long ownCommits) {
+    }
     private final Map<Long, View> views = new LinkedHashMap<>(64, 0.75f, true) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<Long, View> eldest) {
@@ -139,7 +151,8 @@ final class ClickHouseSnapshots {
     };
 
     /** @param clockAheadSeconds 0; more, for a test, to take writers as done before their time */
-    ClickHouseSnapshots(ClickHouseHttp http, URI meta, String db, long clockAheadSeconds) {
+    ClickHouseSnapshots(ClickHouseHttp http, URI meta, String db, java.util.function.LongSupplier ownCommits, long clockAheadSeconds) {
+        this.ownCommits = ownCommits;
         this.http = http;
         this.meta = meta;
         this.db = db;
@@ -157,6 +170,18 @@ final class ClickHouseSnapshots {
 
     /** The newest snapshot: the last batch every writer has committed, stored under its total when it is new. */
     View newest() {
+        long commits = ownCommits.getAsLong();
+        Newest last = newest;
+        if (last != null && last.ownCommits() == commits && System.nanoTime() - last.readAt() < NEWEST_REUSE_NANOS) {
+            return last.view();
+        }
+        long readAt = System.nanoTime();
+        View view = readNewest();
+        newest = new Newest(view, readAt, commits);
+        return view;
+    }
+
+    private View readNewest() {
         long wanted = fence();
         synchronized (this) {
             if (Long.compareUnsigned(wanted, fence) > 0) {
@@ -182,7 +207,7 @@ final class ClickHouseSnapshots {
         View view;
         synchronized (this) {
             if (fence != fenceNow) {
-                return newest(); // another reader moved the fence meanwhile: read again against it
+                return readNewest(); // another reader moved the fence meanwhile: read again against it
             }
             long total = totalBelow + activeTotal;
             if (total == 0) {
