@@ -27,8 +27,11 @@ import java.util.Map;
  */
 final class ClickHouseCluster {
 
-    /** One shard: its number in {@code remote_servers} (from 1), its weight, and its HTTP interface. */
-    record Shard(int number, int weight, URI http) {
+    /**
+     * One shard: its number in {@code remote_servers} (from 1), its weight, its HTTP interface, and
+     * its native address ({@code host:port}, which {@code remote()} takes), null for a server alone.
+     */
+    record Shard(int number, int weight, URI http, String tcp) {
     }
 
     /** The Distributed tables' sharding key; {@link #shardOf} computes the same in Java. */
@@ -79,7 +82,7 @@ final class ClickHouseCluster {
             boolean local = rows.number() == 1;
             URI shardHttp = local ? entry : URI.create("http://" + (host.contains(":") ? "[" + host + "]" : host) + ":"
                     + httpPort(http, entry, host, tcpPort, location));
-            shards.add(new Shard(number, weight, shardHttp));
+            shards.add(new Shard(number, weight, shardHttp, (host.contains(":") ? "[" + host + "]" : host) + ":" + tcpPort));
         }
         if (shards.isEmpty()) {
             return single(entry);
@@ -87,9 +90,14 @@ final class ClickHouseCluster {
         return new ClickHouseCluster(location.cluster(), shards, entry);
     }
 
+    /** A cluster of one shard named {@code name} at {@code server}, without asking it: for the schema a deployment reads. */
+    static ClickHouseCluster discoveredForTest(String name, URI server) {
+        return new ClickHouseCluster(name, List.of(new Shard(1, 1, server, null)), server);
+    }
+
     /** A store on one server with no cluster. */
     static ClickHouseCluster single(URI server) {
-        return new ClickHouseCluster(null, List.of(new Shard(1, 1, server)), server);
+        return new ClickHouseCluster(null, List.of(new Shard(1, 1, server, null)), server);
     }
 
     /** A shard's HTTP port: its macro http_port, asked through remote() on its TCP port, else the entry's port. */

@@ -51,9 +51,9 @@ public final class ClickHouseHitStore implements HitStore {
         this.http = new ClickHouseHttp(location.user(), location.password(), settings);
         this.cluster = ClickHouseCluster.discover(http, location);
         if (afresh) {
-            ClickHouseSchema.startAfresh(http, cluster, location.database());
+            ClickHouseSchema.startAfresh(http, cluster, location.database(), location.user(), location.password());
         } else {
-            ClickHouseSchema.prepare(http, cluster, location.database());
+            ClickHouseSchema.prepare(http, cluster, location.database(), location.user(), location.password());
         }
         this.writer = new ClickHouseHitWriter(http, cluster, location.database());
         this.snapshots = new ClickHouseSnapshots(http, cluster.meta(), location.database(), writer::commits, clockAheadSeconds);

@@ -2,7 +2,9 @@ package dev.crawlerrors.store.clickhouse;
 
 import dev.crawlerrors.store.StoreException;
 import java.net.URI;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -133,7 +135,7 @@ final class ClickHouseSchema {
      * Safe to run from several processes at once: each statement creates only what is missing, and
      * a table another process created meanwhile is taken as created.
      */
-    static void prepare(ClickHouseHttp http, ClickHouseCluster cluster, String db) {
+    static void prepare(ClickHouseHttp http, ClickHouseCluster cluster, String db, String user, String password) {
         int version = version(http, cluster.meta(), db);
         if (version > VERSION) {
             throw new StoreException("the ClickHouse database " + db + " was made by a newer crawl-errors (schema " + version
@@ -141,10 +143,14 @@ final class ClickHouseSchema {
         }
         for (ClickHouseCluster.Shard shard : cluster.shards()) {
             Map<String, String> tables = shardTables(db, cluster);
-            if (shard.http().equals(cluster.meta())) {
+            boolean meta = shard.http().equals(cluster.meta());
+            if (meta) {
                 tables.putAll(metaTables(db));
             }
-            create(http, shard.http(), db, tables);
+            boolean verdictsMade = create(http, shard.http(), db, tables).contains("verdict_log_local");
+            if (verdictsMade && !meta && version > 0) {
+                copyVerdicts(http, cluster, shard, db, user, password);
+            }
         }
         if (version == 0) {
             http.execute(cluster.meta(), "INSERT INTO " + db + ".schema_version (version) VALUES (" + VERSION + ")");
@@ -164,10 +170,12 @@ final class ClickHouseSchema {
         }
     }
 
-    private static void create(ClickHouseHttp http, URI server, String db, Map<String, String> tables) {
+    /** Creates the tables {@code server} lacks, and returns their names. */
+    private static Set<String> create(ClickHouseHttp http, URI server, String db, Map<String, String> tables) {
         Set<String> existing = existing(http, server, db);
+        Set<String> made = new HashSet<>();
         if (existing.containsAll(tables.keySet())) {
-            return;
+            return made;
         }
         if (existing.isEmpty()) {
             run(http, server, "CREATE DATABASE IF NOT EXISTS " + db);
@@ -175,8 +183,32 @@ final class ClickHouseSchema {
         for (Map.Entry<String, String> table : tables.entrySet()) {
             if (!existing.contains(table.getKey())) {
                 run(http, server, table.getValue());
+                made.add(table.getKey());
             }
         }
+        return made;
+    }
+
+    /**
+     * Gives a shard added to a store's cluster the verdicts recorded before it came: every shard
+     * holds every verdict. Copied from the first shard through {@code remote()}; a verdict another
+     * process records meanwhile may come twice, which changes no latest verdict.
+     */
+    private static void copyVerdicts(ClickHouseHttp http, ClickHouseCluster cluster, ClickHouseCluster.Shard shard, String db,
+            String user, String password) {
+        String columns = "ip, crawler, verification, reason, version, writer, seq, recorded";
+        http.execute(shard.http(), "INSERT INTO " + db + ".verdict_log_local (" + columns + ") SELECT " + columns + " FROM remote("
+                + ClickHouseSql.quote(cluster.shards().get(0).tcp()) + ", " + db + ".verdict_log_local, " + ClickHouseSql.quote(user) + ", "
+                + ClickHouseSql.quote(password) + ")");
+    }
+
+    /** Every statement that makes the store's tables on a cluster, first shard's last, for the schema a deployment reads. */
+    static List<String> statements(String db, ClickHouseCluster cluster) {
+        List<String> statements = new ArrayList<>();
+        statements.add("CREATE DATABASE IF NOT EXISTS " + db);
+        statements.addAll(shardTables(db, cluster).values());
+        statements.addAll(metaTables(db).values());
+        return statements;
     }
 
     private static Set<String> existing(ClickHouseHttp http, URI server, String db) {
@@ -204,7 +236,7 @@ final class ClickHouseSchema {
      * Empties the database {@code db} on every shard for the demo, which starts from a fresh store:
      * only a database that holds nothing, or a demo's (marked by a table {@code demo}), is dropped.
      */
-    static void startAfresh(ClickHouseHttp http, ClickHouseCluster cluster, String db) {
+    static void startAfresh(ClickHouseHttp http, ClickHouseCluster cluster, String db, String user, String password) {
         Set<String> tables = existing(http, cluster.meta(), db);
         if (!tables.isEmpty() && !tables.contains("demo")) {
             throw new StoreException("the demo starts from a fresh store, and the ClickHouse database " + db
@@ -213,7 +245,7 @@ final class ClickHouseSchema {
         for (ClickHouseCluster.Shard shard : cluster.shards()) {
             http.execute(shard.http(), "DROP DATABASE IF EXISTS " + db);
         }
-        prepare(http, cluster, db);
+        prepare(http, cluster, db, user, password);
         http.execute(cluster.meta(), "CREATE TABLE IF NOT EXISTS " + db + ".demo (made DateTime DEFAULT now()) ENGINE = TinyLog");
     }
 }

@@ -367,6 +367,24 @@ class ClickHouseHitStoreTest {
     }
 
     @Test
+    void aShardThatLacksTheStoresTablesGetsThemWithEveryVerdictRecordedBefore() {
+        String db = ClickHouseTestCluster.database("added");
+        try (ClickHouseHitStore store = open(db)) {
+            store.append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, VERIFIED),
+                    hit("2025-05-14T10:00:01Z", "66.249.66.2", "/b", 404, SPOOFED)));
+            store.flush();
+            store.updateVerdict("66.249.66.1", GOOGLEBOT.name(), PENDING);
+        }
+        // as a shard newly added to the cluster has none of them
+        cluster.query(2, "DROP DATABASE " + db);
+        try (ClickHouseHitStore store = open(db)) {
+            store.flush();
+        }
+        assertThat(cluster.query(2, "SELECT ip, verification FROM " + db + ".verdict_log_local ORDER BY ip, version").split("\n"))
+                .containsExactly("66.249.66.1\tverified", "66.249.66.1\tunverified", "66.249.66.2\tspoofed");
+    }
+
+    @Test
     void aPlainServerWithNoClusterIsAStoreOnItsOwn() {
         ClickHouseTestCluster plain = ClickHouseTestCluster.plainServer();
         String db = ClickHouseTestCluster.database("plain");
