@@ -108,14 +108,14 @@ public final class ClickHouseHitStore implements HitStore {
 
     private void commitIfDirty() {
         rethrowCommitterFailure();
-        if (writer.dirty()) {
-            writer.flush();
+        if (writer.pending()) {
+            writer.flush(); // waits for a flush the committer runs, too
         }
     }
 
     private void commitQuietly() {
         try {
-            if (writer.dirty()) {
+            if (writer.pending()) {
                 writer.flush();
             }
         } catch (StoreException e) {

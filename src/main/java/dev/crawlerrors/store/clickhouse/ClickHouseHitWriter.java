@@ -52,7 +52,9 @@ final class ClickHouseHitWriter {
      */
     private final Set<String> knownClaims = new HashSet<>();
     private volatile boolean dirty;
-    private Future<?> writing;
+    /** Whether a flush is under way: what it writes is not committed yet, though no longer dirty. */
+    private volatile boolean flushing;
+    private volatile Future<?> writing;
     private final ExecutorService thread = Executors.newSingleThreadExecutor(runnable -> {
         Thread t = new Thread(runnable, "clickhouse-writer");
         t.setDaemon(true);
@@ -110,16 +112,24 @@ final class ClickHouseHitWriter {
         return commits.get();
     }
 
-    /** Whether something appended or updated is not yet committed. */
-    boolean dirty() {
-        return dirty;
+    /**
+     * Whether something appended or updated is not yet committed: buffered, being written, or in
+     * a flush another thread runs. (Read in this order against the order flush sets them.)
+     */
+    boolean pending() {
+        return dirty || flushing || writing != null;
     }
 
     /** Sends what is buffered, and waits until it and every batch before it are committed. */
     synchronized void flush() {
-        dirty = false; // before: what is appended while this commits makes the store dirty again
-        startWriting();
-        awaitWriting();
+        flushing = true;
+        try {
+            dirty = false; // before: what is appended while this commits makes the store dirty again
+            startWriting();
+            awaitWriting();
+        } finally {
+            flushing = false;
+        }
     }
 
     /** Commits what is buffered and ends this writer: its rows all count, whatever happens to its id. */

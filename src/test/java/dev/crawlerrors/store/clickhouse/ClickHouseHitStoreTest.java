@@ -217,6 +217,31 @@ class ClickHouseHitStoreTest {
     }
 
     @Test
+    void aReadWhileAnotherThreadCommitsSeesEveryHitAppendedBeforeIt() throws InterruptedException {
+        // as a report request does while the committer (or an import) commits what this process appended
+        long start = Instant.parse("2025-05-14T00:00:00Z").toEpochMilli();
+        try (ClickHouseHitStore store = open(ClickHouseTestCluster.database("mid_flush"))) {
+            for (int round = 1; round <= 3; round++) {
+                List<CrawlerHit> hits = new ArrayList<>();
+                for (int i = 0; i < 20_000; i++) {
+                    hits.add(hit(start + (round * 20_000L + i) * 1000, "66.249.66." + (i % 200), "/r" + round + "/" + i, 404, VERIFIED));
+                }
+                Thread committing = Thread.ofPlatform().start(() -> {
+                    store.append(hits);
+                    store.flush();
+                });
+                // until the batch is on its way (waiting on its insert) or the committer's lock is held
+                while (committing.getState() == Thread.State.RUNNABLE || committing.getState() == Thread.State.NEW) {
+                    Thread.onSpinWait();
+                }
+
+                assertThat(store.count(HitFilter.ERRORS)).isEqualTo(round * 20_000L);
+                committing.join();
+            }
+        }
+    }
+
+    @Test
     void spreadsHitsOverTheShardsByAddressAsTheDistributedTableDoesAndVerdictsOverAll() {
         String db = ClickHouseTestCluster.database("shards");
         try (ClickHouseHitStore store = open(db)) {
