@@ -7,6 +7,8 @@ import dev.crawlerrors.ingest.format.FormatChooser;
 import dev.crawlerrors.pipeline.ImportSummary;
 import dev.crawlerrors.pipeline.LogImport;
 import dev.crawlerrors.store.HitStore;
+import dev.crawlerrors.store.remote.StoreSocketClient;
+import dev.crawlerrors.text.Figures;
 import dev.crawlerrors.text.ShownText;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -60,7 +62,8 @@ final class ImportCommand implements Callable<Integer> {
             LogImport job = new LogImport(hits, new CrawlerIdentifier(catalog), verifier, formats);
             ImportSummary summary = job.run(files, ImportProgress.on(terminal, System.err));
             summary.print(System.out);
-            System.out.println("Store: " + ShownText.of(store.shownStore()) + " (" + hits.size() + " crawler hits in all).");
+            String where = hits instanceof StoreSocketClient through ? through.describe() : store.shownStore();
+            System.out.println("Store: " + ShownText.of(where) + " (" + Figures.grouped(hits.size()) + " crawler hits in all).");
             return summary.succeeded() ? 0 : Main.RUNTIME_FAILURE;
         }
     }

@@ -9,9 +9,14 @@ import dev.crawlerrors.pipeline.LiveSource;
 import dev.crawlerrors.pipeline.PushedLines;
 import dev.crawlerrors.pipeline.VerdictRechecks;
 import dev.crawlerrors.report.CrawlErrorReport;
+import dev.crawlerrors.report.ReportRequest;
 import dev.crawlerrors.store.HitStore;
+import dev.crawlerrors.store.remote.ServedStore;
+import dev.crawlerrors.store.remote.StoreSocketServer;
+import dev.crawlerrors.text.Failures;
 import dev.crawlerrors.text.ShownText;
 import dev.crawlerrors.web.ReportServer;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -84,15 +89,49 @@ final class ServeCommand implements Callable<Integer> {
             sources.add(new FollowedLogs(follow, formats, hits, identifier, verifier, followNotices));
         }
         LiveSource.startAll(sources);
-        List<AutoCloseable> feeds = new ArrayList<>(sources);
+        List<AutoCloseable> feeds = new ArrayList<>();
+        // an import of this store writes through this serve while it has the store open; ClickHouse takes
+        // every import itself, so a serve of it listens for none (and claims no DuckDB file's place)
+        Path db = store.dbPath();
+        StoreSocketServer imports = store.onClickHouse() ? null : startImportSocket(hits, db);
+        if (imports != null) {
+            feeds.add(imports);
+        }
+        feeds.addAll(sources);
         if (lines != null) {
             feeds.add(lines);
         }
         // stopped in this order: nothing may reach the store or the verifier after they close
         feeds.add(rechecks);
         feeds.add(verifier);
-        serveUntilStopped(hits, new CrawlErrorReport(hits, store.zone()), server, verifier.lists()::describeLists, feeds);
+        ServedStore[] served = new ServedStore[1];
+        feeds.add(() -> {
+            if (served[0] != null) {
+                served[0].release();
+            }
+        });
+        serveUntilStopped(hits, new CrawlErrorReport(hits, store.zone()), server, verifier.lists()::describeLists, feeds, report -> {
+            if (imports == null) {
+                return;
+            }
+            try {
+                served[0] = ServedStore.claim(db, imports.path(), report);
+            } catch (IOException e) {
+                System.err.println("crawl-errors: " + ShownText.of(ServedStore.fileOf(db) + " cannot be written (" + Failures.message(e)
+                        + "): an import of this store will not find this serve, and fail while it runs"));
+            }
+        });
         return 0;
+    }
+
+    private static StoreSocketServer startImportSocket(HitStore hits, Path db) throws IOException {
+        Path socket = ServedStore.socketOf(db);
+        try {
+            return StoreSocketServer.start(hits, socket);
+        } catch (IOException e) {
+            hits.close();
+            throw new IOException("cannot listen for imports on " + socket + " (" + Failures.message(e) + ")", e);
+        }
     }
 
     /** Serves until the JVM is asked to stop (SIGINT/SIGTERM), then closes the server and the store. */
@@ -108,7 +147,22 @@ final class ServeCommand implements Callable<Integer> {
      */
     static void serveUntilStopped(HitStore hits, CrawlErrorReport report, ServerOptions options,
             Supplier<List<String>> evidenceSources, List<AutoCloseable> feeds) throws InterruptedException {
+        serveUntilStopped(hits, report, options, evidenceSources, feeds, url -> { });
+    }
+
+    /** As above; {@code serving} is told the report's address once the server listens. */
+    static void serveUntilStopped(HitStore hits, CrawlErrorReport report, ServerOptions options,
+            Supplier<List<String>> evidenceSources, List<AutoCloseable> feeds, Consumer<String> serving) throws InterruptedException {
         ReportServer server = options.start(report, hits, evidenceSources);
+        // the report's first page is counted now, not when the first reader asks for it
+        Thread.ofPlatform().daemon().name("report-warm-up").start(() -> {
+            try {
+                report.page(ReportRequest.FIRST_PAGE);
+            } catch (RuntimeException e) {
+                // the first reader's request will say what is wrong
+            }
+        });
+        serving.accept("http://" + options.displayHost() + ":" + server.port() + "/crawl-errors");
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             server.close();
@@ -122,6 +176,7 @@ final class ServeCommand implements Callable<Integer> {
             hits.close();
             stopped.countDown();
         }, "shutdown"));
+        System.out.println("Store: " + ShownText.of(hits.describe()) + ".");
         System.out.println("Serving the report at http://" + options.displayHost() + ":" + server.port() + "/crawl-errors"
                 + " (times in " + report.zone() + "); Ctrl-C stops.");
         stopped.await();

@@ -7,14 +7,19 @@ import dev.crawlerrors.crawler.verify.IpListCache;
 import dev.crawlerrors.crawler.verify.IpRangeSource;
 import dev.crawlerrors.crawler.verify.IpRangeVerifier;
 import dev.crawlerrors.store.HitStore;
+import dev.crawlerrors.store.StoreException;
 import dev.crawlerrors.store.clickhouse.ClickHouseHitStore;
 import dev.crawlerrors.store.clickhouse.ClickHouseLocation;
 import dev.crawlerrors.store.clickhouse.ClickHouseSettings;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import dev.crawlerrors.store.duckdb.DuckDbSettings;
+import dev.crawlerrors.store.remote.ServedStore;
+import dev.crawlerrors.store.remote.StoreSocketClient;
+import dev.crawlerrors.text.ShownText;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZoneId;
+import java.util.Optional;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 
@@ -113,7 +118,7 @@ final class StoreOptions {
 
     /** The store as it is shown to the user (a ClickHouse URL without user or password). */
     String shownStore() {
-        return onClickHouse() ? clickHouse().shown() : dbPath().toString();
+        return onClickHouse() ? clickHouse().shown() : dbPath().toAbsolutePath().normalize().toString();
     }
 
     ClickHouseLocation clickHouse() {
@@ -161,7 +166,11 @@ final class StoreOptions {
         if (onClickHouse()) {
             return ClickHouseHitStore.open(clickHouse(), clickHouseSettings(ClickHouseSettings.SERVE, readers));
         }
-        return DuckDbHitStore.open(dbPath(), settings(DuckDbSettings.SERVE, readers));
+        try {
+            return DuckDbHitStore.open(dbPath(), settings(DuckDbSettings.SERVE, readers));
+        } catch (StoreException e) {
+            throw whoHas(e);
+        }
     }
 
     HitStore openStore() {
@@ -191,10 +200,56 @@ final class StoreOptions {
     }
 
     /** The store for an import: DuckDB gets one worker thread, the parsers the cores. */
+    /**
+     * The store for an import: DuckDB gets one worker thread, the parsers the cores. When a running
+     * {@code serve} has the store open, the import writes through that serve instead. A ClickHouse
+     * store takes many writers itself: an import opens it, never a serve's socket.
+     */
     HitStore openStoreForImport() {
         if (onClickHouse()) {
             return ClickHouseHitStore.open(clickHouse(), clickHouseSettings(ClickHouseSettings.IMPORT, ClickHouseSettings.IMPORT.readers()));
         }
-        return DuckDbHitStore.open(dbPath(), settings(DuckDbSettings.IMPORT, DuckDbSettings.IMPORT.readers()));
+        try {
+            return DuckDbHitStore.open(dbPath(), settings(DuckDbSettings.IMPORT, DuckDbSettings.IMPORT.readers()));
+        } catch (StoreException e) {
+            if (lockHolder(e) != null) {
+                Optional<ServedStore> served = ServedStore.find(dbPath());
+                if (served.isPresent()) {
+                    return StoreSocketClient.connect(served.get());
+                }
+            }
+            throw whoHas(e);
+        }
+    }
+
+    /**
+     * What to say when the store could not be opened because another process has it: a serve
+     * (which imports write through, but a second serve cannot share), or another import.
+     */
+    private StoreException whoHas(StoreException e) {
+        Long pid = lockHolder(e);
+        if (pid == null) {
+            return e;
+        }
+        String store = ShownText.of(dbPath().toAbsolutePath().normalize().toString());
+        Optional<ServedStore> served = ServedStore.find(dbPath());
+        if (served.isPresent()) {
+            return new StoreException("the store " + store + " is served by crawl-errors serve (PID " + served.get().pid()
+                    + ", " + served.get().report() + "); one serve per store: stop that one first, or give this one another --db", e);
+        }
+        return new StoreException("the store " + store + " is open in another process (PID " + pid + "), most likely an import: "
+                + "run this when it has finished", e);
+    }
+
+    /** The process DuckDB names as holding the store's lock, or null when {@code e} is about something else. */
+    private static Long lockHolder(StoreException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            String message = String.valueOf(t.getMessage());
+            if (message.contains("Could not set lock on file")) {
+                java.util.regex.Matcher pid = java.util.regex.Pattern.compile("PID (\\d+)").matcher(message);
+                return pid.find() ? Long.valueOf(pid.group(1)) : Long.valueOf(-1);
+            }
+        }
+        return null;
     }
 }

@@ -60,7 +60,7 @@ public interface HitReader {
      * of rows ({@code counts} is the view's index at that snapshot), so no read sorts the whole view.
      */
     default void forEach(HitFilter filter, Snapshot snapshot, MinuteCounts counts, Consumer<StoredHit> rows) {
-        for (MinuteCounts.Range slice : counts.slices(50_000)) {
+        for (MinuteCounts.Range slice : counts.slices(10_000)) {
             rows(filter, snapshot, slice.fromMillis(), slice.toMillis(), 0, Integer.MAX_VALUE).forEach(rows);
         }
     }

@@ -6,6 +6,11 @@ package dev.crawlerrors.store;
  */
 public interface HitStore extends HitWriter, HitReader, VerdictStore, AutoCloseable {
 
+    /** Where the store is and what it may take, in one line for people: {@code DuckDB store /srv/crawl-errors.duckdb (...)}. */
+    default String describe() {
+        return getClass().getSimpleName();
+    }
+
     @Override
     void close();
 }

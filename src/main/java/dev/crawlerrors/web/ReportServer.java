@@ -102,6 +102,11 @@ public final class ReportServer implements AutoCloseable {
                 error(ctx, 503, e.getMessage(), Map.of());
             });
             config.routes.exception(Exception.class, (e, ctx) -> {
+                if (ctx.res().isCommitted() && clientWentAway(e)) {
+                    // a download the client stopped reading: nothing to answer, nothing broken here
+                    LOG.info("{} {}: the client went away before the answer was sent", ctx.method(), ShownText.of(ctx.path()));
+                    return;
+                }
                 LOG.error("{} {} failed", ctx.method(), ShownText.of(ctx.path()), e);
                 error(ctx, 500, "the report could not be produced: " + e.getMessage(), Map.of());
             });
@@ -112,6 +117,17 @@ public final class ReportServer implements AutoCloseable {
         });
         app.start(bind, port);
         return new ReportServer(app);
+    }
+
+    /** Whether {@code e} comes of writing to a connection the client closed. */
+    private static boolean clientWentAway(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof java.io.IOException && (t.getClass().getName().endsWith("EofException")
+                    || String.valueOf(t.getMessage()).contains("Broken pipe") || String.valueOf(t.getMessage()).contains("Connection reset"))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     public int port() {

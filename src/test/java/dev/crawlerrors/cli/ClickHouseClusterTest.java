@@ -9,6 +9,7 @@ import dev.crawlerrors.store.clickhouse.ClickHouseHitStore;
 import dev.crawlerrors.store.clickhouse.ClickHouseSettings;
 import dev.crawlerrors.store.clickhouse.ClickHouseTestCluster;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
+import dev.crawlerrors.store.remote.ServedStore;
 import dev.crawlerrors.web.ReportServer;
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -74,12 +75,19 @@ class ClickHouseClusterTest {
         awaitSuccess(two, dir.resolve("import2.out"));
         assertThat(Files.readString(dir.resolve("import1.out"))).contains("Store: " + url + " (");
 
+        Path defaultDb = Path.of(StoreOptions.DEFAULT_DB);
+        String servedBefore = stamp(ServedStore.fileOf(defaultDb));
+        String socketBefore = stamp(ServedStore.socketOf(defaultDb));
         try (DuckDbHitStore duck = DuckDbHitStore.open(dir.resolve("embedded.duckdb"));
              ReportServer duckServer = ReportServer.start(new CrawlErrorReport(duck, ZoneId.of("Europe/Brussels")), duck, "127.0.0.1", 0);
              ServeProcess serve = ServeProcess.start(dir.resolve("serve.out"), "--db", url, "--port", "0", "--timezone",
                      "Europe/Brussels", "--ip-ranges", IP_RANGES.toString(), "--dns-server", "none");
              ClickHouseHitStore other = ClickHouseHitStore.open(cluster.location(db), ClickHouseSettings.SERVE);
              ReportServer otherServer = ReportServer.start(new CrawlErrorReport(other, ZoneId.of("Europe/Brussels")), other, "127.0.0.1", 0)) {
+            assertThat(Files.readString(dir.resolve("serve.out"))).contains("Store: ClickHouse store " + url + " (2 shards;");
+            // ClickHouse takes every import itself: the serve listens for none where the default DuckDB file would be
+            assertThat(stamp(ServedStore.fileOf(defaultDb))).isEqualTo(servedBefore);
+            assertThat(stamp(ServedStore.socketOf(defaultDb))).isEqualTo(socketBefore);
             String duckBase = "http://127.0.0.1:" + duckServer.port();
             String otherBase = "http://127.0.0.1:" + otherServer.port();
             List<String> views = List.of("", "status=404", "verification=spoofed", "bot=crawler_ai&bot=crawler_other", "url=/city/1",
@@ -133,7 +141,7 @@ class ClickHouseClusterTest {
         Process again = ServeProcess.launch(dir.resolve("resumed.out"), "import", importArgs(url, log));
         awaitSuccess(again, dir.resolve("resumed.out"));
 
-        assertThat(Files.readString(dir.resolve("resumed.out"))).contains("Store: " + url + " (" + lines + " crawler hits in all)");
+        assertThat(Files.readString(dir.resolve("resumed.out"))).contains("Store: " + url + " (" + String.format(Locale.ROOT, "%,d", lines) + " crawler hits in all)");
         assertThat(stored(db)).isEqualTo(lines);
         // every line a URL of its own: none twice
         try (ClickHouseHitStore store = ClickHouseHitStore.open(cluster.location(db), ClickHouseSettings.SERVE)) {
@@ -161,6 +169,12 @@ class ClickHouseClusterTest {
                 "66.249.66.1");
         assertThat(verify.exit()).as(verify.out() + verify.err()).isZero();
         assertThat(verify.out()).contains("verdict:  verified");
+    }
+
+    /** When {@code file} was last changed, or "absent": whether a process made or claimed it since. */
+    private static String stamp(Path file) throws IOException {
+        return Files.exists(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                ? Files.getLastModifiedTime(file, java.nio.file.LinkOption.NOFOLLOW_LINKS).toString() : "absent";
     }
 
     private static String[] importArgs(String db, Path... logs) {

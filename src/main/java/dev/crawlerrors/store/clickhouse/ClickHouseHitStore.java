@@ -31,6 +31,7 @@ import java.util.concurrent.TimeUnit;
 public final class ClickHouseHitStore implements HitStore {
 
     private final ClickHouseLocation location;
+    private final ClickHouseSettings settings;
     private final ClickHouseHttp http;
     private final ClickHouseCluster cluster;
     private final ClickHouseSnapshots snapshots;
@@ -48,6 +49,7 @@ public final class ClickHouseHitStore implements HitStore {
 
     private ClickHouseHitStore(ClickHouseLocation location, ClickHouseSettings settings, boolean afresh, long clockAheadSeconds) {
         this.location = location;
+        this.settings = settings;
         this.http = new ClickHouseHttp(location.user(), location.password(), settings);
         this.cluster = ClickHouseCluster.discover(http, location);
         if (afresh) {
@@ -99,6 +101,14 @@ public final class ClickHouseHitStore implements HitStore {
     /** The store, as its URL names it. */
     public ClickHouseLocation location() {
         return location;
+    }
+
+    @Override
+    public String describe() {
+        int shards = shards();
+        return "ClickHouse store " + location.shown() + " (" + shards + (shards == 1 ? " server" : " shards") + "; a query may take "
+                + settings.memoryBytes() / (1 << 20) + "MiB and " + (settings.threads() == 0 ? "the server's threads" : settings.threads()
+                + (settings.threads() == 1 ? " thread" : " threads")) + " on each)";
     }
 
     /** How many shards hold its hits (1 for a server alone). */

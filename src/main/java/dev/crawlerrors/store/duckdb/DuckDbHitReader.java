@@ -26,6 +26,8 @@ final class DuckDbHitReader implements HitReader {
     private static final String MINUTE = "epoch_ms(h.ts) // 60000";
     /** Claims changed between two snapshots beyond which counting the view again is cheaper than correcting it. */
     private static final int MAX_CHANGED_CLAIMS = 2_000;
+    /** Claims a condition lists by number at most; beyond, the statement selects them itself. */
+    private static final int MAX_LISTED_CLAIMS = 100;
     /** Times beyond these are no bound: a page of the whole view. */
     private static final long NO_BOUND = Long.MAX_VALUE / 4;
 
@@ -129,9 +131,27 @@ final class DuckDbHitReader implements HitReader {
         });
     }
 
-    /** The condition on claims that keeps the verdicts {@code filter} asks for, as of {@code snapshot}. */
+    /**
+     * The condition on claims that keeps the verdicts {@code filter} asks for, as of {@code snapshot}.
+     * A short list of claim numbers is written into the statement; a long one is not (DuckDB checks a
+     * literal list row by row: 254 numbers took a page from 5 to 10 ms, 2,500 to 66 ms), and the
+     * claims are selected by the statement itself, from the verdicts table as committed and, for
+     * the claims whose verdict changed after the snapshot, from their log: exact whatever was
+     * committed since.
+     */
     private String claims(HitFilter filter, Snapshot snapshot) {
-        return claims.select(filter.effectiveVerifications(), snapshot.verdicts()).sql();
+        DuckDbClaims.ClaimSet set = claims.select(filter.effectiveVerifications(), snapshot.verdicts());
+        if (set.claims().length <= MAX_LISTED_CLAIMS) {
+            return set.sql();
+        }
+        String verifications = filter.effectiveVerifications().stream().map(v -> "'" + v.name() + "'")
+                .collect(java.util.stream.Collectors.joining(", "));
+        long version = snapshot.verdicts();
+        return "h.claim_id IN (SELECT claim_id FROM verdicts WHERE version <= " + version + " AND verification IN (" + verifications + ")"
+                + " UNION ALL SELECT claim_id FROM (SELECT l.claim_id, l.verification, row_number() OVER (PARTITION BY l.claim_id"
+                + " ORDER BY l.version DESC) AS newest FROM verdict_log l WHERE l.version <= " + version
+                + " AND l.claim_id IN (SELECT claim_id FROM verdicts WHERE version > " + version + "))"
+                + " WHERE newest = 1 AND verification IN (" + verifications + "))";
     }
 
     private StoredHit row(ResultSet rs, long version) throws SQLException {

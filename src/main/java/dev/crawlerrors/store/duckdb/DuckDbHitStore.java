@@ -13,6 +13,7 @@ import dev.crawlerrors.store.StoreException;
 import dev.crawlerrors.store.StoredHit;
 import dev.crawlerrors.store.StoredVerdict;
 import dev.crawlerrors.text.Failures;
+import dev.crawlerrors.text.Figures;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -140,7 +141,7 @@ public final class DuckDbHitStore implements HitStore {
             }
             DuckDbNativeLibrary.prepare();
             Connection c = DriverManager.getConnection("jdbc:duckdb:" + file.toAbsolutePath(), config);
-            return new DuckDbHitStore(c.unwrap(DuckDBConnection.class), file.toString(), commitRows, settings);
+            return new DuckDbHitStore(c.unwrap(DuckDBConnection.class), file.toAbsolutePath().normalize().toString(), commitRows, settings);
         } catch (Exception e) {
             throw new StoreException("cannot open the store " + file + ": " + Failures.firstLine(e), e);
         }
@@ -170,6 +171,24 @@ public final class DuckDbHitStore implements HitStore {
         } catch (SQLException e) {
             throw new StoreException("cannot open an in-memory store: " + Failures.firstLine(e), e);
         }
+    }
+
+    /** A DuckDB setting as the engine has it now ({@code memory_limit}, {@code threads}). */
+    String setting(String name) {
+        return query.run("SELECT current_setting(?)::VARCHAR", List.of(name), rs -> {
+            rs.next();
+            return rs.getString(1);
+        });
+    }
+
+    @Override
+    public String describe() {
+        return "DuckDB store " + location + " (" + describeLimits() + ")";
+    }
+
+    /** What the engine may take, for the line a server starts with: DuckDB's memory limit and threads. */
+    public String describeLimits() {
+        return "DuckDB memory limit " + setting("memory_limit") + ", " + Figures.counted(Long.parseLong(setting("threads")), "thread");
     }
 
     @Override

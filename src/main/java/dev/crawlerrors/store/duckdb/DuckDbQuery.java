@@ -6,6 +6,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
@@ -15,7 +16,9 @@ import org.duckdb.DuckDBConnection;
  * Runs reads on duplicates of the store's connection, which DuckDB allows from any thread, kept in
  * a pool: a duplicate made for every query was a fresh client context each time. The pool holds
  * at most {@code size} connections; a read beyond them waits for one (the report server bounds how
- * many reads run at once before they get here).
+ * many reads run at once before they get here). Each connection keeps the statements it prepared
+ * lately: the report asks the same few questions with other values, and planning one again for
+ * each page was a good part of its cost.
  */
 final class DuckDbQuery implements AutoCloseable {
 
@@ -26,7 +29,9 @@ final class DuckDbQuery implements AutoCloseable {
 
     private final DuckDBConnection connection;
     private final String location;
-    private final BlockingQueue<Connection> idle;
+    private final BlockingQueue<Pooled> idle;
+    /** Statements a connection keeps prepared, the least recently used closed first. */
+    private static final int STATEMENTS = 32;
     private final int size;
     private int made;
 
@@ -38,9 +43,10 @@ final class DuckDbQuery implements AutoCloseable {
     }
 
     <T> T run(String sql, List<Object> params, Rows<T> rows) {
-        Connection c = borrow();
+        Pooled c = borrow();
         boolean healthy = false;
-        try (PreparedStatement st = c.prepareStatement(sql)) {
+        try {
+            PreparedStatement st = c.statement(sql);
             for (int i = 0; i < params.size(); i++) {
                 st.setObject(i + 1, params.get(i));
             }
@@ -56,15 +62,15 @@ final class DuckDbQuery implements AutoCloseable {
         }
     }
 
-    private Connection borrow() {
-        Connection c = idle.poll();
+    private Pooled borrow() {
+        Pooled c = idle.poll();
         if (c != null) {
             return c;
         }
         synchronized (this) {
             if (made < size) {
                 try {
-                    c = connection.duplicate();
+                    c = new Pooled(connection.duplicate());
                     made++;
                     return c;
                 } catch (SQLException e) {
@@ -81,7 +87,7 @@ final class DuckDbQuery implements AutoCloseable {
     }
 
     /** A connection whose query failed is closed, not reused: its state after a failure is unknown. */
-    private void giveBack(Connection c, boolean healthy) {
+    private void giveBack(Pooled c, boolean healthy) {
         if (healthy && idle.offer(c)) {
             return;
         }
@@ -97,13 +103,46 @@ final class DuckDbQuery implements AutoCloseable {
 
     @Override
     public void close() {
-        Connection c;
+        Pooled c;
         while ((c = idle.poll()) != null) {
             try {
                 c.close();
             } catch (SQLException ignored) {
                 // closing anyway
             }
+        }
+    }
+
+    /** A connection of the pool and the statements it keeps prepared. */
+    private static final class Pooled {
+
+        private final Connection connection;
+        private final LinkedHashMap<String, PreparedStatement> statements = new LinkedHashMap<>(STATEMENTS, 0.75f, true);
+
+        Pooled(Connection connection) {
+            this.connection = connection;
+        }
+
+        PreparedStatement statement(String sql) throws SQLException {
+            PreparedStatement st = statements.get(sql);
+            if (st == null) {
+                st = connection.prepareStatement(sql);
+                statements.put(sql, st);
+                if (statements.size() > STATEMENTS) {
+                    var eldest = statements.entrySet().iterator();
+                    eldest.next().getValue().close();
+                    eldest.remove();
+                }
+            }
+            return st;
+        }
+
+        void close() throws SQLException {
+            for (PreparedStatement st : statements.values()) {
+                st.close();
+            }
+            statements.clear();
+            connection.close();
         }
     }
 }

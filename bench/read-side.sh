@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# The read side at scale: report pages through HTTP from `serve` with its default options, on a store
+# of LINES error hits (default 10,000,000, a month of Googlebot), against plain DuckDB on the same file.
+#
+# Run:  bench/read-side.sh [LINES]          (WORK=/tmp/read-side keeps the logs and stores between runs;
+#                                            REQUESTS=200 per kind of page; WRK_SECONDS=30)
+#
+# Builds two stores from bench data (dev.crawlerrors.bench.ReadBenchLog): "in order", one import of the
+# month's log; "out of order", the same lines as four servers' logs imported one after another. For each:
+#   - plain DuckDB, ORDER BY ts DESC, id DESC LIMIT 100 OFFSET n (first, middle, last, random page): the baseline
+#   - start to first page: from launching `crawl-errors serve` to the first 200 of /api/crawl-errors
+#   - one reader: first (JSON and HTML), middle, last, random, filtered pages, p50 and p99 (dev.crawlerrors.bench.ReadBench)
+#   - 64 readers on random pages of one snapshot for WRK_SECONDS (wrk): pages/s, errors, latency
+#   - serve's peak resident memory (VmHWM)
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+lines="${1:-10000000}"
+work="${WORK:-/tmp/read-side}"
+requests="${REQUESTS:-200}"
+wrk_seconds="${WRK_SECONDS:-30}"
+port="${PORT:-18180}"
+case "$lines" in (*[!0-9]*|'') echo "usage: $0 [LINES]" >&2; exit 2 ;; esac
+command -v wrk >/dev/null || { echo "wrk is not installed (apt-get install wrk)" >&2; exit 1; }
+
+# shellcheck source=../bin/find-java
+source "$here/bin/find-java"
+java_home="$(find_java_home)" || { echo "no JDK 21 or newer found; set JAVA_HOME" >&2; exit 1; }
+java="$java_home/bin/java"
+cd "$here"
+JAVA_HOME="$java_home" ./crawl-errors --version >/dev/null   # builds the jar and trains the start-up cache
+JAVA_HOME="$java_home" mvn -B -q test-compile >&2
+cp="target/test-classes:target/crawl-errors.jar"
+mkdir -p "$work"
+
+if [ ! -f "$work/month.log" ] || [ "$(cat "$work/lines" 2>/dev/null)" != "$lines" ]; then
+  echo "generating $lines lines in $work ..." >&2
+  rm -f "$work"/*.log "$work"/*.duckdb*
+  "$java" -cp "$cp" dev.crawlerrors.bench.ReadBenchLog "$lines" "$work" 4
+  echo "$lines" >"$work/lines"
+fi
+import() {
+  JAVA_HOME="$java_home" ./crawl-errors import --db "$1" --ip-ranges bench/ip-ranges --dns-server none "${@:2}" >/dev/null 2>&1
+}
+if [ ! -f "$work/in-order.duckdb" ]; then
+  echo "importing the month into $work/in-order.duckdb ..." >&2
+  import "$work/in-order.duckdb" "$work/month.log"
+fi
+if [ ! -f "$work/out-of-order.duckdb" ]; then
+  echo "importing four servers' logs one after another into $work/out-of-order.duckdb ..." >&2
+  for n in 1 2 3 4; do import "$work/out-of-order.duckdb" "$work/server-$n.log"; done
+fi
+
+cat >"$work/random-pages.lua" <<'LUA'
+local pages, at = tonumber(os.getenv("PAGES")), os.getenv("AT")
+math.randomseed(42)
+request = function()
+  return wrk.format("GET", "/api/crawl-errors?page=" .. math.random(1, pages) .. "&at=" .. at)
+end
+LUA
+
+for store in in-order out-of-order; do
+  db="$work/$store.duckdb"
+  echo
+  echo "== $store: $db"
+  "$java" --enable-native-access=ALL-UNNAMED -cp "$cp" dev.crawlerrors.bench.ReadBench --duckdb "$db" 50
+  started=$(date +%s%N)
+  JAVA_HOME="$java_home" ./crawl-errors serve --db "$db" --port "$port" >"$work/serve.out" 2>&1 &
+  pid=$!
+  until curl -sf -o /dev/null "http://127.0.0.1:$port/api/crawl-errors?page=1"; do
+    kill -0 "$pid" 2>/dev/null || { cat "$work/serve.out"; exit 1; }
+    sleep 0.02
+  done
+  echo "start to first page: $(( ($(date +%s%N) - started) / 1000000 )) ms"
+  "$java" -cp "$cp" dev.crawlerrors.bench.ReadBench "http://127.0.0.1:$port" "$requests"
+  first=$(curl -s "http://127.0.0.1:$port/api/crawl-errors?page=1")
+  pages=$(echo "$first" | sed -E 's/.*"pages":([0-9]+).*/\1/')
+  at=$(echo "$first" | sed -E 's/.*"at":"([^"]+)".*/\1/')
+  PAGES="$pages" AT="$at" wrk -t2 -c64 -d"${wrk_seconds}s" --latency -s "$work/random-pages.lua" "http://127.0.0.1:$port" \
+    | grep -E "Requests/sec|Non-2xx|Socket errors|50%|99%|requests in"
+  echo "serve peak resident memory: $(grep VmHWM /proc/$pid/status | awk '{printf "%.0f MiB", $2/1024}')"
+  kill "$pid"; wait "$pid" 2>/dev/null || true
+done

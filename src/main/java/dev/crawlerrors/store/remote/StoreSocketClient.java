@@ -1,0 +1,224 @@
+package dev.crawlerrors.store.remote;
+
+import dev.crawlerrors.crawler.CrawlerHit;
+import dev.crawlerrors.crawler.Verdict;
+import dev.crawlerrors.crawler.Verification;
+import dev.crawlerrors.ingest.SourceProgress;
+import dev.crawlerrors.store.HitFilter;
+import dev.crawlerrors.store.HitStore;
+import dev.crawlerrors.store.MinuteChange;
+import dev.crawlerrors.store.MinuteCounts;
+import dev.crawlerrors.store.Snapshot;
+import dev.crawlerrors.store.StoreException;
+import dev.crawlerrors.store.StoredHit;
+import dev.crawlerrors.store.StoredVerdict;
+import dev.crawlerrors.text.Failures;
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.Channels;
+import java.nio.channels.SocketChannel;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+
+/**
+ * A store written through the socket of the {@code serve} that has it open ({@link StoreSocketServer}):
+ * what an import appends goes to that process, which stores it with the log's position as a local
+ * import would, so a killed import, or a killed serve, loses and repeats nothing: the next import
+ * reads on from the position committed. Writes only; the report is read from serve.
+ */
+public final class StoreSocketClient implements HitStore {
+
+    private final ServedStore served;
+    private final SocketChannel channel;
+    private final DataInputStream in;
+    private final DataOutputStream out;
+
+    private StoreSocketClient(ServedStore served, SocketChannel channel) throws IOException {
+        this.served = served;
+        this.channel = channel;
+        this.in = new DataInputStream(new BufferedInputStream(Channels.newInputStream(channel), 1 << 16));
+        this.out = new DataOutputStream(new BufferedOutputStream(Channels.newOutputStream(channel), 1 << 16));
+    }
+
+    /** Connects to the serve that has the store open. */
+    public static StoreSocketClient connect(ServedStore served) {
+        try {
+            SocketChannel channel = SocketChannel.open(StandardProtocolFamily.UNIX);
+            try {
+                channel.connect(UnixDomainSocketAddress.of(served.socket()));
+                return new StoreSocketClient(served, channel);
+            } catch (IOException e) {
+                channel.close();
+                throw e;
+            }
+        } catch (IOException e) {
+            throw new StoreException("the store " + served.store() + " is open in crawl-errors serve (PID " + served.pid()
+                    + "), whose socket " + served.socket() + " does not answer (" + Failures.message(e) + "); stop that serve, "
+                    + "or wait until it has started", e);
+        }
+    }
+
+    @Override
+    public synchronized void append(List<CrawlerHit> hits) {
+        append(hits, null);
+    }
+
+    @Override
+    public synchronized void append(List<CrawlerHit> hits, SourceProgress through) {
+        ask(Frames.APPEND, () -> {
+            Frames.writeHits(out, hits);
+            Frames.writeProgress(out, through);
+        });
+    }
+
+    @Override
+    public synchronized List<SourceProgress> imported(Collection<String> fingerprints) {
+        ask(Frames.IMPORTED, () -> {
+            out.writeInt(fingerprints.size());
+            for (String fingerprint : fingerprints) {
+                Frames.writeString(out, fingerprint);
+            }
+        });
+        return read(() -> {
+            int n = in.readInt();
+            List<SourceProgress> imported = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                imported.add(Frames.readProgress(in));
+            }
+            return imported;
+        });
+    }
+
+    @Override
+    public synchronized void updateVerdict(String ip, String crawler, Verdict verdict) {
+        ask(Frames.VERDICT, () -> {
+            Frames.writeString(out, ip);
+            Frames.writeString(out, crawler);
+            Frames.writeVerdict(out, verdict);
+        });
+    }
+
+    @Override
+    public synchronized List<StoredVerdict> verdicts(Verification verification) {
+        ask(Frames.VERDICTS, () -> Frames.writeString(out, verification.name()));
+        return read(() -> {
+            int n = in.readInt();
+            List<StoredVerdict> verdicts = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                verdicts.add(new StoredVerdict(Frames.readString(in), Frames.readString(in), Frames.readVerdict(in)));
+            }
+            return verdicts;
+        });
+    }
+
+    /** Waits until serve has committed everything this import handed it. */
+    @Override
+    public synchronized void flush() {
+        ask(Frames.FLUSH, () -> { });
+    }
+
+    @Override
+    public synchronized long size() {
+        ask(Frames.SIZE, () -> { });
+        return read(in::readLong);
+    }
+
+    @Override
+    public Snapshot snapshot() {
+        throw readsAreServes();
+    }
+
+    @Override
+    public boolean serves(Snapshot snapshot) {
+        throw readsAreServes();
+    }
+
+    @Override
+    public MinuteCounts minuteCounts(HitFilter filter, Snapshot snapshot) {
+        throw readsAreServes();
+    }
+
+    @Override
+    public MinuteChange minuteChange(HitFilter filter, Snapshot from, Snapshot to) {
+        throw readsAreServes();
+    }
+
+    @Override
+    public List<StoredHit> rows(HitFilter filter, Snapshot snapshot, long fromMillis, long toMillis, long skip, int limit) {
+        throw readsAreServes();
+    }
+
+    @Override
+    public String describe() {
+        return served.store() + ", written through crawl-errors serve (PID " + served.pid() + ")";
+    }
+
+    /** Commits what was handed over and goes. */
+    @Override
+    public synchronized void close() {
+        try {
+            flush();
+            out.writeByte(Frames.QUIT);
+            out.flush();
+        } catch (IOException | StoreException e) {
+            // closing: a failure to commit was told by flush
+        } finally {
+            try {
+                channel.close();
+            } catch (IOException ignored) {
+                // closing anyway
+            }
+        }
+    }
+
+    private UnsupportedOperationException readsAreServes() {
+        return new UnsupportedOperationException("the report of " + served.store() + " is read from its serve, " + served.report());
+    }
+
+    private interface Writing {
+        void write() throws IOException;
+    }
+
+    private interface Reading<T> {
+        T read() throws IOException;
+    }
+
+    /** Sends a request and reads the answer's first byte; a refusal is the store's failure. */
+    private void ask(byte kind, Writing request) {
+        try {
+            out.writeByte(kind);
+            request.write();
+            out.flush();
+            int answer = in.read();
+            if (answer == Frames.FAILED) {
+                throw new StoreException(served.store() + " (through crawl-errors serve, PID " + served.pid() + "): "
+                        + Frames.readString(in), null);
+            }
+            if (answer != Frames.OK) {
+                throw new IOException(answer < 0 ? "the connection was closed" : "an answer out of step");
+            }
+        } catch (IOException e) {
+            throw gone(e);
+        }
+    }
+
+    private <T> T read(Reading<T> answer) {
+        try {
+            return answer.read();
+        } catch (IOException e) {
+            throw gone(e);
+        }
+    }
+
+    private StoreException gone(IOException e) {
+        return new StoreException("crawl-errors serve (PID " + served.pid() + "), which has the store " + served.store()
+                + " open, stopped taking this import's lines (" + Failures.message(e) + "): what it committed is kept; run the "
+                + "import again to read on from there", e);
+    }
+}
