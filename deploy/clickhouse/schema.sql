@@ -63,8 +63,11 @@ AS SELECT ip, crawler, verification, reason, version FROM crawl_errors.verdict_l
 -- Every server of the cluster: all shards' hits, sharded as the writers shard them.
 CREATE TABLE IF NOT EXISTS crawl_errors.hits AS crawl_errors.hits_local ENGINE = Distributed(crawl_errors, crawl_errors, hits_local, halfMD5(ip));
 
--- The first shard only: each writer's committed batches and how far their logs were read.
--- The lease column makes the server refuse a commit of a writer id older than 600 s.
+-- The first shard only: each writer's committed batches and how far their logs were read: a log's
+-- key (fingerprint), the fingerprint it begins with (prefix), the check of the bytes before where it
+-- was read to, and, for a file read to its end, the file's identity, size and modification time (an
+-- unchanged file is not opened again). The lease column makes the server refuse a commit of a writer
+-- id older than 600 s. Schema 1 had no prefix, check_hash or file_ columns: crawl-errors adds them.
 CREATE TABLE IF NOT EXISTS crawl_errors.commits (
   writer UInt64,
   seq UInt64,
@@ -73,6 +76,11 @@ CREATE TABLE IF NOT EXISTS crawl_errors.commits (
   name String,
   bytes UInt64,
   lines UInt64,
+  prefix String DEFAULT splitByChar('-', fingerprint)[1],
+  check_hash Nullable(String),
+  file_key String DEFAULT '',
+  file_size UInt64 DEFAULT 0,
+  file_modified_nanos Int64 DEFAULT 0,
   committed DateTime DEFAULT now(),
   lease UInt8 MATERIALIZED throwIf(now() > toDateTime(bitShiftRight(writer, 32)) + 600)
 ) ENGINE = ReplacingMergeTree(seq)

@@ -1,5 +1,7 @@
 package dev.crawlerrors.cli;
 
+import java.util.Arrays;
+import dev.crawlerrors.text.Release;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,7 +26,7 @@ import picocli.CommandLine.Model.PositionalParamSpec;
  */
 final class CommandSpecs {
 
-    static final String VERSION = "crawl-errors 0.1.0";
+    static final String VERSION = "crawl-errors " + Release.VERSION;
 
     private CommandSpecs() {
     }
@@ -32,10 +34,12 @@ final class CommandSpecs {
     /**
      * A command that runs {@code command} (a {@link java.util.concurrent.Callable}), with
      * {@code -h, --help} and {@code -V, --version} as picocli's standard help options give them.
+     * Every description given here and to the options below wraps at spaces only ({@link HelpText}).
      */
     static CommandSpec command(Object command, String name, String... description) {
         CommandSpec spec = CommandSpec.wrapWithoutInspection(command).name(name).version(VERSION);
-        spec.usageMessage().description(description);
+        spec.usageMessage().description(Arrays.stream(description).map(HelpText::unbreakable).toArray(String[]::new));
+        HelpText.restoreIn(spec);
         spec.addOption(OptionSpec.builder("-h", "--help").usageHelp(true).type(boolean.class)
                 .description("Show this help message and exit.").build());
         spec.addOption(OptionSpec.builder("-V", "--version").versionHelp(true).type(boolean.class)
@@ -48,7 +52,7 @@ final class CommandSpecs {
         Map<String, String> list = new LinkedHashMap<>();
         for (String code : codes) {
             int colon = code.indexOf(':');
-            list.put(code.substring(0, colon), code.substring(colon + 1));
+            list.put(code.substring(0, colon), HelpText.unbreakable(code.substring(colon + 1)));
         }
         spec.usageMessage().exitCodeListHeading("Exit codes:%n").exitCodeList(list);
     }
@@ -61,8 +65,8 @@ final class CommandSpecs {
     static <T> OptionSpec.Builder option(String name, String paramLabel, Class<T> type, Supplier<T> get, Consumer<T> set,
             String description) {
         Binding<T> binding = new Binding<>(get, set);
-        OptionSpec.Builder option = OptionSpec.builder(name).type(type).description(description).getter(binding).setter(binding)
-                .initialValue(get.get());
+        OptionSpec.Builder option = OptionSpec.builder(name).type(type).description(HelpText.unbreakable(description))
+                .getter(binding).setter(binding).initialValue(get.get());
         return paramLabel == null ? option : option.paramLabel(paramLabel);
     }
 
@@ -87,8 +91,8 @@ final class CommandSpecs {
     static <T> PositionalParamSpec.Builder positional(String paramLabel, Class<T> type, Supplier<T> get, Consumer<T> set,
             String description) {
         Binding<T> binding = new Binding<>(get, set);
-        return PositionalParamSpec.builder().paramLabel(paramLabel).type(type).description(description).getter(binding)
-                .setter(binding).initialValue(get.get());
+        return PositionalParamSpec.builder().paramLabel(paramLabel).type(type).description(HelpText.unbreakable(description))
+                .getter(binding).setter(binding).initialValue(get.get());
     }
 
     /** A field's getter and setter, as picocli asks for them (generic methods, which lambdas cannot be). */

@@ -15,11 +15,13 @@ import dev.crawlerrors.store.clickhouse.ClickHouseLocation;
 import dev.crawlerrors.store.clickhouse.ClickHouseSettings;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import dev.crawlerrors.store.duckdb.DuckDbSettings;
+import dev.crawlerrors.web.ReportServer;
 import java.io.IOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.ZoneId;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Model.CommandSpec;
@@ -59,6 +61,9 @@ public final class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        // a bad --timezone or --bind, a busy --port: refused before the demo's files are written
+        ZoneId zone = timezone.zone();
+        server.check();
         Demo demo = Demo.prepare(dir);
         System.out.println("Demo log: " + demo.log() + " (the demo's IP lists, marked as demo data, are in " + demo.ipRanges() + ")");
         HitStore store = db == null
@@ -66,15 +71,19 @@ public final class DemoCommand implements Callable<Integer> {
                 : ClickHouseHitStore.openAfresh(clickHouse(), new ClickHouseSettings(ClickHouseSettings.SERVE.threads(),
                         ClickHouseSettings.SERVE.memoryBytes(), server.readers));
         ImportSummary summary;
+        ReportServer reportServer;
+        CrawlErrorReport report = new CrawlErrorReport(store, zone);
         try {
             summary = demo.importInto(store);
             summary.print(System.out);
+            List<String> lists = summary.describeLists();
+            reportServer = server.start(report, store, () -> lists);
         } catch (Exception e) {
             store.close();
             throw e;
         }
-        List<String> lists = summary.describeLists();
-        ServeCommand.serveUntilStopped(store, new CrawlErrorReport(store, timezone.zone()), server, () -> lists);
+        String shown = db == null ? demo.db().toAbsolutePath().normalize().toString() : clickHouse().shown();
+        ServeCommand.serveUntilStopped(reportServer, report, store, new ServeCommand.ServingFrom(shown, false), server.displayHost(), List.of());
         return 0;
     }
 

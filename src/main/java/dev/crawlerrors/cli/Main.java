@@ -29,12 +29,15 @@ public final class Main {
         COMMANDS.put("import", () -> new ImportCommand().spec());
         COMMANDS.put("serve", () -> new ServeCommand().spec());
         COMMANDS.put("verify", () -> new VerifyCommand().spec());
+        COMMANDS.put("crawlers", () -> new CrawlersCommand().spec());
+        COMMANDS.put("check", () -> new CheckCommand().spec());
         COMMANDS.put("aot-training", () -> new AotTrainingCommand().spec());
+        COMMANDS.put("ip-snapshot", () -> new IpSnapshotCommand().spec());
     }
 
     public static void main(String[] args) {
-        if (args.length > 0 && COMMANDS.containsKey(args[0])) {
-            DuckDbHitStore.loadLibraryInBackground(); // every command opens a store
+        if (args.length > 0 && COMMANDS.containsKey(args[0]) && !args[0].equals("crawlers")) {
+            DuckDbHitStore.loadLibraryInBackground(); // every command but crawlers opens a store
         }
         System.exit(commandLine(args).execute(args));
     }
@@ -46,7 +49,7 @@ public final class Main {
 
     /**
      * The command line for {@code args}: with only the subcommand they name, when they name one
-     * (building each command's model is work every start would pay for all five); help and
+     * (building each command's model is work every start would pay for all six); help and
      * mistakes get them all.
      */
     static CommandLine commandLine(String[] args) {
@@ -66,16 +69,17 @@ public final class Main {
     }
 
     /**
-     * A usage error as picocli's own handler says it (the message, then suggestions or the usage),
-     * with the message made safe to show: picocli quotes the value it could not take as it was
-     * typed ({@code Unknown option: '--bogus'}), and our options' messages quote it too.
+     * A usage error in a line of its own, then where the usage is: picocli's own handler printed the
+     * whole usage after the line (40 to 60 lines), so the one line that said what was wrong had
+     * scrolled away. picocli's suggestions for a mistyped option or command are kept. The message
+     * is made safe to show: picocli quotes the value it could not take as it was typed
+     * ({@code Unknown option: '--bogus'}), and our options' messages quote it too.
      */
     private static int badUsage(ParameterException e, String[] args) {
         CommandLine cmd = e.getCommandLine();
         cmd.getErr().println(cmd.getColorScheme().errorText(ShownText.of(e.getMessage())));
-        if (!UnmatchedArgumentException.printSuggestions(e, cmd.getErr())) {
-            cmd.usage(cmd.getErr(), cmd.getColorScheme());
-        }
+        UnmatchedArgumentException.printSuggestions(e, cmd.getErr());
+        cmd.getErr().println("See '" + cmd.getCommandSpec().qualifiedName() + " --help'.");
         return cmd.getCommandSpec().exitCodeOnInvalidInput();
     }
 }

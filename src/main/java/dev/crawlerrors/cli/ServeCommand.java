@@ -18,6 +18,7 @@ import dev.crawlerrors.text.ShownText;
 import dev.crawlerrors.web.ReportServer;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -64,63 +65,82 @@ final class ServeCommand implements Callable<Integer> {
         // notices name files and quote log lines, syslog frames and batches: shown with their controls escaped
         Consumer<String> notices = notice -> System.out.println(ShownText.of(notice));
         Consumer<String> followNotices = notice -> notices.accept("follow: " + notice);
-        // a bad --format, --syslog or drain option is refused before anything starts. What the user should know of the
-        // format itself (common lines carry no agent) is said once, by the followed logs' chooser, plainly without them
+        // a bad --format, --syslog, drain, --timezone, --ip-ranges, --dns-server or --bind, a busy --port, is refused
+        // before anything starts, and before the store's file is made. What the user should know of the format itself
+        // (common lines carry no agent) is said once, by the followed logs' chooser, plainly without them
         FormatChooser formats = format.chooser(follow.isEmpty() ? notices : followNotices);
         // pushed batches are detected one by one: the syslog listener says when their format changes, and the drain's
         // answer names it, so the chooser says nothing per batch
         FormatChooser pushedFormats = format.liveChooser(notice -> { });
         pushed.check();
+        store.validate();
+        server.check();
         CrawlerCatalog catalog = store.catalog();
-        HitStore hits = store.openStore(server.readers);
-        CrawlerVerifier verifier = store.verifier(catalog);
-        VerdictRechecks rechecks = new VerdictRechecks(hits, catalog, verifier);
-        CrawlerIdentifier identifier = new CrawlerIdentifier(catalog);
-        // fetch every published list now (in the background: a slow host must not delay serving)
-        Thread.ofPlatform().daemon().name("ip-lists").start(verifier.lists()::loadAll);
-        rechecks.start();
-        // started in this order, and stopped in it before what stores their lines
-        List<LiveSource> sources = new ArrayList<>();
-        PushedLines lines = pushed.any() ? new PushedLines(hits, identifier, verifier) : null;
-        if (lines != null) {
-            sources.addAll(pushed.sources(server, pushedFormats, lines, notices));
-        }
-        if (!follow.isEmpty()) {
-            sources.add(new FollowedLogs(follow, formats, hits, identifier, verifier, followNotices));
-        }
-        LiveSource.startAll(sources);
+        boolean existed = store.storeExists();
+        // what was started, closed in reverse when a later step fails: a failed start leaves no store file it made
+        List<AutoCloseable> started = new ArrayList<>();
+        ReportServer reportServer;
+        CrawlErrorReport report;
+        StoreSocketServer imports;
         List<AutoCloseable> feeds = new ArrayList<>();
-        // an import of this store writes through this serve while it has the store open; ClickHouse takes
-        // every import itself, so a serve of it listens for none (and claims no DuckDB file's place)
-        Path db = store.dbPath();
-        StoreSocketServer imports = store.onClickHouse() ? null : startImportSocket(hits, db);
-        if (imports != null) {
-            feeds.add(imports);
+        HitStore hits;
+        try {
+            hits = store.openStore(server.readers);
+            started.add(hits);
+            CrawlerVerifier verifier = store.verifier(catalog);
+            started.add(verifier);
+            VerdictRechecks rechecks = new VerdictRechecks(hits, catalog, verifier);
+            CrawlerIdentifier identifier = new CrawlerIdentifier(catalog);
+            // fetch every published list now (in the background: a slow host must not delay serving)
+            Thread.ofPlatform().daemon().name("ip-lists").start(verifier.lists()::loadAll);
+            rechecks.start();
+            started.add(rechecks);
+            // started in this order, and stopped in it before what stores their lines
+            List<LiveSource> sources = new ArrayList<>();
+            PushedLines lines = pushed.any() ? new PushedLines(hits, identifier, verifier) : null;
+            if (lines != null) {
+                sources.addAll(pushed.sources(server, pushedFormats, lines, notices));
+                started.add(lines);
+            }
+            if (!follow.isEmpty()) {
+                sources.add(new FollowedLogs(follow, formats, hits, identifier, verifier, followNotices));
+            }
+            LiveSource.startAll(sources);
+            started.addAll(sources);
+            report = new CrawlErrorReport(hits, store.zone(), catalog);
+            reportServer = server.start(report, hits, () -> verifier.describeEvidence(Instant.now()), sources);
+            started.add(reportServer);
+            // an import of this store writes through this serve while it has the store open; ClickHouse takes
+            // every import itself, so a serve of it listens for none (and claims no DuckDB file's place)
+            imports = store.onClickHouse() ? null : startImportSocket(hits, store.dbPath());
+            if (imports != null) {
+                started.add(imports);
+                feeds.add(imports);
+            }
+            feeds.addAll(sources);
+            if (lines != null) {
+                feeds.add(lines);
+            }
+            // stopped in this order: nothing may reach the store or the verifier after they close
+            feeds.add(rechecks);
+            feeds.add(verifier);
+            ServedStore served = imports == null ? null : claimServedStore(store.dbPath(), imports, "http://" + server.displayHost()
+                    + ":" + reportServer.port() + "/crawl-errors");
+            if (served != null) {
+                feeds.add(served::release);
+            }
+        } catch (Exception | Error e) {
+            for (AutoCloseable opened : started.reversed()) {
+                try {
+                    opened.close();
+                } catch (Exception again) {
+                    e.addSuppressed(again);
+                }
+            }
+            store.removeIfMadeNow(existed);
+            throw e;
         }
-        feeds.addAll(sources);
-        if (lines != null) {
-            feeds.add(lines);
-        }
-        // stopped in this order: nothing may reach the store or the verifier after they close
-        feeds.add(rechecks);
-        feeds.add(verifier);
-        ServedStore[] served = new ServedStore[1];
-        feeds.add(() -> {
-            if (served[0] != null) {
-                served[0].release();
-            }
-        });
-        serveUntilStopped(hits, new CrawlErrorReport(hits, store.zone()), server, verifier.lists()::describeLists, feeds, report -> {
-            if (imports == null) {
-                return;
-            }
-            try {
-                served[0] = ServedStore.claim(db, imports.path(), report);
-            } catch (IOException e) {
-                System.err.println("crawl-errors: " + ShownText.of(ServedStore.fileOf(db) + " cannot be written (" + Failures.message(e)
-                        + "): an import of this store will not find this serve, and fail while it runs"));
-            }
-        });
+        serveUntilStopped(reportServer, report, hits, new ServingFrom(store.shownStore(), !existed), server.displayHost(), feeds);
         return 0;
     }
 
@@ -129,31 +149,35 @@ final class ServeCommand implements Callable<Integer> {
         try {
             return StoreSocketServer.start(hits, socket);
         } catch (IOException e) {
-            hits.close();
             throw new IOException("cannot listen for imports on " + socket + " (" + Failures.message(e) + ")", e);
         }
     }
 
-    /** Serves until the JVM is asked to stop (SIGINT/SIGTERM), then closes the server and the store. */
-    static void serveUntilStopped(HitStore hits, CrawlErrorReport report, ServerOptions options,
-            Supplier<List<String>> evidenceSources) throws InterruptedException {
-        serveUntilStopped(hits, report, options, evidenceSources, List.of());
+    /** Says beside the store that this serve has it, so that an import writes through it; null when that cannot be written. */
+    private static ServedStore claimServedStore(Path db, StoreSocketServer imports, String report) {
+        try {
+            return ServedStore.claim(db, imports.path(), report);
+        } catch (IOException e) {
+            System.err.println("crawl-errors: " + ShownText.of(ServedStore.fileOf(db) + " cannot be written (" + Failures.message(e)
+                    + "): an import of this store will not find this serve, and fail while it runs"));
+            return null;
+        }
     }
 
     /**
-     * Serves until the JVM is asked to stop (SIGINT/SIGTERM), then closes the server, {@code feeds}
-     * in their order (what writes to the store), and the store last. {@code evidenceSources} are the
-     * published IP lists shown under the report.
+     * The store a report is served from, as the start line names it: its absolute path (a ClickHouse
+     * store's URL, without user or password), and whether it was made just now.
      */
-    static void serveUntilStopped(HitStore hits, CrawlErrorReport report, ServerOptions options,
-            Supplier<List<String>> evidenceSources, List<AutoCloseable> feeds) throws InterruptedException {
-        serveUntilStopped(hits, report, options, evidenceSources, feeds, url -> { });
+    record ServingFrom(String shown, boolean madeNow) {
     }
 
-    /** As above; {@code serving} is told the report's address once the server listens. */
-    static void serveUntilStopped(HitStore hits, CrawlErrorReport report, ServerOptions options,
-            Supplier<List<String>> evidenceSources, List<AutoCloseable> feeds, Consumer<String> serving) throws InterruptedException {
-        ReportServer server = options.start(report, hits, evidenceSources);
+    /**
+     * Says where the report is served and from which store, then serves until the JVM is asked to
+     * stop (SIGINT/SIGTERM), then closes the server, {@code feeds} in their order (what writes to
+     * the store), and the store last.
+     */
+    static void serveUntilStopped(ReportServer server, CrawlErrorReport report, HitStore hits, ServingFrom store, String displayHost,
+            List<AutoCloseable> feeds) throws InterruptedException {
         // the report's first page is counted now, not when the first reader asks for it
         Thread.ofPlatform().daemon().name("report-warm-up").start(() -> {
             try {
@@ -162,7 +186,6 @@ final class ServeCommand implements Callable<Integer> {
                 // the first reader's request will say what is wrong
             }
         });
-        serving.accept("http://" + options.displayHost() + ":" + server.port() + "/crawl-errors");
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             server.close();
@@ -176,9 +199,16 @@ final class ServeCommand implements Callable<Integer> {
             hits.close();
             stopped.countDown();
         }, "shutdown"));
+        String file = ShownText.of(store.shown());
         System.out.println("Store: " + ShownText.of(hits.describe()) + ".");
-        System.out.println("Serving the report at http://" + options.displayHost() + ":" + server.port() + "/crawl-errors"
-                + " (times in " + report.zone() + "); Ctrl-C stops.");
+        System.out.println("Serving the report at http://" + displayHost + ":" + server.port() + "/crawl-errors"
+                + " (times in " + report.zone() + ") from the store " + file + "; Ctrl-C stops.");
+        if (store.madeNow()) {
+            // the default store is ./crawl-errors.duckdb in the directory a command runs in: a serve started elsewhere
+            // than the imports (a service, a cron job) serves a store of its own, empty, which this line makes plain
+            System.out.println("The store " + file + " is new and empty: import into it with crawl-errors import --db " + file
+                    + " FILE, or serve the store your imports use with --db.");
+        }
         stopped.await();
     }
 }

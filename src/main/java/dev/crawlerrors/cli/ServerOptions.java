@@ -4,12 +4,25 @@ import dev.crawlerrors.report.CrawlErrorReport;
 import dev.crawlerrors.store.HitStore;
 import dev.crawlerrors.text.Failures;
 import dev.crawlerrors.web.ReportServer;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import java.io.IOException;
+import java.net.BindException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.UnknownHostException;
 import java.util.List;
 import java.util.function.Supplier;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
 
 /** Where the report is served. */
 final class ServerOptions {
+
+    static final String DEFAULT_PORT = "8080";
+    static final String DEFAULT_BIND = "127.0.0.1";
+
+    private CommandSpec spec;
 
     int port;
 
@@ -19,24 +32,80 @@ final class ServerOptions {
 
     /** Adds {@code --port} and {@code --bind} to {@code command}. */
     ServerOptions addTo(CommandSpec command) {
+        spec = command;
+        // the defaults are written into the descriptions, not filled in by picocli: a value it fills in
+        // is wrapped where the JDK's line breaker likes, and 127.0.0.1 broke at a dot
         command.addOption(CommandSpecs.option("--port", "P", int.class, () -> port, value -> port = value,
-                "TCP port (default: ${DEFAULT-VALUE}; 0 picks a free one).").defaultValue("8080").build());
+                "TCP port (default: " + DEFAULT_PORT + "; 0 picks a free one).").defaultValue(DEFAULT_PORT).build());
         command.addOption(CommandSpecs.option("--bind", "ADDR", String.class, () -> bind, value -> bind = value,
-                "Address to listen on (default: ${DEFAULT-VALUE}; 0.0.0.0 for every interface).").defaultValue("127.0.0.1").build());
+                "Address to listen on (default: " + DEFAULT_BIND + "; 0.0.0.0 for every interface).").defaultValue(DEFAULT_BIND).build());
         command.addOption(CommandSpecs.option("--readers", "N", int.class, () -> readers, value -> readers = value,
-                "Report requests answered at once (default: ${DEFAULT-VALUE}); the others wait up to two seconds, "
-                        + "then get 503 with Retry-After. Each holds a store connection while it runs.")
+                "Report requests answered at once (default: " + ReportServer.DEFAULT_READERS + "); the others wait up to two "
+                        + "seconds, then get 503 with Retry-After. Each holds a store connection while it runs.")
                 .defaultValue(Integer.toString(ReportServer.DEFAULT_READERS)).build());
         return this;
     }
 
-    ReportServer start(CrawlErrorReport report, HitStore hits, Supplier<List<String>> evidenceSources) {
-        try {
-            return ReportServer.start(report, hits, bind, port, evidenceSources, readers);
-        } catch (RuntimeException e) {
-            throw new IllegalStateException("cannot listen on " + bind + ":" + port + " (" + Failures.rootMessage(e)
-                    + "); pass another --port", e);
+    /**
+     * Checks, before anything is made, that the report can be served where the options say: the
+     * address is one of this machine's (else a usage error, exit 2) and the port free on it (else a
+     * failure, exit 1), by binding it for a moment as the server will.
+     */
+    void check() {
+        if (readers < 1) {
+            throw new ParameterException(spec.commandLine(), "--readers must be 1 or more; got " + readers);
         }
+        InetAddress address;
+        try {
+            address = InetAddress.getByName(bind);
+        } catch (UnknownHostException e) {
+            throw new ParameterException(spec.commandLine(), "--bind: '" + bind + "' is no address of this machine (no host has that "
+                    + "name); pass one of its addresses, such as 127.0.0.1, or 0.0.0.0 for every interface");
+        }
+        try (ServerSocket probe = new ServerSocket()) {
+            probe.setReuseAddress(true); // as the server's own socket: a port whose last connections linger in TIME_WAIT is free
+            probe.bind(new InetSocketAddress(address, port));
+        } catch (IOException e) {
+            throw cannotListen(e);
+        }
+    }
+
+    ReportServer start(CrawlErrorReport report, HitStore hits, Supplier<List<String>> evidenceSources) {
+        return start(report, hits, evidenceSources, List.of());
+    }
+
+    /** Starts the report's server, with what {@code meters} count at /metrics. */
+    ReportServer start(CrawlErrorReport report, HitStore hits, Supplier<List<String>> evidenceSources, List<? extends MeterBinder> meters) {
+        try {
+            return ReportServer.start(report, hits, bind, port, evidenceSources, meters, readers);
+        } catch (RuntimeException e) {
+            throw cannotListen(e);
+        }
+    }
+
+    /**
+     * Why the report cannot be served on {@code --bind}:{@code --port}, and what to change: an
+     * address that is not this machine's is a wrong --bind, not a busy port.
+     */
+    private RuntimeException cannotListen(Exception e) {
+        String reason = Failures.rootMessage(e);
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        if (root instanceof BindException && reason.contains("Cannot assign requested address")) {
+            return new ParameterException(spec.commandLine(), "--bind: " + bind + " is not an address of this machine; pass one of "
+                    + "its own, such as 127.0.0.1, or 0.0.0.0 for every interface");
+        }
+        if (root instanceof BindException && reason.contains("already in use")) {
+            return new IllegalStateException("cannot listen on " + bind + ":" + port + ": another program listens there (another "
+                    + "crawl-errors serve?); pass another --port, or --port 0 for a free one", e);
+        }
+        if (root instanceof BindException && reason.contains("Permission denied")) {
+            return new IllegalStateException("cannot listen on " + bind + ":" + port + ": this user may not listen on ports below "
+                    + "1024; pass --port 1024 or above (a proxy in front can answer on port 80)", e);
+        }
+        return new IllegalStateException("cannot listen on " + bind + ":" + port + " (" + reason + "); pass another --bind or --port", e);
     }
 
     String displayHost() {

@@ -2,6 +2,7 @@ package dev.crawlerrors.cli;
 
 import dev.crawlerrors.crawler.CrawlerCatalog;
 import dev.crawlerrors.crawler.dns.DnsVerifier;
+import dev.crawlerrors.crawler.dns.ResolverCheck;
 import dev.crawlerrors.crawler.verify.CrawlerVerifier;
 import dev.crawlerrors.crawler.verify.IpListCache;
 import dev.crawlerrors.crawler.verify.IpRangeSource;
@@ -11,11 +12,15 @@ import dev.crawlerrors.store.StoreException;
 import dev.crawlerrors.store.clickhouse.ClickHouseHitStore;
 import dev.crawlerrors.store.clickhouse.ClickHouseLocation;
 import dev.crawlerrors.store.clickhouse.ClickHouseSettings;
+import dev.crawlerrors.crawler.verify.TrustedProxies;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import dev.crawlerrors.store.duckdb.DuckDbSettings;
 import dev.crawlerrors.store.remote.ServedStore;
 import dev.crawlerrors.store.remote.StoreSocketClient;
+import dev.crawlerrors.text.Failures;
 import dev.crawlerrors.text.ShownText;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZoneId;
@@ -49,7 +54,14 @@ final class StoreOptions {
 
     Integer dbThreads;
 
-    /** Adds {@code --db}, {@code --timezone}, {@code --ip-ranges}, {@code --crawlers} and {@code --dns-server} to {@code command}. */
+    String dnsCanary;
+
+    String trustedProxies;
+
+    /**
+     * Adds {@code --db}, {@code --timezone}, {@code --ip-ranges}, {@code --crawlers}, {@code --dns-server},
+     * {@code --dns-canary} and {@code --trusted-proxies} to {@code command}.
+     */
     StoreOptions addTo(CommandSpec command) {
         spec = command;
         command.addOption(CommandSpecs.option("--db", "FILE|URL", String.class, () -> db, value -> db = value,
@@ -76,6 +88,14 @@ final class StoreOptions {
         command.addOption(CommandSpecs.option("--db-threads", "N", Integer.class, () -> dbThreads, value -> dbThreads = value,
                 "DuckDB's worker threads (default: one per core to serve, one to import); on ClickHouse, the threads "
                         + "one query may use on each server (max_threads, default 4 to serve).").build());
+        command.addOption(CommandSpecs.option("--dns-canary", "IP=NAME-PATTERN|none", String.class, () -> dnsCanary,
+                value -> dnsCanary = value, "An address whose reverse DNS must match NAME-PATTERN and resolve back to it: the "
+                        + "resolver is checked against it before its answers count, and DNS-only verdicts stay unverified when it "
+                        + "fails (default: " + ResolverCheck.DEFAULT_CANARY + "); none believes the resolver unchecked.").build());
+        command.addOption(CommandSpecs.option("--trusted-proxies", "CIDR[,CIDR...]", String.class, () -> trustedProxies,
+                value -> trustedProxies = value, "Proxies in front of the server (a CDN, a load balancer): where the logged "
+                        + "address is one of them, the client is the rightmost address of X-Forwarded-For (or CF-Connecting-IP, "
+                        + "True-Client-IP) that is not, as the log format records it.").build());
         return this;
     }
 
@@ -111,14 +131,26 @@ final class StoreOptions {
         return ClickHouseLocation.isLocation(dbName());
     }
 
-    /** The DuckDB file; for a ClickHouse store, the default file's place (where the IP lists are cached). */
+    /**
+     * The store's file, absolute: every summary and serve's start line name it so, wherever the
+     * command ran. For a ClickHouse store, the default file's place (where the IP lists are cached).
+     */
     Path dbPath() {
-        return onClickHouse() ? Path.of(DEFAULT_DB) : Path.of(dbName());
+        return dbPath(onClickHouse() ? Path.of(DEFAULT_DB) : Path.of(dbName()));
     }
 
-    /** The store as it is shown to the user (a ClickHouse URL without user or password). */
+    /** The store {@code --db} names, else {@code $CRAWL_ERRORS_DB}, else {@link #DEFAULT_DB} in the working directory; absolute. */
+    static Path dbPath(Path db) {
+        if (db == null) {
+            String env = System.getenv(DB_ENV);
+            db = Path.of(env != null && !env.isBlank() ? env : DEFAULT_DB);
+        }
+        return db.toAbsolutePath().normalize();
+    }
+
+    /** The store as it is shown to the user (a ClickHouse URL without user or password, else the file, absolute). */
     String shownStore() {
-        return onClickHouse() ? clickHouse().shown() : dbPath().toAbsolutePath().normalize().toString();
+        return onClickHouse() ? clickHouse().shown() : dbPath().toString();
     }
 
     ClickHouseLocation clickHouse() {
@@ -126,6 +158,54 @@ final class StoreOptions {
             return ClickHouseLocation.parse(dbName(), dbUser, System.getenv(DB_PASSWORD_ENV));
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), "--db: " + e.getMessage());
+        }
+    }
+
+    /**
+     * Checks the values of the options before anything is made: a bad {@code --timezone},
+     * {@code --ip-ranges}, {@code --dns-server} or ClickHouse URL is a usage error (exit 2) that
+     * leaves no store file behind. The catalog of {@code --crawlers} is read by {@link #catalog()}.
+     */
+    void validate() {
+        zone();
+        ipRangeSource();
+        if (onClickHouse()) {
+            clickHouse();
+        }
+        if (dnsServer != null && !dnsServer.equalsIgnoreCase("none")) {
+            try {
+                DnsVerifier.serverAddress(dnsServer);
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), "--dns-server: " + e.getMessage());
+            }
+        }
+    }
+
+    /**
+     * Whether the store's file exists: one this command makes is removed again when its start fails
+     * ({@link #removeIfMadeNow}). A ClickHouse store is taken as existing (its database is the
+     * operator's, never removed), and the default DuckDB file is not looked at for it.
+     */
+    boolean storeExists() {
+        return onClickHouse() || Files.exists(dbPath());
+    }
+
+    /**
+     * Removes the store's file and its write-ahead log when the command made them ({@code existed}
+     * is {@link #storeExists()} before it opened the store): a start that failed leaves nothing
+     * behind. Call once the store is closed. Never anything for a ClickHouse store.
+     */
+    void removeIfMadeNow(boolean existed) {
+        if (existed || onClickHouse()) {
+            return;
+        }
+        Path file = dbPath();
+        try {
+            Files.deleteIfExists(file.resolveSibling(file.getFileName() + ".wal"));
+            Files.deleteIfExists(file);
+        } catch (IOException e) {
+            System.err.println("crawl-errors: the new store " + ShownText.of(file.toString()) + " could not be removed ("
+                    + ShownText.of(Failures.message(e)) + ")");
         }
     }
 
@@ -150,24 +230,50 @@ final class StoreOptions {
     /** Lists and DNS together, as the options say. */
     CrawlerVerifier verifier(CrawlerCatalog catalog) {
         IpRangeVerifier lists = new IpRangeVerifier(catalog, ipRangeSource());
+        TrustedProxies proxies = trustedProxies();
         if (dnsServer != null && dnsServer.equalsIgnoreCase("none")) {
-            return new CrawlerVerifier(lists, null);
+            return new CrawlerVerifier(lists, null, null, proxies);
         }
+        DnsVerifier dns;
         try {
-            return new CrawlerVerifier(lists, new DnsVerifier(dnsServer, DNS_TIMEOUT, DNS_IN_FLIGHT,
-                    DNS_CACHED_ANSWERS, DNS_CACHED_ANSWERS));
+            dns = new DnsVerifier(dnsServer, DNS_TIMEOUT, DNS_IN_FLIGHT, DNS_CACHED_ANSWERS, DNS_CACHED_ANSWERS);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), "--dns-server: " + e.getMessage());
         }
-    }
-
-    /** The store to serve from, with {@code readers} connections for report requests. */
-    HitStore openStore(int readers) {
-        if (onClickHouse()) {
-            return ClickHouseHitStore.open(clickHouse(), clickHouseSettings(ClickHouseSettings.SERVE, readers));
+        if (dnsCanary != null && dnsCanary.equalsIgnoreCase("none")) {
+            return new CrawlerVerifier(lists, dns, null, proxies);
         }
         try {
-            return DuckDbHitStore.open(dbPath(), settings(DuckDbSettings.SERVE, readers));
+            return new CrawlerVerifier(lists, dns, ResolverCheck.of(dns, dnsCanary == null ? ResolverCheck.DEFAULT_CANARY : dnsCanary),
+                    proxies);
+        } catch (IllegalArgumentException e) {
+            dns.close();
+            throw new ParameterException(spec.commandLine(), "--dns-canary: " + e.getMessage());
+        }
+    }
+
+    /** {@code --trusted-proxies}, parsed. */
+    TrustedProxies trustedProxies() {
+        if (trustedProxies == null) {
+            return TrustedProxies.NONE;
+        }
+        try {
+            return TrustedProxies.parse(trustedProxies);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "--trusted-proxies: " + e.getMessage());
+        }
+    }
+
+    /**
+     * The store to serve from, with {@code readers} connections for report requests, once read as
+     * the report reads it: a damaged store is refused in one sentence that says what to do.
+     */
+    HitStore openStore(int readers) {
+        if (onClickHouse()) {
+            return checked(ClickHouseHitStore.open(clickHouse(), clickHouseSettings(ClickHouseSettings.SERVE, readers)));
+        }
+        try {
+            return checked(DuckDbHitStore.open(dbPath(), settings(DuckDbSettings.SERVE, readers)));
         } catch (StoreException e) {
             throw whoHas(e);
         }
@@ -199,18 +305,18 @@ final class StoreOptions {
         }
     }
 
-    /** The store for an import: DuckDB gets one worker thread, the parsers the cores. */
     /**
-     * The store for an import: DuckDB gets one worker thread, the parsers the cores. When a running
-     * {@code serve} has the store open, the import writes through that serve instead. A ClickHouse
-     * store takes many writers itself: an import opens it, never a serve's socket.
+     * The store for an import: DuckDB gets one worker thread, the parsers the cores; checked as
+     * {@link #openStore(int)}. When a running {@code serve} has the store open, the import writes
+     * through that serve instead. A ClickHouse store takes many writers itself: an import opens it,
+     * never a serve's socket.
      */
     HitStore openStoreForImport() {
         if (onClickHouse()) {
-            return ClickHouseHitStore.open(clickHouse(), clickHouseSettings(ClickHouseSettings.IMPORT, ClickHouseSettings.IMPORT.readers()));
+            return checked(ClickHouseHitStore.open(clickHouse(), clickHouseSettings(ClickHouseSettings.IMPORT, ClickHouseSettings.IMPORT.readers())));
         }
         try {
-            return DuckDbHitStore.open(dbPath(), settings(DuckDbSettings.IMPORT, DuckDbSettings.IMPORT.readers()));
+            return checked(DuckDbHitStore.open(dbPath(), settings(DuckDbSettings.IMPORT, DuckDbSettings.IMPORT.readers())));
         } catch (StoreException e) {
             if (lockHolder(e) != null) {
                 Optional<ServedStore> served = ServedStore.find(dbPath());
@@ -251,5 +357,19 @@ final class StoreOptions {
             }
         }
         return null;
+    }
+
+    private static <S extends HitStore> S checked(S store) {
+        try {
+            store.checkReadable();
+            return store;
+        } catch (RuntimeException e) {
+            try {
+                store.close();
+            } catch (RuntimeException again) {
+                e.addSuppressed(again);
+            }
+            throw e;
+        }
     }
 }

@@ -5,8 +5,12 @@ import dev.crawlerrors.crawler.CrawlerCatalog;
 import dev.crawlerrors.crawler.CrawlerIdentifier;
 import dev.crawlerrors.crawler.Verdict;
 import dev.crawlerrors.crawler.verify.CrawlerVerifier;
+import dev.crawlerrors.crawler.verify.IpRangeList;
 import dev.crawlerrors.text.ShownText;
 import inet.ipaddr.IPAddressString;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Model.CommandSpec;
@@ -40,8 +44,20 @@ final class VerifyCommand implements Callable<Integer> {
         return spec;
     }
 
-    /** Longer than the checks' own timeouts (two queries), so a verdict is final when printed. */
-    static final long WAIT_FOR_DNS_MS = 10_000;
+    /** Longer than the checks' own bounds (a list's download, two DNS queries), so a verdict is final when printed. */
+    static final long WAIT_FOR_DNS_MS = 40_000;
+
+    /** How the operator lets its crawler be verified: the lists and DNS names the catalog gives. */
+    private static String proof(Crawler crawler) {
+        List<String> ways = new ArrayList<>();
+        if (!crawler.ipLists().isEmpty()) {
+            ways.add("IP list" + (crawler.ipLists().size() == 1 ? " " : "s ") + String.join(", ", crawler.ipLists()));
+        }
+        if (!crawler.dnsDomains().isEmpty()) {
+            ways.add("reverse DNS " + String.join(", ", crawler.dnsDomains()));
+        }
+        return ways.isEmpty() ? "none published" : String.join("; ", ways);
+    }
 
     @Override
     public Integer call() throws InterruptedException {
@@ -60,10 +76,23 @@ final class VerifyCommand implements Callable<Integer> {
         }
         Crawler c = crawler.get();
         System.out.println("crawler:  " + c.name() + " (" + c.operator() + ", " + c.botType() + ")");
+        System.out.println("proof:    " + proof(c));
         Verdict verdict;
         try (CrawlerVerifier verifier = options.verifier(catalog)) {
-            System.out.println("lists:    " + ShownText.of(verifier.lists().check(ip, c).evidence()));
-            verdict = verifier.verifyAndWait(ip, c, WAIT_FOR_DNS_MS);
+            CrawlerVerifier.Explanation why = verifier.explain(ip, c, WAIT_FOR_DNS_MS);
+            Instant now = Instant.now();
+            for (IpRangeList list : why.listsRead()) {
+                System.out.println("list:     " + ShownText.of(list.describe(now)));
+            }
+            System.out.println("lists:    " + ShownText.of(why.list().evidence()));
+            why.resolver().ifPresent(health -> System.out.println("resolver: " + ShownText.of(health.description())));
+            why.dns().ifPresent(dns -> {
+                List<String> answers = dns.answers();
+                for (int i = 0; i < answers.size(); i++) {
+                    System.out.println((i == 0 ? "dns:      " : "          ") + ShownText.of(answers.get(i)));
+                }
+            });
+            verdict = why.verdict();
         }
         System.out.println("verdict:  " + verdict.verification());
         System.out.println("evidence: " + ShownText.of(verdict.reason()));

@@ -7,14 +7,18 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The crawlers this tool knows, and the published IP lists that verify them. Data, not code: the
- * built-in catalog is the {@code crawlers.json} resource.
+ * built-in catalog is the {@code crawlers.json} resource, our own, and behind it the long tail of
+ * bots that device-detector knows ({@link LongTail}), which speaks only where ours is silent.
  */
 public final class CrawlerCatalog {
 
@@ -22,12 +26,20 @@ public final class CrawlerCatalog {
 
     private final List<Crawler> crawlers;
     private final Map<String, IpListSpec> lists;
+    private final LongTail longTail;
 
+    /** A catalog of {@code crawlers} alone, without the long tail. */
     public CrawlerCatalog(List<Crawler> crawlers, List<IpListSpec> lists) {
+        this(crawlers, lists, null);
+    }
+
+    /** A catalog of {@code crawlers} with {@code longTail} (null for none) behind them. */
+    public CrawlerCatalog(List<Crawler> crawlers, List<IpListSpec> lists, LongTail longTail) {
+        this.longTail = longTail;
         this.crawlers = List.copyOf(crawlers);
         Map<String, IpListSpec> byName = new LinkedHashMap<>();
         lists.forEach(list -> byName.put(list.name(), list));
-        this.lists = Map.copyOf(byName);
+        this.lists = Collections.unmodifiableMap(byName);
         for (Crawler crawler : crawlers) {
             for (String list : crawler.ipLists()) {
                 if (!byName.containsKey(list)) {
@@ -38,8 +50,13 @@ public final class CrawlerCatalog {
         }
     }
 
-    /** The catalog shipped in the jar. */
+    /** The catalog shipped in the jar: {@code crawlers.json} and the long tail. */
     public static CrawlerCatalog builtIn() {
+        return ownBuiltIn().withLongTail(LongTail.builtIn());
+    }
+
+    /** {@code crawlers.json} alone, without the long tail. */
+    public static CrawlerCatalog ownBuiltIn() {
         try (InputStream in = CrawlerCatalog.class.getResourceAsStream(BUILT_IN)) {
             if (in == null) {
                 throw new IllegalStateException(BUILT_IN + " is missing from the jar");
@@ -53,6 +70,16 @@ public final class CrawlerCatalog {
     static CrawlerCatalog read(InputStream in) throws IOException {
         CatalogFile file = CatalogFile.read(in.readAllBytes());
         return new CrawlerCatalog(file.crawlers(), file.lists());
+    }
+
+    /** This catalog's own crawlers with {@code tail} behind them. */
+    public CrawlerCatalog withLongTail(LongTail tail) {
+        return new CrawlerCatalog(crawlers, List.copyOf(lists.values()), tail);
+    }
+
+    /** The bots known beyond this catalog's own crawlers, if any. */
+    public Optional<LongTail> longTail() {
+        return Optional.ofNullable(longTail);
     }
 
     /**
@@ -83,7 +110,7 @@ public final class CrawlerCatalog {
         Map<String, IpListSpec> allLists = new LinkedHashMap<>(lists);
         (user.lists() == null ? List.<IpListSpec>of() : user.lists()).forEach(l -> allLists.put(l.name(), l));
         try {
-            return new CrawlerCatalog(List.copyOf(byName.values()), List.copyOf(allLists.values()));
+            return new CrawlerCatalog(List.copyOf(byName.values()), List.copyOf(allLists.values()), longTail);
         } catch (IllegalArgumentException e) {
             throw new IOException(file + ": " + e.getMessage());
         }
@@ -93,12 +120,48 @@ public final class CrawlerCatalog {
         return crawlers;
     }
 
+    /** Every published list the catalog defines, in its order. */
+    public List<IpListSpec> lists() {
+        return List.copyOf(lists.values());
+    }
+
     public Optional<IpListSpec> list(String name) {
         return Optional.ofNullable(lists.get(name));
     }
 
+    /** The crawler of this catalog's own named {@code name}, exactly. */
     public Optional<Crawler> crawler(String name) {
         return crawlers.stream().filter(c -> c.name().equals(name)).findFirst();
+    }
+
+    /**
+     * The name, as the catalog spells it, of the crawler or long-tail bot a person typed as
+     * {@code typed}, in any case: ours before the long tail's, an exact spelling before another.
+     */
+    public Optional<String> knownName(String typed) {
+        List<String> names = names();
+        for (String name : names) {
+            if (name.equals(typed)) {
+                return Optional.of(name);
+            }
+        }
+        for (String name : names) {
+            if (name.equalsIgnoreCase(typed)) {
+                return Optional.of(name);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Every name a hit's crawler can have: ours, then the long tail's that ours does not stand for. */
+    public List<String> names() {
+        List<String> names = new ArrayList<>();
+        crawlers.forEach(c -> names.add(c.name()));
+        if (longTail != null) {
+            Set<String> ours = new HashSet<>(names);
+            longTail.names().stream().filter(name -> !ours.contains(name)).forEach(names::add);
+        }
+        return names;
     }
 
     /**

@@ -1,19 +1,31 @@
 package dev.crawlerrors.crawler;
 
+import dev.crawlerrors.crawler.catalog.AgentText;
+import dev.crawlerrors.crawler.catalog.BotPattern;
+import dev.crawlerrors.crawler.catalog.BotPatterns;
 import dev.crawlerrors.ingest.format.AgentFilter;
 import dev.crawlerrors.ingest.format.BytesMap;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Names the crawler behind a user agent. The most specific entry wins: the longest matching token,
- * then the entry with more {@code alsoContains} conditions (Google-InspectionTool's agent also says
- * Googlebot; Googlebot Smartphone is Googlebot whose agent also says Mobile).
+ * Names the crawler behind a user agent. Our own catalog speaks first, and there the most specific
+ * entry wins: the longest matching token, then the entry with more {@code alsoContains} conditions
+ * (Google-InspectionTool's agent also says Googlebot; Googlebot Smartphone is Googlebot whose agent
+ * also says Mobile). Where ours knows none, the long tail's first matching entry names the bot
+ * ({@link LongTail}); a name it gives that stands for a crawler of ours is that crawler.
+ *
+ * <p>A token counts where it stands as a name of its own, as device-detector matches its
+ * patterns: at the start of the agent or after a character that is not a letter, digit,
+ * {@code -} or {@code _} (so Diffbot is not found in Doximity-Diffbot); and not where the agent
+ * only compares itself with it ({@code like FeedFetcher-Google}: {@link AgentText#isComparison}).
  *
  * <p>Design: nine in ten lines are people, and a site sees few distinct agents, so the answer is
  * cached per agent. {@link #mayBeCrawler} is called by the parser threads on raw bytes before any
@@ -36,12 +48,19 @@ public final class CrawlerIdentifier implements AgentFilter {
     private static final int PREFIX = 3;
     private static final int PREFIX_SLOTS = 1 << 10;
     private final ConcurrentHashMap<String, Optional<Crawler>> byAgent = new ConcurrentHashMap<>();
+    private final LongTail longTail;
+    private final Map<String, Crawler> oursByName = new HashMap<>();
+    /** The long tail's bots as catalog entries, by name; names are a few thousand at most, and when not the map starts over. */
+    private final ConcurrentHashMap<String, Crawler> longTailByName = new ConcurrentHashMap<>();
+    private static final int MAX_LONG_TAIL_NAMES = 10_000;
     /** Distinct agents each parser thread remembers by their bytes (three quarters of it) before it starts over. */
     private static final int AGENTS_BY_BYTES = 1 << 14;
 
     private final ThreadLocal<BytesMap<Boolean>> byBytes = ThreadLocal.withInitial(() -> new BytesMap<>(AGENTS_BY_BYTES));
 
     public CrawlerIdentifier(CrawlerCatalog catalog) {
+        this.longTail = catalog.longTail().orElse(null);
+        catalog.crawlers().forEach(c -> oursByName.put(c.name(), c));
         List<Rule> list = new ArrayList<>();
         for (Crawler crawler : catalog.crawlers()) {
             for (String token : crawler.tokens()) {
@@ -74,12 +93,51 @@ public final class CrawlerIdentifier implements AgentFilter {
         if (cached != null) {
             return cached;
         }
-        Optional<Crawler> found = match(agent.toLowerCase(Locale.ROOT));
+        Optional<Crawler> found = identifyUncached(agent);
         if (byAgent.size() >= MAX_CACHED_AGENTS) {
             byAgent.clear();
         }
         byAgent.put(agent, found);
         return found;
+    }
+
+    /**
+     * Ours first; the long tail where ours knows nothing, or where the agent begins with a bot's own
+     * name that the long tail knows and ours found only further on
+     * ({@code WireReaderBot/1.0 (compatible; Googlebot/2.1; ...)} is WireReaderBot).
+     */
+    private Optional<Crawler> identifyUncached(String agent) {
+        Found ours = match(agent.toLowerCase(Locale.ROOT));
+        if (longTail == null) {
+            return ours == null ? Optional.empty() : Optional.of(ours.rule().crawler);
+        }
+        if (ours == null) {
+            return longTail.patterns().first(agent).map(m -> crawlerNamed(m.pattern(), m.name()));
+        }
+        if (ours.at() > 0) {
+            Optional<BotPatterns.PatternMatch> leading = longTail.patterns().leading(agent);
+            if (leading.isPresent()) {
+                return Optional.of(crawlerNamed(leading.get().pattern(), leading.get().name()));
+            }
+        }
+        return Optional.of(ours.rule().crawler);
+    }
+
+    /** The crawler the long tail's entry {@code pattern} names {@code name}: ours when ours has that name. */
+    private Crawler crawlerNamed(BotPattern pattern, String name) {
+        Crawler ours = oursByName.get(name);
+        if (ours != null) {
+            return ours;
+        }
+        Crawler known = longTailByName.get(name);
+        if (known == null) {
+            if (longTailByName.size() >= MAX_LONG_TAIL_NAMES) {
+                longTailByName.clear();
+            }
+            known = longTail.crawler(pattern, name);
+            longTailByName.put(name, known);
+        }
+        return known;
     }
 
     @Override
@@ -104,27 +162,62 @@ public final class CrawlerIdentifier implements AgentFilter {
      * order among equals. Each position of the agent is looked up by its first characters; a rule
      * in that slot matches where its token starts there.
      */
-    private Optional<Crawler> match(String agent) {
-        boolean[] contained = new boolean[rules.size()];
+    private Found match(String agent) {
+        int[] firstAt = new int[rules.size()];
+        Arrays.fill(firstAt, -1);
         for (int r : shortRules) {
-            contained[r] = agent.contains(rules.get(r).token);
+            String token = rules.get(r).token;
+            for (int i = agent.indexOf(token); i >= 0 && firstAt[r] < 0; i = agent.indexOf(token, i + 1)) {
+                if (namesAt(agent, i)) {
+                    firstAt[r] = i;
+                }
+            }
         }
         for (int i = 0; i + PREFIX <= agent.length(); i++) {
             int[] bucket = rulesByPrefix[prefixSlot(agent, i)];
             if (bucket != null) {
                 for (int r : bucket) {
-                    contained[r] |= agent.startsWith(rules.get(r).token, i);
+                    if (firstAt[r] < 0 && agent.startsWith(rules.get(r).token, i) && namesAt(agent, i)) {
+                        firstAt[r] = i;
+                    }
                 }
             }
         }
-        Rule best = null;
-        for (int r = 0; r < contained.length; r++) {
+        int best = -1;
+        for (int r = 0; r < firstAt.length; r++) {
             Rule rule = rules.get(r);
-            if (contained[r] && rule.conditionsHold(agent) && (best == null || rule.moreSpecificThan(best))) {
-                best = rule;
+            if (firstAt[r] >= 0 && rule.conditionsHold(agent) && (best < 0 || rule.moreSpecificThan(rules.get(best)))) {
+                best = r;
             }
         }
-        return best == null ? Optional.empty() : Optional.of(best.crawler);
+        return best < 0 ? null : new Found(rules.get(best), firstAt[best]);
+    }
+
+    /** The rule that named an agent, and where in the agent its token first stands. */
+    private record Found(Rule rule, int at) {
+    }
+
+    /**
+     * Whether a token found at {@code at} in {@code agent} (lower case) names the agent: it starts a
+     * product token (device-detector's rule: the agent's start, or after a character other than a
+     * letter, digit, {@code -} or {@code _}; after {@code _} only where that follows such a character),
+     * and the agent does not merely compare itself with it.
+     */
+    static boolean namesAt(String agent, int at) {
+        if (at > 0) {
+            char before = agent.charAt(at - 1);
+            if (isAsciiLetterOrDigit(before) || before == '-') {
+                return false;
+            }
+            if (before == '_' && at > 1 && (isAsciiLetterOrDigit(agent.charAt(at - 2)) || agent.charAt(at - 2) == '-')) {
+                return false;
+            }
+        }
+        return !AgentText.isComparison(agent, at);
+    }
+
+    private static boolean isAsciiLetterOrDigit(char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
     }
 
     /** The slot of the {@value #PREFIX} characters of {@code text} at {@code at} in {@link #rulesByPrefix}. */

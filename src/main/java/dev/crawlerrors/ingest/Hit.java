@@ -14,6 +14,12 @@ package dev.crawlerrors.ingest;
  * @param userAgent     the User-Agent header, or null when the log wrote '-'
  * @param durationMs    the request time in milliseconds, or NaN when the log carries none
  * @param host          the virtual host, or null when the format has none
+ * @param forwardedFor  what a proxy in front of the server said about the client, as the log
+ *                      recorded it: the X-Forwarded-For list ({@code "66.249.66.1, 172.70.1.2"}),
+ *                      or else the CF-Connecting-IP or True-Client-IP address; null when the format
+ *                      records none or the line has none. Kept only for hits that may be crawlers
+ *                      (the strings are built after the agent filter), so that a proxy's address
+ *                      can be replaced by its client's ({@code --trusted-proxies})
  */
 public record Hit(
         long epochMillis,
@@ -26,7 +32,19 @@ public record Hit(
         String referer,
         String userAgent,
         double durationMs,
-        String host) {
+        String host,
+        String forwardedFor) {
+
+    /** A hit whose log records no forwarded client. */
+    public Hit(long epochMillis, int offsetMinutes, String ip, String method, String url, int status, long bytes, String referer,
+            String userAgent, double durationMs, String host) {
+        this(epochMillis, offsetMinutes, ip, method, url, status, bytes, referer, userAgent, durationMs, host, null);
+    }
+
+    /** This hit as made by {@code client}: the address behind the proxy that logged it. */
+    public Hit madeBy(String client) {
+        return new Hit(epochMillis, offsetMinutes, client, method, url, status, bytes, referer, userAgent, durationMs, host, forwardedFor);
+    }
 
     public boolean hasDuration() {
         return !Double.isNaN(durationMs);

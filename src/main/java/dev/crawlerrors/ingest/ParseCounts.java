@@ -21,6 +21,7 @@ public final class ParseCounts {
     private long linesRead;
     private long linesParsed;
     private long linesBlank;
+    private long linesDirective;
     private long linesBad;
     private long hitsKept;
     private final Map<String, Long> badByReason = new TreeMap<>();
@@ -30,6 +31,8 @@ public final class ParseCounts {
     /** Lines read in another format than their log's, by that format, and the first such line of each. */
     private final Map<String, Long> inOtherFormat = new LinkedHashMap<>();
     private final Map<String, OtherFormatLine> firstInOtherFormat = new LinkedHashMap<>();
+    /** The format one source was read in, in words; null for counts of several sources, or when none was chosen. */
+    private String format;
 
     public void countParsed(boolean kept) {
         linesRead++;
@@ -47,6 +50,15 @@ public final class ParseCounts {
         countParsed(kept);
         inOtherFormat.merge(format, 1L, Long::sum);
         firstInOtherFormat.putIfAbsent(format, new OtherFormatLine(source, lineNumber, format));
+    }
+
+    /**
+     * Counts a line that is no request: a directive or comment of a format that has them (W3C's
+     * {@code #Fields:}, {@code #Date:}, {@code #Software:}), read and counted apart from the requests.
+     */
+    public void countDirective() {
+        linesRead++;
+        linesDirective++;
     }
 
     public void countBlank() {
@@ -81,6 +93,7 @@ public final class ParseCounts {
         linesRead += other.linesRead;
         linesParsed += other.linesParsed;
         linesBlank += other.linesBlank;
+        linesDirective += other.linesDirective;
         linesBad += other.linesBad;
         hitsKept += other.hitsKept;
         other.badByReason.forEach((reason, n) -> badByReason.merge(reason, n, Long::sum));
@@ -106,8 +119,14 @@ public final class ParseCounts {
         return linesRead;
     }
 
+    /** Requests parsed: lines in the log's format that are requests (directives and comments are not). */
     public long linesParsed() {
         return linesParsed;
+    }
+
+    /** Directive and comment lines ({@link #countDirective}). */
+    public long linesDirective() {
+        return linesDirective;
     }
 
     public long linesBlank() {
@@ -147,6 +166,16 @@ public final class ParseCounts {
     /** The first line read in each other format: where its log changed format. */
     public Map<String, OtherFormatLine> firstInOtherFormat() {
         return Collections.unmodifiableMap(firstInOtherFormat);
+    }
+
+    /** Records the format the source was read in ({@code LineParser.describe()}, once its lines were read). */
+    public void readAs(String description) {
+        format = description;
+    }
+
+    /** The format the source was read in, in words; null when none was chosen (its format could not be detected). */
+    public String format() {
+        return format;
     }
 
     /** Sources that could not be opened or ended early, one sentence each. */

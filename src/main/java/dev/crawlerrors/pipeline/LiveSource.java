@@ -1,5 +1,7 @@
 package dev.crawlerrors.pipeline;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
 import java.io.IOException;
 
 /**
@@ -8,7 +10,7 @@ import java.io.IOException;
  * its sources in order and closes them in reverse, before the store; adding a source is writing
  * one of these and one line where {@code serve} lists them.
  */
-public interface LiveSource extends AutoCloseable {
+public interface LiveSource extends AutoCloseable, MeterBinder {
 
     /**
      * Starts taking lines. A source that cannot start (a port in use) throws, saying what to
@@ -19,6 +21,11 @@ public interface LiveSource extends AutoCloseable {
     /** Stops taking lines; what it took is stored by the time this returns. */
     @Override
     void close();
+
+    /** Registers what the source counts (served at {@code /metrics}); once started. A source that counts nothing of its own registers nothing. */
+    @Override
+    default void bindTo(MeterRegistry registry) {
+    }
 
     /** Starts {@code sources} in order; when one fails, those started are closed again and the failure is thrown. */
     static void startAll(java.util.List<? extends LiveSource> sources) throws IOException {

@@ -6,11 +6,13 @@ import dev.crawlerrors.crawler.CrawlerIdentifier;
 import dev.crawlerrors.crawler.Verdict;
 import dev.crawlerrors.crawler.Verification;
 import dev.crawlerrors.crawler.verify.CrawlerVerifier;
+import dev.crawlerrors.ingest.FileStamp;
 import dev.crawlerrors.ingest.Hit;
 import dev.crawlerrors.ingest.ParseCounts;
 import dev.crawlerrors.ingest.ReadProgress;
 import dev.crawlerrors.ingest.SourceProgress;
 import dev.crawlerrors.ingest.format.CombinedLineParser;
+import dev.crawlerrors.ingest.format.FamilyFormatChooser;
 import dev.crawlerrors.ingest.format.FormatChooser;
 import dev.crawlerrors.ingest.source.Fingerprint;
 import dev.crawlerrors.ingest.source.LogFiles;
@@ -19,25 +21,56 @@ import dev.crawlerrors.ingest.source.LogSource;
 import dev.crawlerrors.ingest.source.ResumePoint;
 import dev.crawlerrors.store.HitStore;
 import dev.crawlerrors.store.StatusRange;
+import dev.crawlerrors.store.StoreException;
 import dev.crawlerrors.text.Failures;
 import java.io.EOFException;
 import java.io.IOException;
+import java.util.ArrayDeque;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
  * The import flow, wired: read and parse (ingest), identify and verify (crawler), append (store).
  * Human lines never leave the parser threads; crawler hits reach the store in log order.
+ *
+ * <p>Design for many logs: a file whose identity, size and modification time are those it had when
+ * it was last read to its end is not opened at all (the store is asked once per {@value
+ * #STAMP_WINDOW} files). The others are taken a window at a time: their first bytes are read (a small
+ * file whole) on every core, the store is asked once for every log they may be, and they are read in
+ * order. Nothing is committed per log: the store commits as it fills, and once at the end, before the
+ * summary says what was stored.
  */
 public final class LogImport {
+
+    /** Files whose stamps are looked up in one query. */
+    static final int STAMP_WINDOW = 4096;
+    /** Files prepared (opened, their beginning read, looked up) ahead of the one being read, at most. */
+    static final int READ_WINDOW = 256;
+    /** Decompressed bytes of small files held ahead of the one being read, at most. */
+    static final long READ_WINDOW_BYTES = 32L << 20;
 
     private final HitStore store;
     private final CrawlerIdentifier identifier;
     private final HitRecorder recorder;
-    /** How long an import waits at its end for DNS checks still running, so their verdicts are stored. */
-    static final long PENDING_CHECKS_WAIT_MS = 10_000;
+    /**
+     * How long an import waits at its end for the checks still queued (lists being read, DNS), so
+     * their verdicts are stored: a tenth of the time it took to read, at least
+     * {@value #MIN_PENDING_WAIT_MS} ms and at most {@value #MAX_PENDING_WAIT_MS} ms. Checks run beside
+     * the reader, so most are done by then; what is not is handed to {@code serve}, which checks
+     * provisional verdicts again, and the summary says how many.
+     */
+    static final long MIN_PENDING_WAIT_MS = 5_000;
+    static final long MAX_PENDING_WAIT_MS = 10_000;
 
     private final CrawlerVerifier verifier;
     private final FormatChooser formats;
@@ -54,114 +87,313 @@ public final class LogImport {
         this.identifier = identifier;
         this.verifier = verifier;
         this.recorder = new HitRecorder(store, identifier, verifier);
-        this.formats = formats;
+        // detected once per family of logs, and checked on each (FamilyFormatChooser)
+        this.formats = formats.detects() ? new FamilyFormatChooser(formats) : formats;
         verifier.onChange((ip, crawler, verdict) -> store.updateVerdict(ip, crawler.name(), verdict));
+    }
+
+    /** {@link #run(List, ImportListener.Factory, boolean)} without a line per log. */
+    public ImportSummary run(List<String> sources, ImportListener.Factory progress) throws Exception {
+        return run(sources, progress, false);
     }
 
     /**
      * Imports every log the arguments name (files, globs, directories, {@code -}), each rotated
      * family oldest first. A log imported before is read from where that import stopped; one that
-     * cannot be read is reported and skipped, and the others are still imported.
+     * cannot be read is reported and skipped, and the others are still imported. What the summary
+     * counts as stored is committed when this returns; when the store fails, the summary says so
+     * and how much was stored.
      *
      * @param progress hears how the import goes, once it knows what it will read
+     * @param eachLog  whether the summary keeps a line for each log ({@code --verbose}); without, it
+     *                 counts them by outcome and format
      */
-    public ImportSummary run(List<String> sources, ImportListener.Factory progress) throws Exception {
-        ImportSummary summary = new ImportSummary();
+    public ImportSummary run(List<String> sources, ImportListener.Factory progress, boolean eachLog) throws Exception {
+        ImportSummary summary = new ImportSummary(eachLog);
         long started = System.nanoTime();
+        long storedBefore = store.size();
         LogFiles.Expansion expansion = LogFiles.expand(sources);
         summary.notes.addAll(expansion.notes());
-        expansion.problems().forEach(summary.lines::sourceError);
-        List<Planned> plan = plan(expansion.sources(), summary);
-        try (LogReader reader = new LogReader(formats);
-             ImportListener listener = progress.start(bytesToRead(plan), plan.size())) {
-            for (int i = 0; i < plan.size(); i++) {
-                LogSource source = plan.get(i).source;
-                importSource(reader, plan.get(i), listener.reading(source.name(), source::consumed, i)::accept, summary);
+        expansion.problems().forEach(summary::problem);
+        try {
+            List<LogSource> toRead = unchanged(expansion.sources(), summary);
+            ExecutorService preparers = Executors.newFixedThreadPool(Math.max(1, Runtime.getRuntime().availableProcessors()),
+                    runnable -> Thread.ofPlatform().daemon().name("log-open").unstarted(runnable));
+            try (LogReader reader = new LogReader(formats);
+                 ImportListener listener = progress.start(bytesToRead(toRead), toRead.size())) {
+                new Reading(reader, listener, preparers, summary).readAll(toRead);
+            } finally {
+                preparers.shutdownNow();
             }
+            // the checks still queued get a tenth of the reading time, so their verdicts are in the commit below
+            long readMillis = (System.nanoTime() - started) / 1_000_000;
+            verifier.awaitPending(Math.clamp(readMillis / 10, MIN_PENDING_WAIT_MS, MAX_PENDING_WAIT_MS));
+            store.flush(); // the summary counts what this commit makes true
+        } catch (StoreException e) {
+            summary.storeFailure = Failures.message(e);
+            summary.storedHits = storedSince(storedBefore);
         }
-        summary.pendingChecks = verifier.awaitPending(PENDING_CHECKS_WAIT_MS);
+        summary.pending = verifier.pendingChecks();
         countVerdicts(summary);
         summary.nanos = System.nanoTime() - started;
-        summary.lists = verifier.lists().describeLists();
+        summary.lists = verifier.lists().describeLists(Instant.now());
+        summary.resolverProblem = verifier.resolverProblem().orElse(null);
         return summary;
     }
 
-    /** A log that could be opened, with its beginning (which identifies it) and what was imported of it before. */
-    private record Planned(LogSource source, byte[] beginning, ResumePoint resume) {
+    /** Crawler hits the store holds beyond {@code before}, or -1 when it cannot say (it failed). */
+    private long storedSince(long before) {
+        try {
+            return store.size() - before;
+        } catch (RuntimeException e) {
+            return -1;
+        }
     }
 
-    private List<Planned> plan(List<LogSource> sources, ImportSummary summary) {
-        List<Planned> plan = new ArrayList<>(sources.size());
-        for (LogSource source : sources) {
-            try {
-                byte[] beginning = source.beginning(Fingerprint.PREFIX_BYTES).bytes();
-                plan.add(new Planned(source, beginning, ResumePoint.find(source.name(), beginning, true, store::imported)));
-            } catch (IOException e) {
-                summary.lines.sourceError(problem(source, e));
+    /**
+     * The sources to read: every one but the files whose stamp ({@link LogSource#stamp()}) is the one
+     * they had when they were read to their end, which count as already imported without being opened.
+     */
+    private List<LogSource> unchanged(List<LogSource> sources, ImportSummary summary) {
+        List<LogSource> toRead = new ArrayList<>(sources.size());
+        for (int from = 0; from < sources.size(); from += STAMP_WINDOW) {
+            List<LogSource> window = sources.subList(from, Math.min(sources.size(), from + STAMP_WINDOW));
+            Map<String, FileStamp> stamps = new HashMap<>();
+            for (LogSource source : window) {
+                FileStamp stamp = source.stamp();
+                if (stamp != null) {
+                    stamps.put(stamp.key(), stamp);
+                }
+            }
+            Map<String, SourceProgress> recorded = new HashMap<>();
+            for (SourceProgress file : store.importedFiles(stamps.keySet())) {
+                recorded.put(file.file().key(), file);
+            }
+            for (LogSource source : window) {
+                FileStamp stamp = source.stamp();
+                SourceProgress file = stamp == null ? null : recorded.get(stamp.key());
+                if (file != null && file.file().equals(stamp)) {
+                    summary.add(SourceOutcome.unchanged(source.name(), file.lines()));
+                } else {
+                    toRead.add(source);
+                }
             }
         }
-        return plan;
+        return toRead;
     }
 
-    /** The raw bytes the plan will read, for the progress bar; -1 when standard input makes it unknown. */
-    private static long bytesToRead(List<Planned> plan) {
+    /** The raw bytes the sources will read, for the progress bar; -1 when a stream makes it unknown. */
+    private static long bytesToRead(List<LogSource> sources) {
         long total = 0;
-        for (Planned planned : plan) {
-            LogSource source = planned.source;
-            if (source.path() == null) {
+        for (LogSource source : sources) {
+            if (source.isStream()) {
                 return -1;
             }
-            SourceProgress start = planned.resume == null ? null : planned.resume.start();
-            try {
-                if (start == null || source.endsBy(start.bytes())) {
-                    continue;
-                }
-                // a plain file is read from where it was left; a compressed one is decompressed from its start
-                total += source.compression() == LogSource.Compression.NONE ? source.size() - start.bytes() : source.size();
-            } catch (IOException e) {
-                // reading it will say what is wrong
-            }
+            total += Math.max(0, source.size());
         }
         return total;
     }
 
-    private void importSource(LogReader reader, Planned planned, ReadProgress progress, ImportSummary summary) throws Exception {
-        LogSource source = planned.source;
-        // looked up again: an earlier log of this run may have held the same content
-        ResumePoint resume = planned.resume == null ? null
-                : ResumePoint.find(source.name(), planned.beginning, true, store::imported);
-        if (resume == null) {
-            summary.sources.add(SourceOutcome.empty(source.name()));
-            return;
-        }
-        SourceProgress start = resume.start();
+    /**
+     * A log opened ahead of its turn: its first bytes (which identify it) and the fingerprints it is
+     * looked up under (null when not worked out yet), or why it could not be opened.
+     */
+    private record Prepared(LogSource source, LogSource.Beginning beginning, Fingerprint fingerprint, Collection<String> candidates,
+            IOException failure) {
+    }
+
+    /**
+     * Opens a log ahead of its turn: loads it when it is small, reads its beginning, and works out
+     * its fingerprint and, when {@code candidates}, every form it may have been recorded under.
+     */
+    private static Prepared prepare(LogSource source, boolean candidates) {
         try {
-            if (resume.seenBefore() && source.endsBy(start.bytes())) {
-                summary.sources.add(SourceOutcome.alreadyImported(source.name(), start.lines()));
-                return;
-            }
-            SourceProgress[] last = {start};
-            ParseCounts counts = reader.readOn(source, start, identifier, (hits, through) -> {
-                store(hits, through, summary);
-                last[0] = through;
-            }, progress, LogReader.UnfinishedLine.WAIT_WHILE_WRITTEN);
-            summary.lines.addAll(counts);
-            summary.sources.add(outcome(source, resume, counts, last[0].bytes() - start.bytes()));
-        } catch (EOFException e) {
-            // a compressed log that ends before the part imported before: nothing after it to read
-            summary.sources.add(SourceOutcome.alreadyImported(source.name(), start.lines()));
+            source.load();
+            LogSource.Beginning beginning = source.beginning(Fingerprint.PREFIX_BYTES);
+            Fingerprint.Identity identity = Fingerprint.identify(beginning.bytes(), true, candidates);
+            return new Prepared(source, beginning, identity.fingerprint(), candidates ? identity.candidates().keySet() : null, null);
         } catch (IOException e) {
-            summary.lines.sourceError(problem(source, e));
+            return new Prepared(source, null, null, List.of(), e);
         }
     }
 
-    private static SourceOutcome outcome(LogSource source, ResumePoint resume, ParseCounts counts, long bytes) {
+    /** One run's reading: the logs in order, prepared a window ahead. */
+    private final class Reading {
+
+        private final LogReader reader;
+        private final ImportListener listener;
+        private final ExecutorService preparers;
+        private final ImportSummary summary;
+        /** What the store recorded of the logs of the window being read, by the fingerprint their key begins with. */
+        private final Map<String, List<SourceProgress>> recorded = new HashMap<>();
+        /**
+         * Progress this run appended since the window was looked up (a log may be another's copy), by
+         * the fingerprint its key begins with, then by key.
+         */
+        private final Map<String, Map<String, SourceProgress>> appended = new HashMap<>();
+        private int index;
+        /**
+         * Whether a log may have been recorded under a shorter form of its beginning than it has now
+         * (the {@linkplain Fingerprint#candidates candidates}, some twenty digests a small log): only
+         * when the store records some log, or this run recorded a log shorter than a fingerprint covers.
+         * An import of 50,000 logs into a new store spent a fifth of its time on them.
+         */
+        private volatile boolean candidates;
+
+        Reading(LogReader reader, ImportListener listener, ExecutorService preparers, ImportSummary summary) {
+            this.reader = reader;
+            this.listener = listener;
+            this.preparers = preparers;
+            this.summary = summary;
+        }
+
+        void readAll(List<LogSource> sources) throws Exception {
+            candidates = store.recordsProgress();
+            ArrayDeque<Future<Prepared>> ahead = new ArrayDeque<>();
+            int next = 0;
+            while (next < sources.size() || !ahead.isEmpty()) {
+                // a window: logs prepared on every core; a stream alone, on this thread, in its turn
+                long held = 0;
+                while (next < sources.size() && ahead.size() < READ_WINDOW && held < READ_WINDOW_BYTES) {
+                    LogSource source = sources.get(next);
+                    if (source.isStream() && !ahead.isEmpty()) {
+                        break;
+                    }
+                    next++;
+                    boolean all = candidates;
+                    ahead.add(source.isStream() ? java.util.concurrent.CompletableFuture.completedFuture(prepare(source, all))
+                            : preparers.submit(() -> prepare(source, all)));
+                    held += Math.max(Fingerprint.PREFIX_BYTES, Math.min(source.size(), LogSource.SMALL_FILE_BYTES) * 4);
+                    if (source.isStream()) {
+                        break;
+                    }
+                }
+                List<Prepared> window = new ArrayList<>(ahead.size());
+                for (Future<Prepared> f : ahead) {
+                    window.add(get(f));
+                }
+                ahead.clear();
+                lookUp(window);
+                for (Prepared prepared : window) {
+                    try {
+                        read(prepared);
+                    } finally {
+                        prepared.source.release();
+                    }
+                }
+            }
+        }
+
+        /** Asks the store, once, what it recorded of the logs {@code window} may be. */
+        private void lookUp(List<Prepared> window) {
+            Set<String> fingerprints = new LinkedHashSet<>();
+            for (Prepared prepared : window) {
+                if (prepared.candidates != null) {
+                    fingerprints.addAll(prepared.candidates);
+                } else if (prepared.fingerprint != null) {
+                    fingerprints.add(prepared.fingerprint.value());
+                }
+            }
+            recorded.clear();
+            appended.clear();
+            for (SourceProgress progress : store.imported(fingerprints)) {
+                recorded.computeIfAbsent(progress.prefix(), k -> new ArrayList<>()).add(progress);
+            }
+        }
+
+        /** What is recorded of the logs whose key begins with one of {@code fingerprints}: the window's lookup and this run's since. */
+        private List<SourceProgress> find(Collection<String> fingerprints) {
+            Map<String, SourceProgress> found = new HashMap<>();
+            for (String fingerprint : fingerprints) {
+                for (SourceProgress progress : recorded.getOrDefault(fingerprint, List.of())) {
+                    found.put(progress.fingerprint(), progress);
+                }
+                for (SourceProgress progress : appended.getOrDefault(fingerprint, Map.of()).values()) {
+                    found.merge(progress.fingerprint(), progress, (a, b) -> b.bytes() > a.bytes() ? b : a);
+                }
+            }
+            return new ArrayList<>(found.values());
+        }
+
+        private void read(Prepared prepared) throws Exception {
+            LogSource source = prepared.source;
+            if (prepared.failure != null) {
+                summary.problem(problem(source, prepared.failure));
+                return;
+            }
+            LogSource.Beginning beginning = prepared.beginning;
+            if (beginning.bytes().length == 0 && beginning.damage() != null) {
+                summary.problem(beginning.damage().getMessage() + ": nothing of it could be read");
+                return;
+            }
+            ResumePoint resume = null;
+            try {
+                // without candidates when the store records no log and this run recorded no short one (see candidates)
+                Collection<String> lookedUp = prepared.candidates != null ? prepared.candidates
+                        : prepared.fingerprint == null ? List.of()
+                        : candidates ? Fingerprint.candidates(beginning.bytes(), true).keySet() : List.of(prepared.fingerprint.value());
+                resume = prepared.fingerprint == null ? null
+                        : ResumePoint.find(source.name(), prepared.fingerprint, lookedUp, this::find, source::before);
+                if (resume != null && prepared.fingerprint.length() < Fingerprint.PREFIX_BYTES) {
+                    candidates = true; // a log that grows past it is recorded under this shorter beginning
+                }
+                if (resume == null) {
+                    summary.add(SourceOutcome.empty(source.name()));
+                    return;
+                }
+                SourceProgress start = resume.start();
+                if (resume.seenBefore() && (resume.shorterThanRecorded() || source.endsBy(start.bytes()))) {
+                    alreadyImported(source, start);
+                    return;
+                }
+                ReadProgress progress = listener.reading(source.name(), source::consumed, index++)::accept;
+                SourceProgress[] last = {null};
+                ParseCounts counts = reader.readOn(source, resume, identifier, (hits, through) -> {
+                    store(hits, through, summary);
+                    appended.computeIfAbsent(through.prefix(), k -> new HashMap<>()).put(through.fingerprint(), through);
+                    last[0] = through;
+                }, progress, LogReader.UnfinishedLine.WAIT_WHILE_WRITTEN);
+                summary.lines.addAll(counts);
+                summary.add(outcome(source, resume, counts, last[0] == null ? 0 : last[0].bytes() - start.bytes()));
+                FileStamp stamp = source.stamp();
+                if (last[0] != null && stamp != null && counts.unfinishedLineBytes() == 0 && counts.sourceErrors().isEmpty()) {
+                    // read to its end: a later import need not open it while it stays as it is
+                    store.append(List.of(), last[0].readToTheEndOf(stamp));
+                }
+            } catch (EOFException e) {
+                // a compressed log that ends before the part imported before: nothing after it to read
+                summary.add(SourceOutcome.alreadyImported(source.name(), resume == null ? 0 : resume.start().lines()));
+            } catch (IOException e) {
+                summary.problem(problem(source, e));
+            }
+        }
+
+        /** A log that holds nothing past what was imported of it: said so, and its file recorded as read to its end. */
+        private void alreadyImported(LogSource source, SourceProgress start) {
+            summary.add(SourceOutcome.alreadyImported(source.name(), start.lines()));
+            FileStamp stamp = source.stamp();
+            if (stamp != null) {
+                store.append(List.of(), start.readToTheEndOf(stamp));
+            }
+        }
+    }
+
+    private static Prepared get(Future<Prepared> prepared) throws Exception {
+        try {
+            return prepared.get();
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof Exception cause ? cause : e;
+        }
+    }
+
+    private SourceOutcome outcome(LogSource source, ResumePoint resume, ParseCounts counts, long bytes) {
         long previousLines = resume.seenBefore() ? resume.start().lines() : 0;
         if (counts.linesRead() == 0 && resume.seenBefore()) {
             return SourceOutcome.alreadyImported(source.name(), previousLines).waiting(counts.unfinishedLineBytes());
         }
         SourceOutcome.Kind kind = resume.seenBefore() ? SourceOutcome.Kind.GROWN : SourceOutcome.Kind.NEW;
-        return new SourceOutcome(source.name(), kind, counts.linesRead(), counts.linesParsed(), bytes, previousLines,
+        String format = counts.format() == null ? null : counts.format() + (formats.detects() ? ", auto-detected" : "");
+        return new SourceOutcome(source.name(), kind, format, counts.linesRead(), counts.linesParsed(), bytes, previousLines,
                 counts.unfinishedLineBytes());
     }
 

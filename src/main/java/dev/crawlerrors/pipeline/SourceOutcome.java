@@ -6,7 +6,9 @@ import dev.crawlerrors.text.Figures;
  * What an import did with one log, as the summary says it.
  *
  * @param name          the log as named on the command line (or found in a directory or glob)
- * @param kind          new, grown, already imported or empty
+ * @param kind          new, grown, already imported, unchanged or empty
+ * @param format        the format its lines were read in, in words ({@code LineParser.describe()}), or
+ *                      null when none were read
  * @param lines         lines read this time
  * @param parsed        of those, the lines that parsed
  * @param bytes         decompressed bytes read this time
@@ -14,21 +16,37 @@ import dev.crawlerrors.text.Figures;
  * @param waitingBytes  the bytes of a last line left unread because it had no newline yet while the
  *                      log was being written (read by the next import once it is whole), or 0
  */
-record SourceOutcome(String name, Kind kind, long lines, long parsed, long bytes, long previousLines, long waitingBytes) {
+record SourceOutcome(String name, Kind kind, String format, long lines, long parsed, long bytes, long previousLines, long waitingBytes) {
 
-    enum Kind { NEW, GROWN, ALREADY_IMPORTED, EMPTY }
+    enum Kind {
+        NEW, GROWN,
+        /** Opened, and found to hold nothing past what was imported of it. */
+        ALREADY_IMPORTED,
+        /** Not opened: its file is as it was when it was read to its end. */
+        UNCHANGED,
+        EMPTY
+    }
 
     static SourceOutcome empty(String name) {
-        return new SourceOutcome(name, Kind.EMPTY, 0, 0, 0, 0, 0);
+        return new SourceOutcome(name, Kind.EMPTY, null, 0, 0, 0, 0, 0);
     }
 
     static SourceOutcome alreadyImported(String name, long previousLines) {
-        return new SourceOutcome(name, Kind.ALREADY_IMPORTED, 0, 0, 0, previousLines, 0);
+        return new SourceOutcome(name, Kind.ALREADY_IMPORTED, null, 0, 0, 0, previousLines, 0);
+    }
+
+    static SourceOutcome unchanged(String name, long previousLines) {
+        return new SourceOutcome(name, Kind.UNCHANGED, null, 0, 0, 0, previousLines, 0);
     }
 
     /** This outcome with a last line of {@code bytes} left for the next import. */
     SourceOutcome waiting(long bytes) {
-        return new SourceOutcome(name, kind, lines, parsed, this.bytes, previousLines, bytes);
+        return new SourceOutcome(name, kind, format, lines, parsed, this.bytes, previousLines, bytes);
+    }
+
+    /** Whether lines of it were read this time. */
+    boolean read() {
+        return kind == Kind.NEW || kind == Kind.GROWN;
     }
 
     @Override
@@ -39,15 +57,19 @@ record SourceOutcome(String name, Kind kind, long lines, long parsed, long bytes
             case GROWN -> name + ": grown by " + lines(lines) + " (" + Figures.bytes(bytes) + ") since it was imported with "
                     + lines(previousLines) + none;
             case ALREADY_IMPORTED -> name + ": already imported (" + lines(previousLines) + "), nothing new";
+            case UNCHANGED -> name + ": unchanged since it was imported (" + lines(previousLines) + "), not opened";
             case EMPTY -> name + ": empty, nothing to import";
         };
-        return waitingBytes == 0 ? said
-                : said + "; its last line (" + Figures.bytes(waitingBytes) + ") has no newline yet while the log is being written:"
-                        + " left for the next import";
+        return waitingBytes == 0 ? said : said + "; " + waitingNote();
+    }
+
+    /** What is said of a last line left for the next import. */
+    String waitingNote() {
+        return "its last line (" + Figures.bytes(waitingBytes) + ") has no newline yet while the log is being written:"
+                + " left for the next import";
     }
 
     private static String lines(long n) {
         return Figures.counted(n, "line");
     }
-
 }

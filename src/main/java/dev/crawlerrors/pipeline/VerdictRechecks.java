@@ -18,8 +18,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * While the report is served: checks again the verdicts that rest on a failed or unfinished check
- * (a DNS timeout, an unreadable list, an import that ended before its DNS answers), and re-reads
- * the published IP lists once a day; when a list changed, every recorded verdict is decided again.
+ * (a DNS timeout, a resolver that failed its check, an unreadable list, an import that ended before
+ * its checks did), and re-reads the published IP lists once a day; when a list changed, every
+ * recorded verdict is decided again (a verified one never turns spoofed on the list's word alone).
  */
 public final class VerdictRechecks implements AutoCloseable {
 
@@ -27,7 +28,6 @@ public final class VerdictRechecks implements AutoCloseable {
     static final Duration FIRST_RUN = Duration.ofSeconds(5);
     static final Duration EVERY = Duration.ofMinutes(10);
     static final Duration LIST_AGE = Duration.ofDays(1);
-    private static final String PENDING = "check pending";
 
     private final HitStore store;
     private final CrawlerCatalog catalog;
@@ -66,13 +66,17 @@ public final class VerdictRechecks implements AutoCloseable {
             candidates.addAll(store.verdicts(Verification.verified));
             candidates.addAll(store.verdicts(Verification.spoofed));
         } else {
-            store.verdicts(Verification.spoofed).stream().filter(v -> v.verdict().reason().contains(PENDING)).forEach(candidates::add);
+            // spoofed by a list while DNS, which may still confirm, was pending or failed
+            store.verdicts(Verification.spoofed).stream()
+                    .filter(v -> v.verdict().reason().contains(CrawlerVerifier.CHECK_PENDING)
+                            || v.verdict().reason().contains(CrawlerVerifier.CHECK_AGAIN))
+                    .forEach(candidates::add);
         }
         int checked = 0;
         for (StoredVerdict stored : candidates) {
             Optional<Crawler> crawler = catalog.crawler(stored.crawler());
             if (crawler.isPresent() && crawler.get().verifiable()) {
-                verifier.recheck(stored.ip(), crawler.get());
+                verifier.recheck(stored.ip(), crawler.get(), stored.verdict());
                 checked++;
             }
         }

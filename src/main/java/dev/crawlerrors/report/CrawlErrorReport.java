@@ -1,5 +1,6 @@
 package dev.crawlerrors.report;
 
+import dev.crawlerrors.crawler.CrawlerCatalog;
 import dev.crawlerrors.store.HitFilter;
 import dev.crawlerrors.store.HitReader;
 import dev.crawlerrors.store.MinuteCounts;
@@ -9,6 +10,7 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 
 /**
@@ -25,19 +27,32 @@ public final class CrawlErrorReport {
     private final HitReader store;
     private final ZoneId zone;
     private final ViewIndex index;
+    private final CrawlerCatalog catalog;
 
+    /** The report over {@code store}, its {@code crawler} filter knowing the built-in catalog's names. */
     public CrawlErrorReport(HitReader store, ZoneId zone) {
-        this(store, zone, DEFAULT_INDEX_BYTES);
+        this(store, zone, null, DEFAULT_INDEX_BYTES);
     }
 
-    public CrawlErrorReport(HitReader store, ZoneId zone, long indexBytes) {
+    /** The report over {@code store}, its {@code crawler} filter knowing {@code catalog}'s names (null: the built-in catalog's). */
+    public CrawlErrorReport(HitReader store, ZoneId zone, CrawlerCatalog catalog) {
+        this(store, zone, catalog, DEFAULT_INDEX_BYTES);
+    }
+
+    public CrawlErrorReport(HitReader store, ZoneId zone, CrawlerCatalog catalog, long indexBytes) {
         this.store = store;
         this.zone = zone;
+        this.catalog = catalog;
         this.index = new ViewIndex(store, indexBytes);
     }
 
     public ZoneId zone() {
         return zone;
+    }
+
+    /** A request's parameters read as this report reads them. */
+    public ReportRequest request(Map<String, List<String>> query) {
+        return catalog == null ? ReportParameters.parse(query, zone) : ReportParameters.parse(query, zone, catalog::knownName);
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.crawlerrors.report;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -10,7 +11,23 @@ public final class ReportColumns {
     public static final List<String> LABELS =
             List.of("Timestamp", "IP", "Method", "URL", "Status", "Duration ms", "Bot type", "Verification");
 
+    /** The CSV's columns: the spec's eight, then the crawler's name. */
+    public static final List<String> CSV_LABELS = csvLabels();
+
     private ReportColumns() {
+    }
+
+    private static List<String> csvLabels() {
+        List<String> labels = new ArrayList<>(LABELS);
+        labels.add("Crawler");
+        return List.copyOf(labels);
+    }
+
+    /** The row's text in each of {@link #CSV_LABELS}, in order. */
+    public static List<String> csvCells(ReportRow row) {
+        List<String> cells = new ArrayList<>(cells(row));
+        cells.add(row.crawler());
+        return cells;
     }
 
     /** The row's text in each of {@link #LABELS}, in order. */

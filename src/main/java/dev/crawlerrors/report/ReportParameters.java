@@ -1,6 +1,7 @@
 package dev.crawlerrors.report;
 
 import dev.crawlerrors.crawler.BotType;
+import dev.crawlerrors.crawler.CrawlerCatalog;
 import dev.crawlerrors.crawler.Verification;
 import dev.crawlerrors.store.HitFilter;
 import dev.crawlerrors.store.Snapshot;
@@ -15,10 +16,12 @@ import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
-import java.util.stream.Collectors;
+import java.util.function.Function;
 
 /**
  * Reads a report request's query parameters, the same for HTML, JSON and CSV. Every bad value is
@@ -27,7 +30,9 @@ import java.util.stream.Collectors;
  * <ul>
  *   <li>{@code page}: a whole number from 1; absent means 1
  *   <li>{@code status}: a code ({@code 404}) or a class ({@code 4xx}); repeatable or comma-separated
- *   <li>{@code bot}: a bot type; {@code verification}: a verdict; both repeatable
+ *   <li>{@code bot}: a bot type, or {@code all} for every type (without it the report leaves out the
+ *       types {@link BotType#shownByDefault} says); {@code verification}: a verdict; both repeatable
+ *   <li>{@code crawler}: a crawler's name, in any case; repeatable
  *   <li>{@code from}, {@code to}: {@code YYYY-MM-DD} or {@code YYYY-MM-DDTHH:MM} in the display zone,
  *       both inclusive at the precision given
  *   <li>{@code url}: a path prefix; {@code host}: a virtual host
@@ -37,13 +42,29 @@ import java.util.stream.Collectors;
 public final class ReportParameters {
 
     private static final int MAX_PAGE = Integer.MAX_VALUE;
+    /** {@code bot=all}: every bot type, also those the report leaves out by default. */
+    public static final String ALL = "all";
     private static final DateTimeFormatter MINUTE = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm");
 
     private ReportParameters() {
     }
 
-    /** Parses the parameters of one request; unknown parameters are ignored. */
+    /** What {@code crawler=} values are checked against when no catalog is given: the built-in one, read once. */
+    private static final class BuiltInNames {
+        static final CrawlerCatalog CATALOG = CrawlerCatalog.builtIn();
+    }
+
+    /** Parses the parameters of one request, {@code crawler} names against the built-in catalog; unknown parameters are ignored. */
     public static ReportRequest parse(Map<String, List<String>> query, ZoneId zone) {
+        return parse(query, zone, typed -> BuiltInNames.CATALOG.knownName(typed));
+    }
+
+    /**
+     * Parses the parameters of one request; unknown parameters are ignored.
+     *
+     * @param crawlerNames the name, as the catalog spells it, of the crawler a person typed; empty if none has it
+     */
+    public static ReportRequest parse(Map<String, List<String>> query, ZoneId zone, Function<String, Optional<String>> crawlerNames) {
         int page = page(single(query, "page"));
         List<StatusRange> statuses = new ArrayList<>();
         for (String value : values(query, "status")) {
@@ -51,7 +72,15 @@ public final class ReportParameters {
         }
         Set<BotType> bots = EnumSet.noneOf(BotType.class);
         for (String value : values(query, "bot")) {
-            bots.add(enumValue(BotType.class, "bot", value));
+            if (value.trim().equals(ALL)) {
+                bots.addAll(HitFilter.ALL_BOT_TYPES);
+            } else {
+                bots.add(enumValue(BotType.class, "bot", value, ALL));
+            }
+        }
+        Set<String> crawlers = new LinkedHashSet<>();
+        for (String value : query.getOrDefault("crawler", List.of())) {
+            crawlers.addAll(crawlers(value, crawlerNames));
         }
         Set<Verification> verifications = EnumSet.noneOf(Verification.class);
         for (String value : values(query, "verification")) {
@@ -68,7 +97,7 @@ public final class ReportParameters {
             throw new BadParameterException("url", "url must be a path prefix starting with '/'; got '" + url + "'");
         }
         String host = single(query, "host");
-        return new ReportRequest(new HitFilter(statuses, bots, verifications, from, to, url, host), page, snapshot(single(query, "at")));
+        return new ReportRequest(new HitFilter(statuses, bots, verifications, from, to, url, host, crawlers), page, snapshot(single(query, "at")));
     }
 
     /** The snapshot a page link carried, or null for the newest. */
@@ -82,6 +111,24 @@ public final class ReportParameters {
                     + value + "' (leave it out for the newest report)");
         }
         return at;
+    }
+
+    /**
+     * The crawlers {@code value} names: one name (which may hold a comma), else names separated by
+     * commas. A name no crawler has is a bad value.
+     */
+    private static List<String> crawlers(String value, Function<String, Optional<String>> crawlerNames) {
+        Optional<String> whole = crawlerNames.apply(value.trim());
+        if (whole.isPresent()) {
+            return List.of(whole.get());
+        }
+        List<String> names = new ArrayList<>();
+        for (String part : value.split(",", -1)) {
+            String name = crawlerNames.apply(part.trim()).orElseThrow(() -> new BadParameterException("crawler",
+                    "crawler must be the name of a crawler this tool knows (crawl-errors crawlers lists them); got '" + part + "'"));
+            names.add(name);
+        }
+        return names;
     }
 
     static int page(String value) {
@@ -112,12 +159,13 @@ public final class ReportParameters {
                 "status must be an HTTP status such as 404 or a class such as 4xx (100-599); got '" + value + "'");
     }
 
-    private static <E extends Enum<E>> E enumValue(Class<E> type, String parameter, String value) {
+    private static <E extends Enum<E>> E enumValue(Class<E> type, String parameter, String value, String... alsoAccepted) {
         try {
             return Enum.valueOf(type, value.trim());
         } catch (IllegalArgumentException e) {
-            String accepted = Arrays.stream(type.getEnumConstants()).map(Enum::name).collect(Collectors.joining(", "));
-            throw new BadParameterException(parameter, parameter + " must be one of " + accepted + "; got '" + value + "'");
+            List<String> names = new ArrayList<>(Arrays.stream(type.getEnumConstants()).map(Enum::name).toList());
+            names.addAll(List.of(alsoAccepted));
+            throw new BadParameterException(parameter, parameter + " must be one of " + String.join(", ", names) + "; got '" + value + "'");
         }
     }
 

@@ -3,17 +3,23 @@ package dev.crawlerrors.store;
 import dev.crawlerrors.crawler.BotType;
 import dev.crawlerrors.crawler.Verification;
 import java.time.Instant;
+import java.util.Collections;
 import java.util.EnumSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
 /**
  * Which hits a report shows; one filter for HTML, JSON and CSV. Empty parts mean "the default":
- * statuses default to errors ({@code >= 300}); verifications default to everything but
- * {@code spoofed} (spoofed hits are not requests the crawler made).
+ * statuses default to errors ({@code >= 300}); bot types to those the report shows by default
+ * (every type but monitors and security scanners: {@link BotType#shownByDefault}); verifications
+ * to everything but {@code spoofed} (spoofed hits are not requests the crawler made); crawlers to
+ * every crawler.
  *
- * @param from inclusive, or null
- * @param to   exclusive, or null
+ * @param botTypes  the types asked for; every type ({@link #ALL_BOT_TYPES}) shows hits of any type
+ * @param from      inclusive, or null
+ * @param to        exclusive, or null
+ * @param crawlers  crawlers' names, as the catalog spells them
  */
 public record HitFilter(
         List<StatusRange> statuses,
@@ -22,15 +28,26 @@ public record HitFilter(
         Instant from,
         Instant to,
         String urlPrefix,
-        String host) {
+        String host,
+        Set<String> crawlers) {
 
-    /** The report's default: every error hit not known to be spoofed. */
+    /** The report's default: every error hit not known to be spoofed, of the bot types shown by default. */
     public static final HitFilter ERRORS = new HitFilter(List.of(), Set.of(), Set.of(), null, null, null, null);
+
+    /** Every bot type: {@code bot=all}. */
+    public static final Set<BotType> ALL_BOT_TYPES = Set.copyOf(EnumSet.allOf(BotType.class));
 
     public HitFilter {
         statuses = List.copyOf(statuses);
         botTypes = botTypes.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(botTypes));
         verifications = verifications.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(verifications));
+        crawlers = crawlers == null || crawlers.isEmpty() ? Set.of() : Collections.unmodifiableSet(new LinkedHashSet<>(crawlers));
+    }
+
+    /** A filter of every crawler. */
+    public HitFilter(List<StatusRange> statuses, Set<BotType> botTypes, Set<Verification> verifications, Instant from, Instant to,
+            String urlPrefix, String host) {
+        this(statuses, botTypes, verifications, from, to, urlPrefix, host, Set.of());
     }
 
     /** The statuses this filter shows. */
@@ -41,5 +58,19 @@ public record HitFilter(
     /** The verdicts this filter shows. */
     public Set<Verification> effectiveVerifications() {
         return verifications.isEmpty() ? EnumSet.of(Verification.verified, Verification.unverified) : verifications;
+    }
+
+    /** Whether hits of every bot type are shown ({@code bot=all}), so that no condition on the type is needed. */
+    public boolean everyBotType() {
+        return botTypes.containsAll(ALL_BOT_TYPES);
+    }
+
+    /**
+     * The bot types this filter leaves out because none was asked for: those the report hides by
+     * default; none when a type or a crawler was asked for (a crawler asked for by name is shown
+     * whatever its type).
+     */
+    public Set<BotType> hiddenBotTypes() {
+        return botTypes.isEmpty() && crawlers.isEmpty() ? BotType.hiddenByDefault() : Set.of();
     }
 }

@@ -2,9 +2,10 @@ package dev.crawlerrors.store;
 
 /**
  * A store engine: what every engine provides, one small contract per concern (writing hits,
- * reading them for the report, keeping verdicts). Writes come from one thread; reads from any.
+ * reading them for the report, keeping verdicts, saying whether it is sound). Writes come from one
+ * thread; reads from any.
  */
-public interface HitStore extends HitWriter, HitReader, VerdictStore, AutoCloseable {
+public interface HitStore extends HitWriter, HitReader, VerdictStore, StoreHealth, AutoCloseable {
 
     /** Where the store is and what it may take, in one line for people: {@code DuckDB store /srv/crawl-errors.duckdb (...)}. */
     default String describe() {

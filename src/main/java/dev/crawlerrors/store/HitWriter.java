@@ -21,8 +21,26 @@ public interface HitWriter {
      */
     void append(List<CrawlerHit> hits, SourceProgress through);
 
-    /** The recorded progress of those logs, by content fingerprint, that were imported before. */
+    /**
+     * The recorded progress of the logs whose key begins with one of {@code fingerprints} ({@link
+     * SourceProgress#prefixOf}): what was committed, and what was appended since. It does not commit
+     * what was appended (an import of thousands of logs asks once a log).
+     */
     List<SourceProgress> imported(Collection<String> fingerprints);
+
+    /**
+     * The files among {@code keys} (their identities, {@link dev.crawlerrors.ingest.FileStamp#key()})
+     * recorded as read to their end, each with the stamp it had then ({@link SourceProgress#file()}).
+     */
+    List<SourceProgress> importedFiles(Collection<String> keys);
+
+    /**
+     * Whether the store holds, or was handed, how far any log was read: an import into a store that
+     * holds none need not work out every form a log may have been recorded under.
+     */
+    default boolean recordsProgress() {
+        return true;
+    }
 
     /** Makes everything appended or updated so far durable and visible to every reader. */
     void flush();

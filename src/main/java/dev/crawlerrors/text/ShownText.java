@@ -5,13 +5,15 @@ import java.nio.CharBuffer;
 import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CoderResult;
 import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 
 /**
  * Text from outside (log lines, syslog frames, drain batches, file names, command-line values)
- * made safe to show: on a terminal, in the serve log, in a message a JSON answer carries. Whoever
- * sends requests to a site writes its log lines, so they may hold escape sequences that retitle,
- * clear or recolour the terminal that shows them, or Unicode controls that make a message read
- * other than it is. Every message that quotes such text passes it through here where it is shown.
+ * made safe to show: on a terminal, in the serve log, in a message a JSON answer carries, in the
+ * report's HTML page and CSV. Whoever sends requests to a site writes its log lines, so they may
+ * hold escape sequences that retitle, clear or recolour the terminal that shows them, or Unicode
+ * controls that make a message or a URL read other than it is. Every message that quotes such text
+ * passes it through here where it is shown.
  *
  * <p>What is escaped, and how:
  * <ul>
@@ -22,11 +24,17 @@ import java.nio.charset.StandardCharsets;
  *       text holds, as in nginx's escapes, so it can be searched for in the file;</li>
  *   <li>bytes that are not UTF-8 as {@code \xHH} too, where decoding would have made them U+FFFD and
  *       lost which byte it was;</li>
- *   <li>the Unicode controls that reorder or hide text (bidi embeddings, overrides and isolates
- *       U+202A to U+202E and U+2066 to U+2069, the marks U+200E, U+200F and U+061C, the line and
- *       paragraph separators U+2028 and U+2029: the "Trojan Source" set, CVE-2021-42574) and
- *       unpaired surrogates as {@code \u202E}: they are valid text, so no byte escape would say
- *       which they are.</li>
+ *   <li>the Unicode controls that reorder or hide text, as <code>&#92;u202E</code>: the bidi embeddings,
+ *       overrides and isolates (U+202A to U+202E, U+2066 to U+2069) and marks (U+200E, U+200F,
+ *       U+061C), the "Trojan Source" set of CVE-2021-42574, which make <code>/&#92;u202Etxt.exe</code> read
+ *       {@code /exe.txt}; every other invisible format character (Unicode's category Cf: the zero
+ *       width space U+200B, the word joiner U+2060, the byte order mark U+FEFF, the soft hyphen
+ *       U+00AD, ...), which makes two different URLs look alike; the line and paragraph separators
+ *       U+2028 and U+2029; and unpaired surrogates. They are valid text, so no byte escape would
+ *       say which they are. A format character beyond U+FFFF (the tag characters U+E0000 to
+ *       U+E007F, which carry hidden ASCII) is shown as <code>&#92;u{E0041}</code>. The zero width joiner
+ *       and non-joiner (U+200D, U+200C) are left as they are: emoji and Indic and Persian text
+ *       need them, and they reorder nothing.</li>
  * </ul>
  * Everything else is shown as it is, ordinary non-ASCII text (é, 日本) included.
  *
@@ -40,11 +48,13 @@ import java.nio.charset.StandardCharsets;
 public final class ShownText {
 
     private static final char[] HEX = "0123456789ABCDEF".toCharArray();
+    private static final int ZERO_WIDTH_NON_JOINER = 0x200C;
+    private static final int ZERO_WIDTH_JOINER = 0x200D;
 
     private ShownText() {
     }
 
-    /** {@code text} with every control and invisible reordering character escaped; {@code text} itself when it holds none. */
+    /** {@code text} with every control and invisible character escaped; {@code text} itself when it holds none. */
     public static String of(String text) {
         if (text == null) {
             return null;
@@ -86,11 +96,17 @@ public final class ShownText {
     private static int firstToEscape(CharSequence text) {
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);
-            if (isShownEscaped(c) || Character.isSurrogate(c) && !pairedAt(text, i)) {
+            if (c < 0x80) {
+                if (c < 0x20 || c == 0x7F) {
+                    return i;
+                }
+            } else if (Character.isHighSurrogate(c) && pairedAt(text, i)) {
+                if (isShownEscaped(Character.toCodePoint(c, text.charAt(i + 1)))) {
+                    return i;
+                }
+                i++; // a pair: a supplementary character
+            } else if (isShownEscaped(c) || Character.isSurrogate(c)) {
                 return i;
-            }
-            if (Character.isHighSurrogate(c)) {
-                i++; // a pair: a supplementary character, never escaped
             }
         }
         return -1;
@@ -100,7 +116,12 @@ public final class ShownText {
         for (int i = from; i < to; i++) {
             char c = text.charAt(i);
             if (Character.isHighSurrogate(c) && pairedAt(text, i)) {
-                shown.append(c).append(text.charAt(++i));
+                int codePoint = Character.toCodePoint(c, text.charAt(++i));
+                if (isShownEscaped(codePoint)) {
+                    shown.append("\\u{").append(Integer.toHexString(codePoint).toUpperCase(Locale.ROOT)).append('}');
+                } else {
+                    shown.append(c).append(text.charAt(i));
+                }
             } else if (c < 0x80) {
                 if (isShownEscaped(c)) {
                     appendByte(shown, (byte) c);
@@ -119,11 +140,19 @@ public final class ShownText {
         }
     }
 
-    /** Whether {@code c}, a char that is no surrogate, is a control or a character that reorders or hides text. */
-    private static boolean isShownEscaped(char c) {
-        return c < 0x20 || (c >= 0x7F && c <= 0x9F)
-                || c == '\u061C' || c == '\u200E' || c == '\u200F'
-                || (c >= '\u2028' && c <= '\u202E') || (c >= '\u2066' && c <= '\u2069');
+    /**
+     * Whether {@code codePoint}, no surrogate, is a control, a line or paragraph separator, or an
+     * invisible format character (the bidi controls among them), but for the joiners text needs.
+     */
+    private static boolean isShownEscaped(int codePoint) {
+        if (codePoint < 0xA0) {
+            return codePoint < 0x20 || codePoint >= 0x7F;
+        }
+        if (codePoint == ZERO_WIDTH_NON_JOINER || codePoint == ZERO_WIDTH_JOINER) {
+            return false;
+        }
+        int type = Character.getType(codePoint);
+        return type == Character.FORMAT || type == Character.LINE_SEPARATOR || type == Character.PARAGRAPH_SEPARATOR;
     }
 
     /** Whether the surrogate at {@code i} is half of a pair. */

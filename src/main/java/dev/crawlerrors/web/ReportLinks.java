@@ -45,6 +45,11 @@ public final class ReportLinks {
         return JSON_PATH + "?page=" + page + filters + at;
     }
 
+    /** The first page of the report with every bot type shown ({@code bot=all}), the other filters kept. */
+    public String everyBotType() {
+        return HTML_PATH + "?page=1" + filters + "&bot=all" + at;
+    }
+
     public String csv() {
         String query = filters + at;
         return query.isEmpty() ? CSV_PATH : CSV_PATH + "?" + query.substring(1);

@@ -5,18 +5,24 @@ import dev.crawlerrors.report.BadParameterException;
 import dev.crawlerrors.report.CrawlErrorReport;
 import dev.crawlerrors.report.PageNotFoundException;
 import dev.crawlerrors.report.SnapshotGoneException;
+import dev.crawlerrors.store.DamagedStoreException;
 import dev.crawlerrors.store.HitStore;
 import dev.crawlerrors.text.ShownText;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
+import io.javalin.http.Handler;
 import io.javalin.http.HandlerType;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,10 +36,6 @@ public final class ReportServer implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ReportServer.class);
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final List<String> REPORT_PATHS =
-            List.of("/", ReportLinks.HTML_PATH, ReportLinks.JSON_PATH, ReportLinks.CSV_PATH);
-    private static final List<HandlerType> WRITE_METHODS =
-            List.of(HandlerType.POST, HandlerType.PUT, HandlerType.PATCH, HandlerType.DELETE);
     private static final String ALLOWED = "GET, HEAD";
 
     /** Report requests answered at once by default: about what two cores keep busy. */
@@ -47,6 +49,13 @@ public final class ReportServer implements AutoCloseable {
         this.app = app;
     }
 
+    /** A method other than GET and HEAD on a path the server answers: the report is read-only. */
+    private static final class MethodNotAllowedException extends RuntimeException {
+        MethodNotAllowedException(String method, String path) {
+            super("the report is read-only: " + method + " is not allowed on " + path + "; use " + ALLOWED, null, false, false);
+        }
+    }
+
     /** Starts serving on {@code bind}:{@code port}; port 0 picks a free one. */
     public static ReportServer start(CrawlErrorReport report, HitStore store, String bind, int port) {
         return start(report, store, bind, port, List::of);
@@ -58,37 +67,55 @@ public final class ReportServer implements AutoCloseable {
      */
     public static ReportServer start(CrawlErrorReport report, HitStore store, String bind, int port,
             Supplier<List<String>> evidenceSources) {
-        return start(report, store, bind, port, evidenceSources, DEFAULT_READERS);
+        return start(report, store, bind, port, evidenceSources, List.of(), DEFAULT_READERS);
+    }
+
+    /** Starts serving, answering at most {@code readers} report requests at once. */
+    public static ReportServer start(CrawlErrorReport report, HitStore store, String bind, int port,
+            Supplier<List<String>> evidenceSources, int readers) {
+        return start(report, store, bind, port, evidenceSources, List.of(), readers);
     }
 
     /**
-     * Starts serving, answering at most {@code readers} report requests at once; the others wait
-     * up to {@link #READ_WAIT}, then get a 503 with Retry-After.
+     * Starts serving, with what {@code meters} count (the sources that feed the store: syslog's
+     * drops) at {@code /metrics}, answering at most {@code readers} report requests at once; the
+     * others wait up to {@link #READ_WAIT}, then get a 503 with Retry-After.
      */
     public static ReportServer start(CrawlErrorReport report, HitStore store, String bind, int port,
-            Supplier<List<String>> evidenceSources, int readers) {
+            Supplier<List<String>> evidenceSources, List<? extends MeterBinder> meters, int readers) {
         ReadGate gate = new ReadGate(readers, READ_WAIT);
         PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         Gauge.builder("crawl_errors_hits_stored", store, s -> s.size()).description("crawler hits in the store").register(metrics);
+        meters.forEach(meter -> meter.bindTo(metrics));
         ReportRoutes routes = new ReportRoutes(report, evidenceSources);
+        Set<String> paths = new HashSet<>();
         Javalin app = Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
             config.http.defaultContentType = "text/plain; charset=utf-8";
-            config.routes.get("/", ctx -> ctx.redirect(ReportLinks.HTML_PATH));
-            config.routes.get(ReportLinks.HTML_PATH, ctx -> gate.pass(() -> routes.html(ctx)));
-            config.routes.get(ReportLinks.JSON_PATH, ctx -> gate.pass(() -> routes.json(ctx)));
-            config.routes.get(ReportLinks.CSV_PATH, ctx -> gate.pass(() -> routes.csv(ctx)));
             // HEAD answers with the headers GET would send (and so the same 400/404 for bad requests)
-            config.routes.head(ReportLinks.HTML_PATH, ctx -> gate.pass(() -> routes.html(ctx)));
-            config.routes.head(ReportLinks.JSON_PATH, ctx -> gate.pass(() -> routes.json(ctx)));
-            config.routes.head(ReportLinks.CSV_PATH, ctx -> gate.pass(() -> routes.csv(ctx)));
-            config.routes.get("/health", ctx -> health(ctx, store));
-            config.routes.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(metrics.scrape()));
-            for (String path : REPORT_PATHS) {
-                for (HandlerType method : WRITE_METHODS) {
-                    config.routes.addHttpHandler(method, path, ReportServer::readOnly);
+            BiConsumer<String, Handler> readOnly = (path, handler) -> {
+                config.routes.get(path, handler);
+                config.routes.head(path, handler);
+                paths.add(path);
+            };
+            readOnly.accept("/", ctx -> ctx.redirect(ReportLinks.HTML_PATH));
+            // report requests pass the read gate: at most --readers at once
+            readOnly.accept(ReportLinks.HTML_PATH, ctx -> gate.pass(() -> routes.html(ctx)));
+            readOnly.accept(ReportLinks.JSON_PATH, ctx -> gate.pass(() -> routes.json(ctx)));
+            readOnly.accept(ReportLinks.CSV_PATH, ctx -> gate.pass(() -> routes.csv(ctx)));
+            readOnly.accept("/health", ctx -> health(ctx, store));
+            readOnly.accept("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(metrics.scrape()));
+            // every other method on a path served, those that could change records, OPTIONS, TRACE and
+            // methods no one registered (PROPFIND, FOO) alike, is refused before any route runs
+            config.routes.before(ctx -> {
+                if (!ctx.method().equals(HandlerType.GET) && !ctx.method().equals(HandlerType.HEAD) && paths.contains(ctx.path())) {
+                    throw new MethodNotAllowedException(ctx.method().name(), ctx.path());
                 }
-            }
+            });
+            config.routes.exception(MethodNotAllowedException.class, (e, ctx) -> {
+                ctx.header("Allow", ALLOWED);
+                error(ctx, 405, e.getMessage(), Map.of());
+            });
             config.routes.exception(BadParameterException.class, (e, ctx) ->
                     error(ctx, 400, e.getMessage(), Map.of("parameter", e.parameter())));
             config.routes.exception(PageNotFoundException.class, (e, ctx) ->
@@ -101,6 +128,11 @@ public final class ReportServer implements AutoCloseable {
                 ctx.header("Retry-After", "1");
                 error(ctx, 503, e.getMessage(), Map.of());
             });
+            // the store's file is damaged: no page can be made until it is restored or made again
+            config.routes.exception(DamagedStoreException.class, (e, ctx) -> {
+                LOG.error("{} {} failed: {}", ctx.method(), ShownText.of(ctx.path()), e.getMessage());
+                error(ctx, 503, e.getMessage(), Map.of());
+            });
             config.routes.exception(Exception.class, (e, ctx) -> {
                 if (ctx.res().isCommitted() && clientWentAway(e)) {
                     // a download the client stopped reading: nothing to answer, nothing broken here
@@ -111,7 +143,7 @@ public final class ReportServer implements AutoCloseable {
                 error(ctx, 500, "the report could not be produced: " + e.getMessage(), Map.of());
             });
             config.routes.after(ctx -> Counter.builder("crawl_errors_http_requests")
-                    .tag("method", ctx.method().name())
+                    .tag("method", methodTag(ctx.method()))
                     .tag("status", Integer.toString(ctx.statusCode()))
                     .register(metrics).increment());
         });
@@ -134,16 +166,18 @@ public final class ReportServer implements AutoCloseable {
         return app.port();
     }
 
-    private static void readOnly(Context ctx) {
-        ctx.header("Allow", ALLOWED);
-        error(ctx, 405, "the report is read-only: " + ctx.method().name() + " is not allowed on " + ctx.path()
-                + "; use " + ALLOWED, Map.of());
+    /** A method as the requests counter tags it: a name a client made up is "other", or each would be a counter of its own. */
+    private static String methodTag(HandlerType method) {
+        return HandlerType.commonHttp().contains(method) ? method.name() : "other";
     }
 
+    /** {@code ok} when the store can be read as the report reads it ({@link HitStore#checkReadable}); else 503 and why. */
     private static void health(Context ctx, HitStore store) {
         try {
-            store.size();
+            store.checkReadable();
             ctx.json(Map.of("status", "ok"));
+        } catch (DamagedStoreException e) {
+            error(ctx, 503, e.getMessage(), Map.of());
         } catch (RuntimeException e) {
             error(ctx, 503, "the store does not answer: " + e.getMessage(), Map.of());
         }

@@ -1,15 +1,33 @@
 package dev.crawlerrors.web;
 
+import dev.crawlerrors.crawler.BotType;
 import dev.crawlerrors.report.ReportColumns;
 import dev.crawlerrors.report.ReportPage;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * What the HTML report template needs: the page, the column labels, page links that keep the
- * request's filters, the sentence to show when there are no rows, and the published IP lists the
- * verdicts rest on (with their creation and fetch times).
+ * request's filters, the sentence to show when there are no rows, the published IP lists the
+ * verdicts rest on (with their creation and fetch times), and the bot types the page leaves out
+ * because no {@code bot} filter asked for them.
  */
-public record ReportView(ReportPage page, ReportLinks links, boolean anythingRecorded, boolean filtered, List<String> evidenceSources) {
+public record ReportView(ReportPage page, ReportLinks links, boolean anythingRecorded, boolean filtered, List<String> evidenceSources,
+        Set<BotType> hiddenBotTypes) {
+
+    public ReportView(ReportPage page, ReportLinks links, boolean anythingRecorded, boolean filtered, List<String> evidenceSources) {
+        this(page, links, anythingRecorded, filtered, evidenceSources, Set.of());
+    }
+
+    /** The hidden types, named as the {@code bot} parameter takes them, or empty when none is hidden. */
+    public String hiddenBotTypeNames() {
+        return hiddenBotTypes.stream().sorted().map(BotType::name).collect(Collectors.joining(", "));
+    }
+
+    public String everyBotTypeLink() {
+        return links.everyBotType();
+    }
 
     public List<String> labels() {
         return ReportColumns.LABELS;

@@ -157,6 +157,30 @@ class ClickHouseClusterTest {
     }
 
     @Test
+    void importingAnUnchangedDirectoryOfGzipLogsAgainOpensNoneAndStoresNothingTwice() throws Exception {
+        Path logs = Files.createDirectories(dir.resolve("rotated"));
+        for (int i = 1; i <= 4; i++) {
+            Path plain = dir.resolve("rotated-" + i + ".log");
+            CrawlerLog.write(plain, 20 + i, 0, 250, 2);
+            try (var out = new java.util.zip.GZIPOutputStream(Files.newOutputStream(logs.resolve("access.log." + i + ".gz")))) {
+                Files.copy(plain, out);
+            }
+        }
+        String url = cluster.url(ClickHouseTestCluster.database("rerun"));
+
+        CommandRun first = CommandRun.of(withCommand("import", importArgs(url, logs)));
+        CommandRun again = CommandRun.of(withCommand("import", importArgs(url, logs)));
+
+        assertThat(first.exit()).as(first.err()).isZero();
+        assertThat(first.out()).contains("Crawler hits stored: 1,000;")
+                .contains("Logs: 4 files, combined with request time in seconds (nginx $request_time), auto-detected: 4 new, 1,000 lines.")
+                .contains("Store: " + url + " (1,000 crawler hits in all).");
+        assertThat(again.exit()).as(again.err()).isZero();
+        assertThat(again.out()).contains("Crawler hits stored: 0;").contains("Logs: 4 files unchanged since imported, not opened.")
+                .contains("Store: " + url + " (1,000 crawler hits in all).");
+    }
+
+    @Test
     void theDemoRunsOnClickHouseAndVerifyTakesItsUrl() throws Exception {
         String url = cluster.url(ClickHouseTestCluster.database("demo"));
         try (ServeProcess demo = ServeProcess.starting(dir.resolve("demo.out"), "demo", "--db", url, "--port", "0", "--dir",
@@ -175,6 +199,12 @@ class ClickHouseClusterTest {
     private static String stamp(Path file) throws IOException {
         return Files.exists(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)
                 ? Files.getLastModifiedTime(file, java.nio.file.LinkOption.NOFOLLOW_LINKS).toString() : "absent";
+    }
+
+    private static String[] withCommand(String command, String... args) {
+        List<String> all = new ArrayList<>(List.of(command));
+        all.addAll(List.of(args));
+        return all.toArray(String[]::new);
     }
 
     private static String[] importArgs(String db, Path... logs) {

@@ -87,6 +87,52 @@ class CommandSpecsTest {
         }
     }
 
+    /** The help of {@code command}, its lines joined with one space where they were wrapped. */
+    private static String help(String command) {
+        StringWriter help = new StringWriter();
+        assertThat(Main.commandLine().setOut(new PrintWriter(help)).execute(command, "--help")).isZero();
+        return help.toString();
+    }
+
+    @Test
+    void helpWrapsAtSpacesOnlySoWhatUsersCopyIsWhole() {
+        String importHelp = help("import");
+        String serveHelp = help("serve");
+        // a wrapped line continues after the indentation of the next: read as the user copies it
+        String importRead = importHelp.replaceAll("\\s*\\R\\s*", " ");
+        String serveRead = serveHelp.replaceAll("\\s*\\R\\s*", " ");
+
+        // the JDK's line breaker, which picocli wraps with, broke after these dots: 'access. log*', '. /crawl-errors.duckdb'
+        assertThat(importRead).contains("globs such as '/var/log/nginx/access.log*';", "else ./crawl-errors.duckdb).", "plain, .gz or .zst;");
+        assertThat(serveRead).contains("access_log syslog:server=127.0.0.1:5140;", "(default: 127.0.0.1; 0.0.0.0 for every interface)");
+        for (String line : (importHelp + serveHelp).split("\\R")) {
+            assertThat(line.length()).as(line).isLessThanOrEqualTo(80);
+            assertThat(line).as(line).doesNotMatch(".*[\\uE000-\\uE07F].*");
+        }
+    }
+
+    @Test
+    void aUsageErrorIsItsLineAndWhereTheHelpIsNotTheWholeUsage() {
+        StringWriter err = new StringWriter();
+
+        int exit = Main.commandLine().setErr(new PrintWriter(err)).execute("import", "--bogus", "access.log");
+
+        assertThat(exit).isEqualTo(2);
+        assertThat(err.toString()).isEqualTo("Unknown option: '--bogus'" + System.lineSeparator()
+                + "See 'crawl-errors import --help'." + System.lineSeparator());
+    }
+
+    @Test
+    void aMistypedCommandKeepsPicoclisSuggestion() {
+        StringWriter err = new StringWriter();
+
+        int exit = Main.commandLine().setErr(new PrintWriter(err)).execute("imprt", "access.log");
+
+        assertThat(exit).isEqualTo(2);
+        assertThat(err.toString().split("\\R")).hasSizeLessThanOrEqualTo(5).contains("See 'crawl-errors --help'.");
+        assertThat(err.toString()).contains("import");
+    }
+
     /** The classes of the cli package, read from where this build put them. */
     private static List<Class<?>> cliClasses() throws IOException, URISyntaxException, ClassNotFoundException {
         Path root = Path.of(Main.class.getProtectionDomain().getCodeSource().getLocation().toURI());

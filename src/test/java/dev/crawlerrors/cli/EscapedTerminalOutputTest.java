@@ -65,7 +65,7 @@ class EscapedTerminalOutputTest {
 
     private int importLog(Path log, String format) throws Exception {
         return run("import", "--db", dir.resolve("hits.duckdb").toString(), "--ip-ranges", SampleLogs.ipRanges(dir).toString(),
-                "--dns-server", "none", "--format", format, log.toString());
+                "--dns-server", "none", "--format", format, "--verbose", log.toString());
     }
 
     private String stdout() {
@@ -126,7 +126,7 @@ class EscapedTerminalOutputTest {
 
         assertThat(exit).isEqualTo(2);
         assertThat(stderr()).startsWith("--format: 'x\\x1B]0;PWNED\\x07' is not a log format; use auto, combined, common, "
-                + "combined-vhost, common-vhost, json, w3c, nginx:'<log_format>' or apache:'<LogFormat>'\nUsage: crawl-errors import ");
+                + "combined-vhost, common-vhost, json, w3c, nginx:'<log_format>' or apache:'<LogFormat>'\nSee 'crawl-errors import --help'.\n");
         assertNothingRawPrinted();
     }
 

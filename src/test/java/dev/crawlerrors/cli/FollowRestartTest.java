@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.crawlerrors.ingest.SampleLogs;
 import dev.crawlerrors.ingest.source.Fingerprint;
 import dev.crawlerrors.ingest.source.ResumePoint;
+import dev.crawlerrors.ingest.source.TailCheck;
 import dev.crawlerrors.store.HitFilter;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import java.net.URI;
@@ -154,8 +155,10 @@ class FollowRestartTest {
         try (DuckDbHitStore store = DuckDbHitStore.open(db)) {
             List<String> stored = new ArrayList<>();
             store.forEach(HitFilter.ERRORS, hit -> stored.add(hit.url()));
-            byte[] beginning = Arrays.copyOf(Files.readAllBytes(log), Fingerprint.PREFIX_BYTES);
-            long linesRead = ResumePoint.find(log.toString(), beginning, false, store::imported).start().lines();
+            byte[] content = Files.readAllBytes(log);
+            byte[] beginning = Arrays.copyOf(content, Fingerprint.PREFIX_BYTES);
+            long linesRead = ResumePoint.find(log.toString(), beginning, false, store::imported,
+                    position -> Arrays.copyOfRange(content, (int) Math.max(0, position - TailCheck.BYTES), (int) position)).start().lines();
             assertThat(stored).containsExactlyInAnyOrderElementsOf(urls(1, (int) linesRead));
         }
 

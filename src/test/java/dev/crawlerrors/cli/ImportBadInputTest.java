@@ -1,6 +1,7 @@
 package dev.crawlerrors.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import dev.crawlerrors.store.HitFilter;
 import dev.crawlerrors.store.StoredHit;
@@ -74,5 +75,47 @@ class ImportBadInputTest {
         assertThat(undecodable.userAgent()).isEqualTo(GOOGLEBOT + " \uFFFD(\uFFFD");
         assertThat(undecodable.crawler()).startsWith("Googlebot");
         assertThat(undecodable.verification()).isEqualTo("verified");
+    }
+
+    @Test
+    void aJsonTimeBeyondTheYear9999IsABadLineAndNothingIsStoredIn1969() throws Exception {
+        String request = ",\"request\":{\"remote_ip\":\"66.249.66.1\",\"method\":\"GET\",\"uri\":\"/%s\","
+                + "\"headers\":{\"User-Agent\":[\"" + GOOGLEBOT + "\"]}},\"status\":404}\n";
+        Path access = Files.writeString(dir.resolve("caddy.log"), "{\"ts\":1747207862.5" + request.formatted("good")
+                + "{\"ts\":1e300" + request.formatted("far") + "{\"ts\":-1747207862" + request.formatted("before"));
+        Path db = dir.resolve("hits.duckdb");
+
+        CommandRun run = CommandRun.importing(dir, db, "--format", "json", access.toString());
+
+        assertThat(run.exit()).isZero();
+        assertThat(run.out()).contains("Read 3 lines in", "1 parsed, 2 bad, 0 blank.", "Bad lines by reason: bad time 2\n",
+                access + " line 2: '1e300' (ts) is not a time in the years 1 to 9999");
+        List<StoredHit> rows = new ArrayList<>();
+        try (DuckDbHitStore store = DuckDbHitStore.open(db)) {
+            store.forEach(HitFilter.ERRORS, rows::add);
+        }
+        assertThat(rows).extracting(StoredHit::url).containsExactly("/good");
+        assertThat(rows.get(0).epochMillis()).isEqualTo(1_747_207_862_500L);
+    }
+
+    @Test
+    void aClientAddressTheAddressLibraryReadsAsARangeEndsNothingAndIsUnverified() throws Exception {
+        // '-6.249.66.3' passes the parser's look at an address; the library read it as the range 0-6.249.66.3, the lists'
+        // lookup threw, and the import ended there with exit 1 ("address is neither a CIDR prefix block nor ...")
+        Path access = Files.writeString(dir.resolve("access.log"), googlebot("09:31:02", "/a", GOOGLEBOT).replace("66.249.66.1", "-6.249.66.3")
+                + googlebot("09:31:03", "/b", GOOGLEBOT));
+        Path db = dir.resolve("hits.duckdb");
+
+        CommandRun run = CommandRun.importing(dir, db, access.toString());
+
+        assertThat(run.exit()).isZero();
+        List<StoredHit> rows = new ArrayList<>();
+        try (DuckDbHitStore store = DuckDbHitStore.open(db)) {
+            store.forEach(HitFilter.ERRORS, rows::add);
+        }
+        assertThat(rows).extracting(StoredHit::url, StoredHit::verification)
+                .containsExactlyInAnyOrder(tuple("/a", "unverified"), tuple("/b", "verified"));
+        assertThat(rows.stream().filter(r -> r.url().equals("/a")).findFirst().orElseThrow().reason())
+                .isEqualTo("claims Googlebot Desktop; not checked: '-6.249.66.3' is not an IP address; DNS checks are off");
     }
 }

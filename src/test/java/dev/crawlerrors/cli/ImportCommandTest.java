@@ -79,7 +79,7 @@ class ImportCommandTest {
         int exit = run("import", "--db", dir.resolve("hits.duckdb").toString(), "--dns-server", "none", dir.resolve("missing.log").toString());
 
         assertThat(exit).isEqualTo(1);
-        assertThat(out.toString(StandardCharsets.UTF_8)).contains("missing.log does not exist or cannot be read");
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("Source problem: " + dir.resolve("missing.log") + " does not exist\n");
     }
 
     @Test
@@ -93,8 +93,9 @@ class ImportCommandTest {
         int exit = run("import", "--db", db.toString(), "--ip-ranges", ipRanges().toString(), "--dns-server", "none", log.toString());
 
         assertThat(exit).isEqualTo(1);
-        assertThat(err.toString(StandardCharsets.UTF_8)).contains("crawl-errors: cannot open the store " + db)
-                .contains("not a valid DuckDB database file");
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("crawl-errors: the store " + db + " is damaged: it is not a DuckDB "
+                + "database, or its first blocks are overwritten (DuckDB: IO Error: The file \"" + db + "\" exists, but it is not a valid "
+                + "DuckDB database file!); restore it from a backup, or move it aside and import the logs again (they are the source of truth)");
         assertThat(Files.readString(db)).isEqualTo("not a database\n");
     }
 
@@ -130,7 +131,7 @@ class ImportCommandTest {
         Files.writeString(iis, SampleLogs.IIS_HEADER + SampleLogs.IIS_LINE + "\n");
         Path caddy = dir.resolve("caddy.log");
         Files.writeString(caddy, SampleLogs.CADDY + "\n" + SampleLogs.CADDY.replace("66.249.66.1", "198.51.100.7")
-                .replace("Googlebot/2.1", "Firefox/138.0") + "\n");
+                .replace(SampleLogs.GOOGLEBOT, "Mozilla/5.0 (X11; Linux x86_64; rv:138.0) Gecko/20100101 Firefox/138.0") + "\n");
 
         int exit = run("import", "--db", dir.resolve("hits.duckdb").toString(), "--ip-ranges", ipRanges().toString(), "--dns-server", "none",
                 iis.toString(), caddy.toString());
@@ -139,7 +140,9 @@ class ImportCommandTest {
         assertThat(err.toString(StandardCharsets.UTF_8)).contains(
                 "format: W3C extended (IIS); auto-detected from all 5 lines of " + iis + ", 5 parsed",
                 "format: JSON lines (Caddy); auto-detected from all 2 lines of " + caddy + ", 2 parsed");
-        assertThat(out.toString(StandardCharsets.UTF_8)).contains("Read 7 lines").contains("7 parsed, 0 bad")
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("Read 7 lines").contains("3 parsed, 4 directive and comment lines, 0 bad")
+                .contains("Logs (2):\n  1 file, W3C extended (IIS), auto-detected: 1 new, 5 lines\n"
+                        + "  1 file, JSON lines (Caddy), auto-detected: 1 new, 2 lines\n")
                 .contains("Crawler hits stored: 2; error hits (status >= 300) for the report: 2");
     }
 

@@ -22,13 +22,13 @@ class ImportMalformedGlobTest {
     }
 
     @Test
-    void importsTheLogBesideAMalformedGlobAndExitsZero() throws Exception {
+    void importsTheLogBesideAMalformedGlobAndExitsOneForTheGlob() throws Exception {
         Path good = Files.writeString(dir.resolve("good.log"), SampleLogs.lines(1, 2));
         Path db = dir.resolve("hits.duckdb");
 
-        CommandRun run = CommandRun.importing(dir, db, dir + "/miss[ing.log", good.toString());
+        CommandRun run = CommandRun.importing(dir, db, "--verbose", dir + "/miss[ing.log", good.toString());
 
-        assertThat(run.exit()).isZero();
+        assertThat(run.exit()).isEqualTo(1);
         assertThat(run.out()).contains("  " + good + ": new, 2 lines\n").contains(problem());
         assertThat(run.err()).doesNotContain("Missing");
         try (DuckDbHitStore store = DuckDbHitStore.open(db)) {

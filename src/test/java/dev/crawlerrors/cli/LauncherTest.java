@@ -124,4 +124,51 @@ class LauncherTest {
             assertThat(Class.forName(m.group(1)).getDeclaredMethods()).as(directive).anyMatch(method -> method.getName().equals(m.group(2)));
         }
     }
+
+    /**
+     * A JDK 25 stand-in: its java records "train" when asked to write an ahead-of-time cache (and
+     * writes one), "run" otherwise. The project's jar is then rebuilt as the test suite's
+     * {@code mvn verify} rebuilds it.
+     */
+    private void useJdk25() throws IOException {
+        Files.writeString(project.resolve("jdk/release"), "JAVA_VERSION=\"25.0.1\"\n");
+        script(project.resolve("jdk/bin/java"), """
+                for a in "$@"; do
+                  case "$a" in
+                    -XX:AOTCacheOutput=*) echo train >> "$RECORD"; printf 'cache' > "${a#-XX:AOTCacheOutput=}"; exit 0 ;;
+                  esac
+                done
+                echo run >> "$RECORD"
+                """);
+    }
+
+    /** The jar rebuilt after the cache was trained: {@code content} as its bytes, newer than the cache. */
+    private void rebuildJar(String content) throws IOException {
+        Path jar = project.resolve("target/crawl-errors.jar");
+        Files.writeString(jar, content);
+        Files.setLastModifiedTime(jar, FileTime.from(Instant.now().plusSeconds(5)));
+    }
+
+    @Test
+    void keepsTheStartUpCacheWhenABuildMadeTheSameJarAgain() throws Exception {
+        useJdk25();
+        assertThat(launch("0")).isZero(); // built and trained
+
+        rebuildJar("a jar"); // the test suite packaged the same sources: the same bytes
+        assertThat(launch("0")).isZero();
+        assertThat(launch("0")).isZero();
+
+        assertThat(recorded()).containsExactly("build", "train", "run", "run", "run");
+    }
+
+    @Test
+    void trainsTheStartUpCacheAgainForAJarThatChanged() throws Exception {
+        useJdk25();
+        assertThat(launch("0")).isZero();
+
+        rebuildJar("another jar");
+        assertThat(launch("0")).isZero();
+
+        assertThat(recorded()).containsExactly("build", "train", "run", "train", "run");
+    }
 }

@@ -28,12 +28,24 @@ record ServeProcess(Process process, String base, Path output) implements AutoCl
 
     /** Starts {@code serve ARGS...}, printing to {@code output}, and waits until it serves (at most 30 s). */
     static ServeProcess start(Path output, String... args) throws Exception {
-        return starting(output, "serve", args);
+        return startIn(null, output, args);
+    }
+
+    /** {@link #start} with {@code directory} as the working directory, where the default store is; null for this JVM's. */
+    static ServeProcess startIn(Path directory, Path output, String... args) throws Exception {
+        return starting(directory, output, "serve", args);
     }
 
     /** Starts {@code COMMAND ARGS...} (serve, or demo), printing to {@code output}, and waits until it serves (at most 30 s). */
     static ServeProcess starting(Path output, String subcommand, String... args) throws Exception {
-        Process process = launch(output, subcommand, args);
+        return starting(null, output, subcommand, args);
+    }
+
+    private static ServeProcess starting(Path directory, Path output, String subcommand, String... args) throws Exception {
+        List<String> command = new ArrayList<>(javaRunning(output, subcommand));
+        command.addAll(List.of(args));
+        Process process = new ProcessBuilder(command).directory(directory == null ? null : directory.toFile())
+                .redirectErrorStream(true).redirectOutput(output.toFile()).start();
         ServeProcess serve = new ServeProcess(process, null, output);
         long deadline = System.currentTimeMillis() + START_MS;
         String base;
@@ -49,17 +61,22 @@ record ServeProcess(Process process, String base, Path output) implements AutoCl
 
     /** {@code crawl-errors COMMAND ARGS...} in a JVM of its own on the tests' class path, printing to {@code output}. */
     static Process launch(Path output, String subcommand, String... args) throws java.io.IOException {
+        List<String> command = new ArrayList<>(javaRunning(output, subcommand));
+        command.addAll(List.of(args));
+        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
+    }
+
+    /** The command line that runs crawl-errors {@code command} in a JVM of its own, from the tests' class path. */
+    static List<String> javaRunning(Path output, String command) {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED",
+        return List.of(java, "--enable-native-access=ALL-UNNAMED",
                 // C1 only, for a quick start
                 "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
                 // run from classes, DuckDB unpacks its 70 MB library into the temporary directory and
                 // deletes it at exit, which a killed JVM never reaches: in the test's own directory,
                 // the copy goes with it instead of piling up in /tmp (four a test run, 9 GB here)
                 "-Djava.io.tmpdir=" + output.toAbsolutePath().getParent(),
-                "-cp", System.getProperty("java.class.path"), "dev.crawlerrors.cli.Main", subcommand));
-        command.addAll(List.of(args));
-        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
+                "-cp", System.getProperty("java.class.path"), "dev.crawlerrors.cli.Main", command);
     }
 
     /** The first group of {@code pattern} in what was printed, or null. */

@@ -44,6 +44,8 @@ final class PushedStore implements AutoCloseable {
         store = DuckDbHitStore.open(dir.resolve("hits.duckdb"));
         CrawlerCatalog catalog = CrawlerCatalog.builtIn();
         verifier = new CrawlerVerifier(new IpRangeVerifier(catalog, IpRangeSource.parse(SampleLogs.ipRanges(dir).toString())), null);
+        // as serve does at its start (in the background there); a line pushed before would have a provisional verdict
+        verifier.lists().loadAll();
         pushed = new PushedLines(store, new CrawlerIdentifier(catalog), verifier);
         report = ReportServer.start(new CrawlErrorReport(store, ZoneId.of("UTC")), store, "127.0.0.1", 0);
     }

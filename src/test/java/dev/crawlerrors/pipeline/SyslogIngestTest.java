@@ -301,6 +301,7 @@ class SyslogIngestTest {
         listener = null;
 
         assertThat(storedUrls()).containsExactlyInAnyOrderElementsOf(urls(1, 50));
-        assertThat(notices.getLast()).endsWith(": closed after 50 frames (0 malformed): 50 lines, 50 parsed, 0 bad, 50 crawler hits stored");
+        assertThat(notices.getLast()).endsWith(": closed after 50 frames (0 malformed): 50 lines, 50 parsed, 0 bad, 50 crawler hits stored; "
+                + "0 datagrams dropped by the kernel");
     }
 }

@@ -25,6 +25,45 @@ class ReportParametersTest {
     }
 
     @Test
+    void leavesMonitorsAndScannersOutUnlessABotTypeOrCrawlerIsAskedFor() {
+        assertThat(parse(Map.of()).filter().hiddenBotTypes()).containsExactlyInAnyOrder(BotType.monitor, BotType.security_scanner);
+        assertThat(parse(Map.of("bot", List.of("crawler_search"))).filter().hiddenBotTypes()).isEmpty();
+        assertThat(parse(Map.of("crawler", List.of("Bingbot"))).filter().hiddenBotTypes()).isEmpty();
+    }
+
+    @Test
+    void botAllIsEveryType() {
+        ReportRequest request = parse(Map.of("bot", List.of("all")));
+
+        assertThat(request.filter().botTypes()).containsExactlyInAnyOrder(BotType.values());
+        assertThat(request.filter().everyBotType()).isTrue();
+        assertThat(request.filter().hiddenBotTypes()).isEmpty();
+    }
+
+    @Test
+    void readsCrawlerNamesAsTheCatalogSpellsThem() {
+        ReportRequest request = ReportParameters.parse(Map.of("crawler", List.of("bingbot", "Slurp, Inc.", "Sogou web spider,GPTBOT")),
+                BRUSSELS, typed -> List.of("Bingbot", "Slurp, Inc.", "Sogou web spider", "GPTBot").stream()
+                        .filter(name -> name.equalsIgnoreCase(typed)).findFirst());
+
+        assertThat(request.filter().crawlers()).containsExactly("Bingbot", "Slurp, Inc.", "Sogou web spider", "GPTBot");
+    }
+
+    @Test
+    void rejectsACrawlerNoCatalogEntryHas() {
+        assertThatThrownBy(() -> parse(Map.of("crawler", List.of("Googlebot,Nobot"))))
+                .isInstanceOf(BadParameterException.class)
+                .hasMessage("crawler must be the name of a crawler this tool knows (crawl-errors crawlers lists them); got 'Nobot'")
+                .extracting(e -> ((BadParameterException) e).parameter()).isEqualTo("crawler");
+    }
+
+    @Test
+    void knowsTheBuiltInCatalogsNamesTheLongTailsToo() {
+        assertThat(parse(Map.of("crawler", List.of("googlebot desktop", "UptimeRobot", "360spider-image"))).filter().crawlers())
+                .containsExactly("Googlebot Desktop", "UptimeRobot", "360Spider-Image");
+    }
+
+    @Test
     void meansPageOneWhenNoPageIsGiven() {
         assertThat(parse(Map.of()).page()).isEqualTo(1);
     }

@@ -29,6 +29,25 @@ class ShownTextTest {
     }
 
     @Test
+    void showsEveryOtherInvisibleFormatCharacterAsAUnicodeEscape() {
+        // zero width space, word joiner, byte order mark, soft hyphen, Mongolian vowel separator
+        assertThat(ShownText.of("/a\u200Bb\u2060c\uFEFFd\u00ADe\u180Ef")).isEqualTo("/a\\u200Bb\\u2060c\\uFEFFd\\u00ADe\\u180Ef");
+    }
+
+    @Test
+    void showsTagCharactersBeyondTheBasicPlaneByTheirCodePoint() {
+        // U+E0041 U+E0042: "AB" hidden in tag characters
+        assertThat(ShownText.of("/x\uDB40\uDC41\uDB40\uDC42")).isEqualTo("/x\\u{E0041}\\u{E0042}");
+    }
+
+    @Test
+    void leavesTheJoinersEmojiAndScriptsNeedAsTheyAre() {
+        String text = "👩\u200D💻 می\u200Cخواهم";
+
+        assertThat(ShownText.of(text)).isSameAs(text);
+    }
+
+    @Test
     void leavesOrdinaryTextBackslashesAndSupplementaryCharactersAsTheyAre() {
         String text = "café 日本 😀 \\x22 \\\" \\ ~ ½";
 

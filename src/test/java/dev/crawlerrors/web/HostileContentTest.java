@@ -70,13 +70,49 @@ class HostileContentTest {
 
         String csv = get("/crawl-errors.csv");
         assertThat(csv.split("\r\n")[1]).isEqualTo("2025-05-14T10:00,66.249.66.1,\"'=HYPERLINK(\"\"http://evil.example\"\",\"\"x\"\")\","
-                + "\"/<script>alert('x')</script>?a=\"\"b\"\"&c=<img src=x onerror=alert(1)>\",404,1.3,crawler_search,unverified");
+                + "\"/<script>alert('x')</script>?a=\"\"b\"\"&c=<img src=x onerror=alert(1)>\",404,1.3,crawler_search,unverified,Googlebot Desktop");
 
         JsonNode json = new ObjectMapper().readTree(get("/api/crawl-errors"));
         JsonNode row = json.get("rows").get(0);
         assertThat(row.get("url").asText()).isEqualTo(URL);
         assertThat(row.get("method").asText()).isEqualTo(METHOD);
         assertThat(row.get("userAgent").asText()).isEqualTo(AGENT);
+    }
+
+    private void storeHit(String url, String reason) {
+        Crawler crawler = new Crawler("Googlebot Desktop", "Google", BotType.crawler_search, List.of("Googlebot"), null, null, null);
+        Hit hit = new Hit(Instant.parse("2025-05-14T10:00:00Z").toEpochMilli(), 0, "66.249.66.1", "GET", url, 404, 0,
+                null, "Googlebot/2.1", 1.25, null);
+        store.append(List.of(new CrawlerHit(hit, crawler, new Verdict(Verification.unverified, reason))));
+    }
+
+    @Test
+    void showsARightToLeftOverrideAndInvisibleCharactersEscapedInTheHtmlAndTheCsv() throws Exception {
+        store = DuckDbHitStore.inMemory();
+        // shown raw, a U+202E before 'txt.exe' makes it read 'exe.txt', and a zero width space hides between two letters
+        storeHit("/\u202Etxt.exe?a=b\u200Bc", "crawl-1.googlebot.com\u202E.evil.example");
+        serve();
+
+        Document html = Jsoup.parse(get("/crawl-errors"));
+        String csv = get("/crawl-errors.csv");
+        JsonNode json = new ObjectMapper().readTree(get("/api/crawl-errors"));
+
+        assertThat(html.selectFirst("#hits tbody td.url").text()).isEqualTo("/\\u202Etxt.exe?a=b\\u200Bc");
+        assertThat(html.selectFirst("#hits tbody td.unverified").attr("title")).isEqualTo("crawl-1.googlebot.com\\u202E.evil.example");
+        assertThat(csv.split("\r\n")[1]).isEqualTo("2025-05-14T10:00,66.249.66.1,GET,/\\u202Etxt.exe?a=b\\u200Bc,404,1.3,crawler_search,unverified,Googlebot Desktop");
+        // the API gives programs the value as it was requested
+        assertThat(json.get("rows").get(0).get("url").asText()).isEqualTo("/\u202Etxt.exe?a=b\u200Bc");
+    }
+
+    @Test
+    void quotesACsvCellHoldingASemicolonSoNoSpreadsheetSplitsItIntoAFormula() throws Exception {
+        store = DuckDbHitStore.inMemory();
+        storeHit("/a;=1+2", "not checked");
+        serve();
+
+        String csv = get("/crawl-errors.csv");
+
+        assertThat(csv.split("\r\n")[1]).isEqualTo("2025-05-14T10:00,66.249.66.1,GET,\"/a;=1+2\",404,1.3,crawler_search,unverified,Googlebot Desktop");
     }
 
     @Test
@@ -105,6 +141,6 @@ class HostileContentTest {
         assertThat(json.get("total").asLong()).isZero();
         assertThat(json.get("pages").asInt()).isEqualTo(1);
         assertThat(json.get("rows")).isEmpty();
-        assertThat(get("/crawl-errors.csv")).isEqualTo("Timestamp,IP,Method,URL,Status,Duration ms,Bot type,Verification\r\n");
+        assertThat(get("/crawl-errors.csv")).isEqualTo("Timestamp,IP,Method,URL,Status,Duration ms,Bot type,Verification,Crawler\r\n");
     }
 }

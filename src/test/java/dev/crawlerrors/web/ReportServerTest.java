@@ -7,11 +7,18 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.crawlerrors.DemoFixture;
 import dev.crawlerrors.report.CrawlErrorReport;
 import dev.crawlerrors.report.ReportColumns;
+import dev.crawlerrors.store.HitStore;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.ZoneId;
 import java.util.ArrayList;
@@ -115,10 +122,13 @@ class ReportServerTest {
         List<List<String>> fromCsv = lines.subList(1, lines.size()).stream().map(l -> List.of(l.split(",", -1))).toList();
 
         assertThat(csv.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith("text/csv"));
-        assertThat(lines.get(0)).isEqualTo(String.join(",", ReportColumns.LABELS));
+        assertThat(lines.get(0)).isEqualTo(String.join(",", ReportColumns.LABELS) + ",Crawler");
         assertThat(fromJson).hasSize(226);
         assertThat(fromHtml).isEqualTo(fromJson);
-        assertThat(fromCsv).isEqualTo(fromJson);
+        // the spec's eight columns, then the crawler's name
+        assertThat(fromCsv.stream().map(r -> r.subList(0, 8)).toList()).isEqualTo(fromJson);
+        assertThat(fromCsv.stream().map(r -> r.get(8)).distinct().sorted().toList())
+                .containsExactly("Google-InspectionTool", "Googlebot Desktop", "Googlebot Smartphone");
     }
 
     @ParameterizedTest
@@ -157,6 +167,37 @@ class ReportServerTest {
         assertThat(store.size()).isEqualTo(720);
     }
 
+    /**
+     * The methods no client library sends for a read (OPTIONS, TRACE, WebDAV's, made-up ones) are
+     * sent on a socket of their own, as a scanner sends them: each got 404 where 405 is promised.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"OPTIONS", "TRACE", "PROPFIND", "FOO"})
+    void answersEveryOtherMethod405WithWhatIsAllowed(String method) throws Exception {
+        for (String path : List.of("/", "/crawl-errors", "/api/crawl-errors", "/crawl-errors.csv", "/health", "/metrics")) {
+            List<String> head = rawRequest(method, path);
+
+            assertThat(head.get(0)).as(method + " " + path).isEqualTo("HTTP/1.1 405 Method Not Allowed");
+            assertThat(head).as(method + " " + path).contains("Allow: GET, HEAD");
+        }
+        assertThat(rawRequest(method, "/no-such-page").get(0)).isEqualTo("HTTP/1.1 404 Not Found");
+    }
+
+    /** The status line and headers of {@code method path} sent over a plain socket. */
+    private static List<String> rawRequest(String method, String path) throws Exception {
+        try (Socket socket = new Socket("127.0.0.1", server.port())) {
+            socket.setSoTimeout(10_000);
+            socket.getOutputStream().write((method + " " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.ISO_8859_1));
+            List<String> head = new ArrayList<>();
+            for (String line = in.readLine(); line != null && !line.isEmpty(); line = in.readLine()) {
+                head.add(line);
+            }
+            return head;
+        }
+    }
+
     @Test
     void answersHeadLikeGetWithoutABody() throws Exception {
         HttpResponse<String> response = send("HEAD", "/api/crawl-errors?page=2");
@@ -165,6 +206,42 @@ class ReportServerTest {
         assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith("application/json"));
         assertThat(response.body()).isEmpty();
         assertThat(send("HEAD", "/crawl-errors?page=0").statusCode()).isEqualTo(400);
+    }
+
+    @Test
+    void answersHeadOfTheRootWithTheRedirectGetGives() throws Exception {
+        HttpResponse<String> head = send("HEAD", "/");
+        HttpResponse<String> get = get("/");
+
+        assertThat(head.statusCode()).isEqualTo(get.statusCode()).isEqualTo(302);
+        assertThat(head.headers().firstValue("Location")).isEqualTo(get.headers().firstValue("Location")).contains("/crawl-errors");
+    }
+
+    @Test
+    void answersHeadOfTheCsvWithItsHeadersWithoutReadingARow() throws Exception {
+        List<String> reads = new ArrayList<>();
+        HitStore counted = (HitStore) Proxy.newProxyInstance(HitStore.class.getClassLoader(), new Class<?>[] {HitStore.class},
+                (proxy, method, args) -> {
+                    if (method.getName().equals("forEach") || method.getName().equals("page")) {
+                        reads.add(method.getName());
+                    }
+                    try {
+                        return method.invoke(store, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+        try (ReportServer other = ReportServer.start(new CrawlErrorReport(counted, ZoneId.of("UTC")), counted, "127.0.0.1", 0)) {
+            HttpRequest head = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + other.port() + "/crawl-errors.csv?status=4xx"))
+                    .method("HEAD", HttpRequest.BodyPublishers.noBody()).build();
+            HttpResponse<String> response = HTTP.send(head, HttpResponse.BodyHandlers.ofString());
+
+            assertThat(response.statusCode()).isEqualTo(200);
+            assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith("text/csv"));
+            assertThat(response.headers().firstValue("Content-Disposition")).contains("attachment; filename=\"crawl-errors.csv\"");
+            assertThat(response.body()).isEmpty();
+            assertThat(reads).isEmpty();
+        }
     }
 
     @Test

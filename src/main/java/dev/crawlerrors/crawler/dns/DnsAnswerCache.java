@@ -54,6 +54,12 @@ final class DnsAnswerCache {
         to.put(question, entry, now);
     }
 
+    /** Forgets every answer. */
+    void clear() {
+        positive.entries.clear();
+        negative.entries.clear();
+    }
+
     int size() {
         return positive.entries.size() + negative.entries.size();
     }

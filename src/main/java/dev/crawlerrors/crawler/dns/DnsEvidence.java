@@ -1,13 +1,18 @@
 package dev.crawlerrors.crawler.dns;
 
+import java.util.List;
+
 /**
  * What reverse-then-forward DNS says about an address that claims to be a crawler.
  *
  * @param outcome whether DNS confirms the crawler, refutes it, or could not be asked
  * @param reason  one line that names the evidence, e.g. {@code PTR crawl-66-249-66-1.googlebot.com,
  *                forward-confirmed} or {@code no PTR for 203.0.113.9 (NXDOMAIN)}
+ * @param answers the answers the check saw, in the order it asked, one line each, e.g. {@code PTR
+ *                1.66.249.66.in-addr.arpa: crawl-66-249-66-1.googlebot.com} and {@code A
+ *                crawl-66-249-66-1.googlebot.com: 66.249.66.1}; empty when it asked nothing
  */
-public record DnsEvidence(Outcome outcome, String reason) {
+public record DnsEvidence(Outcome outcome, String reason, List<String> answers) {
 
     public enum Outcome {
         /** The PTR name is in an accepted domain and its A/AAAA records contain the address. */
@@ -20,9 +25,29 @@ public record DnsEvidence(Outcome outcome, String reason) {
         REFUTED,
         /**
          * The check could not be completed (timeout, SERVFAIL, REFUSED, a network error, an
-         * unusable input). Transient: not cached, worth asking again later.
+         * unusable input, a resolver that failed its own check). Transient: not cached, worth
+         * asking again later.
          */
         FAILED
+    }
+
+    public DnsEvidence {
+        answers = List.copyOf(answers);
+    }
+
+    /** Evidence without the answers that led to it. */
+    public DnsEvidence(Outcome outcome, String reason) {
+        this(outcome, reason, List.of());
+    }
+
+    /** The same evidence with the answers that led to it. */
+    DnsEvidence withAnswers(List<String> seen) {
+        return new DnsEvidence(outcome, reason, seen);
+    }
+
+    /** The same evidence without its answers, as tests compare it. */
+    public DnsEvidence withoutAnswers() {
+        return new DnsEvidence(outcome, reason);
     }
 
     static DnsEvidence confirmed(String reason) {

@@ -32,7 +32,6 @@ import org.xbill.DNS.Message;
 import org.xbill.DNS.Name;
 import org.xbill.DNS.ReverseMap;
 import org.xbill.DNS.SimpleResolver;
-import org.xbill.DNS.TextParseException;
 import org.xbill.DNS.Type;
 import org.xbill.DNS.io.DefaultIoClientFactory;
 import org.xbill.DNS.io.IoClientFactory;
@@ -181,9 +180,10 @@ public final class DnsVerifier implements AutoCloseable {
     }
 
     /**
-     * Checks that {@code ip} belongs to an operator whose crawlers' PTR names end in one of
-     * {@code domains} (at a label boundary: {@code x.googlebot.com} is in {@code googlebot.com},
-     * {@code evilgooglebot.com} is not).
+     * Checks that {@code ip} belongs to an operator whose crawlers' PTR names match one of
+     * {@code domains}, name patterns such as {@code crawl-*.googlebot.com}, {@code *.search.msn.com}
+     * or a plain domain ({@link NamePattern}; always at label boundaries: {@code evilgooglebot.com}
+     * is not in {@code googlebot.com}).
      *
      * @param ip      an IPv4 or IPv6 address as text; an IPv4-mapped IPv6 address is checked as IPv4
      * @param domains the accepted domains, e.g. {@link Crawler#dnsDomains()}
@@ -220,6 +220,14 @@ public final class DnsVerifier implements AutoCloseable {
     /** Answers in the cache now, expired ones included until they are next looked at. */
     public int cachedAnswers() {
         return cache.size();
+    }
+
+    /**
+     * Forgets every cached answer: a resolver found broken may have given wrong ones, which must not
+     * outlive it ({@link ResolverCheck}).
+     */
+    public void forgetAnswers() {
+        cache.clear();
     }
 
     /** The resolver asked, as {@code host:port}. */
@@ -260,10 +268,16 @@ public final class DnsVerifier implements AutoCloseable {
             return done(DnsEvidence.failed(accepted.problem + "; " + ip + " was not checked"));
         }
         DnsQuestion ptr = new DnsQuestion(ReverseMap.fromAddress(address), Type.PTR);
-        return resolve(ptr, false, 0).thenCompose(answer -> afterPtr(ip, address, accepted, answer));
+        // the answers seen, in order, for whoever wants to show them (the verify command)
+        List<String> answers = new ArrayList<>(3);
+        return resolve(ptr, false, 0).thenCompose(answer -> {
+            answers.add("PTR " + ptr.name().toString(true) + ": " + answer.describe());
+            return afterPtr(ip, address, accepted, answer, answers);
+        }).thenApply(evidence -> evidence.withAnswers(answers));
     }
 
-    private CompletableFuture<DnsEvidence> afterPtr(String ip, InetAddress address, AcceptedDomains accepted, DnsAnswer ptr) {
+    private CompletableFuture<DnsEvidence> afterPtr(String ip, InetAddress address, AcceptedDomains accepted, DnsAnswer ptr,
+            List<String> answers) {
         switch (ptr.kind()) {
             case FAILED:
                 return done(DnsEvidence.failed("DNS " + ptr.failure() + " for the PTR of " + ip));
@@ -290,7 +304,7 @@ public final class DnsVerifier implements AutoCloseable {
                     ? "PTR " + shown + " is not in " + accepted.text
                     : "PTRs " + shown + " are not in " + accepted.text));
         }
-        return confirm(ip, address, inDomain, 0, null, null);
+        return confirm(ip, address, inDomain, 0, null, null, answers);
     }
 
     /**
@@ -299,11 +313,12 @@ public final class DnsVerifier implements AutoCloseable {
      * the one that confirms.
      */
     private CompletableFuture<DnsEvidence> confirm(String ip, InetAddress address, List<Name> names, int index,
-            DnsEvidence firstFailed, DnsEvidence firstRefuted) {
+            DnsEvidence firstFailed, DnsEvidence firstRefuted, List<String> answers) {
         Name name = names.get(index);
         int type = address instanceof Inet4Address ? Type.A : Type.AAAA;
         return resolve(new DnsQuestion(name, type), true, 0).thenCompose(forward -> {
             String shown = name.toString(true);
+            answers.add(Type.string(type) + " " + shown + ": " + forward.describe());
             if (forward.kind() == DnsAnswer.Kind.RECORDS && forward.addresses().contains(address)) {
                 return done(DnsEvidence.confirmed("PTR " + shown + ", forward-confirmed"));
             }
@@ -317,7 +332,7 @@ public final class DnsVerifier implements AutoCloseable {
                         + " (" + Type.string(type) + ": " + forward.describe() + ")");
             }
             if (index + 1 < names.size()) {
-                return confirm(ip, address, names, index + 1, failed, refuted);
+                return confirm(ip, address, names, index + 1, failed, refuted, answers);
             }
             return done(failed != null ? failed : refuted);
         });
@@ -549,24 +564,24 @@ public final class DnsVerifier implements AutoCloseable {
         }
     }
 
-    /** A list of accepted domains, parsed once. */
-    private record AcceptedDomains(Name[] names, String text, String problem) {
+    /** A list of accepted name patterns, parsed once. */
+    private record AcceptedDomains(NamePattern[] patterns, String text, String problem) {
 
         static AcceptedDomains parse(List<String> domains) {
-            Name[] names = new Name[domains.size()];
-            for (int i = 0; i < names.length; i++) {
+            NamePattern[] patterns = new NamePattern[domains.size()];
+            for (int i = 0; i < patterns.length; i++) {
                 try {
-                    names[i] = Name.fromString(domains.get(i), Name.root);
-                } catch (TextParseException e) {
-                    return new AcceptedDomains(null, "", "accepted domain '" + domains.get(i) + "' is not a DNS name");
+                    patterns[i] = NamePattern.parse(domains.get(i));
+                } catch (IllegalArgumentException e) {
+                    return new AcceptedDomains(null, "", "accepted domain " + e.getMessage());
                 }
             }
-            return new AcceptedDomains(names, String.join(", ", domains), null);
+            return new AcceptedDomains(patterns, String.join(", ", domains), null);
         }
 
         boolean contain(Name name) {
-            for (Name domain : names) {
-                if (name.subdomain(domain)) {
+            for (NamePattern pattern : patterns) {
+                if (pattern.matches(name)) {
                     return true;
                 }
             }

@@ -3,6 +3,7 @@ package dev.crawlerrors.crawler.verify;
 import inet.ipaddr.IPAddress;
 import inet.ipaddr.IPAddressString;
 import inet.ipaddr.ipv4.IPv4Address;
+import inet.ipaddr.ipv6.IPv6Address;
 
 /**
  * Addresses and prefixes read from text: {@code 66.249.66.1}, {@code 66.249.64.0/19}, or any form
@@ -18,10 +19,45 @@ final class IpAddresses {
     private IpAddresses() {
     }
 
-    /** The address (with its prefix length, when written), or null when {@code text} is not one. */
+    /**
+     * The address (with its prefix length, when written), or null when {@code text} is not one.
+     * The library also reads ranges ({@code -6.249.66.3} is 0-6.249.66.3, {@code 1.2.3.*}), which
+     * are no address: a client address that a log wrote so, looked up in a list, threw from the
+     * trie and ended the import or the drain's batch (a 500); such text is not an address here.
+     * A prefix block ({@code 66.249.64.0/19}) is, as the lists write their prefixes.
+     */
     static IPAddress parse(String text) {
         IPAddress quad = dottedQuad(text);
-        return quad != null ? quad : new IPAddressString(text).getAddress();
+        if (quad != null) {
+            return quad;
+        }
+        IPAddress address;
+        try {
+            address = new IPAddressString(text).getAddress();
+        } catch (RuntimeException e) {
+            return null; // a form the library reads but cannot make one address of
+        }
+        return address == null || address.isMultiple() && !address.isPrefixBlock() ? null : address;
+    }
+
+    /**
+     * Whether {@code address} is one no crawler sends from, only a proxy or a machine on the same
+     * network: loopback, unspecified, RFC 1918, link-local, shared address space (100.64/10), and for
+     * IPv6 unique-local, site-local and link-local; an IPv4-mapped address as its IPv4 address.
+     */
+    static boolean isPrivate(IPAddress address) {
+        if (address instanceof IPv6Address a6 && a6.isIPv4Mapped()) {
+            address = a6.getEmbeddedIPv4Address();
+        }
+        if (address.isLoopback() || address.isUnspecified() || address.isLinkLocal()) {
+            return true;
+        }
+        if (address instanceof IPv4Address a4) {
+            int first = a4.getSegment(0).getSegmentValue();
+            int second = a4.getSegment(1).getSegmentValue();
+            return a4.isPrivate() || (first == 100 && second >= 64 && second <= 127);
+        }
+        return address instanceof IPv6Address a6 && (a6.isUniqueLocal() || a6.isSiteLocal());
     }
 
     /**

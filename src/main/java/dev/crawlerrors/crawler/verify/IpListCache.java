@@ -109,8 +109,9 @@ public final class IpListCache {
         replace(metadataFile(name), Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(meta));
     }
 
-    private void replace(Path target, byte[] bytes) throws IOException {
-        Path temporary = Files.createTempFile(directory, "." + target.getFileName() + ".", ".tmp");
+    /** Writes {@code bytes} to {@code target} through a temporary file, flushed and moved over it, so a crash leaves the old file or the new one. */
+    static void replace(Path target, byte[] bytes) throws IOException {
+        Path temporary = Files.createTempFile(target.toAbsolutePath().getParent(), "." + target.getFileName() + ".", ".tmp");
         try {
             try (FileChannel out = FileChannel.open(temporary, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
                 ByteBuffer buffer = ByteBuffer.wrap(bytes);
@@ -147,9 +148,14 @@ public final class IpListCache {
         }
     }
 
+    /** Whether {@code name} names a file in a directory and nothing outside it. */
+    static boolean isPlainName(String name) {
+        return !(name.isEmpty() || name.contains("/") || name.contains("\\") || name.equals(".") || name.equals(".."));
+    }
+
     // Names come from the catalog, which is data: refuse one that would write outside the cache.
     private static String plainName(String name) {
-        if (name.isEmpty() || name.contains("/") || name.contains("\\") || name.equals(".") || name.equals("..")) {
+        if (!isPlainName(name)) {
             throw new IllegalArgumentException("IP list name '" + name + "' is not a plain file name; name it like common-crawlers.json.");
         }
         return name;

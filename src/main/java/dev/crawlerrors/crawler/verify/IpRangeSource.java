@@ -2,13 +2,6 @@ package dev.crawlerrors.crawler.verify;
 
 import dev.crawlerrors.crawler.IpListSpec;
 import java.io.IOException;
-import java.net.ConnectException;
-import java.net.URI;
-import java.net.UnknownHostException;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.channels.UnresolvedAddressException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -30,29 +23,34 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Given a cache directory, lists read from URLs are kept there ({@link IpListCache}) and every
  * {@link #load} asks the server whether the cached copy is still current ({@code If-None-Match},
- * {@code If-Modified-Since}). When the refresh fails in any way, the last good copy is returned
- * marked {@link IpRangeList#stale()}; only without one does {@code load} throw. Lists read from a
- * directory are never cached.
+ * {@code If-Modified-Since}). Downloads are bounded in size and time ({@link ListFetcher}). A
+ * download is refused when it cannot be the operator's list ({@link IpRangeList#parse}) or when it
+ * is far smaller than the copy in use; then, as when the download fails, the last good copy is
+ * returned marked {@link IpRangeList#stale()}: the cached copy, or the release's snapshot
+ * ({@link IpListSnapshot}), whichever was fetched later. Only with neither does {@code load} throw.
+ * A refusal is logged as a warning. Lists read from a directory are never cached.
  */
 public final class IpRangeSource {
-
-    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
-    private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(15);
 
     private final Path directory;
     private final String baseUrl;
     private final IpListCache cache;
+    private final IpListSnapshot snapshot;
+    private final ListFetcher fetcher;
     private final Clock clock;
     // The last list parsed per name, keyed by its bytes' SHA-256, so a 304 costs no re-parse.
     private final Map<String, Parsed> parsed = new ConcurrentHashMap<>();
+    private final Map<String, Parsed> snapshotParsed = new ConcurrentHashMap<>();
     // One load per list at a time, so two callers never interleave writes to the same cache files.
     private final Map<String, ReentrantLock> locks = new ConcurrentHashMap<>();
-    private HttpClient http;
 
-    private IpRangeSource(Path directory, String baseUrl, IpListCache cache, Clock clock) {
+    private IpRangeSource(Path directory, String baseUrl, IpListCache cache, IpListSnapshot snapshot, ListFetcher fetcher,
+            Clock clock) {
         this.directory = directory;
         this.baseUrl = baseUrl;
         this.cache = cache;
+        this.snapshot = snapshot;
+        this.fetcher = fetcher;
         this.clock = clock;
     }
 
@@ -92,18 +90,26 @@ public final class IpRangeSource {
      * @throws IllegalArgumentException when the value is neither a URL nor an existing directory
      */
     public static IpRangeSource parse(String value, Path cacheDirectory, Clock clock) {
+        return parse(value, cacheDirectory, clock, IpListSnapshot.bundled(), new ListFetcher());
+    }
+
+    /**
+     * As {@link #parse(String, Path, Clock)}, falling back on {@code snapshot} instead of the
+     * jar's, and downloading with {@code fetcher}'s bounds.
+     */
+    static IpRangeSource parse(String value, Path cacheDirectory, Clock clock, IpListSnapshot snapshot, ListFetcher fetcher) {
         IpListCache cache = cacheDirectory == null ? null : new IpListCache(cacheDirectory);
         if (value == null || value.isBlank()) {
-            return new IpRangeSource(null, null, cache, clock);
+            return new IpRangeSource(null, null, cache, snapshot, fetcher, clock);
         }
         if (value.startsWith("http://") || value.startsWith("https://")) {
-            return new IpRangeSource(null, value.endsWith("/") ? value : value + "/", cache, clock);
+            return new IpRangeSource(null, value.endsWith("/") ? value : value + "/", cache, snapshot, fetcher, clock);
         }
         Path dir = Path.of(value);
         if (!Files.isDirectory(dir)) {
             throw new IllegalArgumentException("--ip-ranges: '" + value + "' is neither an http(s) URL nor a directory");
         }
-        return new IpRangeSource(dir, null, null, clock);
+        return new IpRangeSource(dir, null, null, IpListSnapshot.none(), fetcher, clock);
     }
 
     /**
@@ -118,11 +124,7 @@ public final class IpRangeSource {
         if (directory != null) {
             return fromDirectory(spec);
         }
-        String url = baseUrl != null ? baseUrl + spec.name() : spec.url();
-        if (cache == null) {
-            Instant now = clock.instant();
-            return IpRangeList.parse(spec.name(), fetch(url, null).body(), now, url);
-        }
+        String url = url(spec);
         ReentrantLock lock = locks.computeIfAbsent(spec.name(), name -> new ReentrantLock());
         lock.lock();
         try {
@@ -169,13 +171,18 @@ public final class IpRangeSource {
         throw new IOException("there is no " + spec.name() + " in " + directory);
     }
 
+    /** Where {@code spec} is downloaded from: the base URL and its name, or its official address. */
+    String url(IpListSpec spec) {
+        return baseUrl != null ? baseUrl + spec.name() : spec.url();
+    }
+
     private IpRangeList refresh(String name, String url) throws IOException {
         // A copy from another address (the official one, when a base URL is given now) is neither
         // revalidated there nor trusted as its fallback; a successful download replaces it.
-        CachedIpList copy = cached(name).filter(c -> url.equals(c.url())).orElse(null);
+        CachedIpList copy = cache == null ? null : cached(name).filter(c -> url.equals(c.url())).orElse(null);
         Instant now = clock.instant();
         try {
-            Response response = fetch(url, copy != null && copy.hasValidators() ? copy : null);
+            ListFetcher.Response response = fetcher.fetch(url, copy != null && copy.hasValidators() ? copy : null);
             if (response.status() == 304) {
                 CachedIpList checked = copy.checkedAt(now);
                 IpRangeList list = fromCache(name, checked);
@@ -183,25 +190,70 @@ public final class IpRangeSource {
                 return list;
             }
             IpRangeList list = IpRangeList.parse(name, response.body(), now, url);
-            CachedIpList downloaded = CachedIpList.downloaded(url, response.etag(), response.lastModified(), now, response.body());
-            parsed.put(name, new Parsed(downloaded.sha256(), list));
-            save(name, downloaded, true);
+            LastGood inUse = lastGood(name, copy, null);
+            if (inUse != null) {
+                list.requireNotFarSmallerThan(inUse.list(), inUse.what());
+            }
+            if (cache != null) {
+                CachedIpList downloaded = CachedIpList.downloaded(url, response.etag(), response.lastModified(), now, response.body());
+                parsed.put(name, new Parsed(downloaded.sha256(), list));
+                save(name, downloaded, true);
+            }
             return list;
         } catch (IOException failure) {
-            if (copy == null) {
+            boolean refused = failure instanceof ListRefusedException;
+            LastGood last = lastGood(name, copy, failure);
+            String note = "refresh " + (refused ? "refused" : "failed") + " at " + IpRangeList.minute(now) + ": " + failure.getMessage()
+                    + (last == null ? "" : "; using " + last.what());
+            if (refused) {
+                Log.LOG.warn("IP list {}: {}", name, note);
+            }
+            if (last == null) {
                 throw failure;
             }
-            IpRangeList last;
-            try {
-                last = fromCache(name, copy);
-            } catch (IOException unusable) {
-                failure.addSuppressed(unusable);
-                throw failure;
-            }
-            String because = "refresh failed at " + IpRangeList.minute(now) + ": " + failure.getMessage()
-                    + "; using the copy fetched " + IpRangeList.minute(copy.fetchedAt());
-            return last.checked(copy.checkedAt(), because);
+            return last.list().checked(last.checkedAt(), note);
         }
+    }
+
+    /**
+     * The copy to use when a download fails or is refused, and to compare a fresh one with: the
+     * cached copy or the release snapshot's, whichever was fetched later; null when there is neither.
+     * Problems reading either are added to {@code failure}, when given, else ignored.
+     */
+    private LastGood lastGood(String name, CachedIpList copy, IOException failure) {
+        LastGood cached = null;
+        if (copy != null) {
+            try {
+                cached = new LastGood(fromCache(name, copy), copy.checkedAt(), "the copy fetched " + IpRangeList.minute(copy.fetchedAt()));
+            } catch (IOException unusable) {
+                if (failure != null) {
+                    failure.addSuppressed(unusable);
+                }
+            }
+        }
+        LastGood bundled = null;
+        try {
+            Optional<IpListSnapshot.Copy> shipped = snapshot.copy(name);
+            if (shipped.isPresent()) {
+                IpListSnapshot.Copy s = shipped.get();
+                IpRangeList list = parsedOnce(name, s.body(), s.fetchedAt(), s.url() == null ? "the release snapshot" : s.url());
+                bundled = new LastGood(list.fetched(s.fetchedAt()).checked(s.fetchedAt(), ""), s.fetchedAt(),
+                        "the release snapshot taken " + IpRangeList.minute(s.takenAt()).substring(0, 10)
+                                + " (fetched " + IpRangeList.minute(s.fetchedAt()) + ")");
+            }
+        } catch (IOException unusable) {
+            if (failure != null) {
+                failure.addSuppressed(unusable);
+            }
+        }
+        if (cached == null || (bundled != null && bundled.list().fetchedAt().isAfter(cached.list().fetchedAt()))) {
+            return bundled;
+        }
+        return cached;
+    }
+
+    /** A copy that stands in for the current list, when it was last confirmed current, and how messages name it. */
+    private record LastGood(IpRangeList list, Instant checkedAt, String what) {
     }
 
     /** The cached list as a parsed list dated by its metadata, parsing only bytes not seen before. */
@@ -220,6 +272,18 @@ public final class IpRangeSource {
             parsed.put(name, new Parsed(copy.sha256(), list));
         }
         return list.fetched(copy.fetchedAt()).checked(copy.checkedAt(), "");
+    }
+
+    /** {@code body} parsed, or the list parsed from the same bytes before (the snapshot's, read again at every refresh that fails). */
+    private IpRangeList parsedOnce(String name, byte[] body, Instant fetchedAt, String origin) throws IOException {
+        String sha256 = CachedIpList.sha256(body);
+        Parsed known = snapshotParsed.get(name);
+        if (known != null && known.sha256().equals(sha256)) {
+            return known.list();
+        }
+        IpRangeList list = IpRangeList.parse(name, body, fetchedAt, origin);
+        snapshotParsed.put(name, new Parsed(sha256, list));
+        return list;
     }
 
     private Optional<CachedIpList> cached(String name) {
@@ -243,59 +307,6 @@ public final class IpRangeSource {
             Log.LOG.warn("{} could not be saved in {} ({}); make it a writable directory with free space so a failed refresh can fall back to a saved copy.",
                     name, cache.directory(), e.toString());
         }
-    }
-
-    private Response fetch(String url, CachedIpList validators) throws IOException {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url)).timeout(REQUEST_TIMEOUT).GET();
-        if (validators != null) {
-            if (validators.etag() != null) {
-                request.header("If-None-Match", validators.etag());
-            }
-            if (validators.lastModified() != null) {
-                request.header("If-Modified-Since", validators.lastModified());
-            }
-        }
-        try {
-            HttpResponse<byte[]> response = client().send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
-            int status = response.statusCode();
-            if (status != 200 && !(status == 304 && validators != null)) {
-                throw new IOException(url + " answered HTTP " + status);
-            }
-            return new Response(status, response.body(), response.headers().firstValue("ETag").orElse(null),
-                    response.headers().firstValue("Last-Modified").orElse(null));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while fetching " + url);
-        } catch (IOException e) {
-            String why = reason(e);
-            throw new IOException(url.equals(why) || why.startsWith(url) ? why : url + " could not be fetched: " + why);
-        }
-    }
-
-    // HttpClient throws a ConnectException without a message on a refused connection, and wraps an
-    // unknown host the same way, so the type is often all there is to say what happened.
-    private static String reason(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof UnresolvedAddressException || t instanceof UnknownHostException) {
-                return "its host name does not resolve";
-            }
-        }
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t.getMessage() != null && !t.getMessage().isBlank()) {
-                return t.getMessage();
-            }
-        }
-        return e instanceof ConnectException ? "connection refused" : e.getClass().getSimpleName();
-    }
-
-    private synchronized HttpClient client() {
-        if (http == null) {
-            http = HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT).followRedirects(HttpClient.Redirect.NORMAL).build();
-        }
-        return http;
-    }
-
-    private record Response(int status, byte[] body, String etag, String lastModified) {
     }
 
     private record Parsed(String sha256, IpRangeList list) {

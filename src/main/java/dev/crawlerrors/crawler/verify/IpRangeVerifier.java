@@ -13,29 +13,84 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Checks a crawler's address against its operator's published IP lists. Lists are read on first
- * use; {@link #refreshDue} reads again those whose time has come (the source revalidates them with
- * conditional requests and keeps the last good copy). Answers are cached per address and crawler
- * until a list changes.
+ * use, each on a loader thread of its own, so that a slow or unreachable list host holds up no
+ * reader: {@link #checkNow} answers only from lists already read (and starts reading the others),
+ * {@link #loaded} says when they are. {@link #refreshDue} reads again those whose time has come (the
+ * source revalidates them with conditional requests and keeps the last good copy). Answers are
+ * cached per address and crawler until a list changes.
  */
 public final class IpRangeVerifier {
 
+    /** Lists read at once, at most: a fetch waits on the network, not on a core. */
+    private static final int LOADERS = 4;
+
     private final CrawlerCatalog catalog;
     private final IpRangeSource source;
-    private final Map<String, Loaded> lists = new ConcurrentHashMap<>();
+    private final Map<String, CompletableFuture<Loaded>> lists = new ConcurrentHashMap<>();
     private final Map<String, ListCheck> checks = new ConcurrentHashMap<>();
+    private final ThreadPoolExecutor loaders;
 
     public IpRangeVerifier(CrawlerCatalog catalog, IpRangeSource source) {
         this.catalog = catalog;
         this.source = source;
+        AtomicInteger count = new AtomicInteger();
+        this.loaders = new ThreadPoolExecutor(LOADERS, LOADERS, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), task -> {
+            Thread thread = new Thread(task, "ip-lists-" + count.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        });
+        this.loaders.allowCoreThreadTimeOut(true);
     }
 
-    /** What the crawler's lists say about {@code ip}. */
+    /** What the crawler's lists say about {@code ip}, reading them first when they have not been read. */
     public ListCheck check(String ip, Crawler crawler) {
-        return checks.computeIfAbsent(CrawlerHit.claimKey(ip, crawler.name()), key -> lookUp(ip, crawler));
+        loaded(crawler).join();
+        return checkNow(ip, crawler);
+    }
+
+    /**
+     * What the crawler's lists say about {@code ip}, or null while one of them is still being read:
+     * this never waits, and starts reading the lists not yet asked for.
+     */
+    public ListCheck checkNow(String ip, Crawler crawler) {
+        String key = CrawlerHit.claimKey(ip, crawler.name());
+        ListCheck known = checks.get(key);
+        if (known != null) {
+            return known;
+        }
+        for (String name : crawler.ipLists()) {
+            if (!list(name).isDone()) {
+                return null;
+            }
+        }
+        return checks.computeIfAbsent(key, k -> lookUp(ip, crawler));
+    }
+
+    /** Completes when every list of {@code crawler} has been read or has failed; starts reading them. */
+    public CompletableFuture<Void> loaded(Crawler crawler) {
+        List<String> names = crawler.ipLists();
+        if (names.isEmpty()) {
+            return CompletableFuture.completedFuture(null);
+        }
+        CompletableFuture<?>[] loads = new CompletableFuture<?>[names.size()];
+        for (int i = 0; i < loads.length; i++) {
+            loads[i] = list(names.get(i));
+        }
+        return CompletableFuture.allOf(loads);
+    }
+
+    /** The names of the lists being read now. */
+    public List<String> loading() {
+        return lists.entrySet().stream().filter(e -> !e.getValue().isDone()).map(Map.Entry::getKey).sorted().toList();
     }
 
     /** The verdict the lists alone give: listed is verified, not listed is spoofed, otherwise unverified. */
@@ -63,7 +118,7 @@ public final class IpRangeVerifier {
         List<String> unreadable = new ArrayList<>();
         List<IpRangeList> checked = new ArrayList<>();
         for (String name : crawler.ipLists()) {
-            Loaded loaded = list(name);
+            Loaded loaded = list(name).join();
             if (loaded.list() == null) {
                 unreadable.add(loaded.failure());
                 continue;
@@ -85,8 +140,8 @@ public final class IpRangeVerifier {
         return new ListCheck(ListCheck.Kind.NOT_LISTED, evidence.append(')').toString());
     }
 
-    private Loaded list(String name) {
-        return lists.computeIfAbsent(name, this::load);
+    private CompletableFuture<Loaded> list(String name) {
+        return lists.computeIfAbsent(name, n -> CompletableFuture.supplyAsync(() -> load(n), loaders));
     }
 
     private Loaded load(String name) {
@@ -106,13 +161,13 @@ public final class IpRangeVerifier {
      */
     public boolean refreshDue(Duration every) {
         boolean changed = false;
-        for (Map.Entry<String, Loaded> entry : lists.entrySet()) {
-            Loaded old = entry.getValue();
-            if (old.list() != null && !source.isDue(old.list(), every)) {
-                continue;
+        for (Map.Entry<String, CompletableFuture<Loaded>> entry : lists.entrySet()) {
+            Loaded old = entry.getValue().getNow(null);
+            if (old == null || (old.list() != null && !source.isDue(old.list(), every))) {
+                continue; // still being read, or not due
             }
             Loaded fresh = load(entry.getKey());
-            entry.setValue(fresh);
+            entry.setValue(CompletableFuture.completedFuture(fresh));
             if (!sameContent(old, fresh)) {
                 changed = true;
             }
@@ -133,25 +188,41 @@ public final class IpRangeVerifier {
 
     /** Reads every list the catalog names (serve does this at start, so the report can show them). */
     public void loadAll() {
-        catalog.crawlers().stream().flatMap(c -> c.ipLists().stream()).distinct().forEach(this::list);
+        catalog.crawlers().stream().flatMap(c -> c.ipLists().stream()).distinct().map(this::list).toList()
+                .forEach(CompletableFuture::join);
     }
 
     /** One line per list read or failed, for the report and the summary. */
     public List<String> describeLists() {
+        return describeLists(null);
+    }
+
+    /** As {@link #describeLists()}, with each list's age as of {@code now} (none when null). */
+    public List<String> describeLists(java.time.Instant now) {
         List<String> lines = new ArrayList<>();
-        loadedLists().stream().map(IpRangeList::describe).sorted().forEach(lines::add);
+        loadedLists().stream().map(list -> now == null ? list.describe() : list.describe(now)).sorted().forEach(lines::add);
         listFailures().stream().sorted().map(f -> "not read: " + f).forEach(lines::add);
         return lines;
     }
 
     /** The lists read so far, for the summary. */
     public List<IpRangeList> loadedLists() {
-        return lists.values().stream().map(Loaded::list).filter(Objects::nonNull).toList();
+        return read().map(Loaded::list).filter(Objects::nonNull).toList();
+    }
+
+    /** The lists {@code crawler} names that have been read, for explanations. */
+    public List<IpRangeList> listsOf(Crawler crawler) {
+        return crawler.ipLists().stream().map(name -> lists.get(name)).filter(Objects::nonNull).map(f -> f.getNow(null))
+                .filter(Objects::nonNull).map(Loaded::list).filter(Objects::nonNull).toList();
+    }
+
+    private java.util.stream.Stream<Loaded> read() {
+        return lists.values().stream().map(f -> f.getNow(null)).filter(Objects::nonNull);
     }
 
     /** Why lists that could not be read failed, for the summary. */
     public List<String> listFailures() {
-        return lists.values().stream().map(Loaded::failure).filter(Objects::nonNull).toList();
+        return read().map(Loaded::failure).filter(Objects::nonNull).toList();
     }
 
     /** A list read, or the sentence saying why it could not be. */
@@ -159,6 +230,6 @@ public final class IpRangeVerifier {
     }
 
     private static String created(IpRangeList list) {
-        return list.creationDate().isEmpty() ? "" : " (created " + list.creationDate() + ")";
+        return " (" + list.dated() + ")";
     }
 }

@@ -111,6 +111,7 @@ public final class ApacheFormat {
             case "referer", "referrer" -> FieldKind.REFERER;
             case "user-agent" -> FieldKind.USER_AGENT;
             case "x-forwarded-for" -> FieldKind.FORWARDED_FOR;
+            case "cf-connecting-ip", "true-client-ip" -> FieldKind.CONNECTING_IP;
             case "host" -> FieldKind.HOST;
             default -> FieldKind.SKIP;
         };

@@ -51,11 +51,6 @@ final class ClientAddress {
         return lower.equals("::1") || lower.startsWith("fc") || lower.startsWith("fd") || lower.startsWith("fe80:");
     }
 
-    /** The last address of an X-Forwarded-For list in {@code b[from, to)}, or null when it holds none. */
-    static String lastForwarded(byte[] b, int from, int to) {
-        return lastForwarded(new String(b, from, to - from, StandardCharsets.UTF_8));
-    }
-
     /** The last address of an X-Forwarded-For list such as {@code "66.249.66.1, 10.0.0.2"}, or null. */
     static String lastForwarded(String list) {
         if (list == null) {

@@ -35,6 +35,16 @@ enum FieldKind {
             }
         }
     },
+    /** nginx {@code $http_cf_connecting_ip}, {@code $http_true_client_ip}: the client's address as a CDN saw it. */
+    CONNECTING_IP("an address", false, 0, false) {
+        @Override
+        void read(byte[] b, int from, int to, LineFields out, String name) {
+            if (!LogText.isDash(b, from, to) && to > from) {
+                out.connectingFrom = from;
+                out.connectingTo = to;
+            }
+        }
+    },
     /** nginx {@code $time_local}: {@code 14/May/2025:09:31:02 +0200}. */
     TIME_LOCAL(LogTime.CLF_PATTERN, false, LogTime.CLF_LENGTH, false) {
         @Override

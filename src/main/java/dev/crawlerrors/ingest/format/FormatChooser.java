@@ -19,6 +19,11 @@ public interface FormatChooser {
      */
     Choice choose(InputStream in, String source) throws UnrecognizedFormatException;
 
+    /** Whether the format is detected from each source's lines ({@code --format auto}), rather than named. */
+    default boolean detects() {
+        return false;
+    }
+
     /** The parser for a source and the stream to read it from. */
     record Choice(LineParser parser, InputStream in) {
 

@@ -57,6 +57,11 @@ public final class FormatDetector implements FormatChooser {
     }
 
     @Override
+    public boolean detects() {
+        return true;
+    }
+
+    @Override
     public Choice choose(InputStream in, String source) throws UnrecognizedFormatException {
         Sample sample = Sample.read(in);
         InputStream replay = sample.replay(in);

@@ -153,7 +153,8 @@ public final class JsonLineParser implements LineParser {
     private static Key fromVariable(FieldKind kind) {
         return switch (kind) {
             case CLIENT -> new Key(Target.CLIENT, 2, Unit.NONE);
-            case FORWARDED_FOR -> new Key(Target.FORWARDED, 1, Unit.NONE);
+            case FORWARDED_FOR -> new Key(Target.FORWARDED, 2, Unit.NONE);
+            case CONNECTING_IP -> new Key(Target.FORWARDED, 1, Unit.NONE);
             case TIME_LOCAL, TIME_ISO8601, EPOCH_SECONDS -> new Key(Target.TIME, 2, Unit.NONE);
             case REQUEST -> new Key(Target.REQUEST, 2, Unit.NONE);
             case METHOD -> new Key(Target.METHOD, 2, Unit.NONE);
@@ -455,6 +456,11 @@ public final class JsonLineParser implements LineParser {
             }
             if (!Double.isNaN(epochNumber)) {
                 epochMillis = LogTime.epochOfAnyUnit(epochNumber);
+                if (epochMillis == LogTime.INVALID) {
+                    throw new BadLineException("bad time", "'" + LogText.excerpt(timeText) + "' (" + path[Target.TIME.ordinal()]
+                            + ") is not a time in the years 1 to 9999; expected epoch seconds (or milliseconds, microseconds, "
+                            + "nanoseconds) such as 1747207862.123");
+                }
             } else if (t.length == LogTime.CLF_LENGTH && (epochMillis = LogTime.clf(t, 0, t.length)) != LogTime.INVALID) {
                 offsetMinutes = LogTime.clfOffsetMinutes(t, 0);
             } else if ((epochMillis = LogTime.iso8601(t, 0, t.length)) != LogTime.INVALID) {
@@ -519,7 +525,8 @@ public final class JsonLineParser implements LineParser {
             }
             count();
             return new Hit(epochMillis, offsetMinutes, ip, method == null ? "" : method, url, status, bytes,
-                    dashIsNull(text[Target.REFERER.ordinal()]), dashIsNull(text[Target.AGENT.ordinal()]), durationMs(), host);
+                    dashIsNull(text[Target.REFERER.ordinal()]), dashIsNull(text[Target.AGENT.ordinal()]), durationMs(), host,
+                    dashIsNull(forwarded));
         }
 
         private void count() {
@@ -633,8 +640,12 @@ public final class JsonLineParser implements LineParser {
         put(k, Target.CLIENT, 1, Unit.WITH_PORT, "ClientAddr", "request.remote_addr");
         put(k, Target.CLIENT, 2, Unit.NONE, "request.remote_ip", "ClientHost");
         put(k, Target.CLIENT, 3, Unit.NONE, "request.client_ip");
-        put(k, Target.FORWARDED, 1, Unit.NONE, "http_x_forwarded_for", "x_forwarded_for", "request.headers.X-Forwarded-For",
+        // X-Forwarded-For over the single address a CDN sets (Cloudflare's CF-Connecting-IP, Akamai's True-Client-IP)
+        put(k, Target.FORWARDED, 2, Unit.NONE, "http_x_forwarded_for", "x_forwarded_for", "request.headers.X-Forwarded-For",
                 "request_X-Forwarded-For");
+        put(k, Target.FORWARDED, 1, Unit.NONE, "http_cf_connecting_ip", "cf_connecting_ip", "request.headers.Cf-Connecting-Ip",
+                "request_Cf-Connecting-Ip", "http_true_client_ip", "true_client_ip", "request.headers.True-Client-Ip",
+                "request_True-Client-Ip");
         // time: when the request started (Traefik) over when the line was written
         put(k, Target.TIME, 1, Unit.NONE, "time", "timestamp", "@timestamp", "ts");
         put(k, Target.TIME, 2, Unit.NONE, "time_iso8601", "time_local", "msec");

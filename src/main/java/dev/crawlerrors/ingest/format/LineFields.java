@@ -21,6 +21,8 @@ final class LineFields {
     int clientTo;
     int forwardedFrom;
     int forwardedTo;
+    int connectingFrom;
+    int connectingTo;
     boolean hasTime;
     long epochMillis;
     int offsetMinutes;
@@ -53,6 +55,7 @@ final class LineFields {
     void reset() {
         clientFrom = NONE;
         forwardedFrom = NONE;
+        connectingFrom = NONE;
         hasTime = false;
         requestFrom = NONE;
         methodFrom = NONE;
@@ -93,12 +96,16 @@ final class LineFields {
      * The hit these fields describe. The client is the address the server saw, except behind a
      * proxy: when that address is private or loopback and the line carries X-Forwarded-For, the
      * client is the last address in it, the one the proxy itself appended (earlier ones are
-     * whatever the client claimed, and a crawler's verification must not rest on a claim).
+     * whatever the client claimed, and a crawler's verification must not rest on a claim); without
+     * X-Forwarded-For, the CF-Connecting-IP or True-Client-IP address. The field itself goes with
+     * the hit, for proxies named trusted that are not private ({@code --trusted-proxies}).
      */
     Hit hit(byte[] b) {
         String ip = clientFrom == NONE ? null : ascii(b, clientFrom, clientTo);
-        if (forwardedFrom != NONE && (ip == null || ClientAddress.isPrivate(ip))) {
-            String forwarded = ClientAddress.lastForwarded(b, forwardedFrom, forwardedTo);
+        String forwardedFor = forwardedFrom != NONE ? LogText.text(b, forwardedFrom, forwardedTo)
+                : connectingFrom != NONE ? LogText.text(b, connectingFrom, connectingTo) : null;
+        if (forwardedFor != null && (ip == null || ClientAddress.isPrivate(ip))) {
+            String forwarded = ClientAddress.lastForwarded(forwardedFor);
             if (forwarded != null) {
                 ip = forwarded;
             }
@@ -122,7 +129,7 @@ final class LineFields {
         }
         return new Hit(epochMillis, offsetMinutes, ip, method, url, status, bytes,
                 agentOrReferer(b, refererFrom, refererTo), agentOrReferer(b, agentFrom, agentTo), durationMs,
-                hostFrom == NONE ? null : LogText.dashIsNull(b, hostFrom, hostTo));
+                hostFrom == NONE ? null : LogText.dashIsNull(b, hostFrom, hostTo), forwardedFor);
     }
 
     private static String agentOrReferer(byte[] b, int from, int to) {

@@ -5,7 +5,7 @@ package dev.crawlerrors.ingest.format;
  * the common-log time ({@code 14/May/2025:09:31:02 +0200}), ISO 8601 ({@code 2025-05-14T09:31:02+02:00}),
  * epoch seconds with an optional fraction ({@code 1747207862.123}), and W3C's separate UTC date and
  * time. Each method returns {@link #INVALID} for a value that is not such a time, so the caller can
- * name its own field in the message.
+ * name its own field in the message, and for a time outside the years 1 to 9999 ({@link #inRange}).
  */
 final class LogTime {
 
@@ -19,6 +19,14 @@ final class LogTime {
     static final String ISO_PATTERN = "yyyy-MM-ddTHH:mm:ss+hh:mm";
 
     private static final long MILLIS_PER_DAY = 86_400_000L;
+    /**
+     * The first and last millisecond a line's time may be: the years 1 to 9999 (UTC), which a
+     * four-digit year writes. A number beyond them is no time a server wrote ({@code 1e300} as a
+     * JSON log's epoch seconds) and, converted anyway, overflowed the store's microseconds into
+     * 1969-12-31; year 0 and a zone offset that pushes 9999-12-31 past the year are refused too.
+     */
+    static final long FIRST_MILLIS = daysFromCivil(1, 1, 1) * MILLIS_PER_DAY;
+    static final long LAST_MILLIS = daysFromCivil(10_000, 1, 1) * MILLIS_PER_DAY - 1;
     /** Epoch values above these are milliseconds, microseconds or nanoseconds rather than seconds (year 5138 in seconds). */
     private static final double EPOCH_MILLIS_ABOVE = 1e11;
     private static final double EPOCH_MICROS_ABOVE = 1e14;
@@ -51,7 +59,7 @@ final class LogTime {
         }
         long local = daysFromCivil(year, month, day) * MILLIS_PER_DAY + secondOfDay(hour, minute, second) * 1000L;
         long offset = (offHours * 60L + offMinutes) * 60_000L;
-        return sign == '+' ? local - offset : local + offset;
+        return inRange(sign == '+' ? local - offset : local + offset);
     }
 
     /** The UTC offset in minutes of a common-log time already accepted by {@link #clf}. */
@@ -92,7 +100,7 @@ final class LogTime {
         if (offset == Integer.MIN_VALUE) {
             return INVALID;
         }
-        return local + fractionMillis - offset * 60_000L;
+        return inRange(local + fractionMillis - offset * 60_000L);
     }
 
     /** The UTC offset in minutes of an ISO 8601 date-time already accepted by {@link #iso8601}. */
@@ -146,7 +154,7 @@ final class LogTime {
                 scale /= 10;
             }
         }
-        return daysFromCivil(year, month, day) * MILLIS_PER_DAY + time + fractionMillis;
+        return inRange(daysFromCivil(year, month, day) * MILLIS_PER_DAY + time + fractionMillis);
     }
 
     /**
@@ -158,7 +166,7 @@ final class LogTime {
         if (Double.isNaN(value)) {
             return INVALID;
         }
-        return Math.round(value * unitMillis);
+        return inRange(Math.round(value * unitMillis));
     }
 
     /**
@@ -170,15 +178,23 @@ final class LogTime {
             return INVALID;
         }
         if (value > EPOCH_NANOS_ABOVE) {
-            return Math.round(value / 1e6);
+            return inRange(Math.round(value / 1e6));
         }
         if (value > EPOCH_MICROS_ABOVE) {
-            return Math.round(value / 1e3);
+            return inRange(Math.round(value / 1e3));
         }
         if (value > EPOCH_MILLIS_ABOVE) {
-            return Math.round(value);
+            return inRange(Math.round(value));
         }
-        return Math.round(value * 1000);
+        return inRange(Math.round(value * 1000));
+    }
+
+    /**
+     * {@code millis} when it is within the years 1 to 9999, else {@link #INVALID}. Math.round
+     * saturates, so a number too large for a long comes here as Long.MAX_VALUE and is refused.
+     */
+    static long inRange(long millis) {
+        return millis < FIRST_MILLIS || millis > LAST_MILLIS ? INVALID : millis;
     }
 
     /** A non-negative decimal number such as {@code 0.012} or {@code 153}; NaN when it is not one. */

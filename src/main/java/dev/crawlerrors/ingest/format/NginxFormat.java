@@ -22,6 +22,8 @@ public final class NginxFormat {
             Map.entry("remote_addr", FieldKind.CLIENT),
             Map.entry("http_x_forwarded_for", FieldKind.FORWARDED_FOR),
             Map.entry("proxy_add_x_forwarded_for", FieldKind.FORWARDED_FOR),
+            Map.entry("http_cf_connecting_ip", FieldKind.CONNECTING_IP),
+            Map.entry("http_true_client_ip", FieldKind.CONNECTING_IP),
             Map.entry("time_local", FieldKind.TIME_LOCAL),
             Map.entry("time_iso8601", FieldKind.TIME_ISO8601),
             Map.entry("msec", FieldKind.EPOCH_SECONDS),

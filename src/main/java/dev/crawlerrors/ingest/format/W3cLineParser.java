@@ -35,7 +35,8 @@ import java.util.Locale;
 public final class W3cLineParser implements LineParser {
 
     private enum Field {
-        DATE, TIME, CLIENT, METHOD, STEM, QUERY, URI, STATUS, BYTES, AGENT, REFERER, TIME_TAKEN, HOST, HOST_HEADER, FORWARDED, SKIP
+        DATE, TIME, CLIENT, METHOD, STEM, QUERY, URI, STATUS, BYTES, AGENT, REFERER, TIME_TAKEN, HOST, HOST_HEADER, FORWARDED, CONNECTING,
+        SKIP
     }
 
     private static final byte[] FIELDS = "#fields:".getBytes(StandardCharsets.US_ASCII);
@@ -129,9 +130,11 @@ public final class W3cLineParser implements LineParser {
 
         // only now build strings
         String ip = new String(b, starts[c], ends[c] - starts[c], StandardCharsets.US_ASCII);
-        int forwarded = index[Field.FORWARDED.ordinal()];
-        if (forwarded >= 0 && ClientAddress.isPrivate(ip) && !LogText.isDash(b, starts[forwarded], ends[forwarded])) {
-            String last = ClientAddress.lastForwarded(LogText.text(b, starts[forwarded], ends[forwarded]).replace("%2C", ","));
+        String forwardedFor = fieldText(b, Field.FORWARDED);
+        forwardedFor = forwardedFor != null ? forwardedFor.replace("%2C", ",").replace("%20", " ").replace('+', ' ')
+                : fieldText(b, Field.CONNECTING);
+        if (forwardedFor != null && ClientAddress.isPrivate(ip)) {
+            String last = ClientAddress.lastForwarded(forwardedFor);
             ip = last != null ? last : ip;
         }
         int m = index[Field.METHOD.ordinal()];
@@ -153,7 +156,13 @@ public final class W3cLineParser implements LineParser {
         int host = index[Field.HOST_HEADER.ordinal()] >= 0 ? index[Field.HOST_HEADER.ordinal()] : index[Field.HOST.ordinal()];
         return new Hit(epochMillis, 0, ip, method, url, status, bytes,
                 referer < 0 ? null : LogText.dashIsNull(b, starts[referer], ends[referer]), agentText, durationMs,
-                host < 0 ? null : LogText.dashIsNull(b, starts[host], ends[host]));
+                host < 0 ? null : LogText.dashIsNull(b, starts[host], ends[host]), forwardedFor);
+    }
+
+    /** The text of a field of this line, or null when the format has no such field or the line writes '-'. */
+    private String fieldText(byte[] b, Field field) {
+        int at = index[field.ordinal()];
+        return at < 0 || ends[at] <= starts[at] || LogText.isDash(b, starts[at], ends[at]) ? null : LogText.text(b, starts[at], ends[at]);
     }
 
     /** Splits a data line into exactly as many fields as {@code #Fields:} named. */
@@ -278,7 +287,8 @@ public final class W3cLineParser implements LineParser {
             case "time-taken" -> Field.TIME_TAKEN;
             case "cs-host", "cs(host)" -> Field.HOST;
             case "x-host-header" -> Field.HOST_HEADER;
-            case "x-forwarded-for" -> Field.FORWARDED;
+            case "x-forwarded-for", "cs(x-forwarded-for)" -> Field.FORWARDED;
+            case "cs(cf-connecting-ip)", "cs(true-client-ip)" -> Field.CONNECTING;
             default -> Field.SKIP;
         };
     }

@@ -4,16 +4,19 @@ import dev.crawlerrors.ingest.BadLine;
 import dev.crawlerrors.ingest.BadLineException;
 import dev.crawlerrors.ingest.ParseCounts;
 import dev.crawlerrors.ingest.format.FormatChooser;
+import dev.crawlerrors.text.Figures;
 import java.io.ByteArrayInputStream;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketAddress;
+import java.net.SocketTimeoutException;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.DatagramChannel;
+import java.time.Duration;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -31,15 +34,53 @@ import java.util.function.Consumer;
  * <p>Malformed frames are counted and the first few shown on the notices with the sender's
  * address; they never stop the listener, nor lose the lines of other frames. Closing stops
  * receiving, then stores what was received, and returns once it is stored.
+ *
+ * <p>Under abuse ({@link Options}): a TCP connection is read on a virtual thread of its own (3,000
+ * idle connections had made 2,980 platform threads and 810 MB), at most
+ * {@link Options#maxConnections} are open at once (a sender past them is refused, its connection
+ * closed at once) and one that sends nothing for {@link Options#idleTimeout} is closed. UDP has no
+ * connections to bound, but a burst the receive buffer cannot hold is lost in the kernel, where the
+ * program never sees it: the kernel's count of the socket's drops ({@link UdpDrops}) is read every
+ * {@link Options#dropCheckEvery} and a rise is said on the notices and counted in the totals.
  */
 public final class SyslogListener implements AutoCloseable {
 
+    /** Connections waiting to be accepted: enough for a fleet's senders reconnecting at once. */
+    private static final int BACKLOG = 256;
     /** How many malformed frames, and how many bad lines, are shown; the rest are counted. */
     private static final int SHOWN = ParseCounts.KEPT_BAD_LINES;
     /** The largest UDP payload there is; a datagram never arrives cut short. */
     private static final int MAX_DATAGRAM = 65_535;
-    /** Asked of the kernel so a burst waits in the socket while a batch is stored (it may grant less). */
-    private static final int UDP_RECEIVE_BUFFER = 4 << 20;
+
+    /**
+     * How a listener bounds what its senders may cost.
+     *
+     * @param maxConnections TCP connections open at once; a sender past them is refused (its connection closed at once)
+     * @param idleTimeout    a TCP connection that sends nothing for this long is closed; a sender with lines again reconnects
+     * @param receiveBuffer  bytes asked of the kernel for the UDP socket's receive buffer, where a burst waits while a
+     *                       batch is stored (the kernel grants at most net.core.rmem_max, doubled for its bookkeeping)
+     * @param dropCheckEvery how often the kernel's count of the UDP datagrams it dropped is read
+     */
+    public record Options(int maxConnections, Duration idleTimeout, int receiveBuffer, Duration dropCheckEvery) {
+
+        /**
+         * A thousand connections: a site's fleet of senders, each one connection, far below the
+         * descriptors a process may open (a virtual thread costs a few KB). A quarter of an hour
+         * idle: a quiet site's senders stay connected through the night's lulls, while connections
+         * a sender forgot (a NAT that dropped them) are closed. 4 MiB: a few seconds of a busy
+         * site's lines while a batch is stored.
+         */
+        public static final Options DEFAULT = new Options(1_000, Duration.ofMinutes(15), 4 << 20, Duration.ofSeconds(5));
+
+        public Options {
+            if (maxConnections < 1) {
+                throw new IllegalArgumentException("at least one connection must be allowed, not " + maxConnections);
+            }
+            if (idleTimeout.isNegative() || idleTimeout.isZero() || receiveBuffer < 1 || dropCheckEvery.isNegative() || dropCheckEvery.isZero()) {
+                throw new IllegalArgumentException("timeouts, intervals and buffer sizes must be positive");
+            }
+        }
+    }
 
     /**
      * What a listener received so far.
@@ -48,11 +89,17 @@ public final class SyslogListener implements AutoCloseable {
      * @param malformedFrames frames dropped: no syslog header, too long, cut short
      * @param lines           the lines those frames held, with how many parsed and how many were bad
      * @param crawlerHits     crawler hits stored from them
+     * @param droppedDatagrams UDP datagrams the kernel dropped because the receive buffer was full, -1 where the system does
+     *                         not tell (0 for TCP)
+     * @param refusedConnections TCP connections refused because {@link Options#maxConnections} were open
+     * @param idleConnectionsClosed TCP connections closed after {@link Options#idleTimeout} without a byte
      */
-    public record Totals(long frames, long malformedFrames, long lines, long parsed, long bad, long crawlerHits) {
+    public record Totals(long frames, long malformedFrames, long lines, long parsed, long bad, long crawlerHits,
+            long droppedDatagrams, long refusedConnections, long idleConnectionsClosed) {
     }
 
     private final SyslogAddress address;
+    private final Options options;
     private final String name;
     private final FormatChooser formats;
     private final LineBatchSink sink;
@@ -64,15 +111,28 @@ public final class SyslogListener implements AutoCloseable {
     private final Set<Thread> connectionThreads = ConcurrentHashMap.newKeySet();
     private final AtomicLong frames = new AtomicLong();
     private final AtomicLong malformed = new AtomicLong();
+    private final AtomicLong refused = new AtomicLong();
+    private final AtomicLong idleClosed = new AtomicLong();
+    /** The kernel's count of the UDP socket's drops; null for TCP. */
+    private final UdpDrops drops;
+    /** The drops said so far. */
+    private long dropsSaid;
+    /** The UDP receive buffer the kernel granted, in bytes; 0 for TCP. */
+    private final int receiveBuffer;
+    private final Thread dropChecker;
     private final ParseCounts lines = new ParseCounts();
     private long crawlerHits;
     private long badShown;
     private String format;
     private volatile boolean closing;
 
-    private SyslogListener(SyslogAddress address, Closeable socket, FormatChooser formats, LineBatchSink sink,
-            Consumer<String> notices) {
+    private SyslogListener(SyslogAddress address, Options options, Closeable socket, int receiveBuffer, FormatChooser formats,
+            LineBatchSink sink, Consumer<String> notices) {
         this.address = address;
+        this.options = options;
+        this.receiveBuffer = receiveBuffer;
+        this.drops = address.tcp() ? null : new UdpDrops(address.port());
+        this.dropChecker = address.tcp() ? null : Thread.ofVirtual().name("syslog drops " + address).unstarted(this::checkDrops);
         this.name = address.toString();
         this.socket = socket;
         this.formats = formats;
@@ -83,40 +143,53 @@ public final class SyslogListener implements AutoCloseable {
         receiver.setDaemon(true);
     }
 
+    /** Listens on {@code address} until closed, bounded as {@link Options#DEFAULT} says. */
+    public static SyslogListener start(SyslogAddress address, FormatChooser formats, LineBatchSink sink, Consumer<String> notices)
+            throws IOException {
+        return start(address, Options.DEFAULT, formats, sink, notices);
+    }
+
     /**
      * Listens on {@code address} until closed.
      *
+     * @param options  the bounds on connections, idle time and the UDP receive buffer
      * @param formats  chooses the format of each batch's lines ({@code --format})
      * @param sink     stores each batch
      * @param notices  told, in one sentence each, the format the lines are read in, the first
-     *                 malformed frames and bad lines, and what could not be stored
+     *                 malformed frames and bad lines, refused connections, datagrams the kernel
+     *                 dropped, and what could not be stored
      * @throws IOException when the address cannot be listened on
      */
-    public static SyslogListener start(SyslogAddress address, FormatChooser formats, LineBatchSink sink, Consumer<String> notices)
-            throws IOException {
+    public static SyslogListener start(SyslogAddress address, Options options, FormatChooser formats, LineBatchSink sink,
+            Consumer<String> notices) throws IOException {
         SyslogListener listener;
         if (address.tcp()) {
             ServerSocket server = new ServerSocket();
             try {
-                server.bind(address.socketAddress());
+                server.bind(address.socketAddress(), BACKLOG);
             } catch (IOException e) {
                 server.close();
                 throw e;
             }
-            listener = new SyslogListener(address.withPort(server.getLocalPort()), server, formats, sink, notices);
+            listener = new SyslogListener(address.withPort(server.getLocalPort()), options, server, 0, formats, sink, notices);
         } else {
             DatagramChannel channel = DatagramChannel.open();
+            int granted;
             try {
-                channel.setOption(StandardSocketOptions.SO_RCVBUF, UDP_RECEIVE_BUFFER);
+                channel.setOption(StandardSocketOptions.SO_RCVBUF, options.receiveBuffer());
+                granted = channel.getOption(StandardSocketOptions.SO_RCVBUF);
                 channel.bind(address.socketAddress());
             } catch (IOException e) {
                 channel.close();
                 throw e;
             }
             int port = ((java.net.InetSocketAddress) channel.getLocalAddress()).getPort();
-            listener = new SyslogListener(address.withPort(port), channel, formats, sink, notices);
+            listener = new SyslogListener(address.withPort(port), options, channel, granted, formats, sink, notices);
         }
         listener.receiver.start();
+        if (listener.dropChecker != null) {
+            listener.dropChecker.start();
+        }
         return listener;
     }
 
@@ -125,8 +198,49 @@ public final class SyslogListener implements AutoCloseable {
         return address;
     }
 
-    public synchronized Totals totals() {
-        return new Totals(frames.get(), malformed.get(), lines.linesRead(), lines.linesParsed(), lines.linesBad(), crawlerHits);
+    public Totals totals() {
+        long dropped = droppedDatagrams();
+        synchronized (this) {
+            return new Totals(frames.get(), malformed.get(), lines.linesRead(), lines.linesParsed(), lines.linesBad(), crawlerHits,
+                    dropped, refused.get(), idleClosed.get());
+        }
+    }
+
+    /** UDP datagrams the kernel dropped so far, read now; -1 where the system does not tell, 0 for TCP. */
+    public long droppedDatagrams() {
+        return drops == null ? 0 : drops.dropped();
+    }
+
+    /** TCP connections open now. */
+    public int openConnections() {
+        return connections.size();
+    }
+
+    /** The UDP receive buffer the kernel granted, in bytes (Linux reports twice what it holds for lines: half is its bookkeeping); 0 for TCP. */
+    public int receiveBuffer() {
+        return receiveBuffer;
+    }
+
+    /** Reads the kernel's count of dropped datagrams every {@link Options#dropCheckEvery}, and says each rise. */
+    private void checkDrops() {
+        try {
+            while (!closing) {
+                Thread.sleep(options.dropCheckEvery());
+                sayDrops();
+            }
+        } catch (InterruptedException e) {
+            // closing
+        }
+    }
+
+    private synchronized void sayDrops() {
+        long dropped = drops.dropped();
+        if (dropped > dropsSaid) {
+            notices.accept(String.format(Locale.ROOT, "%s: the kernel dropped %,d datagrams (%,d in all): they came faster than they "
+                    + "were stored, and the receive buffer (%s granted) was full; raise --syslog-receive-buffer, and the kernel's "
+                    + "net.core.rmem_max that caps it", name, dropped - dropsSaid, dropped, Figures.bytes(receiveBuffer)));
+            dropsSaid = dropped;
+        }
     }
 
     private void receiveDatagrams() {
@@ -167,15 +281,37 @@ public final class SyslogListener implements AutoCloseable {
                 notices.accept(name + ": accepting a connection failed (" + e.getMessage() + "); listening on");
                 continue;
             }
+            if (connections.size() >= options.maxConnections()) {
+                refuse(connection);
+                continue;
+            }
+            try {
+                connection.setSoTimeout(Math.toIntExact(Math.min(Integer.MAX_VALUE, options.idleTimeout().toMillis())));
+            } catch (IOException e) {
+                closeQuietly(connection);
+                continue;
+            }
             connections.add(connection);
-            Thread thread = new Thread(() -> readConnection(connection), "syslog " + name + " from " + connection.getRemoteSocketAddress());
-            thread.setDaemon(true);
+            // a virtual thread: a connection that waits for its sender's next line holds no platform thread
+            Thread thread = Thread.ofVirtual().name("syslog " + name + " from " + connection.getRemoteSocketAddress())
+                    .unstarted(() -> readConnection(connection));
             connectionThreads.add(thread);
             thread.start();
             if (closing) {
                 closeQuietly(connection); // close() may have gone through the connections before this one was added
             }
         }
+    }
+
+    /** Closes a connection past {@link Options#maxConnections} at once, saying so for the first few. */
+    private void refuse(Socket connection) {
+        long n = refused.incrementAndGet();
+        if (n <= SHOWN) {
+            notices.accept(name + ": refused a connection from " + host(connection.getRemoteSocketAddress()) + ": "
+                    + String.format(Locale.ROOT, "%,d", options.maxConnections()) + " connections are open, as many as "
+                    + "--syslog-max-connections allows" + (n == SHOWN ? " (further refusals are counted, not shown)" : ""));
+        }
+        closeQuietly(connection);
     }
 
     private void readConnection(Socket connection) {
@@ -193,6 +329,8 @@ public final class SyslogListener implements AutoCloseable {
                     malformed(from, message);
                 }
             });
+        } catch (SocketTimeoutException e) {
+            idleClosed.incrementAndGet(); // nothing for idleTimeout: closed, the sender reconnects when it has lines
         } catch (IOException e) {
             // the sender went away, or close() closed the connection: what was read is in the batch
         } catch (InterruptedException e) {
@@ -252,15 +390,23 @@ public final class SyslogListener implements AutoCloseable {
     @Override
     public void close() {
         closing = true;
+        if (dropChecker != null) {
+            dropChecker.interrupt();
+            join(dropChecker);
+            sayDrops(); // read while the socket is open: closed, it leaves the kernel's table, and its last count is kept
+        }
         closeQuietly(socket);
         connections.forEach(SyslogListener::closeQuietly);
         join(receiver);
         connectionThreads.forEach(SyslogListener::join);
         batcher.close();
         Totals totals = totals();
+        String lost = address.tcp()
+                ? String.format(Locale.ROOT, "; %,d connections refused, %,d closed idle", totals.refusedConnections, totals.idleConnectionsClosed)
+                : totals.droppedDatagrams < 0 ? "" : String.format(Locale.ROOT, "; %,d datagrams dropped by the kernel", totals.droppedDatagrams);
         notices.accept(String.format(Locale.ROOT, "%s: closed after %,d frames (%,d malformed): %,d lines, %,d parsed, %,d bad, "
                 + "%,d crawler hits stored", name, totals.frames, totals.malformedFrames, totals.lines, totals.parsed, totals.bad,
-                totals.crawlerHits));
+                totals.crawlerHits) + lost);
     }
 
     private static String host(SocketAddress address) {

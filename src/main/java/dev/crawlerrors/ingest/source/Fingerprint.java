@@ -16,7 +16,10 @@ import java.util.Map;
  * bytes) and the furthest recorded progress among them wins. Two logs that share every byte the
  * shorter one holds are indistinguishable from one log that grew, and are treated as such. A log
  * that begins with a header (W3C, IIS) is still told apart by the lines after it, unlike a hash of
- * its first line alone. The hash is SHA-256 cut to 128 bits: not a secret, only a name.
+ * its first line alone. The hash is SHA-256 cut to 128 bits: not a secret, only a name. Two logs
+ * whose first bytes are the same are told apart by the bytes before where each was read to
+ * ({@link TailCheck}, {@link ResumePoint}); the second is recorded under its fingerprint with
+ * {@code -2} after it ({@link dev.crawlerrors.ingest.SourceProgress#prefixOf}).
  *
  * @param value  the hash, 32 hex digits
  * @param length how many leading bytes it covers
@@ -52,25 +55,45 @@ public record Fingerprint(String value, int length) {
      * by the number of bytes each covers, the current one ({@link #of}) included.
      */
     public static Map<String, Integer> candidates(byte[] beginning, boolean complete) {
+        return identify(beginning, complete, true).candidates();
+    }
+
+    /**
+     * The fingerprint ({@link #of}) and, when asked, the {@linkplain #candidates candidates} of a
+     * log's beginning, in one pass over it: each candidate is the digest so far at a line's end.
+     *
+     * @return the fingerprint (null when there is none yet) and the candidates (only the fingerprint's, when not asked)
+     */
+    public static Identity identify(byte[] beginning, boolean complete, boolean withCandidates) {
+        int length = identifyingLength(beginning, complete);
+        if (!withCandidates) {
+            Fingerprint fingerprint = length == 0 ? null : new Fingerprint(hex(digest(beginning, length)), length);
+            return new Identity(fingerprint, fingerprint == null ? Map.of() : Map.of(fingerprint.value, length));
+        }
         Map<String, Integer> candidates = new LinkedHashMap<>();
+        Fingerprint fingerprint = null;
         MessageDigest digest = sha256();
         int hashed = 0;
         int n = Math.min(beginning.length, PREFIX_BYTES);
-        for (int i = 0; i < n && candidates.size() < MAX_CANDIDATES - 2; i++) {
-            if (beginning[i] == '\n') {
+        int end = complete ? n : Math.max(length, 0);
+        for (int i = 0; i < n; i++) {
+            boolean lineEnd = beginning[i] == '\n';
+            boolean last = i + 1 == end || i + 1 == length;
+            if ((lineEnd && candidates.size() < MAX_CANDIDATES - 2) || last) {
                 digest.update(beginning, hashed, i + 1 - hashed);
                 hashed = i + 1;
-                candidates.put(hex(finish(digest)), hashed);
+                String value = hex(finish(digest));
+                candidates.putIfAbsent(value, hashed);
+                if (hashed == length) {
+                    fingerprint = new Fingerprint(value, length);
+                }
             }
         }
-        if (n > 0 && complete) {
-            candidates.putIfAbsent(hex(digest(beginning, n)), n);
-        }
-        Fingerprint current = of(beginning, complete);
-        if (current != null) {
-            candidates.putIfAbsent(current.value, current.length);
-        }
-        return candidates;
+        return new Identity(fingerprint, candidates);
+    }
+
+    /** A log's fingerprint and the candidates it is looked up under. */
+    public record Identity(Fingerprint fingerprint, Map<String, Integer> candidates) {
     }
 
     private static int identifyingLength(byte[] beginning, boolean complete) {
@@ -104,11 +127,21 @@ public record Fingerprint(String value, int length) {
         return HexFormat.of().formatHex(hash, 0, HASH_BYTES);
     }
 
-    private static MessageDigest sha256() {
+    /**
+     * A SHA-256 digest of this thread's, reset: looking the algorithm up among the providers cost
+     * more than hashing a small log's first bytes. Callers use it before they call here again.
+     */
+    static MessageDigest sha256() {
+        MessageDigest digest = DIGESTS.get();
+        digest.reset();
+        return digest;
+    }
+
+    private static final ThreadLocal<MessageDigest> DIGESTS = ThreadLocal.withInitial(() -> {
         try {
             return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every JDK has SHA-256", e);
         }
-    }
+    });
 }

@@ -4,10 +4,13 @@ import dev.crawlerrors.ingest.SourceProgress;
 import java.util.Collection;
 import java.util.List;
 
-/** What was imported before, looked up by content fingerprint (the store keeps it). */
+/** What was imported before, looked up by the fingerprint of its beginning (the store keeps it). */
 @FunctionalInterface
 public interface ImportedSources {
 
-    /** The recorded progress of those of {@code fingerprints} that were imported, in no particular order. */
+    /**
+     * The recorded progress of the logs whose key begins with one of {@code fingerprints}
+     * ({@link SourceProgress#prefixOf}), in no particular order: every log recorded under those beginnings.
+     */
     List<SourceProgress> find(Collection<String> fingerprints);
 }

@@ -1,12 +1,20 @@
 package dev.crawlerrors.ingest.source;
 
 import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileSystemLoopException;
+import java.nio.file.FileVisitOption;
+import java.nio.file.FileVisitResult;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.EnumSet;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.PathMatcher;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,7 +22,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.PatternSyntaxException;
-import java.util.stream.Stream;
 
 /**
  * Turns import arguments into the logs to read: a file as given; a glob the shell left alone
@@ -44,21 +51,26 @@ public final class LogFiles {
         List<String> notes = new ArrayList<>();
         List<String> problems = new ArrayList<>();
         Map<String, List<Named>> families = new LinkedHashMap<>();
-        Set<Path> seen = new HashSet<>();
+        Set<Object> seen = new HashSet<>();
+        Map<Path, String> parents = new HashMap<>();
         for (String argument : arguments) {
             for (Named file : resolve(argument, notes, problems)) {
-                if (file.path != null && !seen.add(identity(file.path))) {
+                if (file.path != null && !seen.add(identity(file))) {
                     continue;
                 }
-                String family = file.path == null ? "-" : parentOf(file.path) + "/" + file.order.family();
+                String family = file.path == null ? "-"
+                        : parents.computeIfAbsent(file.path.getParent() == null ? Path.of("") : file.path.getParent(), LogFiles::absolute)
+                                + "/" + file.order.family();
                 families.computeIfAbsent(family, k -> new ArrayList<>()).add(file);
             }
         }
         List<LogSource> sources = new ArrayList<>();
         for (List<Named> family : families.values()) {
-            family.sort(Comparator.comparing(Named::order, RotationOrder.OLDEST_FIRST));
+            if (family.size() > 1) {
+                family.sort(Comparator.comparing(Named::order, RotationOrder.OLDEST_FIRST));
+            }
             for (Named file : family) {
-                sources.add(file.path == null ? LogSource.of("-") : LogSource.file(file.path, file.name));
+                sources.add(file.path == null ? LogSource.of("-") : LogSource.file(file.path, file.name, file.attributes));
             }
         }
         return new Expansion(sources, notes, problems);
@@ -66,7 +78,7 @@ public final class LogFiles {
 
     private static List<Named> resolve(String argument, List<String> notes, List<String> problems) {
         if (argument.equals("-")) {
-            return List.of(new Named(null, "-", RotationOrder.of("-")));
+            return List.of(new Named(null, "-", RotationOrder.of("-"), null));
         }
         Path path = Path.of(argument);
         if (Files.isDirectory(path)) {
@@ -74,7 +86,7 @@ public final class LogFiles {
         }
         if (!Files.exists(path) && isGlob(argument)) {
             int problemsBefore = problems.size();
-            List<Named> matches = glob(argument, problems);
+            List<Named> matches = glob(argument, notes, problems);
             if (matches.isEmpty() && problems.size() == problemsBefore) {
                 problems.add("no file matches " + argument);
             }
@@ -87,19 +99,25 @@ public final class LogFiles {
     private static List<Named> directory(String argument, Path dir, List<String> notes, List<String> problems) {
         List<Named> logs = new ArrayList<>();
         List<String> skipped = new ArrayList<>();
-        try (Stream<Path> entries = Files.list(dir)) {
-            for (Path entry : entries.sorted().toList()) {
-                String name = entry.getFileName().toString();
-                String reason = Files.isDirectory(entry) ? "a directory, not searched"
-                        : !Files.isRegularFile(entry) ? "not a regular file"
+        List<String> names = new ArrayList<>();
+        try (DirectoryStream<Path> listing = Files.newDirectoryStream(dir)) {
+            listing.forEach(entry -> names.add(entry.getFileName().toString()));
+            names.sort(null);
+            for (String name : names) {
+                Path entry = dir.resolve(name);
+                // one look at each (through links): a nightly import of a directory of 50,000 logs looks at nothing else
+                BasicFileAttributes attributes = attributes(entry);
+                String reason = attributes == null ? "cannot be looked at"
+                        : attributes.isDirectory() ? "a directory, not searched"
+                        : !attributes.isRegularFile() ? "not a regular file"
                         : skipReason(name);
                 if (reason == null) {
-                    logs.add(named(entry, join(argument, name)));
+                    logs.add(new Named(entry, join(argument, name), RotationOrder.of(name), attributes));
                 } else {
                     skipped.add(name + " (" + reason + ")");
                 }
             }
-        } catch (IOException e) {
+        } catch (IOException | java.io.UncheckedIOException e) {
             problems.add(argument + " cannot be listed (" + e.getMessage() + ")");
             return List.of();
         }
@@ -129,7 +147,7 @@ public final class LogFiles {
         return logLike ? null : "not named like an access log";
     }
 
-    private static List<Named> glob(String pattern, List<String> problems) {
+    private static List<Named> glob(String pattern, List<String> notes, List<String> problems) {
         // the directory part before the first glob character is walked; the rest is matched
         String normalized = pattern.replace('\\', '/');
         int firstGlob = firstGlobCharacter(normalized);
@@ -149,16 +167,32 @@ public final class LogFiles {
         if (!Files.isDirectory(base)) {
             return matches;
         }
-        try (Stream<Path> walk = Files.walk(base, depth)) {
-            for (Path file : walk.sorted().toList()) {
-                Path relative = base.relativize(file);
-                if (Files.isRegularFile(file) && matcher.matches(relative)) {
-                    matches.add(named(file, baseText + relative.toString().replace('\\', '/')));
+        // links are followed, to directories too: logs are often reached through one (/var/log/site -> /srv/...);
+        // a link back to a directory above it is met once and not followed again
+        try {
+            Files.walkFileTree(base, EnumSet.of(FileVisitOption.FOLLOW_LINKS), depth, new SimpleFileVisitor<>() {
+                @Override
+                public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) {
+                    Path relative = base.relativize(file);
+                    if (attributes.isRegularFile() && matcher.matches(relative)) {
+                        matches.add(new Named(file, baseText + relative.toString().replace('\\', '/'),
+                                RotationOrder.of(file.getFileName().toString()), attributes));
+                    }
+                    return FileVisitResult.CONTINUE;
                 }
-            }
+
+                @Override
+                public FileVisitResult visitFileFailed(Path file, IOException e) {
+                    if (e instanceof FileSystemLoopException) {
+                        notes.add("not followed while expanding " + pattern + ": " + file + " links back to a directory above it");
+                    }
+                    return FileVisitResult.CONTINUE; // an entry that cannot be looked at is not a log to read
+                }
+            });
         } catch (IOException e) {
             problems.add(pattern + " cannot be expanded (" + e.getMessage() + ")");
         }
+        matches.sort(Comparator.comparing(Named::path));
         return matches;
     }
 
@@ -194,26 +228,40 @@ public final class LogFiles {
     }
 
     private static Named named(Path path, String name) {
-        return new Named(path, name, RotationOrder.of(path.getFileName() == null ? name : path.getFileName().toString()));
+        return new Named(path, name, RotationOrder.of(path.getFileName() == null ? name : path.getFileName().toString()), attributes(path));
+    }
+
+    /** The file's attributes, through links; null when it cannot be looked at. */
+    private static BasicFileAttributes attributes(Path path) {
+        try {
+            return Files.readAttributes(path, BasicFileAttributes.class);
+        } catch (IOException e) {
+            return null;
+        }
     }
 
     private static String join(String dir, String name) {
         return dir.endsWith("/") ? dir + name : dir + "/" + name;
     }
 
-    private static Path parentOf(Path path) {
-        Path parent = path.toAbsolutePath().normalize().getParent();
-        return parent == null ? Path.of("/") : parent;
+    /** A directory as an absolute path, the same however it was named (a family is its directory and its name). */
+    private static String absolute(Path dir) {
+        return dir.toAbsolutePath().normalize().toString();
     }
 
-    private static Path identity(Path path) {
+    /** What tells a file named twice (through a link, or by two arguments): its file key, else its real path. */
+    private static Object identity(Named file) {
+        if (file.attributes != null && file.attributes.fileKey() != null) {
+            return file.attributes.fileKey();
+        }
         try {
-            return path.toRealPath();
+            return file.path.toRealPath();
         } catch (IOException e) {
-            return path.toAbsolutePath().normalize();
+            return file.path.toAbsolutePath().normalize();
         }
     }
 
-    private record Named(Path path, String name, RotationOrder order) {
+    /** A file to read, as it was when it was listed or named (null attributes: it cannot be looked at). */
+    private record Named(Path path, String name, RotationOrder order, BasicFileAttributes attributes) {
     }
 }

@@ -241,7 +241,13 @@ public final class LogFollower implements AutoCloseable {
                 sayOnce("compressed", name + " is compressed; --follow reads the live, plain log (import reads rotated ones)");
                 return null;
             }
-            ResumePoint resume = ResumePoint.find(name, beginning, false, imported);
+            ResumePoint resume;
+            try {
+                resume = ResumePoint.find(name, beginning, false, imported, position -> before(channel, position));
+            } catch (IOException e) {
+                channel.close();
+                throw e;
+            }
             if (resume == null) {
                 channel.close(); // empty, or its first line is still being written
                 return null;
@@ -255,7 +261,9 @@ public final class LogFollower implements AutoCloseable {
                 notices.accept((wasMissing ? name + " appeared; reading it" : "following " + name) + " from its start");
             }
             wasMissing = false;
-            return new Tail(name, channel, after.fileKey(), resume.fingerprint(), resume.start());
+            // a content shorter than what was read of it is read on once it grows past there, as before
+            byte[] checked = resume.before() != null ? resume.before() : new byte[0];
+            return new Tail(name, channel, after.fileKey(), resume.fingerprint(), resume.start(), new TailCheck(checked));
         }
 
         private void sayOnce(String key, String notice) {
@@ -350,13 +358,13 @@ public final class LogFollower implements AutoCloseable {
     private void deliver(Tail tail, InputStream lines, long length) throws IOException {
         ParseCounts counts;
         try {
-            counts = reader.read(lines, tail.parser, tail.position, filter, sink, ReadProgress.NONE);
+            counts = reader.read(lines, tail.parser, tail.position, tail.check, filter, sink, ReadProgress.NONE);
         } catch (IOException | RuntimeException e) {
             throw e;
         } catch (Exception e) {
             throw new IllegalStateException(e.getMessage(), e);
         }
-        tail.position = tail.position.advancedBy(length, counts.linesRead());
+        tail.position = tail.position.advancedBy(length, counts.linesRead(), tail.check.value());
         afterBatch.accept(counts);
         for (BadLine bad : counts.firstBadLines()) {
             if (tail.badLinesShown++ < ParseCounts.KEPT_BAD_LINES) {
@@ -392,11 +400,11 @@ public final class LogFollower implements AutoCloseable {
             LogSource source = LogSource.file(sibling, sibling.toString());
             try {
                 byte[] beginning = source.beginning(Fingerprint.PREFIX_BYTES).bytes();
-                ResumePoint resume = ResumePoint.find(source.name(), beginning, true, imported);
-                if (resume == null || !resume.seenBefore() || source.endsBy(resume.start().bytes())) {
+                ResumePoint resume = ResumePoint.find(source.name(), beginning, true, imported, source::before);
+                if (resume == null || !resume.seenBefore() || resume.shorterThanRecorded() || source.endsBy(resume.start().bytes())) {
                     continue;
                 }
-                ParseCounts counts = reader.readOn(source, resume.start(), filter, sink, ReadProgress.NONE);
+                ParseCounts counts = reader.readOn(source, resume, filter, sink, ReadProgress.NONE, LogReader.UnfinishedLine.READ);
                 afterBatch.accept(counts);
                 counts.sourceErrors().forEach(notices);
                 if (counts.linesRead() > 0) {
@@ -417,6 +425,8 @@ public final class LogFollower implements AutoCloseable {
         final Object fileKey;
         final Fingerprint fingerprint;
         SourceProgress position;
+        /** The check of the bytes before {@link #position}, moved on as lines are read. */
+        final TailCheck check;
         long drainUntil;
         int badLinesShown;
         /** The other formats this file's lines were read in that were said (once each: the log changed format). */
@@ -427,12 +437,13 @@ public final class LogFollower implements AutoCloseable {
         long formatTriedBytes;
         int formatRefusals;
 
-        Tail(String name, FileChannel channel, Object fileKey, Fingerprint fingerprint, SourceProgress position) {
+        Tail(String name, FileChannel channel, Object fileKey, Fingerprint fingerprint, SourceProgress position, TailCheck check) {
             this.name = name;
             this.channel = channel;
             this.fileKey = fileKey;
             this.fingerprint = fingerprint;
             this.position = position;
+            this.check = check;
         }
 
         void close() {
@@ -487,6 +498,19 @@ public final class LogFollower implements AutoCloseable {
         } catch (IOException e) {
             return null;
         }
+    }
+
+    /** The (at most {@value TailCheck#BYTES}) bytes before {@code position} in the file; null when it ends before. */
+    private static byte[] before(FileChannel channel, long position) throws IOException {
+        if (channel.size() < position) {
+            return null;
+        }
+        ByteBuffer buffer = ByteBuffer.allocate((int) Math.min(position, TailCheck.BYTES));
+        long from = position - buffer.capacity();
+        while (buffer.hasRemaining() && channel.read(buffer, from + buffer.position()) > 0) {
+            // positional reads: the channel's own position is never used
+        }
+        return buffer.hasRemaining() ? null : buffer.array();
     }
 
     private static byte[] beginning(FileChannel channel) throws IOException {

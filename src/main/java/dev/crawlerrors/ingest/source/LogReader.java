@@ -18,6 +18,7 @@ import dev.crawlerrors.ingest.format.LineParser;
 import dev.crawlerrors.ingest.format.LogText;
 import dev.crawlerrors.ingest.format.UnrecognizedFormatException;
 import dev.crawlerrors.text.Failures;
+import dev.crawlerrors.text.Figures;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -27,7 +28,9 @@ import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -54,11 +57,18 @@ public final class LogReader implements AutoCloseable {
     private final ThreadLocal<ParserCopy> parsers = new ThreadLocal<>();
     /** The one worker of sequential formats, made when first needed. */
     private ExecutorService sequentialWorker;
+    /**
+     * Chunk buffers between reads: a fresh 1 MiB array per read cost an import of thousands of small
+     * logs a gigabyte of zeroed memory every thousand logs, and the heap grew to hold it. At most
+     * what the reads in flight need is kept.
+     */
+    private final ArrayBlockingQueue<byte[]> spareChunks;
 
     public LogReader(FormatChooser formats, int threads) {
         this.threads = Math.max(1, threads);
         this.workers = Executors.newFixedThreadPool(this.threads, LogReader::parserThread);
         this.formats = formats;
+        this.spareChunks = new ArrayBlockingQueue<>(this.threads * 2 + 2);
     }
 
     /** A reader that parses on every available core. */
@@ -108,21 +118,20 @@ public final class LogReader implements AutoCloseable {
      */
     public ParseCounts read(InputStream in, FormatChooser formats, SourceProgress from, AgentFilter filter, SourceSink sink,
             ReadProgress progress) throws Exception {
-        return read(in, formats, from, filter, sink, progress, NEVER);
+        return read(in, formats, new Reading(from, null, filter, sink, progress, NEVER, false));
     }
 
-    private ParseCounts read(InputStream in, FormatChooser formats, SourceProgress from, AgentFilter filter, SourceSink sink,
-            ReadProgress progress, BooleanSupplier leaveUnfinished) throws Exception {
+    private ParseCounts read(InputStream in, FormatChooser formats, Reading reading) throws Exception {
         FormatChooser.Choice choice;
         try {
-            choice = formats.choose(in, from.name());
+            choice = formats.choose(in, reading.from.name());
         } catch (UnrecognizedFormatException e) {
             ParseCounts none = new ParseCounts();
-            none.sourceError(from.name() + ": " + e.getMessage());
+            none.sourceError(reading.from.name() + ": " + e.getMessage());
             return none;
         }
         LineParser parser = choice.parser();
-        return read(choice.in(), parser.sequential() ? parser.copy() : parser, from, filter, sink, progress, leaveUnfinished);
+        return read(choice.in(), parser.sequential() ? parser.copy() : parser, reading);
     }
 
     /**
@@ -134,35 +143,62 @@ public final class LogReader implements AutoCloseable {
      */
     public ParseCounts read(InputStream in, LineParser parser, SourceProgress from, AgentFilter filter, SourceSink sink,
             ReadProgress progress) throws Exception {
-        return read(in, parser, from, filter, sink, progress, NEVER);
+        return read(in, parser, new Reading(from, null, filter, sink, progress, NEVER, false));
     }
 
     /**
-     * The read itself. {@code leaveUnfinished} is asked when the input ends in a line without a
-     * newline: true leaves that line unread and the position before it, for a later read.
+     * {@link #read(InputStream, LineParser, SourceProgress, AgentFilter, SourceSink, ReadProgress)},
+     * handing on with each position the check of the bytes before it ({@link TailCheck}), kept in
+     * {@code check} from one read to the next: a followed file is read a few lines at a time.
      */
-    private ParseCounts read(InputStream in, LineParser parser, SourceProgress from, AgentFilter filter, SourceSink sink,
-            ReadProgress progress, BooleanSupplier leaveUnfinished) throws Exception {
+    public ParseCounts read(InputStream in, LineParser parser, SourceProgress from, TailCheck check, AgentFilter filter,
+            SourceSink sink, ReadProgress progress) throws Exception {
+        return read(in, parser, new Reading(from, check, filter, sink, progress, NEVER, false));
+    }
+
+    /**
+     * How one read goes: where it starts, the check of the bytes before the positions it hands on
+     * (null: none), where its hits go, and what it does with a last line without a newline
+     * ({@code leaveUnfinished} is asked when the input ends in one: true leaves that line unread and
+     * the position before it, for a later read). {@code inline} parses on the calling thread: a
+     * log of a few lines is parsed in less time than handing it to a worker takes.
+     */
+    private record Reading(SourceProgress from, TailCheck check, AgentFilter filter, SourceSink sink, ReadProgress progress,
+            BooleanSupplier leaveUnfinished, boolean inline) {
+    }
+
+    /** The read itself. */
+    private ParseCounts read(InputStream in, LineParser parser, Reading reading) throws Exception {
+        SourceProgress from = reading.from;
+        AgentFilter filter = reading.filter;
+        SourceSink sink = reading.sink;
+        ReadProgress progress = reading.progress;
+        BooleanSupplier leaveUnfinished = reading.leaveUnfinished;
+        TailCheck check = reading.check;
         String source = from.name();
         ParseCounts total = new ParseCounts();
         // a sequential format gets one parser for the whole source and one worker, so chunks run in order
         LineParser shared = parser.sequential() ? parser : null;
-        ExecutorService pool = shared != null ? sequentialWorker() : workers;
-        int maxInFlight = shared != null ? 2 : threads * 2;
+        ExecutorService pool = reading.inline ? null : shared != null ? sequentialWorker() : workers;
+        int maxInFlight = reading.inline ? 1 : shared != null ? 2 : threads * 2;
         ArrayDeque<Pending> inFlight = new ArrayDeque<>();
-        // chunks whose hits were delivered, for the next reads: a fresh 1 MiB array per chunk cost
-        // the reader as much time zeroing memory as reading (hits hold strings, never the chunk)
+        // chunks whose hits were delivered, for the next chunks and reads: a fresh 1 MiB array per chunk
+        // cost the reader as much time zeroing memory as reading (hits hold strings, never the chunk)
         ArrayDeque<byte[]> spare = new ArrayDeque<>();
-        byte[] buffer = new byte[CHUNK_BYTES];
+        byte[] buffer = chunkBuffer(spare);
         int filled = 0;
         long bufferStart = 0; // where buffer[0] is in the stream
         boolean skippingLongLine = false;
         String readError = null;
+        DamagedLogException damage = null;
         try {
             while (true) {
                 int n;
                 try {
                     n = in.read(buffer, filled, buffer.length - filled);
+                } catch (DamagedLogException e) {
+                    damage = e;
+                    n = -1;
                 } catch (IOException e) {
                     readError = Failures.message(e);
                     n = -1;
@@ -194,8 +230,9 @@ public final class LogReader implements AutoCloseable {
                 if (cut == 0) {
                     // a full chunk without a newline: one line longer than any access-log line
                     bufferStart += filled;
+                    String checked = advance(check, buffer, filled);
                     if (!skippingLongLine) {
-                        inFlight.add(new Pending(pool.submit(() -> Parsed.oversized(source)), bufferStart, null));
+                        inFlight.add(new Pending(submit(pool, () -> Parsed.oversized(source)), bufferStart, null, checked));
                     }
                     skippingLongLine = true;
                     filled = 0;
@@ -210,10 +247,11 @@ public final class LogReader implements AutoCloseable {
                 byte[] chunk = buffer;
                 int start = skip;
                 int to = cut;
-                inFlight.add(new Pending(pool.submit(() -> parse(shared != null ? shared : threadCopy(parser), chunk, start, to, source, filter)),
-                        bufferStart + cut, chunk));
+                String checked = advance(check, chunk, cut);
+                inFlight.add(new Pending(submit(pool, () -> parse(shared != null ? shared : threadCopy(parser), chunk, start, to, source, filter)),
+                        bufferStart + cut, chunk, checked));
                 bufferStart += cut;
-                buffer = spare.isEmpty() ? new byte[CHUNK_BYTES] : spare.pop();
+                buffer = chunkBuffer(spare);
                 filled -= cut;
                 System.arraycopy(chunk, cut, buffer, 0, filled);
                 while (inFlight.size() >= maxInFlight) {
@@ -228,40 +266,89 @@ public final class LogReader implements AutoCloseable {
                 deliver(inFlight.poll(), total, from, sink, spare);
             }
             progress.advanced(total.linesRead());
-            if (readError != null) {
+            if (damage != null) {
+                long lines = from.lines() + total.linesRead();
+                total.sourceError(damage.getMessage() + (lines == 0 ? ": nothing of it could be read"
+                        : ": its first " + Figures.counted(lines, "line") + " were read, the rest of it cannot be"));
+            } else if (readError != null) {
                 total.sourceError(source + ": reading stopped after line " + (from.lines() + total.linesRead()) + " (" + readError
                         + "); the lines before it were kept");
             }
+            total.readAs(parser.describe());
             return total;
         } finally {
             inFlight.forEach(p -> p.parsed.cancel(true));
+            spare.forEach(spareChunks::offer);
+            spareChunks.offer(buffer);
         }
+    }
+
+    /** A buffer for the next chunk: one this read used, else one an earlier read left, else a new one. */
+    private byte[] chunkBuffer(ArrayDeque<byte[]> spare) {
+        byte[] buffer = spare.poll();
+        if (buffer == null) {
+            buffer = spareChunks.poll();
+        }
+        return buffer != null ? buffer : new byte[CHUNK_BYTES];
+    }
+
+    /** Moves {@code check} on over {@code b[0, n)} and says what it is there; null without a check. */
+    private static String advance(TailCheck check, byte[] b, int n) {
+        if (check == null) {
+            return null;
+        }
+        check.advance(b, 0, n);
+        return check.value();
+    }
+
+    /** Parses on {@code pool}, or at once on this thread when there is none (an inline read). */
+    private static Future<Parsed> submit(ExecutorService pool, java.util.concurrent.Callable<Parsed> parse) {
+        if (pool != null) {
+            return pool.submit(parse);
+        }
+        FutureTask<Parsed> now = new FutureTask<>(parse);
+        now.run();
+        return now;
     }
 
     /**
      * Reads {@code source} on from {@code from} to its end, as {@link #read(InputStream, SourceProgress,
      * AgentFilter, SourceSink, ReadProgress)} does, with the state the lines before there set
-     * ({@link #resumedParser}): an import of a log that grew, or a follower's rotated copy.
+     * ({@link #resumedParser}): an import of a log that grew, or a follower's rotated copy. The
+     * positions it hands on carry the check of the bytes before them ({@link TailCheck}).
      *
      * @throws java.io.EOFException when a compressed log ends before {@code from}
      */
     public ParseCounts readOn(LogSource source, SourceProgress from, AgentFilter filter, SourceSink sink, ReadProgress progress)
             throws Exception {
-        return readOn(source, from, filter, sink, progress, UnfinishedLine.READ);
+        byte[] before = from.bytes() == 0 ? new byte[0] : source.isStream() ? null : source.before(from.bytes());
+        return readOn(source, from, before, null, filter, sink, progress, UnfinishedLine.READ);
     }
 
     /**
-     * {@link #readOn(LogSource, SourceProgress, AgentFilter, SourceSink, ReadProgress)}, doing with a
-     * last line that has no newline what {@code unfinished} says; a line left is counted in
-     * {@link ParseCounts#unfinishedLineBytes()}.
+     * Reads {@code source} on from where {@code resume} says, as {@link #readOn(LogSource, SourceProgress,
+     * AgentFilter, SourceSink, ReadProgress)} does, doing with a last line that has no newline what
+     * {@code unfinished} says (a line left is counted in {@link ParseCounts#unfinishedLineBytes()}).
+     * A stream is checked as it is skipped to there ({@link LogSource#openAt(long, String, TailCheck)}).
+     * A {@linkplain LogSource#load() loaded} source is parsed on the calling thread.
+     *
+     * @throws OtherLogException when a stream turns out to be another log than the one {@code resume} took it for
      */
-    public ParseCounts readOn(LogSource source, SourceProgress from, AgentFilter filter, SourceSink sink, ReadProgress progress,
+    public ParseCounts readOn(LogSource source, ResumePoint resume, AgentFilter filter, SourceSink sink, ReadProgress progress,
             UnfinishedLine unfinished) throws Exception {
+        return readOn(source, resume.start(), resume.before(), resume.unverified(), filter, sink, progress, unfinished);
+    }
+
+    private ParseCounts readOn(LogSource source, SourceProgress from, byte[] before, String unverified, AgentFilter filter,
+            SourceSink sink, ReadProgress progress, UnfinishedLine unfinished) throws Exception {
         BooleanSupplier leave = unfinished == UnfinishedLine.WAIT_WHILE_WRITTEN ? source::beingWritten : NEVER;
         LineParser resumed = resumedParser(source, from.bytes());
-        try (InputStream in = source.openAt(from.bytes())) {
-            return resumed == null ? read(in, formats, from, filter, sink, progress, leave)
-                    : read(in, resumed, from, filter, sink, progress, leave);
+        TailCheck check = before == null ? new TailCheck() : new TailCheck(before);
+        // a stream's bytes before the position are seen as it is skipped there
+        boolean stream = source.isStream();
+        try (InputStream in = source.openAt(from.bytes(), unverified, stream ? check : null)) {
+            Reading reading = new Reading(from, before != null || stream ? check : null, filter, sink, progress, leave, source.loaded());
+            return resumed == null ? read(in, formats, reading) : read(in, resumed, reading);
         }
     }
 
@@ -359,6 +446,7 @@ public final class LogReader implements AutoCloseable {
 
     private static void deliver(Pending pending, ParseCounts total, SourceProgress from, SourceSink sink, ArrayDeque<byte[]> spare)
             throws Exception {
+        // the chunk's array goes back for the next chunk once its lines are parsed
         Parsed parsed;
         try {
             parsed = pending.parsed.get();
@@ -369,8 +457,8 @@ public final class LogReader implements AutoCloseable {
             spare.push(pending.chunk);
         }
         total.add(parsed.counts, from.lines() + total.linesRead());
-        if (!parsed.hits.isEmpty() || total.linesParsed() > 0) {
-            sink.accept(parsed.hits, from.advancedBy(pending.endByte, total.linesRead()));
+        if (!parsed.hits.isEmpty() || total.linesParsed() > 0 || total.linesDirective() > 0) {
+            sink.accept(parsed.hits, from.advancedBy(pending.endByte, total.linesRead(), pending.check));
         }
     }
 
@@ -428,9 +516,13 @@ public final class LogReader implements AutoCloseable {
             } else {
                 try {
                     Hit hit = parser.parse(chunk, start, end, filter);
-                    counts.countParsed(hit != null);
                     if (hit != null) {
+                        counts.countParsed(true);
                         hits.add(hit);
+                    } else if (chunk[start] == '#') {
+                        counts.countDirective(); // a W3C directive or comment: no request
+                    } else {
+                        counts.countParsed(false);
                     }
                 } catch (BadLineException e) {
                     if (fallback == null) {
@@ -516,8 +608,11 @@ public final class LogReader implements AutoCloseable {
     private record ParserCopy(LineParser original, LineParser parser) {
     }
 
-    /** A chunk being parsed, where it ends in the stream, and its bytes (null for an overlong line's). */
-    private record Pending(Future<Parsed> parsed, long endByte, byte[] chunk) {
+    /**
+     * A chunk being parsed, where it ends in the stream, its bytes (null for an overlong line's), and
+     * the check of the bytes before its end (null when the read keeps none).
+     */
+    private record Pending(Future<Parsed> parsed, long endByte, byte[] chunk, String check) {
     }
 
     private record Parsed(List<Hit> hits, ParseCounts counts) {

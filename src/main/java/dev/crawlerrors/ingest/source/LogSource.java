@@ -2,8 +2,10 @@ package dev.crawlerrors.ingest.source;
 
 import com.github.luben.zstd.Zstd;
 import com.github.luben.zstd.ZstdInputStream;
+import dev.crawlerrors.ingest.FileStamp;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayInputStream;
+import java.io.EOFException;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -12,18 +14,28 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Arrays;
+import java.util.concurrent.TimeUnit;
 import java.util.zip.GZIPInputStream;
+import java.util.zip.ZipException;
 
 /**
- * One log to read: a file (plain, gzip or zstd, told by its magic bytes, not its name) or standard
- * input ({@code -}). Counts the raw bytes consumed so progress can be shown against the file size.
+ * One log to read: a file (plain, gzip or zstd, told by its magic bytes, not its name), standard
+ * input ({@code -}), or a file that is a stream (a named pipe, {@code <(zcat x.gz)}). Counts the raw
+ * bytes consumed so progress can be shown against the file size.
  *
  * <p>Positions ({@link #openAt}) are in the decompressed content, the same for a log whatever it is
  * compressed with, so a log imported while plain is recognised after logrotate compressed it.
+ * Standard input and pipes are read once, front to back: their first bytes, once looked at, are
+ * kept in front of the rest. A small file can be {@linkplain #load() loaded} whole, so that
+ * identifying it, detecting its format and reading it cost one read of the disk.
  */
 public final class LogSource {
 
@@ -35,27 +47,47 @@ public final class LogSource {
      * older than this and still ends without a newline ends that way for good.
      */
     static final long WRITE_QUIET_MILLIS = 5_000;
+    /**
+     * Files up to this size on disk are {@linkplain #load() loaded} whole: CloudFront's files, a load
+     * balancer's five minutes, a small site's day. A bigger one is streamed in chunks.
+     */
+    public static final int SMALL_FILE_BYTES = 1 << 20;
+    /** A loaded file's content is kept up to this size decompressed; a file that holds more is streamed. */
+    static final int SMALL_CONTENT_BYTES = 8 << 20;
 
     private final String name;
     private final Path path;
+    /** The file as it was when it was named (listed in a directory, or first looked at); null until then. */
+    private BasicFileAttributes attributes;
     private volatile long consumed;
-    /** Standard input, decompressed, once opened; its first bytes, once peeked at, are kept in front of it. */
-    private InputStream stdin;
-    private Compression stdinCompression;
+    /** Standard input or a pipe, decompressed, once opened; its first bytes, once peeked at, are kept in front of it. */
+    private InputStream stream;
+    private Compression streamCompression;
+    /** A loaded file's decompressed content, its length, and what stopped its decompression early (null when nothing). */
+    private byte[] content;
+    private int contentLength;
+    private Compression contentCompression;
+    private DamagedLogException contentDamage;
 
-    private LogSource(String name, Path path) {
+    private LogSource(String name, Path path, BasicFileAttributes attributes) {
         this.name = name;
         this.path = path;
+        this.attributes = attributes;
     }
 
     /** {@code -} is standard input; anything else a file path. */
     public static LogSource of(String argument) {
-        return "-".equals(argument) ? new LogSource("-", null) : new LogSource(argument, Path.of(argument));
+        return "-".equals(argument) ? new LogSource("-", null, null) : new LogSource(argument, Path.of(argument), null);
     }
 
     /** A file, shown to the user as {@code name}. */
     public static LogSource file(Path path, String name) {
-        return new LogSource(name, path);
+        return new LogSource(name, path, null);
+    }
+
+    /** A file, shown to the user as {@code name}, as it was when it was listed. */
+    public static LogSource file(Path path, String name, BasicFileAttributes listed) {
+        return new LogSource(name, path, listed);
     }
 
     public String name() {
@@ -67,22 +99,54 @@ public final class LogSource {
         return path;
     }
 
-    /** The size on disk, or -1 for standard input. */
-    public long size() {
-        try {
-            return path == null ? -1 : Files.size(path);
-        } catch (IOException e) {
-            return -1;
+    /**
+     * Whether this log can be read only once, front to back: standard input, a named pipe, a
+     * process substitution. A file that cannot be looked at is taken for a file (opening it says why).
+     */
+    public boolean isStream() {
+        if (path == null) {
+            return true;
         }
+        BasicFileAttributes a = attributes();
+        return a != null && a.isOther();
+    }
+
+    /**
+     * The file as it is now on disk, told by its identity, size and modification time (as it was when
+     * listed, for a file found in a directory); null for a stream, or where the platform gives files no identity.
+     */
+    public FileStamp stamp() {
+        BasicFileAttributes a = attributes();
+        if (a == null || !a.isRegularFile() || a.fileKey() == null) {
+            return null;
+        }
+        return new FileStamp(a.fileKey().toString(), a.size(), a.lastModifiedTime().to(TimeUnit.NANOSECONDS));
+    }
+
+    /** The size on disk, or -1 for a stream or a file that cannot be looked at. */
+    public long size() {
+        BasicFileAttributes a = attributes();
+        return a == null || a.isOther() ? -1 : a.size();
+    }
+
+    private BasicFileAttributes attributes() {
+        if (attributes == null && path != null) {
+            try {
+                attributes = Files.readAttributes(path, BasicFileAttributes.class);
+            } catch (IOException e) {
+                return null; // opening it says what is wrong
+            }
+        }
+        return attributes;
     }
 
     /**
      * Whether the log may be in the middle of a write: a plain file changed less than {@link
-     * #WRITE_QUIET_MILLIS} ago. Standard input and compressed files are finished when they end;
-     * a file that cannot be looked at is taken for finished too (reading it said what it holds).
+     * #WRITE_QUIET_MILLIS} ago. Streams and compressed files are finished when they end; a file that
+     * cannot be looked at is taken for finished too (reading it said what it holds).
      */
     public boolean beingWritten() {
-        if (path == null) {
+        if (isStream()) {
             return false;
         }
         try {
@@ -99,6 +163,88 @@ public final class LogSource {
     }
 
     /**
+     * Reads a small file whole, decompressed, so that what follows (its beginning, its format, its
+     * lines) reads memory: a log of a few lines cost four opens of its file, and with tens of
+     * thousands of them that was the import. A file bigger than {@link #SMALL_FILE_BYTES}, or holding
+     * more than {@link #SMALL_CONTENT_BYTES} decompressed, and a stream, are left to be streamed.
+     *
+     * @return whether the file is loaded
+     * @throws IOException with a one-sentence message when the file cannot be read
+     */
+    public boolean load() throws IOException {
+        if (content != null) {
+            return true;
+        }
+        if (isStream()) {
+            return false;
+        }
+        checkReadable();
+        BasicFileAttributes a = attributes();
+        if (a == null || a.size() > SMALL_FILE_BYTES) {
+            return false;
+        }
+        byte[] raw;
+        try {
+            raw = Files.readAllBytes(path);
+        } catch (IOException e) {
+            throw unreadable(e);
+        }
+        Compression compression = Compression.of(raw, name);
+        byte[] bytes = raw;
+        int length = raw.length;
+        DamagedLogException damage = null;
+        if (compression != Compression.NONE) {
+            // sized by what the file says it holds (gzip's trailer, zstd's frame header), one more byte to see its end
+            long said = compression == Compression.GZIP ? gzipSize(raw) : Zstd.getFrameContentSize(raw);
+            bytes = new byte[(int) Math.min(SMALL_CONTENT_BYTES, said > 0 ? said + 1 : Math.max(4096, raw.length * 4L))];
+            length = 0;
+            try (InputStream in = decompressed(new ByteArrayInputStream(raw), compression)) {
+                int n;
+                while ((n = in.read(bytes, length, bytes.length - length)) > 0) {
+                    length += n;
+                    if (length == bytes.length) {
+                        if (bytes.length >= SMALL_CONTENT_BYTES) {
+                            return false; // a lot in a little: streamed instead
+                        }
+                        bytes = Arrays.copyOf(bytes, Math.min(SMALL_CONTENT_BYTES, bytes.length * 2));
+                    }
+                }
+            } catch (DamagedLogException e) {
+                damage = e;
+            }
+        }
+        consumed = raw.length;
+        content = bytes;
+        contentLength = length;
+        contentCompression = compression;
+        contentDamage = damage;
+        return true;
+    }
+
+    /** The decompressed size a gzip file's trailer gives (modulo 2^32, for the last member), or -1 when it has none. */
+    private static long gzipSize(byte[] raw) {
+        if (raw.length < 18) {
+            return -1;
+        }
+        int n = raw.length;
+        return (raw[n - 4] & 0xffL) | (raw[n - 3] & 0xffL) << 8 | (raw[n - 2] & 0xffL) << 16 | (raw[n - 1] & 0xffL) << 24;
+    }
+
+    /** Whether the file was {@linkplain #load() loaded}. */
+    public boolean loaded() {
+        return content != null;
+    }
+
+    /**
+     * Lets go of a loaded file's content once it was read: an import holds its logs' sources from
+     * the first to the last, and the content of 5,000 small logs held on was most of its memory.
+     */
+    public void release() {
+        content = null;
+        contentDamage = null;
+    }
+
+    /**
      * Opens the log from its beginning, decompressing gzip and zstd transparently.
      *
      * @throws IOException with a one-sentence message when the file cannot be read
@@ -110,19 +256,27 @@ public final class LogSource {
     /**
      * Opens the log {@code position} bytes into its decompressed content. A plain file is positioned
      * there directly; a compressed one is decompressed from its start and the first bytes dropped.
+     * Damage to a compressed log is reported, when reading reaches it, as a {@link DamagedLogException}.
      *
      * @throws IOException with a one-sentence message when the file cannot be read or is shorter
      */
     public InputStream openAt(long position) throws IOException {
-        if (path == null) {
-            InputStream in = stdin();
+        if (content != null) {
+            if (position > contentLength) {
+                throw contentDamage != null ? contentDamage : new EOFException(name + " ends before byte " + position);
+            }
+            InputStream in = new ByteArrayInputStream(content, (int) position, contentLength - (int) position);
+            return contentDamage == null ? in : new SequenceInputStream(in, new FailingStream(contentDamage));
+        }
+        if (isStream()) {
+            InputStream in = stream();
             in.skipNBytes(position);
             return in;
         }
         checkReadable();
         Compression compression = compression();
         if (compression == Compression.NONE) {
-            FileChannel channel = FileChannel.open(path, StandardOpenOption.READ);
+            FileChannel channel = openChannel();
             try {
                 channel.position(position);
             } catch (IOException e) {
@@ -131,7 +285,8 @@ public final class LogSource {
             }
             return new BufferedInputStream(new Counting(Channels.newInputStream(channel)), READ_BUFFER);
         }
-        InputStream in = decompressed(new BufferedInputStream(new Counting(Files.newInputStream(path)), READ_BUFFER), compression);
+        InputStream in = decompressed(new BufferedInputStream(new Counting(Channels.newInputStream(openChannel())), READ_BUFFER),
+                compression);
         try {
             in.skipNBytes(position);
         } catch (IOException e) {
@@ -142,27 +297,66 @@ public final class LogSource {
     }
 
     /**
+     * {@link #openAt(long)}, for a stream ({@link #isStream()}) that cannot be looked at before it is
+     * read: the bytes it skips to {@code position} move {@code window} on (when not null), and must
+     * end in the bytes whose check ({@link TailCheck}) is {@code expected} (when not null), those of
+     * the log it was taken for. A file is opened as {@link #openAt(long)} does.
+     *
+     * @throws OtherLogException when the stream holds other bytes there: another log that begins alike
+     */
+    public InputStream openAt(long position, String expected, TailCheck window) throws IOException {
+        if (!isStream() || content != null || (expected == null && window == null)) {
+            return openAt(position);
+        }
+        InputStream in = stream();
+        TailCheck skipped = window != null ? window : new TailCheck();
+        byte[] buffer = new byte[READ_BUFFER];
+        long left = position;
+        while (left > 0) {
+            int n = in.read(buffer, 0, (int) Math.min(buffer.length, left));
+            if (n < 0) {
+                throw new EOFException(name + " ends before byte " + position);
+            }
+            skipped.advance(buffer, 0, n);
+            left -= n;
+        }
+        if (expected != null && !skipped.value().equals(expected)) {
+            throw new OtherLogException(name);
+        }
+        return in;
+    }
+
+    /**
      * The first {@code limit} bytes of the decompressed content (fewer when the log is shorter). For
-     * standard input they are kept and read again by {@link #openAt}.
+     * a stream they are kept and read again by {@link #openAt}.
      */
     public Beginning beginning(int limit) throws IOException {
-        if (path == null) {
-            byte[] bytes = readUpTo(stdin(), limit + 1);
-            stdin = new SequenceInputStream(new ByteArrayInputStream(bytes), stdin);
-            return beginning(bytes, limit);
+        if (content != null) {
+            int n = Math.min(limit, contentLength);
+            return new Beginning(Arrays.copyOf(content, n), contentLength <= limit, n == contentLength ? contentDamage : null);
+        }
+        if (isStream()) {
+            Read read = readUpTo(stream(), limit + 1);
+            stream = new SequenceInputStream(new ByteArrayInputStream(read.bytes), read.damage == null ? stream
+                    : new FailingStream(read.damage));
+            return beginning(read, limit);
         }
         try (InputStream in = open()) {
             return beginning(readUpTo(in, limit + 1), limit);
         }
     }
 
-    private static Beginning beginning(byte[] read, int limit) {
-        boolean whole = read.length <= limit;
-        return new Beginning(whole ? read : Arrays.copyOf(read, limit), whole);
+    private static Beginning beginning(Read read, int limit) {
+        boolean whole = read.bytes.length <= limit;
+        return new Beginning(whole ? read.bytes : Arrays.copyOf(read.bytes, limit), whole, whole ? read.damage : null);
+    }
+
+    /** What a read of the first bytes got: the bytes, and the damage that stopped it early, if any. */
+    private record Read(byte[] bytes, DamagedLogException damage) {
     }
 
     /** Up to {@code n} bytes, fewer at the end or where a damaged (truncated) stream stops. */
-    private static byte[] readUpTo(InputStream in, int n) {
+    private static Read readUpTo(InputStream in, int n) throws IOException {
         byte[] bytes = new byte[n];
         int filled = 0;
         try {
@@ -170,10 +364,45 @@ public final class LogSource {
             while (filled < n && (read = in.read(bytes, filled, n - filled)) > 0) {
                 filled += read;
             }
-        } catch (IOException e) {
-            // keep what came before the damage; reading the log reports the damage itself
+        } catch (DamagedLogException e) {
+            // keep what came before the damage; the caller says what it is
+            return new Read(Arrays.copyOf(bytes, filled), e);
         }
-        return Arrays.copyOf(bytes, filled);
+        return new Read(Arrays.copyOf(bytes, filled), null);
+    }
+
+    /**
+     * The (at most {@value TailCheck#BYTES}) bytes just before {@code position} in the decompressed
+     * content, to check that it holds what was read of a log there; null when it ends before.
+     *
+     * @throws UnsupportedOperationException for a stream, which is checked as it is read ({@link #openAt(long, String)})
+     */
+    public byte[] before(long position) throws IOException {
+        if (isStream() && content == null) {
+            throw new UnsupportedOperationException(name + " is read once");
+        }
+        int n = (int) Math.min(position, TailCheck.BYTES);
+        if (content != null) {
+            return position > contentLength ? null : Arrays.copyOfRange(content, (int) position - n, (int) position);
+        }
+        if (compression() == Compression.NONE) {
+            try (FileChannel channel = openChannel()) {
+                if (channel.size() < position) {
+                    return null;
+                }
+                ByteBuffer buffer = ByteBuffer.allocate(n);
+                while (buffer.hasRemaining() && channel.read(buffer, position - n + buffer.position()) > 0) {
+                    // positional reads
+                }
+                return buffer.hasRemaining() ? null : buffer.array();
+            }
+        }
+        try (InputStream in = openAt(position - n)) {
+            byte[] bytes = in.readNBytes(n);
+            return bytes.length < n ? null : bytes;
+        } catch (EOFException | DamagedLogException e) {
+            return null; // ends (or breaks off) before it
+        }
     }
 
     /**
@@ -182,14 +411,19 @@ public final class LogSource {
      * @throws IOException when it cannot be read, or is compressed in a way this version does not read
      */
     public Compression compression() throws IOException {
-        if (path == null) {
-            stdin();
-            return stdinCompression;
+        if (content != null) {
+            return contentCompression;
+        }
+        if (isStream()) {
+            stream();
+            return streamCompression;
         }
         checkReadable();
         byte[] magic;
         try (InputStream in = Files.newInputStream(path)) {
             magic = in.readNBytes(Compression.MAGIC_BYTES);
+        } catch (IOException e) {
+            throw unreadable(e);
         }
         return Compression.of(magic, name);
     }
@@ -197,18 +431,21 @@ public final class LogSource {
     /**
      * Whether the decompressed content is known, without reading it, to end at or before
      * {@code position}: a plain file by its size, gzip by its trailer (the size modulo 2^32), zstd by
-     * its frame header. A file of several gzip members or zstd frames, or standard input, tells
+     * its frame header. A file of several gzip members or zstd frames, or a stream, tells
      * nothing this way and must be read to know.
      */
     public boolean endsBy(long position) throws IOException {
-        if (path == null) {
+        if (content != null) {
+            return contentLength <= position;
+        }
+        if (isStream()) {
             return false;
         }
         Compression compression = compression();
         if (compression == Compression.NONE) {
-            return size() <= position;
+            return Files.size(path) <= position;
         }
-        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
+        try (FileChannel channel = openChannel()) {
             long size = channel.size();
             if (compression == Compression.GZIP) {
                 ByteBuffer trailer = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN);
@@ -222,41 +459,79 @@ public final class LogSource {
         }
     }
 
-    private void checkReadable() throws IOException {
-        if (Files.isDirectory(path)) {
-            throw new IOException(name + " is a directory, not a log file");
-        }
-        if (!Files.isReadable(path)) {
-            throw new IOException(name + " does not exist or cannot be read");
+    private FileChannel openChannel() throws IOException {
+        try {
+            return FileChannel.open(path, StandardOpenOption.READ);
+        } catch (IOException e) {
+            throw unreadable(e);
         }
     }
 
-    private InputStream stdin() throws IOException {
-        if (stdin == null) {
-            BufferedInputStream raw = new BufferedInputStream(new Counting(System.in), READ_BUFFER);
+    private void checkReadable() throws IOException {
+        BasicFileAttributes a;
+        try {
+            a = Files.readAttributes(path, BasicFileAttributes.class);
+        } catch (IOException e) {
+            throw unreadable(e);
+        }
+        if (a.isDirectory()) {
+            throw new IOException(name + " is a directory, not a log file");
+        }
+    }
+
+    /** Why the file cannot be read, in one sentence that names it: missing, not allowed, or what the system said. */
+    private IOException unreadable(IOException e) {
+        if (e instanceof NoSuchFileException) {
+            return new IOException(name + " does not exist", e);
+        }
+        if (e instanceof AccessDeniedException) {
+            return new IOException(name + " cannot be read: permission denied (run the import as a user allowed to read it,"
+                    + " such as one in the group that owns it)", e);
+        }
+        if (e instanceof FileSystemException fs && fs.getReason() != null) {
+            return new IOException(name + " cannot be read: " + fs.getReason(), e);
+        }
+        return e.getMessage() != null && e.getMessage().startsWith(name) ? e : new IOException(name + " cannot be read: " + e.getMessage(), e);
+    }
+
+    private InputStream stream() throws IOException {
+        if (stream == null) {
+            InputStream source;
+            if (path == null) {
+                source = System.in;
+            } else {
+                try {
+                    source = Files.newInputStream(path);
+                } catch (IOException e) {
+                    throw unreadable(e);
+                }
+            }
+            BufferedInputStream raw = new BufferedInputStream(new Counting(source), READ_BUFFER);
             raw.mark(Compression.MAGIC_BYTES);
             byte[] magic = raw.readNBytes(Compression.MAGIC_BYTES);
             raw.reset();
-            stdinCompression = Compression.of(magic, name);
-            stdin = decompressed(raw, stdinCompression);
+            streamCompression = Compression.of(magic, name);
+            stream = decompressed(raw, streamCompression);
         }
-        return stdin;
+        return stream;
     }
 
     /**
      * Not buffered again on purpose: a buffer over a decompressor would throw away the bytes it had
-     * already decompressed when the stream turns out truncated, and those lines must be kept.
+     * already decompressed when the stream turns out truncated, and those lines must be kept. The
+     * decompressor's failures are {@link DamagedLogException}s, told apart from failures to read.
      */
-    private static InputStream decompressed(BufferedInputStream raw, Compression compression) throws IOException {
+    private InputStream decompressed(InputStream raw, Compression compression) throws IOException {
         return switch (compression) {
             case NONE -> raw;
-            case GZIP -> new GZIPInputStream(raw, READ_BUFFER);
-            case ZSTD -> new ZstdInputStream(raw);
+            case GZIP -> new Decompressed(compression, () -> new GZIPInputStream(raw, raw instanceof ByteArrayInputStream small
+                    ? Math.max(512, Math.min(READ_BUFFER, small.available())) : READ_BUFFER));
+            case ZSTD -> new Decompressed(compression, () -> new ZstdInputStream(raw));
         };
     }
 
-    /** The first bytes of a log's content, and whether they are all of it. */
-    public record Beginning(byte[] bytes, boolean whole) {
+    /** The first bytes of a log's content, whether they are all of it, and the damage that ended it early (null when none). */
+    public record Beginning(byte[] bytes, boolean whole, DamagedLogException damage) {
     }
 
     /** The compressions read transparently. */
@@ -284,6 +559,11 @@ public final class LogSource {
             return NONE;
         }
 
+        /** The name users know it by. */
+        String label() {
+            return this == GZIP ? "gzip" : "zstd";
+        }
+
         private static boolean starts(byte[] bytes, int... magic) {
             if (bytes.length < magic.length) {
                 return false;
@@ -294,6 +574,73 @@ public final class LogSource {
                 }
             }
             return true;
+        }
+    }
+
+    /**
+     * A decompressed stream whose decompressor's failures ({@code Unexpected end of ZLIB input
+     * stream}, zstd's {@code Truncated source}, a bad header) are {@link DamagedLogException}s that
+     * say what is wrong in the user's terms. The decompressor is made on first read, so a file cut
+     * before the end of its header is damaged too, not unreadable.
+     */
+    private final class Decompressed extends InputStream {
+
+        private final Compression compression;
+        private final Opener opener;
+        private InputStream in;
+        private DamagedLogException damage;
+
+        Decompressed(Compression compression, Opener opener) {
+            this.compression = compression;
+            this.opener = opener;
+        }
+
+        @Override
+        public int read() throws IOException {
+            byte[] one = new byte[1];
+            return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            if (damage != null) {
+                throw damage;
+            }
+            try {
+                if (in == null) {
+                    in = opener.open();
+                }
+                return in.read(b, off, len);
+            } catch (EOFException | ZipException | com.github.luben.zstd.ZstdIOException e) {
+                damage = new DamagedLogException(name, compression.label(), e);
+                throw damage;
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            if (in != null) {
+                in.close();
+            }
+        }
+    }
+
+    @FunctionalInterface
+    private interface Opener {
+        InputStream open() throws IOException;
+    }
+
+    /** What a loaded file's content ended in: the damage, raised where it was met. */
+    private static final class FailingStream extends InputStream {
+        private final IOException failure;
+
+        FailingStream(IOException failure) {
+            this.failure = failure;
+        }
+
+        @Override
+        public int read() throws IOException {
+            throw failure;
         }
     }
 

@@ -12,6 +12,7 @@ final class ClickHouseException extends RuntimeException {
     static final int DATABASE_ALREADY_EXISTS = 82;
     static final int UNKNOWN_TABLE = 60;
     static final int UNKNOWN_DATABASE = 81;
+    static final int DUPLICATE_COLUMN = 44;
 
     private final int code;
 

@@ -5,6 +5,7 @@ import dev.crawlerrors.store.HitFilter;
 import dev.crawlerrors.store.StatusRange;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /**
  * A {@link HitFilter} in ClickHouse's SQL: a condition over the hits, values written in as literals
@@ -24,8 +25,15 @@ final class ClickHouseFilter {
                     : "(status >= " + range.low() + " AND status <= " + range.high() + ")");
         }
         parts.add("(" + String.join(" OR ", status) + ")");
-        if (!filter.botTypes().isEmpty()) {
-            parts.add("bot_type IN (" + ClickHouseSql.quoted(filter.botTypes().stream().map(BotType::name).sorted().toList()) + ")");
+        if (!filter.botTypes().isEmpty() && !filter.everyBotType()) {
+            parts.add("bot_type IN (" + ClickHouseSql.quoted(names(filter.botTypes())) + ")");
+        }
+        // monitors and scanners, left out unless bot= or crawler= asks for them
+        if (!filter.hiddenBotTypes().isEmpty()) {
+            parts.add("bot_type NOT IN (" + ClickHouseSql.quoted(names(filter.hiddenBotTypes())) + ")");
+        }
+        if (!filter.crawlers().isEmpty()) {
+            parts.add("crawler IN (" + ClickHouseSql.quoted(filter.crawlers().stream().sorted().toList()) + ")");
         }
         if (filter.from() != null) {
             parts.add("ts_ms >= " + filter.from().toEpochMilli());
@@ -40,5 +48,9 @@ final class ClickHouseFilter {
             parts.add("host = " + ClickHouseSql.quote(filter.host()));
         }
         return String.join(" AND ", parts);
+    }
+
+    private static List<String> names(Set<BotType> types) {
+        return types.stream().map(BotType::name).sorted().toList();
     }
 }

@@ -3,6 +3,7 @@ package dev.crawlerrors.store.clickhouse;
 import dev.crawlerrors.crawler.CrawlerHit;
 import dev.crawlerrors.crawler.Verdict;
 import dev.crawlerrors.crawler.Verification;
+import dev.crawlerrors.ingest.FileStamp;
 import dev.crawlerrors.ingest.SourceProgress;
 import dev.crawlerrors.store.HitFilter;
 import dev.crawlerrors.store.HitStore;
@@ -15,7 +16,10 @@ import dev.crawlerrors.store.StoredVerdict;
 import dev.crawlerrors.text.Failures;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -155,21 +159,79 @@ public final class ClickHouseHitStore implements HitStore {
         writer.append(hits, through);
     }
 
+    /**
+     * The progress of the logs whose key begins with one of {@code prefixes}: what was appended and
+     * not yet committed, and what is committed (every process's), the furthest read of each log.
+     * Nothing is committed to answer: an import of thousands of logs asks once a window.
+     */
     @Override
-    public List<SourceProgress> imported(Collection<String> fingerprints) {
-        if (fingerprints.isEmpty()) {
+    public List<SourceProgress> imported(Collection<String> prefixes) {
+        if (prefixes.isEmpty()) {
             return List.of();
         }
-        commitIfDirty(); // what this process appended is committed, so it is found
-        List<String> quoted = new ArrayList<>(fingerprints);
-        ClickHouseTsv.Reader rows = new ClickHouseTsv.Reader(http.query(cluster.meta(), "SELECT fingerprint, argMax(name, bytes), max(bytes),"
-                + " argMax(lines, bytes) FROM " + location.database() + ".commits WHERE fingerprint IN (" + ClickHouseSql.quoted(quoted)
-                + ") GROUP BY fingerprint"));
-        List<SourceProgress> progress = new ArrayList<>();
-        while (rows.nextRow()) {
-            progress.add(new SourceProgress(rows.text(), rows.text(), rows.number(), rows.number()));
+        rethrowCommitterFailure();
+        // what is appended is looked at before the store: an entry committed in between is in the store by then
+        Map<String, SourceProgress> found = new HashMap<>();
+        for (SourceProgress progress : writer.uncommitted(new HashSet<>(prefixes))) {
+            found.put(progress.fingerprint(), progress);
         }
-        return progress;
+        ClickHouseTsv.Reader rows = new ClickHouseTsv.Reader(http.query(cluster.meta(), "SELECT fingerprint, argMax(name, bytes),"
+                + " max(bytes), argMax(lines, bytes), argMax(ifNull(check_hash, ''), bytes) FROM " + location.database() + ".commits WHERE prefix IN ("
+                + ClickHouseSql.quoted(new ArrayList<>(prefixes)) + ") AND fingerprint != '' GROUP BY fingerprint"));
+        while (rows.nextRow()) {
+            String fingerprint = rows.text();
+            String name = rows.text();
+            long bytes = rows.number();
+            long lines = rows.number();
+            String check = rows.text(); // '' for none: an aggregate of a Nullable column skips its nulls
+            SourceProgress stored = new SourceProgress(fingerprint, name, bytes, lines, check.isEmpty() ? null : check, null);
+            found.merge(stored.fingerprint(), stored, (a, b) -> b.bytes() > a.bytes() ? b : a);
+        }
+        return new ArrayList<>(found.values());
+    }
+
+    /**
+     * The files among {@code keys} recorded as read to their end, each with its stamp then and the
+     * progress of the log it held: the latest record of each, appended or committed.
+     */
+    @Override
+    public List<SourceProgress> importedFiles(Collection<String> keys) {
+        if (keys.isEmpty()) {
+            return List.of();
+        }
+        rethrowCommitterFailure();
+        Map<String, SourceProgress> found = new HashMap<>();
+        for (SourceProgress progress : writer.uncommittedFiles(new HashSet<>(keys))) {
+            found.put(progress.file().key(), progress);
+        }
+        // the latest record of each file: by when it was committed (to the second), then by the file's own time and length
+        ClickHouseTsv.Reader rows = new ClickHouseTsv.Reader(http.query(cluster.meta(), "SELECT file_key, file_size, file_modified_nanos,"
+                + " fingerprint, name, bytes, lines, check_hash FROM " + location.database() + ".commits WHERE file_key IN ("
+                + ClickHouseSql.quoted(new ArrayList<>(keys)) + ") ORDER BY file_key, committed DESC, file_modified_nanos DESC,"
+                + " bytes DESC, writer DESC, seq DESC"
+                + " LIMIT 1 BY file_key"));
+        while (rows.nextRow()) {
+            FileStamp file = new FileStamp(rows.text(), rows.number(), rows.number());
+            SourceProgress stored = new SourceProgress(rows.text(), rows.text(), rows.number(), rows.number(), rows.text(), file);
+            found.putIfAbsent(file.key(), stored); // what was appended since is newer
+        }
+        return new ArrayList<>(found.values());
+    }
+
+    /**
+     * Reads what the report's first page reads, on every shard: the default view's count by minute
+     * at the newest snapshot (which reads the commits and the verdicts too), and the logs' progress.
+     */
+    @Override
+    public void checkReadable() {
+        try {
+            Snapshot now = reader.snapshot();
+            reader.minuteCounts(HitFilter.ERRORS, now);
+            http.query(cluster.meta(), "SELECT count(), sum(bytes), max(file_key) FROM " + location.database() + ".commits");
+        } catch (RuntimeException e) {
+            throw new StoreException("the ClickHouse store " + location.shown() + " cannot be read: " + Failures.firstLine(e)
+                    + "; check that every server of it runs and answers", e);
+        }
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.crawlerrors.store.clickhouse;
 
 import dev.crawlerrors.crawler.CrawlerHit;
 import dev.crawlerrors.crawler.Verdict;
+import dev.crawlerrors.ingest.FileStamp;
 import dev.crawlerrors.ingest.Hit;
 import dev.crawlerrors.ingest.SourceProgress;
 import dev.crawlerrors.store.StoreException;
@@ -10,8 +11,10 @@ import java.net.ConnectException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -36,7 +39,8 @@ final class ClickHouseHitWriter {
     private static final String HIT_COLUMNS = "(ts_ms, writer, seq, n, utc_offset_minutes, ip, method, url, status, bytes,"
             + " duration_ms, crawler, bot_type, user_agent, referer, host)";
     private static final String VERDICT_COLUMNS = "(ip, crawler, verification, reason, version, writer, seq)";
-    private static final String COMMIT_COLUMNS = "(writer, seq, closed, fingerprint, name, bytes, lines)";
+    private static final String COMMIT_COLUMNS = "(writer, seq, closed, fingerprint, name, bytes, lines, prefix, check_hash, file_key,"
+            + " file_size, file_modified_nanos)";
 
     private final ClickHouseHttp http;
     private final ClickHouseCluster cluster;
@@ -52,6 +56,14 @@ final class ClickHouseHitWriter {
      */
     private final Set<String> knownClaims = new HashSet<>();
     private volatile boolean dirty;
+    /**
+     * Progress appended that no commit has covered yet, by log key and by file identity: what
+     * {@link #imported} and {@link #importedFiles} add to what the store holds, so that an import of
+     * thousands of small logs does not commit once a log to find its own progress. Entries go once
+     * the batch that carries them is committed (or failed), unless a later one took their place.
+     */
+    private final Map<String, SourceProgress> uncommittedProgress = new ConcurrentHashMap<>();
+    private final Map<String, SourceProgress> uncommittedFiles = new ConcurrentHashMap<>();
     /** Whether a flush is under way: what it writes is not committed yet, though no longer dirty. */
     private volatile boolean flushing;
     private volatile Future<?> writing;
@@ -97,7 +109,33 @@ final class ClickHouseHitWriter {
 
     synchronized void append(List<CrawlerHit> hits, SourceProgress through) {
         buffered.progress.put(through.fingerprint(), through);
+        uncommittedProgress.put(through.fingerprint(), through);
+        if (through.file() != null) {
+            uncommittedFiles.put(through.file().key(), through);
+        }
         append(hits);
+    }
+
+    /** The progress appended and not yet committed of the logs whose key begins with one of {@code prefixes}. */
+    List<SourceProgress> uncommitted(Set<String> prefixes) {
+        List<SourceProgress> found = new ArrayList<>();
+        for (SourceProgress progress : uncommittedProgress.values()) {
+            if (prefixes.contains(progress.prefix())) {
+                found.add(progress);
+            }
+        }
+        return found;
+    }
+
+    /** The files among {@code keys} appended as read to their end and not yet committed. */
+    List<SourceProgress> uncommittedFiles(Set<String> keys) {
+        List<SourceProgress> found = new ArrayList<>();
+        for (SourceProgress progress : uncommittedFiles.values()) {
+            if (keys.contains(progress.file().key())) {
+                found.add(progress);
+            }
+        }
+        return found;
     }
 
     synchronized void updateVerdict(String ip, String crawler, Verdict verdict) {
@@ -153,7 +191,11 @@ final class ClickHouseHitWriter {
         ClickHouseBatch batch = buffered;
         buffered = new ClickHouseBatch();
         writing = thread.submit(() -> {
-            write(batch);
+            try {
+                write(batch);
+            } finally {
+                forgetUncommitted(batch); // committed, or failed: the store says which
+            }
             return null;
         });
     }
@@ -181,6 +223,16 @@ final class ClickHouseHitWriter {
         } finally {
             if (interrupted) {
                 Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** The batch's progress leaves what is looked at in memory, unless newer took its place. */
+    private void forgetUncommitted(ClickHouseBatch batch) {
+        for (SourceProgress progress : batch.progress.values()) {
+            uncommittedProgress.remove(progress.fingerprint(), progress);
+            if (progress.file() != null) {
+                uncommittedFiles.remove(progress.file().key(), progress);
             }
         }
     }
@@ -280,9 +332,9 @@ final class ClickHouseHitWriter {
      */
     private void commit(ClickHouseBatch batch, long batchSeq) {
         ClickHouseTsv.Writer rows = new ClickHouseTsv.Writer(256);
-        commitRow(rows, batchSeq, false, "", "", 0, 0);
+        commitRow(rows, batchSeq, false, null);
         for (SourceProgress p : batch.progress.values()) {
-            commitRow(rows, batchSeq, false, p.fingerprint(), p.name(), p.bytes(), p.lines());
+            commitRow(rows, batchSeq, false, p);
         }
         try {
             ClickHouseHttp.await(http.insert(cluster.meta(), db + ".commits " + COMMIT_COLUMNS, rows));
@@ -319,10 +371,29 @@ final class ClickHouseHitWriter {
         return false;
     }
 
-    private void commitRow(ClickHouseTsv.Writer rows, long batchSeq, boolean closed, String fingerprint, String name, long bytes,
-            long lines) {
-        rows.unsigned(writer).tab().field(batchSeq).tab().field(closed ? 1 : 0).tab().field(fingerprint).tab().field(name).tab()
-                .field(bytes).tab().field(lines).endRow();
+    /** A row of {@code commits}: the batch's own ({@code progress} null), or how far one of its logs was read. */
+    private void commitRow(ClickHouseTsv.Writer rows, long batchSeq, boolean closed, SourceProgress progress) {
+        rows.unsigned(writer).tab().field(batchSeq).tab().field(closed ? 1 : 0).tab();
+        if (progress == null) {
+            rows.field("").tab().field("").tab().field(0).tab().field(0).tab().field("").tab().nul().tab().field("").tab().field(0).tab()
+                    .field(0).endRow();
+            return;
+        }
+        rows.field(progress.fingerprint()).tab().field(progress.name()).tab().field(progress.bytes()).tab().field(progress.lines()).tab()
+                .field(progress.prefix()).tab();
+        if (progress.check() == null) {
+            rows.nul();
+        } else {
+            rows.field(progress.check());
+        }
+        rows.tab();
+        FileStamp file = progress.file();
+        if (file == null) {
+            rows.field("").tab().field(0).tab().field(0);
+        } else {
+            rows.field(file.key()).tab().field(file.size()).tab().field(file.modifiedNanos());
+        }
+        rows.endRow();
     }
 
     /** A writer id for the next batch: a new one at first, after a failure, and when the current one is half its lease old. */
@@ -343,7 +414,7 @@ final class ClickHouseHitWriter {
         seq = 0;
         n = 0;
         ClickHouseTsv.Writer rows = new ClickHouseTsv.Writer(64);
-        commitRow(rows, 0, false, "", "", 0, 0);
+        commitRow(rows, 0, false, null);
         ClickHouseHttp.await(http.insert(cluster.meta(), db + ".commits " + COMMIT_COLUMNS, rows));
         lastWriter = id;
         registeredNanos = System.nanoTime();
@@ -356,7 +427,7 @@ final class ClickHouseHitWriter {
         }
         try {
             ClickHouseTsv.Writer rows = new ClickHouseTsv.Writer(64);
-            commitRow(rows, seq + 1, true, "", "", 0, 0);
+            commitRow(rows, seq + 1, true, null);
             ClickHouseHttp.await(http.insert(cluster.meta(), db + ".commits " + COMMIT_COLUMNS, rows));
         } catch (RuntimeException e) {
             // left unclosed: snapshots go on listing it, which costs a little and loses nothing

@@ -32,8 +32,28 @@ import java.util.Set;
  */
 final class ClickHouseSchema {
 
-    /** The schema this version writes; a store of a newer one is refused. */
-    static final int VERSION = 1;
+    /**
+     * The schema this version writes; a store of a newer one is refused, an older one brought up to
+     * date. 2: each log's progress in {@code commits} carries its key's prefix, its check and, when
+     * the file was read to its end, the file's stamp ({@link #MIGRATIONS}).
+     */
+    static final int VERSION = 2;
+
+    /**
+     * The columns version 2 added to {@code commits}, as {@code ALTER TABLE ... ADD COLUMN} takes
+     * them (18.16 has no {@code IF NOT EXISTS} there: a column is added when {@code system.columns}
+     * lacks it). A row of version 1 reads its prefix from its key, as {@code SourceProgress.prefixOf}
+     * does, no check (null) and no file ('').
+     */
+    private static final Map<String, String> MIGRATIONS = new LinkedHashMap<>();
+
+    static {
+        MIGRATIONS.put("prefix", "prefix String DEFAULT splitByChar('-', fingerprint)[1]");
+        MIGRATIONS.put("check_hash", "check_hash Nullable(String)");
+        MIGRATIONS.put("file_key", "file_key String DEFAULT ''");
+        MIGRATIONS.put("file_size", "file_size UInt64 DEFAULT 0");
+        MIGRATIONS.put("file_modified_nanos", "file_modified_nanos Int64 DEFAULT 0");
+    }
 
     private ClickHouseSchema() {
     }
@@ -107,6 +127,11 @@ final class ClickHouseSchema {
                   name String,
                   bytes UInt64,
                   lines UInt64,
+                  prefix String DEFAULT splitByChar('-', fingerprint)[1],
+                  check_hash Nullable(String),
+                  file_key String DEFAULT '',
+                  file_size UInt64 DEFAULT 0,
+                  file_modified_nanos Int64 DEFAULT 0,
                   committed DateTime DEFAULT now(),
                   lease UInt8 MATERIALIZED throwIf(now() > toDateTime(bitShiftRight(writer, 32)) + %2$d)
                 ) ENGINE = ReplacingMergeTree(seq)
@@ -152,8 +177,38 @@ final class ClickHouseSchema {
                 copyVerdicts(http, cluster, shard, db, user, password);
             }
         }
-        if (version == 0) {
+        if (version > 0 && version < VERSION) {
+            migrate(http, cluster.meta(), db);
+        }
+        if (version < VERSION) {
             http.execute(cluster.meta(), "INSERT INTO " + db + ".schema_version (version) VALUES (" + VERSION + ")");
+        }
+    }
+
+    /**
+     * Brings a store of an older version up to date: adds the columns {@code commits} lacks. Safe
+     * from several processes at once: a column another one added meanwhile is taken as added.
+     */
+    private static void migrate(ClickHouseHttp http, URI meta, String db) {
+        ClickHouseTsv.Reader rows = new ClickHouseTsv.Reader(http.query(meta, "SELECT name FROM system.columns WHERE database = "
+                + ClickHouseSql.quote(db) + " AND table = 'commits'"));
+        Set<String> columns = new HashSet<>();
+        while (rows.nextRow()) {
+            columns.add(rows.text());
+        }
+        String after = "lines";
+        for (Map.Entry<String, String> column : MIGRATIONS.entrySet()) {
+            if (!columns.contains(column.getKey())) {
+                try {
+                    http.execute(meta, "ALTER TABLE " + db + ".commits ADD COLUMN " + column.getValue() + " AFTER " + after);
+                } catch (ClickHouseException e) {
+                    if (e.code() != ClickHouseException.DUPLICATE_COLUMN) {
+                        throw new StoreException("cannot bring the store's tables on ClickHouse at " + meta + " to schema " + VERSION
+                                + ": " + e.getMessage(), e);
+                    }
+                }
+            }
+            after = column.getKey();
         }
     }
 

@@ -24,13 +24,15 @@ final class DuckDbBatch {
     final Map<String, DuckDbClaimVerdict> verdicts = new LinkedHashMap<>();
     /** The latest position per log; only the latest is worth writing. */
     final Map<String, SourceProgress> progress = new LinkedHashMap<>();
+    /** The files read to their end, by their identity ({@link SourceProgress#file()}), the latest of each. */
+    final Map<String, SourceProgress> files = new LinkedHashMap<>();
     /** The id of the first hit, given when the batch goes to the writer. */
     long firstId;
     /** Whether the writer commits after this batch (decided when it goes to the writer). */
     boolean commit;
 
     boolean isEmpty() {
-        return hits.isEmpty() && verdicts.isEmpty() && progress.isEmpty();
+        return hits.isEmpty() && verdicts.isEmpty() && progress.isEmpty() && files.isEmpty();
     }
 
     /** Adds a hit, noting whether every hit so far came no earlier than the one before it. */

@@ -30,9 +30,17 @@ final class DuckDbFilter {
             }
         }
         parts.add("(" + String.join(" OR ", status) + ")");
-        if (!filter.botTypes().isEmpty()) {
+        if (!filter.botTypes().isEmpty() && !filter.everyBotType()) {
             parts.add("h.bot_type IN (" + placeholders(filter.botTypes().size()) + ")");
             filter.botTypes().forEach(b -> params.add(b.name()));
+        }
+        if (!filter.hiddenBotTypes().isEmpty()) {
+            parts.add("h.bot_type NOT IN (" + placeholders(filter.hiddenBotTypes().size()) + ")");
+            filter.hiddenBotTypes().forEach(b -> params.add(b.name()));
+        }
+        if (!filter.crawlers().isEmpty()) {
+            parts.add("h.crawler IN (" + placeholders(filter.crawlers().size()) + ")");
+            params.addAll(filter.crawlers());
         }
         if (filter.from() != null) {
             parts.add("h.ts >= epoch_ms(?)");

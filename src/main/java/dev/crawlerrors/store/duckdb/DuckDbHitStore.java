@@ -4,6 +4,7 @@ import dev.crawlerrors.crawler.CrawlerHit;
 import dev.crawlerrors.crawler.Verdict;
 import dev.crawlerrors.crawler.Verification;
 import dev.crawlerrors.ingest.SourceProgress;
+import dev.crawlerrors.store.DamagedStoreException;
 import dev.crawlerrors.store.HitFilter;
 import dev.crawlerrors.store.HitStore;
 import dev.crawlerrors.store.MinuteChange;
@@ -37,6 +38,13 @@ import org.duckdb.DuckDBConnection;
  */
 public final class DuckDbHitStore implements HitStore {
 
+    /**
+     * The version of the store's tables ({@link DuckDbSchema}), recorded in {@code store_meta} under
+     * {@code schema_version}; a store of an older version is migrated when opened, one of a newer
+     * version refused rather than read wrongly: {@code crawl-errors check} tells which version a store holds.
+     */
+    public static final int SCHEMA_VERSION = DuckDbSchema.VERSION;
+
     /** DuckDB's row group, the unit it compresses and writes (the default, which stores here are created with). */
     static final int ROW_GROUP_ROWS = DuckDbHitWriter.ROW_GROUP_ROWS;
 
@@ -45,27 +53,30 @@ public final class DuckDbHitStore implements HitStore {
 
     private final DuckDBConnection connection;
     private final String location;
+    private final DuckDbFailures failures;
     private final DuckDbQuery query;
     private final DuckDbClaims claims = new DuckDbClaims();
     private final DuckDbHitWriter writer;
     private final DuckDbVerdicts verdicts;
     private final DuckDbHitReader reader;
 
-    private DuckDbHitStore(DuckDBConnection connection, String location, long commitRows, DuckDbSettings settings) throws SQLException {
+    private DuckDbHitStore(DuckDBConnection connection, DuckDbFailures failures, long commitRows, DuckDbSettings settings)
+            throws SQLException {
         this.connection = connection;
-        this.location = location;
+        this.location = failures.location();
+        this.failures = failures;
         try (Statement st = connection.createStatement()) {
             st.execute("SET memory_limit = '" + settings.memoryLimit() + "'");
-            DuckDbSchema.prepare(connection);
+            DuckDbSchema.prepare(connection, location);
             // optimistic writes compress and write row groups as they fill; by default DuckDB
             // holds five before writing them, and a 5M-line import peaked 200 MB higher for it
             st.execute("SET write_buffer_row_group_count = 1");
             loadVerdictHistory(st);
         }
-        this.query = new DuckDbQuery(connection, location, settings.readers());
+        this.query = new DuckDbQuery(connection, failures, settings.readers());
         // a read of the verdicts first commits what was appended (the writer exists by then)
         this.verdicts = new DuckDbVerdicts(connection, query, this::snapshot);
-        this.writer = new DuckDbHitWriter(connection, location, commitRows, verdicts, query, claims);
+        this.writer = new DuckDbHitWriter(connection, location, failures, commitRows, verdicts, query, claims);
         this.reader = new DuckDbHitReader(query, claims, writer);
     }
 
@@ -103,6 +114,15 @@ public final class DuckDbHitStore implements HitStore {
         }
     }
 
+    /** The store's schema version, recorded now as {@link #SCHEMA_VERSION} when it has none (new, or made before versions). */
+    private static int schemaVersion(Statement st) throws SQLException {
+        st.execute("INSERT OR IGNORE INTO store_info VALUES ('schema_version', '" + SCHEMA_VERSION + "')");
+        try (ResultSet rs = st.executeQuery("SELECT value FROM store_info WHERE key = 'schema_version'")) {
+            rs.next();
+            return Integer.parseInt(rs.getString(1));
+        }
+    }
+
     /** Opens (creating if needed) the store in {@code file}, with DuckDB's default worker threads (one per core). */
     public static DuckDbHitStore open(Path file) {
         return open(file, DuckDbSettings.SERVE);
@@ -130,6 +150,9 @@ public final class DuckDbHitStore implements HitStore {
     }
 
     private static DuckDbHitStore open(Path file, DuckDbSettings settings, long commitRows) {
+        String location = file.toAbsolutePath().normalize().toString();
+        DuckDbFailures failures = new DuckDbFailures(location);
+        Connection c = null;
         try {
             Path parent = file.toAbsolutePath().getParent();
             if (parent != null) {
@@ -140,10 +163,27 @@ public final class DuckDbHitStore implements HitStore {
                 config.setProperty("threads", Integer.toString(settings.threads()));
             }
             DuckDbNativeLibrary.prepare();
-            Connection c = DriverManager.getConnection("jdbc:duckdb:" + file.toAbsolutePath(), config);
-            return new DuckDbHitStore(c.unwrap(DuckDBConnection.class), file.toAbsolutePath().normalize().toString(), commitRows, settings);
+            c = DriverManager.getConnection("jdbc:duckdb:" + location, config);
+            return new DuckDbHitStore(c.unwrap(DuckDBConnection.class), failures, commitRows, settings);
+        } catch (SQLException e) {
+            closeQuietly(c);
+            throw failures.of("cannot open the store", e);
+        } catch (StoreException e) {
+            closeQuietly(c);
+            throw e;
         } catch (Exception e) {
-            throw new StoreException("cannot open the store " + file + ": " + Failures.firstLine(e), e);
+            closeQuietly(c);
+            throw new StoreException("cannot open the store " + location + ": " + Failures.firstLine(e), e);
+        }
+    }
+
+    private static void closeQuietly(Connection c) {
+        if (c != null) {
+            try {
+                c.close();
+            } catch (SQLException e) {
+                // already failing: the first failure is the one to tell
+            }
         }
     }
 
@@ -167,7 +207,8 @@ public final class DuckDbHitStore implements HitStore {
         try {
             DuckDbNativeLibrary.prepare();
             Connection c = DriverManager.getConnection("jdbc:duckdb:");
-            return new DuckDbHitStore(c.unwrap(DuckDBConnection.class), "memory", DuckDbHitWriter.COMMIT_ROWS, DuckDbSettings.SERVE);
+            return new DuckDbHitStore(c.unwrap(DuckDBConnection.class), new DuckDbFailures("memory"), DuckDbHitWriter.COMMIT_ROWS,
+                    DuckDbSettings.SERVE);
         } catch (SQLException e) {
             throw new StoreException("cannot open an in-memory store: " + Failures.firstLine(e), e);
         }
@@ -204,6 +245,16 @@ public final class DuckDbHitStore implements HitStore {
     @Override
     public List<SourceProgress> imported(Collection<String> fingerprints) {
         return writer.imported(fingerprints);
+    }
+
+    @Override
+    public boolean recordsProgress() {
+        return writer.recordsProgress();
+    }
+
+    @Override
+    public List<SourceProgress> importedFiles(Collection<String> keys) {
+        return writer.importedFiles(keys);
     }
 
     @Override
@@ -252,6 +303,15 @@ public final class DuckDbHitStore implements HitStore {
     }
 
     @Override
+    public void checkReadable() {
+        DamagedStoreException seen = failures.damage();
+        if (seen != null) {
+            throw seen;
+        }
+        reader.checkReadable();
+    }
+
+    @Override
     public synchronized void close() {
         try {
             writer.close();
@@ -270,7 +330,7 @@ public final class DuckDbHitStore implements HitStore {
                 throw failure;
             }
         } catch (SQLException e) {
-            throw new StoreException("cannot close " + location + ": " + Failures.firstLine(e), e);
+            throw failures.of("cannot close", e);
         }
     }
 }

@@ -2,6 +2,7 @@ package dev.crawlerrors.store.duckdb;
 
 import dev.crawlerrors.crawler.CrawlerHit;
 import dev.crawlerrors.crawler.Verdict;
+import dev.crawlerrors.ingest.FileStamp;
 import dev.crawlerrors.ingest.SourceProgress;
 import dev.crawlerrors.store.StoreException;
 import dev.crawlerrors.store.Snapshot;
@@ -14,13 +15,17 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
+import org.duckdb.DuckDBAppender;
 import org.duckdb.DuckDBConnection;
 import org.duckdb.DuckDBFunctions;
 
@@ -36,6 +41,7 @@ final class DuckDbHitWriter {
 
     private final DuckDBConnection connection;
     private final String location;
+    private final DuckDbFailures failures;
     private final DuckDbVerdicts verdicts;
     private final DuckDbQuery query;
     /** Rows buffered before a flush; a flush also happens before every read. */
@@ -102,23 +108,54 @@ final class DuckDbHitWriter {
     private final long commitRows;
     /** Rows handed to the writer in the transaction it has open, if any (appending side). */
     private long uncommittedRows;
+    /** Logs' progress and files handed to the writer in the transaction it has open (appending side). */
+    private long uncommittedLogs;
+    /**
+     * Logs' progress after which a transaction commits though nobody flushed: until it commits, what
+     * it holds is kept in memory too ({@link #uncommittedProgress}), and an import of 50,000 small
+     * logs holds few hits and many logs.
+     */
+    static final long COMMIT_LOGS = 10_000;
     /** When the first batch of the open transaction went to the writer; 0 when none is open (appending side). */
     private long uncommittedSince;
     /** Whether the writer thread has a transaction open (writer side). */
     private boolean inTransaction;
     /**
-     * Whether no log's progress is stored or buffered (since open: a new store, or one that only
-     * ever took hits without a log, such as the drain's). Then {@link #imported} knows its answer
-     * without a query. On a new store that query was an import's first, before its first line: the
-     * logs' planning took 38-50 ms with it and 26-34 ms without (four alternating pairs of an
+     * Whether no log's progress is committed (since open: a new store, or one that only ever took
+     * hits without a log, such as the drain's). Then {@link #imported} knows its answer without a
+     * query. On a new store that query was an import's first, before its first line: the logs'
+     * planning took 38-50 ms with it and 26-34 ms without (four alternating pairs of an
      * instrumented import, the logs' fingerprints included).
      */
-    private volatile boolean noProgressStored;
+    private volatile boolean noProgressCommitted;
+    /**
+     * Progress appended that no commit has covered yet, by log key and by file identity: what
+     * {@link #imported} and {@link #importedFiles} add to what the store holds. They used to commit
+     * first, so the reader would find it; an import of 5,000 small logs committed 5,000 times (each
+     * an fsync), and that was nine tenths of its time. Entries go once their commit is done (or
+     * rolled back), unless a later one took their place.
+     */
+    private final Map<String, SourceProgress> uncommittedProgress = new ConcurrentHashMap<>();
+    private final Map<String, SourceProgress> uncommittedFiles = new ConcurrentHashMap<>();
+    /** The progress and files written in the transaction the writer has open (writer side). */
+    private final List<SourceProgress> transactionProgress = new ArrayList<>();
+    private final List<SourceProgress> transactionFiles = new ArrayList<>();
+    private PreparedStatement insertFile;
+    private PreparedStatement clearProgress;
+    private PreparedStatement clearFiles;
+    /** Where a batch's progress and files are appended before one statement each moves them (this connection's own). */
+    private static final String STAGING = """
+            CREATE TEMPORARY TABLE IF NOT EXISTS progress_staging (
+              fingerprint VARCHAR, name VARCHAR, bytes_imported BIGINT, lines_imported BIGINT, prefix VARCHAR, check_hash VARCHAR);
+            CREATE TEMPORARY TABLE IF NOT EXISTS file_staging (
+              file_key VARCHAR, size BIGINT, modified_nanos BIGINT, fingerprint VARCHAR, name VARCHAR, bytes_imported BIGINT,
+              lines_imported BIGINT, check_hash VARCHAR)""";
 
-    DuckDbHitWriter(DuckDBConnection connection, String location, long commitRows, DuckDbVerdicts verdicts, DuckDbQuery query,
-            DuckDbClaims claims) throws SQLException {
+    DuckDbHitWriter(DuckDBConnection connection, String location, DuckDbFailures failures, long commitRows, DuckDbVerdicts verdicts,
+            DuckDbQuery query, DuckDbClaims claims) throws SQLException {
         this.connection = connection;
         this.location = location;
+        this.failures = failures;
         this.commitRows = commitRows;
         this.verdicts = verdicts;
         this.query = query;
@@ -127,12 +164,13 @@ final class DuckDbHitWriter {
             // Registered here, outside any transaction: registered in a batch's transaction, the
             // function went with it when that transaction rolled back.
             batchFunction = "crawl_errors_batch_" + SOURCES.incrementAndGet();
+            st.execute(STAGING);
             DuckDBFunctions.tableFunction().withName(batchFunction).withFunction(batchSource).register(connection);
             // and whether any log's progress is stored: an import asks for it before it reads a line
             try (ResultSet rs = st.executeQuery("SELECT coalesce(max(id), 0), (SELECT count(*) FROM imports) = 0 FROM hits")) {
                 rs.next();
                 nextId = rs.getLong(1) + 1;
-                noProgressStored = rs.getBoolean(2);
+                noProgressCommitted = rs.getBoolean(2);
             }
             loadClaims(st);
             committed = new Snapshot(nextId - 1, nextVersion - 1);
@@ -201,26 +239,89 @@ final class DuckDbHitWriter {
     }
 
     synchronized void append(List<CrawlerHit> hits, SourceProgress through) {
-        noProgressStored = false;
         // buffered before the hits, under the same lock, so the flush that writes them writes it too
         buffered.progress.put(through.fingerprint(), through);
+        uncommittedProgress.put(through.fingerprint(), through);
+        if (through.file() != null) {
+            buffered.files.put(through.file().key(), through);
+            uncommittedFiles.put(through.file().key(), through);
+        }
         append(hits);
     }
 
-    List<SourceProgress> imported(Collection<String> fingerprints) {
-        if (fingerprints.isEmpty() || noProgressStored) {
+    /**
+     * The progress recorded of the logs whose key begins with one of {@code prefixes}: what is
+     * committed, and what was appended since, without committing it.
+     */
+    List<SourceProgress> imported(Collection<String> prefixes) {
+        if (prefixes.isEmpty()) {
             return List.of();
         }
-        snapshot(); // what this thread appended is committed, so it is found
-        String sql = "SELECT fingerprint, name, bytes_imported, lines_imported FROM imports WHERE fingerprint IN ("
-                + String.join(", ", Collections.nCopies(fingerprints.size(), "?")) + ")";
-        return query.run(sql, new ArrayList<>(fingerprints), rs -> {
-            List<SourceProgress> rows = new ArrayList<>();
-            while (rs.next()) {
-                rows.add(new SourceProgress(rs.getString(1), rs.getString(2), rs.getLong(3), rs.getLong(4)));
+        // what is appended is looked at before the store: an entry committed in between is in the store by then
+        Map<String, SourceProgress> found = new HashMap<>();
+        Set<String> wanted = prefixes instanceof Set<String> set ? set : new HashSet<>(prefixes);
+        for (SourceProgress progress : uncommittedProgress.values()) {
+            if (wanted.contains(progress.prefix())) {
+                found.put(progress.fingerprint(), progress);
             }
-            return rows;
-        });
+        }
+        if (!noProgressCommitted) {
+            List<SourceProgress> stored = query.runWithList("SELECT fingerprint, name, bytes_imported, lines_imported, check_hash"
+                    + " FROM imports WHERE prefix IN (SELECT unnest(?::VARCHAR[]))", prefixes, rs -> {
+                        List<SourceProgress> rows = new ArrayList<>();
+                        while (rs.next()) {
+                            rows.add(new SourceProgress(rs.getString(1), rs.getString(2), rs.getLong(3), rs.getLong(4),
+                                    rs.getString(5), null));
+                        }
+                        return rows;
+                    });
+            for (SourceProgress progress : stored) {
+                found.merge(progress.fingerprint(), progress, DuckDbHitWriter::furthest);
+            }
+        }
+        return new ArrayList<>(found.values());
+    }
+
+    /**
+     * The files among {@code keys} (file identities, {@link dev.crawlerrors.ingest.FileStamp#key()})
+     * recorded as read to their end, with the stamp they had then.
+     */
+    List<SourceProgress> importedFiles(Collection<String> keys) {
+        if (keys.isEmpty()) {
+            return List.of();
+        }
+        Map<String, SourceProgress> found = new HashMap<>();
+        Set<String> wanted = keys instanceof Set<String> set ? set : new HashSet<>(keys);
+        for (SourceProgress progress : uncommittedFiles.values()) {
+            if (wanted.contains(progress.file().key())) {
+                found.put(progress.file().key(), progress);
+            }
+        }
+        if (!noProgressCommitted) {
+            List<SourceProgress> stored = query.runWithList("SELECT file_key, size, modified_nanos, fingerprint, name, bytes_imported,"
+                    + " lines_imported, check_hash FROM import_files WHERE file_key IN (SELECT unnest(?::VARCHAR[]))", keys, rs -> {
+                        List<SourceProgress> rows = new ArrayList<>();
+                        while (rs.next()) {
+                            rows.add(new SourceProgress(rs.getString(4), rs.getString(5), rs.getLong(6), rs.getLong(7), rs.getString(8),
+                                    new FileStamp(rs.getString(1), rs.getLong(2), rs.getLong(3))));
+                        }
+                        return rows;
+                    });
+            for (SourceProgress progress : stored) {
+                found.putIfAbsent(progress.file().key(), progress); // what was appended since is newer
+            }
+        }
+        return new ArrayList<>(found.values());
+    }
+
+    /** Whether any log's progress is committed, or was appended since the store opened. */
+    boolean recordsProgress() {
+        return !noProgressCommitted || !uncommittedProgress.isEmpty();
+    }
+
+    /** Of two records of one log, the one read further (a log's progress only grows). */
+    private static SourceProgress furthest(SourceProgress a, SourceProgress b) {
+        return b.bytes() > a.bytes() ? b : a;
     }
 
     /** Buffers a verdict that changed, to be written with the next batch. */
@@ -262,9 +363,12 @@ final class DuckDbHitWriter {
         batch.firstId = nextId;
         nextId += batch.hits.size();
         uncommittedRows += batch.hits.size();
-        batch.commit = commit || uncommittedRows >= commitRows || (open && now - uncommittedSince >= COMMIT_NANOS);
+        uncommittedLogs += batch.progress.size() + batch.files.size();
+        batch.commit = commit || uncommittedRows >= commitRows || uncommittedLogs >= COMMIT_LOGS
+                || (open && now - uncommittedSince >= COMMIT_NANOS);
         if (batch.commit) {
             uncommittedRows = 0;
+            uncommittedLogs = 0;
             uncommittedSince = 0;
         } else if (!open) {
             uncommittedSince = now;
@@ -296,6 +400,7 @@ final class DuckDbHitWriter {
             // the writer rolled the open transaction back: the next batch begins a new one, and
             // the verdicts it held are gone with it, so the next hit of each claim brings its own
             uncommittedRows = 0;
+            uncommittedLogs = 0;
             uncommittedSince = 0;
             try (Statement st = connection.createStatement()) {
                 loadClaims(st);
@@ -329,6 +434,7 @@ final class DuckDbHitWriter {
             try {
                 batch.sortByTime();
                 writeProgress(batch.progress.values());
+                writeFiles(batch.files.values());
                 verdicts.write(batch.verdicts.values());
                 appendRows(batch);
                 uncommittedVerdicts.addAll(batch.verdicts.values());
@@ -340,9 +446,14 @@ final class DuckDbHitWriter {
                     inTransaction = false;
                     connection.setAutoCommit(true);
                     publish();
+                    if (!transactionProgress.isEmpty()) {
+                        noProgressCommitted = false;
+                    }
+                    forgetUncommitted();
                 }
             } catch (SQLException e) {
                 inTransaction = false;
+                forgetUncommitted(); // rolled back: not recorded after all
                 uncommittedVerdicts.clear();
                 uncommittedMaxId = 0;
                 closeStatements(e); // a prepared statement whose execution failed is closed by the driver
@@ -359,7 +470,7 @@ final class DuckDbHitWriter {
                 throw e;
             }
         } catch (SQLException e) {
-            throw new StoreException("cannot write to " + location + ": " + Failures.firstLine(e), e);
+            throw failures.of("cannot write to", e);
         }
     }
 
@@ -376,22 +487,72 @@ final class DuckDbHitWriter {
         uncommittedMaxId = 0;
     }
 
+    /** The appended progress the open transaction covered leaves {@link #uncommittedProgress}, unless newer took its place. */
+    private void forgetUncommitted() {
+        for (SourceProgress progress : transactionProgress) {
+            uncommittedProgress.remove(progress.fingerprint(), progress);
+        }
+        for (SourceProgress progress : transactionFiles) {
+            uncommittedFiles.remove(progress.file().key(), progress);
+        }
+        transactionProgress.clear();
+        transactionFiles.clear();
+    }
+
+    /**
+     * Records how far each log got, and the files read to their end. Through an Appender into this
+     * connection's staging tables, then one statement each: executed a row at a time, as a batch of
+     * a prepared statement is, 5,000 small logs' rows took the writer seconds.
+     */
     private void writeProgress(Collection<SourceProgress> progresses) throws SQLException {
         if (progresses.isEmpty()) {
             return;
         }
         if (insertProgress == null) {
             // prepared once: planning it for every batch was 3% of the writer thread
-            insertProgress = connection.prepareStatement("INSERT OR REPLACE INTO imports VALUES (?, ?, ?, ?, now())");
+            clearProgress = connection.prepareStatement("DELETE FROM progress_staging");
+            insertProgress = connection.prepareStatement("INSERT OR REPLACE INTO imports"
+                    + " (fingerprint, name, bytes_imported, lines_imported, imported_at, prefix, check_hash)"
+                    + " SELECT fingerprint, name, bytes_imported, lines_imported, now(), prefix, check_hash FROM progress_staging");
         }
-        for (SourceProgress progress : progresses) {
-            insertProgress.setString(1, progress.fingerprint());
-            insertProgress.setString(2, progress.name());
-            insertProgress.setLong(3, progress.bytes());
-            insertProgress.setLong(4, progress.lines());
-            insertProgress.addBatch();
+        clearProgress.execute(); // a statement first: the Appender joins the open transaction only once one began it
+        try (DuckDBAppender appender = connection.createAppender(DuckDBConnection.DEFAULT_SCHEMA, "progress_staging")) {
+            for (SourceProgress progress : progresses) {
+                appender.beginRow().append(progress.fingerprint()).append(progress.name()).append(progress.bytes())
+                        .append(progress.lines()).append(progress.prefix());
+                orNull(appender, progress.check()).endRow();
+            }
         }
-        insertProgress.executeBatch();
+        insertProgress.executeUpdate();
+        transactionProgress.addAll(progresses);
+    }
+
+    private static DuckDBAppender orNull(DuckDBAppender appender, String value) throws SQLException {
+        return value == null ? appender.appendNull() : appender.append(value);
+    }
+
+    /** Records the files read to their end, by their identity, with the stamp they had. */
+    private void writeFiles(Collection<SourceProgress> files) throws SQLException {
+        if (files.isEmpty()) {
+            return;
+        }
+        if (insertFile == null) {
+            clearFiles = connection.prepareStatement("DELETE FROM file_staging");
+            insertFile = connection.prepareStatement("INSERT OR REPLACE INTO import_files (file_key, size, modified_nanos, fingerprint,"
+                    + " name, bytes_imported, lines_imported, check_hash, imported_at)"
+                    + " SELECT file_key, size, modified_nanos, fingerprint, name, bytes_imported, lines_imported, check_hash, now()"
+                    + " FROM file_staging");
+        }
+        clearFiles.execute();
+        try (DuckDBAppender appender = connection.createAppender(DuckDBConnection.DEFAULT_SCHEMA, "file_staging")) {
+            for (SourceProgress file : files) {
+                appender.beginRow().append(file.file().key()).append(file.file().size()).append(file.file().modifiedNanos())
+                        .append(file.fingerprint()).append(file.name()).append(file.bytes()).append(file.lines());
+                orNull(appender, file.check()).endRow();
+            }
+        }
+        insertFile.executeUpdate();
+        transactionFiles.addAll(files);
     }
 
     /**
@@ -435,7 +596,7 @@ final class DuckDbHitWriter {
     /** Closes the prepared statements, to be prepared again when next needed; failures go to {@code failure}. */
     void closeStatements(SQLException failure) {
         verdicts.closeStatements(failure);
-        for (PreparedStatement st : new PreparedStatement[] {insertProgress, insertHits}) {
+        for (PreparedStatement st : new PreparedStatement[] {insertProgress, insertHits, insertFile, clearProgress, clearFiles}) {
             try {
                 if (st != null) {
                     st.close();
@@ -446,5 +607,8 @@ final class DuckDbHitWriter {
         }
         insertProgress = null;
         insertHits = null;
+        insertFile = null;
+        clearProgress = null;
+        clearFiles = null;
     }
 }

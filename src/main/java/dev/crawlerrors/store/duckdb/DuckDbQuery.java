@@ -1,11 +1,11 @@
 package dev.crawlerrors.store.duckdb;
 
 import dev.crawlerrors.store.StoreException;
-import dev.crawlerrors.text.Failures;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -29,15 +29,17 @@ final class DuckDbQuery implements AutoCloseable {
 
     private final DuckDBConnection connection;
     private final String location;
+    private final DuckDbFailures failures;
     private final BlockingQueue<Pooled> idle;
     /** Statements a connection keeps prepared, the least recently used closed first. */
     private static final int STATEMENTS = 32;
     private final int size;
     private int made;
 
-    DuckDbQuery(DuckDBConnection connection, String location, int size) {
+    DuckDbQuery(DuckDBConnection connection, DuckDbFailures failures, int size) {
         this.connection = connection;
-        this.location = location;
+        this.location = failures.location();
+        this.failures = failures;
         this.size = size;
         this.idle = new ArrayBlockingQueue<>(size);
     }
@@ -56,7 +58,29 @@ final class DuckDbQuery implements AutoCloseable {
                 return value;
             }
         } catch (SQLException e) {
-            throw new StoreException("query on " + location + " failed: " + Failures.firstLine(e), e);
+            throw failures.of("cannot read", e);
+        } finally {
+            giveBack(c, healthy);
+        }
+    }
+
+    /**
+     * Runs a read whose one parameter is a list of strings ({@code ?::VARCHAR[]}): thousands of
+     * file names or fingerprints in one query, where as many {@code ?} would each be planned.
+     */
+    <T> T runWithList(String sql, Collection<String> values, Rows<T> rows) {
+        Pooled c = borrow();
+        boolean healthy = false;
+        try {
+            PreparedStatement st = c.statement(sql);
+            st.setArray(1, c.connection.createArrayOf("VARCHAR", values.toArray()));
+            try (ResultSet rs = st.executeQuery()) {
+                T value = rows.read(rs);
+                healthy = true;
+                return value;
+            }
+        } catch (SQLException e) {
+            throw failures.of("cannot read", e);
         } finally {
             giveBack(c, healthy);
         }
@@ -74,7 +98,7 @@ final class DuckDbQuery implements AutoCloseable {
                     made++;
                     return c;
                 } catch (SQLException e) {
-                    throw new StoreException("cannot read " + location + ": " + Failures.firstLine(e), e);
+                    throw failures.of("cannot read", e);
                 }
             }
         }

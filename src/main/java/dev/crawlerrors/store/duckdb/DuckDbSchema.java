@@ -1,5 +1,6 @@
 package dev.crawlerrors.store.duckdb;
 
+import dev.crawlerrors.store.StoreException;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -9,12 +10,15 @@ import org.duckdb.DuckDBConnection;
  * The tables of a store, created on first use and brought up to date when an older version of
  * crawl-errors made them. Version 2 numbers each claim (an address claiming a crawler) and
  * records every verdict with a number of its own, so hits carry their claim's number and a report
- * reads verdicts as of its snapshot.
+ * reads verdicts as of its snapshot. Version 3 records with how far each log was read the check of
+ * the bytes before there ({@code check_hash}) and the fingerprint its key begins with ({@code prefix}),
+ * so a log that begins as another is told apart, and each file read to its end ({@code import_files}),
+ * so a file that did not change since is known without being opened.
  */
 final class DuckDbSchema {
 
     /** The schema this version writes. */
-    static final int VERSION = 2;
+    static final int VERSION = 3;
 
     private static final String TABLES = """
             CREATE TABLE IF NOT EXISTS hits (
@@ -56,6 +60,19 @@ final class DuckDbSchema {
               name VARCHAR NOT NULL,
               bytes_imported BIGINT NOT NULL,
               lines_imported BIGINT NOT NULL,
+              imported_at TIMESTAMP NOT NULL,
+              prefix VARCHAR,
+              check_hash VARCHAR
+            );
+            CREATE TABLE IF NOT EXISTS import_files (
+              file_key VARCHAR PRIMARY KEY,
+              size BIGINT NOT NULL,
+              modified_nanos BIGINT NOT NULL,
+              fingerprint VARCHAR NOT NULL,
+              name VARCHAR NOT NULL,
+              bytes_imported BIGINT NOT NULL,
+              lines_imported BIGINT NOT NULL,
+              check_hash VARCHAR,
               imported_at TIMESTAMP NOT NULL
             );
             CREATE TABLE IF NOT EXISTS store_meta (
@@ -68,14 +85,25 @@ final class DuckDbSchema {
     }
 
     /** Creates what is missing and migrates a store of an earlier version, in one transaction. */
-    static void prepare(DuckDBConnection connection) throws SQLException {
+    static void prepare(DuckDBConnection connection, String location) throws SQLException {
         try (Statement st = connection.createStatement()) {
             boolean existed = hasTable(st, "hits");
+            int recorded = existed && hasTable(st, "store_meta") ? recordedVersion(st) : 0;
+            if (recorded > VERSION) {
+                throw new StoreException("the store " + location + " holds tables of a newer crawl-errors (schema version " + recorded
+                        + "; this one knows " + VERSION + "): run that version, or import the logs into a new store", null);
+            }
             boolean claims = existed && hasColumn(st, "hits", "claim_id");
-            if (existed && !claims) {
+            boolean checks = existed && hasColumn(st, "imports", "check_hash");
+            if (existed && (!claims || !checks)) {
                 connection.setAutoCommit(false);
                 try {
-                    migrateToClaims(st);
+                    if (!claims) {
+                        migrateToClaims(st);
+                    }
+                    if (!checks) {
+                        migrateToChecks(st);
+                    }
                     st.execute(TABLES);
                     st.execute("INSERT OR REPLACE INTO store_meta VALUES ('schema_version', '" + VERSION + "')");
                     connection.commit();
@@ -116,7 +144,26 @@ final class DuckDbSchema {
         st.execute("UPDATE hits SET claim_id = v.claim_id FROM verdicts v WHERE hits.ip = v.ip AND hits.crawler = v.crawler");
     }
 
-    private static boolean hasTable(Statement st, String table) throws SQLException {
+    /**
+     * Version 2 to 3: the imports get the fingerprint their key begins with (their key itself: no
+     * store before this one held two logs that begin alike) and a check, unknown for what was read
+     * before (such a log is known by its beginning alone, as it was). {@code import_files} starts
+     * empty: the next import opens each file once more and records it.
+     */
+    private static void migrateToChecks(Statement st) throws SQLException {
+        st.execute("ALTER TABLE imports ADD COLUMN IF NOT EXISTS prefix VARCHAR");
+        st.execute("ALTER TABLE imports ADD COLUMN IF NOT EXISTS check_hash VARCHAR");
+        st.execute("UPDATE imports SET prefix = fingerprint WHERE prefix IS NULL");
+    }
+
+    /** The version a store records ({@code store_meta.schema_version}), 0 when it records none. */
+    static int recordedVersion(Statement st) throws SQLException {
+        try (ResultSet rs = st.executeQuery("SELECT value FROM store_meta WHERE key = 'schema_version'")) {
+            return rs.next() ? Integer.parseInt(rs.getString(1)) : 0;
+        }
+    }
+
+    static boolean hasTable(Statement st, String table) throws SQLException {
         try (ResultSet rs = st.executeQuery("SELECT count(*) FROM duckdb_tables() WHERE table_name = '" + table + "' AND NOT temporary")) {
             rs.next();
             return rs.getLong(1) > 0;

@@ -6,6 +6,7 @@ import dev.crawlerrors.crawler.CrawlerHit;
 import dev.crawlerrors.crawler.Verdict;
 import dev.crawlerrors.crawler.Verification;
 import dev.crawlerrors.ingest.Hit;
+import dev.crawlerrors.ingest.FileStamp;
 import dev.crawlerrors.ingest.SourceProgress;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -25,6 +26,7 @@ final class Frames {
 
     static final byte APPEND = 'A';
     static final byte IMPORTED = 'I';
+    static final byte IMPORTED_FILES = 'L';
     static final byte VERDICT = 'V';
     static final byte VERDICTS = 'D';
     static final byte FLUSH = 'F';
@@ -133,6 +135,14 @@ final class Frames {
             writeString(out, progress.name());
             out.writeLong(progress.bytes());
             out.writeLong(progress.lines());
+            writeString(out, progress.check());
+            FileStamp file = progress.file();
+            out.writeBoolean(file != null);
+            if (file != null) {
+                writeString(out, file.key());
+                out.writeLong(file.size());
+                out.writeLong(file.modifiedNanos());
+            }
         }
     }
 
@@ -140,6 +150,48 @@ final class Frames {
         if (!in.readBoolean()) {
             return null;
         }
-        return new SourceProgress(readString(in), readString(in), in.readLong(), in.readLong());
+        String fingerprint = readString(in);
+        String name = readString(in);
+        long bytes = in.readLong();
+        long lines = in.readLong();
+        String check = readString(in);
+        FileStamp file = in.readBoolean() ? new FileStamp(readString(in), in.readLong(), in.readLong()) : null;
+        return new SourceProgress(fingerprint, name, bytes, lines, check, file);
+    }
+
+    /** Strings as a count and each string; the count bounded as a batch of hits is. */
+    static void writeStrings(DataOutputStream out, java.util.Collection<String> values) throws IOException {
+        out.writeInt(values.size());
+        for (String value : values) {
+            writeString(out, value);
+        }
+    }
+
+    static List<String> readStrings(DataInputStream in) throws IOException {
+        int n = in.readInt();
+        if (n < 0 || n > MAX_HITS) {
+            throw new IOException("a list of " + n + " names is not one the store socket sends");
+        }
+        List<String> values = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            values.add(readString(in));
+        }
+        return values;
+    }
+
+    static void writeProgresses(DataOutputStream out, List<SourceProgress> progress) throws IOException {
+        out.writeInt(progress.size());
+        for (SourceProgress p : progress) {
+            writeProgress(out, p);
+        }
+    }
+
+    static List<SourceProgress> readProgresses(DataInputStream in) throws IOException {
+        int n = in.readInt();
+        List<SourceProgress> progress = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            progress.add(readProgress(in));
+        }
+        return progress;
     }
 }

@@ -79,20 +79,14 @@ public final class StoreSocketClient implements HitStore {
 
     @Override
     public synchronized List<SourceProgress> imported(Collection<String> fingerprints) {
-        ask(Frames.IMPORTED, () -> {
-            out.writeInt(fingerprints.size());
-            for (String fingerprint : fingerprints) {
-                Frames.writeString(out, fingerprint);
-            }
-        });
-        return read(() -> {
-            int n = in.readInt();
-            List<SourceProgress> imported = new ArrayList<>(n);
-            for (int i = 0; i < n; i++) {
-                imported.add(Frames.readProgress(in));
-            }
-            return imported;
-        });
+        ask(Frames.IMPORTED, () -> Frames.writeStrings(out, fingerprints));
+        return read(() -> Frames.readProgresses(in));
+    }
+
+    @Override
+    public synchronized List<SourceProgress> importedFiles(Collection<String> keys) {
+        ask(Frames.IMPORTED_FILES, () -> Frames.writeStrings(out, keys));
+        return read(() -> Frames.readProgresses(in));
     }
 
     @Override
@@ -121,6 +115,15 @@ public final class StoreSocketClient implements HitStore {
     @Override
     public synchronized void flush() {
         ask(Frames.FLUSH, () -> { });
+    }
+
+    /**
+     * The serve at the other end checked the store when it opened it and answers 503 from then on
+     * if it finds it damaged; here it is asked to answer at all.
+     */
+    @Override
+    public void checkReadable() {
+        size();
     }
 
     @Override

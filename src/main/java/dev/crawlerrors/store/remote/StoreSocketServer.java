@@ -140,20 +140,14 @@ public final class StoreSocketServer implements AutoCloseable {
                 out.writeByte(Frames.OK);
             }
             case Frames.IMPORTED -> {
-                int n = in.readInt();
-                if (n < 0 || n > Frames.MAX_HITS) {
-                    throw new IOException("a question about " + n + " logs is not one the store socket sends");
-                }
-                List<String> fingerprints = new java.util.ArrayList<>(n);
-                for (int i = 0; i < n; i++) {
-                    fingerprints.add(Frames.readString(in));
-                }
-                List<SourceProgress> imported = store.imported(fingerprints);
+                List<SourceProgress> imported = store.imported(Frames.readStrings(in));
                 out.writeByte(Frames.OK);
-                out.writeInt(imported.size());
-                for (SourceProgress progress : imported) {
-                    Frames.writeProgress(out, progress);
-                }
+                Frames.writeProgresses(out, imported);
+            }
+            case Frames.IMPORTED_FILES -> {
+                List<SourceProgress> imported = store.importedFiles(Frames.readStrings(in));
+                out.writeByte(Frames.OK);
+                Frames.writeProgresses(out, imported);
             }
             case Frames.VERDICT -> {
                 String ip = Frames.readString(in);

@@ -83,6 +83,8 @@ public final class LocalDnsServer implements AutoCloseable {
     private ServerSocketChannel tcp;
     private volatile long delayNanos;
     private volatile boolean recursive = true;
+    /** How names that were never configured are answered; null: REFUSED. */
+    private volatile Zone otherwise;
 
     public LocalDnsServer() throws IOException {
         channel = DatagramChannel.open();
@@ -210,6 +212,32 @@ public final class LocalDnsServer implements AutoCloseable {
         return set(name(owner), new Zone(Behaviour.SILENT, List.of(), -1, 0));
     }
 
+    /**
+     * Answers NXDOMAIN for every name not configured, as a split-horizon or air-gapped resolver
+     * does for the names it cannot see (instead of REFUSED, which makes a forgotten name fail loudly).
+     */
+    public LocalDnsServer nxdomainForEveryOtherName() {
+        otherwise = new Zone(Behaviour.NXDOMAIN, List.of(), -1, 0);
+        return this;
+    }
+
+    /** Never answers a name not configured, as a resolver that drops queries it cannot forward. */
+    public LocalDnsServer silentForEveryOtherName() {
+        otherwise = new Zone(Behaviour.SILENT, List.of(), -1, 0);
+        return this;
+    }
+
+    /**
+     * Answers the check crawl-errors makes of a resolver before its answers count (the default
+     * canary, {@code 66.249.66.1=crawl-*.googlebot.com}) as Google's DNS does.
+     */
+    public LocalDnsServer answersTheCanary() {
+        return ptr(CANARY_IP, CANARY_NAME, 3600).a(CANARY_NAME, CANARY_IP, 3600);
+    }
+
+    public static final String CANARY_IP = "66.249.66.1";
+    public static final String CANARY_NAME = "crawl-66-249-66-1.googlebot.com";
+
     /** The reverse name of {@code ip}, as a name to configure or count. */
     public static String reverseName(String ip) {
         return reverse(ip).toString();
@@ -313,6 +341,9 @@ public final class LocalDnsServer implements AutoCloseable {
             clientPorts.add(((InetSocketAddress) client).getPort());
         }
         Zone zone = zones.get(question.getName());
+        if (zone == null) {
+            zone = otherwise;
+        }
         if (zone != null && zone.behaviour == Behaviour.SILENT) {
             return;
         }

@@ -30,7 +30,7 @@ class CrawlerVerifierTest {
     private final Crawler bingbot = catalog.crawler("Bingbot").orElseThrow();
     private final Crawler yandex = catalog.crawler("YandexBot").orElseThrow();
     private final Crawler gptbot = catalog.crawler("GPTBot").orElseThrow();
-    private final Crawler claudebot = catalog.crawler("ClaudeBot").orElseThrow();
+    private final Crawler bytespider = catalog.crawler("Bytespider").orElseThrow();
 
     @TempDir
     Path dir;
@@ -44,7 +44,7 @@ class CrawlerVerifierTest {
         Files.writeString(dir.resolve("common-crawlers.json"), IpRangeVerifierTest.COMMON);
         Files.writeString(dir.resolve("gptbot.json"),
                 "{\"creationTime\": \"2026-11-19T00:00:00\", \"prefixes\": [{\"ipv4Prefix\": \"20.171.207.0/24\"}]}");
-        dns = new LocalDnsServer();
+        dns = new LocalDnsServer().answersTheCanary();
         verifier = verifierWithTimeout(Duration.ofSeconds(2));
     }
 
@@ -52,6 +52,8 @@ class CrawlerVerifierTest {
         CrawlerVerifier v = new CrawlerVerifier(new IpRangeVerifier(catalog, IpRangeSource.parse(dir.toString())),
                 new DnsVerifier(dns.address(), timeout, 16, 1000, 1000));
         v.onChange((ip, crawler, verdict) -> changes.add(ip + " " + crawler.name() + " " + verdict.verification()));
+        // as serve does at its start: the provisional verdicts below are those of claims whose lists are read
+        v.lists().loadAll();
         return v;
     }
 
@@ -156,7 +158,7 @@ class CrawlerVerifierTest {
         Verdict verdict = verifier.verifyAndWait("198.51.100.20", yandex, 5000);
 
         assertThat(verdict).isEqualTo(new Verdict(Verification.spoofed,
-                "claims YandexBot; PTR host-20.example.net is not in yandex.ru, yandex.net, yandex.com"));
+                "claims YandexBot; PTR host-20.example.net is not in *.yandex.ru, *.yandex.net, *.yandex.com"));
     }
 
     @Test
@@ -168,8 +170,8 @@ class CrawlerVerifierTest {
 
     @Test
     void leavesACrawlerWithNoVerificationMethodUnverifiedAndSaysSo() throws Exception {
-        assertThat(verifier.verifyAndWait("198.51.100.30", claudebot, 5000)).isEqualTo(new Verdict(Verification.unverified,
-                "no way to verify ClaudeBot is known (no published IP list or DNS domain)"));
+        assertThat(verifier.verifyAndWait("198.51.100.30", bytespider, 5000)).isEqualTo(new Verdict(Verification.unverified,
+                "no way to verify Bytespider is known (no published IP list or DNS domain)"));
         assertThat(dns.totalQueries()).isZero();
     }
 
@@ -201,12 +203,166 @@ class CrawlerVerifierTest {
 
         assertThat(provisional.reason()).endsWith("reverse DNS check pending");
         assertThat(verifier.awaitPending(5000)).isZero();
-        assertThat(verifier.verify("157.55.39.3", bingbot).reason()).contains("timed out after 500 ms");
+        Verdict timedOut = verifier.verify("157.55.39.3", bingbot);
+        assertThat(timedOut.verification()).as("a timeout is no evidence").isEqualTo(Verification.unverified);
+        assertThat(timedOut.reason()).contains("timed out after 500 ms").endsWith("will check again");
+        assertThat(verifier.recheckTransient()).as("and is checked again").isEqualTo(1);
+    }
+
+    @Test
+    void answersAtOnceWhileAListIsReadAndDecidesOnceItIs() throws Exception {
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        com.sun.net.httpserver.HttpServer host = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 0);
+        host.createContext("/", exchange -> {
+            try {
+                release.await(30, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            byte[] body = IpRangeVerifierTest.COMMON.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(200, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        host.start();
+        try (CrawlerVerifier slow = new CrawlerVerifier(new IpRangeVerifier(catalog,
+                IpRangeSource.parse("http://127.0.0.1:" + host.getAddress().getPort() + "/")), null)) {
+            slow.onChange((ip, crawler, verdict) -> changes.add(ip + " " + crawler.name() + " " + verdict.verification()));
+
+            CrawlerHit first = slow.verify(hit("66.249.66.12"), inspectionTool);
+            CrawlerHit second = slow.verify(hit("66.249.66.12"), inspectionTool);
+
+            assertThat(first.verdict()).isEqualTo(new Verdict(Verification.unverified,
+                    "claims Google-InspectionTool; check pending (reading common-crawlers.json)"));
+            assertThat(second.verdict()).isEqualTo(first.verdict());
+            assertThat(slow.pendingChecks()).isEqualTo(new CrawlerVerifier.PendingChecks(1, 0, List.of("common-crawlers.json")));
+            assertThat(changes).isEmpty();
+
+            release.countDown();
+            assertThat(slow.awaitPending(10_000)).isZero();
+            assertThat(changes).containsExactly("66.249.66.12 Google-InspectionTool verified");
+            assertThat(slow.verify(hit("66.249.66.12"), inspectionTool).verdict().verification()).isEqualTo(Verification.verified);
+        } finally {
+            release.countDown();
+            host.stop(0);
+        }
+    }
+
+    @Test
+    void aResolverThatAnswersNxdomainToEverythingIsNotBelieved() throws Exception {
+        // split-horizon and air-gapped resolvers answer NXDOMAIN for names they cannot see, Google's included
+        try (LocalDnsServer broken = new LocalDnsServer().nxdomainForEveryOtherName()) {
+            Files.delete(dir.resolve("common-crawlers.json"));
+            CrawlerVerifier v = new CrawlerVerifier(new IpRangeVerifier(catalog, IpRangeSource.parse(dir.toString())),
+                    new DnsVerifier(broken.address(), Duration.ofSeconds(2), 16, 1000, 1000));
+            try (v) {
+                v.lists().loadAll();
+                Verdict googlebotVerdict = v.verifyAndWait("66.249.66.1", googlebot, 5000);
+                Verdict yandexVerdict = v.verifyAndWait("198.51.100.20", yandex, 5000);
+
+                String resolver = "the DNS resolver " + broken.address();
+                assertThat(googlebotVerdict).isEqualTo(new Verdict(Verification.unverified, "claims Googlebot Desktop; "
+                        + resolver + " failed its check, so its answers are not believed; will check again"));
+                assertThat(yandexVerdict.verification()).isEqualTo(Verification.unverified);
+                assertThat(v.resolverHealth()).contains(new dev.crawlerrors.crawler.dns.ResolverCheck.Health(false, resolver
+                        + " failed its check: no PTR for 66.249.66.1 (NXDOMAIN), where 66.249.66.1 must have a PTR in crawl-*.googlebot.com;"
+                        + " its answers are not believed, so verdicts that rest on DNS alone stay unverified"));
+                assertThat(v.describeEvidence(java.time.Instant.now())).last().asString()
+                        .startsWith("DNS: " + resolver + " failed its check");
+            }
+        }
+    }
+
+    @Test
+    void aResolverThatPassesItsCheckIsBelieved() throws Exception {
+        dns.nxdomain(LocalDnsServer.reverseName("203.0.113.9"));
+
+        verifier.verifyAndWait("203.0.113.9", yandex, 5000);
+
+        assertThat(verifier.resolverHealth()).hasValueSatisfying(health -> {
+            assertThat(health.trusted()).isTrue();
+            assertThat(health.description()).isEqualTo("the DNS resolver " + dns.address()
+                    + " passed its check (66.249.66.1: PTR crawl-66-249-66-1.googlebot.com, forward-confirmed)");
+        });
+        assertThat(verifier.verify("203.0.113.9", yandex)).isEqualTo(new Verdict(Verification.spoofed,
+                "claims YandexBot; no PTR for 203.0.113.9 (NXDOMAIN)"));
+    }
+
+    @Test
+    void aVerifiedClaimDoesNotTurnSpoofedOnAChangedListAlone() throws Exception {
+        CrawlerVerifier listsOnly = new CrawlerVerifier(new IpRangeVerifier(catalog, IpRangeSource.parse(dir.toString())), null);
+        listsOnly.lists().loadAll();
+        assertThat(listsOnly.verify("66.249.66.12", googlebot).verification()).isEqualTo(Verification.verified);
+        Files.writeString(dir.resolve("common-crawlers.json"), IpRangeVerifierTest.COMMON.replace("66.249.66.0/27", "66.249.68.0/27"));
+
+        assertThat(listsOnly.lists().refreshDue(Duration.ZERO)).isTrue();
+        listsOnly.forgetVerdicts();
+
+        assertThat(listsOnly.verify("66.249.66.12", googlebot)).isEqualTo(new Verdict(Verification.unverified,
+                "claims Googlebot Desktop; was in common-crawlers.json 66.249.66.0/27 (created 2026-11-20); now 66.249.66.12 is in no"
+                        + " Google list (common-crawlers.json (created 2026-11-20)), which alone does not overturn it"));
+        assertThat(listsOnly.verify("66.249.66.13", googlebot).verification()).as("never verified").isEqualTo(Verification.spoofed);
+
+        // the same for a verdict the store recorded, checked again by serve
+        CrawlerVerifier fresh = new CrawlerVerifier(new IpRangeVerifier(catalog, IpRangeSource.parse(dir.toString())), null);
+        fresh.lists().loadAll();
+        List<String> heard = new CopyOnWriteArrayList<>();
+        fresh.onChange((ip, crawler, verdict) -> heard.add(verdict.verification() + ": " + verdict.reason()));
+        fresh.recheck("66.249.66.14", googlebot, new Verdict(Verification.verified, "in common-crawlers.json 66.249.66.0/27 (created 2026-11-19)"));
+        assertThat(heard).singleElement().asString().startsWith("unverified: claims Googlebot Desktop; was in common-crawlers.json");
+    }
+
+    @Test
+    void aVerifiedClaimTurnsSpoofedWhenDnsRefutesItToo() throws Exception {
+        dns.nxdomain(LocalDnsServer.reverseName("66.249.66.12"));
+        assertThat(verifier.verifyAndWait("66.249.66.12", googlebot, 5000).verification()).isEqualTo(Verification.verified);
+        Files.writeString(dir.resolve("common-crawlers.json"), IpRangeVerifierTest.COMMON.replace("66.249.66.0/27", "66.249.68.0/27"));
+        verifier.lists().refreshDue(Duration.ZERO);
+        verifier.forgetVerdicts();
+
+        Verdict provisional = verifier.verify("66.249.66.12", googlebot);
+        Verdict verdict = verifier.verifyAndWait("66.249.66.12", googlebot, 5000);
+
+        assertThat(provisional.verification()).as("not spoofed while only the list speaks").isEqualTo(Verification.unverified);
+        assertThat(verdict).isEqualTo(new Verdict(Verification.spoofed, "claims Googlebot Desktop; 66.249.66.12 is in no Google list"
+                + " (common-crawlers.json (created 2026-11-20)) and no PTR for 66.249.66.12 (NXDOMAIN)"));
+    }
+
+    @Test
+    void aPrivateAddressIsUnverifiedNotSpoofed() throws Exception {
+        for (String ip : List.of("10.0.0.5", "192.168.1.20", "172.20.0.3", "127.0.0.1", "100.64.0.9", "fd00::5", "::1", "::ffff:10.1.2.3")) {
+            Verdict verdict = verifier.verifyAndWait(ip, googlebot, 5000);
+            assertThat(verdict).as(ip).isEqualTo(new Verdict(Verification.unverified, "claims Googlebot Desktop; " + ip
+                    + " is a private address: the request came through a proxy that recorded no client"
+                    + " (log X-Forwarded-For and name the proxy with --trusted-proxies)"));
+        }
+        assertThat(dns.totalQueries()).as("no DNS asked for an address only a proxy has").isZero();
+    }
+
+    @Test
+    void behindATrustedProxyTheClientIsVerifiedAndAProxyWithoutOneIsUnverified() throws Exception {
+        CrawlerVerifier behindCdn = new CrawlerVerifier(new IpRangeVerifier(catalog, IpRangeSource.parse(dir.toString())), null, null,
+                TrustedProxies.parse("173.245.48.0/20"));
+        behindCdn.lists().loadAll();
+        Hit viaCdn = new Hit(0, 0, "173.245.48.5", "GET", "/", 404, -1, null, "Googlebot", Double.NaN, null, "66.249.66.12");
+        Hit noClient = new Hit(0, 0, "173.245.48.6", "GET", "/", 404, -1, null, "Googlebot", Double.NaN, null, null);
+
+        CrawlerHit client = behindCdn.verify(viaCdn, googlebot);
+        CrawlerHit proxy = behindCdn.verify(noClient, googlebot);
+
+        assertThat(client.hit().ip()).isEqualTo("66.249.66.12");
+        assertThat(client.claim()).isEqualTo("66.249.66.12 Googlebot Desktop");
+        assertThat(client.verdict().verification()).isEqualTo(Verification.verified);
+        assertThat(proxy.hit().ip()).isEqualTo("173.245.48.6");
+        assertThat(proxy.verdict()).isEqualTo(new Verdict(Verification.unverified, "claims Googlebot Desktop; 173.245.48.6 is a trusted"
+                + " proxy (--trusted-proxies) and the line records no client address behind it"));
     }
 
     @Test
     void withoutDnsADnsOnlyCrawlerIsUnverifiedAndTheReasonSaysDnsIsOff() {
         CrawlerVerifier listsOnly = new CrawlerVerifier(new IpRangeVerifier(catalog, IpRangeSource.parse(dir.toString())), null);
+        listsOnly.lists().loadAll();
 
         assertThat(listsOnly.verify("198.51.100.20", yandex))
                 .isEqualTo(new Verdict(Verification.unverified, "YandexBot publishes no IP list; DNS checks are off"));

@@ -203,7 +203,7 @@ class IpRangeSourceTest {
 
         IpRangeList list = source.load(common);
 
-        assertThat(list.staleBecause()).startsWith("refresh failed at 2026-11-21T10:00Z: common-crawlers.json from " + url
+        assertThat(list.staleBecause()).startsWith("refresh refused at 2026-11-21T10:00Z: common-crawlers.json from " + url
                 + " is not JSON: ").endsWith("; using the copy fetched 2026-11-20T10:00Z");
         assertThat(list.prefixCount()).isEqualTo(3);
         assertThat(Files.readString(cacheDir.resolve("common-crawlers.json"))).isEqualTo(V1);
@@ -219,10 +219,106 @@ class IpRangeSourceTest {
 
         IpRangeList list = source.load(common);
 
-        assertThat(list.staleBecause()).isEqualTo("refresh failed at 2026-11-21T10:00Z: common-crawlers.json from " + url
+        assertThat(list.staleBecause()).isEqualTo("refresh refused at 2026-11-21T10:00Z: common-crawlers.json from " + url
                 + " has no \"prefixes\" array; using the copy fetched 2026-11-20T10:00Z");
         assertThat(Files.readString(cacheDir.resolve("common-crawlers.json"))).isEqualTo(V1);
         assertThat(metadata().path("etag").asText()).isEqualTo("\"v1\"");
+    }
+
+    @Test
+    void anEmptyRefreshIsRefusedLoudlyAndTheGoodCopyKept() throws Exception {
+        IpRangeSource source = cached();
+        source.load(common);
+        published.publish(200, "{\"creationTime\": \"2026-11-21T23:00:47.000000\", \"prefixes\": []}", "\"empty\"", null);
+        clock.set(DAY_2);
+
+        String[] log = new String[1];
+        IpRangeList list = withStandardError(log, () -> source.load(common));
+
+        String note = "refresh refused at 2026-11-21T10:00Z: common-crawlers.json from " + url
+                + " lists no address prefixes (it is empty); using the copy fetched 2026-11-20T10:00Z";
+        assertThat(list.staleBecause()).isEqualTo(note);
+        assertThat(list.prefixContaining(address("66.249.66.1"))).contains("66.249.66.0/27");
+        assertThat(log[0]).contains(" WARN dev.crawlerrors.crawler.verify.IpRangeSource - IP list common-crawlers.json: " + note);
+        assertThat(Files.readString(cacheDir.resolve("common-crawlers.json"))).isEqualTo(V1);
+        assertThat(metadata().path("etag").asText()).isEqualTo("\"v1\"");
+    }
+
+    @Test
+    void aRefreshUnderUnknownKeysIsRefusedAndTheGoodCopyKept() throws Exception {
+        IpRangeSource source = cached();
+        source.load(common);
+        published.publish(200, "{\"prefixes\": [{\"ip\": \"66.249.64.0/19\"}]}", "\"odd\"", null);
+        clock.set(DAY_2);
+
+        IpRangeList list = withStandardError(new String[1], () -> source.load(common));
+
+        assertThat(list.staleBecause()).startsWith("refresh refused at 2026-11-21T10:00Z: common-crawlers.json from " + url
+                + " lists no address prefixes it can read");
+        assertThat(list.prefixCount()).isEqualTo(3);
+    }
+
+    @Test
+    void aRefreshThatWouldVerifyEveryAddressIsRefused() throws Exception {
+        IpRangeSource source = cached();
+        source.load(common);
+        published.publish(200, "{\"prefixes\": [{\"ipv4Prefix\": \"66.249.64.0/27\"}, {\"ipv4Prefix\": \"0.0.0.0/0\"},"
+                + " {\"ipv6Prefix\": \"2001:4860:4801:10::/64\"}]}", "\"all\"", null);
+        clock.set(DAY_2);
+
+        IpRangeList list = withStandardError(new String[1], () -> source.load(common));
+
+        assertThat(list.staleBecause()).startsWith("refresh refused at 2026-11-21T10:00Z: common-crawlers.json from " + url
+                + " lists 0.0.0.0/0, broader than /8");
+        assertThat(list.prefixContaining(address("203.0.113.9"))).isEmpty();
+    }
+
+    @Test
+    void aRefreshFarSmallerThanTheCopyInUseIsRefused() throws Exception {
+        IpRangeSource source = cached();
+        source.load(common);
+        published.publish(200, "{\"prefixes\": [{\"ipv4Prefix\": \"66.249.64.0/27\"}]}", "\"small\"", null);
+        clock.set(DAY_2);
+
+        IpRangeList list = withStandardError(new String[1], () -> source.load(common));
+
+        assertThat(list.staleBecause()).isEqualTo("refresh refused at 2026-11-21T10:00Z: common-crawlers.json from " + url
+                + " lists 1 prefix, fewer than half of the 3 in the copy fetched 2026-11-20T10:00Z; using the copy fetched 2026-11-20T10:00Z");
+        assertThat(list.prefixContaining(address("66.249.66.1"))).contains("66.249.66.0/27");
+    }
+
+    @Test
+    void withNeitherDownloadNorCacheTheReleaseSnapshotStandsInWithItsDate() throws Exception {
+        Path snapshotDir = temp.resolve("snapshot");
+        new IpListSnapshotWriter(IpRangeSource.parse(base), new ListFetcher(), clock).refill(List.of(common), snapshotDir);
+        server.stop(0);
+        clock.set(DAY_2);
+        IpRangeSource source = IpRangeSource.parse(base, cacheDir, clock, IpListSnapshot.in(snapshotDir), new ListFetcher());
+
+        IpRangeList list = source.load(common);
+
+        assertThat(list.staleBecause()).isEqualTo("refresh failed at 2026-11-21T10:00Z: " + url
+                + " could not be fetched: connection refused; using the release snapshot taken 2026-11-20 (fetched 2026-11-20T10:00Z)");
+        assertThat(list.prefixContaining(address("66.249.66.1"))).contains("66.249.66.0/27");
+        assertThat(list.fetchedAt()).isEqualTo(DAY_1);
+        assertThat(list.dated()).isEqualTo("created 2026-11-20, a stale copy last confirmed 2026-11-20");
+    }
+
+    @Test
+    void aReleaseSnapshotNewerThanTheCachedCopyIsPreferred() throws Exception {
+        cached().load(common);
+        clock.set(DAY_2);
+        published.publish(200, V2, "\"v2\"", null);
+        Path snapshotDir = temp.resolve("snapshot");
+        new IpListSnapshotWriter(IpRangeSource.parse(base), new ListFetcher(), clock).refill(List.of(common), snapshotDir);
+        server.stop(0);
+        clock.set(DAY_2.plus(Duration.ofDays(1)));
+        IpRangeSource source = IpRangeSource.parse(base, cacheDir, clock, IpListSnapshot.in(snapshotDir), new ListFetcher());
+
+        IpRangeList list = source.load(common);
+
+        assertThat(list.prefixCount()).as("the snapshot's V2, fetched a day after the cached V1").isEqualTo(4);
+        assertThat(list.staleBecause()).endsWith("; using the release snapshot taken 2026-11-21 (fetched 2026-11-21T10:00Z)");
     }
 
     @Test
@@ -371,6 +467,23 @@ class IpRangeSourceTest {
         assertThat(IpListCache.besideStore(Path.of("/var/lib/crawl-errors/site.duckdb")))
                 .isEqualTo(Path.of("/var/lib/crawl-errors/site.duckdb.ip-ranges"));
         assertThat(IpRangeSource.official(Path.of("/tmp/x.ip-ranges")).cacheDirectory()).contains(Path.of("/tmp/x.ip-ranges"));
+    }
+
+    /** What {@code load} returns, with what was written to standard error meanwhile (the simple logger's target) in {@code log[0]}. */
+    private static IpRangeList withStandardError(String[] log, Load load) throws IOException {
+        java.io.PrintStream original = System.err;
+        java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
+        System.setErr(new java.io.PrintStream(captured, true, StandardCharsets.UTF_8));
+        try {
+            return load.run();
+        } finally {
+            System.setErr(original);
+            log[0] = captured.toString(StandardCharsets.UTF_8);
+        }
+    }
+
+    private interface Load {
+        IpRangeList run() throws IOException;
     }
 
     private JsonNode metadata() throws IOException {

@@ -50,6 +50,15 @@ class IpRangeVerifierTest {
     }
 
     @Test
+    void aClientAddressTheLibraryReadsAsARangeIsNoAddressNotAFailure() throws Exception {
+        // found by the drain's fuzzer: the batch failed with 500, an import would have ended
+        Verdict verdict = fromDirectory().verify("-6.249.66.3", googlebot);
+
+        assertThat(verdict).isEqualTo(new Verdict(Verification.unverified,
+                "claims Googlebot Desktop; not checked: '-6.249.66.3' is not an IP address"));
+    }
+
+    @Test
     void verifiesAnAddressInThePublishedListAndNamesThePrefix() throws Exception {
         Verdict verdict = fromDirectory().verify("66.249.66.12", inspectionTool);
 

@@ -74,7 +74,9 @@ class W3cLineParserTest {
                 new Hit(TIME + 3_000, 0, "198.51.100.7", "GET", "/", 200, -1, "https://www.straatinfo.be/gent",
                         "Mozilla/5.0 (X11; Linux x86_64; rv:138.0) Gecko/20100101 Firefox/138.0", 4.0, null));
         assertThat(counts.linesRead()).isEqualTo(6);
-        assertThat(counts.linesParsed()).isEqualTo(6);
+        // the four directives are read and counted apart from the requests
+        assertThat(counts.linesParsed()).isEqualTo(2);
+        assertThat(counts.linesDirective()).isEqualTo(4);
         assertThat(counts.linesBad()).isZero();
         assertThat(notices).containsExactly("format: W3C extended (IIS); auto-detected from all 6 lines of u_ex250514.log, 6 parsed");
     }

@@ -176,7 +176,9 @@ class LogReaderTest {
         }
 
         assertThat(hits).isNotEmpty();
-        assertThat(counts.sourceErrors()).singleElement().asString().contains("reading stopped after line");
+        assertThat(counts.sourceErrors()).singleElement().asString()
+                .matches(file + " is damaged: its gzip data ends early \\(the file was cut short\\): its first [0-9,]+ lines were read,"
+                        + " the rest of it cannot be");
     }
 
     @Test
@@ -350,7 +352,7 @@ class LogReaderTest {
 
     @Test
     void saysWhenAFileIsMissingOrADirectory() {
-        assertThat(openError(dir.resolve("missing.log").toString())).endsWith("does not exist or cannot be read");
+        assertThat(openError(dir.resolve("missing.log").toString())).isEqualTo(dir.resolve("missing.log") + " does not exist");
         assertThat(openError(dir.toString())).endsWith("is a directory, not a log file");
     }
 

@@ -19,8 +19,8 @@ import org.junit.jupiter.api.Test;
 class ResumePointTest {
 
     private final Map<String, SourceProgress> recorded = new HashMap<>();
-    private final ImportedSources imported = fingerprints -> fingerprints.stream()
-            .filter(recorded::containsKey).map(recorded::get).toList();
+    private final ImportedSources imported = fingerprints -> recorded.values().stream()
+            .filter(progress -> fingerprints.contains(progress.prefix())).toList();
 
     private static byte[] bytes(String text) {
         return text.getBytes(StandardCharsets.UTF_8);
@@ -31,16 +31,29 @@ class ResumePointTest {
         return Arrays.copyOf(all, Math.min(all.length, Fingerprint.PREFIX_BYTES));
     }
 
+    /** Looks up the log {@code text}, as an import would. */
+    private ResumePoint find(String name, String text) throws Exception {
+        return ResumePoint.find(name, beginning(text), true, imported, content(text));
+    }
+
+    /** {@code text} as a log's content, which the lookup checks what it finds against. */
+    private static ResumePoint.Content content(String text) {
+        byte[] all = bytes(text);
+        return position -> position > all.length ? null
+                : Arrays.copyOfRange(all, (int) Math.max(0, position - TailCheck.BYTES), (int) position);
+    }
+
     /** Records {@code text} as read to its end, as an import would. */
-    private void imported(String name, String text) {
-        ResumePoint resume = ResumePoint.find(name, beginning(text), true, imported);
-        recorded.put(resume.start().fingerprint(),
-                new SourceProgress(resume.start().fingerprint(), name, bytes(text).length, text.split("\n", -1).length - 1));
+    private void imported(String name, String text) throws Exception {
+        ResumePoint resume = find(name, text);
+        byte[] all = bytes(text);
+        recorded.put(resume.start().fingerprint(), new SourceProgress(resume.start().fingerprint(), name, all.length,
+                text.split("\n", -1).length - 1, TailCheck.of(all, 0, all.length), null));
     }
 
     @Test
-    void aLogNeverImportedStartsAtZero() {
-        ResumePoint resume = ResumePoint.find("access.log", beginning(LogSourceTest.lines(1, 3)), true, imported);
+    void aLogNeverImportedStartsAtZero() throws Exception {
+        ResumePoint resume = find("access.log", LogSourceTest.lines(1, 3));
 
         assertThat(resume.seenBefore()).isFalse();
         assertThat(resume.start().bytes()).isZero();
@@ -48,11 +61,11 @@ class ResumePointTest {
     }
 
     @Test
-    void aRenamedLogIsTheSameLog() {
+    void aRenamedLogIsTheSameLog() throws Exception {
         String text = LogSourceTest.lines(1, 100);
         imported("access.log", text);
 
-        ResumePoint resume = ResumePoint.find("access.log.1", beginning(text), true, imported);
+        ResumePoint resume = find("access.log.1", text);
 
         assertThat(resume.previous().name()).isEqualTo("access.log");
         assertThat(resume.start().bytes()).isEqualTo(bytes(text).length);
@@ -60,44 +73,44 @@ class ResumePointTest {
     }
 
     @Test
-    void aShortLogThatGrewPastTheIdentifyingBytesIsStillKnown() {
+    void aShortLogThatGrewPastTheIdentifyingBytesIsStillKnown() throws Exception {
         String small = LogSourceTest.lines(1, 2);
         imported("access.log", small);
         String grown = LogSourceTest.lines(1, 200);
         assertThat(bytes(grown).length).isGreaterThan(Fingerprint.PREFIX_BYTES);
 
-        ResumePoint resume = ResumePoint.find("access.log", beginning(grown), true, imported);
+        ResumePoint resume = find("access.log", grown);
 
         assertThat(resume.start().bytes()).isEqualTo(bytes(small).length);
         assertThat(resume.start().lines()).isEqualTo(2);
-        assertThat(resume.start().fingerprint()).isNotEqualTo(resume.previous().fingerprint());
+        // its progress goes on under the key it was first recorded under, not under the fingerprint it has now
+        assertThat(resume.start().fingerprint()).isEqualTo(resume.previous().fingerprint()).isNotEqualTo(resume.fingerprint().value());
     }
 
     @Test
-    void logsThatShareAHeaderAreToldApartByWhatFollowsIt() {
+    void logsThatShareAHeaderAreToldApartByWhatFollowsIt() throws Exception {
         String header = "#Software: Microsoft Internet Information Services 10.0\n#Version: 1.0\n";
         imported("u_ex251101.log", header + "#Date: 2025-11-01 00:00:00\n" + "x".repeat(5000) + "\n");
 
-        ResumePoint other = ResumePoint.find("u_ex251102.log", beginning(header + "#Date: 2025-11-02 00:00:00\n" + "y".repeat(5000) + "\n"),
-                true, imported);
+        ResumePoint other = find("u_ex251102.log", header + "#Date: 2025-11-02 00:00:00\n" + "y".repeat(5000) + "\n");
 
         assertThat(other.seenBefore()).isFalse();
     }
 
     @Test
-    void aFollowedLogWaitsForItsFirstCompleteLineBeforeItIsIdentified() {
-        assertThat(ResumePoint.find("access.log", bytes("66.249.66.1 - - [14/May/2025"), false, imported)).isNull();
-        assertThat(ResumePoint.find("access.log", new byte[0], true, imported)).isNull();
-        assertThat(ResumePoint.find("access.log", bytes("no newline yet"), true, imported)).isNotNull();
+    void aFollowedLogWaitsForItsFirstCompleteLineBeforeItIsIdentified() throws Exception {
+        assertThat(ResumePoint.find("access.log", bytes("66.249.66.1 - - [14/May/2025"), false, imported, content(""))).isNull();
+        assertThat(ResumePoint.find("access.log", new byte[0], true, imported, content(""))).isNull();
+        assertThat(ResumePoint.find("access.log", bytes("no newline yet"), true, imported, content("no newline yet"))).isNotNull();
     }
 
     @Test
-    void theFurthestRecordedProgressWins() {
+    void theFurthestRecordedProgressWins() throws Exception {
         String text = LogSourceTest.lines(1, 200);
         imported("access.log", LogSourceTest.lines(1, 2));
         imported("access.log", LogSourceTest.lines(1, 150));
 
-        ResumePoint resume = ResumePoint.find("access.log", beginning(text), true, imported);
+        ResumePoint resume = find("access.log", text);
 
         assertThat(resume.start().lines()).isEqualTo(150);
     }

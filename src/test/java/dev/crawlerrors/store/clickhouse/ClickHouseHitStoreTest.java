@@ -8,6 +8,7 @@ import dev.crawlerrors.crawler.Crawler;
 import dev.crawlerrors.crawler.CrawlerHit;
 import dev.crawlerrors.crawler.Verdict;
 import dev.crawlerrors.crawler.Verification;
+import dev.crawlerrors.ingest.FileStamp;
 import dev.crawlerrors.ingest.Hit;
 import dev.crawlerrors.ingest.SourceProgress;
 import dev.crawlerrors.store.HitFilter;
@@ -184,6 +185,112 @@ class ClickHouseHitStoreTest {
                     .containsExactlyInAnyOrder(new SourceProgress("f1", "access.log", 360, 2), new SourceProgress("f2", "access.log.1", 90, 1));
             assertThat(store.imported(List.of())).isEmpty();
             assertThat(store.size()).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void answersALogsProgressByItsKeysPrefixWithItsCheckAndTheFilesReadToTheirEndBeforeAndAfterTheCommit() {
+        String db = ClickHouseTestCluster.database("files");
+        FileStamp first = new FileStamp("(dev=803,ino=11)", 1_200, 1_747_216_800_123_456_789L);
+        FileStamp second = new FileStamp("(dev=803,ino=12)", 640, 1_747_216_801_000_000_000L);
+        SourceProgress whole = new SourceProgress("abc", "access.log.1.gz", 3_000, 20, "c1", first);
+        // a log that begins as abc does and is another: a key of its own under the same prefix
+        SourceProgress other = new SourceProgress("abc-2", "access.log.2.gz", 1_500, 10, null, second);
+        SourceProgress elsewhere = new SourceProgress("def", "other.log", 90, 1, "c3", null);
+        try (ClickHouseHitStore store = open(db)) {
+            store.append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, VERIFIED)), whole);
+            store.append(List.of(), other);
+            store.append(List.of(), elsewhere);
+            // appended, and committed or not (the store commits within a second): found all the same
+            assertThat(store.imported(List.of("abc"))).extracting(p -> p.readToTheEndOf(null))
+                    .containsExactlyInAnyOrder(whole.readToTheEndOf(null), other.readToTheEndOf(null));
+            assertThat(store.importedFiles(List.of(first.key(), second.key(), "(dev=803,ino=13)"))).containsExactlyInAnyOrder(whole, other);
+            store.flush();
+            assertThat(store.imported(List.of("abc"))).containsExactlyInAnyOrder(whole.readToTheEndOf(null), other.readToTheEndOf(null));
+        }
+        try (ClickHouseHitStore store = open(db)) {
+            assertThat(store.imported(List.of("abc", "def", "xyz"))).containsExactlyInAnyOrder(whole.readToTheEndOf(null),
+                    other.readToTheEndOf(null), elsewhere);
+            assertThat(store.importedFiles(List.of(first.key(), second.key(), "(dev=803,ino=13)"))).containsExactlyInAnyOrder(whole, other);
+            assertThat(store.importedFiles(List.of())).isEmpty();
+            // the file grew and was read to its end again: its newest stamp is the one answered
+            FileStamp grown = new FileStamp(first.key(), 1_800, 1_747_216_900_000_000_000L);
+            SourceProgress further = new SourceProgress("abc", "access.log.1.gz", 4_000, 27, "c4", grown);
+            store.append(List.of(), further);
+            store.flush();
+            assertThat(store.importedFiles(List.of(first.key()))).containsExactly(further);
+            assertThat(store.imported(List.of("abc"))).containsExactlyInAnyOrder(further.readToTheEndOf(null), other.readToTheEndOf(null));
+        }
+    }
+
+    @Test
+    void bringsAStoreOfSchemaOneUpToDateAndKnowsTheLogsItRecorded() {
+        String db = ClickHouseTestCluster.database("schema1");
+        try (ClickHouseHitStore store = open(db)) {
+            store.flush();
+        }
+        // as version 1 made it: commits without the prefix, check and file columns, and one log recorded
+        for (String column : List.of("prefix", "check_hash", "file_key", "file_size", "file_modified_nanos")) {
+            cluster.query(1, "ALTER TABLE " + db + ".commits DROP COLUMN " + column);
+        }
+        long now = cluster.number(1, "SELECT toUInt64(now())");
+        cluster.query(1, "INSERT INTO " + db + ".commits (writer, seq, closed, fingerprint, name, bytes, lines) VALUES ("
+                + Long.toUnsignedString((now - 5) << 32) + ", 1, 0, 'f0', 'access.log', 4096, 32)");
+        cluster.query(1, "DROP TABLE " + db + ".schema_version");
+        cluster.query(1, "CREATE TABLE " + db + ".schema_version (version UInt32, applied DateTime DEFAULT now()) ENGINE = MergeTree"
+                + " ORDER BY version");
+        cluster.query(1, "INSERT INTO " + db + ".schema_version (version) VALUES (1)");
+
+        SourceProgress later = new SourceProgress("f1", "access.log.1", 100, 2, "c1", new FileStamp("(dev=1,ino=2)", 100, 5));
+        try (ClickHouseHitStore store = open(db)) {
+            assertThat(store.imported(List.of("f0"))).containsExactly(new SourceProgress("f0", "access.log", 4096, 32));
+            store.append(List.of(), later);
+            store.flush();
+        }
+        assertThat(cluster.number(1, "SELECT max(version) FROM " + db + ".schema_version")).isEqualTo(2);
+        assertThat(java.util.Arrays.stream(cluster.query(1, "DESCRIBE TABLE " + db + ".commits").split("\n"))
+                .map(column -> column.split("\t")[0])).containsExactly("writer", "seq", "closed", "fingerprint", "name", "bytes", "lines",
+                        "prefix", "check_hash", "file_key", "file_size", "file_modified_nanos", "committed", "lease");
+        try (ClickHouseHitStore store = open(db)) {
+            assertThat(store.imported(List.of("f0", "f1"))).containsExactlyInAnyOrder(new SourceProgress("f0", "access.log", 4096, 32),
+                    later.readToTheEndOf(null));
+            assertThat(store.importedFiles(List.of("(dev=1,ino=2)"))).containsExactly(later);
+        }
+    }
+
+    @Test
+    void aStoreThatCannotBeReadIsSaidInOneSentenceNamingIt() {
+        String db = ClickHouseTestCluster.database("unreadable");
+        try (ClickHouseHitStore store = open(db)) {
+            store.append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, VERIFIED)));
+            store.checkReadable();
+            // the second shard lost its hits
+            cluster.query(2, "DROP TABLE " + db + ".hits_local");
+            assertThatThrownBy(store::checkReadable).isInstanceOf(StoreException.class)
+                    .hasMessageStartingWith("the ClickHouse store " + cluster.location(db).shown() + " cannot be read: ")
+                    .hasMessageEndingWith("; check that every server of it runs and answers");
+        }
+    }
+
+    @Test
+    void leavesMonitorsAndScannersOutUnlessTheirTypeOrNameIsAskedFor() {
+        Crawler uptime = new Crawler("UptimeRobot", "UptimeRobot", BotType.monitor, List.of("UptimeRobot"), null, List.of(), null);
+        try (ClickHouseHitStore store = open(ClickHouseTestCluster.database("hidden"))) {
+            Hit check = new Hit(Instant.parse("2025-05-14T10:00:01Z").toEpochMilli(), 0, "69.162.124.226", "HEAD", "/health", 503, -1,
+                    null, "UptimeRobot/2.0", Double.NaN, null);
+            store.append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, VERIFIED),
+                    new CrawlerHit(check, uptime, new Verdict(Verification.unverified, "publishes no list"))));
+
+            HitFilter every = new HitFilter(List.of(), HitFilter.ALL_BOT_TYPES, Set.of(), null, null, null, null);
+            HitFilter monitors = new HitFilter(List.of(), Set.of(BotType.monitor), Set.of(), null, null, null, null);
+            HitFilter byName = new HitFilter(List.of(), Set.of(), Set.of(), null, null, null, null, Set.of("UptimeRobot"));
+            HitFilter google = new HitFilter(List.of(), Set.of(), Set.of(), null, null, null, null, Set.of("Googlebot Desktop"));
+
+            assertThat(store.page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url).containsExactly("/a");
+            assertThat(store.page(every, 0, 10)).extracting(StoredHit::url).containsExactly("/health", "/a");
+            assertThat(store.page(monitors, 0, 10)).extracting(StoredHit::url).containsExactly("/health");
+            assertThat(store.page(byName, 0, 10)).extracting(StoredHit::url).containsExactly("/health");
+            assertThat(store.page(google, 0, 10)).extracting(StoredHit::url).containsExactly("/a");
         }
     }
 

@@ -1,0 +1,19 @@
+package dev.crawlerrors.store;
+
+/**
+ * Whether the store can answer the report: what {@code /health} answers, and what {@code serve}
+ * and {@code import} ask before they rely on the store. A damaged file is opened without a word
+ * (its damage shows only when the damaged part is read), so it has to be read to be known.
+ */
+public interface StoreHealth {
+
+    /**
+     * Reads what the report's first page needs: the time, status, address and crawler of every
+     * hit, the newest hits whole, every verdict and every log's progress. Once any read or write
+     * found the store damaged, says so at once.
+     *
+     * @throws DamagedStoreException when the store is damaged
+     * @throws StoreException        when it cannot be read for another reason
+     */
+    void checkReadable();
+}
