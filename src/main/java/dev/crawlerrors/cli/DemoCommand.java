@@ -33,6 +33,8 @@ public final class DemoCommand implements Callable<Integer> {
 
     final TimeZoneOption timezone = new TimeZoneOption();
 
+    final UrlNamesOption urlNames = new UrlNamesOption();
+
     Path dir;
 
     private CommandSpec spec;
@@ -49,6 +51,7 @@ public final class DemoCommand implements Callable<Integer> {
                         + "imports it into a fresh store and serves the report.");
         server.addTo(spec);
         timezone.addTo(spec);
+        urlNames.addTo(spec, List.of(DemoLog.URL_NAMES));
         spec.addOption(CommandSpecs.option("--dir", "DIR", Path.class, () -> dir, value -> dir = value,
                 "Where the demo's log, IP list and store are written (default: ./${DEFAULT-VALUE}).").defaultValue("crawl-errors-demo").build());
         spec.addOption(CommandSpecs.option("--db", "URL", String.class, () -> db, value -> db = value,
@@ -61,9 +64,10 @@ public final class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        // a bad --timezone or --bind, a busy --port: refused before the demo's files are written
+        // a bad --timezone, --bind or --url-names, a busy --port: refused before the demo's files are written
         ZoneId zone = timezone.zone();
         server.check();
+        urlNames.check();
         Demo demo = Demo.prepare(dir);
         System.out.println("Demo log: " + demo.log() + " (the demo's IP lists, marked as demo data, are in " + demo.ipRanges() + ")");
         HitStore store = db == null
@@ -72,7 +76,7 @@ public final class DemoCommand implements Callable<Integer> {
                         ClickHouseSettings.SERVE.memoryBytes(), server.readers));
         ImportSummary summary;
         ReportServer reportServer;
-        CrawlErrorReport report = new CrawlErrorReport(store, zone);
+        CrawlErrorReport report = urlNames.report(store, zone);
         try {
             summary = demo.importInto(store);
             summary.print(System.out);

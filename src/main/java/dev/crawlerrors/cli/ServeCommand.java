@@ -40,6 +40,8 @@ final class ServeCommand implements Callable<Integer> {
 
     final FormatOption format = new FormatOption();
 
+    final UrlNamesOption urlNames = new UrlNamesOption();
+
     /** The command, bound to this object. */
     CommandSpec spec() {
         CommandSpec spec = CommandSpecs.command(this, "serve",
@@ -53,10 +55,13 @@ final class ServeCommand implements Callable<Integer> {
         store.addTo(spec);
         server.addTo(spec);
         pushed.addTo(spec);
-        spec.addOption(CommandSpecs.listOption("--follow", "FILE", Path.class, () -> follow, value -> follow = value,
+        spec.addOption(CommandSpecs.listOption("--follow", "FILE|DIR|'GLOB'", Path.class, () -> follow, value -> follow = value,
                 "A log to tail into the store while serving, like tail -F: it survives rotation (rename or "
-                        + "copytruncate), may appear later, and a restart reads on where the last run stopped. Repeatable.").build());
+                        + "copytruncate), may appear later, and a restart reads on where the last run stopped. A directory or a "
+                        + "quoted glob ('/var/log/cdn/*.gz') is looked at every second: each file in it is read once, oldest first, "
+                        + "a growing one read on, a compressed one once it stays unchanged. Repeatable.").build());
         format.addTo(spec);
+        urlNames.addTo(spec, List.of());
         return spec;
     }
 
@@ -75,6 +80,7 @@ final class ServeCommand implements Callable<Integer> {
         pushed.check();
         store.validate();
         server.check();
+        urlNames.check();
         CrawlerCatalog catalog = store.catalog();
         boolean existed = store.storeExists();
         // what was started, closed in reverse when a later step fails: a failed start leaves no store file it made
@@ -107,7 +113,7 @@ final class ServeCommand implements Callable<Integer> {
             }
             LiveSource.startAll(sources);
             started.addAll(sources);
-            report = new CrawlErrorReport(hits, store.zone(), catalog);
+            report = urlNames.report(hits, store.zone(), catalog);
             reportServer = server.start(report, hits, () -> verifier.describeEvidence(Instant.now()), sources);
             started.add(reportServer);
             // an import of this store writes through this serve while it has the store open; ClickHouse takes
@@ -178,6 +184,8 @@ final class ServeCommand implements Callable<Integer> {
      */
     static void serveUntilStopped(ReportServer server, CrawlErrorReport report, HitStore hits, ServingFrom store, String displayHost,
             List<AutoCloseable> feeds) throws InterruptedException {
+        // the default view's patterns and overview are counted now too, in the background
+        report.startCounting();
         // the report's first page is counted now, not when the first reader asks for it
         Thread.ofPlatform().daemon().name("report-warm-up").start(() -> {
             try {
@@ -196,6 +204,7 @@ final class ServeCommand implements Callable<Integer> {
                     System.err.println("crawl-errors: stopping " + feed.getClass().getSimpleName() + " failed: " + ShownText.of(e.getMessage()));
                 }
             }
+            report.close(); // the counting in the background stops before the store closes
             hits.close();
             stopped.countDown();
         }, "shutdown"));

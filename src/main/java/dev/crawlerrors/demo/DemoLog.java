@@ -41,6 +41,8 @@ public final class DemoLog {
 
     public static final List<String> CITIES = List.of("antwerp", "ghent", "bruges", "leuven", "vilvoorde");
     public static final List<String> SECTIONS = List.of("parkeren", "mobiliteit", "bedrijven", "scholen");
+    /** The demo site's URL template, which names the placeholders of its URL patterns as the specification does. */
+    public static final String URL_NAMES = "/{city}/{street}/{section}";
 
     private static final long SEED = 20250514L;
     private static final ZoneOffset SITE_OFFSET = ZoneOffset.ofHours(2);

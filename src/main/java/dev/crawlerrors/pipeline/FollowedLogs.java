@@ -3,18 +3,30 @@ package dev.crawlerrors.pipeline;
 import dev.crawlerrors.crawler.CrawlerIdentifier;
 import dev.crawlerrors.crawler.verify.CrawlerVerifier;
 import dev.crawlerrors.ingest.format.FormatChooser;
+import dev.crawlerrors.ingest.source.LogFiles;
 import dev.crawlerrors.ingest.source.LogFollower;
 import dev.crawlerrors.ingest.source.LogReader;
 import dev.crawlerrors.store.HitStore;
+import dev.crawlerrors.text.Failures;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
  * {@code serve --follow}: tails logs into the store while the report is served. Each batch of new
  * lines is stored with its position and flushed at once, so it is in the report well within a
- * second and a restart reads on exactly where this stopped. While lines flow, a line every few
- * seconds says how many and how many crawler hits they held ({@link FollowProgress}).
+ * second and a restart reads on exactly where this stopped. A directory or a glob is looked at every
+ * {@link FollowedPattern#LOOK} and its new files read once each ({@link FollowedPattern}). While
+ * lines flow, a line every few seconds says how many and how many crawler hits they held ({@link FollowProgress}).
+ *
+ * <p>Everything runs on one thread, so a file is never read by two readers at once (a followed log's
+ * rotated copy may also match a glob): a directory's backlog at the start delays the followed files
+ * until it is read.
  */
 public final class FollowedLogs implements LiveSource {
 
@@ -23,18 +35,45 @@ public final class FollowedLogs implements LiveSource {
 
     private final LogReader reader;
     private final LogFollower follower;
+    private final List<FollowedPattern> patterns = new ArrayList<>();
+    private final List<LogReader> patternReaders = new ArrayList<>();
     private final FollowProgress progress;
+    private final Consumer<String> notices;
+    private final CountDownLatch stopped = new CountDownLatch(1);
+    private Thread thread;
 
     /**
-     * @param formats  each followed file's format ({@code --format}; auto detects it per file)
+     * @param paths    files to tail, and directories or globs whose files are read as they come
+     * @param formats  each followed file's format ({@code --format}; auto detects it per file, once per family in a directory)
      * @param notices  told what happened to a file, and every few seconds how following is going
      */
     public FollowedLogs(List<Path> paths, FormatChooser formats, HitStore store, CrawlerIdentifier identifier, CrawlerVerifier verifier,
             Consumer<String> notices) {
         HitRecorder recorder = new HitRecorder(store, identifier, verifier);
+        this.notices = notices;
         this.progress = new FollowProgress(notices);
         this.reader = new LogReader(formats, PARSER_THREADS);
-        this.follower = new LogFollower(paths, reader, formats, identifier, store::imported,
+        List<Path> files = new ArrayList<>();
+        List<String> named = new ArrayList<>();
+        for (Path path : paths) {
+            if (LogFiles.isPattern(path.toString())) {
+                named.add(path.toString());
+            } else {
+                files.add(path);
+            }
+        }
+        Set<Path> alone = new HashSet<>();
+        files.forEach(file -> alone.add(file.toAbsolutePath().normalize()));
+        for (String pattern : named) {
+            // an import's reading of its own (formats detected once per family), telling progress what it stored
+            LogImport importer = new LogImport(store, identifier, verifier, formats);
+            importer.onStored(progress::stored);
+            LogReader patternReader = importer.reader(PARSER_THREADS);
+            patternReaders.add(patternReader);
+            patterns.add(new FollowedPattern(pattern, importer, patternReader, alone,
+                    summary -> progress.read(summary.lines().linesRead(), summary.lines().linesBad()), notices));
+        }
+        this.follower = new LogFollower(files, reader, formats, identifier, store::imported,
                 (hits, through) -> progress.stored(recorder.record(hits, through)),
                 counts -> {
                     store.flush();
@@ -43,21 +82,63 @@ public final class FollowedLogs implements LiveSource {
     }
 
     @Override
-    public void start() {
-        follower.start();
+    public synchronized void start() {
+        thread = new Thread(this::run, "log-follower");
+        thread.setDaemon(true);
+        thread.start();
         progress.start();
     }
 
-    /** Looks at every file once, on the caller's thread (tests). */
+    private void run() {
+        long nextLook = System.nanoTime();
+        try {
+            do {
+                follower.pollOnce();
+                if (System.nanoTime() - nextLook >= 0) {
+                    lookAtPatterns();
+                    nextLook = System.nanoTime() + FollowedPattern.LOOK.toNanos();
+                }
+            } while (!stopped.await(LogFollower.POLL.toMillis(), TimeUnit.MILLISECONDS));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void lookAtPatterns() {
+        for (FollowedPattern pattern : patterns) {
+            try {
+                pattern.poll(() -> stopped.getCount() == 0);
+            } catch (Exception e) {
+                // the store's checkpoints are the truth: the next look reads on from them
+                notices.accept(pattern.pattern() + ": reading stopped (" + Failures.message(e) + "); trying again");
+            }
+        }
+    }
+
+    /** Looks at every file, directory and glob once, on the caller's thread (tests). */
     void pollOnce() {
         follower.pollOnce();
+        lookAtPatterns();
     }
 
     /** Stops following; what was read is stored by the time this returns. */
     @Override
     public void close() {
+        stopped.countDown();
+        Thread t;
+        synchronized (this) {
+            t = thread;
+        }
+        if (t != null) {
+            try {
+                t.join(TimeUnit.SECONDS.toMillis(30));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
         follower.close();
         reader.close();
+        patternReaders.forEach(LogReader::close);
         progress.close();
     }
 }

@@ -124,6 +124,11 @@ public final class ImportSummary {
         return storeFailure == null && lines.sourceErrors().isEmpty();
     }
 
+    /** What was done with each log, in reading order (kept only when asked for a line per log). */
+    List<SourceOutcome> outcomes() {
+        return eachLog == null ? List.of() : eachLog;
+    }
+
     /** What was done with each log, one line each (kept only when asked for a line per log). */
     public List<String> sourceLines() {
         return eachLog == null ? List.of() : eachLog.stream().map(SourceOutcome::toString).toList();

@@ -14,6 +14,7 @@ import dev.crawlerrors.ingest.SourceProgress;
 import dev.crawlerrors.ingest.format.CombinedLineParser;
 import dev.crawlerrors.ingest.format.FamilyFormatChooser;
 import dev.crawlerrors.ingest.format.FormatChooser;
+import dev.crawlerrors.ingest.source.DamagedLogException;
 import dev.crawlerrors.ingest.source.Fingerprint;
 import dev.crawlerrors.ingest.source.LogFiles;
 import dev.crawlerrors.ingest.source.LogReader;
@@ -38,6 +39,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 
 /**
  * The import flow, wired: read and parse (ingest), identify and verify (crawler), append (store).
@@ -75,6 +78,10 @@ public final class LogImport {
     private final CrawlerVerifier verifier;
     private final FormatChooser formats;
     private final Map<String, Claim> claims = new HashMap<>();
+    /** Told the crawler hits as they are stored ({@code serve --follow} counts them). */
+    private Consumer<List<CrawlerHit>> stored = hits -> { };
+    /** Whether hits are counted by claim for the summary's verdicts: not while serve follows (a serve runs for months). */
+    private boolean countClaims = true;
 
     /** An import of combined logs. */
     public LogImport(HitStore store, CrawlerIdentifier identifier, CrawlerVerifier verifier) {
@@ -138,6 +145,48 @@ public final class LogImport {
         summary.nanos = System.nanoTime() - started;
         summary.lists = verifier.lists().describeLists(Instant.now());
         summary.resolverProblem = verifier.resolverProblem().orElse(null);
+        return summary;
+    }
+
+    /** Tells {@code stored} the crawler hits of each batch as it is stored. */
+    void onStored(Consumer<List<CrawlerHit>> stored) {
+        this.stored = stored;
+    }
+
+    /** A reader of this import's logs, its format detected once per family, parsing on {@code threads} threads. */
+    LogReader reader(int threads) {
+        return new LogReader(formats, threads);
+    }
+
+    /**
+     * {@code serve --follow DIR}: reads {@code files} as {@link #run} reads what its arguments name
+     * (those unchanged since they were read to their end not opened, the others read on from where
+     * the store says), and commits; a compressed file that is not whole yet is not read at all (a
+     * problem says so) rather than read in part. It does not wait for queued checks nor count
+     * verdicts, and stops between files once {@code stopping} says so. The summary keeps each log's outcome.
+     */
+    ImportSummary readFiles(List<LogSource> files, LogReader reader, BooleanSupplier stopping) throws Exception {
+        ImportSummary summary = new ImportSummary(true);
+        countClaims = false;
+        try {
+            List<LogSource> toRead = unchanged(files, summary);
+            if (toRead.isEmpty()) {
+                return summary;
+            }
+            ExecutorService preparers = Executors.newFixedThreadPool(Math.max(1, Runtime.getRuntime().availableProcessors()),
+                    runnable -> Thread.ofPlatform().daemon().name("log-open").unstarted(runnable));
+            try {
+                Reading reading = new Reading(reader, ImportListener.NONE, preparers, summary);
+                reading.wholeOnly = true;
+                reading.stopping = stopping;
+                reading.readAll(toRead);
+            } finally {
+                preparers.shutdownNow();
+            }
+            store.flush();
+        } catch (StoreException e) {
+            summary.storeFailure = Failures.message(e);
+        }
         return summary;
     }
 
@@ -239,6 +288,10 @@ public final class LogImport {
          * An import of 50,000 logs into a new store spent a fifth of its time on them.
          */
         private volatile boolean candidates;
+        /** Whether a compressed log is read only when whole (a followed directory's file may still be being written). */
+        boolean wholeOnly;
+        /** Says when to stop between logs. */
+        BooleanSupplier stopping = () -> false;
 
         Reading(LogReader reader, ImportListener listener, ExecutorService preparers, ImportSummary summary) {
             this.reader = reader;
@@ -251,7 +304,7 @@ public final class LogImport {
             candidates = store.recordsProgress();
             ArrayDeque<Future<Prepared>> ahead = new ArrayDeque<>();
             int next = 0;
-            while (next < sources.size() || !ahead.isEmpty()) {
+            while ((next < sources.size() || !ahead.isEmpty()) && !stopping.getAsBoolean()) {
                 // a window: logs prepared on every core; a stream alone, on this thread, in its turn
                 long held = 0;
                 while (next < sources.size() && ahead.size() < READ_WINDOW && held < READ_WINDOW_BYTES) {
@@ -276,6 +329,9 @@ public final class LogImport {
                 lookUp(window);
                 for (Prepared prepared : window) {
                     try {
+                        if (stopping.getAsBoolean()) {
+                            continue; // what is not read now is read on the next start, from where the store says
+                        }
                         read(prepared);
                     } finally {
                         prepared.source.release();
@@ -328,6 +384,11 @@ public final class LogImport {
             }
             ResumePoint resume = null;
             try {
+                DamagedLogException damage = wholeOnly ? source.damage() : null;
+                if (damage != null) {
+                    summary.problem(damage.getMessage() + "; it is read once it is whole (when it changes)");
+                    return;
+                }
                 // without candidates when the store records no log and this run recorded no short one (see candidates)
                 Collection<String> lookedUp = prepared.candidates != null ? prepared.candidates
                         : prepared.fingerprint == null ? List.of()
@@ -404,10 +465,13 @@ public final class LogImport {
 
     private void store(List<Hit> hits, SourceProgress through, ImportSummary summary) {
         List<CrawlerHit> crawlerHits = recorder.record(hits, through);
-        for (CrawlerHit crawlerHit : crawlerHits) {
-            count(crawlerHit);
+        if (countClaims) {
+            for (CrawlerHit crawlerHit : crawlerHits) {
+                count(crawlerHit);
+            }
         }
         summary.crawlerHits += crawlerHits.size();
+        stored.accept(crawlerHits);
     }
 
     /** A method of its own, like every per-hit body on the import's path: inlined into its loop, the JIT compiled it twice. */

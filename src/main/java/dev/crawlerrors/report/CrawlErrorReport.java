@@ -1,49 +1,110 @@
 package dev.crawlerrors.report;
 
 import dev.crawlerrors.crawler.CrawlerCatalog;
+import dev.crawlerrors.report.pattern.PatternReport;
+import dev.crawlerrors.report.pattern.PatternText;
+import dev.crawlerrors.report.pattern.PlaceholderNames;
+import dev.crawlerrors.report.pattern.UrlShapes;
 import dev.crawlerrors.store.HitFilter;
 import dev.crawlerrors.store.HitReader;
+import dev.crawlerrors.store.HitWindow;
 import dev.crawlerrors.store.MinuteCounts;
 import dev.crawlerrors.store.Snapshot;
 import dev.crawlerrors.store.StoredHit;
+import dev.crawlerrors.store.UrlPattern;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
  * The Crawler Crawl Errors report over a store: pages of error hits, shown in one time zone, each
  * read at a snapshot and found through the {@link ViewIndex} (page N is a time range and a small
- * skip within it, not an OFFSET over every row before it).
+ * skip within it, not an OFFSET over every row before it); and the analysis around them (URL
+ * patterns, the overview, the summary above the table), whose counts are taken at a snapshot too,
+ * kept per filter and brought up to date as hits arrive ({@link KeptCounts}).
  */
 public final class CrawlErrorReport {
 
     private static final DateTimeFormatter MINUTE = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm");
+    /** How long the report page waits for its summary before it is shown without (the count goes on). */
+    public static final Duration SUMMARY_WAIT = Duration.ofMillis(200);
+    /** How long the patterns and overview pages wait for figures counted for the first time. */
+    static final Duration ANALYSIS_WAIT = Duration.ofSeconds(30);
+    /** Filters whose counts are kept; their memory is bounded each (see UrlShapes, ErrorCounts). */
+    private static final int KEPT_FILTERS = 16;
+    private static final int KEPT_SHAPES = 8;
     /** The views kept by default: some 90 views of a month of minutes each. */
     public static final long DEFAULT_INDEX_BYTES = 64L << 20;
 
     private final HitReader store;
-    private final ZoneId zone;
     private final ViewIndex index;
     private final CrawlerCatalog catalog;
+    private final ZoneId zone;
+    private final PlaceholderNames names;
+    private final Duration summaryWait;
+    private final KeptCounts<ErrorCounts> counts;
+    private final KeptCounts<UrlShapes> shapes;
 
     /** The report over {@code store}, its {@code crawler} filter knowing the built-in catalog's names. */
     public CrawlErrorReport(HitReader store, ZoneId zone) {
-        this(store, zone, null, DEFAULT_INDEX_BYTES);
+        this(store, zone, null, List.of(), SUMMARY_WAIT, DEFAULT_INDEX_BYTES);
+    }
+
+    public CrawlErrorReport(HitReader store, ZoneId zone, long indexBytes) {
+        this(store, zone, null, List.of(), SUMMARY_WAIT, indexBytes);
     }
 
     /** The report over {@code store}, its {@code crawler} filter knowing {@code catalog}'s names (null: the built-in catalog's). */
     public CrawlErrorReport(HitReader store, ZoneId zone, CrawlerCatalog catalog) {
-        this(store, zone, catalog, DEFAULT_INDEX_BYTES);
+        this(store, zone, catalog, List.of(), SUMMARY_WAIT, DEFAULT_INDEX_BYTES);
     }
 
-    public CrawlErrorReport(HitReader store, ZoneId zone, CrawlerCatalog catalog, long indexBytes) {
+    public CrawlErrorReport(HitReader store, ZoneId zone, List<String> urlNames, Duration summaryWait) {
+        this(store, zone, null, urlNames, summaryWait, DEFAULT_INDEX_BYTES);
+    }
+
+    /**
+     * @param catalog     the crawlers whose names the {@code crawler} filter knows (null: the built-in catalog's)
+     * @param urlNames    the site's URL templates, such as {@code /{city}/{street}}, naming the patterns' placeholders
+     * @param summaryWait how long the report page waits for its summary
+     * @param indexBytes  the memory the report's read model may take ({@link ViewIndex})
+     * @throws IllegalArgumentException saying which template is not one
+     */
+    public CrawlErrorReport(HitReader store, ZoneId zone, CrawlerCatalog catalog, List<String> urlNames, Duration summaryWait,
+            long indexBytes) {
         this.store = store;
-        this.zone = zone;
         this.catalog = catalog;
         this.index = new ViewIndex(store, indexBytes);
+        this.zone = zone;
+        this.names = PlaceholderNames.of(urlNames);
+        this.summaryWait = summaryWait;
+        this.counts = new KeptCounts<>(store, ErrorCounts.counting(store, bucketMillis(zone)), KEPT_FILTERS, "report-counts");
+        this.shapes = new KeptCounts<>(store, new KeptCounts.Counting<>() {
+            @Override
+            public UrlShapes start() {
+                return new UrlShapes();
+            }
+
+            @Override
+            public void count(UrlShapes state, HitFilter filter, HitWindow window) {
+                store.forEachUrl(filter, window, state::add);
+            }
+        }, KEPT_SHAPES, "report-patterns");
+    }
+
+    /**
+     * Checks the site's URL templates as the report reads them.
+     *
+     * @throws IllegalArgumentException saying which template is not one
+     */
+    public static void checkUrlNames(List<String> urlNames) {
+        PlaceholderNames.of(urlNames);
     }
 
     public ZoneId zone() {
@@ -52,7 +113,12 @@ public final class CrawlErrorReport {
 
     /** A request's parameters read as this report reads them. */
     public ReportRequest request(Map<String, List<String>> query) {
-        return catalog == null ? ReportParameters.parse(query, zone) : ReportParameters.parse(query, zone, catalog::knownName);
+        return request(query, ReportParameters.REPORT);
+    }
+
+    /** A request's parameters read as this report reads them, for a page that takes {@code accepted}. */
+    public ReportRequest request(Map<String, List<String>> query, java.util.Set<String> accepted) {
+        return catalog == null ? ReportParameters.parse(query, zone, accepted) : ReportParameters.parse(query, zone, accepted, catalog::knownName);
     }
 
     /**
@@ -64,7 +130,7 @@ public final class CrawlErrorReport {
     public ReportPage page(ReportRequest request) {
         Snapshot newest = store.snapshot();
         Snapshot at = snapshot(request, newest);
-        HitFilter filter = request.filter();
+        HitFilter filter = filter(request, at);
         MinuteCounts counts = index.counts(filter, at);
         long total = counts.total();
         int pages = Paging.pages(total);
@@ -82,7 +148,8 @@ public final class CrawlErrorReport {
     /** Every matching row at the request's snapshot, newest first, streamed a time slice at a time. */
     public void forEachRow(ReportRequest request, Consumer<ReportRow> rows) {
         Snapshot at = snapshot(request, store.snapshot());
-        store.forEach(request.filter(), at, index.counts(request.filter(), at), hit -> rows.accept(row(hit)));
+        HitFilter filter = filter(request, at);
+        store.forEach(filter, at, index.counts(filter, at), hit -> rows.accept(row(hit)));
     }
 
     /** Every matching row at the newest snapshot. */
@@ -100,6 +167,112 @@ public final class CrawlErrorReport {
         return index;
     }
 
+    /**
+     * One hit by its number, whatever its status or verdict, with its verdict as of the request's
+     * snapshot (the newest without one); empty when the snapshot does not hold it.
+     *
+     * @throws SnapshotGoneException when the snapshot can no longer be answered
+     */
+    public Optional<HitDetail> hit(long id, Snapshot requested) {
+        Snapshot at = requested == null ? store.snapshot() : snapshot(new ReportRequest(HitFilter.ERRORS, 1, requested), null);
+        return store.hit(id, at).map(hit -> new HitDetail(hit.id(), row(hit), hit.offsetMinutes()));
+    }
+
+    /** One hit by its number at the newest snapshot. */
+    public Optional<HitDetail> hit(long id) {
+        return hit(id, null);
+    }
+
+    /**
+     * The overview of what a request's filter shows, for the overview page.
+     *
+     * @throws StillCountingException when its counts are made for the first time and take long
+     */
+    public Overview overview(ReportRequest request) {
+        return overview(request, ANALYSIS_WAIT).orElseThrow(() -> new StillCountingException("The overview's figures"));
+    }
+
+    /**
+     * The summary above a page of the report (an overview of its filter), if it is counted within
+     * the report's wait, at the page's snapshot: its figures add up to the page's total (unless they
+     * are kept from a later request, which their {@code at} then says).
+     */
+    public Optional<Overview> summary(ReportRequest request, ReportPage page) {
+        Snapshot at = Snapshot.parse(page.at());
+        return overview(new ReportRequest(request.filter(), request.page(), request.pattern(), request.interval(), at), summaryWait);
+    }
+
+    private Optional<Overview> overview(ReportRequest request, Duration wait) {
+        Snapshot at = snapshot(request, store.snapshot());
+        HitFilter filter = filter(request, at);
+        OverviewReading reading = new OverviewReading(filter, zone);
+        // read under the counts' lock (new hits are added to them in place), and kept until they change
+        List<Object> view = List.of(filter.effectiveVerifications(), String.valueOf(request.interval()));
+        return counts.read(ErrorCounts.key(filter), at, wait, view, kept -> reading.read(kept, request.interval()))
+                .map(counted -> counted.value().counted(counted.at().token(), counted.recounting()));
+    }
+
+    /**
+     * The URL patterns of what a request's filter shows.
+     *
+     * @throws StillCountingException when they are found for the first time and take long
+     */
+    public PatternReport patterns(ReportRequest request) {
+        return patternsAt(request).value();
+    }
+
+    /**
+     * The URL patterns of what a request's filter shows, and the snapshot they were counted at (the
+     * request's, or a newer one when the patterns are kept from a later request): their links carry it.
+     *
+     * @throws StillCountingException when they are found for the first time and take long
+     */
+    public CountedAt<PatternReport> patternsAt(ReportRequest request) {
+        Snapshot at = snapshot(request, store.snapshot());
+        KeptCounts.Counted<PatternReport> counted = patterns(filter(request, at), at);
+        return new CountedAt<>(counted.value(), counted.at().token());
+    }
+
+    private KeptCounts.Counted<PatternReport> patterns(HitFilter filter, Snapshot at) {
+        return shapes.read(filter, at, ANALYSIS_WAIT, "report", found -> found.report(zone, names))
+                .orElseThrow(() -> new StillCountingException("The URL patterns"));
+    }
+
+    /**
+     * Starts counting what the default view's patterns and overview are read from, in the
+     * background, so that their first request finds them counted (on a large store the first count
+     * takes seconds; later ones add only the hits stored since).
+     */
+    public void startCounting() {
+        HitFilter filter = HitFilter.ERRORS;
+        Snapshot at = store.snapshot();
+        counts.read(ErrorCounts.key(filter), at, Duration.ZERO, "start", kept -> Boolean.TRUE);
+        shapes.read(filter, at, Duration.ZERO, "start", found -> Boolean.TRUE);
+    }
+
+    /** Stops counting, after the count that is running, if any: call it before the store closes. */
+    public void close() {
+        counts.close();
+        shapes.close();
+    }
+
+    /** A request's filter with its {@code pattern} read into the paths it matches, as the patterns at its snapshot have it. */
+    public HitFilter filter(ReportRequest request) {
+        return filter(request, snapshot(request, store.snapshot()));
+    }
+
+    private HitFilter filter(ReportRequest request, Snapshot at) {
+        if (request.pattern() == null) {
+            return request.filter();
+        }
+        return request.filter().withUrlPattern(matcher(request.filter(), at, request.pattern()));
+    }
+
+    /**
+     * The snapshot a request is read at: the one its link carried, or the newest.
+     *
+     * @throws SnapshotGoneException when the store can no longer answer as of the one it carried
+     */
     private Snapshot snapshot(ReportRequest request, Snapshot newest) {
         Snapshot at = request.at();
         if (at == null) {
@@ -111,9 +284,40 @@ public final class CrawlErrorReport {
         return at;
     }
 
+    /**
+     * What a pattern's text matches: as the patterns found for the same filter have it (a placeholder
+     * leaves out the words that have patterns of their own), else as it is written.
+     */
+    private UrlPattern matcher(HitFilter filter, Snapshot at, String text) {
+        Optional<UrlPattern> found = patterns(filter, at).value().matcher(text);
+        if (found.isPresent()) {
+            return found.get();
+        }
+        if (!text.startsWith("/")) {
+            return new UrlPattern(false, List.of(UrlPattern.Segment.literal(text)), false);
+        }
+        return PatternText.structural(text);
+    }
+
+    /**
+     * The time buckets counts are kept in: hours, or quarter hours where the zone is not a whole
+     * number of hours from UTC (India, Nepal, parts of Australia), so that its local hours and days
+     * are made of whole buckets.
+     */
+    static long bucketMillis(ZoneId zone) {
+        Instant now = Instant.now();
+        for (Instant at : List.of(now, now.plus(Duration.ofDays(182)))) {
+            ZoneOffset offset = zone.getRules().getOffset(at);
+            if (offset.getTotalSeconds() % 3600 != 0) {
+                return 900_000L;
+            }
+        }
+        return 3_600_000L;
+    }
+
     private ReportRow row(StoredHit hit) {
         String timestamp = MINUTE.format(Instant.ofEpochMilli(hit.epochMillis()).atZone(zone));
-        return new ReportRow(timestamp, hit.ip(), hit.method(), hit.url(), hit.status(),
+        return new ReportRow(hit.id(), timestamp, hit.ip(), hit.method(), hit.url(), hit.status(),
                 ReportColumns.oneDecimal(hit.durationMs()), hit.botType(), hit.verification(), hit.crawler(),
                 hit.reason(), hit.userAgent(), hit.host());
     }

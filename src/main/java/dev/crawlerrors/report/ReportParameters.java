@@ -3,6 +3,7 @@ package dev.crawlerrors.report;
 import dev.crawlerrors.crawler.BotType;
 import dev.crawlerrors.crawler.CrawlerCatalog;
 import dev.crawlerrors.crawler.Verification;
+import dev.crawlerrors.report.pattern.PatternText;
 import dev.crawlerrors.store.HitFilter;
 import dev.crawlerrors.store.Snapshot;
 import dev.crawlerrors.store.StatusRange;
@@ -15,6 +16,7 @@ import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.EnumSet;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -22,6 +24,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /**
  * Reads a report request's query parameters, the same for HTML, JSON and CSV. Every bad value is
@@ -35,9 +38,14 @@ import java.util.function.Function;
  *   <li>{@code crawler}: a crawler's name, in any case; repeatable
  *   <li>{@code from}, {@code to}: {@code YYYY-MM-DD} or {@code YYYY-MM-DDTHH:MM} in the display zone,
  *       both inclusive at the precision given
- *   <li>{@code url}: a path prefix; {@code host}: a virtual host
- *   <li>{@code at}: the snapshot a page belongs to, as page links carry it
+ *   <li>{@code url}: a path prefix; {@code host}: a virtual host; {@code crawler}: a crawler's name, repeatable
+ *   <li>{@code pattern}: a URL pattern from the patterns page, such as {@code /{city}/{street}}
+ *   <li>{@code at}: the snapshot a page belongs to, as page links carry it (every page and format)
  * </ul>
+ *
+ * A filter given empty (as a form sends a field left blank) is not given. A parameter the page does
+ * not take is refused, so that a misspelt filter ({@code stauts=404}) is not silently ignored, and so
+ * is a status below the report's error threshold: {@code status=200} would be labelled error hits.
  */
 public final class ReportParameters {
 
@@ -45,6 +53,17 @@ public final class ReportParameters {
     /** {@code bot=all}: every bot type, also those the report leaves out by default. */
     public static final String ALL = "all";
     private static final DateTimeFormatter MINUTE = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm");
+
+    /** The filters every page of the report takes, in the order the filter bar shows them. */
+    public static final List<String> FILTERS = List.of("status", "bot", "crawler", "verification", "from", "to", "url", "host", "pattern");
+    /** What the report (HTML, JSON, CSV) takes: its filters, the page and the snapshot. */
+    public static final Set<String> REPORT = names(List.of("page"), FILTERS, List.of("at"));
+    /** What the patterns page takes: the filters and the snapshot. */
+    public static final Set<String> PATTERNS = names(List.of(), FILTERS, List.of("at"));
+    /** What the overview takes: the filters, the length of its time buckets and the snapshot. */
+    public static final Set<String> OVERVIEW = names(List.of(), FILTERS, List.of("interval", "at"));
+    /** Statuses below this are not errors: the report lists none of them. */
+    private static final int ERROR_THRESHOLD = StatusRange.ERRORS.low();
 
     private ReportParameters() {
     }
@@ -54,17 +73,29 @@ public final class ReportParameters {
         static final CrawlerCatalog CATALOG = CrawlerCatalog.builtIn();
     }
 
-    /** Parses the parameters of one request, {@code crawler} names against the built-in catalog; unknown parameters are ignored. */
+    /** Parses the parameters of one report request (HTML, JSON or CSV), {@code crawler} names against the built-in catalog. */
     public static ReportRequest parse(Map<String, List<String>> query, ZoneId zone) {
-        return parse(query, zone, typed -> BuiltInNames.CATALOG.knownName(typed));
+        return parse(query, zone, REPORT);
+    }
+
+    /** Parses the parameters of one request to a page that takes {@code accepted}, {@code crawler} names against the built-in catalog. */
+    public static ReportRequest parse(Map<String, List<String>> query, ZoneId zone, Set<String> accepted) {
+        return parse(query, zone, accepted, typed -> BuiltInNames.CATALOG.knownName(typed));
     }
 
     /**
-     * Parses the parameters of one request; unknown parameters are ignored.
+     * Parses the parameters of one request to a page that takes {@code accepted}.
      *
      * @param crawlerNames the name, as the catalog spells it, of the crawler a person typed; empty if none has it
+     * @throws BadParameterException naming the first parameter that is not accepted or has a bad value
      */
-    public static ReportRequest parse(Map<String, List<String>> query, ZoneId zone, Function<String, Optional<String>> crawlerNames) {
+    public static ReportRequest parse(Map<String, List<String>> query, ZoneId zone, Set<String> accepted,
+            Function<String, Optional<String>> crawlerNames) {
+        for (String name : query.keySet()) {
+            if (!accepted.contains(name)) {
+                throw unknown(name, accepted);
+            }
+        }
         int page = page(single(query, "page"));
         List<StatusRange> statuses = new ArrayList<>();
         for (String value : values(query, "status")) {
@@ -79,8 +110,11 @@ public final class ReportParameters {
             }
         }
         Set<String> crawlers = new LinkedHashSet<>();
+        // a crawler's name may hold a comma ("Slurp, Inc."): a value is split only when it is no name whole
         for (String value : query.getOrDefault("crawler", List.of())) {
-            crawlers.addAll(crawlers(value, crawlerNames));
+            if (!value.isBlank()) {
+                crawlers.addAll(crawlers(value, crawlerNames));
+            }
         }
         Set<Verification> verifications = EnumSet.noneOf(Verification.class);
         for (String value : values(query, "verification")) {
@@ -97,7 +131,67 @@ public final class ReportParameters {
             throw new BadParameterException("url", "url must be a path prefix starting with '/'; got '" + url + "'");
         }
         String host = single(query, "host");
-        return new ReportRequest(new HitFilter(statuses, bots, verifications, from, to, url, host, crawlers), page, snapshot(single(query, "at")));
+        String pattern = single(query, "pattern");
+        if (pattern != null) {
+            checkPattern(pattern);
+        }
+        String interval = single(query, "interval");
+        if (interval != null && !INTERVALS.contains(interval)) {
+            throw new BadParameterException("interval", "interval must be one of " + String.join(", ", INTERVALS) + "; got '" + interval + "'");
+        }
+        HitFilter filter = new HitFilter(statuses, bots, verifications, from, to, url, host, crawlers, null);
+        return new ReportRequest(filter, page, pattern, interval, snapshot(single(query, "at")));
+    }
+
+    /** The lengths of the overview's time buckets. */
+    public static final List<String> INTERVALS = List.of("hour", "day");
+
+    private static void checkPattern(String pattern) {
+        try {
+            PatternText.structural(pattern);
+        } catch (IllegalArgumentException e) {
+            // a request target that is not a path is a pattern of its own: the patterns page links to it as it is
+            if (pattern.isEmpty() || pattern.startsWith("/")) {
+                throw new BadParameterException("pattern", "pattern must be a URL pattern from the patterns page; " + e.getMessage());
+            }
+        }
+    }
+
+    private static BadParameterException unknown(String name, Set<String> accepted) {
+        String guess = accepted.stream().filter(known -> distance(known, name.toLowerCase()) <= 2)
+                .min((a, b) -> Integer.compare(distance(a, name), distance(b, name))).map(known -> " (did you mean " + known + "?)").orElse("");
+        return new BadParameterException(name, "unknown parameter '" + name + "'" + guess + "; this page takes "
+                + String.join(", ", accepted));
+    }
+
+    /** Levenshtein distance, for the guess at a misspelt parameter (short names only). */
+    private static int distance(String a, String b) {
+        if (Math.abs(a.length() - b.length()) > 2 || b.length() > 40) {
+            return Integer.MAX_VALUE;
+        }
+        int[] previous = new int[b.length() + 1];
+        int[] current = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) {
+            previous[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            current[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+                current[j] = Math.min(Math.min(current[j - 1] + 1, previous[j] + 1), previous[j - 1] + cost);
+            }
+            int[] swap = previous;
+            previous = current;
+            current = swap;
+        }
+        return previous[b.length()];
+    }
+
+    private static Set<String> names(List<String> first, List<String> then, List<String> last) {
+        Set<String> names = new LinkedHashSet<>(first);
+        names.addAll(then);
+        names.addAll(last);
+        return Collections.unmodifiableSet(names);
     }
 
     /** The snapshot a page link carried, or null for the newest. */
@@ -144,6 +238,15 @@ public final class ReportParameters {
     }
 
     private static StatusRange status(String value) {
+        StatusRange range = statusRange(value);
+        if (range.low() < ERROR_THRESHOLD) {
+            throw new BadParameterException("status", "status must be an error status, " + ERROR_THRESHOLD
+                    + " or above (such as 404, 3xx or 5xx): the report lists error hits only; got '" + value + "'");
+        }
+        return range;
+    }
+
+    private static StatusRange statusRange(String value) {
         String v = value.trim().toLowerCase();
         if (v.length() == 3 && v.charAt(0) >= '1' && v.charAt(0) <= '5') {
             if (v.endsWith("xx")) {
@@ -156,7 +259,7 @@ public final class ReportParameters {
             }
         }
         throw new BadParameterException("status",
-                "status must be an HTTP status such as 404 or a class such as 4xx (100-599); got '" + value + "'");
+                "status must be an HTTP status such as 404 or a class such as 4xx (300-599); got '" + value + "'");
     }
 
     private static <E extends Enum<E>> E enumValue(Class<E> type, String parameter, String value, String... alsoAccepted) {
@@ -192,19 +295,26 @@ public final class ReportParameters {
         }
     }
 
+    /** The one value of {@code name}, or null; a filter left empty is not given (a page number must be one). */
     private static String single(Map<String, List<String>> query, String name) {
         List<String> values = query.getOrDefault(name, List.of());
+        if (!name.equals("page")) {
+            values = values.stream().filter(v -> !v.isEmpty()).toList();
+        }
         if (values.size() > 1) {
             throw new BadParameterException(name, name + " may be given once; got " + values.size() + " values");
         }
         return values.isEmpty() ? null : values.get(0);
     }
 
+    /** Every value of a repeatable filter, each also read as a comma-separated list; empty ones are not given. */
     private static List<String> values(Map<String, List<String>> query, String name) {
         List<String> out = new ArrayList<>();
         for (String value : query.getOrDefault(name, List.of())) {
             for (String part : value.split(",", -1)) {
-                out.add(part);
+                if (!part.isBlank()) {
+                    out.add(part);
+                }
             }
         }
         return out;

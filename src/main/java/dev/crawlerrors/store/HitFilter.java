@@ -8,6 +8,7 @@ import java.util.EnumSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Which hits a report shows; one filter for HTML, JSON and CSV. Empty parts mean "the default":
@@ -16,10 +17,11 @@ import java.util.Set;
  * to everything but {@code spoofed} (spoofed hits are not requests the crawler made); crawlers to
  * every crawler.
  *
- * @param botTypes  the types asked for; every type ({@link #ALL_BOT_TYPES}) shows hits of any type
- * @param from      inclusive, or null
- * @param to        exclusive, or null
- * @param crawlers  crawlers' names, as the catalog spells them
+ * @param botTypes   the types asked for; every type ({@link #ALL_BOT_TYPES}) shows hits of any type
+ * @param from       inclusive, or null
+ * @param to         exclusive, or null
+ * @param crawlers   crawlers' names, as the catalog spells them; empty for every crawler
+ * @param urlPattern the URL shape a hit's path must have, or null
  */
 public record HitFilter(
         List<StatusRange> statuses,
@@ -29,7 +31,8 @@ public record HitFilter(
         Instant to,
         String urlPrefix,
         String host,
-        Set<String> crawlers) {
+        Set<String> crawlers,
+        UrlPattern urlPattern) {
 
     /** The report's default: every error hit not known to be spoofed, of the bot types shown by default. */
     public static final HitFilter ERRORS = new HitFilter(List.of(), Set.of(), Set.of(), null, null, null, null);
@@ -44,10 +47,16 @@ public record HitFilter(
         crawlers = crawlers == null || crawlers.isEmpty() ? Set.of() : Collections.unmodifiableSet(new LinkedHashSet<>(crawlers));
     }
 
-    /** A filter of every crawler. */
+    /** A filter of every crawler and any URL shape. */
     public HitFilter(List<StatusRange> statuses, Set<BotType> botTypes, Set<Verification> verifications, Instant from, Instant to,
             String urlPrefix, String host) {
-        this(statuses, botTypes, verifications, from, to, urlPrefix, host, Set.of());
+        this(statuses, botTypes, verifications, from, to, urlPrefix, host, Set.of(), null);
+    }
+
+    /** A filter of any URL shape. */
+    public HitFilter(List<StatusRange> statuses, Set<BotType> botTypes, Set<Verification> verifications, Instant from, Instant to,
+            String urlPrefix, String host, Set<String> crawlers) {
+        this(statuses, botTypes, verifications, from, to, urlPrefix, host, crawlers, null);
     }
 
     /** The statuses this filter shows. */
@@ -72,5 +81,25 @@ public record HitFilter(
      */
     public Set<BotType> hiddenBotTypes() {
         return botTypes.isEmpty() && crawlers.isEmpty() ? BotType.hiddenByDefault() : Set.of();
+    }
+
+    /** Whether {@code status} is one this filter shows. */
+    public boolean showsStatus(int status) {
+        return effectiveStatuses().stream().anyMatch(range -> range.contains(status));
+    }
+
+    /** This filter with other statuses (empty: the default, errors). */
+    public HitFilter withStatuses(List<StatusRange> value) {
+        return new HitFilter(value, botTypes, verifications, from, to, urlPrefix, host, crawlers, urlPattern);
+    }
+
+    /** This filter with other verdicts (empty: the default, all but spoofed). */
+    public HitFilter withVerifications(Set<Verification> value) {
+        return new HitFilter(statuses, botTypes, value, from, to, urlPrefix, host, crawlers, urlPattern);
+    }
+
+    /** This filter with another URL shape, or none. */
+    public HitFilter withUrlPattern(UrlPattern value) {
+        return new HitFilter(statuses, botTypes, verifications, from, to, urlPrefix, host, crawlers, value);
     }
 }

@@ -1,11 +1,14 @@
 package dev.crawlerrors.store;
 
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
  * The report's questions to the store, each asked of a {@link Snapshot}: the answer is what the
- * store held at that snapshot, whatever was stored since. Safe from any thread.
+ * store held at that snapshot, whatever was stored since. Safe from any thread. The counting
+ * questions behind the patterns and the overview take a {@link HitWindow} of a snapshot: the report
+ * keeps their answers and, as hits arrive, counts only the hits after those it counted.
  */
 public interface HitReader {
 
@@ -64,4 +67,29 @@ public interface HitReader {
             rows(filter, snapshot, slice.fromMillis(), slice.toMillis(), 0, Integer.MAX_VALUE).forEach(rows);
         }
     }
+
+    /**
+     * Whether every hit of {@code from} has the same verdict at {@code to} ({@code to} covers
+     * {@code from}): verdicts recorded between them are all first verdicts of new claims, whose hits
+     * are newer than {@code from}. A count kept at {@code from} is then brought up to {@code to} by
+     * counting only the hits after it.
+     */
+    default boolean sameVerdicts(Snapshot from, Snapshot to) {
+        return from.verdicts() == to.verdicts();
+    }
+
+    /** One hit, whatever its status or verdict, by its number, with its verdict as of {@code snapshot}; empty past it. */
+    Optional<StoredHit> hit(long id, Snapshot snapshot);
+
+    /** Matching hits of {@code window} by time bucket ({@code bucketMillis} long, from the epoch), status and verdict. */
+    List<TimeCount> countByTime(HitFilter filter, HitWindow window, long bucketMillis);
+
+    /** Matching hits of {@code window} by crawler (and its bot type), verdict and status. */
+    List<BreakdownCount> countByCrawler(HitFilter filter, HitWindow window);
+
+    /** Matching hits of {@code window} that carry a duration, by status, verdict and {@link DurationBuckets duration bucket}. */
+    List<DurationCount> countByDuration(HitFilter filter, HitWindow window);
+
+    /** Matching hits of {@code window} by URL, status and bot type, streamed (a store may hold millions of URLs). */
+    void forEachUrl(HitFilter filter, HitWindow window, Consumer<UrlCount> urls);
 }

@@ -1,24 +1,42 @@
 package dev.crawlerrors.web;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.crawlerrors.report.BadParameterException;
+import dev.crawlerrors.report.CountedAt;
 import dev.crawlerrors.report.CrawlErrorReport;
+import dev.crawlerrors.report.HitDetail;
+import dev.crawlerrors.report.Overview;
 import dev.crawlerrors.report.ReportColumns;
 import dev.crawlerrors.report.ReportPage;
+import dev.crawlerrors.report.ReportParameters;
 import dev.crawlerrors.report.ReportRequest;
+import dev.crawlerrors.report.pattern.ErrorPattern;
+import dev.crawlerrors.report.pattern.PatternReport;
+import dev.crawlerrors.store.HitFilter;
 import gg.jte.ContentType;
 import gg.jte.TemplateEngine;
 import gg.jte.output.StringOutput;
 import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
+import io.javalin.http.NotFoundResponse;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.OutputStreamWriter;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.function.Supplier;
 
-/** The report's three representations: HTML page, JSON page, and CSV of every matching row. */
+/**
+ * The report's representations: the HTML page, JSON page and CSV of every matching row; the URL
+ * patterns and the overview (HTML and JSON); one hit's page (HTML and JSON).
+ */
 final class ReportRoutes {
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -33,24 +51,30 @@ final class ReportRoutes {
     }
 
     void html(Context ctx) {
-        ReportRequest request = report.request(ctx.queryParamMap());
+        ReportRequest request = parse(ctx, ReportParameters.REPORT);
+        if (redirectedWithoutBlanks(ctx)) {
+            return;
+        }
         ReportPage page = report.page(request);
         boolean recorded = page.total() > 0 || report.hasRecords();
         boolean filtered = ctx.queryParamMap().keySet().stream().anyMatch(k -> !k.equals("page") && !k.equals("at"));
+        // the summary at the page's snapshot: its figures add up to the header's total
+        Overview summary = report.summary(request, page).orElse(null);
         ReportView view = new ReportView(page, new ReportLinks(ctx.queryParamMap(), page.at()), recorded, filtered, evidenceSources.get(),
-                request.filter().hiddenBotTypes());
+                summary, request.filter().hiddenBotTypes());
         ctx.html(render("report.jte", view));
     }
 
     void json(Context ctx) throws IOException {
-        ReportRequest request = report.request(ctx.queryParamMap());
+        ReportRequest request = parse(ctx, ReportParameters.REPORT);
         ReportPage page = report.page(request);
         ctx.contentType("application/json; charset=utf-8").result(JSON.writeValueAsString(page));
     }
 
     void csv(Context ctx) throws IOException {
-        // parsed before anything is written, so a bad parameter is still a clean 400
-        ReportRequest request = report.request(ctx.queryParamMap());
+        // parsed (and its pattern read) before anything is written, so a bad parameter is still a clean 400
+        ReportRequest request = parse(ctx, ReportParameters.REPORT);
+        HitFilter filter = report.filter(request);
         ctx.contentType("text/csv; charset=utf-8");
         ctx.header("Content-Disposition", "attachment; filename=\"crawl-errors.csv\"");
         if (ctx.method().equals(HandlerType.HEAD)) {
@@ -67,6 +91,107 @@ final class ReportRoutes {
             }
         });
         writer.flush();
+    }
+
+    void patternsHtml(Context ctx) {
+        ReportRequest request = parse(ctx, ReportParameters.PATTERNS);
+        if (redirectedWithoutBlanks(ctx)) {
+            return;
+        }
+        CountedAt<PatternReport> patterns = report.patternsAt(request);
+        ctx.html(render("patterns.jte", new PatternsView(patterns.value(), new ReportLinks(ctx.queryParamMap(), patterns.at()),
+                report.zone().getId())));
+    }
+
+    void patternsJson(Context ctx) throws IOException {
+        ReportRequest request = parse(ctx, ReportParameters.PATTERNS);
+        CountedAt<PatternReport> counted = report.patternsAt(request);
+        PatternReport patterns = counted.value();
+        ReportLinks links = new ReportLinks(ctx.queryParamMap(), counted.at());
+        List<Map<String, Object>> rows = new ArrayList<>();
+        for (ErrorPattern pattern : patterns.patterns()) {
+            Map<String, Object> row = JSON.convertValue(pattern, JSON.getTypeFactory().constructMapType(LinkedHashMap.class, String.class, Object.class));
+            row.put("report", links.with("pattern", pattern.pattern()).report());
+            rows.add(row);
+        }
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("title", "Crawler Crawl Errors: URL patterns");
+        body.put("total", patterns.total());
+        body.put("timeZone", report.zone().getId());
+        body.put("at", counted.at());
+        body.put("patterns", rows);
+        ctx.contentType("application/json; charset=utf-8").result(JSON.writeValueAsString(body));
+    }
+
+    void overviewHtml(Context ctx) {
+        ReportRequest request = parse(ctx, ReportParameters.OVERVIEW);
+        if (redirectedWithoutBlanks(ctx)) {
+            return;
+        }
+        Overview overview = report.overview(request);
+        ctx.html(render("overview.jte", new OverviewView(overview, new ReportLinks(ctx.queryParamMap(), overview.at()))));
+    }
+
+    void overviewJson(Context ctx) throws IOException {
+        ReportRequest request = parse(ctx, ReportParameters.OVERVIEW);
+        Overview overview = report.overview(request);
+        ObjectNode body = JSON.createObjectNode();
+        body.put("title", "Crawler Crawl Errors: overview");
+        body.setAll((ObjectNode) JSON.valueToTree(overview));
+        ctx.contentType("application/json; charset=utf-8").result(JSON.writeValueAsString(body));
+    }
+
+    void hitHtml(Context ctx) {
+        HitDetail hit = hit(ctx);
+        String at = ctx.queryParam("at");
+        ctx.html(render("hit.jte", new HitView(hit, evidenceSources.get(), at == null || at.isBlank() ? null : at)));
+    }
+
+    void hitJson(Context ctx) throws IOException {
+        HitDetail hit = hit(ctx);
+        ctx.contentType("application/json; charset=utf-8").result(JSON.writeValueAsString(hit));
+    }
+
+    private HitDetail hit(Context ctx) {
+        ReportRequest request = report.request(ctx.queryParamMap(), Set.of("at"));
+        String value = ctx.pathParam("id");
+        long id;
+        try {
+            id = Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            throw new BadParameterException("id", "a hit's id is a whole number, as the report's links have it; got '" + value + "'");
+        }
+        Optional<HitDetail> hit = report.hit(id, request.at());
+        if (hit.isEmpty()) {
+            throw new NotFoundResponse("no hit has the id " + id + "; follow a verdict's link in the report");
+        }
+        return hit.get();
+    }
+
+    private ReportRequest parse(Context ctx, Set<String> accepted) {
+        return report.request(ctx.queryParamMap(), accepted);
+    }
+
+    /**
+     * Sends a browser that submitted the filter form with fields left blank to the same page without
+     * them, so its address holds only the filters in use; true when it did.
+     */
+    private static boolean redirectedWithoutBlanks(Context ctx) {
+        boolean blanks = ctx.queryParamMap().entrySet().stream()
+                .anyMatch(e -> !e.getKey().equals("page") && e.getValue().stream().anyMatch(String::isBlank));
+        if (!blanks) {
+            return false;
+        }
+        StringBuilder query = new StringBuilder();
+        ctx.queryParamMap().forEach((name, values) -> {
+            for (String value : values) {
+                if (name.equals("page") || !value.isBlank()) {
+                    query.append(query.isEmpty() ? "?" : "&").append(ReportLinks.encode(name)).append('=').append(ReportLinks.encode(value));
+                }
+            }
+        });
+        ctx.redirect(ctx.path() + query);
+        return true;
     }
 
     static String render(String template, Object model) {

@@ -6,12 +6,14 @@ import dev.crawlerrors.report.CrawlErrorReport;
 import dev.crawlerrors.report.PageNotFoundException;
 import dev.crawlerrors.report.SnapshotGoneException;
 import dev.crawlerrors.store.DamagedStoreException;
+import dev.crawlerrors.report.StillCountingException;
 import dev.crawlerrors.store.HitStore;
 import dev.crawlerrors.text.ShownText;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.Handler;
 import io.javalin.http.HandlerType;
+import io.javalin.http.NotFoundResponse;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.binder.MeterBinder;
@@ -29,13 +31,16 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The read-only HTTP server: the report at {@code /crawl-errors} (HTML), {@code /api/crawl-errors}
- * (JSON) and {@code /crawl-errors.csv}, plus {@code /health} and {@code /metrics}. Typed
- * exceptions are mapped to statuses here and nowhere else.
+ * (JSON) and {@code /crawl-errors.csv}; its URL patterns and overview under {@code /crawl-errors/}
+ * and {@code /api/crawl-errors/} (HTML and JSON), one hit's page; plus {@code /health} and
+ * {@code /metrics}. Typed exceptions are mapped to statuses here and nowhere else.
  */
 public final class ReportServer implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ReportServer.class);
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** What a client that met figures still being counted is told to wait, in seconds. */
+    private static final String RETRY_AFTER = "5";
     private static final String ALLOWED = "GET, HEAD";
 
     /** Report requests answered at once by default: about what two cores keep busy. */
@@ -44,9 +49,11 @@ public final class ReportServer implements AutoCloseable {
     static final java.time.Duration READ_WAIT = java.time.Duration.ofSeconds(2);
 
     private final Javalin app;
+    private final CrawlErrorReport report;
 
-    private ReportServer(Javalin app) {
+    private ReportServer(Javalin app, CrawlErrorReport report) {
         this.app = app;
+        this.report = report;
     }
 
     /** A method other than GET and HEAD on a path the server answers: the report is read-only. */
@@ -103,12 +110,19 @@ public final class ReportServer implements AutoCloseable {
             readOnly.accept(ReportLinks.HTML_PATH, ctx -> gate.pass(() -> routes.html(ctx)));
             readOnly.accept(ReportLinks.JSON_PATH, ctx -> gate.pass(() -> routes.json(ctx)));
             readOnly.accept(ReportLinks.CSV_PATH, ctx -> gate.pass(() -> routes.csv(ctx)));
+            readOnly.accept(ReportLinks.PATTERNS_PATH, ctx -> gate.pass(() -> routes.patternsHtml(ctx)));
+            readOnly.accept(ReportLinks.PATTERNS_JSON_PATH, ctx -> gate.pass(() -> routes.patternsJson(ctx)));
+            readOnly.accept(ReportLinks.OVERVIEW_PATH, ctx -> gate.pass(() -> routes.overviewHtml(ctx)));
+            readOnly.accept(ReportLinks.OVERVIEW_JSON_PATH, ctx -> gate.pass(() -> routes.overviewJson(ctx)));
+            readOnly.accept(ReportLinks.HIT_PATH + "{id}", ctx -> gate.pass(() -> routes.hitHtml(ctx)));
+            readOnly.accept(ReportLinks.HIT_JSON_PATH + "{id}", ctx -> gate.pass(() -> routes.hitJson(ctx)));
             readOnly.accept("/health", ctx -> health(ctx, store));
             readOnly.accept("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(metrics.scrape()));
             // every other method on a path served, those that could change records, OPTIONS, TRACE and
             // methods no one registered (PROPFIND, FOO) alike, is refused before any route runs
             config.routes.before(ctx -> {
-                if (!ctx.method().equals(HandlerType.GET) && !ctx.method().equals(HandlerType.HEAD) && paths.contains(ctx.path())) {
+                if (!ctx.method().equals(HandlerType.GET) && !ctx.method().equals(HandlerType.HEAD) && (paths.contains(ctx.path())
+                        || ctx.path().startsWith(ReportLinks.HIT_PATH) || ctx.path().startsWith(ReportLinks.HIT_JSON_PATH))) {
                     throw new MethodNotAllowedException(ctx.method().name(), ctx.path());
                 }
             });
@@ -120,6 +134,11 @@ public final class ReportServer implements AutoCloseable {
                     error(ctx, 400, e.getMessage(), Map.of("parameter", e.parameter())));
             config.routes.exception(PageNotFoundException.class, (e, ctx) ->
                     error(ctx, 404, e.getMessage(), Map.of("pages", e.pages())));
+            config.routes.exception(NotFoundResponse.class, (e, ctx) -> error(ctx, 404, e.getMessage(), Map.of()));
+            config.routes.exception(StillCountingException.class, (e, ctx) -> {
+                ctx.header("Retry-After", RETRY_AFTER);
+                error(ctx, 503, e.getMessage(), Map.of());
+            });
             config.routes.exception(SnapshotGoneException.class, (e, ctx) -> {
                 String fresh = new ReportLinks(ctx.queryParamMap()).fresh();
                 error(ctx, 410, e.getMessage(), Map.of("fresh", fresh), fresh, "Open the fresh report");
@@ -148,7 +167,7 @@ public final class ReportServer implements AutoCloseable {
                     .register(metrics).increment());
         });
         app.start(bind, port);
-        return new ReportServer(app);
+        return new ReportServer(app, report);
     }
 
     /** Whether {@code e} comes of writing to a connection the client closed. */
@@ -212,8 +231,13 @@ public final class ReportServer implements AutoCloseable {
         }
     }
 
+    /** Stops serving, and the report's counting (the store may close next). */
     @Override
     public void close() {
-        app.stop();
+        try {
+            app.stop();
+        } finally {
+            report.close();
+        }
     }
 }

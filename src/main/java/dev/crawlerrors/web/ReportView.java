@@ -1,24 +1,23 @@
 package dev.crawlerrors.web;
 
 import dev.crawlerrors.crawler.BotType;
+import dev.crawlerrors.report.Overview;
 import dev.crawlerrors.report.ReportColumns;
 import dev.crawlerrors.report.ReportPage;
+import dev.crawlerrors.text.Figures;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
  * What the HTML report template needs: the page, the column labels, page links that keep the
- * request's filters, the sentence to show when there are no rows, the published IP lists the
- * verdicts rest on (with their creation and fetch times), and the bot types the page leaves out
- * because no {@code bot} filter asked for them.
+ * request's filters, the filter bar, the summary above the table (hits by status, the spoofed hits
+ * left out, a compact timeline; null when it was not counted in time), the sentence to show when
+ * there are no rows, the published IP lists the verdicts rest on, and the bot types the page leaves
+ * out because no {@code bot} or {@code crawler} filter asked for them.
  */
-public record ReportView(ReportPage page, ReportLinks links, boolean anythingRecorded, boolean filtered, List<String> evidenceSources,
-        Set<BotType> hiddenBotTypes) {
-
-    public ReportView(ReportPage page, ReportLinks links, boolean anythingRecorded, boolean filtered, List<String> evidenceSources) {
-        this(page, links, anythingRecorded, filtered, evidenceSources, Set.of());
-    }
+public record ReportView(ReportPage page, ReportLinks links, boolean anythingRecorded, boolean filtered,
+        List<String> evidenceSources, Overview summary, Set<BotType> hiddenBotTypes) {
 
     /** The hidden types, named as the {@code bot} parameter takes them, or empty when none is hidden. */
     public String hiddenBotTypeNames() {
@@ -27,6 +26,10 @@ public record ReportView(ReportPage page, ReportLinks links, boolean anythingRec
 
     public String everyBotTypeLink() {
         return links.everyBotType();
+    }
+
+    /** One status of the summary line: {@code 142 × 308}, a link to the report of that status. */
+    public record StatusCount(String status, String hits, String href) {
     }
 
     public List<String> labels() {
@@ -46,6 +49,38 @@ public record ReportView(ReportPage page, ReportLinks links, boolean anythingRec
         return filtered
                 ? "No error hits match these filters."
                 : "No crawler request has had an error response.";
+    }
+
+    public Nav nav() {
+        return new Nav("report", links);
+    }
+
+    public FilterBar bar() {
+        return new FilterBar(ReportLinks.HTML_PATH, links);
+    }
+
+    public List<StatusCount> byStatus() {
+        return summary.byStatus().stream()
+                .map(t -> new StatusCount(t.value(), Figures.grouped(t.hits()), links.with("status", t.value()).report()))
+                .toList();
+    }
+
+    public String spoofedLeftOut() {
+        return Figures.counted(summary.spoofedLeftOut(), "spoofed hit");
+    }
+
+    public String spoofedLink() {
+        return links.with("verification", "spoofed").report();
+    }
+
+    /** The compact timeline above the table, or null when there is nothing to draw. */
+    public TimelineChart timeline() {
+        return summary == null || summary.timeline().isEmpty() ? null
+                : TimelineChart.of(summary.timeline(), links, summary.interval(), 96, 1200);
+    }
+
+    public String hitLink(long id) {
+        return links.hit(id);
     }
 
     public String firstLink() {

@@ -47,6 +47,20 @@ class ServeCommandTest {
     }
 
     @Test
+    void refusesAUrlTemplateThatIsNotOneWithExitTwoNamingTheOption() {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        CommandLine cli = Main.commandLine();
+        cli.setErr(new PrintWriter(err, true, StandardCharsets.UTF_8));
+
+        int exit = cli.execute("serve", "--db", dir.resolve("x.duckdb").toString(), "--url-names", "city/{street}");
+
+        assertThat(exit).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8))
+                .startsWith("--url-names: a URL pattern is a path such as /{city}/{street}, starting with '/'; got 'city/{street}'");
+        assertThat(dir.resolve("x.duckdb")).doesNotExist();
+    }
+
+    @Test
     void aLineAppendedToAFollowedLogIsInTheReportApiWithinSeconds() throws Exception {
         Path log = dir.resolve("access.log");
         Files.writeString(log, line(1));

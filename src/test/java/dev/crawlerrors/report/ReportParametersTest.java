@@ -43,7 +43,7 @@ class ReportParametersTest {
     @Test
     void readsCrawlerNamesAsTheCatalogSpellsThem() {
         ReportRequest request = ReportParameters.parse(Map.of("crawler", List.of("bingbot", "Slurp, Inc.", "Sogou web spider,GPTBOT")),
-                BRUSSELS, typed -> List.of("Bingbot", "Slurp, Inc.", "Sogou web spider", "GPTBot").stream()
+                BRUSSELS, ReportParameters.REPORT, typed -> List.of("Bingbot", "Slurp, Inc.", "Sogou web spider", "GPTBot").stream()
                         .filter(name -> name.equalsIgnoreCase(typed)).findFirst());
 
         assertThat(request.filter().crawlers()).containsExactly("Bingbot", "Slurp, Inc.", "Sogou web spider", "GPTBot");
@@ -135,6 +135,51 @@ class ReportParametersTest {
         assertThatThrownBy(() -> parse(Map.of("url", List.of("antwerp")))).hasMessageStartingWith("url must be a path prefix");
     }
 
+    @Test
+    void refusesAnUnknownParameterNamingItAndWhatThePageTakes() {
+        assertThatThrownBy(() -> parse(Map.of("stauts", List.of("404"))))
+                .isInstanceOf(BadParameterException.class)
+                .hasMessage("unknown parameter 'stauts' (did you mean status?); this page takes page, status, bot, crawler, verification,"
+                        + " from, to, url, host, pattern, at")
+                .extracting(e -> ((BadParameterException) e).parameter()).isEqualTo("stauts");
+        assertThatThrownBy(() -> parse(Map.of("interval", List.of("day"))))
+                .hasMessage("unknown parameter 'interval'; this page takes page, status, bot, crawler, verification, from, to, url, host,"
+                        + " pattern, at");
+        assertThat(ReportParameters.parse(Map.of("interval", List.of("day")), BRUSSELS, ReportParameters.OVERVIEW).interval())
+                .isEqualTo("day");
+        assertThatThrownBy(() -> ReportParameters.parse(Map.of("page", List.of("2")), BRUSSELS, ReportParameters.PATTERNS))
+                .hasMessage("unknown parameter 'page'; this page takes status, bot, crawler, verification, from, to, url, host, pattern, at");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"200", "2xx", "1xx", "101", "299"})
+    void refusesAStatusBelowTheErrorThreshold(String status) {
+        assertThatThrownBy(() -> parse(Map.of("status", List.of(status))))
+                .isInstanceOf(BadParameterException.class)
+                .hasMessage("status must be an error status, 300 or above (such as 404, 3xx or 5xx): the report lists error hits only;"
+                        + " got '" + status + "'")
+                .extracting(e -> ((BadParameterException) e).parameter()).isEqualTo("status");
+    }
+
+    @Test
+    void takesAFilterLeftBlankAsNotGiven() {
+        ReportRequest request = parse(Map.of("status", List.of(""), "from", List.of(""), "url", List.of(""), "bot", List.of(""),
+                "pattern", List.of("")));
+
+        assertThat(request.filter()).isEqualTo(dev.crawlerrors.store.HitFilter.ERRORS);
+        assertThat(request.pattern()).isNull();
+    }
+
+    @Test
+    void readsCrawlersAndPatterns() {
+        ReportRequest request = parse(Map.of("crawler", List.of("Googlebot Smartphone", "Bingbot"), "pattern", List.of("/{city}/straten/{letter}")));
+
+        assertThat(request.filter().crawlers()).containsExactlyInAnyOrder("Googlebot Smartphone", "Bingbot");
+        assertThat(request.pattern()).isEqualTo("/{city}/straten/{letter}");
+        assertThatThrownBy(() -> parse(Map.of("pattern", List.of("/{city}/x{street}"))))
+                .hasMessageStartingWith("pattern must be a URL pattern from the patterns page; a placeholder in a URL pattern is a whole segment");
+    }
+
     @Property(tries = 2000)
     void anyPageValueIsAPageOrABadParameter(@ForAll String value) {
         try {
@@ -146,7 +191,7 @@ class ReportParametersTest {
 
     @Property(tries = 2000)
     void anyFilterValueIsAcceptedOrNamed(@ForAll String value) {
-        for (String name : List.of("status", "bot", "verification", "from", "to", "url")) {
+        for (String name : List.of("status", "bot", "verification", "from", "to", "url", "pattern", "crawler")) {
             try {
                 parse(Map.of(name, List.of(value)));
             } catch (BadParameterException e) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.crawlerrors.DemoFixture;
+import dev.crawlerrors.demo.DemoLog;
 import dev.crawlerrors.report.CrawlErrorReport;
 import dev.crawlerrors.report.ReportColumns;
 import dev.crawlerrors.store.HitStore;
@@ -20,6 +21,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -48,7 +50,9 @@ class ReportServerTest {
     @BeforeAll
     static void start() throws Exception {
         store = DemoFixture.demoStore(dir);
-        server = ReportServer.start(new CrawlErrorReport(store, ZoneId.of("UTC")), store, "127.0.0.1", 0,
+        // waits for the summary as long as a test may take: a loaded machine must not leave it out
+        server = ReportServer.start(new CrawlErrorReport(store, ZoneId.of("UTC"), List.of(DemoLog.URL_NAMES), Duration.ofSeconds(30)),
+                store, "127.0.0.1", 0,
                 () -> List.of("common-crawlers.json: 1 prefix, created 2025-05-14T00:00:00, fetched 2026-11-21T10:00Z from http://lists.example/common-crawlers.json"));
     }
 
@@ -158,7 +162,9 @@ class ReportServerTest {
     @ParameterizedTest
     @ValueSource(strings = {"POST", "PUT", "PATCH", "DELETE"})
     void refusesEveryMethodThatCouldChangeRecords(String method) throws Exception {
-        for (String path : List.of("/", "/crawl-errors", "/api/crawl-errors", "/crawl-errors.csv")) {
+        for (String path : List.of("/", "/crawl-errors", "/api/crawl-errors", "/crawl-errors.csv", "/crawl-errors/patterns",
+                "/api/crawl-errors/patterns", "/crawl-errors/overview", "/api/crawl-errors/overview", "/crawl-errors/hits/1",
+                "/api/crawl-errors/hits/1")) {
             HttpResponse<String> response = send(method, path);
 
             assertThat(response.statusCode()).as(method + " " + path).isEqualTo(405);
@@ -268,5 +274,168 @@ class ReportServerTest {
         HttpResponse<String> metrics = get("/metrics");
         assertThat(metrics.statusCode()).isEqualTo(200);
         assertThat(metrics.body()).contains("crawl_errors_hits_stored 720.0");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"/crawl-errors", "/api/crawl-errors", "/crawl-errors.csv", "/crawl-errors/patterns",
+            "/api/crawl-errors/patterns", "/crawl-errors/overview", "/api/crawl-errors/overview"})
+    void answersAMisspeltParameterWith400NamingItAndWhatThePageTakes(String path) throws Exception {
+        HttpResponse<String> response = get(path + "?stauts=404");
+
+        assertThat(response.statusCode()).isEqualTo(400);
+        assertThat(message(path, response)).startsWith("unknown parameter 'stauts' (did you mean status?); this page takes ")
+                .contains("status, bot, crawler, verification, from, to, url, host, pattern");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"/crawl-errors", "/api/crawl-errors", "/crawl-errors.csv", "/crawl-errors/patterns",
+            "/api/crawl-errors/patterns", "/crawl-errors/overview", "/api/crawl-errors/overview"})
+    void answersAStatusBelowTheErrorThresholdWith400(String path) throws Exception {
+        for (String status : List.of("200", "2xx")) {
+            HttpResponse<String> response = get(path + "?status=" + status);
+
+            assertThat(response.statusCode()).isEqualTo(400);
+            assertThat(message(path, response)).isEqualTo("status must be an error status, 300 or above (such as 404, 3xx or 5xx): the"
+                    + " report lists error hits only; got '" + status + "'");
+        }
+    }
+
+    /** The message of an error answer, in the form its path speaks. */
+    private static String message(String path, HttpResponse<String> response) throws Exception {
+        if (path.startsWith("/api/")) {
+            JsonNode json = JSON.readTree(response.body());
+            assertThat(json.get("status").asInt()).isEqualTo(400);
+            return json.get("error").asText();
+        }
+        if (path.endsWith(".csv")) {
+            assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith("text/plain"));
+            return response.body().strip();
+        }
+        return Jsoup.parse(response.body()).selectFirst("#error").text();
+    }
+
+    @Test
+    void showsTheTotalByStatusAndTheSpoofedHitsLeftOutEachALinkToItsHits() throws Exception {
+        Document html = Jsoup.parse(get("/crawl-errors").body());
+        // every link is read at the page's snapshot, as its page links are
+        String at = JSON.readTree(get("/api/crawl-errors").body()).get("at").asText();
+
+        assertThat(html.selectFirst("#by-status").text()).isEqualTo("142 × 308 · 60 × 304 · 24 × 404");
+        assertThat(html.select("#by-status a").eachAttr("href")).containsExactly(
+                "/crawl-errors?status=308&at=" + at, "/crawl-errors?status=304&at=" + at, "/crawl-errors?status=404&at=" + at);
+        assertThat(html.selectFirst("#spoofed").text())
+                .isEqualTo("14 spoofed hits left out: they claimed to be a crawler but did not come from it. Show them");
+        assertThat(html.selectFirst("#spoofed a").attr("href")).isEqualTo("/crawl-errors?verification=spoofed&at=" + at);
+        assertThat(html.select("#timeline a")).hasSize(24);
+        assertThat(html.select("#timeline a").first().attr("href"))
+                .isEqualTo("/crawl-errors?from=2025-05-13T22%3A00&to=2025-05-13T22%3A59&at=" + at);
+
+        Document spoofed = Jsoup.parse(get("/crawl-errors?verification=spoofed").body());
+        assertThat(spoofed.selectFirst("#summary").text()).isEqualTo("14 error hits · page 1 of 1");
+        assertThat(spoofed.select("#spoofed")).isEmpty();
+    }
+
+    @Test
+    void keepsEveryFilterInEveryLinkAndShowsEachAsAChipThatTakesItOff() throws Exception {
+        Document html = Jsoup.parse(get("/crawl-errors?status=3xx&bot=crawler_search&url=%2Fantwerp%2F").body());
+        String at = "&at=" + JSON.readTree(get("/api/crawl-errors").body()).get("at").asText();
+
+        assertThat(html.select("#chips a").eachText()).containsExactly("status: 3xx ×", "bot: crawler_search ×",
+                "url: /antwerp/ ×");
+        assertThat(html.select("#chips a").eachAttr("href")).containsExactly(
+                "/crawl-errors?bot=crawler_search&url=%2Fantwerp%2F" + at, "/crawl-errors?status=3xx&url=%2Fantwerp%2F" + at,
+                "/crawl-errors?status=3xx&bot=crawler_search" + at);
+        assertThat(html.selectFirst("#nav-patterns").attr("href"))
+                .isEqualTo("/crawl-errors/patterns?status=3xx&bot=crawler_search&url=%2Fantwerp%2F" + at);
+        assertThat(html.selectFirst("#nav-overview").attr("href"))
+                .isEqualTo("/crawl-errors/overview?status=3xx&bot=crawler_search&url=%2Fantwerp%2F" + at);
+        assertThat(html.select("#by-status a").eachAttr("href")).allMatch(href -> href.endsWith("&bot=crawler_search&url=%2Fantwerp%2F" + at));
+        assertThat(html.select("#filters input[name=status]").attr("value")).isEqualTo("3xx");
+        assertThat(html.select("#filters input[name=bot][checked]").eachAttr("value")).containsExactly("crawler_search");
+        assertThat(html.select("#filters input[name=url]").attr("value")).isEqualTo("/antwerp/");
+    }
+
+    @Test
+    void sendsAFormWithBlankFieldsToTheAddressOfTheFiltersInUse() throws Exception {
+        HttpResponse<String> response = get("/crawl-errors?status=&bot=crawler_inspection_tool&from=&to=&url=&host=&crawler=");
+
+        assertThat(response.statusCode()).isEqualTo(302);
+        assertThat(response.headers().firstValue("Location")).contains("/crawl-errors?bot=crawler_inspection_tool");
+    }
+
+    @Test
+    void servesThePatternsEachLinkingToTheReportFilteredToIt() throws Exception {
+        Document html = Jsoup.parse(get("/crawl-errors/patterns").body());
+        JsonNode json = JSON.readTree(get("/api/crawl-errors/patterns").body());
+
+        assertThat(html.selectFirst("#summary").text()).isEqualTo("226 error hits in 6 patterns");
+        assertThat(html.select("#patterns a.pattern").eachText()).containsExactly("/{city}/{street}", "/{city}/{street}/",
+                "/{city}/{street}/{section}", "/{city}/straten/{letter}", "/{city}/{street}/{section}/", "/{city}/parkeren");
+        assertThat(json.get("total").asLong()).isEqualTo(226);
+        assertThat(json.get("patterns")).hasSize(6);
+        for (JsonNode pattern : json.get("patterns")) {
+            String report = pattern.get("report").asText();
+            JsonNode page = JSON.readTree(get(report.replace("/crawl-errors?", "/api/crawl-errors?")).body());
+            assertThat(page.get("total").asLong()).as(report).isEqualTo(pattern.get("hits").asLong());
+            assertThat(get(report.replace("/crawl-errors?", "/crawl-errors.csv?")).body().split("\r\n")).hasSize(pattern.get("hits").asInt() + 1);
+        }
+        Document parking = Jsoup.parse(get("/crawl-errors?pattern=%2F%7Bcity%7D%2Fparkeren").body());
+        assertThat(parking.selectFirst("#summary").text()).isEqualTo("2 error hits · page 1 of 1");
+        assertThat(parking.select("#chips a").eachText()).containsExactly("pattern: /{city}/parkeren ×");
+        assertThat(parking.select("#filters input[type=hidden][name=pattern]").attr("value")).isEqualTo("/{city}/parkeren");
+    }
+
+    @Test
+    void servesTheOverviewEachChartLinkingIntoTheReport() throws Exception {
+        Document html = Jsoup.parse(get("/crawl-errors/overview").body());
+        JsonNode json = JSON.readTree(get("/api/crawl-errors/overview").body());
+
+        assertThat(html.selectFirst("#summary").text()).isEqualTo("226 error hits");
+        assertThat(html.select("#timeline text").eachText()).contains("error hits", "hour (local time)", "0", "10", "20");
+        assertThat(html.select("#rate text").eachText()).contains("error rate", "0%", "30%", "60%");
+        // the links carry the snapshot the figures were counted at, so each shows the hits it counted
+        String at = "&at=" + json.get("at").asText();
+        assertThat(html.select("#by-status a").eachAttr("href")).containsExactly(
+                "/crawl-errors?status=308" + at, "/crawl-errors?status=304" + at, "/crawl-errors?status=404" + at);
+        assertThat(html.select("#by-crawler a").eachAttr("href")).contains("/crawl-errors?crawler=Google-InspectionTool" + at);
+        assertThat(html.select("#by-bot-type a").eachAttr("href")).contains("/crawl-errors?bot=crawler_inspection_tool" + at);
+        assertThat(html.select("#durations tbody td:first-child").eachText()).containsExactly("all", "304", "308", "404");
+        assertThat(json.get("total").asLong()).isEqualTo(226);
+        assertThat(json.get("interval").asText()).isEqualTo("hour");
+        assertThat(json.get("spoofedLeftOut").asLong()).isEqualTo(14);
+        long timeline = 0;
+        long crawlerHits = 0;
+        for (JsonNode bucket : json.get("timeline")) {
+            timeline += bucket.get("errorHits").asLong();
+            crawlerHits += bucket.get("crawlerHits").asLong();
+        }
+        assertThat(timeline).isEqualTo(226);
+        assertThat(crawlerHits).as("every crawler hit not spoofed: 706 verified").isEqualTo(706);
+        JsonNode days = JSON.readTree(get("/api/crawl-errors/overview?interval=day").body());
+        assertThat(days.get("timeline")).extracting(b -> b.get("start").asText()).containsExactly("2025-05-13", "2025-05-14");
+        JsonNode durations = json.get("durations").get(0);
+        assertThat(durations.get("status").asText()).isEqualTo("all");
+        assertThat(durations.get("hits").asLong()).isEqualTo(226);
+        assertThat(durations.get("p50").asDouble()).isEqualTo(0.2);
+    }
+
+    @Test
+    void showsOneHitWithItsCrawlerAgentAndEvidence() throws Exception {
+        JsonNode json = JSON.readTree(get("/api/crawl-errors?page=1").body());
+        JsonNode row = json.get("rows").get(0);
+        Document page = Jsoup.parse(get("/crawl-errors").body());
+        String link = page.selectFirst("#hits tbody tr td.verified a").attr("href");
+
+        assertThat(link).isEqualTo("/crawl-errors/hits/" + row.get("id").asLong() + "?at=" + json.get("at").asText());
+        Document hit = Jsoup.parse(get(link).body());
+        assertThat(hit.selectFirst("#url").text()).isEqualTo(row.get("url").asText());
+        assertThat(hit.selectFirst("#crawler").text()).isEqualTo(row.get("crawler").asText());
+        assertThat(hit.selectFirst("#user-agent").text()).isEqualTo(row.get("userAgent").asText());
+        assertThat(hit.selectFirst("#reason").text()).isEqualTo("in common-crawlers.json 66.249.66.0/24 (created 2025-05-14)");
+        assertThat(JSON.readTree(get("/api/crawl-errors/hits/" + row.get("id").asLong()).body()).get("row").get("url").asText())
+                .isEqualTo(row.get("url").asText());
+        assertThat(get("/crawl-errors/hits/999999").statusCode()).isEqualTo(404);
+        assertThat(JSON.readTree(get("/api/crawl-errors/hits/abc").body()).get("parameter").asText()).isEqualTo("id");
+        assertThat(get("/crawl-errors/hits/1?x=1").statusCode()).isEqualTo(400);
     }
 }

@@ -214,6 +214,15 @@ public final class LogFiles {
         return pattern + " names no file, and as a glob " + what;
     }
 
+    /**
+     * Whether {@code argument} names files that may come and go rather than one file: a directory,
+     * or a glob that is not the name of an existing file ({@code serve --follow 'DIR/*.gz'}).
+     */
+    public static boolean isPattern(String argument) {
+        Path path = Path.of(argument);
+        return Files.isDirectory(path) || (!Files.exists(path) && isGlob(argument));
+    }
+
     private static boolean isGlob(String argument) {
         return firstGlobCharacter(argument) < argument.length();
     }

@@ -406,6 +406,28 @@ public final class LogSource {
     }
 
     /**
+     * What stops a compressed file's decompression before its end (a file cut short, or one still
+     * being written), or null when it is whole, and for a plain file or a stream. A loaded file says
+     * at once; a bigger one is decompressed through once to find out.
+     *
+     * @throws IOException when the file cannot be read
+     */
+    public DamagedLogException damage() throws IOException {
+        if (isStream() || compression() == Compression.NONE) {
+            return null;
+        }
+        if (content != null) {
+            return contentDamage;
+        }
+        try (InputStream in = open()) {
+            in.transferTo(java.io.OutputStream.nullOutputStream());
+        } catch (DamagedLogException e) {
+            return e;
+        }
+        return null;
+    }
+
+    /**
      * How the log is compressed, by its first bytes.
      *
      * @throws IOException when it cannot be read, or is compressed in a way this version does not read

@@ -1,17 +1,27 @@
 package dev.crawlerrors.store.clickhouse;
 
 import dev.crawlerrors.crawler.Verdict;
+import dev.crawlerrors.crawler.Verification;
+import dev.crawlerrors.store.BreakdownCount;
+import dev.crawlerrors.store.DurationBuckets;
+import dev.crawlerrors.store.DurationCount;
 import dev.crawlerrors.store.HitFilter;
 import dev.crawlerrors.store.HitReader;
+import dev.crawlerrors.store.HitWindow;
 import dev.crawlerrors.store.MinuteChange;
 import dev.crawlerrors.store.MinuteCounts;
 import dev.crawlerrors.store.Snapshot;
 import dev.crawlerrors.store.StoredHit;
+import dev.crawlerrors.store.TimeCount;
+import dev.crawlerrors.store.UrlCount;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * The report's reads on ClickHouse, each at a snapshot ({@link ClickHouseSnapshots}): the rows
@@ -25,6 +35,12 @@ final class ClickHouseHitReader implements HitReader {
     private static final String COLUMNS = "SELECT n, ts_ms, utc_offset_minutes, ip, method, url, status, duration_ms, crawler, bot_type,"
             + " claim, user_agent, host";
     private static final String MINUTE = "intDiv(ts_ms, 60000)";
+    /** {@link DurationBuckets#bucket} in ClickHouse's SQL (numbers as Java writes them, whatever the locale). */
+    private static final String DURATION_BUCKET = "toInt32(if(assumeNotNull(duration_ms) >= " + DurationBuckets.FLOOR_MS + ", least("
+            + DurationBuckets.LAST + ", 1 + floor(log(assumeNotNull(duration_ms) / " + DurationBuckets.FLOOR_MS + ") / log("
+            + DurationBuckets.RATIO + "))), 0))";
+    /** Claims whose verdicts changed between two snapshots that are looked up among the earlier one's hits, at most. */
+    private static final int MAX_CHANGED_CLAIMS = 10_000;
     /** Times beyond these are no bound: a page of the whole view. */
     private static final long NO_BOUND = Long.MAX_VALUE / 4;
 
@@ -159,6 +175,126 @@ final class ClickHouseHitReader implements HitReader {
     private String where(HitFilter filter, ClickHouseSnapshots.View view) {
         String verdict = verdicts.filter(filter.effectiveVerifications(), view);
         return ClickHouseFilter.where(filter) + " AND " + view.visible() + (verdict == null ? "" : " AND " + verdict);
+    }
+
+    /**
+     * Whether no hit of {@code from} has another verdict at {@code to}: the verdicts recorded
+     * between them (every snapshot here has verdict number 0, so the default cannot tell) are all
+     * of claims none of whose hits {@code from} holds.
+     */
+    @Override
+    public boolean sameVerdicts(Snapshot from, Snapshot to) {
+        ClickHouseSnapshots.View before = snapshots.of(from);
+        ClickHouseSnapshots.View after = snapshots.of(to);
+        if (before == null || after == null || !after.contains(before)) {
+            return false;
+        }
+        if (after.total() == before.total()) {
+            return true;
+        }
+        ClickHouseTsv.Reader rows = new ClickHouseTsv.Reader(http.query(cluster.meta(), "SELECT DISTINCT claim FROM " + db
+                + ".verdict_log_local WHERE " + after.visible() + " AND NOT (" + before.visible() + ") LIMIT " + (MAX_CHANGED_CLAIMS + 1)));
+        StringBuilder claims = new StringBuilder();
+        int n = 0;
+        while (rows.nextRow()) {
+            if (++n > MAX_CHANGED_CLAIMS) {
+                return false;
+            }
+            claims.append(n == 1 ? "" : ",").append(Long.toUnsignedString(rows.unsigned()));
+        }
+        if (n == 0) {
+            return true;
+        }
+        ClickHouseTsv.Reader hit = new ClickHouseTsv.Reader(http.query(cluster.entry(), "SELECT count() FROM " + hits + " WHERE "
+                + before.visible() + " AND claim IN (" + claims + ")"));
+        return hit.nextRow() && hit.number() == 0;
+    }
+
+    /**
+     * One hit by its number, with its verdict at {@code snapshot}. Numbers here are a writer's
+     * ({@code n}), so two writers' hits may share one: the newest of them is the one answered.
+     */
+    @Override
+    public Optional<StoredHit> hit(long id, Snapshot snapshot) {
+        ClickHouseSnapshots.View view = snapshots.of(snapshot);
+        if (id < 1 || view == null || view.total() == 0) {
+            return Optional.empty();
+        }
+        String sql = COLUMNS + " FROM " + hits + " WHERE n = " + id + " AND " + view.visible() + " ORDER BY ts_ms DESC, writer DESC LIMIT 1";
+        ClickHouseTsv.Reader r = new ClickHouseTsv.Reader(http.query(cluster.entry(), sql));
+        if (!r.nextRow()) {
+            return Optional.empty();
+        }
+        Row row = new Row(r.number(), r.number(), (int) r.number(), r.text(), r.text(), r.text(), (int) r.number(), r.decimal(),
+                r.text(), r.text(), r.unsigned(), r.text(), r.text());
+        Verdict verdict = verdicts.at(new long[] {row.claim()}, view).getOrDefault(row.claim(), ClickHouseVerdicts.NOT_CHECKED);
+        return Optional.of(new StoredHit(row.n(), row.epochMillis(), row.offsetMinutes(), row.ip(), row.method(), row.url(), row.status(),
+                row.durationMs(), row.crawler(), row.botType(), verdict.verification().name(), verdict.reason(), row.userAgent(),
+                row.host()));
+    }
+
+    @Override
+    public List<TimeCount> countByTime(HitFilter filter, HitWindow window, long bucketMillis) {
+        ClickHouseSnapshots.View view = view(window.snapshot());
+        String sql = "SELECT intDiv(ts_ms, " + bucketMillis + ") * " + bucketMillis + " AS b, status, " + verdict(view) + " AS v, count()"
+                + " FROM " + hits + " WHERE " + where(filter, window) + " GROUP BY b, status, v";
+        ClickHouseTsv.Reader r = new ClickHouseTsv.Reader(http.query(cluster.entry(), sql));
+        List<TimeCount> rows = new ArrayList<>();
+        while (r.nextRow()) {
+            rows.add(new TimeCount(r.number(), (int) r.number(), r.text(), r.number()));
+        }
+        return rows;
+    }
+
+    @Override
+    public List<BreakdownCount> countByCrawler(HitFilter filter, HitWindow window) {
+        ClickHouseSnapshots.View view = view(window.snapshot());
+        String sql = "SELECT crawler, bot_type, " + verdict(view) + " AS v, status, count() FROM " + hits + " WHERE "
+                + where(filter, window) + " GROUP BY crawler, bot_type, v, status";
+        ClickHouseTsv.Reader r = new ClickHouseTsv.Reader(http.query(cluster.entry(), sql));
+        List<BreakdownCount> rows = new ArrayList<>();
+        while (r.nextRow()) {
+            rows.add(new BreakdownCount(r.text(), r.text(), r.text(), (int) r.number(), r.number()));
+        }
+        return rows;
+    }
+
+    @Override
+    public List<DurationCount> countByDuration(HitFilter filter, HitWindow window) {
+        ClickHouseSnapshots.View view = view(window.snapshot());
+        String sql = "SELECT status, " + verdict(view) + " AS v, " + DURATION_BUCKET + " AS d, count() FROM " + hits + " WHERE "
+                + where(filter, window) + " AND duration_ms IS NOT NULL GROUP BY status, v, d";
+        ClickHouseTsv.Reader r = new ClickHouseTsv.Reader(http.query(cluster.entry(), sql));
+        List<DurationCount> rows = new ArrayList<>();
+        while (r.nextRow()) {
+            rows.add(new DurationCount((int) r.number(), r.text(), (int) r.number(), r.number()));
+        }
+        return rows;
+    }
+
+    @Override
+    public void forEachUrl(HitFilter filter, HitWindow window, Consumer<UrlCount> urls) {
+        String sql = "SELECT url, status, bot_type, count(), min(ts_ms), max(ts_ms), count(duration_ms), countIf(duration_ms >= "
+                + DurationBuckets.SLOW_MS + ") FROM " + hits + " WHERE " + where(filter, window) + " GROUP BY url, status, bot_type";
+        ClickHouseTsv.Reader r = new ClickHouseTsv.Reader(http.query(cluster.entry(), sql));
+        while (r.nextRow()) {
+            urls.accept(new UrlCount(r.text(), (int) r.number(), r.text(), r.number(), r.number(), r.number(), r.number(), r.number()));
+        }
+    }
+
+    /** The view's condition over {@code window}: the hits its snapshot holds and the one it starts after does not. */
+    private String where(HitFilter filter, HitWindow window) {
+        String where = where(filter, view(window.snapshot()));
+        if (window.afterHits() == 0) {
+            return where;
+        }
+        return where + " AND NOT (" + view(new Snapshot(window.afterHits(), 0)).visible() + ")";
+    }
+
+    /** A hit's verdict at {@code view}, as a column, so that counts grouped by verdict need no join. */
+    private String verdict(ClickHouseSnapshots.View view) {
+        return "multiIf(" + verdicts.filter(Set.of(Verification.verified), view) + ", 'verified', "
+                + verdicts.filter(Set.of(Verification.spoofed), view) + ", 'spoofed', 'unverified')";
     }
 
     private static long[][] minutes(byte[] answer) {

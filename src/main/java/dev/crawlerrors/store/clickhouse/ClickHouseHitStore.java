@@ -5,14 +5,19 @@ import dev.crawlerrors.crawler.Verdict;
 import dev.crawlerrors.crawler.Verification;
 import dev.crawlerrors.ingest.FileStamp;
 import dev.crawlerrors.ingest.SourceProgress;
+import dev.crawlerrors.store.BreakdownCount;
+import dev.crawlerrors.store.DurationCount;
 import dev.crawlerrors.store.HitFilter;
 import dev.crawlerrors.store.HitStore;
+import dev.crawlerrors.store.HitWindow;
 import dev.crawlerrors.store.MinuteChange;
 import dev.crawlerrors.store.MinuteCounts;
 import dev.crawlerrors.store.Snapshot;
 import dev.crawlerrors.store.StoreException;
 import dev.crawlerrors.store.StoredHit;
 import dev.crawlerrors.store.StoredVerdict;
+import dev.crawlerrors.store.TimeCount;
+import dev.crawlerrors.store.UrlCount;
 import dev.crawlerrors.text.Failures;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -20,9 +25,11 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * A store on ClickHouse: one server, or a cluster of shards (see {@link ClickHouseCluster}), spoken
@@ -274,6 +281,36 @@ public final class ClickHouseHitStore implements HitStore {
     @Override
     public List<StoredHit> rows(HitFilter filter, Snapshot snapshot, long fromMillis, long toMillis, long skip, int limit) {
         return reader.rows(filter, snapshot, fromMillis, toMillis, skip, limit);
+    }
+
+    @Override
+    public boolean sameVerdicts(Snapshot from, Snapshot to) {
+        return reader.sameVerdicts(from, to);
+    }
+
+    @Override
+    public Optional<StoredHit> hit(long id, Snapshot snapshot) {
+        return reader.hit(id, snapshot);
+    }
+
+    @Override
+    public List<TimeCount> countByTime(HitFilter filter, HitWindow window, long bucketMillis) {
+        return reader.countByTime(filter, window, bucketMillis);
+    }
+
+    @Override
+    public List<BreakdownCount> countByCrawler(HitFilter filter, HitWindow window) {
+        return reader.countByCrawler(filter, window);
+    }
+
+    @Override
+    public List<DurationCount> countByDuration(HitFilter filter, HitWindow window) {
+        return reader.countByDuration(filter, window);
+    }
+
+    @Override
+    public void forEachUrl(HitFilter filter, HitWindow window, Consumer<UrlCount> urls) {
+        reader.forEachUrl(filter, window, urls);
     }
 
     @Override

@@ -1,18 +1,27 @@
 package dev.crawlerrors.store.duckdb;
 
 import dev.crawlerrors.crawler.Verdict;
+import dev.crawlerrors.crawler.Verification;
+import dev.crawlerrors.store.BreakdownCount;
+import dev.crawlerrors.store.DurationCount;
 import dev.crawlerrors.store.HitFilter;
+import dev.crawlerrors.store.HitWindow;
 import dev.crawlerrors.store.HitReader;
 import dev.crawlerrors.store.MinuteChange;
 import dev.crawlerrors.store.MinuteCounts;
 import dev.crawlerrors.store.Snapshot;
 import dev.crawlerrors.store.StoredHit;
+import dev.crawlerrors.store.TimeCount;
+import dev.crawlerrors.store.UrlCount;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * The report's reads on DuckDB, each at a snapshot: the hits numbered up to the snapshot's, whose
@@ -34,11 +43,13 @@ final class DuckDbHitReader implements HitReader {
     private final DuckDbQuery query;
     private final DuckDbClaims claims;
     private final DuckDbHitWriter writer;
+    private final DuckDbTallies tallies;
 
     DuckDbHitReader(DuckDbQuery query, DuckDbClaims claims, DuckDbHitWriter writer) {
         this.query = query;
         this.claims = claims;
         this.writer = writer;
+        this.tallies = new DuckDbTallies(query, this);
     }
 
     @Override
@@ -93,6 +104,11 @@ final class DuckDbHitReader implements HitReader {
             counts[i++] = e.getValue();
         }
         return new MinuteChange(minutes, counts);
+    }
+
+    @Override
+    public boolean sameVerdicts(Snapshot from, Snapshot to) {
+        return from.verdicts() == to.verdicts() || claims.changedBetween(from.verdicts(), to.verdicts()).length == 0;
     }
 
     @Override
@@ -170,11 +186,16 @@ final class DuckDbHitReader implements HitReader {
      * committed since.
      */
     private String claims(HitFilter filter, Snapshot snapshot) {
-        DuckDbClaims.ClaimSet set = claims.select(filter.effectiveVerifications(), snapshot.verdicts());
+        return claims(filter.effectiveVerifications(), snapshot);
+    }
+
+    /** The condition on claims whose verdict as of {@code snapshot} is one of {@code shown} (see above). */
+    String claims(Set<Verification> shown, Snapshot snapshot) {
+        DuckDbClaims.ClaimSet set = claims.select(shown, snapshot.verdicts());
         if (set.claims().length <= MAX_LISTED_CLAIMS) {
             return set.sql();
         }
-        String verifications = filter.effectiveVerifications().stream().map(v -> "'" + v.name() + "'")
+        String verifications = shown.stream().map(v -> "'" + v.name() + "'")
                 .collect(java.util.stream.Collectors.joining(", "));
         long version = snapshot.verdicts();
         return "h.claim_id IN (SELECT claim_id FROM verdicts WHERE version <= " + version + " AND verification IN (" + verifications + ")"
@@ -182,6 +203,45 @@ final class DuckDbHitReader implements HitReader {
                 + " ORDER BY l.version DESC) AS newest FROM verdict_log l WHERE l.version <= " + version
                 + " AND l.claim_id IN (SELECT claim_id FROM verdicts WHERE version > " + version + "))"
                 + " WHERE newest = 1 AND verification IN (" + verifications + "))";
+    }
+
+    @Override
+    public List<TimeCount> countByTime(HitFilter filter, HitWindow window, long bucketMillis) {
+        return tallies.byTime(filter, window, bucketMillis);
+    }
+
+    @Override
+    public List<BreakdownCount> countByCrawler(HitFilter filter, HitWindow window) {
+        return tallies.byCrawler(filter, window);
+    }
+
+    @Override
+    public List<DurationCount> countByDuration(HitFilter filter, HitWindow window) {
+        return tallies.byDuration(filter, window);
+    }
+
+    @Override
+    public void forEachUrl(HitFilter filter, HitWindow window, Consumer<UrlCount> urls) {
+        tallies.forEachUrl(filter, window, urls);
+    }
+
+    /**
+     * A hit's verdict as of {@code snapshot}, as a column: the claims of each verdict as
+     * {@link #claims(Set, Snapshot)} selects them, so counts grouped by verdict need no join.
+     */
+    String verdict(Snapshot snapshot) {
+        return "CASE WHEN " + claims(Set.of(Verification.verified), snapshot) + " THEN 'verified' WHEN "
+                + claims(Set.of(Verification.spoofed), snapshot) + " THEN 'spoofed' ELSE 'unverified' END";
+    }
+
+    /** One hit by its number, whatever its status or verdict, with its verdict as of {@code snapshot}. */
+    @Override
+    public Optional<StoredHit> hit(long id, Snapshot snapshot) {
+        if (id < 1 || id > snapshot.hits()) {
+            return Optional.empty();
+        }
+        long version = snapshot.verdicts();
+        return query.run(COLUMNS + " FROM hits h WHERE h.id = ?", List.of(id), rs -> rs.next() ? Optional.of(row(rs, version)) : Optional.empty());
     }
 
     private StoredHit row(ResultSet rs, long version) throws SQLException {

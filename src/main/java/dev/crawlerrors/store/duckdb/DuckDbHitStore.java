@@ -5,7 +5,10 @@ import dev.crawlerrors.crawler.Verdict;
 import dev.crawlerrors.crawler.Verification;
 import dev.crawlerrors.ingest.SourceProgress;
 import dev.crawlerrors.store.DamagedStoreException;
+import dev.crawlerrors.store.BreakdownCount;
+import dev.crawlerrors.store.DurationCount;
 import dev.crawlerrors.store.HitFilter;
+import dev.crawlerrors.store.HitWindow;
 import dev.crawlerrors.store.HitStore;
 import dev.crawlerrors.store.MinuteChange;
 import dev.crawlerrors.store.MinuteCounts;
@@ -13,6 +16,8 @@ import dev.crawlerrors.store.Snapshot;
 import dev.crawlerrors.store.StoreException;
 import dev.crawlerrors.store.StoredHit;
 import dev.crawlerrors.store.StoredVerdict;
+import dev.crawlerrors.store.TimeCount;
+import dev.crawlerrors.store.UrlCount;
 import dev.crawlerrors.text.Failures;
 import dev.crawlerrors.text.Figures;
 import java.nio.file.Files;
@@ -24,14 +29,17 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 import java.util.Properties;
+import java.util.function.Consumer;
 import org.duckdb.DuckDBConnection;
 
 /**
  * The embedded store: one DuckDB file, one connection. Its parts, a class each: the writer
  * ({@link DuckDbHitWriter}: hits go in column by column, one statement per batch, on a thread of
  * its own), the verdicts ({@link DuckDbVerdicts}: their own table keyed by address and crawler),
- * and the reader ({@link DuckDbHitReader}: the report's queries). How far each log has been
+ * the reader ({@link DuckDbHitReader}: the report's pages) and its tallies ({@link DuckDbTallies}:
+ * the counts behind the patterns and the overview). How far each log has been
  * imported is kept in {@code imports}, by content fingerprint, written in the same transaction as
  * the hits it covers. Reads use a duplicate of the connection per query, which DuckDB allows from
  * any thread.
@@ -293,8 +301,38 @@ public final class DuckDbHitStore implements HitStore {
     }
 
     @Override
+    public boolean sameVerdicts(Snapshot from, Snapshot to) {
+        return reader.sameVerdicts(from, to);
+    }
+
+    @Override
     public long size() {
         return reader.size();
+    }
+
+    @Override
+    public Optional<StoredHit> hit(long id, Snapshot snapshot) {
+        return reader.hit(id, snapshot);
+    }
+
+    @Override
+    public List<TimeCount> countByTime(HitFilter filter, HitWindow window, long bucketMillis) {
+        return reader.countByTime(filter, window, bucketMillis);
+    }
+
+    @Override
+    public List<BreakdownCount> countByCrawler(HitFilter filter, HitWindow window) {
+        return reader.countByCrawler(filter, window);
+    }
+
+    @Override
+    public List<DurationCount> countByDuration(HitFilter filter, HitWindow window) {
+        return reader.countByDuration(filter, window);
+    }
+
+    @Override
+    public void forEachUrl(HitFilter filter, HitWindow window, Consumer<UrlCount> urls) {
+        reader.forEachUrl(filter, window, urls);
     }
 
     @Override

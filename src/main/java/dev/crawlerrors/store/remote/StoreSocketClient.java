@@ -4,14 +4,19 @@ import dev.crawlerrors.crawler.CrawlerHit;
 import dev.crawlerrors.crawler.Verdict;
 import dev.crawlerrors.crawler.Verification;
 import dev.crawlerrors.ingest.SourceProgress;
+import dev.crawlerrors.store.BreakdownCount;
+import dev.crawlerrors.store.DurationCount;
 import dev.crawlerrors.store.HitFilter;
 import dev.crawlerrors.store.HitStore;
+import dev.crawlerrors.store.HitWindow;
 import dev.crawlerrors.store.MinuteChange;
 import dev.crawlerrors.store.MinuteCounts;
 import dev.crawlerrors.store.Snapshot;
 import dev.crawlerrors.store.StoreException;
 import dev.crawlerrors.store.StoredHit;
 import dev.crawlerrors.store.StoredVerdict;
+import dev.crawlerrors.store.TimeCount;
+import dev.crawlerrors.store.UrlCount;
 import dev.crawlerrors.text.Failures;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
@@ -25,6 +30,8 @@ import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * A store written through the socket of the {@code serve} that has it open ({@link StoreSocketServer}):
@@ -154,6 +161,31 @@ public final class StoreSocketClient implements HitStore {
 
     @Override
     public List<StoredHit> rows(HitFilter filter, Snapshot snapshot, long fromMillis, long toMillis, long skip, int limit) {
+        throw readsAreServes();
+    }
+
+    @Override
+    public Optional<StoredHit> hit(long id, Snapshot snapshot) {
+        throw readsAreServes();
+    }
+
+    @Override
+    public List<TimeCount> countByTime(HitFilter filter, HitWindow window, long bucketMillis) {
+        throw readsAreServes();
+    }
+
+    @Override
+    public List<BreakdownCount> countByCrawler(HitFilter filter, HitWindow window) {
+        throw readsAreServes();
+    }
+
+    @Override
+    public List<DurationCount> countByDuration(HitFilter filter, HitWindow window) {
+        throw readsAreServes();
+    }
+
+    @Override
+    public void forEachUrl(HitFilter filter, HitWindow window, Consumer<UrlCount> urls) {
         throw readsAreServes();
     }
 

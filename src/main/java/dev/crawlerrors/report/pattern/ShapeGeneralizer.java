@@ -1,0 +1,210 @@
+package dev.crawlerrors.report.pattern;
+
+import dev.crawlerrors.report.pattern.ShapeTrie.Node;
+import dev.crawlerrors.store.UrlPattern;
+import dev.crawlerrors.store.UrlPattern.Kind;
+import dev.crawlerrors.store.UrlPattern.Segment;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * Reads the shapes out of a {@link ShapeTrie}, on a copy (the trie goes on taking hits):
+ *
+ * <ol>
+ *   <li>at each place in the path, three or more values (segments met under one parent only: a
+ *       city, a street, a slug) become one placeholder, their subtrees merged;
+ *   <li>words (met under several parents) stay as they are ({@code straten}, {@code parkeren}), but
+ *       three or more words at one place with the same shape below them become a placeholder too,
+ *       as the values of a small set do (the sections {@code parkeren}, {@code mobiliteit},
+ *       {@code bedrijven}, {@code scholen} of every street), and a word met at this place only,
+ *       with nothing below it that the placeholder beside it has not, joins the placeholder (a
+ *       street name found in many cities is a word, but a street);
+ *   <li>numbers and single letters are their class ({@code {n}}, {@code {letter}});
+ *   <li>each path end is a shape of its own, with and without a trailing slash.
+ * </ol>
+ *
+ * A placeholder matches any segment but the words and classes beside it, so every URL has exactly
+ * one shape, and the report filtered to a shape ({@link UrlPattern}) counts what the shape counts.
+ */
+final class ShapeGeneralizer {
+
+    /** Values (or words of one shape) at one place that make a placeholder. */
+    static final int MIN_VARIANTS = 3;
+    /** Levels below a word that its shape is compared by. */
+    private static final int SIGNATURE_DEPTH = 3;
+
+    /** One shape found: a rooted path's segments, with or without a trailing slash, and its hits. */
+    record Shape(UrlPattern pattern, ShapeStats stats) {
+    }
+
+    private final RecurringWords words;
+
+    private ShapeGeneralizer(RecurringWords words) {
+        this.words = words;
+    }
+
+    /** Every shape of the trie's paths, and one per request target that is not a path. */
+    static List<Shape> shapes(ShapeTrie trie) {
+        ShapeGeneralizer generalizer = new ShapeGeneralizer(trie.words);
+        Node root = copy(trie.root);
+        generalizer.generalize(root);
+        List<Shape> shapes = new ArrayList<>();
+        emit(root, new ArrayList<>(), shapes);
+        trie.unrooted.forEach((target, stats) -> shapes.add(
+                new Shape(new UrlPattern(false, List.of(Segment.literal(target)), false), stats.copy())));
+        return shapes;
+    }
+
+    private void generalize(Node node) {
+        if (!node.dirty) {
+            return; // as it was: generalizing it again would change nothing
+        }
+        node.dirty = false;
+        List<String> values = new ArrayList<>();
+        for (String key : node.children.keySet()) {
+            if (isValue(key)) {
+                values.add(key);
+            }
+        }
+        if (node.any != null || values.size() >= MIN_VARIANTS) {
+            for (String key : values) {
+                node.any = absorb(node.any, node.children.remove(key));
+            }
+        }
+        for (Node child : node.children.values()) {
+            generalize(child);
+        }
+        if (node.any != null) {
+            generalize(node.any);
+        }
+        // words of one shape below them, three or more: the values of a small set (sections); they
+        // become the placeholder, or join the one there when it can hold what is below them
+        Map<String, List<String>> bySignature = new TreeMap<>();
+        for (var entry : node.children.entrySet()) {
+            if (isWord(entry.getKey())) {
+                bySignature.computeIfAbsent(signature(entry.getValue(), SIGNATURE_DEPTH), s -> new ArrayList<>()).add(entry.getKey());
+            }
+        }
+        List<String> set = bySignature.values().stream()
+                .filter(keys -> keys.size() >= MIN_VARIANTS && (node.any == null || holds(node.any, node.children.get(keys.get(0)))))
+                .max((a, b) -> Integer.compare(a.size(), b.size())).orElse(List.of());
+        absorbAll(node, set);
+        if (node.any == null) {
+            return;
+        }
+        // a word of the placeholder's kind joins it too: met at this place only, with nothing below it the placeholder cannot hold
+        List<String> joining = new ArrayList<>();
+        for (var entry : node.children.entrySet()) {
+            if (isWord(entry.getKey()) && words.atOnePlace(entry.getKey()) && holds(node.any, entry.getValue())) {
+                joining.add(entry.getKey());
+            }
+        }
+        absorbAll(node, joining);
+    }
+
+    private void absorbAll(Node node, List<String> keys) {
+        if (keys.isEmpty()) {
+            return;
+        }
+        for (String key : keys) {
+            node.any = absorb(node.any, node.children.remove(key));
+        }
+        generalize(node.any);
+    }
+
+    /** Whether a placeholder can hold what follows {@code node}: each next segment is among its own, or a word its placeholder takes. */
+    private static boolean holds(Node placeholder, Node node) {
+        for (String key : node.children.keySet()) {
+            boolean aClass = key.equals(ShapeTrie.NUMBER) || key.equals(ShapeTrie.LETTER);
+            if (!placeholder.children.containsKey(key) && (aClass || placeholder.any == null)) {
+                return false;
+            }
+        }
+        return node.any == null || placeholder.any != null;
+    }
+
+    private boolean isValue(String key) {
+        return !key.equals(ShapeTrie.NUMBER) && !key.equals(ShapeTrie.LETTER) && !words.isWord(key);
+    }
+
+    private boolean isWord(String key) {
+        return !key.equals(ShapeTrie.NUMBER) && !key.equals(ShapeTrie.LETTER) && words.isWord(key);
+    }
+
+    private static Node absorb(Node any, Node other) {
+        if (any == null) {
+            other.dirty = true;
+            return other;
+        }
+        ShapeTrie.merge(any, other);
+        return any;
+    }
+
+    /**
+     * The shape of the paths below a node, whatever their ends, to {@code depth} levels: the words
+     * and classes, and "any" as {@code *}. Deeper levels are left out: enough to tell sections from
+     * letter indexes, and cheap on a tree of thousands of nodes.
+     */
+    private static String signature(Node node, int depth) {
+        if (depth == 0) {
+            return "";
+        }
+        List<String> parts = new ArrayList<>(node.children.size() + 1);
+        for (var entry : node.children.entrySet()) {
+            parts.add(entry.getKey() + signature(entry.getValue(), depth - 1));
+        }
+        if (node.any != null) {
+            parts.add("*" + signature(node.any, depth - 1));
+        }
+        parts.sort(null);
+        return "(" + String.join(",", parts) + ")";
+    }
+
+    private static void emit(Node node, List<Segment> prefix, List<Shape> shapes) {
+        if (node.end != null) {
+            shapes.add(new Shape(new UrlPattern(true, prefix, false), node.end));
+        }
+        if (node.slashEnd != null) {
+            shapes.add(new Shape(new UrlPattern(true, prefix, true), node.slashEnd));
+        }
+        Set<String> literals = new TreeSet<>();
+        for (var entry : new TreeMap<>(node.children).entrySet()) {
+            String key = entry.getKey();
+            Segment segment = key.equals(ShapeTrie.NUMBER) ? Segment.of(Kind.NUMBER)
+                    : key.equals(ShapeTrie.LETTER) ? Segment.of(Kind.LETTER) : Segment.literal(key);
+            if (segment.kind() == Kind.LITERAL) {
+                literals.add(key);
+            }
+            emit(entry.getValue(), with(prefix, segment), shapes);
+        }
+        if (node.any != null) {
+            Segment any = new Segment(Kind.ANY, null, literals, node.children.containsKey(ShapeTrie.NUMBER),
+                    node.children.containsKey(ShapeTrie.LETTER));
+            emit(node.any, with(prefix, any), shapes);
+        }
+    }
+
+    private static List<Segment> with(List<Segment> prefix, Segment segment) {
+        List<Segment> out = new ArrayList<>(prefix.size() + 1);
+        out.addAll(prefix);
+        out.add(segment);
+        return out;
+    }
+
+    private static Node copy(Node node) {
+        Node copy = new Node();
+        copy.end = node.end == null ? null : node.end.copy();
+        copy.slashEnd = node.slashEnd == null ? null : node.slashEnd.copy();
+        if (!node.children.isEmpty()) {
+            copy.children = new HashMap<>();
+            node.children.forEach((key, child) -> copy.children.put(key, copy(child)));
+        }
+        copy.any = node.any == null ? null : copy(node.any);
+        return copy;
+    }
+}

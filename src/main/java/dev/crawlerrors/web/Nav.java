@@ -1,0 +1,17 @@
+package dev.crawlerrors.web;
+
+/** The links between the report's three pages, each keeping the filters; {@code current} is the page shown. */
+public record Nav(String current, ReportLinks links) {
+
+    public String report() {
+        return links.report();
+    }
+
+    public String patterns() {
+        return links.patterns();
+    }
+
+    public String overview() {
+        return links.overview();
+    }
+}

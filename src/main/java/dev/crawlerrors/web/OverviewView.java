@@ -1,0 +1,78 @@
+package dev.crawlerrors.web;
+
+import dev.crawlerrors.report.Overview;
+import dev.crawlerrors.text.Figures;
+
+/** What the overview page draws: the timeline, the error rate, the breakdowns and response times, each linking into the report. */
+public record OverviewView(Overview overview, ReportLinks links) {
+
+    public Nav nav() {
+        return new Nav("overview", links);
+    }
+
+    public FilterBar bar() {
+        return new FilterBar(ReportLinks.OVERVIEW_PATH, links);
+    }
+
+    public String total() {
+        return Figures.counted(overview.total(), "error hit");
+    }
+
+    public TimelineChart timeline() {
+        return overview.timeline().isEmpty() ? null : TimelineChart.of(overview.timeline(), links, overview.interval(), 260, 1200);
+    }
+
+    public RateChart rate() {
+        TimelineChart timeline = timeline();
+        return timeline == null ? null : RateChart.of(timeline, overview.timeline(), links, 200);
+    }
+
+    public BarList byStatus() {
+        return BarList.of("by-status", "By status", overview.byStatus(), v -> links.with("status", v).report());
+    }
+
+    public BarList byBotType() {
+        return BarList.of("by-bot-type", "By bot type", overview.byBotType(), v -> links.with("bot", v).report());
+    }
+
+    public BarList byCrawler() {
+        return BarList.of("by-crawler", "By crawler", overview.byCrawler(), v -> links.with("crawler", v).report());
+    }
+
+    public BarList byVerification() {
+        return BarList.of("by-verification", "By verification", overview.byVerification(), v -> links.with("verification", v).report());
+    }
+
+    public String spoofedLeftOut() {
+        return Figures.counted(overview.spoofedLeftOut(), "spoofed hit");
+    }
+
+    public String spoofedLink() {
+        return links.with("verification", "spoofed").report();
+    }
+
+    /** The same overview by the other interval. */
+    public String otherInterval() {
+        return links.overview(overview.interval().equals("hour") ? "day" : "hour");
+    }
+
+    public String otherIntervalName() {
+        return overview.interval().equals("hour") ? "day" : "hour";
+    }
+
+    public String statusLink(String status) {
+        return status.equals("all") ? links.report() : links.with("status", status).report();
+    }
+
+    public String ms(double ms) {
+        return Figures.fixed(ms, 1);
+    }
+
+    public String grouped(long n) {
+        return Figures.grouped(n);
+    }
+
+    public String json() {
+        return links.overviewJson();
+    }
+}

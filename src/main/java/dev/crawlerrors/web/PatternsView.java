@@ -1,0 +1,61 @@
+package dev.crawlerrors.web;
+
+import dev.crawlerrors.report.pattern.ErrorPattern;
+import dev.crawlerrors.report.pattern.PatternReport;
+import dev.crawlerrors.text.Figures;
+import java.util.List;
+import java.util.Map;
+
+/** What the patterns page shows: each URL pattern of the error hits, with a link to the report filtered to it. */
+public record PatternsView(PatternReport report, ReportLinks links, String timeZone) {
+
+    public Nav nav() {
+        return new Nav("patterns", links);
+    }
+
+    public FilterBar bar() {
+        return new FilterBar(ReportLinks.PATTERNS_PATH, links);
+    }
+
+    public String total() {
+        return Figures.counted(report.total(), "error hit");
+    }
+
+    public String count() {
+        return Figures.counted(report.patterns().size(), "pattern");
+    }
+
+    public List<ErrorPattern> patterns() {
+        return report.patterns();
+    }
+
+    /** The report filtered to one pattern. */
+    public String reportLink(ErrorPattern pattern) {
+        return links.with("pattern", pattern.pattern()).report();
+    }
+
+    /** The report filtered to one pattern and one of its statuses. */
+    public String statusLink(ErrorPattern pattern, int status) {
+        return links.with("pattern", pattern.pattern()).with("status", Integer.toString(status)).report();
+    }
+
+    public String hits(ErrorPattern pattern) {
+        return Figures.grouped(pattern.hits());
+    }
+
+    public String share(ErrorPattern pattern) {
+        return RateChart.percent(pattern.share());
+    }
+
+    public List<Map.Entry<Integer, Long>> statuses(ErrorPattern pattern) {
+        return List.copyOf(pattern.statuses().entrySet());
+    }
+
+    public String grouped(long n) {
+        return Figures.grouped(n);
+    }
+
+    public String json() {
+        return links.patternsJson();
+    }
+}

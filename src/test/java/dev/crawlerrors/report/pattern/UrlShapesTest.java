@@ -1,0 +1,221 @@
+package dev.crawlerrors.report.pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.crawlerrors.store.UrlCount;
+import dev.crawlerrors.store.UrlPattern;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import org.junit.jupiter.api.Test;
+
+class UrlShapesTest {
+
+    private static final long T0 = 1_747_200_000_000L;
+
+    private static UrlCount url(String url, int status) {
+        return new UrlCount(url, status, "crawler_search", 1, T0, T0, 1, 0);
+    }
+
+    private static PatternReport report(List<UrlCount> counts, String... names) {
+        UrlShapes shapes = new UrlShapes();
+        counts.forEach(shapes::add);
+        return shapes.report(ZoneOffset.UTC, PlaceholderNames.of(List.of(names)));
+    }
+
+    private static Map<String, Long> hitsByPattern(PatternReport report) {
+        Map<String, Long> out = new LinkedHashMap<>();
+        report.patterns().forEach(p -> out.put(p.pattern(), p.hits()));
+        return out;
+    }
+
+    @Test
+    void makesValuesThatVaryIntoPlaceholdersNumberedByTheirPlace() {
+        List<UrlCount> counts = new ArrayList<>();
+        for (String user : List.of("alice", "bob", "carol", "dave")) {
+            counts.add(url("/users/" + user + "/settings", 404));
+        }
+        counts.add(url("/team/alice/settings", 404));
+
+        assertThat(hitsByPattern(report(counts))).containsExactly(Map.entry("/users/{1}/settings", 4L), Map.entry("/team/alice/settings", 1L));
+    }
+
+    @Test
+    void keepsNumbersAndSingleLettersAsTheirClassEvenWhenFew() {
+        PatternReport report = report(List.of(url("/product/12", 410), url("/index/q", 404), url("/index/all", 404)));
+
+        assertThat(hitsByPattern(report)).containsOnlyKeys("/product/{n}", "/index/{letter}", "/index/all");
+    }
+
+    @Test
+    void keepsFewerThanThreeValuesAsTheyAre() {
+        PatternReport report = report(List.of(url("/about", 404), url("/contact", 404)));
+
+        assertThat(hitsByPattern(report)).containsOnlyKeys("/about", "/contact");
+    }
+
+    @Test
+    void aTrailingSlashIsAPatternOfItsOwn() {
+        List<UrlCount> counts = new ArrayList<>();
+        for (String page : List.of("a1", "b2", "c3")) {
+            counts.add(url("/blog/" + page, 301));
+            counts.add(url("/blog/" + page + "/", 304));
+        }
+        counts.add(url("/", 304));
+
+        PatternReport report = report(counts);
+
+        assertThat(hitsByPattern(report)).containsOnly(Map.entry("/blog/{1}", 3L), Map.entry("/blog/{1}/", 3L), Map.entry("/", 1L));
+        assertThat(report.patterns().get(0).diagnosis().kind()).isEqualTo("trailing_slash_added");
+        assertThat(report.patterns().get(0).diagnosis().text())
+                .isEqualTo("Redirect (301) that adds a trailing slash: /blog/{1}/ is the final form; internal links and the sitemap should use it.");
+    }
+
+    @Test
+    void saysWhenARedirectRemovesTheTrailingSlash() {
+        List<UrlCount> counts = new ArrayList<>();
+        for (String page : List.of("a1", "b2", "c3")) {
+            counts.add(url("/docs/" + page + "/", 308));
+            counts.add(new UrlCount("/docs/" + page, 404, "crawler_search", 1, T0, T0, 1, 0));
+        }
+
+        PatternReport report = report(counts);
+
+        assertThat(report.patterns()).filteredOn(p -> p.pattern().equals("/docs/{1}/")).singleElement()
+                .satisfies(p -> assertThat(p.diagnosis().text()).isEqualTo(
+                        "Redirect (308) that removes a trailing slash: /docs/{1} is the final form; internal links and the sitemap should use it."));
+    }
+
+    @Test
+    void diagnosesServerErrorsFirstThenSlownessThenFamiliesOf404s() {
+        assertThat(diagnosis("/search/", new UrlCount("", 503, "crawler_search", 2, T0, T0, 2, 2)).text())
+                .isEqualTo("Server errors (503) on 6 hits: the site failed to answer; urgent, crawlers slow down when they meet them.");
+        assertThat(diagnosis("/slow/", new UrlCount("", 304, "crawler_search", 2, T0, T0, 2, 1)).text())
+                .isEqualTo("Slow: 50% of these answers took a second or more; crawlers slow their crawl on a slow site.");
+        assertThat(diagnosis("/gone/", new UrlCount("", 404, "crawler_search", 2, T0, T0, 2, 0)).text())
+                .isEqualTo("A family of 404s: a template or link points at pages that do not exist (such as /gone/one); find where"
+                        + " they are linked from.");
+        assertThat(diagnosis("/gone/", new UrlCount("", 410, "crawler_search", 2, T0, T0, 2, 0)).kind()).isEqualTo("not_found");
+        assertThat(diagnosis("/denied/", new UrlCount("", 403, "crawler_search", 2, T0, T0, 2, 0)).kind()).isEqualTo("client_error");
+    }
+
+    /** The diagnosis of three URLs under {@code prefix}, each with the counts of {@code like}. */
+    private static Diagnosis diagnosis(String prefix, UrlCount like) {
+        List<UrlCount> counts = new ArrayList<>();
+        for (String value : List.of("one", "two", "three")) {
+            counts.add(new UrlCount(prefix + value, like.status(), like.botType(), like.hits(), like.firstMillis(), like.lastMillis(),
+                    like.timedHits(), like.slowHits()));
+        }
+        PatternReport report = report(counts);
+        assertThat(report.patterns()).hasSize(1);
+        return report.patterns().get(0).diagnosis();
+    }
+
+    @Test
+    void namesPlaceholdersAfterTheSitesTemplatesWhereTheyAgree() {
+        List<UrlCount> counts = new ArrayList<>();
+        for (String city : List.of("antwerp", "ghent", "bruges")) {
+            for (String street : List.of("meir", "kouter", "markt")) {
+                counts.add(url("/" + city + "/" + city + "-" + street, 308));
+            }
+            counts.add(url("/" + city + "/straten/q", 404));
+        }
+
+        // the shop's template does not agree with these patterns at their first place: a word against a placeholder
+        PatternReport report = report(counts, "/shop/{item}", "/{city}/{street}");
+
+        assertThat(hitsByPattern(report)).containsExactly(Map.entry("/{city}/{street}", 9L), Map.entry("/{city}/straten/{letter}", 3L));
+    }
+
+    @Test
+    void aStreetNameFoundInManyCitiesIsStillAStreet() {
+        // kerkstraat is met under three cities, so it is a word; but only at the streets' place, and
+        // with nothing below it that the streets do not have, so it joins them
+        List<UrlCount> counts = new ArrayList<>();
+        for (String city : List.of("antwerp", "ghent", "bruges", "leuven")) {
+            for (String street : List.of("meir", "kouter", "markt")) {
+                for (String section : List.of("parkeren", "mobiliteit", "bedrijven", "scholen")) {
+                    counts.add(url("/" + city + "/" + city + "-" + street + "/" + section, 308));
+                }
+            }
+        }
+        for (String city : List.of("antwerp", "ghent", "bruges")) {
+            counts.add(url("/" + city + "/kerkstraat/parkeren", 308));
+        }
+
+        PatternReport report = report(counts, "/{city}/{street}/{section}");
+
+        assertThat(hitsByPattern(report)).containsExactly(Map.entry("/{city}/{street}/{section}", 51L));
+    }
+
+    @Test
+    void refusesATemplateThatIsNotOne() {
+        assertThatThrownBy(() -> PlaceholderNames.of(List.of("city/{street}")))
+                .hasMessage("a URL pattern is a path such as /{city}/{street}, starting with '/'; got 'city/{street}'");
+        assertThatThrownBy(() -> PlaceholderNames.of(List.of("/{city}/x{street}")))
+                .hasMessageStartingWith("a placeholder in a URL pattern is a whole segment such as {city}");
+    }
+
+    @Test
+    void staysBoundedWithManyDistinctUrlsAndStillFindsTheirShapes() {
+        UrlShapes shapes = new UrlShapes();
+        for (int i = 0; i < 300_000; i++) {
+            shapes.add(url("/city" + (i % 50) + "/street-" + i + (i % 3 == 0 ? "/" : ""), i % 3 == 0 ? 304 : 308));
+        }
+
+        PatternReport report = shapes.report(ZoneOffset.UTC, PlaceholderNames.NONE);
+
+        assertThat(shapes.size()).isLessThanOrEqualTo(ShapeTrie.MAX_NODES + 100);
+        assertThat(hitsByPattern(report)).containsExactly(Map.entry("/{1}/{2}", 200_000L), Map.entry("/{1}/{2}/", 100_000L));
+    }
+
+    @Test
+    void staysBoundedWhenTheSameSlugsRecurUnderEveryParent() {
+        // every slug under all fifty sections: each is a word, which a node does not fold
+        UrlShapes shapes = new UrlShapes();
+        for (int i = 0; i < 100_000; i++) {
+            shapes.add(url("/section" + (i % 50) + "/item-" + (i / 50), 404));
+        }
+
+        PatternReport report = shapes.report(ZoneOffset.UTC, PlaceholderNames.NONE);
+
+        assertThat(shapes.size()).isLessThanOrEqualTo(ShapeTrie.MAX_NODES + 100);
+        assertThat(hitsByPattern(report)).containsExactly(Map.entry("/{1}/{2}", 100_000L));
+    }
+
+    /** Every URL has exactly one pattern, and a pattern's matcher matches exactly the URLs it counted. */
+    @Property(tries = 300)
+    void everyUrlMatchesExactlyThePatternThatCountedIt(@ForAll("urlSets") List<String> urls) {
+        List<UrlCount> counts = urls.stream().map(u -> url(u, 404)).toList();
+        PatternReport report = report(counts);
+
+        for (ErrorPattern pattern : report.patterns()) {
+            UrlPattern matcher = report.matcher(pattern.pattern()).orElseThrow();
+            long matching = urls.stream().filter(matcher::matches).count();
+            assertThat(matching).as("URLs matching %s of %s", pattern.pattern(), urls).isEqualTo(pattern.hits());
+        }
+        for (String url : urls) {
+            long patterns = report.patterns().stream().filter(p -> report.matcher(p.pattern()).orElseThrow().matches(url)).count();
+            assertThat(patterns).as("patterns matching %s", url).isEqualTo(1);
+        }
+    }
+
+    @Provide
+    Arbitrary<List<String>> urlSets() {
+        Arbitrary<String> segment = Arbitraries.oneOf(
+                Arbitraries.of("a", "b", "x", "7", "42", "straten", "parkeren", "", "x.y", "%20", "(", "é"),
+                Arbitraries.strings().withChars("abc-").ofMinLength(2).ofMaxLength(4));
+        Arbitrary<String> path = segment.list().ofMinSize(0).ofMaxSize(4).flatMap(segments -> Arbitraries.of("", "/", "?q=1").map(
+                end -> "/" + String.join("/", segments) + end));
+        return Arbitraries.oneOf(path, path, path, Arbitraries.of("*", "http://x/y")).list().ofMinSize(1).ofMaxSize(40);
+    }
+}

@@ -1,0 +1,216 @@
+package dev.crawlerrors.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.crawlerrors.DemoFixture;
+import dev.crawlerrors.demo.DemoLog;
+import dev.crawlerrors.report.CrawlErrorReport;
+import dev.crawlerrors.store.duckdb.DuckDbHitStore;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.ZoneId;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Keys;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+
+/**
+ * Every page of the report (the report, filtered and not; the URL patterns; the overview; one hit;
+ * an error) as a person sees it in a real browser, at a desktop's width (1400 px) and a phone's
+ * (375 px), with screenshots under {@code target/screenshots/}; and used by keyboard alone: the
+ * filter form, a pattern's link, a bar of the timeline. The bundled demo in a real DuckDB store, the
+ * real server on a loopback port, Debian's headless chromium through chromedriver.
+ */
+class AnalysisPagesBrowserTest {
+
+    private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+    private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
+    private static final Path SCREENSHOTS = Path.of("target", "screenshots");
+    private static final Duration WAIT = Duration.ofSeconds(10);
+
+    @TempDir
+    static Path dir;
+
+    static DuckDbHitStore store;
+    static ReportServer server;
+    static ChromeDriver driver;
+    static String base;
+
+    @BeforeAll
+    static void start() throws Exception {
+        assertThat(CHROMIUM).as("Debian chromium (apt-get install chromium)").isExecutable();
+        assertThat(CHROMEDRIVER).as("Debian chromedriver (apt-get install chromium-driver)").isExecutable();
+        store = DemoFixture.demoStore(Files.createDirectories(dir.resolve("demo")));
+        CrawlErrorReport report = new CrawlErrorReport(store, ZoneId.of("UTC"), List.of(DemoLog.URL_NAMES), Duration.ofSeconds(30));
+        server = ReportServer.start(report, store, "127.0.0.1", 0,
+                () -> List.of("common-crawlers.json: 2 prefixes, created 2025-05-14T00:00:00 (demo data)"));
+        base = "http://127.0.0.1:" + server.port();
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary(CHROMIUM.toFile());
+        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic",
+                "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--window-size=1400,900", "--hide-scrollbars",
+                "--user-data-dir=" + Files.createDirectories(dir.resolve("chromium-profile")));
+        driver = new ChromeDriver(new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile()).usingAnyFreePort().build(),
+                options);
+        driver.manage().timeouts().pageLoadTimeout(WAIT);
+    }
+
+    @AfterAll
+    static void stop() {
+        try {
+            if (driver != null) {
+                driver.quit();
+            }
+        } finally {
+            try {
+                if (server != null) {
+                    server.close();
+                }
+            } finally {
+                if (store != null) {
+                    store.close();
+                }
+            }
+        }
+    }
+
+    /** One page to look at: where it is, and what must be on it. */
+    record Page(String name, String path, Runnable check) {
+    }
+
+    private static final List<Page> PAGES = List.of(
+            new Page("report", "/crawl-errors", () -> {
+                assertThat(text("summary")).isEqualTo("226 error hits · page 1 of 3");
+                assertThat(text("by-status")).isEqualTo("142 × 308 · 60 × 304 · 24 × 404");
+                assertThat(driver.findElements(By.cssSelector("#hits tbody tr"))).hasSize(100);
+            }),
+            new Page("report-filtered", "/crawl-errors?pattern=%2F%7Bcity%7D%2Fstraten%2F%7Bletter%7D&bot=crawler_search", () -> {
+                assertThat(text("summary")).isEqualTo("24 error hits · page 1 of 1");
+                assertThat(driver.findElements(By.cssSelector("#chips a"))).extracting(WebElement::getText)
+                        .containsExactly("pattern: /{city}/straten/{letter} ×", "bot: crawler_search ×");
+            }),
+            new Page("patterns", "/crawl-errors/patterns", () -> {
+                assertThat(text("summary")).isEqualTo("226 error hits in 6 patterns");
+                assertThat(driver.findElements(By.cssSelector("#patterns a.pattern"))).hasSize(6);
+            }),
+            new Page("overview", "/crawl-errors/overview", () -> {
+                assertThat(text("summary")).isEqualTo("226 error hits");
+                assertThat(driver.findElements(By.cssSelector("#timeline a"))).hasSize(24);
+                assertThat(driver.findElements(By.cssSelector("#rate circle"))).hasSize(24);
+            }),
+            new Page("hit", "/crawl-errors/hits/1", () -> assertThat(text("reason")).startsWith("in common-crawlers.json")),
+            new Page("error", "/crawl-errors?stauts=404", () -> assertThat(text("error")).startsWith("unknown parameter 'stauts'")));
+
+    @Test
+    void everyPageIsReadableOnADesktopAndOnAPhone() throws Exception {
+        for (int width : new int[] {1400, 375}) {
+            viewport(width);
+            for (Page page : PAGES) {
+                driver.get(base + page.path());
+                page.check().run();
+                // nothing wider than the screen: a wide chart scrolls in its own box, a table becomes cards
+                Number scrollWidth = (Number) driver.executeScript("return document.documentElement.scrollWidth;");
+                assertThat(scrollWidth.intValue()).as("%s at %d px: the page's width", page.name(), width).isLessThanOrEqualTo(width);
+                screenshot(SCREENSHOTS.resolve(page.name() + "-" + width + ".png"));
+            }
+        }
+        viewport(1400);
+    }
+
+    @Test
+    void filtersByKeyboardAloneAndTakesAFilterOffAgain() throws Exception {
+        driver.get(base + "/crawl-errors");
+        WebElement status = driver.findElement(By.cssSelector("#filters input[name=status]"));
+        status.sendKeys("404" + Keys.ENTER);
+        await(() -> driver.getCurrentUrl().equals(base + "/crawl-errors?status=404"), "the form's address");
+
+        assertThat(text("summary")).isEqualTo("24 error hits · page 1 of 1");
+        WebElement chip = driver.findElement(By.cssSelector("#chips a"));
+        assertThat(chip.getText()).isEqualTo("status: 404 ×");
+
+        focus(chip).sendKeys(Keys.ENTER);
+        // the chip's link keeps the page's snapshot, as every link of the page does
+        await(() -> driver.getCurrentUrl().matches(java.util.regex.Pattern.quote(base + "/crawl-errors?at=") + "[0-9]+\\.[0-9]+"),
+                "the address without the chip's filter");
+        assertThat(text("summary")).isEqualTo("226 error hits · page 1 of 3");
+    }
+
+    @Test
+    void reachesAPatternByTabbingAndOpensItsHits() throws Exception {
+        driver.get(base + "/crawl-errors/patterns");
+        WebElement active = null;
+        for (int tabs = 0; tabs < 60; tabs++) {
+            driver.switchTo().activeElement().sendKeys(Keys.TAB);
+            active = driver.switchTo().activeElement();
+            if ("pattern".equals(active.getAttribute("class"))) {
+                break;
+            }
+        }
+        assertThat(active.getText()).isEqualTo("/{city}/{street}");
+
+        active.sendKeys(Keys.ENTER);
+        await(() -> driver.getCurrentUrl().contains("pattern="), "the report of the pattern");
+        assertThat(text("summary")).isEqualTo("110 error hits · page 1 of 2");
+    }
+
+    @Test
+    void aBarOfTheTimelineOpensTheHitsOfItsHour() throws Exception {
+        driver.get(base + "/crawl-errors/overview");
+        WebElement bar = driver.findElements(By.cssSelector("#timeline a")).get(0);
+        String label = bar.getAttribute("aria-label");
+        assertThat(label).startsWith("2025-05-13T22:00: 10 error hits");
+
+        focus(bar).sendKeys(Keys.ENTER);
+        await(() -> driver.getCurrentUrl().contains("from=2025-05-13T22"), "the report of the hour");
+        assertThat(text("summary")).isEqualTo("10 error hits · page 1 of 1");
+    }
+
+    private static String text(String id) {
+        return driver.findElement(By.id(id)).getText();
+    }
+
+    private static WebElement focus(WebElement element) {
+        driver.executeScript("arguments[0].focus();", element);
+        return driver.switchTo().activeElement();
+    }
+
+    private static void await(Supplier<Boolean> condition, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (!condition.get() && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        assertThat(condition.get()).as(what + ", at " + driver.getCurrentUrl()).isTrue();
+    }
+
+    /** The page laid out as on a screen {@code width} CSS pixels wide (a phone's when narrow). */
+    private static void viewport(int width) {
+        driver.executeCdpCommand("Emulation.setDeviceMetricsOverride",
+                Map.of("width", width, "height", 900, "deviceScaleFactor", 1, "mobile", width < 500));
+    }
+
+    /** The whole document, not only the viewport, through the DevTools protocol. */
+    private static void screenshot(Path file) throws Exception {
+        Map<String, Object> metrics = driver.executeCdpCommand("Page.getLayoutMetrics", Map.of());
+        @SuppressWarnings("unchecked")
+        Map<String, Object> size = (Map<String, Object>) metrics.get("cssContentSize");
+        Map<String, Object> clip = Map.of("x", 0, "y", 0, "width", ((Number) size.get("width")).doubleValue(),
+                "height", ((Number) size.get("height")).doubleValue(), "scale", 1);
+        Map<String, Object> shot = driver.executeCdpCommand("Page.captureScreenshot",
+                Map.of("format", "png", "captureBeyondViewport", true, "clip", clip));
+        Files.createDirectories(file.toAbsolutePath().getParent());
+        Files.write(file, Base64.getDecoder().decode((String) shot.get("data")));
+        assertThat(file).isNotEmptyFile();
+    }
+}
