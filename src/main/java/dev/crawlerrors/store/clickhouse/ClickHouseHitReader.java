@@ -32,12 +32,18 @@ import java.util.function.Consumer;
  */
 final class ClickHouseHitReader implements HitReader {
 
-    private static final String COLUMNS = "SELECT n, ts_ms, utc_offset_minutes, ip, method, url, status, duration_ms, crawler, bot_type,"
+    /**
+     * A hit's id, the address of its own page: its writer's number {@code n} below, the low 31 bits
+     * of its writer (random) above, so that two writers' hits of the same number have ids of their
+     * own. A writer takes a new id every few minutes, long before its numbers pass 32 bits.
+     */
+    private static final String ID = "bitOr(bitShiftLeft(bitAnd(writer, 2147483647), 32), n)";
+    private static final String COLUMNS = "SELECT " + ID + ", ts_ms, utc_offset_minutes, ip, method, url, status, duration_ms, crawler, bot_type,"
             + " claim, user_agent, host";
     private static final String MINUTE = "intDiv(ts_ms, 60000)";
     /** {@link DurationBuckets#bucket} in ClickHouse's SQL (numbers as Java writes them, whatever the locale). */
-    private static final String DURATION_BUCKET = "toInt32(if(assumeNotNull(duration_ms) >= " + DurationBuckets.FLOOR_MS + ", least("
-            + DurationBuckets.LAST + ", 1 + floor(log(assumeNotNull(duration_ms) / " + DurationBuckets.FLOOR_MS + ") / log("
+    private static final String DURATION_BUCKET = "toInt32(if(ifNull(duration_ms, 0) >= " + DurationBuckets.FLOOR_MS + ", least("
+            + DurationBuckets.LAST + ", 1 + floor(log(ifNull(duration_ms, 0) / " + DurationBuckets.FLOOR_MS + ") / log("
             + DurationBuckets.RATIO + "))), 0))";
     /** Claims whose verdicts changed between two snapshots that are looked up among the earlier one's hits, at most. */
     private static final int MAX_CHANGED_CLAIMS = 10_000;
@@ -211,8 +217,8 @@ final class ClickHouseHitReader implements HitReader {
     }
 
     /**
-     * One hit by its number, with its verdict at {@code snapshot}. Numbers here are a writer's
-     * ({@code n}), so two writers' hits may share one: the newest of them is the one answered.
+     * One hit by its id ({@link #ID}), with its verdict at {@code snapshot}; should two writers'
+     * low bits ever be alike, the newest of their hits of that number is the one answered.
      */
     @Override
     public Optional<StoredHit> hit(long id, Snapshot snapshot) {
@@ -220,7 +226,7 @@ final class ClickHouseHitReader implements HitReader {
         if (id < 1 || view == null || view.total() == 0) {
             return Optional.empty();
         }
-        String sql = COLUMNS + " FROM " + hits + " WHERE n = " + id + " AND " + view.visible() + " ORDER BY ts_ms DESC, writer DESC LIMIT 1";
+        String sql = COLUMNS + " FROM " + hits + " WHERE n = " + (id & 0xFFFF_FFFFL) + " AND bitAnd(writer, 2147483647) = " + (id >>> 32) + " AND " + view.visible() + " ORDER BY ts_ms DESC, writer DESC LIMIT 1";
         ClickHouseTsv.Reader r = new ClickHouseTsv.Reader(http.query(cluster.entry(), sql));
         if (!r.nextRow()) {
             return Optional.empty();
@@ -274,7 +280,7 @@ final class ClickHouseHitReader implements HitReader {
 
     @Override
     public void forEachUrl(HitFilter filter, HitWindow window, Consumer<UrlCount> urls) {
-        String sql = "SELECT url, status, bot_type, count(), min(ts_ms), max(ts_ms), count(duration_ms), countIf(duration_ms >= "
+        String sql = "SELECT url, status, bot_type, count(), min(ts_ms), max(ts_ms), count(duration_ms), countIf(ifNull(duration_ms, 0) >= "
                 + DurationBuckets.SLOW_MS + ") FROM " + hits + " WHERE " + where(filter, window) + " GROUP BY url, status, bot_type";
         ClickHouseTsv.Reader r = new ClickHouseTsv.Reader(http.query(cluster.entry(), sql));
         while (r.nextRow()) {

@@ -11,7 +11,9 @@ import dev.crawlerrors.crawler.Verification;
 import dev.crawlerrors.ingest.FileStamp;
 import dev.crawlerrors.ingest.Hit;
 import dev.crawlerrors.ingest.SourceProgress;
+import dev.crawlerrors.store.BreakdownCount;
 import dev.crawlerrors.store.HitFilter;
+import dev.crawlerrors.store.HitWindow;
 import dev.crawlerrors.store.MinuteCounts;
 import dev.crawlerrors.store.Snapshot;
 import dev.crawlerrors.store.StatusRange;
@@ -107,6 +109,33 @@ class ClickHouseHitStoreTest {
                             org.assertj.core.groups.Tuple.tuple("/a", "verified", VERIFIED.reason()));
             assertThat(one.verdicts(Verification.verified)).extracting(StoredVerdict::ip).containsExactly("66.249.66.1", "66.249.66.9");
             assertThat(one.verdicts(Verification.unverified)).isEmpty();
+        }
+    }
+
+    @Test
+    void countsTheHitsAfterASnapshotAndKnowsWhenAVerdictOfAnEarlierHitChanged() {
+        String db = ClickHouseTestCluster.database("windows");
+        try (ClickHouseHitStore store = open(db)) {
+            store.append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, PENDING),
+                    hit("2025-05-14T10:00:01Z", "66.249.66.1", "/b", 500, PENDING)));
+            Snapshot counted = store.snapshot();
+            // a new address's hits, identified with its first verdict: the hits counted keep theirs
+            store.append(List.of(hit("2025-05-14T10:01:00Z", "66.249.66.2", "/c", 404, VERIFIED)));
+            Snapshot newer = store.snapshot();
+            assertThat(store.sameVerdicts(counted, newer)).isTrue();
+            assertThat(store.countByCrawler(HitFilter.ERRORS, HitWindow.since(counted, newer)))
+                    .containsExactly(new BreakdownCount(GOOGLEBOT.name(), "crawler_search", "verified", 404, 1));
+            assertThat(store.countByCrawler(HitFilter.ERRORS, HitWindow.at(newer))).containsExactlyInAnyOrder(
+                    new BreakdownCount(GOOGLEBOT.name(), "crawler_search", "unverified", 404, 1),
+                    new BreakdownCount(GOOGLEBOT.name(), "crawler_search", "unverified", 500, 1),
+                    new BreakdownCount(GOOGLEBOT.name(), "crawler_search", "verified", 404, 1));
+            // a counted hit's address checked since: counting only the hits after is no longer enough
+            store.updateVerdict("66.249.66.1", GOOGLEBOT.name(), SPOOFED);
+            Snapshot changed = store.snapshot();
+            assertThat(store.sameVerdicts(newer, changed)).isFalse();
+            assertThat(store.sameVerdicts(counted, changed)).isFalse();
+            assertThat(store.countByCrawler(HitFilter.ERRORS, HitWindow.at(changed)))
+                    .containsExactly(new BreakdownCount(GOOGLEBOT.name(), "crawler_search", "verified", 404, 1));
         }
     }
 
