@@ -10,6 +10,9 @@ import dev.crawlerrors.pipeline.ImportSummary;
 import dev.crawlerrors.pipeline.LogImport;
 import dev.crawlerrors.report.CrawlErrorReport;
 import dev.crawlerrors.store.HitStore;
+import dev.crawlerrors.store.clickhouse.ClickHouseHitStore;
+import dev.crawlerrors.store.clickhouse.ClickHouseLocation;
+import dev.crawlerrors.store.clickhouse.ClickHouseSettings;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import dev.crawlerrors.store.duckdb.DuckDbSettings;
 import dev.crawlerrors.web.ReportServer;
@@ -34,9 +37,16 @@ public final class DemoCommand implements Callable<Integer> {
 
     Path dir;
 
+    private CommandSpec spec;
+
+    /** A ClickHouse store to run the demo on, instead of a DuckDB file in {@link #dir}. */
+    String db;
+
+    String dbUser;
+
     /** The command, bound to this object. */
     CommandSpec spec() {
-        CommandSpec spec = CommandSpecs.command(this, "demo",
+        spec = CommandSpecs.command(this, "demo",
                 "Generates the bundled demo access log (a street-information site: 226 error hits, page 3 holds 26 rows), "
                         + "imports it into a fresh store and serves the report.");
         server.addTo(spec);
@@ -44,6 +54,11 @@ public final class DemoCommand implements Callable<Integer> {
         urlNames.addTo(spec, List.of(DemoLog.URL_NAMES));
         spec.addOption(CommandSpecs.option("--dir", "DIR", Path.class, () -> dir, value -> dir = value,
                 "Where the demo's log, IP list and store are written (default: ./${DEFAULT-VALUE}).").defaultValue("crawl-errors-demo").build());
+        spec.addOption(CommandSpecs.option("--db", "URL", String.class, () -> db, value -> db = value,
+                "Runs the demo on ClickHouse instead, clickhouse://HOST:HTTP_PORT/DATABASE: a database that is empty or "
+                        + "holds an earlier demo's store, which is emptied first.").build());
+        spec.addOption(CommandSpecs.option("--db-user", "USER", String.class, () -> dbUser, value -> dbUser = value,
+                "The ClickHouse user (default: default); its password is read from $" + StoreOptions.DB_PASSWORD_ENV + ".").build());
         return spec;
     }
 
@@ -55,7 +70,10 @@ public final class DemoCommand implements Callable<Integer> {
         urlNames.check();
         Demo demo = Demo.prepare(dir);
         System.out.println("Demo log: " + demo.log() + " (the demo's IP lists, marked as demo data, are in " + demo.ipRanges() + ")");
-        DuckDbHitStore store = DuckDbHitStore.open(demo.db(), new DuckDbSettings(0, DuckDbSettings.SERVE.memoryLimit(), server.readers));
+        HitStore store = db == null
+                ? DuckDbHitStore.open(demo.db(), new DuckDbSettings(0, DuckDbSettings.SERVE.memoryLimit(), server.readers))
+                : ClickHouseHitStore.openAfresh(clickHouse(), new ClickHouseSettings(ClickHouseSettings.SERVE.threads(),
+                        ClickHouseSettings.SERVE.memoryBytes(), server.readers));
         ImportSummary summary;
         ReportServer reportServer;
         CrawlErrorReport report = urlNames.report(store, zone);
@@ -68,9 +86,17 @@ public final class DemoCommand implements Callable<Integer> {
             store.close();
             throw e;
         }
-        Path db = demo.db().toAbsolutePath().normalize();
-        ServeCommand.serveUntilStopped(reportServer, report, store, new ServeCommand.ServingFrom(db, false), server.displayHost(), List.of());
+        String shown = db == null ? demo.db().toAbsolutePath().normalize().toString() : clickHouse().shown();
+        ServeCommand.serveUntilStopped(reportServer, report, store, new ServeCommand.ServingFrom(shown, false), server.displayHost(), List.of());
         return 0;
+    }
+
+    private ClickHouseLocation clickHouse() {
+        try {
+            return ClickHouseLocation.parse(db, dbUser, System.getenv(StoreOptions.DB_PASSWORD_ENV));
+        } catch (IllegalArgumentException e) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--db: " + e.getMessage());
+        }
     }
 
     /** The demo's files in one directory: a fresh log, the directory of its IP lists ({@code --ip-ranges}), and a fresh store. */

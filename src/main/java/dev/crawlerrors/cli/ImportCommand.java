@@ -76,7 +76,7 @@ final class ImportCommand implements Callable<Integer> {
             // printed once the store committed what the import read: the summary says what is stored
             ImportSummary summary = job.run(files, ImportProgress.on(terminal, System.err), verbose);
             summary.print(System.out);
-            String where = hits instanceof StoreSocketClient through ? through.describe() : store.dbPath().toAbsolutePath().normalize().toString();
+            String where = hits instanceof StoreSocketClient through ? through.describe() : store.shownStore();
             System.out.println("Store: " + ShownText.of(where) + " (" + storedInAll(hits) + ").");
             return summary.succeeded() ? 0 : Main.RUNTIME_FAILURE;
         } catch (Exception | Error e) {

@@ -116,10 +116,13 @@ final class ServeCommand implements Callable<Integer> {
             report = urlNames.report(hits, store.zone(), catalog);
             reportServer = server.start(report, hits, () -> verifier.describeEvidence(Instant.now()), sources);
             started.add(reportServer);
-            // an import of this store writes through this serve while it has the store open
-            imports = startImportSocket(hits, store.dbPath());
-            started.add(imports);
-            feeds.add(imports);
+            // an import of this store writes through this serve while it has the store open; ClickHouse takes
+            // every import itself, so a serve of it listens for none (and claims no DuckDB file's place)
+            imports = store.onClickHouse() ? null : startImportSocket(hits, store.dbPath());
+            if (imports != null) {
+                started.add(imports);
+                feeds.add(imports);
+            }
             feeds.addAll(sources);
             if (lines != null) {
                 feeds.add(lines);
@@ -127,8 +130,8 @@ final class ServeCommand implements Callable<Integer> {
             // stopped in this order: nothing may reach the store or the verifier after they close
             feeds.add(rechecks);
             feeds.add(verifier);
-            ServedStore served = claimServedStore(store.dbPath(), imports, "http://" + server.displayHost() + ":" + reportServer.port()
-                    + "/crawl-errors");
+            ServedStore served = imports == null ? null : claimServedStore(store.dbPath(), imports, "http://" + server.displayHost()
+                    + ":" + reportServer.port() + "/crawl-errors");
             if (served != null) {
                 feeds.add(served::release);
             }
@@ -143,7 +146,7 @@ final class ServeCommand implements Callable<Integer> {
             store.removeIfMadeNow(existed);
             throw e;
         }
-        serveUntilStopped(reportServer, report, hits, new ServingFrom(store.dbPath(), !existed), server.displayHost(), feeds);
+        serveUntilStopped(reportServer, report, hits, new ServingFrom(store.shownStore(), !existed), server.displayHost(), feeds);
         return 0;
     }
 
@@ -167,8 +170,11 @@ final class ServeCommand implements Callable<Integer> {
         }
     }
 
-    /** The store a report is served from, as the start line names it: its absolute path, and whether it was made just now. */
-    record ServingFrom(Path file, boolean madeNow) {
+    /**
+     * The store a report is served from, as the start line names it: its absolute path (a ClickHouse
+     * store's URL, without user or password), and whether it was made just now.
+     */
+    record ServingFrom(String shown, boolean madeNow) {
     }
 
     /**
@@ -202,7 +208,7 @@ final class ServeCommand implements Callable<Integer> {
             hits.close();
             stopped.countDown();
         }, "shutdown"));
-        String file = ShownText.of(store.file().toString());
+        String file = ShownText.of(store.shown());
         System.out.println("Store: " + ShownText.of(hits.describe()) + ".");
         System.out.println("Serving the report at http://" + displayHost + ":" + server.port() + "/crawl-errors"
                 + " (times in " + report.zone() + ") from the store " + file + "; Ctrl-C stops.");

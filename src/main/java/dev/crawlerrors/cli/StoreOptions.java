@@ -9,6 +9,9 @@ import dev.crawlerrors.crawler.verify.IpRangeSource;
 import dev.crawlerrors.crawler.verify.IpRangeVerifier;
 import dev.crawlerrors.store.HitStore;
 import dev.crawlerrors.store.StoreException;
+import dev.crawlerrors.store.clickhouse.ClickHouseHitStore;
+import dev.crawlerrors.store.clickhouse.ClickHouseLocation;
+import dev.crawlerrors.store.clickhouse.ClickHouseSettings;
 import dev.crawlerrors.crawler.verify.TrustedProxies;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import dev.crawlerrors.store.duckdb.DuckDbSettings;
@@ -30,10 +33,14 @@ final class StoreOptions {
 
     static final String DB_ENV = "CRAWL_ERRORS_DB";
     static final String DEFAULT_DB = "./crawl-errors.duckdb";
+    static final String DB_PASSWORD_ENV = "CRAWL_ERRORS_DB_PASSWORD";
 
     private CommandSpec spec;
 
-    Path db;
+    /** A DuckDB file, or a ClickHouse store's URL ({@link ClickHouseLocation}). */
+    String db;
+
+    String dbUser;
 
     final TimeZoneOption timezone = new TimeZoneOption();
 
@@ -57,8 +64,12 @@ final class StoreOptions {
      */
     StoreOptions addTo(CommandSpec command) {
         spec = command;
-        command.addOption(CommandSpecs.option("--db", "FILE", Path.class, () -> db, value -> db = value,
-                "The DuckDB store (default: $" + DB_ENV + ", else " + DEFAULT_DB + ").").build());
+        command.addOption(CommandSpecs.option("--db", "FILE|URL", String.class, () -> db, value -> db = value,
+                "The store: a DuckDB file, or a ClickHouse server or cluster as clickhouse://HOST:HTTP_PORT/DATABASE "
+                        + "(default: $" + DB_ENV + ", else " + DEFAULT_DB + ").").build());
+        command.addOption(CommandSpecs.option("--db-user", "USER", String.class, () -> dbUser, value -> dbUser = value,
+                "The ClickHouse user (default: " + ClickHouseLocation.DEFAULT_USER + "); its password is read from $"
+                        + DB_PASSWORD_ENV + ", never from the command line.").build());
         timezone.addTo(command);
         command.addOption(CommandSpecs.option("--ip-ranges", "DIR|URL", String.class, () -> ipRanges, value -> ipRanges = value,
                 "Where the crawlers' published IP lists are read from: a directory holding them under their "
@@ -72,9 +83,11 @@ final class StoreOptions {
         command.addOption(CommandSpecs.option("--db-memory", "SIZE", String.class, () -> dbMemory, value -> dbMemory = value,
                 "The memory DuckDB may use, such as 512MB or 2GB (default: " + DuckDbSettings.SERVE.memoryLimit()
                         + " to serve, " + DuckDbSettings.IMPORT.memoryLimit() + " to import); beyond it, it spills to disk "
-                        + "or refuses a query.").build());
+                        + "or refuses a query. On ClickHouse, what one query may take on each server (max_memory_usage, "
+                        + "default 1GiB).").build());
         command.addOption(CommandSpecs.option("--db-threads", "N", Integer.class, () -> dbThreads, value -> dbThreads = value,
-                "DuckDB's worker threads (default: one per core to serve, one to import).").build());
+                "DuckDB's worker threads (default: one per core to serve, one to import); on ClickHouse, the threads "
+                        + "one query may use on each server (max_threads, default 4 to serve).").build());
         command.addOption(CommandSpecs.option("--dns-canary", "IP=NAME-PATTERN|none", String.class, () -> dnsCanary,
                 value -> dnsCanary = value, "An address whose reverse DNS must match NAME-PATTERN and resolve back to it: the "
                         + "resolver is checked against it before its answers count, and DNS-only verdicts stay unverified when it "
@@ -104,9 +117,26 @@ final class StoreOptions {
         }
     }
 
-    /** The store's file, absolute: every summary and serve's start line name it so, wherever the command ran. */
+    /** The store {@code --db} names, as given (the environment's or the default when it names none). */
+    String dbName() {
+        if (db != null) {
+            return db;
+        }
+        String env = System.getenv(DB_ENV);
+        return env != null && !env.isBlank() ? env : DEFAULT_DB;
+    }
+
+    /** Whether the store is on ClickHouse. */
+    boolean onClickHouse() {
+        return ClickHouseLocation.isLocation(dbName());
+    }
+
+    /**
+     * The store's file, absolute: every summary and serve's start line name it so, wherever the
+     * command ran. For a ClickHouse store, the default file's place (where the IP lists are cached).
+     */
     Path dbPath() {
-        return dbPath(db);
+        return dbPath(onClickHouse() ? Path.of(DEFAULT_DB) : Path.of(dbName()));
     }
 
     /** The store {@code --db} names, else {@code $CRAWL_ERRORS_DB}, else {@link #DEFAULT_DB} in the working directory; absolute. */
@@ -118,14 +148,30 @@ final class StoreOptions {
         return db.toAbsolutePath().normalize();
     }
 
+    /** The store as it is shown to the user (a ClickHouse URL without user or password, else the file, absolute). */
+    String shownStore() {
+        return onClickHouse() ? clickHouse().shown() : dbPath().toString();
+    }
+
+    ClickHouseLocation clickHouse() {
+        try {
+            return ClickHouseLocation.parse(dbName(), dbUser, System.getenv(DB_PASSWORD_ENV));
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "--db: " + e.getMessage());
+        }
+    }
+
     /**
      * Checks the values of the options before anything is made: a bad {@code --timezone},
-     * {@code --ip-ranges} or {@code --dns-server} is a usage error (exit 2) that leaves no store
-     * file behind. The catalog of {@code --crawlers} is read by {@link #catalog()}.
+     * {@code --ip-ranges}, {@code --dns-server} or ClickHouse URL is a usage error (exit 2) that
+     * leaves no store file behind. The catalog of {@code --crawlers} is read by {@link #catalog()}.
      */
     void validate() {
         zone();
         ipRangeSource();
+        if (onClickHouse()) {
+            clickHouse();
+        }
         if (dnsServer != null && !dnsServer.equalsIgnoreCase("none")) {
             try {
                 DnsVerifier.serverAddress(dnsServer);
@@ -135,18 +181,22 @@ final class StoreOptions {
         }
     }
 
-    /** Whether the store's file exists: one this command makes is removed again when its start fails ({@link #removeIfMadeNow}). */
+    /**
+     * Whether the store's file exists: one this command makes is removed again when its start fails
+     * ({@link #removeIfMadeNow}). A ClickHouse store is taken as existing (its database is the
+     * operator's, never removed), and the default DuckDB file is not looked at for it.
+     */
     boolean storeExists() {
-        return Files.exists(dbPath());
+        return onClickHouse() || Files.exists(dbPath());
     }
 
     /**
      * Removes the store's file and its write-ahead log when the command made them ({@code existed}
      * is {@link #storeExists()} before it opened the store): a start that failed leaves nothing
-     * behind. Call once the store is closed.
+     * behind. Call once the store is closed. Never anything for a ClickHouse store.
      */
     void removeIfMadeNow(boolean existed) {
-        if (existed) {
+        if (existed || onClickHouse()) {
             return;
         }
         Path file = dbPath();
@@ -218,7 +268,10 @@ final class StoreOptions {
      * The store to serve from, with {@code readers} connections for report requests, once read as
      * the report reads it: a damaged store is refused in one sentence that says what to do.
      */
-    DuckDbHitStore openStore(int readers) {
+    HitStore openStore(int readers) {
+        if (onClickHouse()) {
+            return checked(ClickHouseHitStore.open(clickHouse(), clickHouseSettings(ClickHouseSettings.SERVE, readers)));
+        }
         try {
             return checked(DuckDbHitStore.open(dbPath(), settings(DuckDbSettings.SERVE, readers)));
         } catch (StoreException e) {
@@ -226,8 +279,19 @@ final class StoreOptions {
         }
     }
 
-    DuckDbHitStore openStore() {
+    HitStore openStore() {
         return openStore(DuckDbSettings.SERVE.readers());
+    }
+
+    /** ClickHouse's settings from --db-memory (max_memory_usage) and --db-threads (max_threads). */
+    ClickHouseSettings clickHouseSettings(ClickHouseSettings defaults, int readers) {
+        try {
+            return new ClickHouseSettings(dbThreads == null ? defaults.threads() : dbThreads,
+                    dbMemory == null ? defaults.memoryBytes() : ClickHouseSettings.bytes(dbMemory), readers);
+        } catch (IllegalArgumentException e) {
+            String option = e.getMessage().startsWith("ClickHouse's threads") ? "--db-threads" : "--db-memory";
+            throw new ParameterException(spec.commandLine(), option + ": " + e.getMessage());
+        }
     }
 
     /** The DuckDB settings the options give, {@code defaults} where they say nothing. */
@@ -243,10 +307,14 @@ final class StoreOptions {
 
     /**
      * The store for an import: DuckDB gets one worker thread, the parsers the cores; checked as
-     * {@link #openStore(int)}. When a running
-     * {@code serve} has the store open, the import writes through that serve instead.
+     * {@link #openStore(int)}. When a running {@code serve} has the store open, the import writes
+     * through that serve instead. A ClickHouse store takes many writers itself: an import opens it,
+     * never a serve's socket.
      */
     HitStore openStoreForImport() {
+        if (onClickHouse()) {
+            return checked(ClickHouseHitStore.open(clickHouse(), clickHouseSettings(ClickHouseSettings.IMPORT, ClickHouseSettings.IMPORT.readers())));
+        }
         try {
             return checked(DuckDbHitStore.open(dbPath(), settings(DuckDbSettings.IMPORT, DuckDbSettings.IMPORT.readers())));
         } catch (StoreException e) {
@@ -291,7 +359,7 @@ final class StoreOptions {
         return null;
     }
 
-    private static DuckDbHitStore checked(DuckDbHitStore store) {
+    private static <S extends HitStore> S checked(S store) {
         try {
             store.checkReadable();
             return store;

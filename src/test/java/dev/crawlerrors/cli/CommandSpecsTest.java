@@ -64,7 +64,7 @@ class CommandSpecsTest {
         assertThat(serve.server.bind).isEqualTo("127.0.0.1");
         assertThat(serve.format.format).isEqualTo("auto");
         assertThat(serve.pushed.ingestPort).isNull();
-        assertThat(importer.store.db).isEqualTo(Path.of("x.duckdb"));
+        assertThat(importer.store.db).isEqualTo("x.duckdb");
         assertThat(importer.store.timezone.timezone).isEqualTo("Europe/Brussels");
         assertThat(importer.store.dnsServer).isNull();
         assertThat(importer.files).containsExactly("a.log", "b.log");

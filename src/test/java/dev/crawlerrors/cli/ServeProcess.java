@@ -33,7 +33,16 @@ record ServeProcess(Process process, String base, Path output) implements AutoCl
 
     /** {@link #start} with {@code directory} as the working directory, where the default store is; null for this JVM's. */
     static ServeProcess startIn(Path directory, Path output, String... args) throws Exception {
-        List<String> command = new ArrayList<>(javaRunning(output, "serve"));
+        return starting(directory, output, "serve", args);
+    }
+
+    /** Starts {@code COMMAND ARGS...} (serve, or demo), printing to {@code output}, and waits until it serves (at most 30 s). */
+    static ServeProcess starting(Path output, String subcommand, String... args) throws Exception {
+        return starting(null, output, subcommand, args);
+    }
+
+    private static ServeProcess starting(Path directory, Path output, String subcommand, String... args) throws Exception {
+        List<String> command = new ArrayList<>(javaRunning(output, subcommand));
         command.addAll(List.of(args));
         Process process = new ProcessBuilder(command).directory(directory == null ? null : directory.toFile())
                 .redirectErrorStream(true).redirectOutput(output.toFile()).start();
@@ -48,6 +57,13 @@ record ServeProcess(Process process, String base, Path output) implements AutoCl
             Thread.sleep(20);
         }
         return new ServeProcess(process, base, output);
+    }
+
+    /** {@code crawl-errors COMMAND ARGS...} in a JVM of its own on the tests' class path, printing to {@code output}. */
+    static Process launch(Path output, String subcommand, String... args) throws java.io.IOException {
+        List<String> command = new ArrayList<>(javaRunning(output, subcommand));
+        command.addAll(List.of(args));
+        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
     }
 
     /** The command line that runs crawl-errors {@code command} in a JVM of its own, from the tests' class path. */

@@ -1,0 +1,105 @@
+-- The schema crawl-errors creates on first use (ClickHouse 18.16 and later), for the database
+-- crawl_errors and the cluster crawl_errors. It sends each statement to the servers named beside it
+-- itself (18.16 runs ON CLUSTER only with ZooKeeper); nothing here needs to be run by hand. A DBA who
+-- creates the tables in advance (for instance Replicated ones on a current release: README.md) keeps
+-- these names, columns and sorting keys, and crawl-errors leaves existing tables as they are.
+-- ClickHouseSchemaTest holds this file to what the code creates.
+
+-- Every server: the database (crawl-errors creates it when missing).
+CREATE DATABASE IF NOT EXISTS crawl_errors;
+
+-- Every shard: the hits of the addresses the shard holds. ts_ms is the request's time in epoch
+-- milliseconds (18.16 has no DateTime64); writer, seq and n say which process wrote the row, in which
+-- of its batches, and its number there. A row counts once its batch has a row in commits.
+CREATE TABLE IF NOT EXISTS crawl_errors.hits_local (
+  ts_ms Int64,
+  writer UInt64,
+  seq UInt64,
+  n UInt64,
+  utc_offset_minutes Int16,
+  ip String,
+  method String,
+  url String,
+  status UInt16,
+  bytes Nullable(Int64),
+  duration_ms Nullable(Float64),
+  crawler String,
+  bot_type String,
+  user_agent Nullable(String),
+  referer Nullable(String),
+  host Nullable(String),
+  claim UInt64 MATERIALIZED cityHash64(ip, crawler)
+) ENGINE = MergeTree
+PARTITION BY toYYYYMM(toDateTime(intDiv(ts_ms, 1000)), 'UTC')
+ORDER BY (ts_ms, writer, n);
+
+-- Every shard: every verdict recorded, the same on all shards (each filters its own hits with it).
+CREATE TABLE IF NOT EXISTS crawl_errors.verdict_log_local (
+  ip String,
+  crawler String,
+  verification String,
+  reason String,
+  version UInt64,
+  writer UInt64,
+  seq UInt64,
+  recorded DateTime DEFAULT now(),
+  claim UInt64 MATERIALIZED cityHash64(ip, crawler)
+) ENGINE = MergeTree
+ORDER BY (claim, version);
+
+-- Every shard: each claim's latest verdict (argMax/FINAL), for "which addresses are still unverified".
+CREATE TABLE IF NOT EXISTS crawl_errors.verdicts_local (
+  ip String,
+  crawler String,
+  verification String,
+  reason String,
+  version UInt64
+) ENGINE = ReplacingMergeTree(version)
+ORDER BY (ip, crawler);
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS crawl_errors.verdicts_latest TO crawl_errors.verdicts_local
+AS SELECT ip, crawler, verification, reason, version FROM crawl_errors.verdict_log_local;
+
+-- Every server of the cluster: all shards' hits, sharded as the writers shard them.
+CREATE TABLE IF NOT EXISTS crawl_errors.hits AS crawl_errors.hits_local ENGINE = Distributed(crawl_errors, crawl_errors, hits_local, halfMD5(ip));
+
+-- The first shard only: each writer's committed batches and how far their logs were read: a log's
+-- key (fingerprint), the fingerprint it begins with (prefix), the check of the bytes before where it
+-- was read to, and, for a file read to its end, the file's identity, size and modification time (an
+-- unchanged file is not opened again). The lease column makes the server refuse a commit of a writer
+-- id older than 600 s. Schema 1 had no prefix, check_hash or file_ columns: crawl-errors adds them.
+CREATE TABLE IF NOT EXISTS crawl_errors.commits (
+  writer UInt64,
+  seq UInt64,
+  closed UInt8,
+  fingerprint String,
+  name String,
+  bytes UInt64,
+  lines UInt64,
+  prefix String DEFAULT splitByChar('-', fingerprint)[1],
+  check_hash Nullable(String),
+  file_key String DEFAULT '',
+  file_size UInt64 DEFAULT 0,
+  file_modified_nanos Int64 DEFAULT 0,
+  committed DateTime DEFAULT now(),
+  lease UInt8 MATERIALIZED throwIf(now() > toDateTime(bitShiftRight(writer, 32)) + 600)
+) ENGINE = ReplacingMergeTree(seq)
+ORDER BY (writer, fingerprint);
+
+-- The first shard only: which batches each snapshot (a report page's at=) holds.
+CREATE TABLE IF NOT EXISTS crawl_errors.snapshots (
+  total UInt64,
+  fence UInt64,
+  writer UInt64,
+  seq UInt64,
+  made DateTime DEFAULT now()
+) ENGINE = MergeTree
+PARTITION BY toYYYYMMDD(made)
+ORDER BY (total, fence, writer);
+
+-- The first shard only.
+CREATE TABLE IF NOT EXISTS crawl_errors.schema_version (
+  version UInt32,
+  applied DateTime DEFAULT now()
+) ENGINE = MergeTree
+ORDER BY version;

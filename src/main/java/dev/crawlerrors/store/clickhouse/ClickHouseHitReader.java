@@ -1,0 +1,328 @@
+package dev.crawlerrors.store.clickhouse;
+
+import dev.crawlerrors.crawler.Verdict;
+import dev.crawlerrors.crawler.Verification;
+import dev.crawlerrors.store.BreakdownCount;
+import dev.crawlerrors.store.DurationBuckets;
+import dev.crawlerrors.store.DurationCount;
+import dev.crawlerrors.store.HitFilter;
+import dev.crawlerrors.store.HitReader;
+import dev.crawlerrors.store.HitWindow;
+import dev.crawlerrors.store.MinuteChange;
+import dev.crawlerrors.store.MinuteCounts;
+import dev.crawlerrors.store.Snapshot;
+import dev.crawlerrors.store.StoredHit;
+import dev.crawlerrors.store.TimeCount;
+import dev.crawlerrors.store.UrlCount;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * The report's reads on ClickHouse, each at a snapshot ({@link ClickHouseSnapshots}): the rows
+ * whose batches it holds, whose claims' verdicts at it are among those asked for. Reads go to the
+ * server {@code --db} names, through the Distributed table when the store spans a cluster; a page
+ * reads the minutes its rows fall in (the primary key's first column), sorted by the report's key
+ * (time, writer, number), then its rows' verdicts from the first shard.
+ */
+final class ClickHouseHitReader implements HitReader {
+
+    /**
+     * A hit's id, the address of its own page: its writer's number {@code n} below, the low 31 bits
+     * of its writer (random) above, so that two writers' hits of the same number have ids of their
+     * own. A writer takes a new id every few minutes, long before its numbers pass 32 bits.
+     */
+    private static final String ID = "bitOr(bitShiftLeft(bitAnd(writer, 2147483647), 32), n)";
+    private static final String COLUMNS = "SELECT " + ID + ", ts_ms, utc_offset_minutes, ip, method, url, status, duration_ms, crawler, bot_type,"
+            + " claim, user_agent, host";
+    private static final String MINUTE = "intDiv(ts_ms, 60000)";
+    /** {@link DurationBuckets#bucket} in ClickHouse's SQL (numbers as Java writes them, whatever the locale). */
+    private static final String DURATION_BUCKET = "toInt32(if(ifNull(duration_ms, 0) >= " + DurationBuckets.FLOOR_MS + ", least("
+            + DurationBuckets.LAST + ", 1 + floor(log(ifNull(duration_ms, 0) / " + DurationBuckets.FLOOR_MS + ") / log("
+            + DurationBuckets.RATIO + "))), 0))";
+    /** Claims whose verdicts changed between two snapshots that are looked up among the earlier one's hits, at most. */
+    private static final int MAX_CHANGED_CLAIMS = 10_000;
+    /** Times beyond these are no bound: a page of the whole view. */
+    private static final long NO_BOUND = Long.MAX_VALUE / 4;
+
+    private final ClickHouseHttp http;
+    private final ClickHouseCluster cluster;
+    private final String db;
+    private final String hits;
+    private final ClickHouseSnapshots snapshots;
+    private final ClickHouseVerdicts verdicts;
+    private final Runnable beforeRead;
+
+    /** @param beforeRead commits what this process appended, so its reads see it */
+    ClickHouseHitReader(ClickHouseHttp http, ClickHouseCluster cluster, String db, ClickHouseSnapshots snapshots,
+            ClickHouseVerdicts verdicts, Runnable beforeRead) {
+        this.http = http;
+        this.cluster = cluster;
+        this.db = db;
+        this.hits = db + (cluster.distributed() ? ".hits" : ".hits_local");
+        this.snapshots = snapshots;
+        this.verdicts = verdicts;
+        this.beforeRead = beforeRead;
+    }
+
+    @Override
+    public Snapshot snapshot() {
+        beforeRead.run();
+        return snapshots.newest().snapshot();
+    }
+
+    @Override
+    public boolean serves(Snapshot snapshot) {
+        return snapshots.of(snapshot) != null;
+    }
+
+    @Override
+    public MinuteCounts minuteCounts(HitFilter filter, Snapshot snapshot) {
+        ClickHouseSnapshots.View view = view(snapshot);
+        String sql = "SELECT " + MINUTE + " AS m, count() FROM " + hits + " WHERE " + where(filter, view) + " GROUP BY m";
+        long[][] counts = minutes(http.query(cluster.entry(), sql));
+        return MinuteCounts.of(counts[0], counts[1]);
+    }
+
+    @Override
+    public MinuteChange minuteChange(HitFilter filter, Snapshot from, Snapshot to) {
+        ClickHouseSnapshots.View before = snapshots.of(from);
+        ClickHouseSnapshots.View after = snapshots.of(to);
+        if (before == null || after == null || !after.contains(before)) {
+            return null;
+        }
+        Map<Long, Long> change = new HashMap<>();
+        if (after.total() == before.total()) {
+            return MinuteChange.NONE;
+        }
+        // hits whose batches came after: in the view as it is after
+        add(change, http.query(cluster.entry(), "SELECT " + MINUTE + " AS m, count() FROM " + hits + " WHERE " + where(filter, after)
+                + " AND NOT (" + before.visible() + ") GROUP BY m"));
+        // hits there before whose claims got a verdict after: in the view after, less in it before
+        String wantedAfter = verdicts.filter(filter.effectiveVerifications(), after);
+        if (wantedAfter != null) {
+            String wantedBefore = verdicts.filter(filter.effectiveVerifications(), before);
+            String changed = "claim IN (SELECT claim FROM " + db + ".verdict_log_local WHERE " + after.visible() + " AND NOT ("
+                    + before.visible() + "))";
+            add(change, http.query(cluster.entry(), "SELECT " + MINUTE + " AS m, toInt64(countIf(" + wantedAfter + ")) - toInt64(countIf(" + wantedBefore + "))"
+                    + " FROM " + hits + " WHERE " + ClickHouseFilter.where(filter) + " AND " + before.visible() + " AND " + changed
+                    + " GROUP BY m"));
+        }
+        change.values().removeIf(n -> n == 0);
+        long[] minutes = new long[change.size()];
+        long[] counts = new long[change.size()];
+        int i = 0;
+        for (Map.Entry<Long, Long> e : change.entrySet()) {
+            minutes[i] = e.getKey();
+            counts[i++] = e.getValue();
+        }
+        return new MinuteChange(minutes, counts);
+    }
+
+    @Override
+    public List<StoredHit> rows(HitFilter filter, Snapshot snapshot, long fromMillis, long toMillis, long skip, int limit) {
+        ClickHouseSnapshots.View view = view(snapshot);
+        StringBuilder sql = new StringBuilder(COLUMNS).append(" FROM ").append(hits).append(" WHERE ").append(where(filter, view));
+        if (fromMillis > -NO_BOUND) {
+            sql.append(" AND ts_ms >= ").append(fromMillis);
+        }
+        if (toMillis < NO_BOUND) {
+            sql.append(" AND ts_ms < ").append(toMillis);
+        }
+        sql.append(" ORDER BY ts_ms DESC, writer DESC, n DESC");
+        if (limit < Integer.MAX_VALUE || skip > 0) {
+            sql.append(" LIMIT ").append(skip).append(", ").append(limit);
+        }
+        ClickHouseTsv.Reader r = new ClickHouseTsv.Reader(http.query(cluster.entry(), sql.toString()));
+        List<Row> rows = new ArrayList<>(Math.min(limit, 1024));
+        while (r.nextRow()) {
+            rows.add(new Row(r.number(), r.number(), (int) r.number(), r.text(), r.text(), r.text(), (int) r.number(), r.decimal(),
+                    r.text(), r.text(), r.unsigned(), r.text(), r.text()));
+        }
+        long[] claims = rows.stream().mapToLong(Row::claim).distinct().toArray();
+        Map<Long, Verdict> verdictOf = verdicts.at(claims, view);
+        List<StoredHit> hitsFound = new ArrayList<>(rows.size());
+        for (Row row : rows) {
+            Verdict verdict = verdictOf.getOrDefault(row.claim(), ClickHouseVerdicts.NOT_CHECKED);
+            hitsFound.add(new StoredHit(row.n(), row.epochMillis(), row.offsetMinutes(), row.ip(), row.method(), row.url(), row.status(),
+                    row.durationMs(), row.crawler(), row.botType(), verdict.verification().name(), verdict.reason(), row.userAgent(),
+                    row.host()));
+        }
+        return hitsFound;
+    }
+
+    /** A row as read, before its verdict is looked up. */
+    private record Row(long n, long epochMillis, int offsetMinutes, String ip, String method, String url, int status, Double durationMs,
+            String crawler, String botType, long claim, String userAgent, String host) {
+    }
+
+    @Override
+    public long size() {
+        ClickHouseSnapshots.View view = view(snapshot());
+        ClickHouseTsv.Reader r = new ClickHouseTsv.Reader(http.query(cluster.entry(), "SELECT count() FROM " + hits + " WHERE "
+                + view.visible()));
+        return r.nextRow() ? r.number() : 0;
+    }
+
+    private ClickHouseSnapshots.View view(Snapshot snapshot) {
+        ClickHouseSnapshots.View view = snapshots.of(snapshot);
+        if (view == null) {
+            throw new IllegalArgumentException("snapshot " + snapshot.token() + " is not one this store made");
+        }
+        return view;
+    }
+
+    /** The view's condition at a snapshot: the filter, the rows it holds, the verdicts asked for. */
+    private String where(HitFilter filter, ClickHouseSnapshots.View view) {
+        String verdict = verdicts.filter(filter.effectiveVerifications(), view);
+        return ClickHouseFilter.where(filter) + " AND " + view.visible() + (verdict == null ? "" : " AND " + verdict);
+    }
+
+    /**
+     * Whether no hit of {@code from} has another verdict at {@code to}: the verdicts recorded
+     * between them (every snapshot here has verdict number 0, so the default cannot tell) are all
+     * of claims none of whose hits {@code from} holds.
+     */
+    @Override
+    public boolean sameVerdicts(Snapshot from, Snapshot to) {
+        ClickHouseSnapshots.View before = snapshots.of(from);
+        ClickHouseSnapshots.View after = snapshots.of(to);
+        if (before == null || after == null || !after.contains(before)) {
+            return false;
+        }
+        if (after.total() == before.total()) {
+            return true;
+        }
+        ClickHouseTsv.Reader rows = new ClickHouseTsv.Reader(http.query(cluster.meta(), "SELECT DISTINCT claim FROM " + db
+                + ".verdict_log_local WHERE " + after.visible() + " AND NOT (" + before.visible() + ") LIMIT " + (MAX_CHANGED_CLAIMS + 1)));
+        StringBuilder claims = new StringBuilder();
+        int n = 0;
+        while (rows.nextRow()) {
+            if (++n > MAX_CHANGED_CLAIMS) {
+                return false;
+            }
+            claims.append(n == 1 ? "" : ",").append(Long.toUnsignedString(rows.unsigned()));
+        }
+        if (n == 0) {
+            return true;
+        }
+        ClickHouseTsv.Reader hit = new ClickHouseTsv.Reader(http.query(cluster.entry(), "SELECT count() FROM " + hits + " WHERE "
+                + before.visible() + " AND claim IN (" + claims + ")"));
+        return hit.nextRow() && hit.number() == 0;
+    }
+
+    /**
+     * One hit by its id ({@link #ID}), with its verdict at {@code snapshot}; should two writers'
+     * low bits ever be alike, the newest of their hits of that number is the one answered.
+     */
+    @Override
+    public Optional<StoredHit> hit(long id, Snapshot snapshot) {
+        ClickHouseSnapshots.View view = snapshots.of(snapshot);
+        if (id < 1 || view == null || view.total() == 0) {
+            return Optional.empty();
+        }
+        String sql = COLUMNS + " FROM " + hits + " WHERE n = " + (id & 0xFFFF_FFFFL) + " AND bitAnd(writer, 2147483647) = " + (id >>> 32) + " AND " + view.visible() + " ORDER BY ts_ms DESC, writer DESC LIMIT 1";
+        ClickHouseTsv.Reader r = new ClickHouseTsv.Reader(http.query(cluster.entry(), sql));
+        if (!r.nextRow()) {
+            return Optional.empty();
+        }
+        Row row = new Row(r.number(), r.number(), (int) r.number(), r.text(), r.text(), r.text(), (int) r.number(), r.decimal(),
+                r.text(), r.text(), r.unsigned(), r.text(), r.text());
+        Verdict verdict = verdicts.at(new long[] {row.claim()}, view).getOrDefault(row.claim(), ClickHouseVerdicts.NOT_CHECKED);
+        return Optional.of(new StoredHit(row.n(), row.epochMillis(), row.offsetMinutes(), row.ip(), row.method(), row.url(), row.status(),
+                row.durationMs(), row.crawler(), row.botType(), verdict.verification().name(), verdict.reason(), row.userAgent(),
+                row.host()));
+    }
+
+    @Override
+    public List<TimeCount> countByTime(HitFilter filter, HitWindow window, long bucketMillis) {
+        ClickHouseSnapshots.View view = view(window.snapshot());
+        String sql = "SELECT intDiv(ts_ms, " + bucketMillis + ") * " + bucketMillis + " AS b, status, " + verdict(view) + " AS v, count()"
+                + " FROM " + hits + " WHERE " + where(filter, window) + " GROUP BY b, status, v";
+        ClickHouseTsv.Reader r = new ClickHouseTsv.Reader(http.query(cluster.entry(), sql));
+        List<TimeCount> rows = new ArrayList<>();
+        while (r.nextRow()) {
+            rows.add(new TimeCount(r.number(), (int) r.number(), r.text(), r.number()));
+        }
+        return rows;
+    }
+
+    @Override
+    public List<BreakdownCount> countByCrawler(HitFilter filter, HitWindow window) {
+        ClickHouseSnapshots.View view = view(window.snapshot());
+        String sql = "SELECT crawler, bot_type, " + verdict(view) + " AS v, status, count() FROM " + hits + " WHERE "
+                + where(filter, window) + " GROUP BY crawler, bot_type, v, status";
+        ClickHouseTsv.Reader r = new ClickHouseTsv.Reader(http.query(cluster.entry(), sql));
+        List<BreakdownCount> rows = new ArrayList<>();
+        while (r.nextRow()) {
+            rows.add(new BreakdownCount(r.text(), r.text(), r.text(), (int) r.number(), r.number()));
+        }
+        return rows;
+    }
+
+    @Override
+    public List<DurationCount> countByDuration(HitFilter filter, HitWindow window) {
+        ClickHouseSnapshots.View view = view(window.snapshot());
+        String sql = "SELECT status, " + verdict(view) + " AS v, " + DURATION_BUCKET + " AS d, count() FROM " + hits + " WHERE "
+                + where(filter, window) + " AND duration_ms IS NOT NULL GROUP BY status, v, d";
+        ClickHouseTsv.Reader r = new ClickHouseTsv.Reader(http.query(cluster.entry(), sql));
+        List<DurationCount> rows = new ArrayList<>();
+        while (r.nextRow()) {
+            rows.add(new DurationCount((int) r.number(), r.text(), (int) r.number(), r.number()));
+        }
+        return rows;
+    }
+
+    @Override
+    public void forEachUrl(HitFilter filter, HitWindow window, Consumer<UrlCount> urls) {
+        String sql = "SELECT url, status, bot_type, count(), min(ts_ms), max(ts_ms), count(duration_ms), countIf(ifNull(duration_ms, 0) >= "
+                + DurationBuckets.SLOW_MS + ") FROM " + hits + " WHERE " + where(filter, window) + " GROUP BY url, status, bot_type";
+        ClickHouseTsv.Reader r = new ClickHouseTsv.Reader(http.query(cluster.entry(), sql));
+        while (r.nextRow()) {
+            urls.accept(new UrlCount(r.text(), (int) r.number(), r.text(), r.number(), r.number(), r.number(), r.number(), r.number()));
+        }
+    }
+
+    /** The view's condition over {@code window}: the hits its snapshot holds and the one it starts after does not. */
+    private String where(HitFilter filter, HitWindow window) {
+        String where = where(filter, view(window.snapshot()));
+        if (window.afterHits() == 0) {
+            return where;
+        }
+        return where + " AND NOT (" + view(new Snapshot(window.afterHits(), 0)).visible() + ")";
+    }
+
+    /** A hit's verdict at {@code view}, as a column, so that counts grouped by verdict need no join. */
+    private String verdict(ClickHouseSnapshots.View view) {
+        return "multiIf(" + verdicts.filter(Set.of(Verification.verified), view) + ", 'verified', "
+                + verdicts.filter(Set.of(Verification.spoofed), view) + ", 'spoofed', 'unverified')";
+    }
+
+    private static long[][] minutes(byte[] answer) {
+        ClickHouseTsv.Reader r = new ClickHouseTsv.Reader(answer);
+        long[] minutes = new long[1024];
+        long[] counts = new long[1024];
+        int n = 0;
+        while (r.nextRow()) {
+            if (n == minutes.length) {
+                minutes = Arrays.copyOf(minutes, n * 2);
+                counts = Arrays.copyOf(counts, n * 2);
+            }
+            minutes[n] = r.number();
+            counts[n++] = r.number();
+        }
+        return new long[][] {Arrays.copyOf(minutes, n), Arrays.copyOf(counts, n)};
+    }
+
+    private static void add(Map<Long, Long> change, byte[] answer) {
+        long[][] counts = minutes(answer);
+        for (int i = 0; i < counts[0].length; i++) {
+            change.merge(counts[0][i], counts[1][i], Long::sum);
+        }
+    }
+}

@@ -1,0 +1,154 @@
+package dev.crawlerrors.store.clickhouse;
+
+import dev.crawlerrors.store.StoreException;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+
+/**
+ * ClickHouse's HTTP interface, which every version speaks (18.16 included, which the official Java
+ * client cannot read from): a query is POSTed as the body and answered as TabSeparated text; an
+ * INSERT names its table and format in the URL and sends its rows as the body. Compression is off.
+ * Reads ask for {@code wait_end_of_query=1}, so a query that fails half-way is an error status,
+ * never a 200 with the error appended to partial rows. The user logs in with HTTP Basic auth.
+ */
+final class ClickHouseHttp {
+
+    private static final Duration CONNECT = Duration.ofSeconds(5);
+    /** A read: a query's own limit (max_execution_time) and some seconds to send its answer. */
+    private static final Duration READ = Duration.ofSeconds(ClickHouseSettings.QUERY_SECONDS + 30);
+    /** An insert of one batch, or a DDL statement. */
+    private static final Duration WRITE = Duration.ofMinutes(5);
+
+    private final HttpClient client;
+    private final String authorization;
+    private final ClickHouseSettings settings;
+    private final String user;
+
+    ClickHouseHttp(String user, String password, ClickHouseSettings settings) {
+        this.client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(CONNECT).build();
+        this.authorization = "Basic " + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+        this.settings = settings;
+        this.user = user;
+    }
+
+    ClickHouseSettings settings() {
+        return settings;
+    }
+
+    /**
+     * Runs a read on {@code server} and returns its TabSeparated answer. A connection the server
+     * closed while idle (its keep-alive is shorter than the client's) is tried once more.
+     */
+    byte[] query(URI server, String sql) {
+        URI uri = URI.create(server + "/?wait_end_of_query=1&max_execution_time=" + ClickHouseSettings.QUERY_SECONDS
+                + settings.urlParameters());
+        HttpRequest request = request(uri, READ).POST(HttpRequest.BodyPublishers.ofString(sql, StandardCharsets.UTF_8)).build();
+        try {
+            return send(server, request);
+        } catch (Stale stale) {
+            try {
+                return send(server, request);
+            } catch (Stale again) {
+                throw unreachable(server, again.getCause());
+            }
+        }
+    }
+
+    /** Runs a statement that returns nothing (DDL, an INSERT ... SELECT, ALTER) on {@code server}. */
+    void execute(URI server, String sql) {
+        URI uri = URI.create(server + "/?" + settings.urlParameters().substring(1));
+        HttpRequest request = request(uri, WRITE).POST(HttpRequest.BodyPublishers.ofString(sql, StandardCharsets.UTF_8)).build();
+        try {
+            send(server, request);
+        } catch (Stale stale) {
+            throw unreachable(server, stale.getCause());
+        }
+    }
+
+    /** Inserts TabSeparated {@code rows} into {@code table} ({@code db.table (columns)}) on {@code server}, asynchronously. */
+    CompletableFuture<Void> insert(URI server, String table, ClickHouseTsv.Writer rows) {
+        String query = "INSERT INTO " + table + " FORMAT TabSeparated";
+        URI uri = URI.create(server + "/?query=" + URLEncoder.encode(query, StandardCharsets.UTF_8) + settings.urlParameters());
+        HttpRequest request = request(uri, WRITE)
+                .POST(HttpRequest.BodyPublishers.ofByteArray(rows.bytes(), 0, rows.size())).build();
+        return client.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray()).handle((response, failure) -> {
+            if (failure != null) {
+                Throwable cause = failure instanceof CompletionException c && c.getCause() != null ? c.getCause() : failure;
+                throw new CompletionException(unreachable(server, cause));
+            }
+            if (response.statusCode() != 200) {
+                throw new CompletionException(failed(server, response));
+            }
+            return null;
+        });
+    }
+
+    /** Waits for an insert; its failure as this call's. */
+    static void await(CompletableFuture<Void> insert) {
+        try {
+            insert.join();
+        } catch (CompletionException e) {
+            throw e.getCause() instanceof RuntimeException cause ? cause : e;
+        }
+    }
+
+    private HttpRequest.Builder request(URI uri, Duration timeout) {
+        return HttpRequest.newBuilder(uri).timeout(timeout).header("Authorization", authorization)
+                .header("Content-Type", "text/plain; charset=UTF-8");
+    }
+
+    private byte[] send(URI server, HttpRequest request) throws Stale {
+        HttpResponse<byte[]> response;
+        try {
+            response = client.send(request, HttpResponse.BodyHandlers.ofByteArray());
+        } catch (HttpTimeoutException e) {
+            throw new StoreException("ClickHouse at " + server + " did not answer within " + request.timeout().orElseThrow().toSeconds()
+                    + " s", e);
+        } catch (ConnectException e) {
+            throw unreachable(server, e);
+        } catch (IOException e) {
+            throw new Stale(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StoreException("a request to ClickHouse at " + server + " was interrupted", e);
+        }
+        if (response.statusCode() != 200) {
+            throw failed(server, response);
+        }
+        return response.body();
+    }
+
+    private RuntimeException failed(URI server, HttpResponse<byte[]> response) {
+        ClickHouseException e = ClickHouseException.of(response.statusCode(), new String(response.body(), StandardCharsets.UTF_8));
+        if (response.statusCode() == 401 || response.statusCode() == 403 || e.code() == 192 || e.code() == 193 || e.code() == 194) {
+            return new StoreException("ClickHouse at " + server + " refused user '" + user + "': " + e.getMessage()
+                    + " (the user is --db-user, the password $CRAWL_ERRORS_DB_PASSWORD)", e);
+        }
+        return e;
+    }
+
+    private static StoreException unreachable(URI server, Throwable cause) {
+        String why = cause instanceof ConnectException ? "connection refused"
+                : cause == null || cause.getMessage() == null ? String.valueOf(cause) : cause.getMessage();
+        return new StoreException("cannot reach ClickHouse at " + server + " (" + why + "): is it running, and is "
+                + server.getPort() + " its HTTP port?", cause);
+    }
+
+    /** A connection that broke before an answer: the server closed it while idle, or went away. */
+    private static final class Stale extends Exception {
+        Stale(IOException cause) {
+            super(cause);
+        }
+    }
+}

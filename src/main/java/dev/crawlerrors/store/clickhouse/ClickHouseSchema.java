@@ -1,0 +1,306 @@
+package dev.crawlerrors.store.clickhouse;
+
+import dev.crawlerrors.store.StoreException;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The store's tables, created on first use on every shard (18.16 has no {@code ON CLUSTER}
+ * without ZooKeeper) and versioned in {@code schema_version} on the first shard. What each holds:
+ * <ul>
+ * <li>{@code hits_local}, on each shard: the hits of the addresses that shard holds, partitioned
+ *     by month and ordered by the report's sort key (time, then writer and number), each with the
+ *     writer and batch ({@code writer}, {@code seq}) that wrote it: a row counts only once its
+ *     batch is committed ({@link ClickHouseSnapshots}). {@code hits} reads every shard's (a
+ *     Distributed table, sharded by {@link ClickHouseCluster#SHARDING_KEY});</li>
+ * <li>{@code verdict_log_local}, on each shard, the same on all: every verdict recorded, with its
+ *     version (the latest wins) and batch; small, so every shard holds them all and filters its
+ *     own hits by verdict without asking another. {@code verdicts_local}, fed from it by a
+ *     materialized view, a ReplacingMergeTree keeping each claim's latest version, answers
+ *     "which addresses are unverified" (read with {@code argMax}, as merges run when they will);</li>
+ * <li>on the first shard only: {@code commits} (each batch committed by a writer, with how far its
+ *     logs were read), {@code snapshots} (which batches each snapshot holds) and
+ *     {@code schema_version}.</li>
+ * </ul>
+ * Only SQL that both 18.16 and current releases take: no TTL, codecs, skip indexes or
+ * DateTime64 (epoch milliseconds in an Int64 instead).
+ */
+final class ClickHouseSchema {
+
+    /**
+     * The schema this version writes; a store of a newer one is refused, an older one brought up to
+     * date. 2: each log's progress in {@code commits} carries its key's prefix, its check and, when
+     * the file was read to its end, the file's stamp ({@link #MIGRATIONS}).
+     */
+    static final int VERSION = 2;
+
+    /**
+     * The columns version 2 added to {@code commits}, as {@code ALTER TABLE ... ADD COLUMN} takes
+     * them (18.16 has no {@code IF NOT EXISTS} there: a column is added when {@code system.columns}
+     * lacks it). A row of version 1 reads its prefix from its key, as {@code SourceProgress.prefixOf}
+     * does, no check (null) and no file ('').
+     */
+    private static final Map<String, String> MIGRATIONS = new LinkedHashMap<>();
+
+    static {
+        MIGRATIONS.put("prefix", "prefix String DEFAULT splitByChar('-', fingerprint)[1]");
+        MIGRATIONS.put("check_hash", "check_hash Nullable(String)");
+        MIGRATIONS.put("file_key", "file_key String DEFAULT ''");
+        MIGRATIONS.put("file_size", "file_size UInt64 DEFAULT 0");
+        MIGRATIONS.put("file_modified_nanos", "file_modified_nanos Int64 DEFAULT 0");
+    }
+
+    private ClickHouseSchema() {
+    }
+
+    /** Tables every shard holds, by name, in the order they are created. */
+    private static Map<String, String> shardTables(String db, ClickHouseCluster cluster) {
+        Map<String, String> tables = new LinkedHashMap<>();
+        tables.put("hits_local", """
+                CREATE TABLE IF NOT EXISTS %1$s.hits_local (
+                  ts_ms Int64,
+                  writer UInt64,
+                  seq UInt64,
+                  n UInt64,
+                  utc_offset_minutes Int16,
+                  ip String,
+                  method String,
+                  url String,
+                  status UInt16,
+                  bytes Nullable(Int64),
+                  duration_ms Nullable(Float64),
+                  crawler String,
+                  bot_type String,
+                  user_agent Nullable(String),
+                  referer Nullable(String),
+                  host Nullable(String),
+                  claim UInt64 MATERIALIZED cityHash64(ip, crawler)
+                ) ENGINE = MergeTree
+                PARTITION BY toYYYYMM(toDateTime(intDiv(ts_ms, 1000)), 'UTC')
+                ORDER BY (ts_ms, writer, n)""".formatted(db));
+        tables.put("verdict_log_local", """
+                CREATE TABLE IF NOT EXISTS %1$s.verdict_log_local (
+                  ip String,
+                  crawler String,
+                  verification String,
+                  reason String,
+                  version UInt64,
+                  writer UInt64,
+                  seq UInt64,
+                  recorded DateTime DEFAULT now(),
+                  claim UInt64 MATERIALIZED cityHash64(ip, crawler)
+                ) ENGINE = MergeTree
+                ORDER BY (claim, version)""".formatted(db));
+        tables.put("verdicts_local", """
+                CREATE TABLE IF NOT EXISTS %1$s.verdicts_local (
+                  ip String,
+                  crawler String,
+                  verification String,
+                  reason String,
+                  version UInt64
+                ) ENGINE = ReplacingMergeTree(version)
+                ORDER BY (ip, crawler)""".formatted(db));
+        tables.put("verdicts_latest", """
+                CREATE MATERIALIZED VIEW IF NOT EXISTS %1$s.verdicts_latest TO %1$s.verdicts_local
+                AS SELECT ip, crawler, verification, reason, version FROM %1$s.verdict_log_local""".formatted(db));
+        if (cluster.distributed()) {
+            tables.put("hits", "CREATE TABLE IF NOT EXISTS %1$s.hits AS %1$s.hits_local ENGINE = Distributed(%2$s, %1$s, hits_local, %3$s)"
+                    .formatted(db, cluster.name(), ClickHouseCluster.SHARDING_KEY));
+        }
+        return tables;
+    }
+
+    /** Tables of the first shard alone. */
+    private static Map<String, String> metaTables(String db) {
+        Map<String, String> tables = new LinkedHashMap<>();
+        tables.put("commits", """
+                CREATE TABLE IF NOT EXISTS %1$s.commits (
+                  writer UInt64,
+                  seq UInt64,
+                  closed UInt8,
+                  fingerprint String,
+                  name String,
+                  bytes UInt64,
+                  lines UInt64,
+                  prefix String DEFAULT splitByChar('-', fingerprint)[1],
+                  check_hash Nullable(String),
+                  file_key String DEFAULT '',
+                  file_size UInt64 DEFAULT 0,
+                  file_modified_nanos Int64 DEFAULT 0,
+                  committed DateTime DEFAULT now(),
+                  lease UInt8 MATERIALIZED throwIf(now() > toDateTime(bitShiftRight(writer, 32)) + %2$d)
+                ) ENGINE = ReplacingMergeTree(seq)
+                ORDER BY (writer, fingerprint)""".formatted(db, ClickHouseSnapshots.LEASE_SECONDS));
+        tables.put("snapshots", """
+                CREATE TABLE IF NOT EXISTS %1$s.snapshots (
+                  total UInt64,
+                  fence UInt64,
+                  writer UInt64,
+                  seq UInt64,
+                  made DateTime DEFAULT now()
+                ) ENGINE = MergeTree
+                PARTITION BY toYYYYMMDD(made)
+                ORDER BY (total, fence, writer)""".formatted(db));
+        tables.put("schema_version", """
+                CREATE TABLE IF NOT EXISTS %1$s.schema_version (
+                  version UInt32,
+                  applied DateTime DEFAULT now()
+                ) ENGINE = MergeTree
+                ORDER BY version""".formatted(db));
+        return tables;
+    }
+
+    /**
+     * Creates the database and whatever table is missing on every shard, and checks the version.
+     * Safe to run from several processes at once: each statement creates only what is missing, and
+     * a table another process created meanwhile is taken as created.
+     */
+    static void prepare(ClickHouseHttp http, ClickHouseCluster cluster, String db, String user, String password) {
+        int version = version(http, cluster.meta(), db);
+        if (version > VERSION) {
+            throw new StoreException("the ClickHouse database " + db + " was made by a newer crawl-errors (schema " + version
+                    + "; this one knows " + VERSION + "): use that version, or another database", null);
+        }
+        for (ClickHouseCluster.Shard shard : cluster.shards()) {
+            Map<String, String> tables = shardTables(db, cluster);
+            boolean meta = shard.http().equals(cluster.meta());
+            if (meta) {
+                tables.putAll(metaTables(db));
+            }
+            boolean verdictsMade = create(http, shard.http(), db, tables).contains("verdict_log_local");
+            if (verdictsMade && !meta && version > 0) {
+                copyVerdicts(http, cluster, shard, db, user, password);
+            }
+        }
+        if (version > 0 && version < VERSION) {
+            migrate(http, cluster.meta(), db);
+        }
+        if (version < VERSION) {
+            http.execute(cluster.meta(), "INSERT INTO " + db + ".schema_version (version) VALUES (" + VERSION + ")");
+        }
+    }
+
+    /**
+     * Brings a store of an older version up to date: adds the columns {@code commits} lacks. Safe
+     * from several processes at once: a column another one added meanwhile is taken as added.
+     */
+    private static void migrate(ClickHouseHttp http, URI meta, String db) {
+        ClickHouseTsv.Reader rows = new ClickHouseTsv.Reader(http.query(meta, "SELECT name FROM system.columns WHERE database = "
+                + ClickHouseSql.quote(db) + " AND table = 'commits'"));
+        Set<String> columns = new HashSet<>();
+        while (rows.nextRow()) {
+            columns.add(rows.text());
+        }
+        String after = "lines";
+        for (Map.Entry<String, String> column : MIGRATIONS.entrySet()) {
+            if (!columns.contains(column.getKey())) {
+                try {
+                    http.execute(meta, "ALTER TABLE " + db + ".commits ADD COLUMN " + column.getValue() + " AFTER " + after);
+                } catch (ClickHouseException e) {
+                    if (e.code() != ClickHouseException.DUPLICATE_COLUMN) {
+                        throw new StoreException("cannot bring the store's tables on ClickHouse at " + meta + " to schema " + VERSION
+                                + ": " + e.getMessage(), e);
+                    }
+                }
+            }
+            after = column.getKey();
+        }
+    }
+
+    /** The schema version of the store, 0 when it has none yet. */
+    private static int version(ClickHouseHttp http, URI meta, String db) {
+        try {
+            ClickHouseTsv.Reader rows = new ClickHouseTsv.Reader(http.query(meta, "SELECT max(version) FROM " + db + ".schema_version"));
+            return rows.nextRow() ? (int) rows.number() : 0;
+        } catch (ClickHouseException e) {
+            if (e.code() == ClickHouseException.UNKNOWN_TABLE || e.code() == ClickHouseException.UNKNOWN_DATABASE) {
+                return 0;
+            }
+            throw e;
+        }
+    }
+
+    /** Creates the tables {@code server} lacks, and returns their names. */
+    private static Set<String> create(ClickHouseHttp http, URI server, String db, Map<String, String> tables) {
+        Set<String> existing = existing(http, server, db);
+        Set<String> made = new HashSet<>();
+        if (existing.containsAll(tables.keySet())) {
+            return made;
+        }
+        if (existing.isEmpty()) {
+            run(http, server, "CREATE DATABASE IF NOT EXISTS " + db);
+        }
+        for (Map.Entry<String, String> table : tables.entrySet()) {
+            if (!existing.contains(table.getKey())) {
+                run(http, server, table.getValue());
+                made.add(table.getKey());
+            }
+        }
+        return made;
+    }
+
+    /**
+     * Gives a shard added to a store's cluster the verdicts recorded before it came: every shard
+     * holds every verdict. Copied from the first shard through {@code remote()}; a verdict another
+     * process records meanwhile may come twice, which changes no latest verdict.
+     */
+    private static void copyVerdicts(ClickHouseHttp http, ClickHouseCluster cluster, ClickHouseCluster.Shard shard, String db,
+            String user, String password) {
+        String columns = "ip, crawler, verification, reason, version, writer, seq, recorded";
+        http.execute(shard.http(), "INSERT INTO " + db + ".verdict_log_local (" + columns + ") SELECT " + columns + " FROM remote("
+                + ClickHouseSql.quote(cluster.shards().get(0).tcp()) + ", " + db + ".verdict_log_local, " + ClickHouseSql.quote(user) + ", "
+                + ClickHouseSql.quote(password) + ")");
+    }
+
+    /** Every statement that makes the store's tables on a cluster, first shard's last, for the schema a deployment reads. */
+    static List<String> statements(String db, ClickHouseCluster cluster) {
+        List<String> statements = new ArrayList<>();
+        statements.add("CREATE DATABASE IF NOT EXISTS " + db);
+        statements.addAll(shardTables(db, cluster).values());
+        statements.addAll(metaTables(db).values());
+        return statements;
+    }
+
+    private static Set<String> existing(ClickHouseHttp http, URI server, String db) {
+        ClickHouseTsv.Reader rows = new ClickHouseTsv.Reader(http.query(server, "SELECT name FROM system.tables WHERE database = "
+                + ClickHouseSql.quote(db)));
+        Set<String> names = new HashSet<>();
+        while (rows.nextRow()) {
+            names.add(rows.text());
+        }
+        return names;
+    }
+
+    /** Runs a CREATE; one that lost a race with another process's is done all the same. */
+    private static void run(ClickHouseHttp http, URI server, String ddl) {
+        try {
+            http.execute(server, ddl);
+        } catch (ClickHouseException e) {
+            if (e.code() != ClickHouseException.TABLE_ALREADY_EXISTS && e.code() != ClickHouseException.DATABASE_ALREADY_EXISTS) {
+                throw new StoreException("cannot create the store's tables on ClickHouse at " + server + ": " + e.getMessage(), e);
+            }
+        }
+    }
+
+    /**
+     * Empties the database {@code db} on every shard for the demo, which starts from a fresh store:
+     * only a database that holds nothing, or a demo's (marked by a table {@code demo}), is dropped.
+     */
+    static void startAfresh(ClickHouseHttp http, ClickHouseCluster cluster, String db, String user, String password) {
+        Set<String> tables = existing(http, cluster.meta(), db);
+        if (!tables.isEmpty() && !tables.contains("demo")) {
+            throw new StoreException("the demo starts from a fresh store, and the ClickHouse database " + db
+                    + " holds one that is not a demo's: name another database for the demo", null);
+        }
+        for (ClickHouseCluster.Shard shard : cluster.shards()) {
+            http.execute(shard.http(), "DROP DATABASE IF EXISTS " + db);
+        }
+        prepare(http, cluster, db, user, password);
+        http.execute(cluster.meta(), "CREATE TABLE IF NOT EXISTS " + db + ".demo (made DateTime DEFAULT now()) ENGINE = TinyLog");
+    }
+}

@@ -1,0 +1,569 @@
+package dev.crawlerrors.store.clickhouse;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.crawlerrors.crawler.BotType;
+import dev.crawlerrors.crawler.Crawler;
+import dev.crawlerrors.crawler.CrawlerHit;
+import dev.crawlerrors.crawler.Verdict;
+import dev.crawlerrors.crawler.Verification;
+import dev.crawlerrors.ingest.FileStamp;
+import dev.crawlerrors.ingest.Hit;
+import dev.crawlerrors.ingest.SourceProgress;
+import dev.crawlerrors.store.BreakdownCount;
+import dev.crawlerrors.store.HitFilter;
+import dev.crawlerrors.store.HitWindow;
+import dev.crawlerrors.store.MinuteCounts;
+import dev.crawlerrors.store.Snapshot;
+import dev.crawlerrors.store.StatusRange;
+import dev.crawlerrors.store.StoreException;
+import dev.crawlerrors.store.StoredHit;
+import dev.crawlerrors.store.StoredVerdict;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** The store's contract on a real two-shard ClickHouse cluster (and one plain server), as the embedded store keeps it. */
+class ClickHouseHitStoreTest {
+
+    static final Crawler GOOGLEBOT = new Crawler("Googlebot Desktop", "Google", BotType.crawler_search,
+            List.of("Googlebot"), null, List.of("common-crawlers.json"), null);
+    static final Crawler GPTBOT = new Crawler("GPTBot", "OpenAI", BotType.crawler_ai, List.of("GPTBot"), null, List.of("gptbot.json"), null);
+    static final Verdict VERIFIED = new Verdict(Verification.verified, "in common-crawlers.json 66.249.66.0/27");
+    static final Verdict PENDING = new Verdict(Verification.unverified, "claims Googlebot; reverse DNS check pending");
+    static final Verdict SPOOFED = new Verdict(Verification.spoofed, "claims Googlebot; not in any list");
+
+    private final ClickHouseTestCluster cluster = ClickHouseTestCluster.twoShards();
+
+    static CrawlerHit hit(String time, String ip, String url, int status, Verdict verdict) {
+        return hit(Instant.parse(time).toEpochMilli(), ip, url, status, verdict);
+    }
+
+    static CrawlerHit hit(long epochMillis, String ip, String url, int status, Verdict verdict) {
+        Hit hit = new Hit(epochMillis, 120, ip, "GET", url, status, -1, null, "Googlebot", Double.NaN, null);
+        return new CrawlerHit(hit, GOOGLEBOT, verdict);
+    }
+
+    private ClickHouseHitStore open(String db) {
+        return ClickHouseHitStore.open(cluster.location(db), ClickHouseSettings.SERVE);
+    }
+
+    @Test
+    void ordersNewestFirstAndBreaksTiesOfAnInstantInTheOrderStored() {
+        try (ClickHouseHitStore store = open(ClickHouseTestCluster.database("order"))) {
+            store.append(List.of(
+                    hit("2025-05-14T10:00:00Z", "66.249.66.1", "/first", 308, VERIFIED),
+                    hit("2025-05-14T11:00:00Z", "66.249.66.1", "/newest", 308, VERIFIED),
+                    hit("2025-05-14T10:00:00Z", "66.249.66.2", "/second", 308, VERIFIED),
+                    hit("2025-05-14T10:00:00Z", "66.249.66.3", "/third", 308, VERIFIED)));
+
+            assertThat(store.page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url)
+                    .containsExactly("/newest", "/third", "/second", "/first");
+            assertThat(store.page(HitFilter.ERRORS, 2, 1)).extracting(StoredHit::url).containsExactly("/second");
+        }
+    }
+
+    @Test
+    void countsOnlyErrorsAndLeavesSpoofedHitsOutByDefault() {
+        try (ClickHouseHitStore store = open(ClickHouseTestCluster.database("errors"))) {
+            store.append(List.of(
+                    hit("2025-05-14T10:00:00Z", "66.249.66.1", "/ok", 200, VERIFIED),
+                    hit("2025-05-14T10:00:01Z", "66.249.66.1", "/moved", 301, VERIFIED),
+                    hit("2025-05-14T10:00:02Z", "203.0.113.9", "/fake", 404, SPOOFED)));
+
+            assertThat(store.size()).isEqualTo(3);
+            assertThat(store.count(HitFilter.ERRORS)).isEqualTo(1);
+            HitFilter onlySpoofed = new HitFilter(List.of(), Set.of(), Set.of(Verification.spoofed), null, null, null, null);
+            assertThat(store.page(onlySpoofed, 0, 10)).extracting(StoredHit::url, StoredHit::verification)
+                    .containsExactly(org.assertj.core.groups.Tuple.tuple("/fake", "spoofed"));
+            HitFilter onlyVerified = new HitFilter(List.of(), Set.of(), Set.of(Verification.verified), null, null, null, null);
+            assertThat(store.count(onlyVerified)).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void showsTheLatestVerdictForEveryHitFromTheAddressAndAFirstVerdictNeverOverwritesAChange() {
+        String db = ClickHouseTestCluster.database("verdicts");
+        try (ClickHouseHitStore one = open(db); ClickHouseHitStore other = open(db)) {
+            one.append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, PENDING),
+                    hit("2025-05-14T10:00:01Z", "66.249.66.1", "/b", 404, PENDING)));
+            one.flush();
+            one.updateVerdict("66.249.66.1", GOOGLEBOT.name(), VERIFIED);
+            one.flush();
+            // another process meets the address later, identified with the first verdict it could give
+            other.append(List.of(hit("2025-05-14T10:00:02Z", "66.249.66.1", "/c", 404, PENDING)));
+            other.flush();
+            // and a change recorded before any hit of its claim is not overwritten by the hit's
+            one.updateVerdict("66.249.66.9", GOOGLEBOT.name(), VERIFIED);
+            one.append(List.of(hit("2025-05-14T10:00:03Z", "66.249.66.9", "/d", 404, PENDING)));
+            one.flush();
+
+            assertThat(other.page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url, StoredHit::verification, StoredHit::reason)
+                    .containsExactly(
+                            org.assertj.core.groups.Tuple.tuple("/d", "verified", VERIFIED.reason()),
+                            org.assertj.core.groups.Tuple.tuple("/c", "verified", VERIFIED.reason()),
+                            org.assertj.core.groups.Tuple.tuple("/b", "verified", VERIFIED.reason()),
+                            org.assertj.core.groups.Tuple.tuple("/a", "verified", VERIFIED.reason()));
+            assertThat(one.verdicts(Verification.verified)).extracting(StoredVerdict::ip).containsExactly("66.249.66.1", "66.249.66.9");
+            assertThat(one.verdicts(Verification.unverified)).isEmpty();
+        }
+    }
+
+    @Test
+    void countsTheHitsAfterASnapshotAndKnowsWhenAVerdictOfAnEarlierHitChanged() {
+        String db = ClickHouseTestCluster.database("windows");
+        try (ClickHouseHitStore store = open(db)) {
+            store.append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, PENDING),
+                    hit("2025-05-14T10:00:01Z", "66.249.66.1", "/b", 500, PENDING)));
+            Snapshot counted = store.snapshot();
+            // a new address's hits, identified with its first verdict: the hits counted keep theirs
+            store.append(List.of(hit("2025-05-14T10:01:00Z", "66.249.66.2", "/c", 404, VERIFIED)));
+            Snapshot newer = store.snapshot();
+            assertThat(store.sameVerdicts(counted, newer)).isTrue();
+            assertThat(store.countByCrawler(HitFilter.ERRORS, HitWindow.since(counted, newer)))
+                    .containsExactly(new BreakdownCount(GOOGLEBOT.name(), "crawler_search", "verified", 404, 1));
+            assertThat(store.countByCrawler(HitFilter.ERRORS, HitWindow.at(newer))).containsExactlyInAnyOrder(
+                    new BreakdownCount(GOOGLEBOT.name(), "crawler_search", "unverified", 404, 1),
+                    new BreakdownCount(GOOGLEBOT.name(), "crawler_search", "unverified", 500, 1),
+                    new BreakdownCount(GOOGLEBOT.name(), "crawler_search", "verified", 404, 1));
+            // a counted hit's address checked since: counting only the hits after is no longer enough
+            store.updateVerdict("66.249.66.1", GOOGLEBOT.name(), SPOOFED);
+            Snapshot changed = store.snapshot();
+            assertThat(store.sameVerdicts(newer, changed)).isFalse();
+            assertThat(store.sameVerdicts(counted, changed)).isFalse();
+            assertThat(store.countByCrawler(HitFilter.ERRORS, HitWindow.at(changed)))
+                    .containsExactly(new BreakdownCount(GOOGLEBOT.name(), "crawler_search", "verified", 404, 1));
+        }
+    }
+
+    @Test
+    void filtersByStatusClassTimeUrlPrefixHostAndBotType() {
+        try (ClickHouseHitStore store = open(ClickHouseTestCluster.database("filters"))) {
+            List<CrawlerHit> hits = new ArrayList<>();
+            hits.add(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/antwerp/meir", 308, VERIFIED));
+            hits.add(hit("2025-05-14T12:00:00Z", "66.249.66.1", "/antwerp/straten/a", 404, VERIFIED));
+            hits.add(hit("2025-05-15T10:00:00Z", "66.249.66.1", "/ghent/straten/b", 404, VERIFIED));
+            Hit onHost = new Hit(Instant.parse("2025-05-15T11:00:00Z").toEpochMilli(), 0, "66.249.66.2", "GET", "/it's", 410, -1, null,
+                    "GPTBot", Double.NaN, "shop.example.org");
+            hits.add(new CrawlerHit(onHost, GPTBOT, VERIFIED));
+            store.append(hits);
+
+            HitFilter notFound = new HitFilter(List.of(new StatusRange(400, 499)), Set.of(), Set.of(), null, null, null, null);
+            HitFilter exact = new HitFilter(List.of(new StatusRange(308, 308), new StatusRange(410, 410)), Set.of(), Set.of(), null, null,
+                    null, null);
+            HitFilter antwerp = new HitFilter(List.of(), Set.of(), Set.of(), null, null, "/antwerp/", null);
+            HitFilter quote = new HitFilter(List.of(), Set.of(), Set.of(), null, null, "/it'", null);
+            HitFilter day = new HitFilter(List.of(), Set.of(), Set.of(), Instant.parse("2025-05-14T00:00:00Z"),
+                    Instant.parse("2025-05-15T00:00:00Z"), null, null);
+            HitFilter ai = new HitFilter(List.of(), Set.of(BotType.crawler_ai), Set.of(), null, null, null, null);
+            HitFilter host = new HitFilter(List.of(), Set.of(), Set.of(), null, null, null, "shop.example.org");
+
+            assertThat(store.count(notFound)).isEqualTo(3);
+            assertThat(store.count(exact)).isEqualTo(2);
+            assertThat(store.count(antwerp)).isEqualTo(2);
+            assertThat(store.count(quote)).isEqualTo(1);
+            assertThat(store.count(day)).isEqualTo(2);
+            assertThat(store.page(ai, 0, 10)).extracting(StoredHit::url, StoredHit::crawler, StoredHit::botType)
+                    .containsExactly(org.assertj.core.groups.Tuple.tuple("/it's", "GPTBot", "crawler_ai"));
+            assertThat(store.count(host)).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void storesEveryFieldOfAHitIncludingNullsControlsAndTextBeyondAscii() {
+        try (ClickHouseHitStore store = open(ClickHouseTestCluster.database("fields"))) {
+            String url = "/caf\u00e9/\u20ac?q=\u65e5\u672c\u8a9e&t=a\tb\nc\\d\\N'e\"\u0000\u0007\r\u0008\u000c";
+            Hit full = new Hit(Instant.parse("2025-05-14T10:00:00.123Z").toEpochMilli(), -330, "2001:4860:4801:10::1", "PROPFIND", url,
+                    503, 1234, "https://example.org/\u00e4", "Googlebot/2.1 (\u00fcn\u00efc\u00f6d\u00e9 \uD83D\uDE00)", 12.5, "www.example.org");
+            Hit bare = new Hit(Instant.parse("2025-05-14T10:00:01Z").toEpochMilli(), 0, "66.249.66.1", "", "/", 404, -1, null,
+                    null, Double.NaN, null);
+            Hit tiny = new Hit(Instant.parse("2025-05-14T10:00:02Z").toEpochMilli(), 840, "66.249.66.1", "GET", "/t", 599, 0, null, "",
+                    0.1 + 0.2, "");
+            store.append(List.of(new CrawlerHit(full, GOOGLEBOT, VERIFIED), new CrawlerHit(bare, GOOGLEBOT, VERIFIED),
+                    new CrawlerHit(tiny, GOOGLEBOT, VERIFIED)));
+
+            List<StoredHit> rows = store.page(HitFilter.ERRORS, 0, 10);
+
+            assertThat(rows).extracting(StoredHit::epochMillis, StoredHit::offsetMinutes, StoredHit::ip, StoredHit::method,
+                    StoredHit::url, StoredHit::status, StoredHit::durationMs, StoredHit::userAgent, StoredHit::host).containsExactly(
+                            org.assertj.core.groups.Tuple.tuple(tiny.epochMillis(), 840, "66.249.66.1", "GET", "/t", 599, 0.30000000000000004,
+                                    "", ""),
+                            org.assertj.core.groups.Tuple.tuple(bare.epochMillis(), 0, "66.249.66.1", "", "/", 404, null, null, null),
+                            org.assertj.core.groups.Tuple.tuple(full.epochMillis(), -330, "2001:4860:4801:10::1", "PROPFIND", url, 503, 12.5,
+                                    full.userAgent(), "www.example.org"));
+        }
+    }
+
+    @Test
+    void recordsHowFarALogWasImportedWithItsHitsAndKeepsTheLatest() {
+        String db = ClickHouseTestCluster.database("progress");
+        try (ClickHouseHitStore store = open(db)) {
+            assertThat(store.imported(List.of("f1"))).isEmpty();
+            store.append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, VERIFIED)),
+                    new SourceProgress("f1", "access.log", 180, 1));
+            store.append(List.of(), new SourceProgress("f1", "access.log", 360, 2)); // buffered, not yet written
+            assertThat(store.imported(List.of("f1"))).containsExactly(new SourceProgress("f1", "access.log", 360, 2));
+            store.append(List.of(hit("2025-05-14T10:00:01Z", "66.249.66.1", "/b", 404, VERIFIED)),
+                    new SourceProgress("f2", "access.log.1", 90, 1));
+        }
+        try (ClickHouseHitStore store = open(db)) {
+            assertThat(store.imported(List.of("f1", "f2", "f3")))
+                    .containsExactlyInAnyOrder(new SourceProgress("f1", "access.log", 360, 2), new SourceProgress("f2", "access.log.1", 90, 1));
+            assertThat(store.imported(List.of())).isEmpty();
+            assertThat(store.size()).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void answersALogsProgressByItsKeysPrefixWithItsCheckAndTheFilesReadToTheirEndBeforeAndAfterTheCommit() {
+        String db = ClickHouseTestCluster.database("files");
+        FileStamp first = new FileStamp("(dev=803,ino=11)", 1_200, 1_747_216_800_123_456_789L);
+        FileStamp second = new FileStamp("(dev=803,ino=12)", 640, 1_747_216_801_000_000_000L);
+        SourceProgress whole = new SourceProgress("abc", "access.log.1.gz", 3_000, 20, "c1", first);
+        // a log that begins as abc does and is another: a key of its own under the same prefix
+        SourceProgress other = new SourceProgress("abc-2", "access.log.2.gz", 1_500, 10, null, second);
+        SourceProgress elsewhere = new SourceProgress("def", "other.log", 90, 1, "c3", null);
+        try (ClickHouseHitStore store = open(db)) {
+            store.append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, VERIFIED)), whole);
+            store.append(List.of(), other);
+            store.append(List.of(), elsewhere);
+            // appended, and committed or not (the store commits within a second): found all the same
+            assertThat(store.imported(List.of("abc"))).extracting(p -> p.readToTheEndOf(null))
+                    .containsExactlyInAnyOrder(whole.readToTheEndOf(null), other.readToTheEndOf(null));
+            assertThat(store.importedFiles(List.of(first.key(), second.key(), "(dev=803,ino=13)"))).containsExactlyInAnyOrder(whole, other);
+            store.flush();
+            assertThat(store.imported(List.of("abc"))).containsExactlyInAnyOrder(whole.readToTheEndOf(null), other.readToTheEndOf(null));
+        }
+        try (ClickHouseHitStore store = open(db)) {
+            assertThat(store.imported(List.of("abc", "def", "xyz"))).containsExactlyInAnyOrder(whole.readToTheEndOf(null),
+                    other.readToTheEndOf(null), elsewhere);
+            assertThat(store.importedFiles(List.of(first.key(), second.key(), "(dev=803,ino=13)"))).containsExactlyInAnyOrder(whole, other);
+            assertThat(store.importedFiles(List.of())).isEmpty();
+            // the file grew and was read to its end again: its newest stamp is the one answered
+            FileStamp grown = new FileStamp(first.key(), 1_800, 1_747_216_900_000_000_000L);
+            SourceProgress further = new SourceProgress("abc", "access.log.1.gz", 4_000, 27, "c4", grown);
+            store.append(List.of(), further);
+            store.flush();
+            assertThat(store.importedFiles(List.of(first.key()))).containsExactly(further);
+            assertThat(store.imported(List.of("abc"))).containsExactlyInAnyOrder(further.readToTheEndOf(null), other.readToTheEndOf(null));
+        }
+    }
+
+    @Test
+    void bringsAStoreOfSchemaOneUpToDateAndKnowsTheLogsItRecorded() {
+        String db = ClickHouseTestCluster.database("schema1");
+        try (ClickHouseHitStore store = open(db)) {
+            store.flush();
+        }
+        // as version 1 made it: commits without the prefix, check and file columns, and one log recorded
+        for (String column : List.of("prefix", "check_hash", "file_key", "file_size", "file_modified_nanos")) {
+            cluster.query(1, "ALTER TABLE " + db + ".commits DROP COLUMN " + column);
+        }
+        long now = cluster.number(1, "SELECT toUInt64(now())");
+        cluster.query(1, "INSERT INTO " + db + ".commits (writer, seq, closed, fingerprint, name, bytes, lines) VALUES ("
+                + Long.toUnsignedString((now - 5) << 32) + ", 1, 0, 'f0', 'access.log', 4096, 32)");
+        cluster.query(1, "DROP TABLE " + db + ".schema_version");
+        cluster.query(1, "CREATE TABLE " + db + ".schema_version (version UInt32, applied DateTime DEFAULT now()) ENGINE = MergeTree"
+                + " ORDER BY version");
+        cluster.query(1, "INSERT INTO " + db + ".schema_version (version) VALUES (1)");
+
+        SourceProgress later = new SourceProgress("f1", "access.log.1", 100, 2, "c1", new FileStamp("(dev=1,ino=2)", 100, 5));
+        try (ClickHouseHitStore store = open(db)) {
+            assertThat(store.imported(List.of("f0"))).containsExactly(new SourceProgress("f0", "access.log", 4096, 32));
+            store.append(List.of(), later);
+            store.flush();
+        }
+        assertThat(cluster.number(1, "SELECT max(version) FROM " + db + ".schema_version")).isEqualTo(2);
+        assertThat(java.util.Arrays.stream(cluster.query(1, "DESCRIBE TABLE " + db + ".commits").split("\n"))
+                .map(column -> column.split("\t")[0])).containsExactly("writer", "seq", "closed", "fingerprint", "name", "bytes", "lines",
+                        "prefix", "check_hash", "file_key", "file_size", "file_modified_nanos", "committed", "lease");
+        try (ClickHouseHitStore store = open(db)) {
+            assertThat(store.imported(List.of("f0", "f1"))).containsExactlyInAnyOrder(new SourceProgress("f0", "access.log", 4096, 32),
+                    later.readToTheEndOf(null));
+            assertThat(store.importedFiles(List.of("(dev=1,ino=2)"))).containsExactly(later);
+        }
+    }
+
+    @Test
+    void aStoreThatCannotBeReadIsSaidInOneSentenceNamingIt() {
+        String db = ClickHouseTestCluster.database("unreadable");
+        try (ClickHouseHitStore store = open(db)) {
+            store.append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, VERIFIED)));
+            store.checkReadable();
+            // the second shard lost its hits
+            cluster.query(2, "DROP TABLE " + db + ".hits_local");
+            assertThatThrownBy(store::checkReadable).isInstanceOf(StoreException.class)
+                    .hasMessageStartingWith("the ClickHouse store " + cluster.location(db).shown() + " cannot be read: ")
+                    .hasMessageEndingWith("; check that every server of it runs and answers");
+        }
+    }
+
+    @Test
+    void leavesMonitorsAndScannersOutUnlessTheirTypeOrNameIsAskedFor() {
+        Crawler uptime = new Crawler("UptimeRobot", "UptimeRobot", BotType.monitor, List.of("UptimeRobot"), null, List.of(), null);
+        try (ClickHouseHitStore store = open(ClickHouseTestCluster.database("hidden"))) {
+            Hit check = new Hit(Instant.parse("2025-05-14T10:00:01Z").toEpochMilli(), 0, "69.162.124.226", "HEAD", "/health", 503, -1,
+                    null, "UptimeRobot/2.0", Double.NaN, null);
+            store.append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, VERIFIED),
+                    new CrawlerHit(check, uptime, new Verdict(Verification.unverified, "publishes no list"))));
+
+            HitFilter every = new HitFilter(List.of(), HitFilter.ALL_BOT_TYPES, Set.of(), null, null, null, null);
+            HitFilter monitors = new HitFilter(List.of(), Set.of(BotType.monitor), Set.of(), null, null, null, null);
+            HitFilter byName = new HitFilter(List.of(), Set.of(), Set.of(), null, null, null, null, Set.of("UptimeRobot"));
+            HitFilter google = new HitFilter(List.of(), Set.of(), Set.of(), null, null, null, null, Set.of("Googlebot Desktop"));
+
+            assertThat(store.page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url).containsExactly("/a");
+            assertThat(store.page(every, 0, 10)).extracting(StoredHit::url).containsExactly("/health", "/a");
+            assertThat(store.page(monitors, 0, 10)).extracting(StoredHit::url).containsExactly("/health");
+            assertThat(store.page(byName, 0, 10)).extracting(StoredHit::url).containsExactly("/health");
+            assertThat(store.page(google, 0, 10)).extracting(StoredHit::url).containsExactly("/a");
+        }
+    }
+
+    @Test
+    void writesBatchesLargerThanOneInsertWithoutLosingReorderingOrRepeatingARow() {
+        String db = ClickHouseTestCluster.database("batches");
+        int rows = ClickHouseHitWriter.FLUSH_ROWS + 30_000; // more than one batch goes out while the appends go on
+        long start = Instant.parse("2025-05-14T00:00:00Z").toEpochMilli();
+        try (ClickHouseHitStore store = open(db)) {
+            for (int i = 0; i < rows; i += 1000) {
+                List<CrawlerHit> chunk = new ArrayList<>();
+                for (int j = i; j < i + 1000; j++) {
+                    chunk.add(hit(start + j / 3 * 1000L, "66.249.66." + (j % 200), "/p" + j, 404, VERIFIED));
+                }
+                store.append(chunk, new SourceProgress("f1", "access.log", i + 1000L, i + 1000L));
+                if (i == 60_000) {
+                    store.updateVerdict("66.249.66.7", GOOGLEBOT.name(), new Verdict(Verification.spoofed, "PTR refuted"));
+                }
+            }
+        }
+        try (ClickHouseHitStore store = open(db)) {
+            assertThat(store.size()).isEqualTo(rows);
+            assertThat(cluster.number(1, "SELECT uniqExact(url) FROM " + db + ".hits")).isEqualTo(rows);
+            // three hits a second: an instant's hits newest first, the later stored first
+            assertThat(store.page(HitFilter.ERRORS, 0, 4)).extracting(StoredHit::url)
+                    .containsExactly("/p129999", "/p129998", "/p129997", "/p129996");
+            assertThat(store.imported(List.of("f1"))).containsExactly(new SourceProgress("f1", "access.log", rows, rows));
+            assertThat(store.verdicts(Verification.spoofed)).extracting(StoredVerdict::ip).containsExactly("66.249.66.7");
+            assertThat(store.count(HitFilter.ERRORS)).isEqualTo(rows - rows / 200);
+        }
+    }
+
+    @Test
+    void aReadWhileAnotherThreadCommitsSeesEveryHitAppendedBeforeIt() throws InterruptedException {
+        // as a report request does while the committer (or an import) commits what this process appended
+        long start = Instant.parse("2025-05-14T00:00:00Z").toEpochMilli();
+        try (ClickHouseHitStore store = open(ClickHouseTestCluster.database("mid_flush"))) {
+            for (int round = 1; round <= 3; round++) {
+                List<CrawlerHit> hits = new ArrayList<>();
+                for (int i = 0; i < 20_000; i++) {
+                    hits.add(hit(start + (round * 20_000L + i) * 1000, "66.249.66." + (i % 200), "/r" + round + "/" + i, 404, VERIFIED));
+                }
+                Thread committing = Thread.ofPlatform().start(() -> {
+                    store.append(hits);
+                    store.flush();
+                });
+                // until the batch is on its way (waiting on its insert) or the committer's lock is held
+                while (committing.getState() == Thread.State.RUNNABLE || committing.getState() == Thread.State.NEW) {
+                    Thread.onSpinWait();
+                }
+
+                assertThat(store.count(HitFilter.ERRORS)).isEqualTo(round * 20_000L);
+                committing.join();
+            }
+        }
+    }
+
+    @Test
+    void spreadsHitsOverTheShardsByAddressAsTheDistributedTableDoesAndVerdictsOverAll() {
+        String db = ClickHouseTestCluster.database("shards");
+        try (ClickHouseHitStore store = open(db)) {
+            List<CrawlerHit> hits = new ArrayList<>();
+            for (int i = 0; i < 400; i++) {
+                hits.add(hit(Instant.parse("2025-05-14T00:00:00Z").plusSeconds(i).toString(), "66.249.66." + (i % 100), "/p" + i, 404,
+                        VERIFIED));
+            }
+            store.append(hits);
+            store.flush();
+            assertThat(store.shards()).isEqualTo(2);
+        }
+        List<Long> held = cluster.perShard("SELECT count() FROM " + db + ".hits_local");
+        assertThat(held).allMatch(n -> n > 100).satisfies(n -> assertThat(n.get(0) + n.get(1)).isEqualTo(400));
+        // where halfMD5(ip) sends a row, as a Distributed insert would
+        assertThat(cluster.number(1, "SELECT count() FROM " + db + ".hits_local WHERE halfMD5(ip) % 2 != 0")).isZero();
+        assertThat(cluster.number(2, "SELECT count() FROM " + db + ".hits_local WHERE halfMD5(ip) % 2 != 1")).isZero();
+        assertThat(cluster.number(1, "SELECT uniqExact(ip) FROM " + db + ".hits_local") + cluster.number(2, "SELECT uniqExact(ip) FROM "
+                + db + ".hits_local")).isEqualTo(100);
+        assertThat(cluster.perShard("SELECT count() FROM " + db + ".verdict_log_local")).containsExactly(100L, 100L);
+        assertThat(cluster.number(2, "SELECT count() FROM " + db + ".hits")).isEqualTo(400);
+    }
+
+    @Test
+    void aSnapshotKeepsItsRowsAndTotalWhileAnotherWriterCommitsHitsAndVerdicts() {
+        String db = ClickHouseTestCluster.database("snapshot");
+        try (ClickHouseHitStore reader = open(db); ClickHouseHitStore writer = open(db)) {
+            List<CrawlerHit> first = new ArrayList<>();
+            for (int i = 0; i < 250; i++) {
+                first.add(hit(Instant.parse("2025-05-14T10:00:00Z").plusSeconds(i * 7L).toString(), "66.249.66." + (i % 10), "/a" + i, 404,
+                        PENDING));
+            }
+            writer.append(first);
+            writer.flush();
+            Snapshot at = reader.snapshot();
+            MinuteCounts counts = reader.minuteCounts(HitFilter.ERRORS, at);
+            List<StoredHit> page = reader.rows(HitFilter.ERRORS, at, Long.MIN_VALUE / 2, Long.MAX_VALUE / 2, 100, 100);
+
+            // hits arrive before, among and after the first ones, and two addresses turn out spoofed
+            List<CrawlerHit> more = new ArrayList<>();
+            for (int i = 0; i < 90; i++) {
+                more.add(hit(Instant.parse("2025-05-14T09:00:00Z").plusSeconds(i * 61L).toString(), "66.249.66." + (i % 10), "/b" + i,
+                        404, PENDING));
+            }
+            writer.append(more);
+            writer.updateVerdict("66.249.66.3", GOOGLEBOT.name(), SPOOFED);
+            writer.updateVerdict("66.249.66.4", GOOGLEBOT.name(), SPOOFED);
+            writer.flush();
+
+            assertThat(reader.serves(at)).isTrue();
+            assertThat(reader.minuteCounts(HitFilter.ERRORS, at).total()).isEqualTo(250);
+            assertThat(reader.minuteCounts(HitFilter.ERRORS, at).slices(Long.MAX_VALUE)).isEqualTo(counts.slices(Long.MAX_VALUE));
+            assertThat(reader.rows(HitFilter.ERRORS, at, Long.MIN_VALUE / 2, Long.MAX_VALUE / 2, 100, 100)).isEqualTo(page);
+
+            Snapshot now = reader.snapshot();
+            assertThat(now).isNotEqualTo(at);
+            assertThat(now.covers(at)).isTrue();
+            MinuteCounts recounted = reader.minuteCounts(HitFilter.ERRORS, now);
+            assertThat(recounted.total()).isEqualTo(340 - 68);
+            // brought up to date rather than counted again: the same counts
+            MinuteCounts updated = counts.plus(reader.minuteChange(HitFilter.ERRORS, at, now));
+            assertThat(updated.total()).isEqualTo(recounted.total());
+            assertThat(updated.slices(1)).isEqualTo(recounted.slices(1));
+        }
+    }
+
+    @Test
+    void anotherProcessNamesTheSameSnapshotAlikeAndServesTheOnesThisOneMade() {
+        String db = ClickHouseTestCluster.database("shared");
+        try (ClickHouseHitStore one = open(db); ClickHouseHitStore two = open(db)) {
+            assertThat(one.snapshot()).isEqualTo(Snapshot.EMPTY);
+            one.append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, VERIFIED)));
+            Snapshot made = one.snapshot();
+            assertThat(two.snapshot()).isEqualTo(made);
+            two.append(List.of(hit("2025-05-14T10:00:01Z", "66.249.66.2", "/b", 404, VERIFIED)));
+            two.flush();
+            try (ClickHouseHitStore three = open(db)) {
+                assertThat(three.serves(made)).isTrue();
+                assertThat(three.rows(HitFilter.ERRORS, made, Long.MIN_VALUE / 2, Long.MAX_VALUE / 2, 0, 10))
+                        .extracting(StoredHit::url).containsExactly("/a");
+                assertThat(three.serves(new Snapshot(made.hits() + 1000, 0))).isFalse();
+                assertThat(three.serves(new Snapshot(made.hits(), 7))).isFalse();
+            }
+        }
+    }
+
+    @Test
+    void rowsOfABatchNeverCommittedNeverCountEvenOnceItsWriterIsLongGone() {
+        String db = ClickHouseTestCluster.database("orphans");
+        try (ClickHouseHitStore store = open(db)) {
+            store.append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/committed", 404, VERIFIED)));
+            store.flush();
+        }
+        // a writer that registered, committed a batch, wrote the next one to a shard and was killed before its commit
+        long now = cluster.number(1, "SELECT toUInt64(now())");
+        long crashed = (now << 32) | 7;
+        cluster.query(1, "INSERT INTO " + db + ".commits (writer, seq, closed, fingerprint, name, bytes, lines) VALUES ("
+                + Long.toUnsignedString(crashed) + ", 0, 0, '', '', 0, 0), (" + Long.toUnsignedString(crashed) + ", 1, 0, '', '', 0, 0)");
+        for (int seq = 1; seq <= 2; seq++) {
+            cluster.query(1, "INSERT INTO " + db + ".hits_local (ts_ms, writer, seq, n, utc_offset_minutes, ip, method, url, status,"
+                    + " crawler, bot_type) VALUES (" + Instant.parse("2025-05-14T10:00:0" + seq + "Z").toEpochMilli() + ", "
+                    + Long.toUnsignedString(crashed) + ", " + seq + ", " + seq + ", 0, '66.249.66.2', 'GET', '/batch" + seq + "', 404,"
+                    + " 'Googlebot Desktop', 'crawler_search')");
+        }
+        try (ClickHouseHitStore store = open(db)) {
+            assertThat(store.page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url).containsExactly("/batch1", "/committed");
+        }
+        // twenty minutes on, every writer here is past its lease: the one that closed counts whole, the killed one to its last commit
+        try (ClickHouseHitStore later = ClickHouseHitStore.openWithClockAhead(cluster.location(db), ClickHouseSettings.SERVE, 1200)) {
+            assertThat(later.page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url).containsExactly("/batch1", "/committed");
+            assertThat(later.size()).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void theServerRefusesTheCommitOfAWriterPastItsLease() {
+        String db = ClickHouseTestCluster.database("lease");
+        try (ClickHouseHitStore store = open(db)) {
+            store.flush();
+        }
+        long now = cluster.number(1, "SELECT toUInt64(now())");
+        long old = (now - ClickHouseSnapshots.LEASE_SECONDS - 5) << 32;
+        assertThatThrownBy(() -> cluster.query(1, "INSERT INTO " + db + ".commits (writer, seq, closed, fingerprint, name, bytes, lines)"
+                + " VALUES (" + Long.toUnsignedString(old) + ", 1, 0, '', '', 0, 0)")).hasMessageContaining("Code: 395");
+        cluster.query(1, "INSERT INTO " + db + ".commits (writer, seq, closed, fingerprint, name, bytes, lines) VALUES ("
+                + Long.toUnsignedString((now - 5) << 32) + ", 1, 0, '', '', 0, 0)");
+    }
+
+    @Test
+    void createsTheDatabaseAndTablesOnEveryShardOnFirstUseAndRefusesANewerSchema() {
+        String db = ClickHouseTestCluster.database("schema");
+        try (ClickHouseHitStore store = open(db)) {
+            store.flush();
+        }
+        assertThat(cluster.query(1, "SELECT name FROM system.tables WHERE database = '" + db + "' ORDER BY name").split("\n"))
+                .containsExactly("commits", "hits", "hits_local", "schema_version", "snapshots", "verdict_log_local", "verdicts_latest",
+                        "verdicts_local");
+        assertThat(cluster.query(2, "SELECT name FROM system.tables WHERE database = '" + db + "' ORDER BY name").split("\n"))
+                .containsExactly("hits", "hits_local", "verdict_log_local", "verdicts_latest", "verdicts_local");
+        assertThat(cluster.number(1, "SELECT max(version) FROM " + db + ".schema_version")).isEqualTo(ClickHouseSchema.VERSION);
+        assertThat(cluster.query(1, "SELECT engine_full FROM system.tables WHERE database = '" + db + "' AND name = 'hits'"))
+                .isEqualTo("Distributed(crawl_errors, " + db + ", hits_local, halfMD5(ip))");
+
+        cluster.query(1, "INSERT INTO " + db + ".schema_version (version) VALUES (99)");
+        assertThatThrownBy(() -> open(db)).isInstanceOf(StoreException.class)
+                .hasMessage("the ClickHouse database " + db + " was made by a newer crawl-errors (schema 99; this one knows "
+                        + ClickHouseSchema.VERSION + "): use that version, or another database");
+    }
+
+    @Test
+    void aShardThatLacksTheStoresTablesGetsThemWithEveryVerdictRecordedBefore() {
+        String db = ClickHouseTestCluster.database("added");
+        try (ClickHouseHitStore store = open(db)) {
+            store.append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, VERIFIED),
+                    hit("2025-05-14T10:00:01Z", "66.249.66.2", "/b", 404, SPOOFED)));
+            store.flush();
+            store.updateVerdict("66.249.66.1", GOOGLEBOT.name(), PENDING);
+        }
+        // as a shard newly added to the cluster has none of them
+        cluster.query(2, "DROP DATABASE " + db);
+        try (ClickHouseHitStore store = open(db)) {
+            store.flush();
+        }
+        assertThat(cluster.query(2, "SELECT ip, verification FROM " + db + ".verdict_log_local ORDER BY ip, version").split("\n"))
+                .containsExactly("66.249.66.1\tverified", "66.249.66.1\tunverified", "66.249.66.2\tspoofed");
+    }
+
+    @Test
+    void aPlainServerWithNoClusterIsAStoreOnItsOwn() {
+        ClickHouseTestCluster plain = ClickHouseTestCluster.plainServer();
+        String db = ClickHouseTestCluster.database("plain");
+        try (ClickHouseHitStore store = ClickHouseHitStore.open(plain.location(db), ClickHouseSettings.SERVE)) {
+            store.append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, VERIFIED),
+                    hit("2025-05-14T10:00:01Z", "203.0.113.1", "/b", 404, SPOOFED)));
+            assertThat(store.shards()).isEqualTo(1);
+            assertThat(store.page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url).containsExactly("/a");
+        }
+        assertThat(plain.query(1, "SELECT name FROM system.tables WHERE database = '" + db + "' ORDER BY name").split("\n"))
+                .containsExactly("commits", "hits_local", "schema_version", "snapshots", "verdict_log_local", "verdicts_latest",
+                        "verdicts_local");
+    }
+
+    @Test
+    void saysWhichServerCannotBeReached() {
+        ClickHouseLocation nowhere = ClickHouseLocation.parse("clickhouse://127.0.0.1:1/crawl", null, null);
+        assertThatThrownBy(() -> ClickHouseHitStore.open(nowhere, ClickHouseSettings.SERVE)).isInstanceOf(StoreException.class)
+                .hasMessage("cannot reach ClickHouse at http://127.0.0.1:1 (connection refused): is it running, and is 1 its HTTP port?");
+    }
+}
