@@ -6,6 +6,7 @@ import dev.crawlerrors.store.UrlPattern.Kind;
 import dev.crawlerrors.store.UrlPattern.Segment;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -17,7 +18,9 @@ import java.util.TreeSet;
  *
  * <ol>
  *   <li>at each place in the path, three or more values (segments met under one parent only: a
- *       city, a street, a slug) become one placeholder, their subtrees merged;
+ *       city, a street, a slug) become one placeholder, their subtrees merged, but for the
+ *       sections of a site: a few values, each the parent of values of its own, with nothing alike
+ *       below them ({@code /projects/{1}} and {@code /presentations/{1}/images/{2}} stay apart);
  *   <li>words (met under several parents) stay as they are ({@code straten}, {@code parkeren}), but
  *       three or more words at one place with the same shape below them become a placeholder too,
  *       as the values of a small set do (the sections {@code parkeren}, {@code mobiliteit},
@@ -35,6 +38,8 @@ final class ShapeGeneralizer {
 
     /** Values (or words of one shape) at one place that make a placeholder. */
     static final int MIN_VARIANTS = 3;
+    /** Sections of a site at one place, at most: more than this are values (users, cities). */
+    static final int MAX_SECTIONS = 12;
     /** Levels below a word that its shape is compared by. */
     private static final int SIGNATURE_DEPTH = 3;
 
@@ -71,6 +76,7 @@ final class ShapeGeneralizer {
                 values.add(key);
             }
         }
+        values.removeAll(sections(node, values));
         if (node.any != null || values.size() >= MIN_VARIANTS) {
             for (String key : values) {
                 node.any = absorb(node.any, node.children.remove(key));
@@ -105,6 +111,60 @@ final class ShapeGeneralizer {
             }
         }
         absorbAll(node, joining);
+    }
+
+    /**
+     * The values at {@code node} that are sections of the site, kept as they are: each a parent of
+     * three or more values of its own ({@code /projects/grok}, {@code /projects/keynav}, ...),
+     * at most {@value #MAX_SECTIONS} of them, with no word or class in common at the same depth
+     * below them. Cities are values, not sections: their streets have the same sections below them
+     * ({@code parkeren}) and their words recur ({@code straten}); a blog's and a shop's slugs have
+     * nothing in common.
+     */
+    private Set<String> sections(Node node, List<String> values) {
+        List<String> parents = new ArrayList<>();
+        for (String key : values) {
+            Node child = node.children.get(key);
+            int fanOut = child.any == null ? 0 : MIN_VARIANTS;
+            for (String grandchild : child.children.keySet()) {
+                if (isValue(grandchild)) {
+                    fanOut++;
+                }
+            }
+            if (fanOut >= MIN_VARIANTS) {
+                parents.add(key);
+            }
+        }
+        if (parents.isEmpty() || parents.size() > MAX_SECTIONS) {
+            return Set.of();
+        }
+        Set<String> seen = new HashSet<>();
+        for (String key : parents) {
+            Set<String> mine = new HashSet<>();
+            wordsBelow(node.children.get(key), 1, mine);
+            for (String word : mine) {
+                if (!seen.add(word)) {
+                    return Set.of(); // alike below: values of one set, as cities are
+                }
+            }
+        }
+        return new HashSet<>(parents);
+    }
+
+    /** The words and classes below {@code node} to {@value #SIGNATURE_DEPTH} levels, each with its depth. */
+    private void wordsBelow(Node node, int depth, Set<String> out) {
+        if (depth > SIGNATURE_DEPTH) {
+            return;
+        }
+        for (var entry : node.children.entrySet()) {
+            if (!isValue(entry.getKey())) {
+                out.add(depth + "/" + entry.getKey());
+            }
+            wordsBelow(entry.getValue(), depth + 1, out);
+        }
+        if (node.any != null) {
+            wordsBelow(node.any, depth + 1, out);
+        }
     }
 
     private void absorbAll(Node node, List<String> keys) {

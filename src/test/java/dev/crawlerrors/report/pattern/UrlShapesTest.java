@@ -158,6 +158,43 @@ class UrlShapesTest {
     }
 
     @Test
+    void aSitesSectionsStayApartWhenNothingBelowThemIsAlike() {
+        // the shape of a personal site's log: a few sections, each with slugs of its own
+        List<UrlCount> counts = new ArrayList<>();
+        for (String project : List.of("grok", "keynav", "pam_captcha", "xdotool")) {
+            counts.add(url("/projects/" + project, 301));
+        }
+        for (String talk : List.of("logstash-1", "puppetconf-2012", "scale11x")) {
+            counts.add(url("/presentations/" + talk + "/images/kibana.png", 304));
+            counts.add(url("/presentations/" + talk + "/images/" + talk + ".png", 304));
+        }
+        for (String file : List.of("hbase.spec", "dhcpd.conf", "xdotool.tar.gz")) {
+            counts.add(url("/files/" + file, 404));
+        }
+        counts.add(url("/resume.xml", 304));
+        counts.add(url("/robots.txt", 304));
+        counts.add(url("/favicon.ico", 304));
+
+        assertThat(hitsByPattern(report(counts))).containsExactly(
+                Map.entry("/presentations/{1}/images/{2}", 6L), Map.entry("/projects/{1}", 4L),
+                Map.entry("/files/{1}", 3L), Map.entry("/{1}", 3L));
+    }
+
+    @Test
+    void citiesAreOneSetEvenWhenEachHasStreetsOfItsOwn() {
+        // each city a parent of its own streets, as a section is; but the streets have the same sections below them
+        List<UrlCount> counts = new ArrayList<>();
+        for (String city : List.of("antwerp", "ghent", "bruges")) {
+            for (String street : List.of("meir", "kouter", "markt")) {
+                counts.add(url("/" + city + "/" + city + "-" + street + "/parkeren", 308));
+                counts.add(url("/" + city + "/" + city + "-" + street + "/scholen", 308));
+            }
+        }
+
+        assertThat(hitsByPattern(report(counts))).containsExactly(Map.entry("/{1}/{2}/parkeren", 9L), Map.entry("/{1}/{2}/scholen", 9L));
+    }
+
+    @Test
     void refusesATemplateThatIsNotOne() {
         assertThatThrownBy(() -> PlaceholderNames.of(List.of("city/{street}")))
                 .hasMessage("a URL pattern is a path such as /{city}/{street}, starting with '/'; got 'city/{street}'");
