@@ -32,6 +32,8 @@ public record TimelineChart(int width, int height, int plotLeft, int plotTop, in
     private static final int TOP = 10;
     private static final int BOTTOM = 42;
     private static final int MAX_X_LABELS = 8;
+    /** Room for one label of the time axis ({@code 2025-05-14} or {@code 05-14 09:00} at 11 px), with a gap. */
+    static final int X_LABEL_PX = 72;
 
     /** The chart of {@code buckets}, {@code height} pixels high, each bar a link through {@code links}. */
     static TimelineChart of(List<Overview.TimeBucket> buckets, ReportLinks links, String interval, int height, int maxWidth) {
@@ -69,7 +71,8 @@ public record TimelineChart(int width, int height, int plotLeft, int plotTop, in
             }
         }
         List<Tick> xTicks = new ArrayList<>();
-        int every = Math.max(1, (int) Math.ceil(buckets.size() / (double) MAX_X_LABELS));
+        // at most eight labels, and none closer to the next than one label's width: four days on 40 px bars overlapped
+        int every = Math.max(1, Math.max((int) Math.ceil(buckets.size() / (double) MAX_X_LABELS), (int) Math.ceil(X_LABEL_PX / slot)));
         for (int i = 0; i < buckets.size(); i += every) {
             xTicks.add(new Tick(round(LEFT + i * slot + slot / 2), axisLabel(buckets.get(i).start(), interval)));
         }
