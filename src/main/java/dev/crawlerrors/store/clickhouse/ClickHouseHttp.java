@@ -29,6 +29,12 @@ final class ClickHouseHttp {
     private static final Duration READ = Duration.ofSeconds(ClickHouseSettings.QUERY_SECONDS + 30);
     /** An insert of one batch, or a DDL statement. */
     private static final Duration WRITE = Duration.ofMinutes(5);
+    /**
+     * The longest query the server parses (its default is 256 KiB): a count of a view at a snapshot
+     * writes up to three lists of claims into its SQL (the view's verdicts, and the verified and the
+     * spoofed for a count by verdict), each of up to ClickHouseVerdicts' 20,000 claims of 20 digits.
+     */
+    static final int MAX_QUERY_BYTES = 4 << 20;
 
     private final HttpClient client;
     private final String authorization;
@@ -52,7 +58,7 @@ final class ClickHouseHttp {
      */
     byte[] query(URI server, String sql) {
         URI uri = URI.create(server + "/?wait_end_of_query=1&max_execution_time=" + ClickHouseSettings.QUERY_SECONDS
-                + settings.urlParameters());
+                + "&max_query_size=" + MAX_QUERY_BYTES + settings.urlParameters());
         HttpRequest request = request(uri, READ).POST(HttpRequest.BodyPublishers.ofString(sql, StandardCharsets.UTF_8)).build();
         try {
             return send(server, request);
@@ -67,7 +73,7 @@ final class ClickHouseHttp {
 
     /** Runs a statement that returns nothing (DDL, an INSERT ... SELECT, ALTER) on {@code server}. */
     void execute(URI server, String sql) {
-        URI uri = URI.create(server + "/?" + settings.urlParameters().substring(1));
+        URI uri = URI.create(server + "/?max_query_size=" + MAX_QUERY_BYTES + settings.urlParameters());
         HttpRequest request = request(uri, WRITE).POST(HttpRequest.BodyPublishers.ofString(sql, StandardCharsets.UTF_8)).build();
         try {
             send(server, request);
