@@ -316,10 +316,12 @@ final class ClickHouseHitReader implements HitReader {
     public void forEachUrl(HitFilter filter, HitWindow window, Consumer<UrlCount> urls) {
         String sql = "SELECT url, status, bot_type, count(), min(ts_ms), max(ts_ms), count(duration_ms), countIf(ifNull(duration_ms, 0) >= "
                 + DurationBuckets.SLOW_MS + ") FROM " + hits + " WHERE " + where(filter, window) + " GROUP BY url, status, bot_type";
-        ClickHouseTsv.Reader r = new ClickHouseTsv.Reader(http.query(cluster.entry(), sql));
-        while (r.nextRow()) {
-            urls.accept(new UrlCount(r.text(), (int) r.number(), r.text(), r.number(), r.number(), r.number(), r.number(), r.number()));
-        }
+        // streamed: a view of millions of URLs is never held whole
+        http.queryRows(cluster.entry(), sql, r -> {
+            while (r.nextRow()) {
+                urls.accept(new UrlCount(r.text(), (int) r.number(), r.text(), r.number(), r.number(), r.number(), r.number(), r.number()));
+            }
+        });
     }
 
     /** The view's condition over {@code window}: the hits its snapshot holds and the one it starts after does not. */
