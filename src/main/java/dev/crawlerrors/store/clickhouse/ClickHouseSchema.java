@@ -37,7 +37,8 @@ final class ClickHouseSchema {
      * date. 2: each log's progress in {@code commits} carries its key's prefix, its check and, when
      * the file was read to its end, the file's stamp ({@link #MIGRATIONS}). 3: the hits' counts by
      * minute ({@link #MINUTE_COUNTS}), made from the hits stored so far on the upgrade, which wants
-     * no writer running meanwhile (a batch written while the view is made may count twice or not at all).
+     * no writer running meanwhile and one process first (a batch written while the view is made, or
+     * two processes upgrading at once, may count twice or not at all).
      */
     static final int VERSION = 3;
 

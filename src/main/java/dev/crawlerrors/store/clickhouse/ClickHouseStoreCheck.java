@@ -23,8 +23,12 @@ public final class ClickHouseStoreCheck {
     public record Checked(StoreContents contents, int shards) {
     }
 
-    /** ClickHouse's codes for data that fails to read back: a checksum, a cut-short or corrupted part, a broken file. */
-    private static final Set<Integer> DAMAGE = Set.of(40, 246, 252, 117, 33, 32, 86, 1000);
+    /**
+     * ClickHouse's codes for data that fails to read back: a checksum that does not match (40),
+     * corrupted or incorrect data (246, 117), a part cut short (33, 32), a block that does not
+     * decompress (271), a file the server cannot open (1000, Poco's).
+     */
+    private static final Set<Integer> DAMAGE = Set.of(40, 246, 117, 33, 32, 271, 1000);
     private static final List<String> SHARD_TABLES = List.of("hits_local", "verdict_log_local", "verdicts_local", "minute_counts_local");
     private static final List<String> META_TABLES = List.of("commits", "snapshots", "schema_version");
 
