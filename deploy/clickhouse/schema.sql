@@ -60,8 +60,29 @@ ORDER BY (ip, crawler);
 CREATE MATERIALIZED VIEW IF NOT EXISTS crawl_errors.verdicts_latest TO crawl_errors.verdicts_local
 AS SELECT ip, crawler, verification, reason, version FROM crawl_errors.verdict_log_local;
 
--- Every server of the cluster: all shards' hits, sharded as the writers shard them.
+-- Every shard: the hits counted by minute, batch, status, bot type, crawler and claim, kept by the
+-- materialized view below as hits are inserted (summed as parts merge): the report's counts read these
+-- instead of the hits. Schema 2 had none: crawl-errors makes them and counts the hits stored before.
+CREATE TABLE IF NOT EXISTS crawl_errors.minute_counts_local (
+  minute Int64,
+  writer UInt64,
+  seq UInt64,
+  status UInt16,
+  bot_type String,
+  crawler String,
+  claim UInt64,
+  hits UInt64
+) ENGINE = SummingMergeTree(hits)
+PARTITION BY toYYYYMM(toDateTime(minute * 60), 'UTC')
+ORDER BY (minute, writer, seq, status, bot_type, crawler, claim);
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS crawl_errors.minute_counts_of_hits TO crawl_errors.minute_counts_local
+AS SELECT intDiv(ts_ms, 60000) AS minute, writer, seq, status, bot_type, crawler, cityHash64(ip, crawler) AS claim, count() AS hits FROM crawl_errors.hits_local GROUP BY minute, writer, seq, status, bot_type, crawler, claim;
+
+-- Every server of the cluster: all shards' hits, sharded as the writers shard them, and all shards' counts.
 CREATE TABLE IF NOT EXISTS crawl_errors.hits AS crawl_errors.hits_local ENGINE = Distributed(crawl_errors, crawl_errors, hits_local, halfMD5(ip));
+
+CREATE TABLE IF NOT EXISTS crawl_errors.minute_counts AS crawl_errors.minute_counts_local ENGINE = Distributed(crawl_errors, crawl_errors, minute_counts_local);
 
 -- The first shard only: each writer's committed batches and how far their logs were read: a log's
 -- key (fingerprint), the fingerprint it begins with (prefix), the check of the bytes before where it

@@ -12,7 +12,7 @@ import java.util.Map;
  * @param botTypes  hits by bot type
  * @param firstSeen the earliest hit, {@code YYYY-MM-DDTHH:MM} in the display zone
  * @param lastSeen  the latest
- * @param examples  a few of its URLs, the most requested first
+ * @param examples  a few of its URLs: the most recently requested, the newest first (ties by URL)
  */
 public record ErrorPattern(
         String pattern,

@@ -10,10 +10,19 @@ import java.util.TreeMap;
 /** What is known of the hits of one shape: how many, of which statuses and bot types, when, how slow, and a few URLs. */
 final class ShapeStats {
 
-    /** URLs kept as examples: the most requested. */
+    /**
+     * URLs kept as examples: the most recently requested (the latest hit of each), ties by URL.
+     *
+     * <p>Why the newest and not the most requested: a URL's hits come in several counts (one per
+     * status and bot type, one per window of new hits) and in whatever order the store streams them,
+     * and only a few examples are kept. A sum kept for the few cannot be right for a URL that was
+     * dropped before its other counts came; a latest time can, whatever the order: a URL's latest hit
+     * is in one of its counts, and once it is among the kept it stays (every URL that could push it
+     * out is newer). So the examples are defined by the hits alone, the same from every store.
+     */
     static final int EXAMPLES = 3;
-    private static final Comparator<Example> MOST_HITS =
-            Comparator.comparingLong(Example::hits).reversed().thenComparing(Example::url);
+    private static final Comparator<Example> NEWEST =
+            Comparator.comparingLong(Example::lastMillis).reversed().thenComparing(Example::url);
 
     long hits;
     final Map<Integer, Long> statuses = new TreeMap<>();
@@ -26,7 +35,7 @@ final class ShapeStats {
     long urls;
     private final List<Example> examples = new ArrayList<>(EXAMPLES + 1);
 
-    record Example(String url, long hits) {
+    record Example(String url, long lastMillis) {
     }
 
     void add(UrlCount count) {
@@ -38,7 +47,7 @@ final class ShapeStats {
         timedHits += count.timedHits();
         slowHits += count.slowHits();
         urls++;
-        offer(new Example(count.url(), count.hits()));
+        offer(new Example(count.url(), count.lastMillis()));
     }
 
     void addAll(ShapeStats other) {
@@ -59,7 +68,7 @@ final class ShapeStats {
         return copy;
     }
 
-    /** The most requested URLs, most first. */
+    /** The most recently requested URLs, the newest first (ties by URL). */
     List<String> examples() {
         return examples.stream().map(Example::url).toList();
     }
@@ -67,13 +76,13 @@ final class ShapeStats {
     private void offer(Example example) {
         for (int i = 0; i < examples.size(); i++) {
             if (examples.get(i).url().equals(example.url())) {
-                example = new Example(example.url(), examples.get(i).hits() + example.hits());
+                example = new Example(example.url(), Math.max(examples.get(i).lastMillis(), example.lastMillis()));
                 examples.remove(i);
                 break;
             }
         }
         examples.add(example);
-        examples.sort(MOST_HITS);
+        examples.sort(NEWEST);
         if (examples.size() > EXAMPLES) {
             examples.remove(EXAMPLES);
         }

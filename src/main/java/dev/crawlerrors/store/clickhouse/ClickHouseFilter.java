@@ -22,6 +22,30 @@ final class ClickHouseFilter {
     }
 
     static String where(HitFilter filter) {
+        return where(filter, "ts_ms", 1);
+    }
+
+    /**
+     * The filter as a condition on the per-minute counts ({@code minute_counts}: minute, writer,
+     * batch, status, bot type, crawler and claim), or null when it asks what only the hits hold: a
+     * URL, a host, a URL shape, or a time that is not a whole minute.
+     */
+    static String minuteWhere(HitFilter filter) {
+        if (filter.urlPrefix() != null || filter.host() != null || filter.urlPattern() != null || !wholeMinute(filter.from())
+                || !wholeMinute(filter.to())) {
+            return null;
+        }
+        return where(filter, "minute", MINUTE_MILLIS);
+    }
+
+    static final long MINUTE_MILLIS = 60_000;
+
+    private static boolean wholeMinute(java.time.Instant time) {
+        return time == null || Math.floorMod(time.toEpochMilli(), MINUTE_MILLIS) == 0;
+    }
+
+    /** The filter's conditions, its times on {@code timeColumn} in units of {@code millisPerUnit}. */
+    private static String where(HitFilter filter, String timeColumn, long millisPerUnit) {
         List<String> parts = new ArrayList<>();
         List<String> status = new ArrayList<>();
         for (StatusRange range : filter.effectiveStatuses()) {
@@ -40,10 +64,10 @@ final class ClickHouseFilter {
             parts.add("crawler IN (" + ClickHouseSql.quoted(filter.crawlers().stream().sorted().toList()) + ")");
         }
         if (filter.from() != null) {
-            parts.add("ts_ms >= " + filter.from().toEpochMilli());
+            parts.add(timeColumn + " >= " + Math.floorDiv(filter.from().toEpochMilli(), millisPerUnit));
         }
         if (filter.to() != null) {
-            parts.add("ts_ms < " + filter.to().toEpochMilli());
+            parts.add(timeColumn + " < " + Math.floorDiv(filter.to().toEpochMilli(), millisPerUnit));
         }
         if (filter.urlPrefix() != null) {
             parts.add("startsWith(url, " + ClickHouseSql.quote(filter.urlPrefix()) + ")");

@@ -54,6 +54,8 @@ final class ClickHouseHitReader implements HitReader {
     private final ClickHouseCluster cluster;
     private final String db;
     private final String hits;
+    /** The hits' counts by minute, batch, status, bot type, crawler and claim (ClickHouseSchema's {@code minute_counts}). */
+    private final String minuteCounts;
     private final ClickHouseSnapshots snapshots;
     private final ClickHouseVerdicts verdicts;
     private final Runnable beforeRead;
@@ -65,6 +67,7 @@ final class ClickHouseHitReader implements HitReader {
         this.cluster = cluster;
         this.db = db;
         this.hits = db + (cluster.distributed() ? ".hits" : ".hits_local");
+        this.minuteCounts = db + (cluster.distributed() ? ".minute_counts" : ".minute_counts_local");
         this.snapshots = snapshots;
         this.verdicts = verdicts;
         this.beforeRead = beforeRead;
@@ -81,10 +84,31 @@ final class ClickHouseHitReader implements HitReader {
         return snapshots.of(snapshot) != null;
     }
 
+    /**
+     * Where a count of the hits {@code filter} matches is read, by minute: the per-minute counts
+     * when they answer it (a filter of statuses, bot types, crawlers, verdicts and whole minutes:
+     * a few rows a minute, a batch and a claim, instead of every hit), else the hits. The two give
+     * the same numbers; {@code m} is the minute, {@code n} the hits of a row.
+     */
+    private Counted counted(HitFilter filter) {
+        String byMinute = ClickHouseFilter.minuteWhere(filter);
+        return byMinute != null ? new Counted(minuteCounts, "minute", "sum(hits)", byMinute) : onHits(filter);
+    }
+
+    private Counted onHits(HitFilter filter) {
+        return new Counted(hits, MINUTE, "count()", ClickHouseFilter.where(filter));
+    }
+
+    /** A table of hits or counts: its minute, its count of hits and the filter as a condition on it. */
+    private record Counted(String table, String minute, String count, String where) {
+    }
+
     @Override
     public MinuteCounts minuteCounts(HitFilter filter, Snapshot snapshot) {
         ClickHouseSnapshots.View view = view(snapshot);
-        String sql = "SELECT " + MINUTE + " AS m, count() FROM " + hits + " WHERE " + where(filter, view) + " GROUP BY m";
+        Counted from = counted(filter);
+        String sql = "SELECT " + from.minute() + " AS m, " + from.count() + " FROM " + from.table() + " WHERE " + where(from, filter, view)
+                + " GROUP BY m";
         long[][] counts = minutes(http.query(cluster.entry(), sql));
         return MinuteCounts.of(counts[0], counts[1]);
     }
@@ -101,17 +125,19 @@ final class ClickHouseHitReader implements HitReader {
             return MinuteChange.NONE;
         }
         // hits whose batches came after: in the view as it is after
-        add(change, http.query(cluster.entry(), "SELECT " + MINUTE + " AS m, count() FROM " + hits + " WHERE " + where(filter, after)
-                + " AND NOT (" + before.visible() + ") GROUP BY m"));
+        Counted read = counted(filter);
+        add(change, http.query(cluster.entry(), "SELECT " + read.minute() + " AS m, " + read.count() + " FROM " + read.table() + " WHERE "
+                + where(read, filter, after) + " AND NOT (" + before.visible() + ") GROUP BY m"));
         // hits there before whose claims got a verdict after: in the view after, less in it before
         String wantedAfter = verdicts.filter(filter.effectiveVerifications(), after);
         if (wantedAfter != null) {
             String wantedBefore = verdicts.filter(filter.effectiveVerifications(), before);
             String changed = "claim IN (SELECT claim FROM " + db + ".verdict_log_local WHERE " + after.visible() + " AND NOT ("
                     + before.visible() + "))";
-            add(change, http.query(cluster.entry(), "SELECT " + MINUTE + " AS m, toInt64(countIf(" + wantedAfter + ")) - toInt64(countIf(" + wantedBefore + "))"
-                    + " FROM " + hits + " WHERE " + ClickHouseFilter.where(filter) + " AND " + before.visible() + " AND " + changed
-                    + " GROUP BY m"));
+            String one = read.table().equals(hits) ? "1" : "hits";
+            add(change, http.query(cluster.entry(), "SELECT " + read.minute() + " AS m, toInt64(sumIf(" + one + ", " + wantedAfter + "))"
+                    + " - toInt64(sumIf(" + one + ", " + wantedBefore + ")) FROM " + read.table() + " WHERE " + read.where() + " AND "
+                    + before.visible() + " AND " + changed + " GROUP BY m"));
         }
         change.values().removeIf(n -> n == 0);
         long[] minutes = new long[change.size()];
@@ -164,7 +190,7 @@ final class ClickHouseHitReader implements HitReader {
     @Override
     public long size() {
         ClickHouseSnapshots.View view = view(snapshot());
-        ClickHouseTsv.Reader r = new ClickHouseTsv.Reader(http.query(cluster.entry(), "SELECT count() FROM " + hits + " WHERE "
+        ClickHouseTsv.Reader r = new ClickHouseTsv.Reader(http.query(cluster.entry(), "SELECT sum(hits) FROM " + minuteCounts + " WHERE "
                 + view.visible()));
         return r.nextRow() ? r.number() : 0;
     }
@@ -179,8 +205,13 @@ final class ClickHouseHitReader implements HitReader {
 
     /** The view's condition at a snapshot: the filter, the rows it holds, the verdicts asked for. */
     private String where(HitFilter filter, ClickHouseSnapshots.View view) {
+        return where(onHits(filter), filter, view);
+    }
+
+    /** The same, on the hits or the counts {@code from} reads. */
+    private String where(Counted from, HitFilter filter, ClickHouseSnapshots.View view) {
         String verdict = verdicts.filter(filter.effectiveVerifications(), view);
-        return ClickHouseFilter.where(filter) + " AND " + view.visible() + (verdict == null ? "" : " AND " + verdict);
+        return from.where() + " AND " + view.visible() + (verdict == null ? "" : " AND " + verdict);
     }
 
     /**
@@ -211,7 +242,7 @@ final class ClickHouseHitReader implements HitReader {
         if (n == 0) {
             return true;
         }
-        ClickHouseTsv.Reader hit = new ClickHouseTsv.Reader(http.query(cluster.entry(), "SELECT count() FROM " + hits + " WHERE "
+        ClickHouseTsv.Reader hit = new ClickHouseTsv.Reader(http.query(cluster.entry(), "SELECT count() FROM " + minuteCounts + " WHERE "
                 + before.visible() + " AND claim IN (" + claims + ")"));
         return hit.nextRow() && hit.number() == 0;
     }
@@ -242,8 +273,10 @@ final class ClickHouseHitReader implements HitReader {
     @Override
     public List<TimeCount> countByTime(HitFilter filter, HitWindow window, long bucketMillis) {
         ClickHouseSnapshots.View view = view(window.snapshot());
-        String sql = "SELECT intDiv(ts_ms, " + bucketMillis + ") * " + bucketMillis + " AS b, status, " + verdict(view) + " AS v, count()"
-                + " FROM " + hits + " WHERE " + where(filter, window) + " GROUP BY b, status, v";
+        Counted from = bucketMillis % ClickHouseFilter.MINUTE_MILLIS == 0 ? counted(filter) : onHits(filter);
+        String millis = from.table().equals(hits) ? "ts_ms" : "minute * " + ClickHouseFilter.MINUTE_MILLIS;
+        String sql = "SELECT intDiv(" + millis + ", " + bucketMillis + ") * " + bucketMillis + " AS b, status, " + verdict(view) + " AS v, "
+                + from.count() + " FROM " + from.table() + " WHERE " + where(from, filter, window) + " GROUP BY b, status, v";
         ClickHouseTsv.Reader r = new ClickHouseTsv.Reader(http.query(cluster.entry(), sql));
         List<TimeCount> rows = new ArrayList<>();
         while (r.nextRow()) {
@@ -255,8 +288,9 @@ final class ClickHouseHitReader implements HitReader {
     @Override
     public List<BreakdownCount> countByCrawler(HitFilter filter, HitWindow window) {
         ClickHouseSnapshots.View view = view(window.snapshot());
-        String sql = "SELECT crawler, bot_type, " + verdict(view) + " AS v, status, count() FROM " + hits + " WHERE "
-                + where(filter, window) + " GROUP BY crawler, bot_type, v, status";
+        Counted from = counted(filter);
+        String sql = "SELECT crawler, bot_type, " + verdict(view) + " AS v, status, " + from.count() + " FROM " + from.table() + " WHERE "
+                + where(from, filter, window) + " GROUP BY crawler, bot_type, v, status";
         ClickHouseTsv.Reader r = new ClickHouseTsv.Reader(http.query(cluster.entry(), sql));
         List<BreakdownCount> rows = new ArrayList<>();
         while (r.nextRow()) {
@@ -282,15 +316,21 @@ final class ClickHouseHitReader implements HitReader {
     public void forEachUrl(HitFilter filter, HitWindow window, Consumer<UrlCount> urls) {
         String sql = "SELECT url, status, bot_type, count(), min(ts_ms), max(ts_ms), count(duration_ms), countIf(ifNull(duration_ms, 0) >= "
                 + DurationBuckets.SLOW_MS + ") FROM " + hits + " WHERE " + where(filter, window) + " GROUP BY url, status, bot_type";
-        ClickHouseTsv.Reader r = new ClickHouseTsv.Reader(http.query(cluster.entry(), sql));
-        while (r.nextRow()) {
-            urls.accept(new UrlCount(r.text(), (int) r.number(), r.text(), r.number(), r.number(), r.number(), r.number(), r.number()));
-        }
+        // streamed: a view of millions of URLs is never held whole
+        http.queryRows(cluster.entry(), sql, r -> {
+            while (r.nextRow()) {
+                urls.accept(new UrlCount(r.text(), (int) r.number(), r.text(), r.number(), r.number(), r.number(), r.number(), r.number()));
+            }
+        });
     }
 
     /** The view's condition over {@code window}: the hits its snapshot holds and the one it starts after does not. */
     private String where(HitFilter filter, HitWindow window) {
-        String where = where(filter, view(window.snapshot()));
+        return where(onHits(filter), filter, window);
+    }
+
+    private String where(Counted from, HitFilter filter, HitWindow window) {
+        String where = where(from, filter, view(window.snapshot()));
         if (window.afterHits() == 0) {
             return where;
         }

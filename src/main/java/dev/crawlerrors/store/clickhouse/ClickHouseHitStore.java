@@ -227,13 +227,15 @@ public final class ClickHouseHitStore implements HitStore {
 
     /**
      * Reads what the report's first page reads, on every shard: the default view's count by minute
-     * at the newest snapshot (which reads the commits and the verdicts too), and the logs' progress.
+     * at the newest snapshot (which reads the commits, the verdicts and the counts by minute too),
+     * its newest row, and the logs' progress.
      */
     @Override
     public void checkReadable() {
         try {
             Snapshot now = reader.snapshot();
             reader.minuteCounts(HitFilter.ERRORS, now);
+            reader.rows(HitFilter.ERRORS, now, Long.MIN_VALUE / 4, Long.MAX_VALUE / 4, 0, 1);
             http.query(cluster.meta(), "SELECT count(), sum(bytes), max(file_key) FROM " + location.database() + ".commits");
         } catch (RuntimeException e) {
             throw new StoreException("the ClickHouse store " + location.shown() + " cannot be read: " + Failures.firstLine(e)

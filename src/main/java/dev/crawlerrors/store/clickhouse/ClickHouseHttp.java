@@ -2,6 +2,7 @@ package dev.crawlerrors.store.clickhouse;
 
 import dev.crawlerrors.store.StoreException;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.ConnectException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -14,6 +15,7 @@ import java.time.Duration;
 import java.util.Base64;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.function.Consumer;
 
 /**
  * ClickHouse's HTTP interface, which every version speaks (18.16 included, which the official Java
@@ -29,6 +31,12 @@ final class ClickHouseHttp {
     private static final Duration READ = Duration.ofSeconds(ClickHouseSettings.QUERY_SECONDS + 30);
     /** An insert of one batch, or a DDL statement. */
     private static final Duration WRITE = Duration.ofMinutes(5);
+    /**
+     * The longest query the server parses (its default is 256 KiB): a count of a view at a snapshot
+     * writes up to three lists of claims into its SQL (the view's verdicts, and the verified and the
+     * spoofed for a count by verdict), each of up to ClickHouseVerdicts' 20,000 claims of 20 digits.
+     */
+    static final int MAX_QUERY_BYTES = 4 << 20;
 
     private final HttpClient client;
     private final String authorization;
@@ -52,7 +60,7 @@ final class ClickHouseHttp {
      */
     byte[] query(URI server, String sql) {
         URI uri = URI.create(server + "/?wait_end_of_query=1&max_execution_time=" + ClickHouseSettings.QUERY_SECONDS
-                + settings.urlParameters());
+                + "&max_query_size=" + MAX_QUERY_BYTES + settings.urlParameters());
         HttpRequest request = request(uri, READ).POST(HttpRequest.BodyPublishers.ofString(sql, StandardCharsets.UTF_8)).build();
         try {
             return send(server, request);
@@ -65,9 +73,76 @@ final class ClickHouseHttp {
         }
     }
 
+    /**
+     * Runs a read on {@code server} and hands its TabSeparated answer to {@code rows} as it comes, a
+     * run of whole rows at a time: what a long answer (every URL of a view) needs without holding it
+     * all. The server still finishes the query before it answers ({@code wait_end_of_query}), so a
+     * failure is an error, never part of an answer; only a row longer than the buffer grows it.
+     */
+    void queryRows(URI server, String sql, Consumer<ClickHouseTsv.Reader> rows) {
+        URI uri = URI.create(server + "/?wait_end_of_query=1&max_execution_time=" + ClickHouseSettings.QUERY_SECONDS
+                + "&max_query_size=" + MAX_QUERY_BYTES + settings.urlParameters());
+        HttpRequest request = request(uri, READ).POST(HttpRequest.BodyPublishers.ofString(sql, StandardCharsets.UTF_8)).build();
+        HttpResponse<InputStream> response;
+        try {
+            response = open(server, request);
+        } catch (Stale stale) {
+            try {
+                response = open(server, request);
+            } catch (Stale again) {
+                throw unreachable(server, again.getCause());
+            }
+        }
+        try (InputStream in = response.body()) {
+            if (response.statusCode() != 200) {
+                throw failed(server, response.statusCode(), in.readAllBytes());
+            }
+            byte[] buffer = new byte[STREAM_BUFFER];
+            int filled = 0;
+            for (int n; (n = in.read(buffer, filled, buffer.length - filled)) >= 0; ) {
+                filled += n;
+                int rowsEnd = filled;
+                while (rowsEnd > 0 && buffer[rowsEnd - 1] != '\n') {
+                    rowsEnd--;
+                }
+                if (rowsEnd > 0) {
+                    rows.accept(new ClickHouseTsv.Reader(buffer, rowsEnd));
+                    System.arraycopy(buffer, rowsEnd, buffer, 0, filled - rowsEnd);
+                    filled -= rowsEnd;
+                } else if (filled == buffer.length) {
+                    buffer = java.util.Arrays.copyOf(buffer, buffer.length * 2); // one row longer than the buffer
+                }
+            }
+            if (filled > 0) {
+                rows.accept(new ClickHouseTsv.Reader(buffer, filled));
+            }
+        } catch (IOException e) {
+            throw new StoreException("ClickHouse at " + server + " broke off its answer: " + e.getMessage(), e);
+        }
+    }
+
+    /** The bytes read at a time from a streamed answer: rows are handed on in runs of about this much. */
+    private static final int STREAM_BUFFER = 256 * 1024;
+
+    private HttpResponse<InputStream> open(URI server, HttpRequest request) throws Stale {
+        try {
+            return client.send(request, HttpResponse.BodyHandlers.ofInputStream());
+        } catch (HttpTimeoutException e) {
+            throw new StoreException("ClickHouse at " + server + " did not answer within " + request.timeout().orElseThrow().toSeconds()
+                    + " s", e);
+        } catch (ConnectException e) {
+            throw unreachable(server, e);
+        } catch (IOException e) {
+            throw new Stale(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StoreException("a request to ClickHouse at " + server + " was interrupted", e);
+        }
+    }
+
     /** Runs a statement that returns nothing (DDL, an INSERT ... SELECT, ALTER) on {@code server}. */
     void execute(URI server, String sql) {
-        URI uri = URI.create(server + "/?" + settings.urlParameters().substring(1));
+        URI uri = URI.create(server + "/?max_query_size=" + MAX_QUERY_BYTES + settings.urlParameters());
         HttpRequest request = request(uri, WRITE).POST(HttpRequest.BodyPublishers.ofString(sql, StandardCharsets.UTF_8)).build();
         try {
             send(server, request);
@@ -130,8 +205,12 @@ final class ClickHouseHttp {
     }
 
     private RuntimeException failed(URI server, HttpResponse<byte[]> response) {
-        ClickHouseException e = ClickHouseException.of(response.statusCode(), new String(response.body(), StandardCharsets.UTF_8));
-        if (response.statusCode() == 401 || response.statusCode() == 403 || e.code() == 192 || e.code() == 193 || e.code() == 194) {
+        return failed(server, response.statusCode(), response.body());
+    }
+
+    private RuntimeException failed(URI server, int status, byte[] body) {
+        ClickHouseException e = ClickHouseException.of(status, new String(body, StandardCharsets.UTF_8));
+        if (status == 401 || status == 403 || e.code() == 192 || e.code() == 193 || e.code() == 194) {
             return new StoreException("ClickHouse at " + server + " refused user '" + user + "': " + e.getMessage()
                     + " (the user is --db-user, the password $CRAWL_ERRORS_DB_PASSWORD)", e);
         }

@@ -35,9 +35,12 @@ final class ClickHouseSchema {
     /**
      * The schema this version writes; a store of a newer one is refused, an older one brought up to
      * date. 2: each log's progress in {@code commits} carries its key's prefix, its check and, when
-     * the file was read to its end, the file's stamp ({@link #MIGRATIONS}).
+     * the file was read to its end, the file's stamp ({@link #MIGRATIONS}). 3: the hits' counts by
+     * minute ({@link #MINUTE_COUNTS}), made from the hits stored so far on the upgrade, which wants
+     * no writer running meanwhile and one process first (a batch written while the view is made, or
+     * two processes upgrading at once, may count twice or not at all).
      */
-    static final int VERSION = 2;
+    static final int VERSION = 3;
 
     /**
      * The columns version 2 added to {@code commits}, as {@code ALTER TABLE ... ADD COLUMN} takes
@@ -54,6 +57,16 @@ final class ClickHouseSchema {
         MIGRATIONS.put("file_size", "file_size UInt64 DEFAULT 0");
         MIGRATIONS.put("file_modified_nanos", "file_modified_nanos Int64 DEFAULT 0");
     }
+
+    /**
+     * The hits of each minute, batch, status, bot type, crawler and claim, as the materialized view
+     * {@code minute_counts_of_hits} adds them up from each block inserted into {@code hits_local}
+     * (and an upgrade from the hits there): what the report's counts read instead of the hits
+     * ({@link ClickHouseHitReader}). The batch keeps a snapshot's rows apart, the claim its verdicts.
+     */
+    private static final String MINUTE_COUNTS = "SELECT intDiv(ts_ms, 60000) AS minute, writer, seq, status, bot_type, crawler,"
+            + " cityHash64(ip, crawler) AS claim, count() AS hits FROM %1$s.hits_local"
+            + " GROUP BY minute, writer, seq, status, bot_type, crawler, claim";
 
     private ClickHouseSchema() {
     }
@@ -108,9 +121,27 @@ final class ClickHouseSchema {
         tables.put("verdicts_latest", """
                 CREATE MATERIALIZED VIEW IF NOT EXISTS %1$s.verdicts_latest TO %1$s.verdicts_local
                 AS SELECT ip, crawler, verification, reason, version FROM %1$s.verdict_log_local""".formatted(db));
+        tables.put("minute_counts_local", """
+                CREATE TABLE IF NOT EXISTS %1$s.minute_counts_local (
+                  minute Int64,
+                  writer UInt64,
+                  seq UInt64,
+                  status UInt16,
+                  bot_type String,
+                  crawler String,
+                  claim UInt64,
+                  hits UInt64
+                ) ENGINE = SummingMergeTree(hits)
+                PARTITION BY toYYYYMM(toDateTime(minute * 60), 'UTC')
+                ORDER BY (minute, writer, seq, status, bot_type, crawler, claim)""".formatted(db));
+        tables.put("minute_counts_of_hits", """
+                CREATE MATERIALIZED VIEW IF NOT EXISTS %1$s.minute_counts_of_hits TO %1$s.minute_counts_local
+                AS %2$s""".formatted(db, MINUTE_COUNTS.formatted(db)));
         if (cluster.distributed()) {
             tables.put("hits", "CREATE TABLE IF NOT EXISTS %1$s.hits AS %1$s.hits_local ENGINE = Distributed(%2$s, %1$s, hits_local, %3$s)"
                     .formatted(db, cluster.name(), ClickHouseCluster.SHARDING_KEY));
+            tables.put("minute_counts", ("CREATE TABLE IF NOT EXISTS %1$s.minute_counts AS %1$s.minute_counts_local"
+                    + " ENGINE = Distributed(%2$s, %1$s, minute_counts_local)").formatted(db, cluster.name()));
         }
         return tables;
     }
@@ -172,9 +203,13 @@ final class ClickHouseSchema {
             if (meta) {
                 tables.putAll(metaTables(db));
             }
-            boolean verdictsMade = create(http, shard.http(), db, tables).contains("verdict_log_local");
-            if (verdictsMade && !meta && version > 0) {
+            Set<String> made = create(http, shard.http(), db, tables);
+            if (made.contains("verdict_log_local") && !meta && version > 0) {
                 copyVerdicts(http, cluster, shard, db, user, password);
+            }
+            if (made.contains("minute_counts_of_hits") && version > 0 && version < 3) {
+                // an upgrade: the hits stored before the view was made, counted once, by the process that made it
+                http.execute(shard.http(), "INSERT INTO " + db + ".minute_counts_local " + MINUTE_COUNTS.formatted(db));
             }
         }
         if (version > 0 && version < VERSION) {

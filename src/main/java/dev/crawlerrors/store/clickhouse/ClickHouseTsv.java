@@ -164,8 +164,13 @@ final class ClickHouseTsv {
         private boolean rowEnded = true;
 
         Reader(byte[] bytes) {
+            this(bytes, bytes.length);
+        }
+
+        /** The rows of {@code bytes[0, end)}, whole rows each ended by a newline. */
+        Reader(byte[] bytes, int end) {
             this.bytes = bytes;
-            this.end = bytes.length;
+            this.end = end;
         }
 
         /** Moves to the next row; false at the end. */

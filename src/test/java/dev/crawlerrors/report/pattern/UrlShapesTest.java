@@ -50,6 +50,28 @@ class UrlShapesTest {
     }
 
     @Test
+    void aPatternsExamplesAreItsNewestUrlsWhateverTheOrderTheirCountsComeIn() {
+        // /gone/a's hits come in three counts (two statuses, two bot types); its latest is the newest of all
+        List<UrlCount> counts = new ArrayList<>(List.of(
+                new UrlCount("/gone/a", 404, "crawler_search", 1, T0, T0, 1, 0),
+                new UrlCount("/gone/b", 404, "crawler_search", 5, T0, T0 + 20_000, 5, 0),
+                new UrlCount("/gone/c", 404, "crawler_search", 5, T0, T0 + 30_000, 5, 0),
+                new UrlCount("/gone/d", 404, "crawler_search", 5, T0, T0 + 30_000, 5, 0),
+                new UrlCount("/gone/e", 404, "crawler_search", 5, T0, T0 + 10_000, 5, 0),
+                new UrlCount("/gone/a", 410, "crawler_search", 1, T0, T0 + 40_000, 1, 0),
+                new UrlCount("/gone/a", 404, "crawler_ai", 1, T0, T0 + 5_000, 1, 0)));
+
+        for (int turn = 0; turn < counts.size(); turn++) {
+            java.util.Collections.rotate(counts, 1);
+            ErrorPattern pattern = report(counts).patterns().get(0);
+            assertThat(pattern.examples()).as("turn " + turn).containsExactly("/gone/a", "/gone/c", "/gone/d");
+            assertThat(pattern.diagnosis().text()).as("turn " + turn).contains("(such as /gone/a)");
+        }
+        java.util.Collections.reverse(counts);
+        assertThat(report(counts).patterns().get(0).examples()).containsExactly("/gone/a", "/gone/c", "/gone/d");
+    }
+
+    @Test
     void keepsNumbersAndSingleLettersAsTheirClassEvenWhenFew() {
         PatternReport report = report(List.of(url("/product/12", 410), url("/index/q", 404), url("/index/all", 404)));
 

@@ -20,9 +20,11 @@ import dev.crawlerrors.store.StatusRange;
 import dev.crawlerrors.store.StoreException;
 import dev.crawlerrors.store.StoredHit;
 import dev.crawlerrors.store.StoredVerdict;
+import dev.crawlerrors.store.TimeCount;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -253,6 +255,83 @@ class ClickHouseHitStoreTest {
     }
 
     @Test
+    void countsAViewsHitsByMinuteFromTheCountsKeptAsHitsAreStoredNotFromTheHits() {
+        String db = ClickHouseTestCluster.database("minute_counts");
+        try (ClickHouseHitStore store = open(db)) {
+            store.append(List.of(
+                    hit("2025-05-14T10:00:05Z", "66.249.66.1", "/a", 404, VERIFIED),
+                    hit("2025-05-14T10:00:55Z", "66.249.66.2", "/b", 404, VERIFIED),
+                    hit("2025-05-14T10:01:00Z", "66.249.66.1", "/c", 500, VERIFIED),
+                    hit("2025-05-14T10:02:00Z", "203.0.113.9", "/d", 404, SPOOFED)));
+            store.flush();
+            assertThat(minutes(store.minuteCounts(HitFilter.ERRORS, store.snapshot()))).containsExactly(3L, 2L);
+            // the hits gone, the counts stay: counts read them, the rows and a URL's count read the hits
+            for (int shard = 1; shard <= cluster.shards(); shard++) {
+                cluster.query(shard, "ALTER TABLE " + db + ".hits_local DROP PARTITION 202505");
+            }
+            Snapshot now = store.snapshot();
+            assertThat(minutes(store.minuteCounts(HitFilter.ERRORS, now))).containsExactly(3L, 2L);
+            assertThat(store.size()).isEqualTo(4);
+            HitFilter spoofed = new HitFilter(List.of(), Set.of(), Set.of(Verification.spoofed), null, null, null, null);
+            assertThat(minutes(store.minuteCounts(spoofed, now))).containsExactly(1L, 1L);
+            HitFilter halfMinute = new HitFilter(List.of(), Set.of(), Set.of(), Instant.parse("2025-05-14T10:00:30Z"), null, null, null);
+            assertThat(minutes(store.minuteCounts(halfMinute, now))).containsExactly(0L, 0L);
+            assertThat(store.rows(HitFilter.ERRORS, now, Long.MIN_VALUE / 4, Long.MAX_VALUE / 4, 0, 10)).isEmpty();
+        }
+    }
+
+    /** The counts as hits in all and the minutes that have any. */
+    private static List<Long> minutes(MinuteCounts counts) {
+        return List.of(counts.total(), (long) counts.size());
+    }
+
+    @Test
+    void countsByVerdictTheHitsOfFifteenThousandAddressesWhoseClaimsTheQueryLists() {
+        // each address's claim is written into the count's SQL (about 20 bytes each): longer than the server's 256 KiB default
+        try (ClickHouseHitStore store = open(ClickHouseTestCluster.database("many_claims"))) {
+            List<CrawlerHit> hits = new ArrayList<>();
+            long start = Instant.parse("2025-05-14T10:00:00Z").toEpochMilli();
+            for (int i = 0; i < 15_000; i++) {
+                hits.add(hit(start + i * 1000L, "66.249." + (i / 250) + "." + (i % 250), "/p" + i, 404, i % 100 == 0 ? SPOOFED : VERIFIED));
+            }
+            store.append(hits);
+            Snapshot now = store.snapshot();
+            assertThat(store.countByTime(HitFilter.ERRORS, HitWindow.at(now), 3_600_000).stream().mapToLong(TimeCount::hits).sum())
+                    .isEqualTo(14_850);
+            assertThat(store.countByCrawler(HitFilter.ERRORS, HitWindow.at(now)).stream().mapToLong(BreakdownCount::hits).sum())
+                    .isEqualTo(14_850);
+        }
+    }
+
+    @Test
+    void anUpgradeFromSchemaTwoCountsTheHitsStoredBeforeIt() {
+        String db = ClickHouseTestCluster.database("schema2");
+        try (ClickHouseHitStore store = open(db)) {
+            store.append(List.of(
+                    hit("2025-05-14T10:00:05Z", "66.249.66.1", "/a", 404, VERIFIED),
+                    hit("2025-05-14T10:03:00Z", "66.249.66.2", "/b", 410, VERIFIED),
+                    hit("2025-05-14T10:03:30Z", "203.0.113.9", "/c", 404, SPOOFED)));
+        }
+        // as version 2 made it: no counts by minute
+        for (int shard = 1; shard <= cluster.shards(); shard++) {
+            cluster.query(shard, "DROP TABLE " + db + ".minute_counts_of_hits");
+            cluster.query(shard, "DROP TABLE " + db + ".minute_counts_local");
+            cluster.query(shard, "DROP TABLE " + db + ".minute_counts");
+        }
+        cluster.query(1, "INSERT INTO " + db + ".schema_version (version) VALUES (2)");
+        cluster.query(1, "ALTER TABLE " + db + ".schema_version DELETE WHERE version > 2");
+        assertThat(cluster.number(1, "SELECT max(version) FROM " + db + ".schema_version")).isEqualTo(2);
+
+        try (ClickHouseHitStore store = open(db)) {
+            assertThat(minutes(store.minuteCounts(HitFilter.ERRORS, store.snapshot()))).containsExactly(2L, 2L);
+            assertThat(store.size()).isEqualTo(3);
+            store.append(List.of(hit("2025-05-14T10:03:59Z", "66.249.66.2", "/d", 404, VERIFIED)));
+            assertThat(minutes(store.minuteCounts(HitFilter.ERRORS, store.snapshot()))).containsExactly(3L, 2L);
+        }
+        assertThat(cluster.number(1, "SELECT max(version) FROM " + db + ".schema_version")).isEqualTo(ClickHouseSchema.VERSION);
+    }
+
+    @Test
     void bringsAStoreOfSchemaOneUpToDateAndKnowsTheLogsItRecorded() {
         String db = ClickHouseTestCluster.database("schema1");
         try (ClickHouseHitStore store = open(db)) {
@@ -276,7 +355,7 @@ class ClickHouseHitStoreTest {
             store.append(List.of(), later);
             store.flush();
         }
-        assertThat(cluster.number(1, "SELECT max(version) FROM " + db + ".schema_version")).isEqualTo(2);
+        assertThat(cluster.number(1, "SELECT max(version) FROM " + db + ".schema_version")).isEqualTo(ClickHouseSchema.VERSION);
         assertThat(java.util.Arrays.stream(cluster.query(1, "DESCRIBE TABLE " + db + ".commits").split("\n"))
                 .map(column -> column.split("\t")[0])).containsExactly("writer", "seq", "closed", "fingerprint", "name", "bytes", "lines",
                         "prefix", "check_hash", "file_key", "file_size", "file_modified_nanos", "committed", "lease");
@@ -513,10 +592,11 @@ class ClickHouseHitStoreTest {
             store.flush();
         }
         assertThat(cluster.query(1, "SELECT name FROM system.tables WHERE database = '" + db + "' ORDER BY name").split("\n"))
-                .containsExactly("commits", "hits", "hits_local", "schema_version", "snapshots", "verdict_log_local", "verdicts_latest",
-                        "verdicts_local");
+                .containsExactly("commits", "hits", "hits_local", "minute_counts", "minute_counts_local", "minute_counts_of_hits",
+                        "schema_version", "snapshots", "verdict_log_local", "verdicts_latest", "verdicts_local");
         assertThat(cluster.query(2, "SELECT name FROM system.tables WHERE database = '" + db + "' ORDER BY name").split("\n"))
-                .containsExactly("hits", "hits_local", "verdict_log_local", "verdicts_latest", "verdicts_local");
+                .containsExactly("hits", "hits_local", "minute_counts", "minute_counts_local", "minute_counts_of_hits", "verdict_log_local",
+                        "verdicts_latest", "verdicts_local");
         assertThat(cluster.number(1, "SELECT max(version) FROM " + db + ".schema_version")).isEqualTo(ClickHouseSchema.VERSION);
         assertThat(cluster.query(1, "SELECT engine_full FROM system.tables WHERE database = '" + db + "' AND name = 'hits'"))
                 .isEqualTo("Distributed(crawl_errors, " + db + ", hits_local, halfMD5(ip))");
@@ -556,8 +636,8 @@ class ClickHouseHitStoreTest {
             assertThat(store.page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url).containsExactly("/a");
         }
         assertThat(plain.query(1, "SELECT name FROM system.tables WHERE database = '" + db + "' ORDER BY name").split("\n"))
-                .containsExactly("commits", "hits_local", "schema_version", "snapshots", "verdict_log_local", "verdicts_latest",
-                        "verdicts_local");
+                .containsExactly("commits", "hits_local", "minute_counts_local", "minute_counts_of_hits", "schema_version", "snapshots",
+                        "verdict_log_local", "verdicts_latest", "verdicts_local");
     }
 
     @Test
