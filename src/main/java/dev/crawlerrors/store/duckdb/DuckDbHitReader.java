@@ -17,6 +17,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -113,12 +114,56 @@ final class DuckDbHitReader implements HitReader {
 
     @Override
     public List<StoredHit> rows(HitFilter filter, Snapshot snapshot, long fromMillis, long toMillis, long skip, int limit) {
-        DuckDbClaims.ClaimSet shown = claims.select(filter.effectiveVerifications(), snapshot.verdicts());
-        if (shown.claims().length > MAX_LISTED_CLAIMS && limit <= KEYED_ROWS) {
-            return keyedRows(filter, snapshot, fromMillis, toMillis, skip, limit, shown);
+        if (limit > KEYED_ROWS) {
+            return scannedRows(filter, snapshot, fromMillis, toMillis, skip, limit);
         }
-        return scannedRows(filter, snapshot, fromMillis, toMillis, skip, limit);
+        PageKey key = new PageKey(filter, snapshot, fromMillis, toMillis, skip, limit);
+        List<StoredHit> kept = pages.get(key);
+        if (kept != null) {
+            return kept;
+        }
+        DuckDbClaims.ClaimSet shown = claims.select(filter.effectiveVerifications(), snapshot.verdicts());
+        List<StoredHit> rows = List.copyOf(shown.claims().length > MAX_LISTED_CLAIMS
+                ? keyedRows(filter, snapshot, fromMillis, toMillis, skip, limit, shown)
+                : scannedRows(filter, snapshot, fromMillis, toMillis, skip, limit));
+        pages.put(key, rows);
+        return rows;
     }
+
+    /** A page's place: its view, snapshot, times and rows. What it holds never changes. */
+    private record PageKey(HitFilter filter, Snapshot snapshot, long fromMillis, long toMillis, long skip, int limit) {
+    }
+
+    /**
+     * Pages read lately, shared by every reader: a snapshot's pages never change, and most readers
+     * open the same few (the first page, the one after). At most {@link #KEPT_ROWS} rows in all
+     * (some 15 MB), the least recently used page out first. A page not kept costs what it did.
+     */
+    private static final class KeptPages {
+
+        private final LinkedHashMap<PageKey, List<StoredHit>> pages = new LinkedHashMap<>(64, 0.75f, true);
+        private long rows;
+
+        synchronized List<StoredHit> get(PageKey key) {
+            return pages.get(key);
+        }
+
+        synchronized void put(PageKey key, List<StoredHit> page) {
+            List<StoredHit> before = pages.put(key, page);
+            rows += page.size() - (before == null ? 0 : before.size());
+            var eldest = pages.entrySet().iterator();
+            while (rows > KEPT_ROWS && eldest.hasNext()) {
+                var entry = eldest.next();
+                rows -= entry.getValue().size();
+                eldest.remove();
+            }
+        }
+    }
+
+    /** Rows of the pages kept ({@link KeptPages}): 256 pages of 100. */
+    static final int KEPT_ROWS = 25_600;
+
+    private final KeptPages pages = new KeptPages();
 
     /** The rows of a page read in one statement, the claims' condition in it. */
     private List<StoredHit> scannedRows(HitFilter filter, Snapshot snapshot, long fromMillis, long toMillis, long skip, int limit) {

@@ -135,6 +135,27 @@ class DuckDbPageRowsTest {
         }
     }
 
+    @Test
+    void aPageReadAgainAtItsSnapshotIsTheSameWhateverArrivedSinceAndANewerSnapshotSeesTheNewHits() {
+        List<CrawlerHit> hits = new ArrayList<>();
+        for (int claim = 0; claim < CLAIMS; claim++) {
+            hits.add(googlebot(START + claim * 1_000L, ip(claim), "/" + claim, 404, verdict(claim)));
+        }
+        try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
+            store.append(hits);
+            Snapshot before = store.snapshot();
+            List<StoredHit> first = store.rows(HitFilter.ERRORS, before, START, START + 3_600_000, 0, 2);
+            store.append(List.of(googlebot(START + 400_000, ip(250), "/new", 404, UNVERIFIED)));
+            store.updateVerdict(ip(299), "Googlebot Desktop", SPOOFED);
+            Snapshot after = store.snapshot();
+
+            assertThat(store.rows(HitFilter.ERRORS, before, START, START + 3_600_000, 0, 2)).isEqualTo(first)
+                    .extracting(StoredHit::url).containsExactly("/299", "/298");
+            assertThat(store.rows(HitFilter.ERRORS, after, START, START + 3_600_000, 0, 2)).extracting(StoredHit::url)
+                    .containsExactly("/new", "/298");
+        }
+    }
+
     /** The URLs of the kept hits {@code /kept/first} down, {@code count} of them. */
     private static List<String> kept(int first, int count) {
         List<String> urls = new ArrayList<>();
