@@ -77,7 +77,7 @@ cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 
 # times one serve of $db: "$@" is the command that serves it on $port
 measure_serve() {
-  local started pid first pages at before out requests
+  local started pid first pages at before out requests_done
   started=$(date +%s%N)
   "$@" >"$work/serve.out" 2>&1 &
   pid=$!
