@@ -81,10 +81,12 @@ measure_serve() {
   started=$(date +%s%N)
   "$@" >"$work/serve.out" 2>&1 &
   pid=$!
+  trap 'kill "$pid" 2>/dev/null || true' EXIT
   until curl -sf -o /dev/null "http://127.0.0.1:$port/api/crawl-errors?page=1"; do
     kill -0 "$pid" 2>/dev/null || { cat "$work/serve.out"; exit 1; }
     sleep 0.02
   done
+  kill -0 "$pid" 2>/dev/null || { echo "another server answers on port $port (PORT=... picks another)" >&2; exit 1; }
   echo "start to first page: $(( ($(date +%s%N) - started) / 1000000 )) ms"
   until curl -sf -o /dev/null "http://127.0.0.1:$port/api/crawl-errors/patterns" \
       && curl -sf -o /dev/null "http://127.0.0.1:$port/api/crawl-errors/overview"; do
