@@ -81,7 +81,8 @@ measure_serve() {
   started=$(date +%s%N)
   "$@" >"$work/serve.out" 2>&1 &
   pid=$!
-  trap 'kill "$pid" 2>/dev/null || true' EXIT
+  serve_pid=$pid
+  trap 'kill "${serve_pid:-}" 2>/dev/null || true' EXIT
   until curl -sf -o /dev/null "http://127.0.0.1:$port/api/crawl-errors?page=1"; do
     kill -0 "$pid" 2>/dev/null || { cat "$work/serve.out"; exit 1; }
     sleep 0.02
