@@ -10,8 +10,13 @@
 #   - plain DuckDB, ORDER BY ts DESC, id DESC LIMIT 100 OFFSET n (first, middle, last, random page): the baseline
 #   - start to first page: from launching `crawl-errors serve` to the first 200 of /api/crawl-errors
 #   - one reader: first (JSON and HTML), middle, last, random, filtered pages, p50 and p99 (dev.crawlerrors.bench.ReadBench)
-#   - 64 readers on random pages of one snapshot for WRK_SECONDS (wrk): pages/s, errors, latency
+#   - start to counts ready: until the patterns and the overview, which serve counts in the background
+#     when it starts, answer (the pages below are timed after it, so they do not share the cores with it)
+#   - 64 readers on random pages of one snapshot for WRK_SECONDS (wrk), each wrk thread its own pages:
+#     pages/s, errors, latency, and serve's CPU time a page (from /proc)
 #   - serve's peak resident memory (VmHWM)
+# BASELINE_JAR=path/to/crawl-errors.jar (a build of an earlier commit) times its serve the same way,
+# in the same run, before this build's; PLAIN=0 leaves out plain DuckDB's OFFSET pages.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -52,32 +57,68 @@ if [ ! -f "$work/out-of-order.duckdb" ]; then
 fi
 
 cat >"$work/random-pages.lua" <<'LUA'
+-- each wrk thread its own pages: one seed for all gave every page twice
 local pages, at = tonumber(os.getenv("PAGES")), os.getenv("AT")
-math.randomseed(42)
+local threads = 0
+function setup(thread)
+  threads = threads + 1
+  thread:set("id", threads)
+end
+function init(args)
+  math.randomseed(42 + id)
+end
 request = function()
   return wrk.format("GET", "/api/crawl-errors?page=" .. math.random(1, pages) .. "&at=" .. at)
 end
 LUA
 
-for store in in-order out-of-order; do
-  db="$work/$store.duckdb"
-  echo
-  echo "== $store: $db"
-  "$java" --enable-native-access=ALL-UNNAMED -cp "$cp" dev.crawlerrors.bench.ReadBench --duckdb "$db" 50
+ticks=$(getconf CLK_TCK)
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+
+# times one serve of $db: "$@" is the command that serves it on $port
+measure_serve() {
+  local started pid first pages at before out requests_done
   started=$(date +%s%N)
-  JAVA_HOME="$java_home" ./crawl-errors serve --db "$db" --port "$port" >"$work/serve.out" 2>&1 &
+  "$@" >"$work/serve.out" 2>&1 &
   pid=$!
+  serve_pid=$pid
+  trap 'kill "${serve_pid:-}" 2>/dev/null || true' EXIT
   until curl -sf -o /dev/null "http://127.0.0.1:$port/api/crawl-errors?page=1"; do
     kill -0 "$pid" 2>/dev/null || { cat "$work/serve.out"; exit 1; }
     sleep 0.02
   done
+  kill -0 "$pid" 2>/dev/null || { echo "another server answers on port $port (PORT=... picks another)" >&2; exit 1; }
   echo "start to first page: $(( ($(date +%s%N) - started) / 1000000 )) ms"
+  until curl -sf -o /dev/null "http://127.0.0.1:$port/api/crawl-errors/patterns" \
+      && curl -sf -o /dev/null "http://127.0.0.1:$port/api/crawl-errors/overview"; do
+    sleep 0.5
+  done
+  echo "start to counts ready: $(( ($(date +%s%N) - started) / 1000000 )) ms"
   "$java" -cp "$cp" dev.crawlerrors.bench.ReadBench "http://127.0.0.1:$port" "$requests"
   first=$(curl -s "http://127.0.0.1:$port/api/crawl-errors?page=1")
   pages=$(echo "$first" | sed -E 's/.*"pages":([0-9]+).*/\1/')
   at=$(echo "$first" | sed -E 's/.*"at":"([^"]+)".*/\1/')
-  PAGES="$pages" AT="$at" wrk -t2 -c64 -d"${wrk_seconds}s" --latency -s "$work/random-pages.lua" "http://127.0.0.1:$port" \
-    | grep -E "Requests/sec|Non-2xx|Socket errors|50%|99%|requests in"
+  before=$(cpu_ticks "$pid")
+  out=$(PAGES="$pages" AT="$at" wrk -t2 -c64 -d"${wrk_seconds}s" --latency -s "$work/random-pages.lua" "http://127.0.0.1:$port")
+  echo "$out" | grep -E "Requests/sec|Non-2xx|Socket errors|50%|99%|requests in"
+  requests_done=$(echo "$out" | awk '/requests in/ {print $1}')
+  echo "serve CPU a page under 64 readers: $(awk -v t="$(( $(cpu_ticks "$pid") - before ))" -v hz="$ticks" -v n="$requests_done" \
+    'BEGIN {printf "%.2f ms", t * 1000 / hz / n}')"
   echo "serve peak resident memory: $(grep VmHWM /proc/$pid/status | awk '{printf "%.0f MiB", $2/1024}')"
   kill "$pid"; wait "$pid" 2>/dev/null || true
+}
+
+for store in in-order out-of-order; do
+  db="$work/$store.duckdb"
+  echo
+  echo "== $store: $db"
+  if [ "${PLAIN:-1}" != 0 ]; then
+    "$java" --enable-native-access=ALL-UNNAMED -cp "$cp" dev.crawlerrors.bench.ReadBench --duckdb "$db" 50
+  fi
+  if [ -n "${BASELINE_JAR:-}" ]; then
+    echo "-- baseline: $BASELINE_JAR"
+    measure_serve "$java" --enable-native-access=ALL-UNNAMED -jar "$BASELINE_JAR" serve --db "$db" --port "$port"
+    echo "-- this build"
+  fi
+  measure_serve env JAVA_HOME="$java_home" ./crawl-errors serve --db "$db" --port "$port"
 done

@@ -155,9 +155,37 @@ final class DuckDbClaims {
     /**
      * Claims a view takes: those listed ({@code included}) or every one but those listed.
      */
-    record ClaimSet(boolean included, int[] claims) {
+    record ClaimSet(boolean included, int[] claims, java.util.BitSet listed) {
 
         static final ClaimSet ALL = new ClaimSet(false, new int[0]);
+
+        ClaimSet(boolean included, int[] claims) {
+            this(included, claims, bits(claims));
+        }
+
+        private static java.util.BitSet bits(int[] claims) {
+            java.util.BitSet bits = new java.util.BitSet();
+            for (int claim : claims) {
+                if (claim >= 0) {
+                    bits.set(claim);
+                }
+            }
+            return bits;
+        }
+
+        /**
+         * Whether a hit of claim {@code claim} is taken, as {@link #sql()} decides it in DuckDB: a hit
+         * with no claim ({@code null}) only when every claim is taken.
+         */
+        boolean takes(int claim, boolean none) {
+            if (claims.length == 0) {
+                return !included;
+            }
+            if (none) {
+                return false;
+            }
+            return included == (claim >= 0 && listed.get(claim));
+        }
 
         /** The condition on {@code h.claim_id} (numbers only, so written into the statement). */
         String sql() {

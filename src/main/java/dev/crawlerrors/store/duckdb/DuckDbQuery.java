@@ -60,6 +60,23 @@ final class DuckDbQuery implements AutoCloseable {
         return read(sql, (st, c) -> st.setArray(1, c.createArrayOf("VARCHAR", values.toArray())), rows);
     }
 
+    /**
+     * Runs a read whose last parameter is a list of numbers ({@code ?::BIGINT[]}), after {@code params}:
+     * a page's hit numbers, which as literals would make each page a statement to plan.
+     */
+    <T> T runWithNumbers(String sql, List<Object> params, long[] numbers, Rows<T> rows) {
+        return read(sql, (st, c) -> {
+            for (int i = 0; i < params.size(); i++) {
+                st.setObject(i + 1, params.get(i));
+            }
+            Long[] boxed = new Long[numbers.length];
+            for (int i = 0; i < numbers.length; i++) {
+                boxed[i] = numbers[i];
+            }
+            st.setArray(params.size() + 1, c.createArrayOf("BIGINT", boxed));
+        }, rows);
+    }
+
     /** Sets a statement's parameters; the connection makes what a parameter needs (an array). */
     private interface Binding {
         void bind(PreparedStatement st, Connection c) throws SQLException;
