@@ -54,14 +54,12 @@ public final class LogFiles {
         Set<Object> seen = new HashSet<>();
         Map<Path, String> parents = new HashMap<>();
         for (String argument : arguments) {
-            for (Named file : resolve(argument, notes, problems)) {
+            for (Named file : resolve(argument, notes, problems, parents)) {
                 if (file.path != null && !seen.add(identity(file))) {
                     continue;
                 }
-                String family = file.path == null ? "-"
-                        : parents.computeIfAbsent(file.path.getParent() == null ? Path.of("") : file.path.getParent(), LogFiles::absolute)
-                                + "/" + file.order.family();
-                families.computeIfAbsent(family, k -> new ArrayList<>()).add(file);
+                String family = file.path == null ? "-" : file.folder + "/" + file.order.family();
+                families.computeIfAbsent(family, k -> new ArrayList<>(1)).add(file);
             }
         }
         List<LogSource> sources = new ArrayList<>();
@@ -76,9 +74,10 @@ public final class LogFiles {
         return new Expansion(sources, notes, problems);
     }
 
-    private static List<Named> resolve(String argument, List<String> notes, List<String> problems) {
+    /** @param parents each directory a file was found in, absolute, as its family names it */
+    private static List<Named> resolve(String argument, List<String> notes, List<String> problems, Map<Path, String> parents) {
         if (argument.equals("-")) {
-            return List.of(new Named(null, "-", RotationOrder.of("-"), null));
+            return List.of(new Named(null, "-", RotationOrder.of("-"), null, null));
         }
         Path path = Path.of(argument);
         if (Files.isDirectory(path)) {
@@ -86,33 +85,38 @@ public final class LogFiles {
         }
         if (!Files.exists(path) && isGlob(argument)) {
             int problemsBefore = problems.size();
-            List<Named> matches = glob(argument, notes, problems);
+            List<Named> matches = glob(argument, notes, problems, parents);
             if (matches.isEmpty() && problems.size() == problemsBefore) {
                 problems.add("no file matches " + argument);
             }
             return matches;
         }
         // a missing or unreadable file is reported when it is opened, with the others
-        return List.of(named(path, argument));
+        return List.of(named(path, argument, parents));
     }
 
     private static List<Named> directory(String argument, Path dir, List<String> notes, List<String> problems) {
         List<Named> logs = new ArrayList<>();
         List<String> skipped = new ArrayList<>();
-        List<String> names = new ArrayList<>();
+        List<Entry> entries = new ArrayList<>();
+        // the directory's families are named by it once, not by each of its 50,000 files
+        String folder = absolute(dir);
+        String shownDir = argument.endsWith("/") ? argument : argument + "/";
         try (DirectoryStream<Path> listing = Files.newDirectoryStream(dir)) {
-            listing.forEach(entry -> names.add(entry.getFileName().toString()));
-            names.sort(null);
-            for (String name : names) {
-                Path entry = dir.resolve(name);
+            for (Path entry : listing) {
+                entries.add(new Entry(entry.getFileName().toString(), entry));
+            }
+            entries.sort(null);
+            for (Entry entry : entries) {
+                String name = entry.name;
                 // one look at each (through links): a nightly import of a directory of 50,000 logs looks at nothing else
-                BasicFileAttributes attributes = attributes(entry);
+                BasicFileAttributes attributes = attributes(entry.path);
                 String reason = attributes == null ? "cannot be looked at"
                         : attributes.isDirectory() ? "a directory, not searched"
                         : !attributes.isRegularFile() ? "not a regular file"
                         : skipReason(name);
                 if (reason == null) {
-                    logs.add(new Named(entry, join(argument, name), RotationOrder.of(name), attributes));
+                    logs.add(new Named(entry.path, shownDir + name, RotationOrder.of(name), attributes, folder));
                 } else {
                     skipped.add(name + " (" + reason + ")");
                 }
@@ -147,7 +151,7 @@ public final class LogFiles {
         return logLike ? null : "not named like an access log";
     }
 
-    private static List<Named> glob(String pattern, List<String> notes, List<String> problems) {
+    private static List<Named> glob(String pattern, List<String> notes, List<String> problems, Map<Path, String> parents) {
         // the directory part before the first glob character is walked; the rest is matched
         String normalized = pattern.replace('\\', '/');
         int firstGlob = firstGlobCharacter(normalized);
@@ -176,7 +180,7 @@ public final class LogFiles {
                     Path relative = base.relativize(file);
                     if (attributes.isRegularFile() && matcher.matches(relative)) {
                         matches.add(new Named(file, baseText + relative.toString().replace('\\', '/'),
-                                RotationOrder.of(file.getFileName().toString()), attributes));
+                                RotationOrder.of(file.getFileName().toString()), attributes, folder(file, parents)));
                     }
                     return FileVisitResult.CONTINUE;
                 }
@@ -236,8 +240,14 @@ public final class LogFiles {
         return text.length();
     }
 
-    private static Named named(Path path, String name) {
-        return new Named(path, name, RotationOrder.of(path.getFileName() == null ? name : path.getFileName().toString()), attributes(path));
+    private static Named named(Path path, String name, Map<Path, String> parents) {
+        return new Named(path, name, RotationOrder.of(path.getFileName() == null ? name : path.getFileName().toString()), attributes(path),
+                folder(path, parents));
+    }
+
+    /** The directory {@code file} is in, absolute, looked up once per directory in {@code parents}. */
+    private static String folder(Path file, Map<Path, String> parents) {
+        return parents.computeIfAbsent(file.getParent() == null ? Path.of("") : file.getParent(), LogFiles::absolute);
     }
 
     /** The file's attributes, through links; null when it cannot be looked at. */
@@ -247,10 +257,6 @@ public final class LogFiles {
         } catch (IOException e) {
             return null;
         }
-    }
-
-    private static String join(String dir, String name) {
-        return dir.endsWith("/") ? dir + name : dir + "/" + name;
     }
 
     /** A directory as an absolute path, the same however it was named (a family is its directory and its name). */
@@ -270,7 +276,18 @@ public final class LogFiles {
         }
     }
 
-    /** A file to read, as it was when it was listed or named (null attributes: it cannot be looked at). */
-    private record Named(Path path, String name, RotationOrder order, BasicFileAttributes attributes) {
+    /**
+     * A file to read, as it was when it was listed or named (null attributes: it cannot be looked
+     * at), and the directory it is in, absolute (its family's name begins with it).
+     */
+    private record Named(Path path, String name, RotationOrder order, BasicFileAttributes attributes, String folder) {
+    }
+
+    /** A directory's entry, by its name. */
+    private record Entry(String name, Path path) implements Comparable<Entry> {
+        @Override
+        public int compareTo(Entry other) {
+            return name.compareTo(other.name);
+        }
     }
 }
