@@ -53,25 +53,43 @@ public final class LogFiles {
         Map<String, List<Named>> families = new LinkedHashMap<>();
         Set<Object> seen = new HashSet<>();
         Map<Path, String> parents = new HashMap<>();
+        // Design: each loop's body is a method of its own. A loop in a method called once runs in the
+        // interpreter until it has gone round tens of thousands of times (the JIT compiles a method
+        // after some hundreds of calls, a loop in it only then), and a directory of 50,000 logs is
+        // listed once per run.
         for (String argument : arguments) {
             for (Named file : resolve(argument, notes, problems, parents)) {
-                if (file.path != null && !seen.add(identity(file))) {
-                    continue;
-                }
-                String family = file.path == null ? "-" : file.folder + "/" + file.order.family();
-                families.computeIfAbsent(family, k -> new ArrayList<>(1)).add(file);
+                addToFamily(file, families, seen);
             }
         }
         List<LogSource> sources = new ArrayList<>();
         for (List<Named> family : families.values()) {
-            if (family.size() > 1) {
-                family.sort(Comparator.comparing(Named::order, RotationOrder.OLDEST_FIRST));
-            }
-            for (Named file : family) {
-                sources.add(file.path == null ? LogSource.of("-") : LogSource.file(file.path, file.name, file.attributes));
-            }
+            addOldestFirst(family, sources);
         }
         return new Expansion(sources, notes, problems);
+    }
+
+    /** Puts {@code file} in its family, unless it was named before (through a link, or by two arguments). */
+    private static void addToFamily(Named file, Map<String, List<Named>> families, Set<Object> seen) {
+        if (file.path != null && !seen.add(identity(file))) {
+            return;
+        }
+        String family = file.path == null ? "-" : file.folder + "/" + file.order.family();
+        List<Named> members = families.get(family);
+        if (members == null) {
+            members = new ArrayList<>(1);
+            families.put(family, members);
+        }
+        members.add(file);
+    }
+
+    private static void addOldestFirst(List<Named> family, List<LogSource> sources) {
+        if (family.size() > 1) {
+            family.sort(Comparator.comparing(Named::order, RotationOrder.OLDEST_FIRST));
+        }
+        for (Named file : family) {
+            sources.add(file.path == null ? LogSource.of("-") : LogSource.file(file.path, file.name, file.attributes));
+        }
     }
 
     /** @param parents each directory a file was found in, absolute, as its family names it */
@@ -108,17 +126,9 @@ public final class LogFiles {
             }
             entries.sort(null);
             for (Entry entry : entries) {
-                String name = entry.name;
-                // one look at each (through links): a nightly import of a directory of 50,000 logs looks at nothing else
-                BasicFileAttributes attributes = attributes(entry.path);
-                String reason = attributes == null ? "cannot be looked at"
-                        : attributes.isDirectory() ? "a directory, not searched"
-                        : !attributes.isRegularFile() ? "not a regular file"
-                        : skipReason(name);
-                if (reason == null) {
-                    logs.add(new Named(entry.path, shownDir + name, RotationOrder.of(name), attributes, folder));
-                } else {
-                    skipped.add(name + " (" + reason + ")");
+                Named log = look(entry, shownDir, folder, skipped);
+                if (log != null) {
+                    logs.add(log);
                 }
             }
         } catch (IOException | java.io.UncheckedIOException e) {
@@ -132,6 +142,22 @@ public final class LogFiles {
             problems.add("directory " + argument + " holds no access logs (files named like *.log, *.log.N, *.gz, *.zst or access*)");
         }
         return logs;
+    }
+
+    /** A directory's entry as a log to read, or null when it is skipped ({@code skipped} says why). */
+    private static Named look(Entry entry, String shownDir, String folder, List<String> skipped) {
+        String name = entry.name;
+        // one look at each (through links): a nightly import of a directory of 50,000 logs looks at nothing else
+        BasicFileAttributes attributes = attributes(entry.path);
+        String reason = attributes == null ? "cannot be looked at"
+                : attributes.isDirectory() ? "a directory, not searched"
+                : !attributes.isRegularFile() ? "not a regular file"
+                : skipReason(name);
+        if (reason == null) {
+            return new Named(entry.path, shownDir + name, RotationOrder.of(name), attributes, folder);
+        }
+        skipped.add(name + " (" + reason + ")");
+        return null;
     }
 
     /** Why a file in a directory is not taken for an access log, or null when it is. */
