@@ -192,15 +192,16 @@ class LauncherTest {
     @Test
     void anImportRunsOnTheSerialCollectorUnlessTheUserChoseOne() throws Exception {
         assertThat(launch("0")).isZero();
-        assertThat(jvmOptions()).contains("-XX:+UseSerialGC");
+        assertThat(jvmOptions()).contains("-XX:+UseSerialGC", "-Xmn32m");
 
-        // a heap bound of the user's is kept with it
-        assertThat(launch("0", Map.of("CRAWL_ERRORS_JAVA_OPTS", "-Xmx2g"), "import", "access.log")).isZero();
+        // a heap bound of the user's is kept with it, and a young generation of the user's comes after the launcher's
+        assertThat(launch("0", Map.of("CRAWL_ERRORS_JAVA_OPTS", "-Xmx2g -Xmn512m"), "import", "access.log")).isZero();
         assertThat(jvmOptions()).contains("-XX:+UseSerialGC", "-Xmx2g");
+        assertThat(jvmOptions().lastIndexOf("-Xmn512m")).isGreaterThan(jvmOptions().indexOf("-Xmn32m"));
 
         // a collector of the user's, wherever the JVM reads it from, is the only one (two stop the JVM)
         assertThat(launch("0", Map.of("CRAWL_ERRORS_JAVA_OPTS", "-XX:+UseZGC"), "import", "access.log")).isZero();
-        assertThat(jvmOptions()).contains("-XX:+UseZGC").doesNotContain("-XX:+UseSerialGC");
+        assertThat(jvmOptions()).contains("-XX:+UseZGC").doesNotContain("-XX:+UseSerialGC", "-Xmn32m");
         assertThat(launch("0", Map.of("JAVA_TOOL_OPTIONS", "-XX:+UseG1GC"), "import", "access.log")).isZero();
         assertThat(jvmOptions()).doesNotContain("-XX:+UseSerialGC");
         assertThat(launch("0", Map.of("JDK_JAVA_OPTIONS", "-XX:+UseParallelGC"), "import", "access.log")).isZero();
@@ -211,6 +212,6 @@ class LauncherTest {
     void onlyAnImportRunsOnTheSerialCollector() throws Exception {
         assertThat(launch("0", Map.of(), "serve", "--db", "hits.duckdb")).isZero();
 
-        assertThat(jvmOptions()).doesNotContain("-XX:+UseSerialGC");
+        assertThat(jvmOptions()).doesNotContain("-XX:+UseSerialGC", "-Xmn32m");
     }
 }
