@@ -207,28 +207,38 @@ public final class LogImport {
         List<LogSource> toRead = new ArrayList<>(sources.size());
         for (int from = 0; from < sources.size(); from += STAMP_WINDOW) {
             List<LogSource> window = sources.subList(from, Math.min(sources.size(), from + STAMP_WINDOW));
+            // each file's steps a method of their own, compiled after some hundreds of files (see LogFiles.expand)
             Map<String, FileStamp> stamps = new HashMap<>();
             for (LogSource source : window) {
-                FileStamp stamp = source.stamp();
-                if (stamp != null) {
-                    stamps.put(stamp.key(), stamp);
-                }
+                noteStamp(source, stamps);
             }
             Map<String, SourceProgress> recorded = new HashMap<>();
             for (SourceProgress file : store.importedFiles(stamps.keySet())) {
                 recorded.put(file.file().key(), file);
             }
             for (LogSource source : window) {
-                FileStamp stamp = source.stamp();
-                SourceProgress file = stamp == null ? null : recorded.get(stamp.key());
-                if (file != null && file.file().equals(stamp)) {
-                    summary.add(SourceOutcome.unchanged(source.name(), file.lines()));
-                } else {
-                    toRead.add(source);
-                }
+                readOrSkip(source, recorded, toRead, summary);
             }
         }
         return toRead;
+    }
+
+    private static void noteStamp(LogSource source, Map<String, FileStamp> stamps) {
+        FileStamp stamp = source.stamp();
+        if (stamp != null) {
+            stamps.put(stamp.key(), stamp);
+        }
+    }
+
+    /** Counts {@code source} unchanged when it is as {@code recorded} says it was read to its end, else puts it in {@code toRead}. */
+    private static void readOrSkip(LogSource source, Map<String, SourceProgress> recorded, List<LogSource> toRead, ImportSummary summary) {
+        FileStamp stamp = source.stamp();
+        SourceProgress file = stamp == null ? null : recorded.get(stamp.key());
+        if (file != null && file.file().equals(stamp)) {
+            summary.add(SourceOutcome.unchanged(source.name(), file.lines()));
+        } else {
+            toRead.add(source);
+        }
     }
 
     /** The raw bytes the sources will read, for the progress bar; -1 when a stream makes it unknown. */

@@ -60,9 +60,20 @@ class LauncherTest {
 
     /** Runs the launcher; its exit status. */
     private int launch(String mvnExit) throws Exception {
-        ProcessBuilder builder = new ProcessBuilder("bash", project.resolve("crawl-errors").toString(), "import", "access.log")
+        return launch(mvnExit, Map.of(), "import", "access.log");
+    }
+
+    /** Runs the launcher with {@code arguments} and these variables set besides the test's own; its exit status. */
+    private int launch(String mvnExit, Map<String, String> variables, String... arguments) throws Exception {
+        List<String> command = new java.util.ArrayList<>(List.of("bash", project.resolve("crawl-errors").toString()));
+        command.addAll(List.of(arguments));
+        ProcessBuilder builder = new ProcessBuilder(command)
                 .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD);
         Map<String, String> env = builder.environment();
+        env.remove("CRAWL_ERRORS_JAVA_OPTS");
+        env.remove("JAVA_TOOL_OPTIONS");
+        env.remove("JDK_JAVA_OPTIONS");
+        env.putAll(variables);
         env.put("JAVA_HOME", project.resolve("jdk").toString());
         env.put("PATH", project.resolve("fake-bin") + ":" + System.getenv("PATH"));
         env.put("RECORD", record.toString());
@@ -170,5 +181,37 @@ class LauncherTest {
         assertThat(launch("0")).isZero();
 
         assertThat(recorded()).containsExactly("build", "train", "run", "train", "run");
+    }
+
+    /** The JVM options of the last run: those before {@code -jar}. */
+    private List<String> jvmOptions() throws IOException {
+        List<String> arguments = Files.readAllLines(Path.of(record + ".args"), StandardCharsets.UTF_8);
+        return arguments.subList(0, arguments.indexOf("-jar"));
+    }
+
+    @Test
+    void anImportRunsOnTheSerialCollectorUnlessTheUserChoseOne() throws Exception {
+        assertThat(launch("0")).isZero();
+        assertThat(jvmOptions()).contains("-XX:+UseSerialGC", "-Xmn32m");
+
+        // a heap bound of the user's is kept with it, and a young generation of the user's comes after the launcher's
+        assertThat(launch("0", Map.of("CRAWL_ERRORS_JAVA_OPTS", "-Xmx2g -Xmn512m"), "import", "access.log")).isZero();
+        assertThat(jvmOptions()).contains("-XX:+UseSerialGC", "-Xmx2g");
+        assertThat(jvmOptions().lastIndexOf("-Xmn512m")).isGreaterThan(jvmOptions().indexOf("-Xmn32m"));
+
+        // a collector of the user's, wherever the JVM reads it from, is the only one (two stop the JVM)
+        assertThat(launch("0", Map.of("CRAWL_ERRORS_JAVA_OPTS", "-XX:+UseZGC"), "import", "access.log")).isZero();
+        assertThat(jvmOptions()).contains("-XX:+UseZGC").doesNotContain("-XX:+UseSerialGC", "-Xmn32m");
+        assertThat(launch("0", Map.of("JAVA_TOOL_OPTIONS", "-XX:+UseG1GC"), "import", "access.log")).isZero();
+        assertThat(jvmOptions()).doesNotContain("-XX:+UseSerialGC");
+        assertThat(launch("0", Map.of("JDK_JAVA_OPTIONS", "-XX:+UseParallelGC"), "import", "access.log")).isZero();
+        assertThat(jvmOptions()).doesNotContain("-XX:+UseSerialGC");
+    }
+
+    @Test
+    void onlyAnImportRunsOnTheSerialCollector() throws Exception {
+        assertThat(launch("0", Map.of(), "serve", "--db", "hits.duckdb")).isZero();
+
+        assertThat(jvmOptions()).doesNotContain("-XX:+UseSerialGC", "-Xmn32m");
     }
 }

@@ -53,32 +53,49 @@ public final class LogFiles {
         Map<String, List<Named>> families = new LinkedHashMap<>();
         Set<Object> seen = new HashSet<>();
         Map<Path, String> parents = new HashMap<>();
+        // Design: each loop's body is a method of its own. A loop in a method called once runs in the
+        // interpreter until it has gone round tens of thousands of times (the JIT compiles a method
+        // after some hundreds of calls, a loop in it only then), and a directory of 50,000 logs is
+        // listed once per run.
         for (String argument : arguments) {
-            for (Named file : resolve(argument, notes, problems)) {
-                if (file.path != null && !seen.add(identity(file))) {
-                    continue;
-                }
-                String family = file.path == null ? "-"
-                        : parents.computeIfAbsent(file.path.getParent() == null ? Path.of("") : file.path.getParent(), LogFiles::absolute)
-                                + "/" + file.order.family();
-                families.computeIfAbsent(family, k -> new ArrayList<>()).add(file);
+            for (Named file : resolve(argument, notes, problems, parents)) {
+                addToFamily(file, families, seen);
             }
         }
         List<LogSource> sources = new ArrayList<>();
         for (List<Named> family : families.values()) {
-            if (family.size() > 1) {
-                family.sort(Comparator.comparing(Named::order, RotationOrder.OLDEST_FIRST));
-            }
-            for (Named file : family) {
-                sources.add(file.path == null ? LogSource.of("-") : LogSource.file(file.path, file.name, file.attributes));
-            }
+            addOldestFirst(family, sources);
         }
         return new Expansion(sources, notes, problems);
     }
 
-    private static List<Named> resolve(String argument, List<String> notes, List<String> problems) {
+    /** Puts {@code file} in its family, unless it was named before (through a link, or by two arguments). */
+    private static void addToFamily(Named file, Map<String, List<Named>> families, Set<Object> seen) {
+        if (file.path != null && !seen.add(identity(file))) {
+            return;
+        }
+        String family = file.path == null ? "-" : file.folder + "/" + file.order.family();
+        List<Named> members = families.get(family);
+        if (members == null) {
+            members = new ArrayList<>(1);
+            families.put(family, members);
+        }
+        members.add(file);
+    }
+
+    private static void addOldestFirst(List<Named> family, List<LogSource> sources) {
+        if (family.size() > 1) {
+            family.sort(Comparator.comparing(Named::order, RotationOrder.OLDEST_FIRST));
+        }
+        for (Named file : family) {
+            sources.add(file.path == null ? LogSource.of("-") : LogSource.file(file.path, file.name, file.attributes));
+        }
+    }
+
+    /** @param parents each directory a file was found in, absolute, as its family names it */
+    private static List<Named> resolve(String argument, List<String> notes, List<String> problems, Map<Path, String> parents) {
         if (argument.equals("-")) {
-            return List.of(new Named(null, "-", RotationOrder.of("-"), null));
+            return List.of(new Named(null, "-", RotationOrder.of("-"), null, null));
         }
         Path path = Path.of(argument);
         if (Files.isDirectory(path)) {
@@ -86,35 +103,32 @@ public final class LogFiles {
         }
         if (!Files.exists(path) && isGlob(argument)) {
             int problemsBefore = problems.size();
-            List<Named> matches = glob(argument, notes, problems);
+            List<Named> matches = glob(argument, notes, problems, parents);
             if (matches.isEmpty() && problems.size() == problemsBefore) {
                 problems.add("no file matches " + argument);
             }
             return matches;
         }
         // a missing or unreadable file is reported when it is opened, with the others
-        return List.of(named(path, argument));
+        return List.of(named(path, argument, parents));
     }
 
     private static List<Named> directory(String argument, Path dir, List<String> notes, List<String> problems) {
         List<Named> logs = new ArrayList<>();
         List<String> skipped = new ArrayList<>();
-        List<String> names = new ArrayList<>();
+        List<Entry> entries = new ArrayList<>();
+        // the directory's families are named by it once, not by each of its 50,000 files
+        String folder = absolute(dir);
+        String shownDir = argument.endsWith("/") ? argument : argument + "/";
         try (DirectoryStream<Path> listing = Files.newDirectoryStream(dir)) {
-            listing.forEach(entry -> names.add(entry.getFileName().toString()));
-            names.sort(null);
-            for (String name : names) {
-                Path entry = dir.resolve(name);
-                // one look at each (through links): a nightly import of a directory of 50,000 logs looks at nothing else
-                BasicFileAttributes attributes = attributes(entry);
-                String reason = attributes == null ? "cannot be looked at"
-                        : attributes.isDirectory() ? "a directory, not searched"
-                        : !attributes.isRegularFile() ? "not a regular file"
-                        : skipReason(name);
-                if (reason == null) {
-                    logs.add(new Named(entry, join(argument, name), RotationOrder.of(name), attributes));
-                } else {
-                    skipped.add(name + " (" + reason + ")");
+            for (Path entry : listing) {
+                entries.add(new Entry(entry.getFileName().toString(), entry));
+            }
+            entries.sort(null);
+            for (Entry entry : entries) {
+                Named log = look(entry, shownDir, folder, skipped);
+                if (log != null) {
+                    logs.add(log);
                 }
             }
         } catch (IOException | java.io.UncheckedIOException e) {
@@ -128,6 +142,22 @@ public final class LogFiles {
             problems.add("directory " + argument + " holds no access logs (files named like *.log, *.log.N, *.gz, *.zst or access*)");
         }
         return logs;
+    }
+
+    /** A directory's entry as a log to read, or null when it is skipped ({@code skipped} says why). */
+    private static Named look(Entry entry, String shownDir, String folder, List<String> skipped) {
+        String name = entry.name;
+        // one look at each (through links): a nightly import of a directory of 50,000 logs looks at nothing else
+        BasicFileAttributes attributes = attributes(entry.path);
+        String reason = attributes == null ? "cannot be looked at"
+                : attributes.isDirectory() ? "a directory, not searched"
+                : !attributes.isRegularFile() ? "not a regular file"
+                : skipReason(name);
+        if (reason == null) {
+            return new Named(entry.path, shownDir + name, RotationOrder.of(name), attributes, folder);
+        }
+        skipped.add(name + " (" + reason + ")");
+        return null;
     }
 
     /** Why a file in a directory is not taken for an access log, or null when it is. */
@@ -147,7 +177,7 @@ public final class LogFiles {
         return logLike ? null : "not named like an access log";
     }
 
-    private static List<Named> glob(String pattern, List<String> notes, List<String> problems) {
+    private static List<Named> glob(String pattern, List<String> notes, List<String> problems, Map<Path, String> parents) {
         // the directory part before the first glob character is walked; the rest is matched
         String normalized = pattern.replace('\\', '/');
         int firstGlob = firstGlobCharacter(normalized);
@@ -176,7 +206,7 @@ public final class LogFiles {
                     Path relative = base.relativize(file);
                     if (attributes.isRegularFile() && matcher.matches(relative)) {
                         matches.add(new Named(file, baseText + relative.toString().replace('\\', '/'),
-                                RotationOrder.of(file.getFileName().toString()), attributes));
+                                RotationOrder.of(file.getFileName().toString()), attributes, folder(file, parents)));
                     }
                     return FileVisitResult.CONTINUE;
                 }
@@ -236,8 +266,14 @@ public final class LogFiles {
         return text.length();
     }
 
-    private static Named named(Path path, String name) {
-        return new Named(path, name, RotationOrder.of(path.getFileName() == null ? name : path.getFileName().toString()), attributes(path));
+    private static Named named(Path path, String name, Map<Path, String> parents) {
+        return new Named(path, name, RotationOrder.of(path.getFileName() == null ? name : path.getFileName().toString()), attributes(path),
+                folder(path, parents));
+    }
+
+    /** The directory {@code file} is in, absolute, looked up once per directory in {@code parents}. */
+    private static String folder(Path file, Map<Path, String> parents) {
+        return parents.computeIfAbsent(file.getParent() == null ? Path.of("") : file.getParent(), LogFiles::absolute);
     }
 
     /** The file's attributes, through links; null when it cannot be looked at. */
@@ -247,10 +283,6 @@ public final class LogFiles {
         } catch (IOException e) {
             return null;
         }
-    }
-
-    private static String join(String dir, String name) {
-        return dir.endsWith("/") ? dir + name : dir + "/" + name;
     }
 
     /** A directory as an absolute path, the same however it was named (a family is its directory and its name). */
@@ -270,7 +302,18 @@ public final class LogFiles {
         }
     }
 
-    /** A file to read, as it was when it was listed or named (null attributes: it cannot be looked at). */
-    private record Named(Path path, String name, RotationOrder order, BasicFileAttributes attributes) {
+    /**
+     * A file to read, as it was when it was listed or named (null attributes: it cannot be looked
+     * at), and the directory it is in, absolute (its family's name begins with it).
+     */
+    private record Named(Path path, String name, RotationOrder order, BasicFileAttributes attributes, String folder) {
+    }
+
+    /** A directory's entry, by its name. */
+    private record Entry(String name, Path path) implements Comparable<Entry> {
+        @Override
+        public int compareTo(Entry other) {
+            return name.compareTo(other.name);
+        }
     }
 }

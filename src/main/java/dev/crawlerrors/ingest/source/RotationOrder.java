@@ -1,7 +1,6 @@
 package dev.crawlerrors.ingest.source;
 
 import java.util.Comparator;
-import java.util.Locale;
 
 /**
  * Where a file stands in its rotated family, so a family is read oldest first: {@code access.log.10.gz}
@@ -105,9 +104,10 @@ record RotationOrder(String family, int rank, long number, String date, String n
     }
 
     private static String withoutCompression(String name) {
-        String lower = name.toLowerCase(Locale.ROOT);
+        // compared in place, without a lower-case copy of each of a directory's 50,000 names
         for (String extension : COMPRESSION_EXTENSIONS) {
-            if (lower.endsWith(extension) && name.length() > extension.length()) {
+            if (name.length() > extension.length()
+                    && name.regionMatches(true, name.length() - extension.length(), extension, 0, extension.length())) {
                 return name.substring(0, name.length() - extension.length());
             }
         }

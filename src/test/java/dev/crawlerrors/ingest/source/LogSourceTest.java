@@ -128,4 +128,63 @@ class LogSourceTest {
         assertThat(beginning.whole()).isTrue();
         assertThat(new String(beginning.bytes(), StandardCharsets.UTF_8)).startsWith(LogReaderTest.line(1));
     }
+
+    /** What a small gzip file holds when loaded, and what it holds read as a stream, byte for byte. */
+    private void loadsAsItStreams(Path file, String expected) throws Exception {
+        LogSource loaded = LogSource.of(file.toString());
+        assertThat(loaded.load()).isTrue();
+        byte[] fromMemory;
+        try (InputStream in = loaded.open()) {
+            fromMemory = in.readAllBytes();
+        }
+        byte[] streamed;
+        try (InputStream in = new java.util.zip.GZIPInputStream(Files.newInputStream(file))) {
+            streamed = in.readAllBytes();
+        }
+        assertThat(new String(fromMemory, StandardCharsets.UTF_8)).isEqualTo(expected).isEqualTo(new String(streamed, StandardCharsets.UTF_8));
+        assertThat(loaded.damage()).isNull();
+    }
+
+    @Test
+    void aLoadedGzipOfSeveralMembersWithNamesInTheirHeadersHoldsEveryMember() throws Exception {
+        // gzip -N writes the name (FNAME); logs concatenated with cat a.gz b.gz are several members
+        byte[] first = gzip(lines(1, 3));
+        byte[] named = gzip(lines(4, 5));
+        byte[] header = Arrays.copyOf(named, 10);
+        header[3] = 8; // FNAME
+        byte[] withName = new byte[named.length + 11];
+        System.arraycopy(header, 0, withName, 0, 10);
+        System.arraycopy("access.log\0".getBytes(StandardCharsets.ISO_8859_1), 0, withName, 10, 11);
+        System.arraycopy(named, 10, withName, 21, named.length - 10);
+        byte[] both = new byte[first.length + withName.length];
+        System.arraycopy(first, 0, both, 0, first.length);
+        System.arraycopy(withName, 0, both, first.length, withName.length);
+
+        loadsAsItStreams(Files.write(dir.resolve("both.log.gz"), both), lines(1, 5));
+    }
+
+    @Test
+    void aLoadedGzipWhoseChecksumIsWrongIsDamagedAsWhenStreamed() throws Exception {
+        byte[] whole = gzip(lines(1, 3));
+        whole[whole.length - 8] ^= 1; // the CRC-32 of the trailer
+        Path file = Files.write(dir.resolve("bad.log.gz"), whole);
+
+        LogSource loaded = LogSource.of(file.toString());
+        assertThat(loaded.load()).isTrue();
+        assertThat(loaded.damage()).isNotNull();
+        assertThat(loaded.damage().getMessage()).isEqualTo(LogSource.of(file.toString()).damage().getMessage());
+    }
+
+    @Test
+    void aLoadedGzipFollowedByBytesThatAreNoMemberReadsAsTheStreamDoes() throws Exception {
+        byte[] whole = gzip(lines(1, 2));
+        byte[] padded = Arrays.copyOf(whole, whole.length + 32); // zeros after the member, as some copies leave
+
+        loadsAsItStreams(Files.write(dir.resolve("padded.log.gz"), padded), lines(1, 2));
+    }
+
+    @Test
+    void aLoadedGzipThatHoldsNothingIsEmpty() throws Exception {
+        loadsAsItStreams(Files.write(dir.resolve("empty.log.gz"), gzip("")), "");
+    }
 }
