@@ -214,4 +214,20 @@ class LauncherTest {
 
         assertThat(jvmOptions()).doesNotContain("-XX:+UseSerialGC", "-Xmn32m");
     }
+
+    @Test
+    void serveAndDemoGetAHeapBoundUnlessTheUserSetOne() throws Exception {
+        assertThat(launch("0", Map.of(), "serve", "--db", "hits.duckdb")).isZero();
+        assertThat(jvmOptions()).contains("-Xmx512m");
+        assertThat(launch("0", Map.of(), "demo")).isZero();
+        assertThat(jvmOptions()).contains("-Xmx512m");
+        assertThat(launch("0", Map.of(), "import", "access.log")).isZero();
+        assertThat(jvmOptions()).doesNotContain("-Xmx512m");
+
+        assertThat(launch("0", Map.of("CRAWL_ERRORS_JAVA_OPTS", "-Xmx2g"), "serve", "--db", "hits.duckdb")).isZero();
+        assertThat(jvmOptions()).contains("-Xmx2g").doesNotContain("-Xmx512m");
+        // read by the JVM before the command line, so a bound of the launcher's would override it
+        assertThat(launch("0", Map.of("JAVA_TOOL_OPTIONS", "-XX:MaxRAMPercentage=10"), "serve", "--db", "hits.duckdb")).isZero();
+        assertThat(jvmOptions()).doesNotContain("-Xmx512m");
+    }
 }
