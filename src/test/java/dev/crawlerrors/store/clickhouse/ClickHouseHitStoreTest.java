@@ -320,6 +320,16 @@ class ClickHouseHitStoreTest {
         }
         cluster.query(1, "INSERT INTO " + db + ".schema_version (version) VALUES (2)");
         cluster.query(1, "ALTER TABLE " + db + ".schema_version DELETE WHERE version > 2");
+        // a mutation runs in the background (18.16 has no mutations_sync): wait for it, within bounds
+        long deadline = System.nanoTime() + 20_000_000_000L;
+        while (cluster.number(1, "SELECT max(version) FROM " + db + ".schema_version") != 2 && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError(e);
+            }
+        }
         assertThat(cluster.number(1, "SELECT max(version) FROM " + db + ".schema_version")).isEqualTo(2);
 
         try (ClickHouseHitStore store = open(db)) {
