@@ -139,15 +139,7 @@ final class ClickHouseHitReader implements HitReader {
                     + " - toInt64(sumIf(" + one + ", " + wantedBefore + ")) FROM " + read.table() + " WHERE " + read.where() + " AND "
                     + before.visible() + " AND " + changed + " GROUP BY m"));
         }
-        change.values().removeIf(n -> n == 0);
-        long[] minutes = new long[change.size()];
-        long[] counts = new long[change.size()];
-        int i = 0;
-        for (Map.Entry<Long, Long> e : change.entrySet()) {
-            minutes[i] = e.getKey();
-            counts[i++] = e.getValue();
-        }
-        return new MinuteChange(minutes, counts);
+        return MinuteChange.of(change);
     }
 
     @Override

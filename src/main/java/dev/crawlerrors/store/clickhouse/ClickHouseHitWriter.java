@@ -5,6 +5,7 @@ import dev.crawlerrors.crawler.Verdict;
 import dev.crawlerrors.ingest.FileStamp;
 import dev.crawlerrors.ingest.Hit;
 import dev.crawlerrors.ingest.SourceProgress;
+import dev.crawlerrors.store.BatchInFlight;
 import dev.crawlerrors.store.StoreException;
 import dev.crawlerrors.text.Failures;
 import java.net.ConnectException;
@@ -206,24 +207,12 @@ final class ClickHouseHitWriter {
             return;
         }
         writing = null;
-        boolean interrupted = false;
         try {
-            while (true) {
-                try {
-                    current.get();
-                    break;
-                } catch (InterruptedException e) {
-                    interrupted = true; // the batch is written whatever happens: wait for it
-                }
-            }
+            BatchInFlight.await(current);
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
             throw cause instanceof StoreException store ? store
                     : new StoreException("cannot write to ClickHouse: " + Failures.firstLine(cause), cause);
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
         }
     }
 

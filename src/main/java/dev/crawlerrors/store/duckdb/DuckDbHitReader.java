@@ -96,15 +96,7 @@ final class DuckDbHitReader implements HitReader {
             params.add(from.hits());
             query.run(sql, params, rs -> add(rs, change));
         }
-        change.values().removeIf(n -> n == 0);
-        long[] minutes = new long[change.size()];
-        long[] counts = new long[change.size()];
-        int i = 0;
-        for (Map.Entry<Long, Long> e : change.entrySet()) {
-            minutes[i] = e.getKey();
-            counts[i++] = e.getValue();
-        }
-        return new MinuteChange(minutes, counts);
+        return MinuteChange.of(change);
     }
 
     @Override

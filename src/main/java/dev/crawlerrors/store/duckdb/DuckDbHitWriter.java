@@ -4,16 +4,15 @@ import dev.crawlerrors.crawler.CrawlerHit;
 import dev.crawlerrors.crawler.Verdict;
 import dev.crawlerrors.ingest.FileStamp;
 import dev.crawlerrors.ingest.SourceProgress;
+import dev.crawlerrors.store.BatchInFlight;
 import dev.crawlerrors.store.StoreException;
 import dev.crawlerrors.store.Snapshot;
-import dev.crawlerrors.text.Failures;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -386,16 +385,8 @@ final class DuckDbHitWriter {
             return;
         }
         writing = null;
-        boolean interrupted = false;
         try {
-            while (true) {
-                try {
-                    current.get();
-                    break;
-                } catch (InterruptedException e) {
-                    interrupted = true; // the batch is written whatever happens: wait for it
-                }
-            }
+            BatchInFlight.await(current);
         } catch (ExecutionException e) {
             // the writer rolled the open transaction back: the next batch begins a new one, and
             // the verdicts it held are gone with it, so the next hit of each claim brings its own
@@ -410,10 +401,6 @@ final class DuckDbHitWriter {
             Throwable cause = e.getCause();
             throw cause instanceof StoreException store ? store
                     : new StoreException("cannot write to " + location + ": " + cause, cause);
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
         }
     }
 
