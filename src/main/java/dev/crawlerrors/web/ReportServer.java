@@ -6,6 +6,7 @@ import dev.crawlerrors.report.CrawlErrorReport;
 import dev.crawlerrors.report.PageNotFoundException;
 import dev.crawlerrors.report.SnapshotGoneException;
 import dev.crawlerrors.store.DamagedStoreException;
+import dev.crawlerrors.store.StoreUnavailableException;
 import dev.crawlerrors.report.StillCountingException;
 import dev.crawlerrors.store.HitStore;
 import dev.crawlerrors.text.ShownText;
@@ -41,6 +42,8 @@ public final class ReportServer implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
     /** What a client that met figures still being counted is told to wait, in seconds. */
     private static final String RETRY_AFTER = "5";
+    /** Seconds a reader is asked to wait when the store's server does not answer. */
+    private static final String STORE_RETRY_AFTER = "10";
     private static final String ALLOWED = "GET, HEAD";
 
     /** Report requests answered at once by default: about what two cores keep busy. */
@@ -145,6 +148,12 @@ public final class ReportServer implements AutoCloseable {
             });
             config.routes.exception(ReadGate.BusyException.class, (e, ctx) -> {
                 ctx.header("Retry-After", "1");
+                error(ctx, 503, e.getMessage(), Map.of());
+            });
+            // the store's server does not answer now (ClickHouse stopped or too slow): a later try may succeed
+            config.routes.exception(StoreUnavailableException.class, (e, ctx) -> {
+                LOG.warn("{} {}: {}", ctx.method(), ShownText.of(ctx.path()), e.getMessage());
+                ctx.header("Retry-After", STORE_RETRY_AFTER);
                 error(ctx, 503, e.getMessage(), Map.of());
             });
             // the store's file is damaged: no page can be made until it is restored or made again

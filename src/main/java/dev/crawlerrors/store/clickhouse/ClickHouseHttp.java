@@ -1,6 +1,7 @@
 package dev.crawlerrors.store.clickhouse;
 
 import dev.crawlerrors.store.StoreException;
+import dev.crawlerrors.store.StoreUnavailableException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.ConnectException;
@@ -128,8 +129,8 @@ final class ClickHouseHttp {
         try {
             return client.send(request, HttpResponse.BodyHandlers.ofInputStream());
         } catch (HttpTimeoutException e) {
-            throw new StoreException("ClickHouse at " + server + " did not answer within " + request.timeout().orElseThrow().toSeconds()
-                    + " s", e);
+            throw new StoreUnavailableException("ClickHouse at " + server + " did not answer within "
+                    + request.timeout().orElseThrow().toSeconds() + " s", e);
         } catch (ConnectException e) {
             throw unreachable(server, e);
         } catch (IOException e) {
@@ -188,8 +189,8 @@ final class ClickHouseHttp {
         try {
             response = client.send(request, HttpResponse.BodyHandlers.ofByteArray());
         } catch (HttpTimeoutException e) {
-            throw new StoreException("ClickHouse at " + server + " did not answer within " + request.timeout().orElseThrow().toSeconds()
-                    + " s", e);
+            throw new StoreUnavailableException("ClickHouse at " + server + " did not answer within "
+                    + request.timeout().orElseThrow().toSeconds() + " s", e);
         } catch (ConnectException e) {
             throw unreachable(server, e);
         } catch (IOException e) {
@@ -217,10 +218,10 @@ final class ClickHouseHttp {
         return e;
     }
 
-    private static StoreException unreachable(URI server, Throwable cause) {
+    private static StoreUnavailableException unreachable(URI server, Throwable cause) {
         String why = cause instanceof ConnectException ? "connection refused"
                 : cause == null || cause.getMessage() == null ? String.valueOf(cause) : cause.getMessage();
-        return new StoreException("cannot reach ClickHouse at " + server + " (" + why + "): is it running, and is "
+        return new StoreUnavailableException("cannot reach ClickHouse at " + server + " (" + why + "): is it running, and is "
                 + server.getPort() + " its HTTP port?", cause);
     }
 

@@ -59,6 +59,11 @@ public final class ClickHouseTestCluster {
         return plain;
     }
 
+    /** One server of the caller's own, shared with no other test: for a test that stops it ({@link #stop}). */
+    public static ClickHouseTestCluster ownServer() {
+        return start(1);
+    }
+
     private static ClickHouseTestCluster start(int shards) {
         if (!Files.isExecutable(Path.of("/usr/sbin/clickhouse-server"))) {
             throw new IllegalStateException("these tests run ClickHouse from Debian's package: apt-get install clickhouse-server "
@@ -118,7 +123,8 @@ public final class ClickHouseTestCluster {
         throw new IOException("no free ports found for ClickHouse");
     }
 
-    private void stop() {
+    /** Stops the servers and deletes their data; the JVM's end does it too. */
+    public void stop() {
         try {
             new ProcessBuilder("bash", SCRIPT.toString(), "stop", dir.toString(), "--purge").inheritIO().start().waitFor(60, TimeUnit.SECONDS);
         } catch (IOException | InterruptedException e) {
