@@ -4,6 +4,7 @@ import dev.crawlerrors.crawler.CrawlerCatalog;
 import dev.crawlerrors.crawler.CrawlerIdentifier;
 import dev.crawlerrors.crawler.verify.CrawlerVerifier;
 import dev.crawlerrors.ingest.format.FormatChooser;
+import dev.crawlerrors.ingest.source.LogFiles;
 import dev.crawlerrors.pipeline.ImportSummary;
 import dev.crawlerrors.pipeline.LogImport;
 import dev.crawlerrors.store.HitStore;
@@ -62,6 +63,8 @@ final class ImportCommand implements Callable<Integer> {
         // the options' values are checked before the store's file is made: a mistake leaves none behind
         store.validate();
         boolean existed = store.storeExists();
+        // the logs are listed meanwhile, on a thread of their own
+        CompletableFuture<LogFiles.Expansion> listing = LogImport.listAhead(files);
         // DuckDB starts (its native library, the file) on another core while the catalog is read:
         // each is a tenth of a second or more of every import's start. A catalog of the user's own
         // is read first, so that a mistake in it leaves no store file behind.
@@ -74,7 +77,7 @@ final class ImportCommand implements Callable<Integer> {
             reading = true;
             LogImport job = new LogImport(hits, new CrawlerIdentifier(catalog), verifier, formats);
             // printed once the store committed what the import read: the summary says what is stored
-            ImportSummary summary = job.run(files, ImportProgress.on(terminal, System.err), verbose);
+            ImportSummary summary = job.run(listing, ImportProgress.on(terminal, System.err), verbose);
             summary.print(System.out);
             String where = hits instanceof StoreSocketClient through ? through.describe() : store.shownStore();
             System.out.println("Store: " + ShownText.of(where) + " (" + storedInAll(hits) + ").");

@@ -1,9 +1,13 @@
 package dev.crawlerrors.store;
 
 import dev.crawlerrors.crawler.CrawlerHit;
+import dev.crawlerrors.ingest.FileStamp;
 import dev.crawlerrors.ingest.SourceProgress;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /** Where crawler hits go in, with how far their log has been read. Called from one thread at a time. */
 public interface HitWriter {
@@ -33,6 +37,33 @@ public interface HitWriter {
      * recorded as read to their end, each with the stamp it had then ({@link SourceProgress#file()}).
      */
     List<SourceProgress> importedFiles(Collection<String> keys);
+
+    /**
+     * Which of {@code stamps} are files recorded as read to their end with the very stamp given (the
+     * files an import need not open), and the lines recorded of each: by index in {@code stamps},
+     * -1 for a file recorded with another stamp or not at all, and for a null stamp (a stream, a file
+     * that cannot be looked at). A store may compare the stamps where it keeps them; this one asks
+     * {@link #importedFiles} and compares them here.
+     */
+    default long[] unchangedLines(List<FileStamp> stamps) {
+        Map<String, SourceProgress> recorded = new HashMap<>();
+        List<String> keys = new ArrayList<>(stamps.size());
+        for (FileStamp stamp : stamps) {
+            if (stamp != null) {
+                keys.add(stamp.key());
+            }
+        }
+        for (SourceProgress file : importedFiles(keys)) {
+            recorded.put(file.file().key(), file);
+        }
+        long[] lines = new long[stamps.size()];
+        for (int i = 0; i < lines.length; i++) {
+            FileStamp stamp = stamps.get(i);
+            SourceProgress file = stamp == null ? null : recorded.get(stamp.key());
+            lines[i] = file != null && file.file().equals(stamp) ? file.lines() : -1;
+        }
+        return lines;
+    }
 
     /**
      * Whether the store holds, or was handed, how far any log was read: an import into a store that

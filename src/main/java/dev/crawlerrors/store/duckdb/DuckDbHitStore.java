@@ -3,6 +3,7 @@ package dev.crawlerrors.store.duckdb;
 import dev.crawlerrors.crawler.CrawlerHit;
 import dev.crawlerrors.crawler.Verdict;
 import dev.crawlerrors.crawler.Verification;
+import dev.crawlerrors.ingest.FileStamp;
 import dev.crawlerrors.ingest.SourceProgress;
 import dev.crawlerrors.store.DamagedStoreException;
 import dev.crawlerrors.store.BreakdownCount;
@@ -263,6 +264,11 @@ public final class DuckDbHitStore implements HitStore {
     @Override
     public List<SourceProgress> importedFiles(Collection<String> keys) {
         return writer.importedFiles(keys);
+    }
+
+    @Override
+    public long[] unchangedLines(List<FileStamp> stamps) {
+        return writer.unchangedLines(stamps);
     }
 
     @Override

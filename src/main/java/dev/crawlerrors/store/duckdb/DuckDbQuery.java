@@ -60,6 +60,23 @@ final class DuckDbQuery implements AutoCloseable {
         return read(sql, (st, c) -> st.setArray(1, c.createArrayOf("VARCHAR", values.toArray())), rows);
     }
 
+    /** A list parameter: the SQL type of its elements ({@code VARCHAR}, {@code BIGINT}) and the elements. */
+    record Array(String type, Object[] values) {
+    }
+
+    /**
+     * Runs a read whose parameters are lists ({@code ?::VARCHAR[]}, {@code ?::BIGINT[]}), unnested
+     * side by side into rows (thousands of files' stamps in one query), then {@code last}.
+     */
+    <T> T runWithArrays(String sql, List<Array> arrays, Object last, Rows<T> rows) {
+        return read(sql, (st, c) -> {
+            for (int i = 0; i < arrays.size(); i++) {
+                st.setArray(i + 1, c.createArrayOf(arrays.get(i).type(), arrays.get(i).values()));
+            }
+            st.setObject(arrays.size() + 1, last);
+        }, rows);
+    }
+
     /**
      * Runs a read whose last parameter is a list of numbers ({@code ?::BIGINT[]}), after {@code params}:
      * a page's hit numbers, which as literals would make each page a statement to plan.

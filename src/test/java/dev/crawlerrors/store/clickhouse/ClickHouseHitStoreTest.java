@@ -250,6 +250,7 @@ class ClickHouseHitStoreTest {
             store.append(List.of(), further);
             store.flush();
             assertThat(store.importedFiles(List.of(first.key()))).containsExactly(further);
+            assertThat(store.unchangedLines(java.util.Arrays.asList(grown, first, null, second))).containsExactly(27, -1, -1, other.lines());
             assertThat(store.imported(List.of("abc"))).containsExactlyInAnyOrder(further.readToTheEndOf(null), other.readToTheEndOf(null));
         }
     }

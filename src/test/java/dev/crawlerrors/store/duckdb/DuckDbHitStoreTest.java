@@ -8,6 +8,7 @@ import dev.crawlerrors.crawler.Crawler;
 import dev.crawlerrors.crawler.CrawlerHit;
 import dev.crawlerrors.crawler.Verdict;
 import dev.crawlerrors.crawler.Verification;
+import dev.crawlerrors.ingest.FileStamp;
 import dev.crawlerrors.ingest.Hit;
 import dev.crawlerrors.ingest.SourceProgress;
 import dev.crawlerrors.store.HitFilter;
@@ -22,6 +23,7 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -186,6 +188,48 @@ class DuckDbHitStoreTest {
                     .containsExactlyInAnyOrder(new SourceProgress("f1", "access.log", 360, 2), new SourceProgress("f2", "access.log.1", 90, 1));
             assertThat(store.imported(List.of())).isEmpty();
             assertThat(store.size()).isEqualTo(2);
+        }
+    }
+
+    /**
+     * A file is unchanged only with the very stamp it was recorded with, whichever way the store
+     * compares: reading every recorded file (few recorded), handing the stamps to a query (many more
+     * recorded than asked about), or, before a commit, against what was appended.
+     */
+    @Test
+    void findsAFileUnchangedOnlyWithTheStampItWasRecordedWithWhicheverWayTheStampsAreCompared() {
+        Path file = dir.resolve("store.duckdb");
+        List<FileStamp> recorded = new ArrayList<>();
+        try (DuckDbHitStore store = DuckDbHitStore.open(file)) {
+            for (int i = 0; i < 40; i++) {
+                FileStamp stamp = new FileStamp("(dev=803,ino=" + i + ")", 1_000 + i, 1_747_216_800_000_000_000L + i);
+                recorded.add(stamp);
+                store.append(List.of(), new SourceProgress("f" + i, "E2.b" + i + ".gz", 5_000 + i, 20 + i, "c" + i, stamp));
+            }
+            // not committed yet: what was appended answers
+            assertThat(store.unchangedLines(List.of(recorded.get(3), new FileStamp("(dev=803,ino=3)", 1_003, 1L)))).containsExactly(23, -1);
+        }
+        FileStamp grown = new FileStamp("(dev=803,ino=5)", 2_000, 1_747_216_800_000_000_005L);
+        FileStamp touched = new FileStamp("(dev=803,ino=6)", 1_006, 1_747_216_900_000_000_000L);
+        FileStamp otherDevice = new FileStamp("(dev=804,ino=7)", 1_007, 1_747_216_800_000_000_007L);
+        FileStamp unknown = new FileStamp("(dev=803,ino=99)", 1_000, 1_747_216_800_000_000_000L);
+        try (DuckDbHitStore store = DuckDbHitStore.open(file)) {
+            // eleven asked about, forty recorded: every recorded file read
+            List<FileStamp> asked = new ArrayList<>(recorded.subList(0, 5));
+            asked.addAll(Arrays.asList(grown, touched, otherDevice, unknown, null, recorded.get(39)));
+            assertThat(store.unchangedLines(asked)).containsExactly(20, 21, 22, 23, 24, -1, -1, -1, -1, -1, 59);
+            // three asked about, forty recorded: the stamps handed to the query
+            assertThat(store.unchangedLines(Arrays.asList(recorded.get(8), touched, null, recorded.get(9))))
+                    .containsExactly(28, -1, -1, 29);
+            assertThat(store.unchangedLines(List.of())).isEmpty();
+            // a file read again to its end: its new stamp is the one recorded, whether committed or not
+            store.append(List.of(), new SourceProgress("f5b", "E2.b5.gz", 9_000, 40, "c5b", grown));
+            assertThat(store.unchangedLines(List.of(grown, recorded.get(5)))).containsExactly(40, -1);
+            store.flush();
+            assertThat(store.unchangedLines(List.of(grown, recorded.get(5)))).containsExactly(40, -1);
+            assertThat(store.unchangedLines(recorded.subList(10, 40))).containsExactly(
+                    recorded.subList(10, 40).stream().mapToLong(stamp -> 20 + Long.parseLong(stamp.key().replaceAll("\\D+", " ").trim().split(" ")[1]))
+                            .toArray());
         }
     }
 
