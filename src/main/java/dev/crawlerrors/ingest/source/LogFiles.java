@@ -60,7 +60,8 @@ public final class LogFiles {
         // after some hundreds of calls, a loop in it only then), and a directory of 50,000 logs is
         // listed once per run.
         for (String argument : arguments) {
-            for (Named file : resolve(argument, notes, problems, parents)) {
+            List<Named> resolved = resolve(argument, notes, problems, parents);
+            for (Named file : resolved) {
                 addToFamily(file, families, seen);
             }
         }

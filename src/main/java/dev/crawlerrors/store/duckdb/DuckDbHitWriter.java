@@ -136,6 +136,17 @@ final class DuckDbHitWriter {
      * rolled back), unless a later one took their place.
      */
     private final Map<String, SourceProgress> uncommittedProgress = new ConcurrentHashMap<>();
+    /** How many logs in {@link #uncommittedProgress} have each prefix: most asked about have none. */
+    private final Map<String, Integer> uncommittedPrefixes = new ConcurrentHashMap<>();
+    /** The prefixes of the logs whose progress is committed, as a filter that rules most logs out without a query. */
+    private final DuckDbRecordedPrefixes recordedPrefixes;
+    /**
+     * Queries {@link #imported} made while the filter was not complete: at the fourth, every
+     * committed prefix is read into it. A nightly run over a directory asks about its few new logs
+     * in a query or two, and a store of millions of logs is not read for them.
+     */
+    private int prefixQueries;
+    static final int PREFIX_QUERIES_BEFORE_LOADING = 4;
     private final Map<String, SourceProgress> uncommittedFiles = new ConcurrentHashMap<>();
     /** The progress and files written in the transaction the writer has open (writer side). */
     private final List<SourceProgress> transactionProgress = new ArrayList<>();
@@ -167,10 +178,11 @@ final class DuckDbHitWriter {
             st.execute(STAGING);
             DuckDBFunctions.tableFunction().withName(batchFunction).withFunction(batchSource).register(connection);
             // and whether any log's progress is stored: an import asks for it before it reads a line
-            try (ResultSet rs = st.executeQuery("SELECT coalesce(max(id), 0), (SELECT count(*) FROM imports) = 0 FROM hits")) {
+            try (ResultSet rs = st.executeQuery("SELECT coalesce(max(id), 0), (SELECT count(*) FROM imports) FROM hits")) {
                 rs.next();
                 nextId = rs.getLong(1) + 1;
-                noProgressCommitted = rs.getBoolean(2);
+                noProgressCommitted = rs.getLong(2) == 0;
+                recordedPrefixes = new DuckDbRecordedPrefixes(rs.getLong(2));
             }
             loadClaims(st);
             committed = new Snapshot(nextId - 1, nextVersion - 1);
@@ -241,7 +253,9 @@ final class DuckDbHitWriter {
     synchronized void append(List<CrawlerHit> hits, SourceProgress through) {
         // buffered before the hits, under the same lock, so the flush that writes them writes it too
         buffered.progress.put(through.fingerprint(), through);
-        uncommittedProgress.put(through.fingerprint(), through);
+        if (uncommittedProgress.put(through.fingerprint(), through) == null) {
+            uncommittedPrefixes.merge(through.prefix(), 1, Integer::sum);
+        }
         if (through.file() != null) {
             buffered.files.put(through.file().key(), through);
             uncommittedFiles.put(through.file().key(), through);
@@ -260,14 +274,17 @@ final class DuckDbHitWriter {
         // what is appended is looked at before the store: an entry committed in between is in the store by then
         Map<String, SourceProgress> found = new HashMap<>();
         Set<String> wanted = prefixes instanceof Set<String> set ? set : new HashSet<>(prefixes);
-        for (SourceProgress progress : uncommittedProgress.values()) {
-            if (wanted.contains(progress.prefix())) {
-                found.put(progress.fingerprint(), progress);
+        if (holdsAnyUncommitted(wanted)) {
+            for (SourceProgress progress : uncommittedProgress.values()) {
+                if (wanted.contains(progress.prefix())) {
+                    found.put(progress.fingerprint(), progress);
+                }
             }
         }
-        if (!noProgressCommitted) {
+        List<String> asked = noProgressCommitted ? List.of() : mayBeCommitted(wanted);
+        if (!asked.isEmpty()) {
             List<SourceProgress> stored = query.runWithList("SELECT fingerprint, name, bytes_imported, lines_imported, check_hash"
-                    + " FROM imports WHERE prefix IN (SELECT unnest(?::VARCHAR[]))", prefixes, rs -> {
+                    + " FROM imports WHERE prefix IN (SELECT unnest(?::VARCHAR[]))", asked, rs -> {
                         List<SourceProgress> rows = new ArrayList<>();
                         while (rs.next()) {
                             rows.add(new SourceProgress(rs.getString(1), rs.getString(2), rs.getLong(3), rs.getLong(4),
@@ -282,10 +299,38 @@ final class DuckDbHitWriter {
         return new ArrayList<>(found.values());
     }
 
-    /**
-     * The files among {@code keys} (file identities, {@link dev.crawlerrors.ingest.FileStamp#key()})
-     * recorded as read to their end, with the stamp they had then.
-     */
+    private boolean holdsAnyUncommitted(Set<String> prefixes) {
+        if (uncommittedPrefixes.isEmpty()) {
+            return false;
+        }
+        for (String prefix : prefixes) {
+            if (uncommittedPrefixes.containsKey(prefix)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Of {@code prefixes}, those the store may have committed, by the filter (read whole at the {@value #PREFIX_QUERIES_BEFORE_LOADING}th query). */
+    private List<String> mayBeCommitted(Set<String> prefixes) {
+        if (!recordedPrefixes.complete() && ++prefixQueries >= PREFIX_QUERIES_BEFORE_LOADING) {
+            query.run("SELECT prefix FROM imports", List.of(), rs -> {
+                while (rs.next()) {
+                    recordedPrefixes.add(rs.getString(1));
+                }
+                return null;
+            });
+            recordedPrefixes.loaded(); // what commits while it was read, its commit added
+        }
+        List<String> asked = new ArrayList<>();
+        for (String prefix : prefixes) {
+            if (recordedPrefixes.mayHold(prefix)) {
+                asked.add(prefix);
+            }
+        }
+        return asked;
+    }
+
     /**
      * {@link dev.crawlerrors.store.HitWriter#unchangedLines}: a re-run over 50,000 unchanged files
      * decoded all eight columns of every recorded file to compare the stamps. Now, when the store
@@ -372,6 +417,10 @@ final class DuckDbHitWriter {
                 });
     }
 
+    /**
+     * The files among {@code keys} (file identities, {@link dev.crawlerrors.ingest.FileStamp#key()})
+     * recorded as read to their end, with the stamp they had then.
+     */
     List<SourceProgress> importedFiles(Collection<String> keys) {
         if (keys.isEmpty()) {
             return List.of();
@@ -517,6 +566,9 @@ final class DuckDbHitWriter {
                 }
                 if (batch.commit) {
                     connection.commit();
+                    for (SourceProgress progress : transactionProgress) {
+                        recordedPrefixes.add(progress.prefix()); // before they leave uncommittedProgress (see imported)
+                    }
                     inTransaction = false;
                     connection.setAutoCommit(true);
                     publish();
@@ -564,7 +616,9 @@ final class DuckDbHitWriter {
     /** The appended progress the open transaction covered leaves {@link #uncommittedProgress}, unless newer took its place. */
     private void forgetUncommitted() {
         for (SourceProgress progress : transactionProgress) {
-            uncommittedProgress.remove(progress.fingerprint(), progress);
+            if (uncommittedProgress.remove(progress.fingerprint(), progress)) {
+                uncommittedPrefixes.computeIfPresent(progress.prefix(), (prefix, n) -> n == 1 ? null : n - 1);
+            }
         }
         for (SourceProgress progress : transactionFiles) {
             uncommittedFiles.remove(progress.file().key(), progress);
