@@ -52,7 +52,7 @@ public final class LogFiles {
     public static Expansion expand(List<String> arguments) {
         List<String> notes = new ArrayList<>();
         List<String> problems = new ArrayList<>();
-        Map<String, List<Named>> families = new LinkedHashMap<>();
+        Map<Family, List<Named>> families = new LinkedHashMap<>();
         Set<Object> seen = new HashSet<>();
         Map<Path, String> parents = new HashMap<>();
         // Design: each loop's body is a method of its own. A loop in a method called once runs in the
@@ -60,8 +60,7 @@ public final class LogFiles {
         // after some hundreds of calls, a loop in it only then), and a directory of 50,000 logs is
         // listed once per run.
         for (String argument : arguments) {
-            List<Named> resolved = resolve(argument, notes, problems, parents);
-            for (Named file : resolved) {
+            for (Named file : resolve(argument, notes, problems, parents)) {
                 addToFamily(file, families, seen);
             }
         }
@@ -73,11 +72,11 @@ public final class LogFiles {
     }
 
     /** Puts {@code file} in its family, unless it was named before (through a link, or by two arguments). */
-    private static void addToFamily(Named file, Map<String, List<Named>> families, Set<Object> seen) {
-        if (file.path != null && !seen.add(identity(file))) {
+    private static void addToFamily(Named file, Map<Family, List<Named>> families, Set<Object> seen) {
+        if (file.source.path() != null && !seen.add(identity(file))) {
             return;
         }
-        String family = file.path == null ? "-" : file.folder + "/" + file.order.family();
+        Family family = new Family(file.folder, file.source.path() == null ? "-" : file.order.family());
         List<Named> members = families.get(family);
         if (members == null) {
             members = new ArrayList<>(1);
@@ -91,14 +90,18 @@ public final class LogFiles {
             family.sort(Comparator.comparing(Named::order, RotationOrder.OLDEST_FIRST));
         }
         for (Named file : family) {
-            sources.add(file.path == null ? LogSource.of("-") : LogSource.file(file.path, file.name, file.attributes));
+            sources.add(file.source);
         }
+    }
+
+    /** A rotated family: its directory, absolute (null for standard input), and its name there. */
+    private record Family(String folder, String name) {
     }
 
     /** @param parents each directory a file was found in, absolute, as its family names it */
     private static List<Named> resolve(String argument, List<String> notes, List<String> problems, Map<Path, String> parents) {
         if (argument.equals("-")) {
-            return List.of(new Named(null, "-", RotationOrder.of("-"), null, null));
+            return List.of(new Named(LogSource.of("-"), RotationOrder.of("-"), null, null));
         }
         Path path = Path.of(argument);
         if (Files.isDirectory(path)) {
@@ -123,11 +126,10 @@ public final class LogFiles {
         String folder = absolute(dir);
         String shownDir = argument.endsWith("/") ? argument : argument + "/";
         try {
-            for (Entry entry : entries(dir)) {
-                Named log = look(entry, shownDir, folder, skipped);
-                if (log != null) {
-                    logs.add(log);
-                }
+            if (!listByName(dir, shownDir, folder, logs, skipped)) {
+                logs.clear();
+                skipped.clear();
+                listByPath(dir, shownDir, folder, logs, skipped);
             }
         } catch (IOException | java.io.UncheckedIOException e) {
             problems.add(argument + " cannot be listed (" + e.getMessage() + ")");
@@ -143,56 +145,59 @@ public final class LogFiles {
     }
 
     /**
-     * The directory's entries by name, each looked at once (through links). The names come in one
-     * call: a DirectoryStream made a path for each entry and a name again from it, 0.18 s of a
-     * 50,000-file listing against 0.04 s (a JVM's first run of each). A name the system's encoding
-     * cannot carry back to the file (a name not in it, under a POSIX locale) is not found that
-     * way; then the directory is listed again by its paths, which keep the name's bytes.
+     * The directory's logs, by name, each looked at once (through links), its attributes kept only
+     * as long as it takes to make its source (50,000 files' attributes, held to the end of the
+     * listing, were moved to the old generation and its pages touched: a tenth of a re-run). The
+     * names come in one call: a DirectoryStream made a path for each entry and a name again from
+     * it, 0.18 s of a 50,000-file listing against 0.04 s (a JVM's first run of each).
+     *
+     * @return false when a name the system's encoding cannot carry back to its file (a name not in
+     *         it, under a POSIX locale) was not found that way: then the directory is to be listed
+     *         by its paths ({@link #listByPath}), which keep the name's bytes
      */
-    private static List<Entry> entries(Path dir) throws IOException {
+    private static boolean listByName(Path dir, String shownDir, String folder, List<Named> logs, List<String> skipped) {
         String[] names = dir.toFile().list();
-        if (names != null) {
-            Arrays.sort(names);
-            List<Entry> entries = new ArrayList<>(names.length);
-            for (String name : names) {
-                Entry entry = entry(dir.resolve(name), name);
-                if (entry.attributes == null && !Files.exists(entry.path, LinkOption.NOFOLLOW_LINKS)) {
-                    entries = null;
-                    break;
-                }
-                entries.add(entry);
-            }
-            if (entries != null) {
-                return entries;
-            }
+        if (names == null) {
+            return false;
         }
-        List<Entry> entries = new ArrayList<>();
+        Arrays.sort(names);
+        for (String name : names) {
+            Path path = dir.resolve(name);
+            BasicFileAttributes attributes = attributes(path);
+            if (attributes == null && !Files.exists(path, LinkOption.NOFOLLOW_LINKS)) {
+                return false;
+            }
+            look(path, name, attributes, shownDir, folder, logs, skipped);
+        }
+        return true;
+    }
+
+    /** {@link #listByName}, by the directory's paths. */
+    private static void listByPath(Path dir, String shownDir, String folder, List<Named> logs, List<String> skipped) throws IOException {
+        List<Path> paths = new ArrayList<>();
         try (DirectoryStream<Path> listing = Files.newDirectoryStream(dir)) {
             for (Path path : listing) {
-                entries.add(entry(path, path.getFileName().toString()));
+                paths.add(path);
             }
         }
-        entries.sort(null);
-        return entries;
+        paths.sort(Comparator.comparing(path -> path.getFileName().toString()));
+        for (Path path : paths) {
+            look(path, path.getFileName().toString(), attributes(path), shownDir, folder, logs, skipped);
+        }
     }
 
-    private static Entry entry(Path path, String name) {
-        return new Entry(name, path, attributes(path));
-    }
-
-    /** A directory's entry as a log to read, or null when it is skipped ({@code skipped} says why). */
-    private static Named look(Entry entry, String shownDir, String folder, List<String> skipped) {
-        String name = entry.name;
-        BasicFileAttributes attributes = entry.attributes;
+    /** Adds a directory's entry to {@code logs} as a log to read, or says in {@code skipped} why it is skipped. */
+    private static void look(Path path, String name, BasicFileAttributes attributes, String shownDir, String folder, List<Named> logs,
+            List<String> skipped) {
         String reason = attributes == null ? "cannot be looked at"
                 : attributes.isDirectory() ? "a directory, not searched"
                 : !attributes.isRegularFile() ? "not a regular file"
                 : skipReason(name);
         if (reason == null) {
-            return new Named(entry.path, shownDir + name, RotationOrder.of(name), attributes, folder);
+            logs.add(Named.of(path, shownDir + name, RotationOrder.of(name), attributes, folder));
+        } else {
+            skipped.add(name + " (" + reason + ")");
         }
-        skipped.add(name + " (" + reason + ")");
-        return null;
     }
 
     /** Why a file in a directory is not taken for an access log, or null when it is. */
@@ -240,7 +245,7 @@ public final class LogFiles {
                 public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) {
                     Path relative = base.relativize(file);
                     if (attributes.isRegularFile() && matcher.matches(relative)) {
-                        matches.add(new Named(file, baseText + relative.toString().replace('\\', '/'),
+                        matches.add(Named.of(file, baseText + relative.toString().replace('\\', '/'),
                                 RotationOrder.of(file.getFileName().toString()), attributes, folder(file, parents)));
                     }
                     return FileVisitResult.CONTINUE;
@@ -257,7 +262,7 @@ public final class LogFiles {
         } catch (IOException e) {
             problems.add(pattern + " cannot be expanded (" + e.getMessage() + ")");
         }
-        matches.sort(Comparator.comparing(Named::path));
+        matches.sort(Comparator.comparing(named -> named.source.path()));
         return matches;
     }
 
@@ -302,7 +307,7 @@ public final class LogFiles {
     }
 
     private static Named named(Path path, String name, Map<Path, String> parents) {
-        return new Named(path, name, RotationOrder.of(path.getFileName() == null ? name : path.getFileName().toString()), attributes(path),
+        return Named.of(path, name, RotationOrder.of(path.getFileName() == null ? name : path.getFileName().toString()), attributes(path),
                 folder(path, parents));
     }
 
@@ -327,28 +332,24 @@ public final class LogFiles {
 
     /** What tells a file named twice (through a link, or by two arguments): its file key, else its real path. */
     private static Object identity(Named file) {
-        if (file.attributes != null && file.attributes.fileKey() != null) {
-            return file.attributes.fileKey();
+        if (file.identity != null) {
+            return file.identity;
         }
         try {
-            return file.path.toRealPath();
+            return file.source.path().toRealPath();
         } catch (IOException e) {
-            return file.path.toAbsolutePath().normalize();
+            return file.source.path().toAbsolutePath().normalize();
         }
     }
 
     /**
-     * A file to read, as it was when it was listed or named (null attributes: it cannot be looked
-     * at), and the directory it is in, absolute (its family's name begins with it).
+     * A log to read, as it was when it was listed or named, how its name orders it in its family,
+     * the directory it is in, absolute (null for standard input), and its file key (null when it
+     * has none or cannot be looked at).
      */
-    private record Named(Path path, String name, RotationOrder order, BasicFileAttributes attributes, String folder) {
-    }
-
-    /** A directory's entry, by its name, as it was when listed (null attributes: it cannot be looked at). */
-    private record Entry(String name, Path path, BasicFileAttributes attributes) implements Comparable<Entry> {
-        @Override
-        public int compareTo(Entry other) {
-            return name.compareTo(other.name);
+    private record Named(LogSource source, RotationOrder order, String folder, Object identity) {
+        static Named of(Path path, String name, RotationOrder order, BasicFileAttributes attributes, String folder) {
+            return new Named(LogSource.file(path, name, attributes), order, folder, attributes == null ? null : attributes.fileKey());
         }
     }
 }
