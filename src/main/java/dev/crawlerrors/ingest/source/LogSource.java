@@ -204,7 +204,7 @@ public final class LogSource {
         }
         byte[] raw;
         try {
-            raw = Files.readAllBytes(path);
+            raw = readSmall(path, (int) a.size);
         } catch (IOException e) {
             throw unreadable(e);
         }
@@ -245,6 +245,28 @@ public final class LogSource {
         contentCompression = compression;
         contentDamage = damage;
         return true;
+    }
+
+    /**
+     * A small file's bytes, in one read when it is the size it was listed with: {@link
+     * Files#readAllBytes} asked its size first and read again to see its end, two of its five
+     * system calls, each some microseconds on a virtual machine, for each of 50,000 files. A read
+     * of one byte more than the size that comes back short is at the end of a regular file.
+     */
+    private static byte[] readSmall(Path path, int listedSize) throws IOException {
+        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
+            byte[] bytes = new byte[listedSize + 1];
+            ByteBuffer buffer = ByteBuffer.wrap(bytes);
+            // short of the listed size, read on to the end (a file cut since, or a file system that reads in parts)
+            int n;
+            do {
+                n = channel.read(buffer);
+            } while (n > 0 && buffer.position() < listedSize);
+            if (!buffer.hasRemaining()) {
+                return Files.readAllBytes(path); // it grew since it was listed: all of it, as it is now
+            }
+            return Arrays.copyOf(bytes, buffer.position());
+        }
     }
 
     /** The decompressed size a gzip file's trailer gives (modulo 2^32, for the last member), or -1 when it has none. */
