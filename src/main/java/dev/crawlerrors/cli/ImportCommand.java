@@ -4,7 +4,6 @@ import dev.crawlerrors.crawler.CrawlerCatalog;
 import dev.crawlerrors.crawler.CrawlerIdentifier;
 import dev.crawlerrors.crawler.verify.CrawlerVerifier;
 import dev.crawlerrors.ingest.format.FormatChooser;
-import dev.crawlerrors.ingest.source.LogFiles;
 import dev.crawlerrors.pipeline.ImportSummary;
 import dev.crawlerrors.pipeline.LogImport;
 import dev.crawlerrors.store.HitStore;
@@ -64,7 +63,7 @@ final class ImportCommand implements Callable<Integer> {
         store.validate();
         boolean existed = store.storeExists();
         // the logs are listed meanwhile, on a thread of their own
-        CompletableFuture<LogFiles.Expansion> listing = LogImport.listAhead(files);
+        LogImport.Listing listing = LogImport.listAhead(files);
         // DuckDB starts (its native library, the file) on another core while the catalog is read:
         // each is a tenth of a second or more of every import's start. A catalog of the user's own
         // is read first, so that a mistake in it leaves no store file behind.

@@ -118,26 +118,43 @@ public final class LogImport {
      *                 counts them by outcome and format
      */
     public ImportSummary run(List<String> sources, ImportListener.Factory progress, boolean eachLog) throws Exception {
-        return run(CompletableFuture.completedFuture(LogFiles.expand(sources)), progress, eachLog);
+        return run(new Listing(CompletableFuture.completedFuture(LogFiles.expand(sources))), progress, eachLog);
+    }
+
+    /** The logs the arguments name, being listed on a thread of their own ({@link #listAhead}). */
+    public static final class Listing {
+        private final CompletableFuture<LogFiles.Expansion> expansion;
+
+        private Listing(CompletableFuture<LogFiles.Expansion> expansion) {
+            this.expansion = expansion;
+        }
+
+        /** The listing once done; a failure is thrown as it was thrown. */
+        LogFiles.Expansion get() {
+            try {
+                return expansion.join();
+            } catch (CompletionException e) {
+                throw e.getCause() instanceof RuntimeException cause ? cause : e;
+            }
+        }
     }
 
     /**
-     * Lists the logs the arguments name ({@link LogFiles#expand}) on a thread of its own, for {@link
-     * #run(CompletableFuture, ImportListener.Factory, boolean)}: an import starts it before it opens
-     * the store, which takes as long as listing a directory of 20,000 logs and leaves a core idle.
+     * Lists the logs the arguments name ({@link LogFiles#expand}) on a thread of their own, for {@link
+     * #run(Listing, ImportListener.Factory, boolean)}: an import starts it before it opens the store,
+     * which takes as long as listing a directory of 20,000 logs and leaves a core idle.
      */
-    public static CompletableFuture<LogFiles.Expansion> listAhead(List<String> sources) {
-        return CompletableFuture.supplyAsync(() -> LogFiles.expand(sources),
-                task -> Thread.ofPlatform().daemon().name("log-list").start(task));
+    public static Listing listAhead(List<String> sources) {
+        return new Listing(CompletableFuture.supplyAsync(() -> LogFiles.expand(sources),
+                task -> Thread.ofPlatform().daemon().name("log-list").start(task)));
     }
 
     /** {@link #run(List, ImportListener.Factory, boolean)}, the arguments listed by {@link #listAhead}. */
-    public ImportSummary run(CompletableFuture<LogFiles.Expansion> listing, ImportListener.Factory progress, boolean eachLog)
-            throws Exception {
+    public ImportSummary run(Listing listing, ImportListener.Factory progress, boolean eachLog) throws Exception {
         ImportSummary summary = new ImportSummary(eachLog);
         long started = System.nanoTime();
         long storedBefore = store.size();
-        LogFiles.Expansion expansion = listed(listing);
+        LogFiles.Expansion expansion = listing.get();
         summary.notes.addAll(expansion.notes());
         expansion.problems().forEach(summary::problem);
         try {
@@ -452,15 +469,6 @@ public final class LogImport {
             if (stamp != null) {
                 store.append(List.of(), start.readToTheEndOf(stamp));
             }
-        }
-    }
-
-    /** The listing once done; a failure is thrown as it was thrown. */
-    private static LogFiles.Expansion listed(CompletableFuture<LogFiles.Expansion> listing) {
-        try {
-            return listing.join();
-        } catch (CompletionException e) {
-            throw e.getCause() instanceof RuntimeException cause ? cause : e;
         }
     }
 
