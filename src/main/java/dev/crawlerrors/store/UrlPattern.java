@@ -54,6 +54,23 @@ public record UrlPattern(boolean rooted, List<Segment> segments, boolean trailin
         }
     }
 
+    /**
+     * Whether no path has this shape: a rooted one without a trailing slash whose last segment
+     * must be empty, or that has no segment. A path that ends so ends in a slash ({@code /} itself
+     * has no segment and a trailing slash, {@link UrlPath}), so the engines' expressions, which
+     * would read {@code /a/} as {@code a} and an empty segment, are not asked.
+     */
+    public boolean matchesNothing() {
+        if (!rooted || trailingSlash) {
+            return false;
+        }
+        if (segments.isEmpty()) {
+            return true;
+        }
+        Segment last = segments.get(segments.size() - 1);
+        return last.kind() == Kind.LITERAL && last.literal().isEmpty();
+    }
+
     /** Whether {@code url}'s path has this shape; the engines' conditions answer as this does. */
     public boolean matches(String url) {
         UrlPath path = UrlPath.of(url);

@@ -88,6 +88,9 @@ final class ClickHouseFilter {
      * for each "any" segment the words it is not.
      */
     static String pattern(UrlPattern pattern) {
+        if (pattern.matchesNothing()) {
+            return "0"; // its expression would take /a/ for a and an empty segment (see UrlPattern.matchesNothing)
+        }
         if (!pattern.rooted()) {
             return PATH + " = " + ClickHouseSql.quote(pattern.segments().get(0).literal());
         }

@@ -78,6 +78,9 @@ final class DuckDbFilter {
      * each "any" segment the words it is not, as {@link UrlPattern#matches} reads them.
      */
     static String pattern(UrlPattern pattern, List<Object> params) {
+        if (pattern.matchesNothing()) {
+            return "FALSE"; // its expression would take /a/ for a and an empty segment (see UrlPattern.matchesNothing)
+        }
         if (!pattern.rooted()) {
             params.add(pattern.segments().get(0).literal());
             return PATH + " = ?";

@@ -21,6 +21,7 @@ import dev.crawlerrors.store.StoreException;
 import dev.crawlerrors.store.StoredHit;
 import dev.crawlerrors.store.StoredVerdict;
 import dev.crawlerrors.store.TimeCount;
+import dev.crawlerrors.store.UrlPattern;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -252,6 +253,24 @@ class ClickHouseHitStoreTest {
             assertThat(store.importedFiles(List.of(first.key()))).containsExactly(further);
             assertThat(store.unchangedLines(java.util.Arrays.asList(grown, first, null, second))).containsExactly(27, -1, -1, other.lines());
             assertThat(store.imported(List.of("abc"))).containsExactlyInAnyOrder(further.readToTheEndOf(null), other.readToTheEndOf(null));
+        }
+    }
+
+    /** As the embedded store: a shape whose path would end in an empty word without a slash names no path (DuckDbTalliesTest). */
+    @Test
+    void aShapeEndingInAnEmptyWordWithoutASlashMatchesWhatItMatchesInJava() {
+        List<String> urls = List.of("/", "//", "/a/", "/a//", "/a", "/?q=/");
+        try (ClickHouseHitStore store = open(ClickHouseTestCluster.database("empty_words"))) {
+            store.append(urls.stream().map(url -> hit("2025-05-14T10:00:00Z", "66.249.66.1", url, 404, VERIFIED)).toList());
+            store.flush();
+            for (UrlPattern pattern : List.of(new UrlPattern(true, List.of(UrlPattern.Segment.literal("")), false),
+                    new UrlPattern(true, List.of(), false),
+                    new UrlPattern(true, List.of(UrlPattern.Segment.literal("a"), UrlPattern.Segment.literal("")), false),
+                    new UrlPattern(true, List.of(UrlPattern.Segment.literal("")), true), new UrlPattern(true, List.of(), true),
+                    new UrlPattern(true, List.of(UrlPattern.Segment.literal("a"), UrlPattern.Segment.literal("")), true))) {
+                assertThat(store.count(HitFilter.ERRORS.withUrlPattern(pattern))).as("%s", pattern)
+                        .isEqualTo(urls.stream().filter(pattern::matches).count());
+            }
         }
     }
 

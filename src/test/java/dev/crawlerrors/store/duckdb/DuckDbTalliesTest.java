@@ -160,6 +160,32 @@ class DuckDbTalliesTest {
         }
     }
 
+    /**
+     * A shape whose path would end in an empty segment without a trailing slash, or has no segment
+     * and no trailing slash, names no path ({@code /} has none and a slash, {@code /a/} one and a
+     * slash); the store's expression read {@code /} for {@code /} and an empty word (a counterexample
+     * the property above found).
+     */
+    @Test
+    void aShapeEndingInAnEmptyWordWithoutASlashMatchesNothingInTheStoreAsInJava() {
+        List<String> urls = List.of("/", "//", "/a/", "/a//", "/a", "/?q=/");
+        try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
+            List<CrawlerHit> hits = new ArrayList<>();
+            for (String url : urls) {
+                hits.add(hit("2025-05-14T10:00:00Z", "66.249.66.1", url, 404, 1, VERIFIED));
+            }
+            store.append(hits);
+            for (UrlPattern pattern : List.of(new UrlPattern(true, List.of(Segment.literal("")), false),
+                    new UrlPattern(true, List.of(), false), new UrlPattern(true, List.of(Segment.literal("a"), Segment.literal("")), false),
+                    new UrlPattern(true, List.of(Segment.literal("")), true), new UrlPattern(true, List.of(), true),
+                    new UrlPattern(true, List.of(Segment.literal("a"), Segment.literal("")), true))) {
+                long expected = urls.stream().filter(pattern::matches).count();
+                assertThat(store.count(HitFilter.ERRORS.withUrlPattern(pattern))).as("%s", pattern).isEqualTo(expected);
+                assertThat(pattern.matchesNothing()).as("%s", pattern).isEqualTo(expected == 0);
+            }
+        }
+    }
+
     private static final List<String> WORDS = List.of("a", "b", "x", "7", "42", "straten", "", "x.y", "a+b", "(", "[x]", "é", "\\", "$", "%2F");
 
     @Provide
