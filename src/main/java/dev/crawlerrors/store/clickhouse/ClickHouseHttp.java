@@ -126,8 +126,17 @@ final class ClickHouseHttp {
     private static final int STREAM_BUFFER = 256 * 1024;
 
     private HttpResponse<InputStream> open(URI server, HttpRequest request) throws Stale {
+        return exchange(server, request, HttpResponse.BodyHandlers.ofInputStream());
+    }
+
+    /**
+     * Sends {@code request} to {@code server}: a timeout or a refused connection is the server being
+     * unavailable ({@link StoreUnavailableException}, a 503 to readers), any other failure to talk a
+     * {@link Stale} connection the caller may try once more on a fresh one.
+     */
+    private <T> HttpResponse<T> exchange(URI server, HttpRequest request, HttpResponse.BodyHandler<T> body) throws Stale {
         try {
-            return client.send(request, HttpResponse.BodyHandlers.ofInputStream());
+            return client.send(request, body);
         } catch (HttpTimeoutException e) {
             throw new StoreUnavailableException("ClickHouse at " + server + " did not answer within "
                     + request.timeout().orElseThrow().toSeconds() + " s", e);
@@ -185,20 +194,7 @@ final class ClickHouseHttp {
     }
 
     private byte[] send(URI server, HttpRequest request) throws Stale {
-        HttpResponse<byte[]> response;
-        try {
-            response = client.send(request, HttpResponse.BodyHandlers.ofByteArray());
-        } catch (HttpTimeoutException e) {
-            throw new StoreUnavailableException("ClickHouse at " + server + " did not answer within "
-                    + request.timeout().orElseThrow().toSeconds() + " s", e);
-        } catch (ConnectException e) {
-            throw unreachable(server, e);
-        } catch (IOException e) {
-            throw new Stale(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new StoreException("a request to ClickHouse at " + server + " was interrupted", e);
-        }
+        HttpResponse<byte[]> response = exchange(server, request, HttpResponse.BodyHandlers.ofByteArray());
         if (response.statusCode() != 200) {
             throw failed(server, response);
         }
