@@ -163,14 +163,7 @@ final class DuckDbHitReader implements HitReader {
         StringBuilder sql = new StringBuilder(COLUMNS).append(" FROM hits h WHERE ").append(DuckDbFilter.where(filter, params))
                 .append(" AND h.id <= ? AND ").append(claims(filter, snapshot));
         params.add(snapshot.hits());
-        if (fromMillis > -NO_BOUND) {
-            sql.append(" AND h.ts >= epoch_ms(?)");
-            params.add(fromMillis);
-        }
-        if (toMillis < NO_BOUND) {
-            sql.append(" AND h.ts < epoch_ms(?)");
-            params.add(toMillis);
-        }
+        timeBounds(sql, params, fromMillis, toMillis);
         sql.append(" ORDER BY h.ts DESC, h.id DESC LIMIT ? OFFSET ?");
         params.add((long) limit);
         params.add(skip);
@@ -182,6 +175,18 @@ final class DuckDbHitReader implements HitReader {
             }
             return rows;
         });
+    }
+
+    /** The page's times, from {@code fromMillis} (inclusive) to {@code toMillis}, each unless it is {@code NO_BOUND}. */
+    private static void timeBounds(StringBuilder sql, List<Object> params, long fromMillis, long toMillis) {
+        if (fromMillis > -NO_BOUND) {
+            sql.append(" AND h.ts >= epoch_ms(?)");
+            params.add(fromMillis);
+        }
+        if (toMillis < NO_BOUND) {
+            sql.append(" AND h.ts < epoch_ms(?)");
+            params.add(toMillis);
+        }
     }
 
     /**
@@ -198,14 +203,7 @@ final class DuckDbHitReader implements HitReader {
         StringBuilder sql = new StringBuilder("SELECT h.id, h.claim_id, epoch_ms(h.ts) FROM hits h WHERE ")
                 .append(DuckDbFilter.where(filter, params)).append(" AND h.id <= ?");
         params.add(snapshot.hits());
-        if (fromMillis > -NO_BOUND) {
-            sql.append(" AND h.ts >= epoch_ms(?)");
-            params.add(fromMillis);
-        }
-        if (toMillis < NO_BOUND) {
-            sql.append(" AND h.ts < epoch_ms(?)");
-            params.add(toMillis);
-        }
+        timeBounds(sql, params, fromMillis, toMillis);
         sql.append(" ORDER BY h.ts DESC, h.id DESC LIMIT ?");
         String keysSql = sql.toString();
         long wanted = skip + limit;
