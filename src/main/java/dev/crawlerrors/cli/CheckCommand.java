@@ -72,12 +72,8 @@ final class CheckCommand implements Callable<Integer> {
         StoreContents contents;
         try {
             contents = DuckDbStoreCheck.check(file);
-        } catch (DamagedStoreException e) {
-            System.err.println("crawl-errors: " + ShownText.of(e.getMessage()));
-            return DAMAGED;
         } catch (StoreException e) {
-            System.err.println("crawl-errors: " + ShownText.of(e.getMessage()));
-            return NOT_CHECKED;
+            return notSound(e);
         }
         String version = contents.schemaVersion() < DuckDbHitStore.SCHEMA_VERSION
                 ? "schema version " + contents.schemaVersion() + ", which the next import or serve brings to " + DuckDbHitStore.SCHEMA_VERSION
@@ -88,17 +84,19 @@ final class CheckCommand implements Callable<Integer> {
         return 0;
     }
 
+    /** Says why a check failed, and exits as a damaged store ({@link #DAMAGED}) or one that could not be checked. */
+    private static int notSound(StoreException e) {
+        System.err.println("crawl-errors: " + ShownText.of(e.getMessage()));
+        return e instanceof DamagedStoreException ? DAMAGED : NOT_CHECKED;
+    }
+
     private static int checkClickHouse(ClickHouseLocation location) {
         String shown = ShownText.of(location.shown());
         Optional<ClickHouseStoreCheck.Checked> checked;
         try {
             checked = ClickHouseStoreCheck.check(location, ClickHouseSettings.SERVE);
-        } catch (DamagedStoreException e) {
-            System.err.println("crawl-errors: " + ShownText.of(e.getMessage()));
-            return DAMAGED;
         } catch (StoreException e) {
-            System.err.println("crawl-errors: " + ShownText.of(e.getMessage()));
-            return NOT_CHECKED;
+            return notSound(e);
         }
         if (checked.isEmpty()) {
             System.err.println("crawl-errors: there is no store at " + shown + ": pass the --db that import and serve use (its database"
