@@ -110,14 +110,19 @@ class DuckDbPageRowsTest {
         }
     }
 
-    @Test
-    void aPageAtASnapshotShowsTheHitsOfAClaimWhoseVerdictChangedAfterIt() {
+    /** A 404 of each claim, a second after the claim before, at {@code /} and the claim's number. */
+    private static List<CrawlerHit> aHitOfEachClaimASecondApart() {
         List<CrawlerHit> hits = new ArrayList<>();
         for (int claim = 0; claim < CLAIMS; claim++) {
             hits.add(googlebot(START + claim * 1_000L, ip(claim), "/" + claim, 404, verdict(claim)));
         }
+        return hits;
+    }
+
+    @Test
+    void aPageAtASnapshotShowsTheHitsOfAClaimWhoseVerdictChangedAfterIt() {
         try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
-            store.append(hits);
+            store.append(aHitOfEachClaimASecondApart());
             Snapshot before = store.snapshot();
             store.updateVerdict(ip(299), "Googlebot Desktop", SPOOFED);
             store.updateVerdict(ip(5), "Googlebot Desktop", VERIFIED);
@@ -137,12 +142,8 @@ class DuckDbPageRowsTest {
 
     @Test
     void aPageReadAgainAtItsSnapshotIsTheSameWhateverArrivedSinceAndANewerSnapshotSeesTheNewHits() {
-        List<CrawlerHit> hits = new ArrayList<>();
-        for (int claim = 0; claim < CLAIMS; claim++) {
-            hits.add(googlebot(START + claim * 1_000L, ip(claim), "/" + claim, 404, verdict(claim)));
-        }
         try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
-            store.append(hits);
+            store.append(aHitOfEachClaimASecondApart());
             Snapshot before = store.snapshot();
             List<StoredHit> first = store.rows(HitFilter.ERRORS, before, START, START + 3_600_000, 0, 2);
             store.append(List.of(googlebot(START + 400_000, ip(250), "/new", 404, UNVERIFIED)));
