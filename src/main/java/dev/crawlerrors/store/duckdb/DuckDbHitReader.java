@@ -225,9 +225,10 @@ final class DuckDbHitReader implements HitReader {
         }
         long version = snapshot.verdicts();
         Keys page = keys;
-        Map<Long, StoredHit> byId = query.runWithNumbers(COLUMNS + " FROM hits h WHERE h.ts >= epoch_ms(?) AND h.ts < epoch_ms(?)"
+        Map<Long, StoredHit> byId = query.run(COLUMNS + " FROM hits h WHERE h.ts >= epoch_ms(?) AND h.ts < epoch_ms(?)"
                 + " AND h.id BETWEEN ? AND ? AND list_contains(?::BIGINT[], h.id)",
-                List.of(page.oldestMillis(), page.newestMillis() + 1, page.lowestId(), page.highestId()), page.ids(), rs -> {
+                List.of(page.oldestMillis(), page.newestMillis() + 1, page.lowestId(), page.highestId(), DuckDbQuery.Array.numbers(page.ids())),
+                rs -> {
                     Map<Long, StoredHit> rows = new HashMap<>(page.size() * 2);
                     while (rs.next()) {
                         StoredHit hit = row(rs, version);

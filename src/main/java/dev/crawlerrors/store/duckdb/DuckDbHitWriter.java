@@ -283,8 +283,8 @@ final class DuckDbHitWriter {
         }
         List<String> asked = noProgressCommitted ? List.of() : mayBeCommitted(wanted);
         if (!asked.isEmpty()) {
-            List<SourceProgress> stored = query.runWithList("SELECT fingerprint, name, bytes_imported, lines_imported, check_hash"
-                    + " FROM imports WHERE prefix IN (SELECT unnest(?::VARCHAR[]))", asked, rs -> {
+            List<SourceProgress> stored = query.run("SELECT fingerprint, name, bytes_imported, lines_imported, check_hash"
+                    + " FROM imports WHERE prefix IN (SELECT unnest(?::VARCHAR[]))", List.of(DuckDbQuery.Array.strings(asked)), rs -> {
                         List<SourceProgress> rows = new ArrayList<>();
                         while (rs.next()) {
                             rows.add(new SourceProgress(rs.getString(1), rs.getString(2), rs.getLong(3), rs.getLong(4),
@@ -405,11 +405,11 @@ final class DuckDbHitWriter {
             sizes[j] = stamp.size();
             modified[j] = stamp.modifiedNanos();
         }
-        query.runWithArrays("SELECT w.i, f.lines_imported FROM (SELECT unnest(?::VARCHAR[]) AS k, unnest(?::BIGINT[]) AS s,"
+        query.run("SELECT w.i, f.lines_imported FROM (SELECT unnest(?::VARCHAR[]) AS k, unnest(?::BIGINT[]) AS s,"
                 + " unnest(?::BIGINT[]) AS m, unnest(range(?)) AS i) w"
                 + " JOIN import_files f ON f.file_key = w.k AND f.size = w.s AND f.modified_nanos = w.m",
-                List.of(new DuckDbQuery.Array("VARCHAR", keys), new DuckDbQuery.Array("BIGINT", sizes),
-                        new DuckDbQuery.Array("BIGINT", modified)), (long) count, rs -> {
+                List.of(new DuckDbQuery.Array("VARCHAR", keys), new DuckDbQuery.Array("BIGINT", sizes), new DuckDbQuery.Array("BIGINT", modified),
+                        (long) count), rs -> {
                     while (rs.next()) {
                         lines[asked[(int) rs.getLong(1)]] = rs.getLong(2);
                     }
@@ -433,8 +433,9 @@ final class DuckDbHitWriter {
             }
         }
         if (!noProgressCommitted) {
-            List<SourceProgress> stored = query.runWithList("SELECT file_key, size, modified_nanos, fingerprint, name, bytes_imported,"
-                    + " lines_imported, check_hash FROM import_files WHERE file_key IN (SELECT unnest(?::VARCHAR[]))", keys, rs -> {
+            List<SourceProgress> stored = query.run("SELECT file_key, size, modified_nanos, fingerprint, name, bytes_imported,"
+                    + " lines_imported, check_hash FROM import_files WHERE file_key IN (SELECT unnest(?::VARCHAR[]))",
+                    List.of(DuckDbQuery.Array.strings(keys)), rs -> {
                         List<SourceProgress> rows = new ArrayList<>();
                         while (rs.next()) {
                             rows.add(new SourceProgress(rs.getString(4), rs.getString(5), rs.getLong(6), rs.getLong(7), rs.getString(8),

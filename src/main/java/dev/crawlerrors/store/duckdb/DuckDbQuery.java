@@ -44,54 +44,40 @@ final class DuckDbQuery implements AutoCloseable {
         this.idle = new ArrayBlockingQueue<>(size);
     }
 
+    /**
+     * Runs a read with {@code params} bound in order; an {@link Array} is bound as a list
+     * ({@code ?::VARCHAR[]}, {@code ?::BIGINT[]}).
+     */
     <T> T run(String sql, List<Object> params, Rows<T> rows) {
         return read(sql, (st, c) -> {
             for (int i = 0; i < params.size(); i++) {
-                st.setObject(i + 1, params.get(i));
+                if (params.get(i) instanceof Array array) {
+                    st.setArray(i + 1, c.createArrayOf(array.type(), array.values()));
+                } else {
+                    st.setObject(i + 1, params.get(i));
+                }
             }
         }, rows);
     }
 
     /**
-     * Runs a read whose one parameter is a list of strings ({@code ?::VARCHAR[]}): thousands of
-     * file names or fingerprints in one query, where as many {@code ?} would each be planned.
+     * A list parameter: the SQL type of its elements and the elements. Thousands of file names,
+     * fingerprints or a page's hit numbers go in one list, where as many {@code ?} or literals would
+     * make each query a statement to plan.
      */
-    <T> T runWithList(String sql, Collection<String> values, Rows<T> rows) {
-        return read(sql, (st, c) -> st.setArray(1, c.createArrayOf("VARCHAR", values.toArray())), rows);
-    }
-
-    /** A list parameter: the SQL type of its elements ({@code VARCHAR}, {@code BIGINT}) and the elements. */
     record Array(String type, Object[] values) {
-    }
 
-    /**
-     * Runs a read whose parameters are lists ({@code ?::VARCHAR[]}, {@code ?::BIGINT[]}), unnested
-     * side by side into rows (thousands of files' stamps in one query), then {@code last}.
-     */
-    <T> T runWithArrays(String sql, List<Array> arrays, Object last, Rows<T> rows) {
-        return read(sql, (st, c) -> {
-            for (int i = 0; i < arrays.size(); i++) {
-                st.setArray(i + 1, c.createArrayOf(arrays.get(i).type(), arrays.get(i).values()));
-            }
-            st.setObject(arrays.size() + 1, last);
-        }, rows);
-    }
+        static Array strings(Collection<String> values) {
+            return new Array("VARCHAR", values.toArray());
+        }
 
-    /**
-     * Runs a read whose last parameter is a list of numbers ({@code ?::BIGINT[]}), after {@code params}:
-     * a page's hit numbers, which as literals would make each page a statement to plan.
-     */
-    <T> T runWithNumbers(String sql, List<Object> params, long[] numbers, Rows<T> rows) {
-        return read(sql, (st, c) -> {
-            for (int i = 0; i < params.size(); i++) {
-                st.setObject(i + 1, params.get(i));
+        static Array numbers(long[] values) {
+            Long[] boxed = new Long[values.length];
+            for (int i = 0; i < values.length; i++) {
+                boxed[i] = values[i];
             }
-            Long[] boxed = new Long[numbers.length];
-            for (int i = 0; i < numbers.length; i++) {
-                boxed[i] = numbers[i];
-            }
-            st.setArray(params.size() + 1, c.createArrayOf("BIGINT", boxed));
-        }, rows);
+            return new Array("BIGINT", boxed);
+        }
     }
 
     /** Sets a statement's parameters; the connection makes what a parameter needs (an array). */
