@@ -124,6 +124,42 @@ class LogFilesTest {
         assertThat(expansion.problems()).isEmpty();
     }
 
+    /**
+     * A name whose bytes are not text in the system's encoding (a Latin-1 name under UTF-8, any byte
+     * above 127 under a POSIX locale) cannot be found again by the name the directory's listing
+     * decoded; the directory is then listed by its paths, which keep the bytes, and the file is read.
+     */
+    @Test
+    void aFileWhoseNameIsNotInTheSystemsEncodingIsListedAndRead() throws Exception {
+        touch("logs/access.log");
+        Process p = new ProcessBuilder("/bin/sh", "-c", "printf 'caf\\351 line\\n' > \"$(printf 'caf\\351.log')\"")
+                .directory(dir.resolve("logs").toFile()).redirectErrorStream(true).start();
+        assertThat(p.waitFor()).isZero();
+
+        LogFiles.Expansion expansion = LogFiles.expand(List.of(dir.resolve("logs").toString()));
+
+        assertThat(expansion.problems()).isEmpty();
+        assertThat(expansion.notes()).isEmpty();
+        assertThat(expansion.sources()).hasSize(2);
+        LogSource odd = expansion.sources().stream().filter(s -> !s.name().endsWith("access.log")).findFirst().orElseThrow();
+        assertThat(odd.name()).startsWith(dir.resolve("logs") + "/caf").endsWith(".log");
+        assertThat(odd.load()).isTrue();
+        byte[] content = odd.beginning(100).bytes();
+        assertThat(content).hasSize(10).endsWith(" line\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        assertThat(content[3] & 0xff).isEqualTo(0351);
+    }
+
+    @Test
+    void aLinkToNothingInADirectoryIsSkippedAndSaysSo() throws Exception {
+        touch("logs/access.log");
+        Files.createSymbolicLink(dir.resolve("logs/gone.log"), dir.resolve("nowhere.log"));
+
+        LogFiles.Expansion expansion = LogFiles.expand(List.of(dir.resolve("logs").toString()));
+
+        assertThat(names(expansion)).containsExactly("access.log");
+        assertThat(expansion.notes()).containsExactly("skipped in " + dir.resolve("logs") + ": gone.log (cannot be looked at)");
+    }
+
     @Test
     void aDirectoryWithoutLogsIsAProblem() throws Exception {
         touch("empty/nginx.pid");
