@@ -17,7 +17,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The rooms follow the flow of data: ingest (format, source, push) -> crawler (catalog, dns, verify) -> store (and its
+ * The rooms follow the flow of data: ingest (format, source, push) -> crawler (catalog, dns, verify, signature) -> store (and its
  * engines) -> pipeline, and store -> report (and its patterns) -> web, with cli and demo at the edge and text
  * under everything. A room may use the rooms it is allowed below; never one further up the flow,
  * and cli reaches ingest only through the pipeline and the few types its options name.
@@ -39,11 +39,14 @@ class ArchitectureTest {
             Map.entry("crawler.catalog", Set.of()),
             Map.entry("crawler.dns", Set.of("text")),
             Map.entry("crawler.verify", Set.of("crawler", "crawler.dns", "ingest", "text")),
+            // Web Bot Auth: signatures read from the log, signers' key directories, their history
+            Map.entry("crawler.signature", Set.of("crawler", "ingest", "text")),
             Map.entry("store", Set.of("crawler", "ingest", "text")),
             Map.entry("store.duckdb", Set.of("store", "crawler", "ingest", "text")),
             Map.entry("store.clickhouse", Set.of("store", "crawler", "ingest", "text")),
             Map.entry("store.remote", Set.of("store", "crawler", "ingest", "text")),
-            Map.entry("pipeline", Set.of("store", "crawler", "crawler.verify", "ingest", "ingest.format", "ingest.source", "ingest.push",
+            Map.entry("pipeline", Set.of("store", "crawler", "crawler.verify", "crawler.signature", "ingest", "ingest.format", "ingest.source",
+                    "ingest.push",
                     "text")),
             // report.pattern finds the URL patterns of error hits (store's counts in, patterns out)
             Map.entry("report.pattern", Set.of("store", "text")),
@@ -54,7 +57,7 @@ class ArchitectureTest {
             // (ingest.format) or a syslog address (ingest.push), and runs the pipeline; it never reads
             // or parses a log itself (ingest.source, ingest's own types are the pipeline's business)
             Map.entry("cli", Set.of("pipeline", "report", "web", "store", "store.duckdb", "store.clickhouse", "store.remote", "crawler",
-                    "crawler.verify", "crawler.dns", "ingest.format", "ingest.push", "demo", "text")));
+                    "crawler.verify", "crawler.signature", "crawler.dns", "ingest.format", "ingest.push", "demo", "text")));
 
     @Test
     void everyRoomImportsOnlyTheRoomsBelowIt() throws IOException {

@@ -13,6 +13,8 @@ import java.util.List;
  *                   is Googlebot whose agent also says Mobile)
  * @param ipLists    names of the operator's published IP lists that verify it; empty if none
  * @param dnsDomains reverse-DNS domains that verify it; empty if none
+ * @param signatureAgents the origins of the Web Bot Auth key directories it signs its requests
+ *                   with ({@code https://chatgpt.com}); empty if it signs none
  */
 public record Crawler(
         String name,
@@ -21,16 +23,24 @@ public record Crawler(
         List<String> tokens,
         List<String> alsoContains,
         List<String> ipLists,
-        List<String> dnsDomains) {
+        List<String> dnsDomains,
+        List<String> signatureAgents) {
+
+    /** An entry that signs no request. */
+    public Crawler(String name, String operator, BotType botType, List<String> tokens, List<String> alsoContains, List<String> ipLists,
+            List<String> dnsDomains) {
+        this(name, operator, botType, tokens, alsoContains, ipLists, dnsDomains, List.of());
+    }
 
     public Crawler {
         tokens = tokens == null ? List.of() : List.copyOf(tokens);
         alsoContains = alsoContains == null ? List.of() : List.copyOf(alsoContains);
         ipLists = ipLists == null ? List.of() : List.copyOf(ipLists);
         dnsDomains = dnsDomains == null ? List.of() : List.copyOf(dnsDomains);
+        signatureAgents = signatureAgents == null ? List.of() : List.copyOf(signatureAgents);
     }
 
-    /** Whether the operator publishes a way to check that a request is genuine. */
+    /** Whether the operator publishes a way to check, from the address, that a request is genuine. */
     public boolean verifiable() {
         return !ipLists.isEmpty() || !dnsDomains.isEmpty();
     }

@@ -7,9 +7,17 @@ import dev.crawlerrors.ingest.Hit;
  *
  * @param claim the address and the crawler it claims to be, as one key ({@link #claimKey}): the
  *              verifier, the store and the import each keep something per claim, and a key made
- *              once per hit (with its hash) serves them all
+ *              once per hit (with its hash) serves them all. A signed hit's claim also names what
+ *              its signature proved ({@link #signedClaim}): one address's signed requests may
+ *              verify or not, each by its own signature
  */
 public record CrawlerHit(Hit hit, Crawler crawler, Verdict verdict, String claim) {
+
+    /**
+     * Between a crawler's name and the group of a signed claim ({@link #signedClaim}): a control
+     * character, which no crawler's name holds.
+     */
+    public static final char GROUP = '\u001f';
 
     public CrawlerHit(Hit hit, Crawler crawler, Verdict verdict) {
         this(hit, crawler, verdict, claimKey(hit.ip(), crawler.name()));
@@ -18,5 +26,32 @@ public record CrawlerHit(Hit hit, Crawler crawler, Verdict verdict, String claim
     /** The key of an address claiming to be the crawler named {@code crawler}. */
     public static String claimKey(String ip, String crawler) {
         return ip + ' ' + crawler;
+    }
+
+    /**
+     * What a signed claim is recorded under in place of the crawler's name: the name, then the
+     * group of signatures its verdict stands for ({@code verified <key>}, {@code expired <key>}, a
+     * signature still to be checked), so the store keeps one verdict per address, signer and group.
+     */
+    public static String signedClaim(String crawler, String group) {
+        return crawler + GROUP + group;
+    }
+
+    /** What the claim is recorded under: the crawler's name, or for a signed hit its {@link #signedClaim}. */
+    public String claimCrawler() {
+        int from = hit.ip().length() + 1;
+        return claim.length() == from + crawler.name().length() ? crawler.name() : claim.substring(from);
+    }
+
+    /** The crawler's name a claim recorded under {@code claimCrawler} is of. */
+    public static String crawlerOf(String claimCrawler) {
+        int group = claimCrawler.indexOf(GROUP);
+        return group < 0 ? claimCrawler : claimCrawler.substring(0, group);
+    }
+
+    /** The group of a signed claim recorded under {@code claimCrawler}, or empty for an address's claim. */
+    public static String groupOf(String claimCrawler) {
+        int group = claimCrawler.indexOf(GROUP);
+        return group < 0 ? "" : claimCrawler.substring(group + 1);
     }
 }

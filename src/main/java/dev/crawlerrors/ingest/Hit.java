@@ -20,6 +20,8 @@ package dev.crawlerrors.ingest;
  *                      records none or the line has none. Kept only for hits that may be crawlers
  *                      (the strings are built after the agent filter), so that a proxy's address
  *                      can be replaced by its client's ({@code --trusted-proxies})
+ * @param signed        the Web Bot Auth fields the line records (Signature, Signature-Input,
+ *                      Signature-Agent), or null when it records none
  */
 public record Hit(
         long epochMillis,
@@ -33,7 +35,14 @@ public record Hit(
         String userAgent,
         double durationMs,
         String host,
-        String forwardedFor) {
+        String forwardedFor,
+        SignatureFields signed) {
+
+    /** A hit whose log records no signature. */
+    public Hit(long epochMillis, int offsetMinutes, String ip, String method, String url, int status, long bytes, String referer,
+            String userAgent, double durationMs, String host, String forwardedFor) {
+        this(epochMillis, offsetMinutes, ip, method, url, status, bytes, referer, userAgent, durationMs, host, forwardedFor, null);
+    }
 
     /** A hit whose log records no forwarded client. */
     public Hit(long epochMillis, int offsetMinutes, String ip, String method, String url, int status, long bytes, String referer,
@@ -43,7 +52,8 @@ public record Hit(
 
     /** This hit as made by {@code client}: the address behind the proxy that logged it. */
     public Hit madeBy(String client) {
-        return new Hit(epochMillis, offsetMinutes, client, method, url, status, bytes, referer, userAgent, durationMs, host, forwardedFor);
+        return new Hit(epochMillis, offsetMinutes, client, method, url, status, bytes, referer, userAgent, durationMs, host, forwardedFor,
+                signed);
     }
 
     public boolean hasDuration() {
