@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
+import dev.crawlerrors.MutableClock;
 import dev.crawlerrors.crawler.CrawlerCatalog;
 import dev.crawlerrors.crawler.IpListSpec;
 import java.io.IOException;
@@ -33,7 +34,7 @@ class IpListSnapshotTest {
     private final CrawlerCatalog catalog = CrawlerCatalog.builtIn();
     private final List<IpListSpec> lists = List.of(catalog.list("common-crawlers.json").orElseThrow(),
             catalog.list("bingbot.json").orElseThrow());
-    private final IpRangeSourceTest.MutableClock clock = new IpRangeSourceTest.MutableClock(Instant.parse("2026-11-20T10:00:00Z"));
+    private final MutableClock clock = new MutableClock(Instant.parse("2026-11-20T10:00:00Z"));
     private final Map<String, String> published = new ConcurrentHashMap<>();
 
     @TempDir

@@ -1,5 +1,6 @@
 package dev.crawlerrors.crawler.verify;
 
+import dev.crawlerrors.MutableClock;
 import dev.crawlerrors.crawler.CrawlerCatalog;
 import dev.crawlerrors.crawler.IpListSpec;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -17,11 +18,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
@@ -549,35 +547,6 @@ class IpRangeSourceTest {
                 return !ZonedDateTime.parse(lastModified, HTTP_DATE).isAfter(ZonedDateTime.parse(ifModifiedSince, HTTP_DATE));
             }
             return false;
-        }
-    }
-
-    /** A clock the test moves by hand. */
-    static final class MutableClock extends Clock {
-
-        private volatile Instant now;
-
-        MutableClock(Instant now) {
-            this.now = now;
-        }
-
-        void set(Instant instant) {
-            now = instant;
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
         }
     }
 }
