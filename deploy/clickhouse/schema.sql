@@ -10,7 +10,9 @@ CREATE DATABASE IF NOT EXISTS crawl_errors;
 
 -- Every shard: the hits of the addresses the shard holds. ts_ms is the request's time in epoch
 -- milliseconds (18.16 has no DateTime64); writer, seq and n say which process wrote the row, in which
--- of its batches, and its number there. A row counts once its batch has a row in commits.
+-- of its batches, and its number there. A row counts once its batch has a row in commits. A signed
+-- hit's claim also names what its signature proved (signature: the group of its verdict; empty for
+-- an address's claim). Schema 3 had no signature column: crawl-errors adds it.
 CREATE TABLE IF NOT EXISTS crawl_errors.hits_local (
   ts_ms Int64,
   writer UInt64,
@@ -28,7 +30,8 @@ CREATE TABLE IF NOT EXISTS crawl_errors.hits_local (
   user_agent Nullable(String),
   referer Nullable(String),
   host Nullable(String),
-  claim UInt64 MATERIALIZED cityHash64(ip, crawler)
+  signature String DEFAULT '',
+  claim UInt64 MATERIALIZED cityHash64(ip, if(signature = '', crawler, concat(crawler, '\x1F', signature)))
 ) ENGINE = MergeTree
 PARTITION BY toYYYYMM(toDateTime(intDiv(ts_ms, 1000)), 'UTC')
 ORDER BY (ts_ms, writer, n);
@@ -77,7 +80,7 @@ PARTITION BY toYYYYMM(toDateTime(minute * 60), 'UTC')
 ORDER BY (minute, writer, seq, status, bot_type, crawler, claim);
 
 CREATE MATERIALIZED VIEW IF NOT EXISTS crawl_errors.minute_counts_of_hits TO crawl_errors.minute_counts_local
-AS SELECT intDiv(ts_ms, 60000) AS minute, writer, seq, status, bot_type, crawler, cityHash64(ip, crawler) AS claim, count() AS hits FROM crawl_errors.hits_local GROUP BY minute, writer, seq, status, bot_type, crawler, claim;
+AS SELECT intDiv(ts_ms, 60000) AS minute, writer, seq, status, bot_type, crawler, cityHash64(ip, if(signature = '', crawler, concat(crawler, '\x1F', signature))) AS claim, count() AS hits FROM crawl_errors.hits_local GROUP BY minute, writer, seq, status, bot_type, crawler, claim;
 
 -- Every server of the cluster: all shards' hits, sharded as the writers shard them, and all shards' counts.
 CREATE TABLE IF NOT EXISTS crawl_errors.hits AS crawl_errors.hits_local ENGINE = Distributed(crawl_errors, crawl_errors, hits_local, halfMD5(ip));
@@ -124,3 +127,37 @@ CREATE TABLE IF NOT EXISTS crawl_errors.schema_version (
   applied DateTime DEFAULT now()
 ) ENGINE = MergeTree
 ORDER BY version;
+
+-- The first shard only: every reading of a Web Bot Auth signer's key directory whose keys changed,
+-- the history a request's signature is checked against.
+CREATE TABLE IF NOT EXISTS crawl_errors.signature_directories (
+  origin String,
+  fetched_ms Int64,
+  source String,
+  jwks String,
+  proof String,
+  recorded DateTime DEFAULT now()
+) ENGINE = MergeTree
+ORDER BY (origin, fetched_ms);
+
+-- The first shard only: signatures waiting for a directory that could not be read, and those
+-- checked since (a signature waits while it is in the first and not the second).
+CREATE TABLE IF NOT EXISTS crawl_errors.signature_pending (
+  id String,
+  ip String,
+  claim_crawler String,
+  origin String,
+  keyid String,
+  alg Nullable(String),
+  base String,
+  signature String,
+  request_ms Int64,
+  kept DateTime DEFAULT now()
+) ENGINE = ReplacingMergeTree
+ORDER BY id;
+
+CREATE TABLE IF NOT EXISTS crawl_errors.signature_settled (
+  id String,
+  settled DateTime DEFAULT now()
+) ENGINE = MergeTree
+ORDER BY id;

@@ -38,7 +38,8 @@ class ArchitectureTest {
             // the open catalog's patterns and how they are matched: nothing of ours below it
             Map.entry("crawler.catalog", Set.of()),
             Map.entry("crawler.dns", Set.of("text")),
-            Map.entry("crawler.verify", Set.of("crawler", "crawler.dns", "ingest", "text")),
+            // the verifier hands signed requests to crawler.signature, which checks them by their signature
+            Map.entry("crawler.verify", Set.of("crawler", "crawler.dns", "crawler.signature", "ingest", "text")),
             // Web Bot Auth: signatures read from the log, signers' key directories, their history
             Map.entry("crawler.signature", Set.of("crawler", "ingest", "text")),
             Map.entry("store", Set.of("crawler", "ingest", "text")),

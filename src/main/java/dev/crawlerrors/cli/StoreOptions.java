@@ -3,6 +3,13 @@ package dev.crawlerrors.cli;
 import dev.crawlerrors.crawler.CrawlerCatalog;
 import dev.crawlerrors.crawler.dns.DnsVerifier;
 import dev.crawlerrors.crawler.dns.ResolverCheck;
+import dev.crawlerrors.crawler.signature.DirectoryFetcher;
+import dev.crawlerrors.crawler.signature.DirectoryFiles;
+import dev.crawlerrors.crawler.signature.DirectorySource;
+import dev.crawlerrors.crawler.signature.KeyDirectories;
+import dev.crawlerrors.crawler.signature.SignedHits;
+import dev.crawlerrors.crawler.signature.Signers;
+import dev.crawlerrors.crawler.signature.WebBotAuthVerifier;
 import dev.crawlerrors.crawler.verify.CrawlerVerifier;
 import dev.crawlerrors.crawler.verify.IpListCache;
 import dev.crawlerrors.crawler.verify.IpRangeSource;
@@ -25,6 +32,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZoneId;
 import java.util.Optional;
+import java.util.Set;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 
@@ -58,9 +66,14 @@ final class StoreOptions {
 
     String trustedProxies;
 
+    Path signatureDirectories;
+
+    String signatureHosts;
+
     /**
      * Adds {@code --db}, {@code --timezone}, {@code --ip-ranges}, {@code --crawlers}, {@code --dns-server},
-     * {@code --dns-canary} and {@code --trusted-proxies} to {@code command}.
+     * {@code --dns-canary}, {@code --trusted-proxies}, {@code --signature-directories} and
+     * {@code --signature-hosts} to {@code command}.
      */
     StoreOptions addTo(CommandSpec command) {
         spec = command;
@@ -96,6 +109,14 @@ final class StoreOptions {
                 value -> trustedProxies = value, "Proxies in front of the server (a CDN, a load balancer): where the logged "
                         + "address is one of them, the client is the rightmost address of X-Forwarded-For (or CF-Connecting-IP, "
                         + "True-Client-IP) that is not, as the log format records it.").build());
+        command.addOption(CommandSpecs.option("--signature-directories", "DIR", Path.class, () -> signatureDirectories,
+                value -> signatureDirectories = value, "Web Bot Auth key directories read from files instead of the network: one "
+                        + "JWK set a file, named after its signer's host (chatgpt.com.json; HOST:PORT.json for another port than "
+                        + "443). Each read is kept in the store's key history as a fetched one is.").build());
+        command.addOption(CommandSpecs.option("--signature-hosts", "HOST[:PORT][,...]", String.class, () -> signatureHosts,
+                value -> signatureHosts = value, "The hosts whose Web Bot Auth key directories may be fetched, over HTTPS, "
+                        + "from public addresses only (default: the hosts of the signers the catalog names, such as chatgpt.com); none "
+                        + "fetches from no host.").build());
         return this;
     }
 
@@ -169,6 +190,10 @@ final class StoreOptions {
     void validate() {
         zone();
         ipRangeSource();
+        if (signatureDirectories != null && !Files.isDirectory(signatureDirectories)) {
+            throw new ParameterException(spec.commandLine(), "--signature-directories: " + ShownText.of(signatureDirectories.toString())
+                    + " is not a directory");
+        }
         if (onClickHouse()) {
             clickHouse();
         }
@@ -227,8 +252,36 @@ final class StoreOptions {
     static final int DNS_IN_FLIGHT = 256;
     static final int DNS_CACHED_ANSWERS = 200_000;
 
+    /**
+     * Who verifies signed requests, as {@code --signature-directories} and {@code --signature-hosts}
+     * say: the files of the one, else the network, from the hosts of the other or the catalog's signers.
+     */
+    SignedHits signedHits(CrawlerCatalog catalog) {
+        Signers signers = new Signers(catalog);
+        DirectorySource source;
+        if (signatureDirectories != null) {
+            if (!Files.isDirectory(signatureDirectories)) {
+                throw new ParameterException(spec.commandLine(), "--signature-directories: " + ShownText.of(signatureDirectories.toString())
+                        + " is not a directory");
+            }
+            source = new DirectoryFiles(signatureDirectories);
+        } else {
+            Set<String> hosts = signatureHosts == null ? signers.publishedHosts()
+                    : signatureHosts.equalsIgnoreCase("none") ? Set.of() : DirectoryFetcher.hosts(signatureHosts);
+            source = new DirectoryFetcher(hosts, null);
+        }
+        return new SignedHits(new WebBotAuthVerifier(new KeyDirectories(source)), signers);
+    }
+
     /** Lists and DNS together, as the options say. */
     CrawlerVerifier verifier(CrawlerCatalog catalog) {
+        CrawlerVerifier verifier = addressVerifier(catalog);
+        verifier.signatures(signedHits(catalog));
+        return verifier;
+    }
+
+    /** Lists and DNS, without signatures. */
+    private CrawlerVerifier addressVerifier(CrawlerCatalog catalog) {
         IpRangeVerifier lists = new IpRangeVerifier(catalog, ipRangeSource());
         TrustedProxies proxies = trustedProxies();
         if (dnsServer != null && dnsServer.equalsIgnoreCase("none")) {

@@ -102,8 +102,11 @@ public final class CrawlerCatalog {
         Map<String, Crawler> byName = new LinkedHashMap<>();
         crawlers.forEach(c -> byName.put(c.name(), c));
         for (Crawler crawler : user.crawlers() == null ? List.<Crawler>of() : user.crawlers()) {
-            if (crawler.name() == null || crawler.name().isBlank() || crawler.tokens().isEmpty() || crawler.botType() == null) {
-                throw new IOException(file + ": every crawler needs a name, a botType and at least one token; got " + crawler);
+            if (crawler.name() == null || crawler.name().isBlank() || crawler.name().indexOf(CrawlerHit.GROUP) >= 0
+                    || (crawler.tokens().isEmpty() && crawler.signatureAgents().isEmpty())
+                    || crawler.botType() == null) {
+                throw new IOException(file + ": every crawler needs a name, a botType and at least one token or signature agent; got "
+                        + crawler);
             }
             byName.put(crawler.name(), crawler);
         }
@@ -179,7 +182,7 @@ public final class CrawlerCatalog {
                     text(list, "url"), texts(list, "aliases")));
             List<Crawler> crawlers = objects(root, "crawlers", crawler -> new Crawler(text(crawler, "name"),
                     text(crawler, "operator"), botType(crawler), texts(crawler, "tokens"), texts(crawler, "alsoContains"),
-                    texts(crawler, "ipLists"), texts(crawler, "dnsDomains")));
+                    texts(crawler, "ipLists"), texts(crawler, "dnsDomains"), texts(crawler, "signatureAgents")));
             return new CatalogFile(lists, crawlers);
         }
 

@@ -39,8 +39,12 @@ public record CrawlerHit(Hit hit, Crawler crawler, Verdict verdict, String claim
 
     /** What the claim is recorded under: the crawler's name, or for a signed hit its {@link #signedClaim}. */
     public String claimCrawler() {
-        int from = hit.ip().length() + 1;
-        return claim.length() == from + crawler.name().length() ? crawler.name() : claim.substring(from);
+        return isSigned() ? claim.substring(hit.ip().length() + 1) : crawler.name();
+    }
+
+    /** Whether the claim is a signed one ({@link #signedClaim}), which names more than the address and the crawler. */
+    public boolean isSigned() {
+        return claim.length() != hit.ip().length() + 1 + crawler.name().length();
     }
 
     /** The crawler's name a claim recorded under {@code claimCrawler} is of. */

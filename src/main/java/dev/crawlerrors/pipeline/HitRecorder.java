@@ -3,28 +3,41 @@ package dev.crawlerrors.pipeline;
 import dev.crawlerrors.crawler.Crawler;
 import dev.crawlerrors.crawler.CrawlerHit;
 import dev.crawlerrors.crawler.CrawlerIdentifier;
+import dev.crawlerrors.crawler.signature.SignedHits;
 import dev.crawlerrors.crawler.verify.CrawlerVerifier;
 import dev.crawlerrors.ingest.Hit;
 import dev.crawlerrors.ingest.SourceProgress;
 import dev.crawlerrors.store.HitStore;
+import dev.crawlerrors.store.StoredSignature;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Names the crawler behind each parsed hit, verifies it, and appends the crawler hits to the store
  * together with how far their log has been read. Imports and followed logs record hits this one way.
+ * A request that carries a Web Bot Auth signature is its signer's hit, verified by its signature
+ * ({@link SignedHits}, on every core: an Ed25519 check costs what parsing some hundred lines does);
+ * the signatures whose directory could not be read are kept in the store to be checked again.
  */
 final class HitRecorder {
 
     private final HitStore store;
     private final CrawlerIdentifier identifier;
     private final CrawlerVerifier verifier;
+    private final SignedHits signatures;
+    /** Signatures this recorder kept to be checked again. */
+    private final AtomicLong pendingKept = new AtomicLong();
 
     HitRecorder(HitStore store, CrawlerIdentifier identifier, CrawlerVerifier verifier) {
         this.store = store;
         this.identifier = identifier;
         this.verifier = verifier;
+        this.signatures = verifier.signatures();
+        if (signatures != null) {
+            SignatureKeeping.attach(store, signatures);
+        }
     }
 
     /**
@@ -34,18 +47,51 @@ final class HitRecorder {
      */
     List<CrawlerHit> record(List<Hit> hits, SourceProgress through) {
         List<CrawlerHit> crawlerHits = new ArrayList<>(hits.size());
+        List<Hit> signed = null;
+        List<Integer> signedAt = null;
         for (Hit hit : hits) {
+            if (signatures != null && SignedHits.isSigned(hit)) {
+                if (signed == null) {
+                    signed = new ArrayList<>();
+                    signedAt = new ArrayList<>();
+                }
+                signed.add(verifier.client(hit));
+                signedAt.add(crawlerHits.size());
+                crawlerHits.add(null); // its place, filled below: hits reach the store in log order
+                continue;
+            }
             Optional<Crawler> crawler = identifier.identify(hit.userAgent());
             if (crawler.isEmpty()) {
                 continue; // the byte filter saw escapes that the unescaped agent no longer matches
             }
             crawlerHits.add(verifier.verify(hit, crawler.get()));
         }
+        List<StoredSignature> pending = List.of();
+        if (signed != null) {
+            pending = new ArrayList<>();
+            List<SignedHits.Signed> checked = signatures.verifyAll(signed);
+            for (int i = 0; i < checked.size(); i++) {
+                SignedHits.Signed one = checked.get(i);
+                crawlerHits.set(signedAt.get(i), one.hit());
+                if (one.pending() != null) {
+                    pending.add(SignatureKeeping.kept(one.hit(), one.pending()));
+                }
+            }
+        }
         if (through.fingerprint() == null) {
             store.append(crawlerHits);
         } else {
             store.append(crawlerHits, through);
         }
+        if (!pending.isEmpty()) {
+            store.signatures().keepPending(pending);
+            pendingKept.addAndGet(pending.size());
+        }
         return crawlerHits;
+    }
+
+    /** Whether this recorder kept any signature to be checked again. */
+    boolean keptPending() {
+        return pendingKept.get() > 0;
     }
 }

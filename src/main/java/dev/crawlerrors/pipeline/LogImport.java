@@ -80,6 +80,8 @@ public final class LogImport {
     private final CrawlerVerifier verifier;
     private final FormatChooser formats;
     private final Map<String, Claim> claims = new HashMap<>();
+    /** The verdicts of signed claims settled at the import's end, by claim key. */
+    private final Map<String, Verdict> rechecked = new HashMap<>();
     /** Told the crawler hits as they are stored ({@code serve --follow} counts them). */
     private Consumer<List<CrawlerHit>> stored = hits -> { };
     /** Whether hits are counted by claim for the summary's verdicts: not while serve follows (a serve runs for months). */
@@ -170,6 +172,10 @@ public final class LogImport {
             // the checks still queued get a tenth of the reading time, so their verdicts are in the commit below
             long readMillis = (System.nanoTime() - started) / 1_000_000;
             verifier.awaitPending(Math.clamp(readMillis / 10, MIN_PENDING_WAIT_MS, MAX_PENDING_WAIT_MS));
+            if (recorder.keptPending()) {
+                // signatures whose directory could not be read: it may answer now (what still waits is serve's)
+                rechecked.putAll(SignatureKeeping.recheck(store, verifier.signatures()));
+            }
             store.flush(); // the summary counts what this commit makes true
         } catch (StoreException e) {
             summary.storeFailure = Failures.message(e);
@@ -178,7 +184,10 @@ public final class LogImport {
         summary.pending = verifier.pendingChecks();
         countVerdicts(summary);
         summary.nanos = System.nanoTime() - started;
-        summary.lists = verifier.lists().describeLists(Instant.now());
+        summary.lists = new ArrayList<>(verifier.lists().describeLists(Instant.now()));
+        if (verifier.signatures() != null) {
+            summary.lists.addAll(verifier.signatures().verifier().directories().describe());
+        }
         summary.resolverProblem = verifier.resolverProblem().orElse(null);
         return summary;
     }
@@ -514,7 +523,7 @@ public final class LogImport {
         // get and put, not computeIfAbsent: its lambda captured the hit, an allocation a hit
         Claim claim = claims.get(crawlerHit.claim());
         if (claim == null) {
-            claim = new Claim(hit.ip(), crawler);
+            claim = new Claim(hit.ip(), crawler, crawlerHit.isSigned() ? crawlerHit.verdict() : null);
             claims.put(crawlerHit.claim(), claim);
         }
         claim.hits++;
@@ -525,8 +534,10 @@ public final class LogImport {
 
     /** Counts hits by the verdict their address has at the end (DNS checks may have changed it). */
     private void countVerdicts(ImportSummary summary) {
-        for (Claim claim : claims.values()) {
-            Verdict verdict = verifier.verify(claim.ip, claim.crawler);
+        for (Map.Entry<String, Claim> entry : claims.entrySet()) {
+            Claim claim = entry.getValue();
+            Verdict verdict = claim.signed == null ? verifier.verify(claim.ip, claim.crawler)
+                    : rechecked.getOrDefault(entry.getKey(), claim.signed);
             summary.verdicts.merge(verdict.verification(), claim.hits, Long::sum);
             if (verdict.verification() == Verification.spoofed) {
                 summary.spoofedErrorHits += claim.errorHits;
@@ -536,16 +547,19 @@ public final class LogImport {
         }
     }
 
-    /** The hits of one address claiming one crawler. */
+    /** The hits of one address claiming one crawler (or, signed, one group of its signatures). */
     private static final class Claim {
         final String ip;
         final Crawler crawler;
+        /** A signed claim's verdict, as its signature gave it; null for an address's claim, which the verifier keeps. */
+        final Verdict signed;
         long hits;
         long errorHits;
 
-        Claim(String ip, Crawler crawler) {
+        Claim(String ip, Crawler crawler, Verdict signed) {
             this.ip = ip;
             this.crawler = crawler;
+            this.signed = signed;
         }
     }
 

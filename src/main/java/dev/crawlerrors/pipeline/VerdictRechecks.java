@@ -21,6 +21,8 @@ import org.slf4j.LoggerFactory;
  * (a DNS timeout, a resolver that failed its check, an unreadable list, an import that ended before
  * its checks did), and re-reads the published IP lists once a day; when a list changed, every
  * recorded verdict is decided again (a verified one never turns spoofed on the list's word alone).
+ * Signatures that wait for a signer's directory are checked again too ({@link SignatureKeeping#recheck}),
+ * once the directory answers.
  */
 public final class VerdictRechecks implements AutoCloseable {
 
@@ -43,6 +45,9 @@ public final class VerdictRechecks implements AutoCloseable {
         this.catalog = catalog;
         this.verifier = verifier;
         verifier.onChange((ip, crawler, verdict) -> store.updateVerdict(ip, crawler.name(), verdict));
+        if (verifier.signatures() != null) {
+            SignatureKeeping.attach(store, verifier.signatures());
+        }
     }
 
     public void start() {
@@ -82,6 +87,13 @@ public final class VerdictRechecks implements AutoCloseable {
         }
         if (checked > 0) {
             LOG.info("checking {} verdicts again{}", checked, listsChanged ? " (an IP list changed)" : "");
+        }
+        if (verifier.signatures() != null) {
+            int settled = SignatureKeeping.recheck(store, verifier.signatures()).size();
+            if (settled > 0) {
+                LOG.info("{} signatures checked again, their directories read", settled);
+            }
+            checked += settled;
         }
         return checked;
     }

@@ -44,6 +44,8 @@ public final class KeyDirectories {
     private final Map<String, Attempt> attempts = new ConcurrentHashMap<>();
     /** When each directory was last read whole, whether its keys changed or not. */
     private final Map<String, Instant> lastRead = new ConcurrentHashMap<>();
+    /** The directories this process read or tried to. */
+    private final java.util.Set<String> tried = ConcurrentHashMap.newKeySet();
     private final Map<String, Object> locks = new ConcurrentHashMap<>();
     private volatile Consumer<KeyDirectory> onReading = reading -> { };
 
@@ -103,6 +105,28 @@ public final class KeyDirectories {
         return new Known(lookup);
     }
 
+    /**
+     * One line for each directory this process read or tried to, for a summary: its keys and when
+     * it was read, or why it could not be.
+     */
+    public List<String> describe() {
+        List<String> lines = new java.util.ArrayList<>();
+        Map<String, Attempt> now = new java.util.TreeMap<>(attempts);
+        now.keySet().retainAll(tried);
+        for (Map.Entry<String, Attempt> attempt : now.entrySet()) {
+            String url = KeyDirectory.url(attempt.getKey());
+            KeyDirectory latest = history.latest(attempt.getKey());
+            if (attempt.getValue().ok() && latest != null) {
+                lines.add("key directory " + url + ": " + latest.keys().size() + (latest.keys().size() == 1 ? " key" : " keys")
+                        + ", read " + WebBotAuthVerifier.when(lastRead.get(attempt.getKey())) + " from " + source.describe());
+            } else if (attempt.getValue().failure() != null) {
+                lines.add("key directory " + url + ": not read (" + attempt.getValue().failure() + ")"
+                        + (latest == null ? "" : "; its keys as read " + WebBotAuthVerifier.when(latest.fetchedAt()) + " are used"));
+            }
+        }
+        return lines;
+    }
+
     /** Why {@code origin}'s directory could not be read last, or null when its last reading worked. */
     public String lastFailure(SignerOrigin origin) {
         Attempt last = attempts.get(origin.toString());
@@ -132,6 +156,7 @@ public final class KeyDirectories {
 
     private void read(SignerOrigin origin) {
         String name = origin.toString();
+        tried.add(name);
         try {
             KeyDirectory reading = source.read(origin);
             attempts.put(name, new Attempt(reading.fetchedAt(), true, null));

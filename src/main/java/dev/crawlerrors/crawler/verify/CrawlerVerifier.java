@@ -5,6 +5,7 @@ import dev.crawlerrors.crawler.CrawlerHit;
 import dev.crawlerrors.crawler.Verdict;
 import dev.crawlerrors.crawler.Verification;
 import dev.crawlerrors.crawler.dns.DnsEvidence;
+import dev.crawlerrors.crawler.signature.SignedHits;
 import dev.crawlerrors.crawler.dns.DnsVerifier;
 import dev.crawlerrors.crawler.dns.ResolverCheck;
 import dev.crawlerrors.ingest.Hit;
@@ -46,6 +47,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>DNS answers count only from a resolver that passed its check ({@link ResolverCheck}): one
  *       that answers NXDOMAIN to Googlebot's own address would otherwise call every crawler a liar.
  * </ul>
+ * A request that carries a Web Bot Auth signature is verified by its signature instead
+ * ({@link #signatures()}), whatever its address.
  */
 public final class CrawlerVerifier implements AutoCloseable {
 
@@ -92,6 +95,8 @@ public final class CrawlerVerifier implements AutoCloseable {
     /** Claims that were verified before the lists changed, with that verdict. */
     private final Map<String, Verdict> verifiedBefore = new ConcurrentHashMap<>();
     private volatile VerdictListener listener = (ip, crawler, verdict) -> { };
+    /** Who verifies the requests that carry a signature; null when signatures are not checked. */
+    private volatile SignedHits signatures;
 
     private static final int RECENT_SLOTS = 4096;
 
@@ -124,6 +129,27 @@ public final class CrawlerVerifier implements AutoCloseable {
         return lists;
     }
 
+    /** Who verifies signed requests, or null when none does (they are then taken by their agent as any other). */
+    public SignedHits signatures() {
+        return signatures;
+    }
+
+    /** Signed requests are verified by {@code signed} from now on. */
+    public void signatures(SignedHits signed) {
+        this.signatures = signed;
+    }
+
+    /** {@code hit} as made by the client behind the trusted proxy that logged it, or as it is. */
+    public Hit client(Hit hit) {
+        if (!proxies.isEmpty()) {
+            String client = proxies.client(hit.ip(), hit.forwardedFor());
+            if (client != null && client != hit.ip()) {
+                return hit.madeBy(client);
+            }
+        }
+        return hit;
+    }
+
     /** The verdict as known now; starts the checks it needs when none is running. */
     public Verdict verify(String ip, Crawler crawler) {
         String key = key(ip, crawler);
@@ -141,12 +167,7 @@ public final class CrawlerVerifier implements AutoCloseable {
      * all keep something per claim, and the import used to build and hash it twice for every crawler hit.
      */
     public CrawlerHit verify(Hit hit, Crawler crawler) {
-        if (!proxies.isEmpty()) {
-            String client = proxies.client(hit.ip(), hit.forwardedFor());
-            if (client != null && client != hit.ip()) {
-                hit = hit.madeBy(client);
-            }
-        }
+        hit = client(hit);
         String ip = hit.ip();
         long seen = changes.get();
         int slot = (System.identityHashCode(ip) * 31 + System.identityHashCode(crawler)) & (RECENT_SLOTS - 1);

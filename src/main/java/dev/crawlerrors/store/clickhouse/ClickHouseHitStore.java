@@ -12,6 +12,7 @@ import dev.crawlerrors.store.HitStore;
 import dev.crawlerrors.store.HitWindow;
 import dev.crawlerrors.store.MinuteChange;
 import dev.crawlerrors.store.MinuteCounts;
+import dev.crawlerrors.store.SignatureStore;
 import dev.crawlerrors.store.Snapshot;
 import dev.crawlerrors.store.StoreException;
 import dev.crawlerrors.store.StoredHit;
@@ -47,6 +48,7 @@ public final class ClickHouseHitStore implements HitStore {
     private final ClickHouseCluster cluster;
     private final ClickHouseSnapshots snapshots;
     private final ClickHouseVerdicts verdicts;
+    private final ClickHouseSignatures signatures;
     private final ClickHouseHitWriter writer;
     private final ClickHouseHitReader reader;
     /** Commits what waits in the writer when nobody appends or reads (a re-check's verdict in a quiet server). */
@@ -71,6 +73,7 @@ public final class ClickHouseHitStore implements HitStore {
         this.writer = new ClickHouseHitWriter(http, cluster, location.database());
         this.snapshots = new ClickHouseSnapshots(http, cluster.meta(), location.database(), writer::commits, clockAheadSeconds);
         this.verdicts = new ClickHouseVerdicts(http, cluster, location.database());
+        this.signatures = new ClickHouseSignatures(http, cluster, location.database());
         this.reader = new ClickHouseHitReader(http, cluster, location.database(), snapshots, verdicts, this::commitIfDirty);
         snapshots.dropOld();
         committer.scheduleWithFixedDelay(this::commitQuietly, 1, 1, TimeUnit.SECONDS);
@@ -230,6 +233,11 @@ public final class ClickHouseHitStore implements HitStore {
      * at the newest snapshot (which reads the commits, the verdicts and the counts by minute too),
      * its newest row, and the logs' progress.
      */
+    @Override
+    public SignatureStore signatures() {
+        return signatures;
+    }
+
     @Override
     public void checkReadable() {
         try {

@@ -38,7 +38,7 @@ final class ClickHouseHitWriter {
     private static final long FLUSH_NANOS = 1_000_000_000L;
     private static final int KNOWN_CLAIMS = 1_000_000;
     private static final String HIT_COLUMNS = "(ts_ms, writer, seq, n, utc_offset_minutes, ip, method, url, status, bytes,"
-            + " duration_ms, crawler, bot_type, user_agent, referer, host)";
+            + " duration_ms, crawler, bot_type, user_agent, referer, host, signature)";
     private static final String VERDICT_COLUMNS = "(ip, crawler, verification, reason, version, writer, seq)";
     private static final String COMMIT_COLUMNS = "(writer, seq, closed, fingerprint, name, bytes, lines, prefix, check_hash, file_key,"
             + " file_size, file_modified_nanos)";
@@ -95,7 +95,7 @@ final class ClickHouseHitWriter {
         dirty = true;
         for (CrawlerHit hit : hits) {
             if (knownClaims.add(hit.claim())) {
-                buffered.verdicts.putIfAbsent(hit.claim(), new ClickHouseBatch.VerdictRow(hit.hit().ip(), hit.crawler().name(),
+                buffered.verdicts.putIfAbsent(hit.claim(), new ClickHouseBatch.VerdictRow(hit.hit().ip(), hit.claimCrawler(),
                         hit.verdict(), ClickHouseVerdicts.version(false)));
                 if (knownClaims.size() > KNOWN_CLAIMS) {
                     knownClaims.clear(); // a bound: a claim met again records its first verdict again, which changes nothing
@@ -310,7 +310,8 @@ final class ClickHouseHitWriter {
             rows.nul();
         }
         rows.tab().field(crawlerHit.crawler().name()).tab().field(crawlerHit.crawler().botType().name()).tab()
-                .field(hit.userAgent()).tab().field(hit.referer()).tab().field(hit.host()).endRow();
+                .field(hit.userAgent()).tab().field(hit.referer()).tab().field(hit.host()).tab()
+                .field(CrawlerHit.groupOf(crawlerHit.claimCrawler())).endRow();
     }
 
     /**

@@ -38,9 +38,20 @@ final class ClickHouseSchema {
      * the file was read to its end, the file's stamp ({@link #MIGRATIONS}). 3: the hits' counts by
      * minute ({@link #MINUTE_COUNTS}), made from the hits stored so far on the upgrade, which wants
      * no writer running meanwhile and one process first (a batch written while the view is made, or
-     * two processes upgrading at once, may count twice or not at all).
+     * two processes upgrading at once, may count twice or not at all). 4: a signed hit's claim names
+     * what its signature proved ({@code hits_local.signature}, in {@link #CLAIM}), and the tables of
+     * signature verification ({@link ClickHouseSignatures}); the counts' view is made again with the
+     * new claim, which wants no writer running meanwhile as 3's upgrade does.
      */
-    static final int VERSION = 3;
+    static final int VERSION = 4;
+
+    /**
+     * A hit's claim: its address and crawler, and for a signed hit the group its signature's verdict
+     * stands for ({@code CrawlerHit#signedClaim}), hashed as the verdicts' claim is
+     * ({@code cityHash64(ip, crawler)} of a verdict recorded under the crawler's name and its group
+     * joined by U+001F). An unsigned hit's claim is the same as before version 4.
+     */
+    static final String CLAIM = "cityHash64(ip, if(signature = '', crawler, concat(crawler, '\\x1F', signature)))";
 
     /**
      * The columns version 2 added to {@code commits}, as {@code ALTER TABLE ... ADD COLUMN} takes
@@ -65,7 +76,7 @@ final class ClickHouseSchema {
      * ({@link ClickHouseHitReader}). The batch keeps a snapshot's rows apart, the claim its verdicts.
      */
     private static final String MINUTE_COUNTS = "SELECT intDiv(ts_ms, 60000) AS minute, writer, seq, status, bot_type, crawler,"
-            + " cityHash64(ip, crawler) AS claim, count() AS hits FROM %1$s.hits_local"
+            + " " + CLAIM + " AS claim, count() AS hits FROM %1$s.hits_local"
             + " GROUP BY minute, writer, seq, status, bot_type, crawler, claim";
 
     private ClickHouseSchema() {
@@ -92,10 +103,11 @@ final class ClickHouseSchema {
                   user_agent Nullable(String),
                   referer Nullable(String),
                   host Nullable(String),
-                  claim UInt64 MATERIALIZED cityHash64(ip, crawler)
+                  signature String DEFAULT '',
+                  claim UInt64 MATERIALIZED %2$s
                 ) ENGINE = MergeTree
                 PARTITION BY toYYYYMM(toDateTime(intDiv(ts_ms, 1000)), 'UTC')
-                ORDER BY (ts_ms, writer, n)""".formatted(db));
+                ORDER BY (ts_ms, writer, n)""".formatted(db, CLAIM));
         tables.put("verdict_log_local", """
                 CREATE TABLE IF NOT EXISTS %1$s.verdict_log_local (
                   ip String,
@@ -183,6 +195,7 @@ final class ClickHouseSchema {
                   applied DateTime DEFAULT now()
                 ) ENGINE = MergeTree
                 ORDER BY version""".formatted(db));
+        ClickHouseSignatures.tables(tables, db);
         return tables;
     }
 
@@ -203,6 +216,9 @@ final class ClickHouseSchema {
             if (meta) {
                 tables.putAll(metaTables(db));
             }
+            if (version > 0 && version < 4) {
+                addSignatures(http, shard.http(), db, cluster.distributed());
+            }
             Set<String> made = create(http, shard.http(), db, tables);
             if (made.contains("verdict_log_local") && !meta && version > 0) {
                 copyVerdicts(http, cluster, shard, db, user, password);
@@ -210,6 +226,11 @@ final class ClickHouseSchema {
             if (made.contains("minute_counts_of_hits") && version > 0 && version < 3) {
                 // an upgrade: the hits stored before the view was made, counted once, by the process that made it
                 http.execute(shard.http(), "INSERT INTO " + db + ".minute_counts_local " + MINUTE_COUNTS.formatted(db));
+            }
+            if (version == 3 && !made.contains("minute_counts_of_hits")) {
+                // the view counts by claim, which version 4 computes anew: made again (what it counted stays)
+                http.execute(shard.http(), "DROP TABLE IF EXISTS " + db + ".minute_counts_of_hits");
+                run(http, shard.http(), tables.get("minute_counts_of_hits"));
             }
         }
         if (version > 0 && version < VERSION) {
@@ -244,6 +265,36 @@ final class ClickHouseSchema {
                 }
             }
             after = column.getKey();
+        }
+    }
+
+    /**
+     * Version 4 on one shard: {@code hits_local} (and the Distributed {@code hits}) get the column a
+     * signed hit's claim group is written to, and the claim is computed with it ({@link #CLAIM}, the
+     * same value for every hit stored before). Safe to run twice, and from two processes at once.
+     */
+    private static void addSignatures(ClickHouseHttp http, URI shard, String db, boolean distributed) {
+        for (String table : distributed ? List.of("hits_local", "hits") : List.of("hits_local")) {
+            ClickHouseTsv.Reader rows = new ClickHouseTsv.Reader(http.query(shard, "SELECT name FROM system.columns WHERE database = "
+                    + ClickHouseSql.quote(db) + " AND table = " + ClickHouseSql.quote(table)));
+            Set<String> columns = new HashSet<>();
+            while (rows.nextRow()) {
+                columns.add(rows.text());
+            }
+            if (columns.isEmpty()) {
+                continue; // made below, as this version makes it
+            }
+            try {
+                if (!columns.contains("signature")) {
+                    http.execute(shard, "ALTER TABLE " + db + "." + table + " ADD COLUMN signature String DEFAULT '' AFTER host");
+                }
+                http.execute(shard, "ALTER TABLE " + db + "." + table + " MODIFY COLUMN claim UInt64 MATERIALIZED " + CLAIM);
+            } catch (ClickHouseException e) {
+                if (e.code() != ClickHouseException.DUPLICATE_COLUMN) {
+                    throw new StoreException("cannot bring the store's tables on ClickHouse at " + shard + " to schema " + VERSION
+                            + ": " + e.getMessage(), e);
+                }
+            }
         }
     }
 

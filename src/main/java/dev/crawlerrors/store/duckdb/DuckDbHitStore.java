@@ -13,6 +13,7 @@ import dev.crawlerrors.store.HitWindow;
 import dev.crawlerrors.store.HitStore;
 import dev.crawlerrors.store.MinuteChange;
 import dev.crawlerrors.store.MinuteCounts;
+import dev.crawlerrors.store.SignatureStore;
 import dev.crawlerrors.store.Snapshot;
 import dev.crawlerrors.store.StoreException;
 import dev.crawlerrors.store.StoredHit;
@@ -68,6 +69,7 @@ public final class DuckDbHitStore implements HitStore {
     private final DuckDbHitWriter writer;
     private final DuckDbVerdicts verdicts;
     private final DuckDbHitReader reader;
+    private final DuckDbSignatures signatures;
 
     private DuckDbHitStore(DuckDBConnection connection, DuckDbFailures failures, long commitRows, DuckDbSettings settings)
             throws SQLException {
@@ -87,6 +89,7 @@ public final class DuckDbHitStore implements HitStore {
         this.verdicts = new DuckDbVerdicts(connection, query, this::snapshot);
         this.writer = new DuckDbHitWriter(connection, location, failures, commitRows, verdicts, query, claims);
         this.reader = new DuckDbHitReader(query, claims, writer);
+        this.signatures = new DuckDbSignatures(connection, failures);
     }
 
     /**
@@ -347,6 +350,11 @@ public final class DuckDbHitStore implements HitStore {
     }
 
     @Override
+    public SignatureStore signatures() {
+        return signatures;
+    }
+
+    @Override
     public void checkReadable() {
         DamagedStoreException seen = failures.damage();
         if (seen != null) {
@@ -361,6 +369,7 @@ public final class DuckDbHitStore implements HitStore {
             writer.close();
         } finally {
             query.close();
+            signatures.close();
             closeConnection();
         }
     }

@@ -241,7 +241,7 @@ final class DuckDbHitWriter {
         if (known == null) {
             id = nextClaim++;
             claimIds.put(key, id);
-            buffered.verdicts.put(key, new DuckDbClaimVerdict(id, hit.hit().ip(), hit.crawler().name(), hit.verdict(), nextVersion++));
+            buffered.verdicts.put(key, new DuckDbClaimVerdict(id, hit.hit().ip(), hit.claimCrawler(), hit.verdict(), nextVersion++));
         } else {
             id = known;
         }

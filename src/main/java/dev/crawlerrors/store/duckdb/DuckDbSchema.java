@@ -13,7 +13,9 @@ import org.duckdb.DuckDBConnection;
  * reads verdicts as of its snapshot. Version 3 records with how far each log was read the check of
  * the bytes before there ({@code check_hash}) and the fingerprint its key begins with ({@code prefix}),
  * so a log that begins as another is told apart, and each file read to its end ({@code import_files}),
- * so a file that did not change since is known without being opened.
+ * so a file that did not change since is known without being opened. The tables of signature
+ * verification ({@link DuckDbSignatures}) are made where missing: a store of an older crawl-errors
+ * gets them when this one opens it, and an older one ignores them.
  */
 final class DuckDbSchema {
 
@@ -104,7 +106,7 @@ final class DuckDbSchema {
                     if (!checks) {
                         migrateToChecks(st);
                     }
-                    st.execute(TABLES);
+                    st.execute(TABLES + DuckDbSignatures.TABLES);
                     st.execute("INSERT OR REPLACE INTO store_meta VALUES ('schema_version', '" + VERSION + "')");
                     connection.commit();
                 } catch (SQLException e) {
@@ -115,7 +117,7 @@ final class DuckDbSchema {
                 }
                 return;
             }
-            st.execute(TABLES);
+            st.execute(TABLES + DuckDbSignatures.TABLES);
             st.execute("INSERT OR IGNORE INTO store_meta VALUES ('schema_version', '" + VERSION + "')");
         }
     }

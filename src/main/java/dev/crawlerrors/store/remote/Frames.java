@@ -31,6 +31,12 @@ final class Frames {
     static final byte VERDICTS = 'D';
     static final byte FLUSH = 'F';
     static final byte SIZE = 'S';
+    static final byte KEEP_DIRECTORY = 'G';
+    static final byte DIRECTORIES = 'H';
+    static final byte KEEP_PENDING = 'P';
+    static final byte PENDING = 'N';
+    static final byte PENDING_COUNT = 'C';
+    static final byte SETTLED = 'T';
     static final byte QUIT = 'Q';
     static final byte OK = 'K';
     static final byte FAILED = 'E';
@@ -81,12 +87,15 @@ final class Frames {
             writeString(out, crawlerHit.crawler().name());
             writeString(out, crawlerHit.crawler().botType().name());
             writeVerdict(out, crawlerHit.verdict());
+            String claim = crawlerHit.claimCrawler();
+            writeString(out, claim.equals(crawlerHit.crawler().name()) ? null : claim);
         }
     }
 
     /**
      * The hits of an append. The crawlers are known by name and type only, which is what the store
-     * keeps of them; hits of one crawler share one object, as identification gives them.
+     * keeps of them; hits of one crawler share one object, as identification gives them. A signed
+     * hit carries the claim its verdict is recorded under.
      */
     static List<CrawlerHit> readHits(DataInputStream in) throws IOException {
         int n = in.readInt();
@@ -105,7 +114,10 @@ final class Frames {
                 crawler = new Crawler(name, null, known(BotType.class, botType), null, null, null, null);
                 crawlers.put(name + '\n' + botType, crawler);
             }
-            hits.add(new CrawlerHit(hit, crawler, readVerdict(in)));
+            Verdict verdict = readVerdict(in);
+            String claim = readString(in); // a signed hit's claim; null for an address's
+            hits.add(claim == null ? new CrawlerHit(hit, crawler, verdict)
+                    : new CrawlerHit(hit, crawler, verdict, CrawlerHit.claimKey(hit.ip(), claim)));
         }
         return hits;
     }

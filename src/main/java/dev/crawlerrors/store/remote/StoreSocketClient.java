@@ -11,6 +11,7 @@ import dev.crawlerrors.store.HitStore;
 import dev.crawlerrors.store.HitWindow;
 import dev.crawlerrors.store.MinuteChange;
 import dev.crawlerrors.store.MinuteCounts;
+import dev.crawlerrors.store.SignatureStore;
 import dev.crawlerrors.store.Snapshot;
 import dev.crawlerrors.store.StoreException;
 import dev.crawlerrors.store.StoredHit;
@@ -45,6 +46,7 @@ public final class StoreSocketClient implements HitStore {
     private final SocketChannel channel;
     private final DataInputStream in;
     private final DataOutputStream out;
+    private final SocketSignatures signatures = new SocketSignatures(this);
 
     private StoreSocketClient(ServedStore served, SocketChannel channel) throws IOException {
         this.served = served;
@@ -116,6 +118,27 @@ public final class StoreSocketClient implements HitStore {
             }
             return verdicts;
         });
+    }
+
+    @Override
+    public SignatureStore signatures() {
+        return signatures;
+    }
+
+    /** Writes a request of {@code kind} and reads its answer, as one exchange (for {@link SocketSignatures}). */
+    synchronized <T> T request(byte kind, Writing request, Answer<T> answer) {
+        ask(kind, () -> request.write(out));
+        return read(() -> answer.read(in));
+    }
+
+    /** Writes a request's fields. */
+    interface Writing {
+        void write(DataOutputStream out) throws IOException;
+    }
+
+    /** Reads an answer's fields. */
+    interface Answer<T> {
+        T read(DataInputStream in) throws IOException;
     }
 
     /** Waits until serve has committed everything this import handed it. */
@@ -216,7 +239,7 @@ public final class StoreSocketClient implements HitStore {
         return new UnsupportedOperationException("the report of " + served.store() + " is read from its serve, " + served.report());
     }
 
-    private interface Writing {
+    private interface Sending {
         void write() throws IOException;
     }
 
@@ -225,7 +248,7 @@ public final class StoreSocketClient implements HitStore {
     }
 
     /** Sends a request and reads the answer's first byte; a refusal is the store's failure. */
-    private void ask(byte kind, Writing request) {
+    private void ask(byte kind, Sending request) {
         try {
             out.writeByte(kind);
             request.write();

@@ -174,6 +174,33 @@ public final class StoreSocketServer implements AutoCloseable {
                 out.writeByte(Frames.OK);
                 out.writeLong(size);
             }
+            case Frames.KEEP_DIRECTORY -> {
+                store.signatures().keepDirectory(SocketSignatures.readDirectory(in));
+                out.writeByte(Frames.OK);
+            }
+            case Frames.DIRECTORIES -> {
+                var readings = store.signatures().directories();
+                out.writeByte(Frames.OK);
+                SocketSignatures.writeDirectories(out, readings);
+            }
+            case Frames.KEEP_PENDING -> {
+                store.signatures().keepPending(SocketSignatures.readSignatures(in));
+                out.writeByte(Frames.OK);
+            }
+            case Frames.PENDING -> {
+                var signatures = store.signatures().pending(in.readInt());
+                out.writeByte(Frames.OK);
+                SocketSignatures.writeSignatures(out, signatures);
+            }
+            case Frames.PENDING_COUNT -> {
+                long count = store.signatures().pendingCount();
+                out.writeByte(Frames.OK);
+                out.writeLong(count);
+            }
+            case Frames.SETTLED -> {
+                store.signatures().settled(Frames.readStrings(in));
+                out.writeByte(Frames.OK);
+            }
             default -> throw new IOException("'" + (char) kind + "' is no request of the store socket");
         }
     }

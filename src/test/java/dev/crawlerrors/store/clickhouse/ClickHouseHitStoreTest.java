@@ -623,7 +623,8 @@ class ClickHouseHitStoreTest {
         }
         assertThat(cluster.query(1, "SELECT name FROM system.tables WHERE database = '" + db + "' ORDER BY name").split("\n"))
                 .containsExactly("commits", "hits", "hits_local", "minute_counts", "minute_counts_local", "minute_counts_of_hits",
-                        "schema_version", "snapshots", "verdict_log_local", "verdicts_latest", "verdicts_local");
+                        "schema_version", "signature_directories", "signature_pending", "signature_settled", "snapshots",
+                        "verdict_log_local", "verdicts_latest", "verdicts_local");
         assertThat(cluster.query(2, "SELECT name FROM system.tables WHERE database = '" + db + "' ORDER BY name").split("\n"))
                 .containsExactly("hits", "hits_local", "minute_counts", "minute_counts_local", "minute_counts_of_hits", "verdict_log_local",
                         "verdicts_latest", "verdicts_local");
@@ -666,8 +667,9 @@ class ClickHouseHitStoreTest {
             assertThat(store.page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url).containsExactly("/a");
         }
         assertThat(plain.query(1, "SELECT name FROM system.tables WHERE database = '" + db + "' ORDER BY name").split("\n"))
-                .containsExactly("commits", "hits_local", "minute_counts_local", "minute_counts_of_hits", "schema_version", "snapshots",
-                        "verdict_log_local", "verdicts_latest", "verdicts_local");
+                .containsExactly("commits", "hits_local", "minute_counts_local", "minute_counts_of_hits", "schema_version",
+                        "signature_directories", "signature_pending", "signature_settled", "snapshots", "verdict_log_local",
+                        "verdicts_latest", "verdicts_local");
     }
 
     @Test

@@ -1,0 +1,107 @@
+package dev.crawlerrors.crawler.signature;
+
+import dev.crawlerrors.crawler.Crawler;
+import dev.crawlerrors.crawler.CrawlerHit;
+import dev.crawlerrors.crawler.Verdict;
+import dev.crawlerrors.crawler.Verification;
+import dev.crawlerrors.ingest.Hit;
+import dev.crawlerrors.ingest.SignatureFields;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Crawler hits of the requests that carry a Web Bot Auth signature: such a request is its signer's
+ * hit whatever its user agent says (ChatGPT agent sends a plain Chrome agent), named for its
+ * signer ({@link Signers}) and verified by its signature ({@link WebBotAuthVerifier}), not by its
+ * address. Its claim names what the signature proved ({@link CrawlerHit#signedClaim}), so one
+ * address's requests are each judged by their own signature.
+ *
+ * <p>Signatures whose directory cannot be read yet are kept to be checked again, at most
+ * {@link #MAX_PENDING} at a time (what the store already keeps counts): each is a claim of its own
+ * and a row of the store, and whoever writes the requests chooses how many there are. Beyond the
+ * bound a signature is left unverified for good, and says so.
+ */
+public final class SignedHits {
+
+    /** Signatures waiting for their directory, at most. */
+    public static final int MAX_PENDING = 100_000;
+
+    private final WebBotAuthVerifier verifier;
+    private final Signers signers;
+    private final AtomicLong pendingBudget = new AtomicLong(MAX_PENDING);
+    /** The store whose readings and waiting signatures this one was given; null before any. */
+    private final java.util.concurrent.atomic.AtomicReference<Object> keeper = new java.util.concurrent.atomic.AtomicReference<>();
+
+    /** A signed request's crawler hit, and what checking it again needs when its directory could not be read (else null). */
+    public record Signed(CrawlerHit hit, PendingSignature pending) {
+    }
+
+    public SignedHits(WebBotAuthVerifier verifier, Signers signers) {
+        this.verifier = verifier;
+        this.signers = signers;
+    }
+
+    public WebBotAuthVerifier verifier() {
+        return verifier;
+    }
+
+    public Signers signers() {
+        return signers;
+    }
+
+    /**
+     * Whether {@code store} is the first to keep what this verification reads (its directories'
+     * readings, the signatures waiting): the first to ask restores them into it, the rest need not.
+     */
+    public boolean keptBy(Object store) {
+        return keeper.compareAndSet(null, store);
+    }
+
+    /** How many signatures may still be kept pending: {@link #MAX_PENDING} less those the store keeps already. */
+    public void pendingKeptAlready(long kept) {
+        pendingBudget.set(Math.max(0, MAX_PENDING - kept));
+    }
+
+    /** A pending signature was settled: its place may be taken. */
+    public void settled(int count) {
+        pendingBudget.addAndGet(count);
+    }
+
+    /**
+     * Whether {@code hit} is a signed agent's: it carries a Signature-Agent, or a Signature-Input
+     * tagged {@code web-bot-auth}. A request signed for another purpose (an API's own signatures)
+     * without a Signature-Agent is left to its user agent.
+     */
+    public static boolean isSigned(Hit hit) {
+        SignatureFields signed = hit.signed();
+        return signed != null && (signed.signatureAgent() != null
+                || (signed.signatureInput() != null && signed.signatureInput().contains(WebBotAuthSignature.TAG)));
+    }
+
+    /** The crawler hit of a signed request ({@link #isSigned}). */
+    public Signed verify(Hit hit) {
+        SignatureFields fields = hit.signed();
+        SignatureOutcome outcome = verifier.check(fields, SignedRequest.of(hit.method(), hit.host(), hit.url(), fields.signatureAgent()),
+                hit.epochMillis(), hit.durationMs(), step -> { });
+        Crawler crawler = signers.of(outcome.signer());
+        if (outcome.pending() != null && pendingBudget.getAndDecrement() <= 0) {
+            pendingBudget.incrementAndGet();
+            outcome = new SignatureOutcome(new Verdict(Verification.unverified, "not checked: " + outcome.signer()
+                    + "'s directory could not be read, and " + MAX_PENDING + " signed requests already wait for it"), "unchecked",
+                    outcome.signer(), null);
+        }
+        return new Signed(new CrawlerHit(hit, crawler, outcome.verdict(),
+                CrawlerHit.claimKey(hit.ip(), CrawlerHit.signedClaim(crawler.name(), outcome.group()))), outcome.pending());
+    }
+
+    /** The crawler hits of signed requests, checked on every core (an Ed25519 check is some hundred microseconds). */
+    public List<Signed> verifyAll(List<Hit> hits) {
+        if (hits.size() < 2) {
+            List<Signed> one = new ArrayList<>(hits.size());
+            hits.forEach(hit -> one.add(verify(hit)));
+            return one;
+        }
+        return hits.parallelStream().map(this::verify).toList();
+    }
+}

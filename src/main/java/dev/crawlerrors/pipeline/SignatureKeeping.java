@@ -1,0 +1,88 @@
+package dev.crawlerrors.pipeline;
+
+import dev.crawlerrors.crawler.CrawlerHit;
+import dev.crawlerrors.crawler.Verdict;
+import dev.crawlerrors.crawler.signature.KeyDirectory;
+import dev.crawlerrors.crawler.signature.PendingSignature;
+import dev.crawlerrors.crawler.signature.SignatureOutcome;
+import dev.crawlerrors.crawler.signature.SignedHits;
+import dev.crawlerrors.store.HitStore;
+import dev.crawlerrors.store.StoredDirectory;
+import dev.crawlerrors.store.StoredSignature;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Signature verification and the store, joined: the directories' readings the store keeps are read
+ * into the verifier's history when a process first records hits, and every new reading is kept
+ * (a log imported later is checked against the keys published when its requests were made); the
+ * signatures that wait for a directory are kept, and checked again ({@link #recheck}) by whichever
+ * process runs next: the import at its end, {@code serve} every few minutes.
+ */
+final class SignatureKeeping {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SignatureKeeping.class);
+    /** Signatures checked again in one round, at most: the oldest requests first. */
+    static final int RECHECK_ROUND = 20_000;
+
+    private SignatureKeeping() {
+    }
+
+    /** Reads the store's readings into {@code signed}'s history (once per store) and keeps the new ones in it. */
+    static void attach(HitStore store, SignedHits signed) {
+        if (!signed.keptBy(store)) {
+            return;
+        }
+        List<KeyDirectory> readings = new ArrayList<>();
+        for (StoredDirectory kept : store.signatures().directories()) {
+            try {
+                readings.add(KeyDirectory.parse(kept.origin(), Instant.ofEpochMilli(kept.fetchedMillis()), kept.source(),
+                        kept.json().getBytes(StandardCharsets.UTF_8), kept.proof()));
+            } catch (KeyDirectory.RefusedException e) {
+                LOG.warn("a key directory the store keeps cannot be read again: {}", e.getMessage());
+            }
+        }
+        signed.verifier().directories().restore(readings);
+        signed.verifier().directories().onReading(reading -> store.signatures().keepDirectory(new StoredDirectory(reading.origin(),
+                reading.fetchedAt().toEpochMilli(), reading.source(), reading.json(), reading.proof())));
+        signed.pendingKeptAlready(store.signatures().pendingCount());
+    }
+
+    /** What the store keeps of a signature to check again, recorded under {@code hit}'s claim. */
+    static StoredSignature kept(CrawlerHit hit, PendingSignature pending) {
+        return new StoredSignature(pending.id(), hit.hit().ip(), hit.claimCrawler(), pending.origin(), pending.keyid(), pending.alg(),
+                new String(pending.base(), StandardCharsets.UTF_8), Base64.getEncoder().encodeToString(pending.signature()),
+                pending.requestMillis());
+    }
+
+    /**
+     * Checks again, oldest first, up to {@link #RECHECK_ROUND} of the signatures the store keeps
+     * waiting; records the verdict of each that is settled now under its claim.
+     *
+     * @return the verdicts recorded, by claim key ({@link CrawlerHit#claimKey})
+     */
+    static Map<String, Verdict> recheck(HitStore store, SignedHits signed) {
+        Map<String, Verdict> settled = new HashMap<>();
+        List<String> ids = new ArrayList<>();
+        for (StoredSignature waiting : store.signatures().pending(RECHECK_ROUND)) {
+            PendingSignature pending = new PendingSignature(waiting.origin(), waiting.keyid(), waiting.alg(),
+                    waiting.base().getBytes(StandardCharsets.UTF_8), Base64.getDecoder().decode(waiting.signature()), waiting.requestMillis());
+            SignatureOutcome outcome = signed.verifier().recheck(pending, step -> { });
+            if (outcome.pending() == null) {
+                store.updateVerdict(waiting.ip(), waiting.claimCrawler(), outcome.verdict());
+                settled.put(CrawlerHit.claimKey(waiting.ip(), waiting.claimCrawler()), outcome.verdict());
+                ids.add(waiting.id());
+            }
+        }
+        store.signatures().settled(ids);
+        signed.settled(ids.size());
+        return settled;
+    }
+}

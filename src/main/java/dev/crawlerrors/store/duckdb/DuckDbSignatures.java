@@ -1,0 +1,156 @@
+package dev.crawlerrors.store.duckdb;
+
+import dev.crawlerrors.store.SignatureStore;
+import dev.crawlerrors.store.StoredDirectory;
+import dev.crawlerrors.store.StoredSignature;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import org.duckdb.DuckDBConnection;
+
+/**
+ * What signature verification keeps, in the store's file: {@code signature_directories}, every
+ * reading of a signer's key directory, and {@code signature_pending}, the signatures waiting for
+ * one. Both are small and written seldom, so they go through a connection of their own, each
+ * statement its own transaction beside the writer's batches (DuckDB lets two connections write to
+ * different tables at once).
+ */
+final class DuckDbSignatures implements SignatureStore {
+
+    static final String TABLES = """
+            CREATE TABLE IF NOT EXISTS signature_directories (
+              origin VARCHAR NOT NULL,
+              fetched_at_ms BIGINT NOT NULL,
+              source VARCHAR NOT NULL,
+              jwks VARCHAR NOT NULL,
+              proof VARCHAR NOT NULL
+            );
+            CREATE TABLE IF NOT EXISTS signature_pending (
+              id VARCHAR PRIMARY KEY,
+              ip VARCHAR NOT NULL,
+              claim_crawler VARCHAR NOT NULL,
+              origin VARCHAR NOT NULL,
+              keyid VARCHAR NOT NULL,
+              alg VARCHAR,
+              base VARCHAR NOT NULL,
+              signature VARCHAR NOT NULL,
+              request_ms BIGINT NOT NULL,
+              kept_at TIMESTAMP NOT NULL
+            );
+            """;
+
+    private final DuckDBConnection connection;
+    private final DuckDbFailures failures;
+
+    DuckDbSignatures(DuckDBConnection store, DuckDbFailures failures) throws SQLException {
+        this.connection = (DuckDBConnection) store.duplicate();
+        this.failures = failures;
+    }
+
+    @Override
+    public synchronized void keepDirectory(StoredDirectory reading) {
+        try (PreparedStatement st = connection.prepareStatement("INSERT INTO signature_directories VALUES (?, ?, ?, ?, ?)")) {
+            st.setString(1, reading.origin());
+            st.setLong(2, reading.fetchedMillis());
+            st.setString(3, reading.source());
+            st.setString(4, reading.json());
+            st.setString(5, reading.proof());
+            st.executeUpdate();
+        } catch (SQLException e) {
+            throw failures.of("cannot keep a key directory in", e);
+        }
+    }
+
+    @Override
+    public synchronized List<StoredDirectory> directories() {
+        List<StoredDirectory> readings = new ArrayList<>();
+        try (Statement st = connection.createStatement();
+             ResultSet rs = st.executeQuery("SELECT origin, fetched_at_ms, source, jwks, proof FROM signature_directories"
+                     + " ORDER BY fetched_at_ms, origin")) {
+            while (rs.next()) {
+                readings.add(new StoredDirectory(rs.getString(1), rs.getLong(2), rs.getString(3), rs.getString(4), rs.getString(5)));
+            }
+            return readings;
+        } catch (SQLException e) {
+            throw failures.of("cannot read the key directories of", e);
+        }
+    }
+
+    @Override
+    public synchronized void keepPending(List<StoredSignature> signatures) {
+        if (signatures.isEmpty()) {
+            return;
+        }
+        try (PreparedStatement st = connection.prepareStatement(
+                "INSERT OR IGNORE INTO signature_pending VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, now())")) {
+            for (StoredSignature s : signatures) {
+                st.setString(1, s.id());
+                st.setString(2, s.ip());
+                st.setString(3, s.claimCrawler());
+                st.setString(4, s.origin());
+                st.setString(5, s.keyid());
+                st.setString(6, s.alg());
+                st.setString(7, s.base());
+                st.setString(8, s.signature());
+                st.setLong(9, s.requestMillis());
+                st.addBatch();
+            }
+            st.executeBatch();
+        } catch (SQLException e) {
+            throw failures.of("cannot keep signatures to check again in", e);
+        }
+    }
+
+    @Override
+    public synchronized List<StoredSignature> pending(int max) {
+        List<StoredSignature> signatures = new ArrayList<>();
+        try (PreparedStatement st = connection.prepareStatement("SELECT id, ip, claim_crawler, origin, keyid, alg, base, signature, request_ms"
+                + " FROM signature_pending ORDER BY request_ms, id LIMIT ?")) {
+            st.setInt(1, max);
+            try (ResultSet rs = st.executeQuery()) {
+                while (rs.next()) {
+                    signatures.add(new StoredSignature(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
+                            rs.getString(6), rs.getString(7), rs.getString(8), rs.getLong(9)));
+                }
+            }
+            return signatures;
+        } catch (SQLException e) {
+            throw failures.of("cannot read the signatures waiting in", e);
+        }
+    }
+
+    @Override
+    public synchronized long pendingCount() {
+        try (Statement st = connection.createStatement(); ResultSet rs = st.executeQuery("SELECT count(*) FROM signature_pending")) {
+            rs.next();
+            return rs.getLong(1);
+        } catch (SQLException e) {
+            throw failures.of("cannot count the signatures waiting in", e);
+        }
+    }
+
+    @Override
+    public synchronized void settled(Collection<String> ids) {
+        if (ids.isEmpty()) {
+            return;
+        }
+        try (PreparedStatement st = connection.prepareStatement("DELETE FROM signature_pending WHERE list_contains(?::VARCHAR[], id)")) {
+            st.setArray(1, connection.createArrayOf("VARCHAR", ids.toArray()));
+            st.executeUpdate();
+        } catch (SQLException e) {
+            throw failures.of("cannot settle signatures in", e);
+        }
+    }
+
+    synchronized void close() {
+        try {
+            connection.close();
+        } catch (SQLException e) {
+            throw failures.of("cannot close", e);
+        }
+    }
+}
