@@ -62,7 +62,8 @@ public final class DirectoryFetcher implements DirectorySource {
         this(allowed, tls, DEADLINE, Clock.systemUTC());
     }
 
-    DirectoryFetcher(Set<String> allowed, SSLContext tls, Duration deadline, Clock clock) {
+    /** A fetcher with another deadline and clock (the time a reading is said to be made at), for tests. */
+    public DirectoryFetcher(Set<String> allowed, SSLContext tls, Duration deadline, Clock clock) {
         this.allowed = new LinkedHashSet<>(allowed);
         this.tls = tls;
         this.deadline = deadline;

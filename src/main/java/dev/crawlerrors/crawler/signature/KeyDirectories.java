@@ -11,10 +11,10 @@ import java.util.function.Consumer;
 /**
  * The signers' key directories as this tool knows them: the readings kept ({@link KeyHistory}, read
  * from the store when it opens) and new ones read when a signature needs them. A directory is read
- * when it was never read, when a key a signature names is unknown and the last reading is older
- * than the request, and when the last reading is more than {@link #MAX_AGE} older than the request
- * (so a removed key stops proving new requests); never more than once per {@link #retryAfter} for
- * one directory, and one reading at a time however many signatures wait for it. A reading whose
+ * when it was never read, when a key a signature names is unknown (it may have been added since),
+ * and when the last reading is more than {@link #MAX_AGE} older than the request (so a removed key
+ * stops proving new requests); never more than once per {@link #retryAfter} for one directory, and
+ * one reading at a time however many signatures wait for it. A reading whose
  * keys changed is kept and handed to {@code onReading} (the store keeps it); a failed one adds
  * nothing and removes nothing: the draft says an outage is no evidence.
  */
@@ -149,7 +149,7 @@ public final class KeyDirectories {
         }
         return switch (lookup) {
             case KeyHistory.NeverRead n -> true;
-            case KeyHistory.Unknown u -> !lastRead.getOrDefault(origin, Instant.MIN).isAfter(at);
+            case KeyHistory.Unknown u -> true; // a key added since the last reading: read again (not within retryAfter)
             default -> lastRead.getOrDefault(origin, Instant.MIN).plus(MAX_AGE).isBefore(at);
         };
     }

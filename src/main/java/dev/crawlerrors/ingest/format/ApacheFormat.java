@@ -12,7 +12,8 @@ import java.util.function.Predicate;
  * <p>Each directive maps to a {@link FieldKind} in {@link #kind}: {@code %h %a} client,
  * {@code %t} (and {@code %{sec}t}, {@code %{msec}t}, {@code %{usec}t}, and the strftime forms of
  * the common-log and ISO 8601 times) time, {@code %r %m %U %q} request, {@code %s %>s} status,
- * {@code %b %B %O} size, {@code %{Referer}i %{User-Agent}i %{X-Forwarded-For}i %{Host}i} headers,
+ * {@code %b %B %O} size, {@code %{Referer}i %{User-Agent}i %{X-Forwarded-For}i %{Host}i} headers, and
+ * Web Bot Auth's {@code %{Signature}i %{Signature-Input}i %{Signature-Agent}i},
  * {@code %D %T} duration, {@code %v %V} host. Conditions ({@code %400,501{User-agent}i}) and the
  * {@code <}/{@code >} modifiers are read and ignored. Any other directive is a field that is read
  * past. A format without a time, a status, a request (or URL path) or a client address is
@@ -113,6 +114,9 @@ public final class ApacheFormat {
             case "x-forwarded-for" -> FieldKind.FORWARDED_FOR;
             case "cf-connecting-ip", "true-client-ip" -> FieldKind.CONNECTING_IP;
             case "host" -> FieldKind.HOST;
+            case "signature" -> FieldKind.SIGNATURE;
+            case "signature-input" -> FieldKind.SIGNATURE_INPUT;
+            case "signature-agent" -> FieldKind.SIGNATURE_AGENT;
             default -> FieldKind.SKIP;
         };
     }

@@ -198,6 +198,38 @@ enum FieldKind {
             out.hostTo = end;
         }
     },
+    /**
+     * The Web Bot Auth headers: nginx {@code $http_signature}, {@code $http_signature_input},
+     * {@code $http_signature_agent}; Apache {@code %{Signature}i} and the others. They hold spaces
+     * and quotes (as the log escapes them); a line that has them is kept whatever its user agent.
+     */
+    SIGNATURE("a Signature header", true, 0, false) {
+        @Override
+        void read(byte[] b, int from, int to, LineFields out, String name) {
+            if (to > from && !LogText.isDash(b, from, to)) {
+                out.signatureFrom = from;
+                out.signatureTo = to;
+            }
+        }
+    },
+    SIGNATURE_INPUT("a Signature-Input header", true, 0, false) {
+        @Override
+        void read(byte[] b, int from, int to, LineFields out, String name) {
+            if (to > from && !LogText.isDash(b, from, to)) {
+                out.signatureInputFrom = from;
+                out.signatureInputTo = to;
+            }
+        }
+    },
+    SIGNATURE_AGENT("a Signature-Agent header", true, 0, false) {
+        @Override
+        void read(byte[] b, int from, int to, LineFields out, String name) {
+            if (to > from && !LogText.isDash(b, from, to)) {
+                out.signatureAgentFrom = from;
+                out.signatureAgentTo = to;
+            }
+        }
+    },
     /** nginx {@code $request_time}: seconds with milliseconds. */
     SECONDS("seconds such as 0.012", false, 0, true) {
         @Override

@@ -148,8 +148,10 @@ public final class FieldLineParser implements LineParser {
             throw new BadLineException("does not match the format", "unexpected text after " + fields[fields.length - 1].name
                     + ": '" + LogText.excerpt(b, p, to) + "'");
         }
-        // an agent the format does not carry is empty: the filter decides, and a crawler filter drops it
+        // an agent the format does not carry is empty: the filter decides, and a crawler filter drops it;
+        // a signed line is an agent's whatever its user agent says (ChatGPT agent sends Chrome's)
         boolean keep = f.agentFrom != LineFields.NONE ? filter.mayBeCrawler(b, f.agentFrom, f.agentTo) : filter.mayBeCrawler(b, p, p);
+        keep |= f.signed();
         return keep ? f.hit(b) : null;
     }
 

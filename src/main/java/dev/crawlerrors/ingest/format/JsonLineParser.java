@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.crawlerrors.ingest.BadLineException;
 import dev.crawlerrors.ingest.Hit;
+import dev.crawlerrors.ingest.SignatureFields;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -24,7 +25,8 @@ import java.util.Map;
  * in epoch seconds, {@code duration} in seconds, {@code size}, {@code status}) and Traefik's
  * ({@code ClientHost}, {@code RequestMethod}, {@code RequestPath}, {@code RequestHost},
  * {@code DownstreamStatus}, {@code StartUTC}, {@code Duration} in nanoseconds,
- * {@code request_User-Agent}). Keys are looked up by their dotted path in {@link #KEYS}; where
+ * {@code request_User-Agent}), and the Web Bot Auth headers under those three's names for them
+ * ({@code http_signature_agent}, {@code request.headers.Signature-Agent}, {@code request_Signature-Agent}). Keys are looked up by their dotted path in {@link #KEYS}; where
  * several keys say the same thing the more exact one wins (Caddy's {@code client_ip} over
  * {@code remote_ip} over {@code remote_addr}, Traefik's {@code DownstreamStatus} over
  * {@code OriginStatus}). Times are read by their form: ISO 8601, the common-log time, or an epoch
@@ -41,7 +43,8 @@ public final class JsonLineParser implements LineParser {
 
     /** What a key holds. */
     enum Target {
-        CLIENT, FORWARDED, TIME, METHOD, REQUEST, URI, PATH, QUERY, STATUS, BYTES, REFERER, AGENT, DURATION, HOST
+        CLIENT, FORWARDED, TIME, METHOD, REQUEST, URI, PATH, QUERY, STATUS, BYTES, REFERER, AGENT, DURATION, HOST, SIGNATURE,
+        SIGNATURE_INPUT, SIGNATURE_AGENT
     }
 
     /** How a number is written: the unit of a duration, or an address with a port. */
@@ -169,6 +172,9 @@ public final class JsonLineParser implements LineParser {
             case HOST -> new Key(Target.HOST, 2, Unit.WITH_PORT);
             case SECONDS -> new Key(Target.DURATION, 3, Unit.SECONDS);
             case UPSTREAM_SECONDS -> new Key(Target.DURATION, 1, Unit.SECONDS);
+            case SIGNATURE -> new Key(Target.SIGNATURE, 2, Unit.NONE);
+            case SIGNATURE_INPUT -> new Key(Target.SIGNATURE_INPUT, 2, Unit.NONE);
+            case SIGNATURE_AGENT -> new Key(Target.SIGNATURE_AGENT, 2, Unit.NONE);
             default -> null;
         };
     }
@@ -193,7 +199,8 @@ public final class JsonLineParser implements LineParser {
             throw new BadLineException("truncated", "the JSON object does not end with '}'; the line looks truncated");
         }
         int agentLength = findAgent(b, from, to);
-        if (agentLength >= 0 && !filter.mayBeCrawler(agent, 0, agentLength)) {
+        boolean crawler = agentLength >= 0 && filter.mayBeCrawler(agent, 0, agentLength);
+        if (agentLength >= 0 && !crawler && !mayBeSigned(b, from, to)) {
             return null;
         }
         values.reset();
@@ -209,13 +216,17 @@ public final class JsonLineParser implements LineParser {
             String message = e instanceof JacksonException j ? j.getOriginalMessage() : e.getMessage();
             throw new BadLineException("not JSON", "not a JSON object: " + firstLine(message));
         }
-        if (agentLength < 0) {
-            // no agent key found by the byte walk (none in the line, or under a name it does not know)
-            String found = values.text[Target.AGENT.ordinal()];
-            byte[] bytes = found == null ? new byte[0] : found.getBytes(StandardCharsets.UTF_8);
-            if (!filter.mayBeCrawler(bytes, 0, bytes.length)) {
-                return null;
-            }
+        if (crawler || values.signed()) {
+            return values.hit(); // a signed line is an agent's whatever its user agent says
+        }
+        if (agentLength >= 0) {
+            return null; // parsed only for a word that may have named a signature, and none did
+        }
+        // no agent key found by the byte walk (none in the line, or under a name it does not know)
+        String found = values.text[Target.AGENT.ordinal()];
+        byte[] bytes = found == null ? new byte[0] : found.getBytes(StandardCharsets.UTF_8);
+        if (!filter.mayBeCrawler(bytes, 0, bytes.length)) {
+            return null;
         }
         return values.hit();
     }
@@ -292,6 +303,23 @@ public final class JsonLineParser implements LineParser {
             p = colon + 1;
         }
         return -1;
+    }
+
+    private static final byte[] SIGNATURE_WORD = "ignature".getBytes(StandardCharsets.US_ASCII);
+
+    /**
+     * Whether the line may carry a Web Bot Auth field: it holds {@code ignature} (every key that
+     * can name one does: {@code Signature-Agent}, {@code http_signature_input}). A line of a person's
+     * agent is dropped without a parse unless it does.
+     */
+    private static boolean mayBeSigned(byte[] b, int from, int to) {
+        int last = to - SIGNATURE_WORD.length;
+        for (int p = ByteSearch.indexOf(b, from + 1, to, (byte) 'g'); p >= 0 && p - 1 <= last; p = ByteSearch.indexOf(b, p + 1, to, (byte) 'g')) {
+            if (Arrays.equals(b, p - 1, p - 1 + SIGNATURE_WORD.length, SIGNATURE_WORD, 0, SIGNATURE_WORD.length)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private boolean isAgentName(byte[] b, int from, int to) {
@@ -429,6 +457,11 @@ public final class JsonLineParser implements LineParser {
             Arrays.fill(rank, 0);
         }
 
+        /** Whether the line has a Signature-Input or Signature-Agent. */
+        boolean signed() {
+            return dashIsNull(text[Target.SIGNATURE_INPUT.ordinal()]) != null || dashIsNull(text[Target.SIGNATURE_AGENT.ordinal()]) != null;
+        }
+
         void set(Key key, String from, JsonParser json, JsonToken token) throws IOException {
             int t = key.target.ordinal();
             if (key.rank <= rank[t] || token == JsonToken.VALUE_NULL) {
@@ -526,7 +559,8 @@ public final class JsonLineParser implements LineParser {
             count();
             return new Hit(epochMillis, offsetMinutes, ip, method == null ? "" : method, url, status, bytes,
                     dashIsNull(text[Target.REFERER.ordinal()]), dashIsNull(text[Target.AGENT.ordinal()]), durationMs(), host,
-                    dashIsNull(forwarded));
+                    dashIsNull(forwarded), SignatureFields.of(text[Target.SIGNATURE.ordinal()], text[Target.SIGNATURE_INPUT.ordinal()],
+                    text[Target.SIGNATURE_AGENT.ordinal()]));
         }
 
         private void count() {
@@ -675,6 +709,12 @@ public final class JsonLineParser implements LineParser {
         put(k, Target.HOST, 1, Unit.WITH_PORT, "host", "server_name", "http_host", "RequestAddr");
         put(k, Target.HOST, 2, Unit.WITH_PORT, "request.host");
         put(k, Target.HOST, 2, Unit.NONE, "RequestHost");
+        // Web Bot Auth: nginx templates' names, Caddy's request headers (arrays), Traefik's request_ headers
+        put(k, Target.SIGNATURE, 1, Unit.NONE, "http_signature", "signature", "request.headers.Signature", "request_Signature");
+        put(k, Target.SIGNATURE_INPUT, 1, Unit.NONE, "http_signature_input", "signature_input", "request.headers.Signature-Input",
+                "request_Signature-Input");
+        put(k, Target.SIGNATURE_AGENT, 1, Unit.NONE, "http_signature_agent", "signature_agent", "request.headers.Signature-Agent",
+                "request_Signature-Agent");
         return Map.copyOf(k);
     }
 

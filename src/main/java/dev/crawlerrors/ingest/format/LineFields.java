@@ -1,6 +1,7 @@
 package dev.crawlerrors.ingest.format;
 
 import dev.crawlerrors.ingest.Hit;
+import dev.crawlerrors.ingest.SignatureFields;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -47,6 +48,12 @@ final class LineFields {
     int durationRank;
     int hostFrom;
     int hostTo;
+    int signatureFrom;
+    int signatureTo;
+    int signatureInputFrom;
+    int signatureInputTo;
+    int signatureAgentFrom;
+    int signatureAgentTo;
 
     LineFields() {
         reset();
@@ -70,6 +77,14 @@ final class LineFields {
         durationMs = Double.NaN;
         durationRank = 0;
         hostFrom = NONE;
+        signatureFrom = NONE;
+        signatureInputFrom = NONE;
+        signatureAgentFrom = NONE;
+    }
+
+    /** Whether the line carries a Web Bot Auth signature's fields: it is an agent's whatever its user agent says. */
+    boolean signed() {
+        return signatureInputFrom != NONE || signatureAgentFrom != NONE;
     }
 
     void time(long epochMillis, int offsetMinutes) {
@@ -127,9 +142,13 @@ final class LineFields {
             String path = pathFrom == NONE ? "" : LogText.text(b, pathFrom, pathTo);
             url = queryFrom == NONE ? path : path + '?' + LogText.text(b, queryFrom, queryTo);
         }
+        SignatureFields signed = signatureFrom == NONE && !signed() ? null : SignatureFields.of(
+                signatureFrom == NONE ? null : LogText.text(b, signatureFrom, signatureTo),
+                signatureInputFrom == NONE ? null : LogText.text(b, signatureInputFrom, signatureInputTo),
+                signatureAgentFrom == NONE ? null : LogText.text(b, signatureAgentFrom, signatureAgentTo));
         return new Hit(epochMillis, offsetMinutes, ip, method, url, status, bytes,
                 agentOrReferer(b, refererFrom, refererTo), agentOrReferer(b, agentFrom, agentTo), durationMs,
-                hostFrom == NONE ? null : LogText.dashIsNull(b, hostFrom, hostTo), forwardedFor);
+                hostFrom == NONE ? null : LogText.dashIsNull(b, hostFrom, hostTo), forwardedFor, signed);
     }
 
     private static String agentOrReferer(byte[] b, int from, int to) {

@@ -2,6 +2,7 @@ package dev.crawlerrors.ingest.format;
 
 import dev.crawlerrors.ingest.BadLineException;
 import dev.crawlerrors.ingest.Hit;
+import dev.crawlerrors.ingest.SignatureFields;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -24,7 +25,8 @@ import java.util.Locale;
  * {@code cs-uri}), {@code sc-status}, {@code sc-bytes}, {@code cs(User-Agent)} and
  * {@code cs(Referer)}, {@code time-taken} (IIS: milliseconds; CloudFront, or a value with a
  * decimal point: seconds), {@code x-host-header} or else {@code cs-host}/{@code cs(Host)}, and
- * {@code x-forwarded-for}. Every other field ({@code s-ip}, the server's own address, among them)
+ * {@code x-forwarded-for}, and Web Bot Auth's {@code Signature}, {@code Signature-Input} and
+ * {@code Signature-Agent} (IIS custom fields of those names, or {@code cs(Signature)} ...). Every other field ({@code s-ip}, the server's own address, among them)
  * is read past. IIS writes a space in a value as {@code +}; CloudFront URL-encodes: the agent is
  * decoded before the filter sees it. Directive lines yield no hit and are not bad lines.
  *
@@ -36,7 +38,7 @@ public final class W3cLineParser implements LineParser {
 
     private enum Field {
         DATE, TIME, CLIENT, METHOD, STEM, QUERY, URI, STATUS, BYTES, AGENT, REFERER, TIME_TAKEN, HOST, HOST_HEADER, FORWARDED, CONNECTING,
-        SKIP
+        SIGNATURE, SIGNATURE_INPUT, SIGNATURE_AGENT, SKIP
     }
 
     private static final byte[] FIELDS = "#fields:".getBytes(StandardCharsets.US_ASCII);
@@ -124,7 +126,8 @@ public final class W3cLineParser implements LineParser {
             }
             agentLength = LogText.w3cDecode(b, starts[agentAt], ends[agentAt], !cloudFront, agent);
         }
-        if (!filter.mayBeCrawler(agent, 0, agentLength)) {
+        // a signed line is an agent's whatever its user agent says (ChatGPT agent sends Chrome's)
+        if (!filter.mayBeCrawler(agent, 0, agentLength) && !present(b, Field.SIGNATURE_INPUT) && !present(b, Field.SIGNATURE_AGENT)) {
             return null;
         }
 
@@ -156,7 +159,44 @@ public final class W3cLineParser implements LineParser {
         int host = index[Field.HOST_HEADER.ordinal()] >= 0 ? index[Field.HOST_HEADER.ordinal()] : index[Field.HOST.ordinal()];
         return new Hit(epochMillis, 0, ip, method, url, status, bytes,
                 referer < 0 ? null : LogText.dashIsNull(b, starts[referer], ends[referer]), agentText, durationMs,
-                host < 0 ? null : LogText.dashIsNull(b, starts[host], ends[host]), forwardedFor);
+                host < 0 ? null : LogText.dashIsNull(b, starts[host], ends[host]), forwardedFor,
+                SignatureFields.of(signatureText(b, Field.SIGNATURE), signatureText(b, Field.SIGNATURE_INPUT),
+                        signatureText(b, Field.SIGNATURE_AGENT)));
+    }
+
+    /** Whether this line has a value for {@code field}. */
+    private boolean present(byte[] b, Field field) {
+        int at = index[field.ordinal()];
+        return at >= 0 && ends[at] > starts[at] && !LogText.isDash(b, starts[at], ends[at]);
+    }
+
+    /**
+     * A Web Bot Auth field as the header was: CloudFront URL-encodes it; IIS writes a space as
+     * {@code +}, and a structured field has spaces only outside its strings and byte sequences,
+     * where a {@code +} of its own never stands (a signature's base64 and a nonce keep theirs).
+     */
+    private String signatureText(byte[] b, Field field) {
+        if (!present(b, field)) {
+            return null;
+        }
+        int at = index[field.ordinal()];
+        byte[] out = new byte[ends[at] - starts[at]];
+        if (cloudFront) {
+            int n = LogText.w3cDecode(b, starts[at], ends[at], false, out);
+            return new String(out, 0, n, StandardCharsets.UTF_8);
+        }
+        boolean inString = false;
+        boolean inBytes = false;
+        for (int i = starts[at]; i < ends[at]; i++) {
+            byte c = b[i];
+            if (c == '"' && !inBytes && (i == starts[at] || b[i - 1] != '\\')) {
+                inString = !inString;
+            } else if (c == ':' && !inString) {
+                inBytes = !inBytes;
+            }
+            out[i - starts[at]] = c == '+' && !inString && !inBytes ? (byte) ' ' : c;
+        }
+        return new String(out, StandardCharsets.UTF_8);
     }
 
     /** The text of a field of this line, or null when the format has no such field or the line writes '-'. */
@@ -289,6 +329,10 @@ public final class W3cLineParser implements LineParser {
             case "x-host-header" -> Field.HOST_HEADER;
             case "x-forwarded-for", "cs(x-forwarded-for)" -> Field.FORWARDED;
             case "cs(cf-connecting-ip)", "cs(true-client-ip)" -> Field.CONNECTING;
+            // IIS logs a request header as a custom field under the name it is given; CloudFront has none of these
+            case "cs(signature)", "signature" -> Field.SIGNATURE;
+            case "cs(signature-input)", "signature-input" -> Field.SIGNATURE_INPUT;
+            case "cs(signature-agent)", "signature-agent" -> Field.SIGNATURE_AGENT;
             default -> Field.SKIP;
         };
     }

@@ -1,0 +1,230 @@
+package dev.crawlerrors.pipeline;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.groups.Tuple.tuple;
+
+import dev.crawlerrors.crawler.CrawlerCatalog;
+import dev.crawlerrors.crawler.CrawlerIdentifier;
+import dev.crawlerrors.crawler.Verification;
+import dev.crawlerrors.crawler.signature.DirectoryFetcher;
+import dev.crawlerrors.crawler.signature.KeyDirectories;
+import dev.crawlerrors.crawler.signature.LoopbackDirectory;
+import dev.crawlerrors.crawler.signature.SignedHits;
+import dev.crawlerrors.crawler.signature.SignedLines;
+import dev.crawlerrors.crawler.signature.Signers;
+import dev.crawlerrors.crawler.signature.TestSigner;
+import dev.crawlerrors.crawler.signature.WebBotAuthVerifier;
+import dev.crawlerrors.crawler.verify.CrawlerVerifier;
+import dev.crawlerrors.crawler.verify.IpRangeSource;
+import dev.crawlerrors.crawler.verify.IpRangeVerifier;
+import dev.crawlerrors.ingest.format.FormatChooser;
+import dev.crawlerrors.ingest.format.NginxFormat;
+import dev.crawlerrors.store.HitFilter;
+import dev.crawlerrors.store.HitStore;
+import dev.crawlerrors.store.StoredHit;
+import dev.crawlerrors.store.clickhouse.ClickHouseHitStore;
+import dev.crawlerrors.store.clickhouse.ClickHouseSettings;
+import dev.crawlerrors.store.clickhouse.ClickHouseTestCluster;
+import dev.crawlerrors.store.duckdb.DuckDbHitStore;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Signed requests from a log to the report, for real: a signer on the JDK's Ed25519 writes them
+ * into nginx and JSON logs, its key directory is served over HTTPS on loopback, and the import
+ * stores them in DuckDB or ClickHouse. A good signature is verified and named for its signer
+ * whatever its user agent; a tampered path and an expired signature are spoofed; while the
+ * directory is down they wait, unverified, and are settled once it is back; a key rotated since
+ * still proves its old lines from the key history the store kept.
+ */
+class SignedLogImportTest {
+
+    private static final String HOST = "www.example.com";
+
+    @TempDir
+    Path dir;
+
+    private LoopbackDirectory directory;
+    private TestSigner signer;
+    private CrawlerCatalog catalog;
+    private final Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+
+    @BeforeEach
+    void start() throws Exception {
+        directory = LoopbackDirectory.serving("{\"keys\":[]}");
+        signer = TestSigner.ed25519(directory.origin());
+        directory.serve(TestSigner.directory(signer));
+        Path own = dir.resolve("crawlers.json");
+        Files.writeString(own, "{\"crawlers\":[{\"name\":\"Test agent\",\"operator\":\"Tests\",\"botType\":\"fetcher_ai\","
+                + "\"signatureAgents\":[\"" + directory.origin() + "\"]}]}");
+        catalog = CrawlerCatalog.builtIn().extendedWith(own);
+    }
+
+    @AfterEach
+    void stop() {
+        directory.close();
+    }
+
+    @Test
+    void anNginxLogOfSignedRequestsReachesTheReportOnDuckDb() throws Exception {
+        try (DuckDbHitStore store = DuckDbHitStore.open(dir.resolve("hits.duckdb"))) {
+            signedRequestsReachTheReport(store);
+        }
+    }
+
+    @Test
+    void anNginxLogOfSignedRequestsReachesTheReportOnClickHouse() throws Exception {
+        ClickHouseTestCluster cluster = ClickHouseTestCluster.twoShards();
+        try (ClickHouseHitStore store = ClickHouseHitStore.open(cluster.location(ClickHouseTestCluster.database("signed_import")),
+                ClickHouseSettings.IMPORT)) {
+            signedRequestsReachTheReport(store);
+        }
+    }
+
+    /** The directory down at the import, then back: each line's verdict, and the summary's. */
+    private void signedRequestsReachTheReport(HitStore store) throws Exception {
+        List<String> lines = new ArrayList<>();
+        Instant at = now.minusSeconds(600);
+        lines.add(SignedLines.nginx("203.0.113.7", at, "GET", "/antwerp/meir", 404, SignedLines.CHROME, HOST,
+                signer.sign("GET", HOST, "/antwerp/meir", at.getEpochSecond() - 5, at.getEpochSecond() + 3600)));
+        lines.add(SignedLines.nginx("203.0.113.7", at.plusSeconds(1), "GET", "/admin", 404, SignedLines.CHROME, HOST,
+                signer.sign("GET", HOST, "/antwerp/meir", at.getEpochSecond() - 5, at.getEpochSecond() + 3600)));
+        lines.add(SignedLines.nginx("198.51.100.4", at.plusSeconds(2), "GET", "/ghent/kouter", 410, SignedLines.CHROME, HOST,
+                signer.sign("GET", HOST, "/ghent/kouter", at.getEpochSecond() - 7200, at.getEpochSecond() - 3600)));
+        lines.add(SignedLines.nginx("192.0.2.50", at.plusSeconds(3), "GET", "/people", 404, SignedLines.CHROME, HOST, null));
+        directory.down();
+
+        ImportSummary summary = importLog(store, verifier(Duration.ZERO), lines);
+
+        HitFilter all = new HitFilter(List.of(), HitFilter.ALL_BOT_TYPES, Set.of(Verification.values()), null, null, null, null);
+        assertThat(store.page(all, 0, 10)).extracting(StoredHit::url, StoredHit::crawler, StoredHit::botType, StoredHit::verification)
+                .containsExactly(
+                        tuple("/ghent/kouter", "Test agent", "fetcher_ai", "spoofed"),
+                        tuple("/admin", "Test agent", "fetcher_ai", "unverified"),
+                        tuple("/antwerp/meir", "Test agent", "fetcher_ai", "unverified"));
+        assertThat(store.page(all, 0, 10).get(2).reason()).startsWith("signed for " + directory.origin() + " with key "
+                + signer.thumbprint() + "; check pending: its directory cannot be read: ").endsWith("; will check again");
+        assertThat(summary.crawlerHits).isEqualTo(3);
+        assertThat(store.signatures().pendingCount()).isEqualTo(2);
+
+        directory.up();
+        CrawlerVerifier serving = verifier(Duration.ZERO);
+        try (VerdictRechecks rechecks = new VerdictRechecks(store, catalog, serving)) {
+            rechecks.run();
+        }
+        store.flush();
+
+        assertThat(store.page(all, 0, 10)).extracting(StoredHit::url, StoredHit::verification, StoredHit::reason).containsExactly(
+                tuple("/ghent/kouter", "spoofed", "the signature had expired when the request was made: a replay outside its"
+                        + " created/expires window (" + directory.origin() + ")"),
+                tuple("/admin", "spoofed", "the signature does not verify with key " + signer.thumbprint() + " of " + directory.origin()
+                        + ": the logged request is not the one signed, or the signature was forged"),
+                tuple("/antwerp/meir", "verified", "signed by " + directory.origin() + " with key " + signer.thumbprint()
+                        + " (Ed25519, in its directory since " + when(store.signatures().directories().get(0).fetchedMillis()) + ")"));
+        assertThat(store.signatures().pendingCount()).isZero();
+        assertThat(store.page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url).containsExactly("/antwerp/meir");
+    }
+
+    @Test
+    void aKeyRotatedMidLogStillProvesTheLinesSignedWithIt() throws Exception {
+        TestSigner rotated = TestSigner.ed25519(directory.origin());
+        Path db = dir.resolve("hits.duckdb");
+        // four hours ago, an import read the directory with the old key alone
+        Instant reading = now.minus(Duration.ofHours(4));
+        try (DuckDbHitStore store = DuckDbHitStore.open(db)) {
+            importLog(store, verifier(Duration.ofMinutes(5), Clock.fixed(reading, java.time.ZoneOffset.UTC)), List.of(
+                    signedLine(signer, "/before-the-rotation", reading.minusSeconds(60))));
+        }
+        // since, the signer published a new key and took the old one out: its log holds both
+        directory.serve(TestSigner.directory(rotated));
+        try (DuckDbHitStore store = DuckDbHitStore.open(db)) {
+            importLog(store, verifier(Duration.ofMinutes(5), Clock.systemUTC()), List.of(
+                    signedLine(signer, "/old-key", now.minus(Duration.ofHours(2))),
+                    signedLine(rotated, "/new-key", now.minus(Duration.ofHours(1)))));
+        }
+        // and a request made with the old key once the directory was read without it proves nothing
+        try (DuckDbHitStore store = DuckDbHitStore.open(db)) {
+            importLog(store, verifier(Duration.ofMinutes(5), Clock.systemUTC()), List.of(
+                    signedLine(signer, "/old-key-after-its-removal", now.plus(Duration.ofMinutes(10)))));
+
+            HitFilter all = new HitFilter(List.of(), HitFilter.ALL_BOT_TYPES, Set.of(Verification.values()), null, null, null, null);
+            assertThat(store.page(all, 0, 10)).extracting(StoredHit::url, StoredHit::verification).containsExactly(
+                    tuple("/old-key-after-its-removal", "unverified"),
+                    tuple("/new-key", "verified"),
+                    tuple("/old-key", "verified"),
+                    tuple("/before-the-rotation", "verified"));
+            assertThat(store.page(all, 0, 10).get(0).reason()).startsWith("key " + signer.thumbprint() + " was removed from "
+                    + directory.origin() + "'s directory");
+            assertThat(store.signatures().directories()).extracting(d -> d.fetchedMillis() == reading.toEpochMilli())
+                    .containsExactly(true, false);
+        }
+        assertThat(directory.requests()).as("read once by each of the first two imports").isEqualTo(2);
+    }
+
+    @Test
+    void aJsonLogOfSignedRequestsIsReadAsTheNginxOneIs() throws Exception {
+        Instant at = now.minusSeconds(60);
+        List<String> lines = List.of(
+                SignedLines.json("203.0.113.7", at, "GET", "/antwerp/meir?page=2", 404, SignedLines.CHROME, HOST,
+                        signer.sign("GET", HOST, "/antwerp/meir?page=2", at.getEpochSecond(), at.getEpochSecond() + 300)),
+                SignedLines.json("192.0.2.50", at, "GET", "/people", 404, SignedLines.CHROME, HOST, null));
+        try (DuckDbHitStore store = DuckDbHitStore.open(dir.resolve("hits.duckdb"))) {
+            LogImport job = new LogImport(store, new CrawlerIdentifier(catalog), verifier(Duration.ofMinutes(5)),
+                    FormatChooser.of(NginxFormat.compile(SignedLines.NGINX_JSON_FORMAT)));
+            Path log = dir.resolve("access.json");
+            Files.writeString(log, String.join("\n", lines) + "\n");
+
+            ImportSummary summary = job.run(List.of(log.toString()), ImportListener.Factory.NONE);
+
+            assertThat(store.page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url, StoredHit::crawler, StoredHit::verification)
+                    .containsExactly(tuple("/antwerp/meir?page=2", "Test agent", "verified"));
+            assertThat(summary.lists).contains("key directory " + directory.origin() + "/.well-known/http-message-signatures-directory:"
+                    + " 1 key, read " + when(store.signatures().directories().get(0).fetchedMillis()) + " from the network, from "
+                    + directory.authority());
+        }
+    }
+
+    private String signedLine(TestSigner by, String path, Instant at) {
+        return SignedLines.nginx("203.0.113.7", at, "GET", path, 404, SignedLines.CHROME, HOST,
+                by.sign("GET", HOST, path, at.getEpochSecond() - 1, at.getEpochSecond() + 600));
+    }
+
+    private ImportSummary importLog(HitStore store, CrawlerVerifier verifier, List<String> lines) throws Exception {
+        Path log = Files.createTempFile(dir, "access", ".log");
+        Files.writeString(log, String.join("\n", lines) + "\n");
+        LogImport job = new LogImport(store, new CrawlerIdentifier(catalog), verifier,
+                FormatChooser.of(NginxFormat.compile(SignedLines.NGINX_FORMAT)));
+        return job.run(List.of(log.toString()), ImportListener.Factory.NONE);
+    }
+
+    /** A verifier as a process starts with: no IP list read, the directory fetched from loopback, failures retried after {@code retry}. */
+    private CrawlerVerifier verifier(Duration retry) throws Exception {
+        return verifier(retry, Clock.systemUTC());
+    }
+
+    /** {@link #verifier(Duration)} whose readings are said to be made at {@code clock}'s time. */
+    private CrawlerVerifier verifier(Duration retry, Clock clock) throws Exception {
+        Path ranges = Files.createDirectories(dir.resolve("ranges"));
+        CrawlerVerifier verifier = new CrawlerVerifier(new IpRangeVerifier(catalog, IpRangeSource.parse(ranges.toString())), null);
+        DirectoryFetcher fetcher = new DirectoryFetcher(directory.allowed(), LoopbackDirectory.clientTls(), Duration.ofSeconds(10), clock);
+        verifier.signatures(new SignedHits(new WebBotAuthVerifier(new KeyDirectories(fetcher, clock, retry)),
+                new Signers(catalog)));
+        return verifier;
+    }
+
+    private static String when(long millis) {
+        return java.time.format.DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm'Z'").withZone(java.time.ZoneOffset.UTC)
+                .format(Instant.ofEpochMilli(millis));
+    }
+}
