@@ -30,7 +30,8 @@ final class CrawlersCommand implements Callable<Integer> {
 
     CommandSpec spec() {
         spec = CommandSpecs.command(this, "crawlers", "Lists the crawlers this tool knows: name, operator, bot type, where the "
-                + "entry comes from, how each is verified and from where (published IP lists, reverse-DNS domains).");
+                + "entry comes from, how each is verified and from where (published IP lists, reverse-DNS domains, the key directories of the "
+                + "agents that sign their requests).");
         CommandSpecs.exitCodes(spec, "0:listed", "2:bad usage (a --crawlers file that is not a catalog)");
         spec.addOption(CommandSpecs.option("--crawlers", "FILE", Path.class, () -> crawlers, value -> crawlers = value,
                 "A crawler catalog (JSON, the shape of the built-in crawlers.json) laid over the built-in one: "
@@ -55,6 +56,9 @@ final class CrawlersCommand implements Callable<Integer> {
         System.out.println("# " + rows.size() + " crawlers: " + (rows.size() - longTail) + " of crawl-errors' own catalog"
                 + (crawlers == null ? "" : " and " + ShownText.of(crawlers.toString())) + ", " + longTail
                 + " more named by device-detector's bots (" + version + ", LGPL-3.0-or-later), which publish no way to verify them");
+        long signing = catalog.crawlers().stream().filter(c -> !c.signatureAgents().isEmpty()).count();
+        System.out.println("# " + signing + " of them sign their requests (Web Bot Auth): a signed request is its signer's hit whatever"
+                + " its user agent, verified by its key directory; a signer the catalog does not name is a fetcher_user named after its host");
         print(rows, System.out);
         return 0;
     }

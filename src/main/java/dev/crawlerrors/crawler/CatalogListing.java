@@ -16,8 +16,9 @@ public final class CatalogListing {
      * One crawler.
      *
      * @param source     where the entry comes from: {@code built in}, the user's file, or the long tail's source
-     * @param verifiedBy how a hit of it is checked: {@code IP list}, {@code reverse DNS}, both, or {@code none published}
-     * @param from       the lists' names and addresses and the DNS domains the checks use; empty if none
+     * @param verifiedBy how a hit of it is checked: {@code IP list}, {@code reverse DNS}, both, a
+     *                   {@code Web Bot Auth signature}, or {@code none published}
+     * @param from       the lists' names and addresses, the DNS domains and the key directories the checks use; empty if none
      */
     public record Row(String name, String operator, BotType botType, String source, String verifiedBy, String from) {
     }
@@ -56,10 +57,11 @@ public final class CatalogListing {
     private static String verifiedBy(Crawler crawler) {
         boolean lists = !crawler.ipLists().isEmpty();
         boolean dns = !crawler.dnsDomains().isEmpty();
-        if (lists && dns) {
-            return "IP list or reverse DNS";
+        String byAddress = lists && dns ? "IP list or reverse DNS" : lists ? "IP list" : dns ? "reverse DNS" : null;
+        if (!crawler.signatureAgents().isEmpty()) {
+            return byAddress == null ? "Web Bot Auth signature" : "Web Bot Auth signature; " + byAddress;
         }
-        return lists ? "IP list" : dns ? "reverse DNS" : "none published";
+        return byAddress == null ? "none published" : byAddress;
     }
 
     private static String from(CrawlerCatalog catalog, Crawler crawler) {
@@ -69,6 +71,9 @@ public final class CatalogListing {
         }
         if (!crawler.dnsDomains().isEmpty()) {
             parts.add("PTR in " + String.join(", ", crawler.dnsDomains()));
+        }
+        for (String agent : crawler.signatureAgents()) {
+            parts.add("keys at " + agent + "/.well-known/http-message-signatures-directory");
         }
         return String.join("; ", parts);
     }

@@ -29,10 +29,12 @@ class CrawlersCommandTest {
         assertThat(run.exit()).isZero();
         assertThat(run.err()).isEmpty();
         List<String> lines = run.out().lines().toList();
-        assertThat(lines.get(0)).isEqualTo("# 964 crawlers: 89 of crawl-errors' own catalog, 875 more named by device-detector's bots "
+        assertThat(lines.get(0)).isEqualTo("# 965 crawlers: 90 of crawl-errors' own catalog, 875 more named by device-detector's bots "
                 + "(node-device-detector 2.2.7, LGPL-3.0-or-later), which publish no way to verify them");
-        assertThat(fields(lines.get(1))).containsExactly("NAME", "OPERATOR", "BOT TYPE", "SOURCE", "VERIFIED BY", "FROM");
-        assertThat(lines).hasSize(2 + 964);
+        assertThat(lines.get(1)).isEqualTo("# 2 of them sign their requests (Web Bot Auth): a signed request is its signer's hit whatever"
+                + " its user agent, verified by its key directory; a signer the catalog does not name is a fetcher_user named after its host");
+        assertThat(fields(lines.get(2))).containsExactly("NAME", "OPERATOR", "BOT TYPE", "SOURCE", "VERIFIED BY", "FROM");
+        assertThat(lines).hasSize(3 + 965);
         assertThat(fields(line(run.out(), "Googlebot Smartphone"))).containsExactly("Googlebot Smartphone", "Google", "crawler_search",
                 "built in", "IP list or reverse DNS", "common-crawlers.json <https://developers.google.com/static/crawling/ipranges/"
                         + "common-crawlers.json>; PTR in crawl-*.googlebot.com, geo-crawl-*.geo.googlebot.com");
@@ -44,6 +46,11 @@ class CrawlersCommandTest {
                 "none published", "-");
         assertThat(fields(line(run.out(), "UptimeRobot"))).containsExactly("UptimeRobot", "Uptime Robot", "monitor", "device-detector",
                 "none published", "-");
+        assertThat(fields(line(run.out(), "ChatGPT agent"))).containsExactly("ChatGPT agent", "OpenAI", "fetcher_ai", "built in",
+                "Web Bot Auth signature", "keys at https://chatgpt.com/.well-known/http-message-signatures-directory");
+        assertThat(fields(line(run.out(), "Google-Agent"))).containsExactly("Google-Agent", "Google", "fetcher_ai", "built in",
+                "Web Bot Auth signature; IP list", "user-triggered-agents.json <https://developers.google.com/static/crawling/ipranges/"
+                        + "user-triggered-agents.json>; keys at https://agent.bot.goog/.well-known/http-message-signatures-directory");
         // a name of the long tail that is also ours is listed once, as ours
         assertThat(run.out().lines().filter(l -> l.startsWith("GPTBot  "))).hasSize(1);
     }
@@ -68,6 +75,22 @@ class CrawlersCommandTest {
         // the user's entry replaces the built-in one of the same name
         assertThat(fields(line(run.out(), "Bingbot"))).containsExactly("Bingbot", "Microsoft", "crawler_search", file.toString(),
                 "none published", "-");
+    }
+
+    @Test
+    void listsAUsersSigningAgentWithItsDirectory() throws Exception {
+        Path file = dir.resolve("signers.json");
+        Files.writeString(file, """
+                {"crawlers": [{"name": "Acme agent", "operator": "Acme", "botType": "fetcher_ai",
+                               "signatureAgents": ["https://agent.acme.example"]}]}
+                """);
+
+        CommandRun run = CommandRun.of("crawlers", "--crawlers", file.toString());
+
+        assertThat(run.exit()).isZero();
+        assertThat(run.out().lines().toList().get(1)).startsWith("# 3 of them sign their requests (Web Bot Auth)");
+        assertThat(fields(line(run.out(), "Acme agent"))).containsExactly("Acme agent", "Acme", "fetcher_ai", file.toString(),
+                "Web Bot Auth signature", "keys at https://agent.acme.example/.well-known/http-message-signatures-directory");
     }
 
     @Test

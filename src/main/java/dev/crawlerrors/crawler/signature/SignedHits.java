@@ -95,6 +95,26 @@ public final class SignedHits {
                 CrawlerHit.claimKey(hit.ip(), CrawlerHit.signedClaim(crawler.name(), outcome.group()))), outcome.pending());
     }
 
+    /**
+     * What checking one signed request finds, for {@code crawl-errors verify}: the signer, the
+     * outcome, and each step taken, in words.
+     */
+    public record Explanation(Crawler signer, SignatureOutcome outcome, List<String> steps) {
+    }
+
+    /** Checks the request these headers and parts describe, made at {@code at}, and says how. */
+    public Explanation explain(String signature, String signatureInput, String signatureAgent, String method, String host, String target,
+            java.time.Instant at) {
+        SignatureFields fields = SignatureFields.of(signature, signatureInput, signatureAgent);
+        List<String> steps = new ArrayList<>();
+        if (fields == null) {
+            fields = new SignatureFields(null, null, null);
+        }
+        SignatureOutcome outcome = verifier.check(fields, SignedRequest.of(method, host, target, fields.signatureAgent()), at.toEpochMilli(),
+                Double.NaN, steps::add);
+        return new Explanation(signers.of(outcome.signer()), outcome, steps);
+    }
+
     /** The crawler hits of signed requests, checked on every core (an Ed25519 check is some hundred microseconds). */
     public List<Signed> verifyAll(List<Hit> hits) {
         if (hits.size() < 2) {
