@@ -35,6 +35,8 @@ public final class ImportSummary {
     long nanos;
     /** The IP lists the import read or could not read, one line each, as the verifier describes them. */
     List<String> lists = List.of();
+    /** The Web Bot Auth key directories this import read or could not read, one line each. */
+    List<String> directories = List.of();
     /** What the arguments named that was not read, and why (files skipped in a directory). */
     final List<String> notes = new ArrayList<>();
     /** Why the store failed to take what was read, in one sentence; null when it did not. */
@@ -174,6 +176,9 @@ public final class ImportSummary {
         }
         for (String list : lists) {
             out.println((list.contains("; stale: ") ? "Warning: IP list " : "IP list ") + ShownText.of(list) + ".");
+        }
+        for (String directory : directories) {
+            out.println((directory.contains(": not read (") ? "Warning: " : "") + ShownText.of(directory) + ".");
         }
         if (lines.linesBad() > 0) {
             StringBuilder sb = new StringBuilder("Bad lines by reason:");

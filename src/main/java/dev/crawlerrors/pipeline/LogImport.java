@@ -186,7 +186,7 @@ public final class LogImport {
         summary.nanos = System.nanoTime() - started;
         summary.lists = new ArrayList<>(verifier.lists().describeLists(Instant.now()));
         if (verifier.signatures() != null) {
-            summary.lists.addAll(verifier.signatures().verifier().directories().describe());
+            summary.directories = verifier.signatures().verifier().directories().describe();
         }
         summary.resolverProblem = verifier.resolverProblem().orElse(null);
         return summary;

@@ -342,11 +342,15 @@ public final class CrawlerVerifier implements AutoCloseable {
 
     /**
      * What the verdicts rest on, one line each, for the report page and summaries: every published
-     * list read (with its age as of {@code now}) or not read, and the DNS resolver's health once it
-     * was checked.
+     * list read (with its age as of {@code now}) or not read, each Web Bot Auth key directory read
+     * or tried, and the DNS resolver's health once it was checked.
      */
     public List<String> describeEvidence(java.time.Instant now) {
         List<String> lines = new ArrayList<>(lists.describeLists(now));
+        SignedHits signed = signatures;
+        if (signed != null) {
+            lines.addAll(signed.verifier().directories().describe());
+        }
         resolverHealth().ifPresent(health -> lines.add("DNS: " + health.description()));
         return lines;
     }
