@@ -136,25 +136,42 @@ class SignedLogImportTest {
         assertThat(store.page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url).containsExactly("/antwerp/meir");
     }
 
+    /** Opens the same store again, as a new process would. */
+    private interface Reopen {
+        HitStore open() throws Exception;
+    }
+
     @Test
-    void aKeyRotatedMidLogStillProvesTheLinesSignedWithIt() throws Exception {
-        TestSigner rotated = TestSigner.ed25519(directory.origin());
+    void aKeyRotatedMidLogStillProvesTheLinesSignedWithItOnDuckDb() throws Exception {
         Path db = dir.resolve("hits.duckdb");
+        aKeyRotatedMidLogStillProvesTheLinesSignedWithIt(() -> DuckDbHitStore.open(db));
+    }
+
+    @Test
+    void aKeyRotatedMidLogStillProvesTheLinesSignedWithItOnClickHouse() throws Exception {
+        ClickHouseTestCluster cluster = ClickHouseTestCluster.twoShards();
+        String db = ClickHouseTestCluster.database("signed_rotation");
+        aKeyRotatedMidLogStillProvesTheLinesSignedWithIt(() -> ClickHouseHitStore.open(cluster.location(db), ClickHouseSettings.IMPORT));
+    }
+
+    /** Three imports into {@code stores}: the key history one keeps decides the next one's verdicts. */
+    private void aKeyRotatedMidLogStillProvesTheLinesSignedWithIt(Reopen stores) throws Exception {
+        TestSigner rotated = TestSigner.ed25519(directory.origin());
         // four hours ago, an import read the directory with the old key alone
         Instant reading = now.minus(Duration.ofHours(4));
-        try (DuckDbHitStore store = DuckDbHitStore.open(db)) {
+        try (HitStore store = stores.open()) {
             importLog(store, verifier(Duration.ofMinutes(5), Clock.fixed(reading, java.time.ZoneOffset.UTC)), List.of(
                     signedLine(signer, "/before-the-rotation", reading.minusSeconds(60))));
         }
         // since, the signer published a new key and took the old one out: its log holds both
         directory.serve(TestSigner.directory(rotated));
-        try (DuckDbHitStore store = DuckDbHitStore.open(db)) {
+        try (HitStore store = stores.open()) {
             importLog(store, verifier(Duration.ofMinutes(5), Clock.systemUTC()), List.of(
                     signedLine(signer, "/old-key", now.minus(Duration.ofHours(2))),
                     signedLine(rotated, "/new-key", now.minus(Duration.ofHours(1)))));
         }
         // and a request made with the old key once the directory was read without it proves nothing
-        try (DuckDbHitStore store = DuckDbHitStore.open(db)) {
+        try (HitStore store = stores.open()) {
             importLog(store, verifier(Duration.ofMinutes(5), Clock.systemUTC()), List.of(
                     signedLine(signer, "/old-key-after-its-removal", now.plus(Duration.ofMinutes(10)))));
 
@@ -189,7 +206,7 @@ class SignedLogImportTest {
 
             assertThat(store.page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url, StoredHit::crawler, StoredHit::verification)
                     .containsExactly(tuple("/antwerp/meir?page=2", "Test agent", "verified"));
-            assertThat(summary.lists).contains("key directory " + directory.origin() + "/.well-known/http-message-signatures-directory:"
+            assertThat(summary.directories).containsExactly("key directory " + directory.origin() + "/.well-known/http-message-signatures-directory:"
                     + " 1 key, read " + when(store.signatures().directories().get(0).fetchedMillis()) + " from the network, from "
                     + directory.authority());
         }
