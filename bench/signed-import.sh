@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# An import of a log in which every line is signed against the same requests unsigned (issue 35).
+#
+# Run:  bench/signed-import.sh [LINES]        (default 200000; RUNS=3 rounds)
+#
+# bench/signatures/signed-log.py (python3-cryptography) writes the same LINES requests twice: signed
+# as ChatGPT agent signs (Ed25519, a Chrome agent, each line its own nonce and signature, so none is
+# cached), and unsigned with GPTBot's agent (verified by bench/ip-ranges' gptbot.json); both are
+# crawler hits of 20.171.207.0/24 and all are stored. Times, as wall clock of the whole process
+# through the launcher with its peak RSS:
+#   unsigned  ./crawl-errors import --db <fresh> UNSIGNED.log                          (the baseline)
+#   signed    ./crawl-errors import --db <fresh> --signature-directories KEYS SIGNED.log
+# alternating which goes first; prints each run, the medians and the ratios to the baseline, and
+# the signed import's verdicts (all must be verified). Issue 35 asks: within 1.2x.
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+runs="${RUNS:-3}"
+lines="${1:-200000}"
+case "$lines" in (*[!0-9]*|'') echo "usage: $0 [LINES]" >&2; exit 2 ;; esac
+case "$runs" in (*[!0-9]*|''|0) echo "RUNS must be a positive number" >&2; exit 2 ;; esac
+
+# shellcheck source=../bin/find-java
+source "$here/bin/find-java"
+java_home="$(find_java_home)" || { echo "no JDK 21 or newer found; set JAVA_HOME" >&2; exit 1; }
+[ -x /usr/bin/time ] || { echo "GNU time is needed for the peak RSS (apt-get install time)" >&2; exit 1; }
+python3 -c 'import cryptography' 2>/dev/null || { echo "python3-cryptography is needed to sign the log" >&2; exit 1; }
+
+cd "$here"
+tmp="$(mktemp -d "${TMPDIR:-/tmp}/signed-import.XXXXXX")"
+trap 'rm -rf "$tmp"' EXIT
+format='nginx:$remote_addr - $remote_user [$time_local] "$request" $status $body_bytes_sent "$http_referer" "$http_user_agent" "$host" "$http_signature_agent" "$http_signature_input" "$http_signature"'
+
+python3 bench/signatures/signed-log.py "$lines" "$tmp/signed.log" "$tmp/unsigned.log" "$tmp/keys"
+: >"$tmp/empty.log"
+JAVA_HOME="$java_home" ./crawl-errors import --db "$tmp/warm.duckdb" --ip-ranges bench/ip-ranges --dns-server none \
+  "$tmp/empty.log" >/dev/null 2>&1 || true
+
+# one import: NAME ARGS...; prints "seconds peak-KiB"; its summary stays in $tmp/NAME.out
+timed_import() {
+  local name="$1" start end
+  shift
+  rm -f "$tmp/$name.duckdb" "$tmp/$name.duckdb.wal"
+  start="$(date +%s.%N)"
+  if ! JAVA_HOME="$java_home" /usr/bin/time -f "%M" -o "$tmp/$name.rss" ./crawl-errors import --db "$tmp/$name.duckdb" \
+      --ip-ranges bench/ip-ranges --dns-server none --format "$format" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"; then
+    echo "$name failed:" >&2
+    cat "$tmp/$name.out" "$tmp/$name.err" >&2
+    exit 1
+  fi
+  end="$(date +%s.%N)"
+  awk -v s="$start" -v e="$end" -v rss="$(tail -1 "$tmp/$name.rss")" 'BEGIN { printf "%.3f %d", e - s, rss }'
+}
+
+median() {
+  printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+echo "$(nproc) cores; $("$java_home/bin/java" -version 2>&1 | head -1); load $(cut -d' ' -f1-3 /proc/loadavg); $lines lines"
+declare -A secs=() rss=()
+for ((round = 0; round < runs; round++)); do
+  cat "$tmp/signed.log" "$tmp/unsigned.log" >/dev/null   # into the page cache, untimed
+  for k in 0 1; do
+    if [ $(((k + round) % 2)) -eq 0 ]; then
+      read -r t m <<<"$(timed_import unsigned "$tmp/unsigned.log")"
+      secs[unsigned]+=" $t"; rss[unsigned]+=" $m"; echo "round $((round + 1)): unsigned  $t s, $((m / 1024)) MiB"
+    else
+      read -r t m <<<"$(timed_import signed --signature-directories "$tmp/keys" "$tmp/signed.log")"
+      secs[signed]+=" $t"; rss[signed]+=" $m"; echo "round $((round + 1)): signed    $t s, $((m / 1024)) MiB"
+    fi
+  done
+done
+echo
+grep -E '^(Read|Crawler hits|Verdicts)' "$tmp/unsigned.out" | sed 's/^/  unsigned: /'
+grep -E '^(Read|Crawler hits|Verdicts|key directory)' "$tmp/signed.out" | sed 's/^/  signed:   /'
+echo
+# shellcheck disable=SC2086
+base_s="$(median ${secs[unsigned]})"; base_m="$(median ${rss[unsigned]})"
+printf '%-12s %9s %9s %10s %9s\n' "" "median s" "vs unsig" "peak MiB" "vs unsig"
+for name in unsigned signed; do
+  # shellcheck disable=SC2086
+  s="$(median ${secs[$name]})"; m="$(median ${rss[$name]})"
+  awk -v l="$name" -v s="$s" -v m="$m" -v bs="$base_s" -v bm="$base_m" 'BEGIN {
+    printf "%-12s %9.3f %8.2fx %10.0f %8.2fx\n", l, s, s / bs, m / 1024, m / bm }'
+done
