@@ -76,12 +76,12 @@ public final class DemoCommand implements Callable<Integer> {
                         ClickHouseSettings.SERVE.memoryBytes(), server.readers));
         ImportSummary summary;
         ReportServer reportServer;
-        CrawlErrorReport report = urlNames.report(store, zone);
+        CrawlErrorReport report = urlNames.report(store.reader(), zone);
         try {
             summary = demo.importInto(store);
             summary.print(System.out);
             List<String> lists = summary.describeLists();
-            reportServer = server.start(report, store, () -> lists);
+            reportServer = server.start(report, store.health(), () -> lists);
         } catch (Exception e) {
             store.close();
             throw e;

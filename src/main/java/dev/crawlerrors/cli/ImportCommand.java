@@ -92,7 +92,7 @@ final class ImportCommand implements Callable<Integer> {
     /** {@code 10,067 crawler hits in all}, as the summary writes numbers; what it can say when the store failed. */
     private static String storedInAll(HitStore hits) {
         try {
-            return Figures.counted(hits.size(), "crawler hit") + " in all";
+            return Figures.counted(hits.health().size(), "crawler hit") + " in all";
         } catch (RuntimeException e) {
             return "it cannot say how many crawler hits it holds: " + ShownText.of(Failures.message(e));
         }

@@ -95,7 +95,7 @@ final class ServeCommand implements Callable<Integer> {
             started.add(hits);
             CrawlerVerifier verifier = store.verifier(catalog);
             started.add(verifier);
-            VerdictRechecks rechecks = new VerdictRechecks(hits, catalog, verifier);
+            VerdictRechecks rechecks = new VerdictRechecks(hits.verdicts(), catalog, verifier);
             CrawlerIdentifier identifier = new CrawlerIdentifier(catalog);
             // fetch every published list now (in the background: a slow host must not delay serving)
             Thread.ofPlatform().daemon().name("ip-lists").start(verifier.lists()::loadAll);
@@ -103,7 +103,7 @@ final class ServeCommand implements Callable<Integer> {
             started.add(rechecks);
             // started in this order, and stopped in it before what stores their lines
             List<LiveSource> sources = new ArrayList<>();
-            PushedLines lines = pushed.any() ? new PushedLines(hits, identifier, verifier) : null;
+            PushedLines lines = pushed.any() ? new PushedLines(hits.writer(), identifier, verifier) : null;
             if (lines != null) {
                 sources.addAll(pushed.sources(server, pushedFormats, lines, notices));
                 started.add(lines);
@@ -113,8 +113,8 @@ final class ServeCommand implements Callable<Integer> {
             }
             LiveSource.startAll(sources);
             started.addAll(sources);
-            report = urlNames.report(hits, store.zone(), catalog);
-            reportServer = server.start(report, hits, () -> verifier.describeEvidence(Instant.now()), sources);
+            report = urlNames.report(hits.reader(), store.zone(), catalog);
+            reportServer = server.start(report, hits.health(), () -> verifier.describeEvidence(Instant.now()), sources);
             started.add(reportServer);
             // an import of this store writes through this serve while it has the store open; ClickHouse takes
             // every import itself, so a serve of it listens for none (and claims no DuckDB file's place)

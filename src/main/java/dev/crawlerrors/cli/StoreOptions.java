@@ -361,7 +361,7 @@ final class StoreOptions {
 
     private static <S extends HitStore> S checked(S store) {
         try {
-            store.checkReadable();
+            store.health().checkReadable();
             return store;
         } catch (RuntimeException e) {
             try {

@@ -106,7 +106,7 @@ public final class AnalysisBench {
                         print(page + filter + " repeated", times(page + filter, rounds));
                     }
                 }
-                store.updateVerdict("66.249.1.1", "Googlebot Smartphone", new Verdict(Verification.spoofed, "bench"));
+                store.verdicts().update("66.249.1.1", "Googlebot Smartphone", new Verdict(Verification.spoofed, "bench"));
                 long changed = System.nanoTime();
                 print("patterns after a verdict change (answered from the counts before it)", time("/api/crawl-errors/patterns"));
                 print("overview after a verdict change (answered from the counts before it)", time("/api/crawl-errors/overview"));

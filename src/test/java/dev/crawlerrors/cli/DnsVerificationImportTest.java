@@ -98,7 +98,7 @@ class DnsVerificationImportTest {
 
         dns.ptr("157.55.39.2", "msnbot-157-55-39-2.search.msn.com", 3600).a("msnbot-157-55-39-2.search.msn.com", "157.55.39.2", 300);
         try (DuckDbHitStore store = DuckDbHitStore.open(db)) {
-            assertThat(store.verdicts(Verification.unverified)).extracting(v -> v.verdict().reason())
+            assertThat(store.verdicts().of(Verification.unverified)).extracting(v -> v.verdict().reason())
                     .singleElement().asString().contains("SERVFAIL");
             CrawlerCatalog catalog = CrawlerCatalog.builtIn();
             try (var verifier = new dev.crawlerrors.crawler.verify.CrawlerVerifier(
@@ -110,7 +110,7 @@ class DnsVerificationImportTest {
                 assertThat(rechecks.run()).isEqualTo(1);
                 assertThat(verifier.awaitPending(5000)).isZero();
             }
-            assertThat(store.verdicts(Verification.verified)).extracting(StoredVerdict::ip).containsExactly("157.55.39.2");
+            assertThat(store.verdicts().of(Verification.verified)).extracting(StoredVerdict::ip).containsExactly("157.55.39.2");
             assertThat(store.page(HitFilter.ERRORS, 0, 1).get(0).reason()).isEqualTo("PTR msnbot-157-55-39-2.search.msn.com, forward-confirmed");
         }
     }
@@ -158,8 +158,8 @@ class DnsVerificationImportTest {
                 summaries.add(run.out().lines().filter(line -> line.startsWith("Verdicts:") || line.startsWith("Crawler hits stored:")
                         || line.startsWith("Warning: the DNS resolver")).toList().toString());
                 try (DuckDbHitStore store = DuckDbHitStore.open(db)) {
-                    verdicts.add(store.verdicts(Verification.unverified).stream().map(v -> v.ip() + " " + v.verdict().reason()).toList());
-                    assertThat(store.verdicts(Verification.spoofed)).as("nothing is called a liar on a broken resolver's word").isEmpty();
+                    verdicts.add(store.verdicts().of(Verification.unverified).stream().map(v -> v.ip() + " " + v.verdict().reason()).toList());
+                    assertThat(store.verdicts().of(Verification.spoofed)).as("nothing is called a liar on a broken resolver's word").isEmpty();
                 }
             }
 
@@ -202,7 +202,7 @@ class DnsVerificationImportTest {
             assertThat(run.out()).contains("Verification still pending for 1 crawler address (1 waiting for IP lists still being read:"
                     + " common-crawlers.json); their hits keep a provisional verdict until serve checks them again.");
             try (DuckDbHitStore store = DuckDbHitStore.open(db)) {
-                assertThat(store.verdicts(Verification.unverified)).singleElement().extracting(v -> v.verdict().reason())
+                assertThat(store.verdicts().of(Verification.unverified)).singleElement().extracting(v -> v.verdict().reason())
                         .isEqualTo("claims Googlebot Desktop; check pending (reading common-crawlers.json)");
                 CrawlerCatalog catalog = CrawlerCatalog.builtIn();
                 try (var verifier = new dev.crawlerrors.crawler.verify.CrawlerVerifier(new dev.crawlerrors.crawler.verify.IpRangeVerifier(
@@ -211,7 +211,7 @@ class DnsVerificationImportTest {
                     rechecks.run();
                     assertThat(verifier.awaitPending(5000)).isZero();
                 }
-                assertThat(store.verdicts(Verification.spoofed)).singleElement().extracting(StoredVerdict::ip).isEqualTo("203.0.113.9");
+                assertThat(store.verdicts().of(Verification.spoofed)).singleElement().extracting(StoredVerdict::ip).isEqualTo("203.0.113.9");
             }
         } finally {
             release.countDown();

@@ -67,7 +67,7 @@ class KeptCountsTest {
         store.append(hits("203.0.113.7", "/items/b", 3, 404));
         assertThat(report.overview(ReportRequest.FIRST_PAGE).total()).isEqualTo(8);
 
-        store.updateVerdict("203.0.113.7", "Googlebot Smartphone", new Verdict(Verification.spoofed, "in no Google list"));
+        store.verdicts().update("203.0.113.7", "Googlebot Smartphone", new Verdict(Verification.spoofed, "in no Google list"));
 
         Overview during = report.overview(ReportRequest.FIRST_PAGE);
         assertThat(during.recounting()).isTrue();

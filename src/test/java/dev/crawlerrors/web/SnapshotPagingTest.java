@@ -80,8 +80,8 @@ class SnapshotPagingTest {
             more.add(googlebot(START + 2_000_000L + i, "66.249.66.30", "/middle/" + i, 404, UNVERIFIED));
         }
         store.append(more);
-        store.updateVerdict("66.249.66.3", "Googlebot Desktop", SPOOFED);
-        store.updateVerdict("66.249.66.30", "Googlebot Desktop", new Verdict(VERIFIED.verification(), "PTR confirmed"));
+        store.verdicts().update("66.249.66.3", "Googlebot Desktop", SPOOFED);
+        store.verdicts().update("66.249.66.30", "Googlebot Desktop", new Verdict(VERIFIED.verification(), "PTR confirmed"));
         store.flush();
 
         Set<String> seen = new HashSet<>();
@@ -140,7 +140,7 @@ class SnapshotPagingTest {
                             n % 3 == 0 ? SPOOFED : VERIFIED));
                 }
                 store.append(batch);
-                store.updateVerdict("66.249.66." + (1 + n % 7), "Googlebot Desktop", n % 2 == 0 ? SPOOFED : VERIFIED);
+                store.verdicts().update("66.249.66." + (1 + n % 7), "Googlebot Desktop", n % 2 == 0 ? SPOOFED : VERIFIED);
                 store.flush();
                 written.addAndGet(50);
             }

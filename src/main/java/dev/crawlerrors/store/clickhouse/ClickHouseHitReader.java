@@ -179,8 +179,7 @@ final class ClickHouseHitReader implements HitReader {
             String crawler, String botType, long claim, String userAgent, String host) {
     }
 
-    @Override
-    public long size() {
+    long size() {
         ClickHouseSnapshots.View view = view(snapshot());
         ClickHouseTsv.Reader r = new ClickHouseTsv.Reader(http.query(cluster.entry(), "SELECT sum(hits) FROM " + minuteCounts + " WHERE "
                 + view.visible()));

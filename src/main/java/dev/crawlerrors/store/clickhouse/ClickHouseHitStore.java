@@ -250,12 +250,12 @@ public final class ClickHouseHitStore implements HitStore {
     }
 
     @Override
-    public void updateVerdict(String ip, String crawler, Verdict verdict) {
+    public void update(String ip, String crawler, Verdict verdict) {
         writer.updateVerdict(ip, crawler, verdict);
     }
 
     @Override
-    public List<StoredVerdict> verdicts(Verification verification) {
+    public List<StoredVerdict> of(Verification verification) {
         commitIfDirty();
         return verdicts.of(verification);
     }

@@ -320,8 +320,7 @@ final class DuckDbHitReader implements HitReader {
         return null;
     }
 
-    @Override
-    public long size() {
+    long size() {
         writer.snapshot(); // what this thread appended is committed, so it is counted
         return query.run("SELECT count(*) FROM hits", List.of(), rs -> {
             rs.next();

@@ -272,7 +272,7 @@ public final class DuckDbHitStore implements HitStore {
     }
 
     @Override
-    public void updateVerdict(String ip, String crawler, Verdict verdict) {
+    public void update(String ip, String crawler, Verdict verdict) {
         writer.updateVerdict(ip, crawler, verdict);
     }
 
@@ -342,7 +342,7 @@ public final class DuckDbHitStore implements HitStore {
     }
 
     @Override
-    public List<StoredVerdict> verdicts(Verification verification) {
+    public List<StoredVerdict> of(Verification verification) {
         return verdicts.of(verification);
     }
 

@@ -97,7 +97,7 @@ public final class StoreSocketClient implements HitStore {
     }
 
     @Override
-    public synchronized void updateVerdict(String ip, String crawler, Verdict verdict) {
+    public synchronized void update(String ip, String crawler, Verdict verdict) {
         ask(Frames.VERDICT, () -> {
             Frames.writeString(out, ip);
             Frames.writeString(out, crawler);
@@ -106,7 +106,7 @@ public final class StoreSocketClient implements HitStore {
     }
 
     @Override
-    public synchronized List<StoredVerdict> verdicts(Verification verification) {
+    public synchronized List<StoredVerdict> of(Verification verification) {
         ask(Frames.VERDICTS, () -> Frames.writeString(out, verification.name()));
         return read(() -> {
             int n = in.readInt();

@@ -2,8 +2,8 @@ package dev.crawlerrors.store.remote;
 
 import dev.crawlerrors.crawler.Verification;
 import dev.crawlerrors.ingest.SourceProgress;
-import dev.crawlerrors.store.HitStore;
 import dev.crawlerrors.store.StoredVerdict;
+import dev.crawlerrors.store.WritableStore;
 import dev.crawlerrors.text.Failures;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
@@ -39,21 +39,21 @@ public final class StoreSocketServer implements AutoCloseable {
     /** Imports handed over at once at most; one more waits for a place. */
     private static final int MAX_CONNECTIONS = 16;
 
-    private final HitStore store;
+    private final WritableStore store;
     private final Path path;
     private final ServerSocketChannel channel;
     private final Semaphore places = new Semaphore(MAX_CONNECTIONS);
     private final Set<SocketChannel> open = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
-    private StoreSocketServer(HitStore store, Path path, ServerSocketChannel channel) {
+    private StoreSocketServer(WritableStore store, Path path, ServerSocketChannel channel) {
         this.store = store;
         this.path = path;
         this.channel = channel;
     }
 
     /** Listens at {@code path} (a stale socket file left by a killed serve is replaced) for imports into {@code store}. */
-    public static StoreSocketServer start(HitStore store, Path path) throws IOException {
+    public static StoreSocketServer start(WritableStore store, Path path) throws IOException {
         Files.deleteIfExists(path);
         ServerSocketChannel channel = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
         try {
@@ -133,30 +133,30 @@ public final class StoreSocketServer implements AutoCloseable {
                 var hits = Frames.readHits(in);
                 SourceProgress through = Frames.readProgress(in);
                 if (through == null) {
-                    store.append(hits);
+                    store.writer().append(hits);
                 } else {
-                    store.append(hits, through);
+                    store.writer().append(hits, through);
                 }
                 out.writeByte(Frames.OK);
             }
             case Frames.IMPORTED -> {
-                List<SourceProgress> imported = store.imported(Frames.readStrings(in));
+                List<SourceProgress> imported = store.writer().imported(Frames.readStrings(in));
                 out.writeByte(Frames.OK);
                 Frames.writeProgresses(out, imported);
             }
             case Frames.IMPORTED_FILES -> {
-                List<SourceProgress> imported = store.importedFiles(Frames.readStrings(in));
+                List<SourceProgress> imported = store.writer().importedFiles(Frames.readStrings(in));
                 out.writeByte(Frames.OK);
                 Frames.writeProgresses(out, imported);
             }
             case Frames.VERDICT -> {
                 String ip = Frames.readString(in);
                 String crawler = Frames.readString(in);
-                store.updateVerdict(ip, crawler, Frames.readVerdict(in));
+                store.verdicts().update(ip, crawler, Frames.readVerdict(in));
                 out.writeByte(Frames.OK);
             }
             case Frames.VERDICTS -> {
-                List<StoredVerdict> verdicts = store.verdicts(Frames.known(Verification.class, Frames.readString(in)));
+                List<StoredVerdict> verdicts = store.verdicts().of(Frames.known(Verification.class, Frames.readString(in)));
                 out.writeByte(Frames.OK);
                 out.writeInt(verdicts.size());
                 for (StoredVerdict verdict : verdicts) {
@@ -166,11 +166,11 @@ public final class StoreSocketServer implements AutoCloseable {
                 }
             }
             case Frames.FLUSH -> {
-                store.flush();
+                store.writer().flush();
                 out.writeByte(Frames.OK);
             }
             case Frames.SIZE -> {
-                long size = store.size();
+                long size = store.health().size();
                 out.writeByte(Frames.OK);
                 out.writeLong(size);
             }

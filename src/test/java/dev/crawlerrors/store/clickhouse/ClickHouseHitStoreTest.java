@@ -94,13 +94,13 @@ class ClickHouseHitStoreTest {
             one.append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, PENDING),
                     hit("2025-05-14T10:00:01Z", "66.249.66.1", "/b", 404, PENDING)));
             one.flush();
-            one.updateVerdict("66.249.66.1", GOOGLEBOT.name(), VERIFIED);
+            one.verdicts().update("66.249.66.1", GOOGLEBOT.name(), VERIFIED);
             one.flush();
             // another process meets the address later, identified with the first verdict it could give
             other.append(List.of(hit("2025-05-14T10:00:02Z", "66.249.66.1", "/c", 404, PENDING)));
             other.flush();
             // and a change recorded before any hit of its claim is not overwritten by the hit's
-            one.updateVerdict("66.249.66.9", GOOGLEBOT.name(), VERIFIED);
+            one.verdicts().update("66.249.66.9", GOOGLEBOT.name(), VERIFIED);
             one.append(List.of(hit("2025-05-14T10:00:03Z", "66.249.66.9", "/d", 404, PENDING)));
             one.flush();
 
@@ -110,8 +110,8 @@ class ClickHouseHitStoreTest {
                             org.assertj.core.groups.Tuple.tuple("/c", "verified", VERIFIED.reason()),
                             org.assertj.core.groups.Tuple.tuple("/b", "verified", VERIFIED.reason()),
                             org.assertj.core.groups.Tuple.tuple("/a", "verified", VERIFIED.reason()));
-            assertThat(one.verdicts(Verification.verified)).extracting(StoredVerdict::ip).containsExactly("66.249.66.1", "66.249.66.9");
-            assertThat(one.verdicts(Verification.unverified)).isEmpty();
+            assertThat(one.verdicts().of(Verification.verified)).extracting(StoredVerdict::ip).containsExactly("66.249.66.1", "66.249.66.9");
+            assertThat(one.verdicts().of(Verification.unverified)).isEmpty();
         }
     }
 
@@ -133,7 +133,7 @@ class ClickHouseHitStoreTest {
                     new BreakdownCount(GOOGLEBOT.name(), "crawler_search", "unverified", 500, 1),
                     new BreakdownCount(GOOGLEBOT.name(), "crawler_search", "verified", 404, 1));
             // a counted hit's address checked since: counting only the hits after is no longer enough
-            store.updateVerdict("66.249.66.1", GOOGLEBOT.name(), SPOOFED);
+            store.verdicts().update("66.249.66.1", GOOGLEBOT.name(), SPOOFED);
             Snapshot changed = store.snapshot();
             assertThat(store.sameVerdicts(newer, changed)).isFalse();
             assertThat(store.sameVerdicts(counted, changed)).isFalse();
@@ -445,7 +445,7 @@ class ClickHouseHitStoreTest {
                 }
                 store.append(chunk, new SourceProgress("f1", "access.log", i + 1000L, i + 1000L));
                 if (i == 60_000) {
-                    store.updateVerdict("66.249.66.7", GOOGLEBOT.name(), new Verdict(Verification.spoofed, "PTR refuted"));
+                    store.verdicts().update("66.249.66.7", GOOGLEBOT.name(), new Verdict(Verification.spoofed, "PTR refuted"));
                 }
             }
         }
@@ -456,7 +456,7 @@ class ClickHouseHitStoreTest {
             assertThat(store.page(HitFilter.ERRORS, 0, 4)).extracting(StoredHit::url)
                     .containsExactly("/p129999", "/p129998", "/p129997", "/p129996");
             assertThat(store.imported(List.of("f1"))).containsExactly(new SourceProgress("f1", "access.log", rows, rows));
-            assertThat(store.verdicts(Verification.spoofed)).extracting(StoredVerdict::ip).containsExactly("66.249.66.7");
+            assertThat(store.verdicts().of(Verification.spoofed)).extracting(StoredVerdict::ip).containsExactly("66.249.66.7");
             assertThat(store.count(HitFilter.ERRORS)).isEqualTo(rows - rows / 200);
         }
     }
@@ -532,8 +532,8 @@ class ClickHouseHitStoreTest {
                         404, PENDING));
             }
             writer.append(more);
-            writer.updateVerdict("66.249.66.3", GOOGLEBOT.name(), SPOOFED);
-            writer.updateVerdict("66.249.66.4", GOOGLEBOT.name(), SPOOFED);
+            writer.verdicts().update("66.249.66.3", GOOGLEBOT.name(), SPOOFED);
+            writer.verdicts().update("66.249.66.4", GOOGLEBOT.name(), SPOOFED);
             writer.flush();
 
             assertThat(reader.serves(at)).isTrue();
@@ -644,7 +644,7 @@ class ClickHouseHitStoreTest {
             store.append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, VERIFIED),
                     hit("2025-05-14T10:00:01Z", "66.249.66.2", "/b", 404, SPOOFED)));
             store.flush();
-            store.updateVerdict("66.249.66.1", GOOGLEBOT.name(), PENDING);
+            store.verdicts().update("66.249.66.1", GOOGLEBOT.name(), PENDING);
         }
         // as a shard newly added to the cluster has none of them
         cluster.query(2, "DROP DATABASE " + db);

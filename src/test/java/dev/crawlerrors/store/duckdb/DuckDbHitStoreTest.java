@@ -130,7 +130,7 @@ class DuckDbHitStoreTest {
             store.append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, pending),
                     hit("2025-05-14T10:00:01Z", "66.249.66.1", "/b", 404, pending)));
 
-            store.updateVerdict("66.249.66.1", "Googlebot Desktop", VERIFIED);
+            store.verdicts().update("66.249.66.1", "Googlebot Desktop", VERIFIED);
 
             assertThat(store.page(HitFilter.ERRORS, 0, 10))
                     .extracting(StoredHit::verification, StoredHit::reason)
@@ -142,12 +142,12 @@ class DuckDbHitStoreTest {
     void aProvisionalVerdictArrivingAfterTheFinalOneDoesNotOverwriteIt() {
         try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
             Verdict provisional = new Verdict(Verification.unverified, "claims Googlebot; reverse DNS check pending");
-            store.updateVerdict("66.249.66.9", "Googlebot Desktop", VERIFIED);
+            store.verdicts().update("66.249.66.9", "Googlebot Desktop", VERIFIED);
             store.append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.9", "/a", 404, provisional)));
 
             assertThat(store.page(HitFilter.ERRORS, 0, 1).get(0).verification()).isEqualTo("verified");
-            assertThat(store.verdicts(Verification.verified)).extracting(StoredVerdict::ip).containsExactly("66.249.66.9");
-            assertThat(store.verdicts(Verification.unverified)).isEmpty();
+            assertThat(store.verdicts().of(Verification.verified)).extracting(StoredVerdict::ip).containsExactly("66.249.66.9");
+            assertThat(store.verdicts().of(Verification.unverified)).isEmpty();
         }
     }
 
@@ -262,7 +262,7 @@ class DuckDbHitStoreTest {
                 store.append(chunk, new SourceProgress("f1", "access.log", i + 1000L, i + 1000L));
                 if (i == 60_000) {
                     // a verdict that changes while a batch may be in flight is not lost to it
-                    store.updateVerdict("66.249.66.7", GOOGLEBOT.name(), new Verdict(Verification.spoofed, "PTR refuted"));
+                    store.verdicts().update("66.249.66.7", GOOGLEBOT.name(), new Verdict(Verification.spoofed, "PTR refuted"));
                 }
             }
         }
@@ -272,7 +272,7 @@ class DuckDbHitStoreTest {
             assertThat(newest).extracting(StoredHit::url).containsExactly("/p129999", "/p129998", "/p129997");
             assertThat(newest).extracting(StoredHit::id).containsExactly(130_000L, 129_999L, 129_998L);
             assertThat(store.imported(List.of("f1"))).containsExactly(new SourceProgress("f1", "access.log", rows, rows));
-            assertThat(store.verdicts(Verification.spoofed)).extracting(StoredVerdict::ip).containsExactly("66.249.66.7");
+            assertThat(store.verdicts().of(Verification.spoofed)).extracting(StoredVerdict::ip).containsExactly("66.249.66.7");
         }
     }
 
@@ -454,7 +454,7 @@ class DuckDbHitStoreTest {
             assertThatThrownBy(store::flush).isInstanceOf(StoreException.class).hasMessageContaining("cannot write to");
             assertThat(store.size()).isZero();
             assertThat(store.imported(List.of("f1"))).isEmpty();
-            assertThat(store.verdicts(Verification.verified)).isEmpty();
+            assertThat(store.verdicts().of(Verification.verified)).isEmpty();
 
             // the same claim, with the key string its hits before the failure carried (as the verifier hands it out)
             CrawlerHit again = new CrawlerHit(hit("2025-05-15T00:00:02Z", "66.249.66.2", "/again", 404, VERIFIED).hit(), GOOGLEBOT,
@@ -467,7 +467,7 @@ class DuckDbHitStoreTest {
             assertThat(store.page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url).containsExactly("/again", "/after");
             assertThat(store.imported(List.of("f1"))).containsExactly(new SourceProgress("f1", "access.log", 60_200, 60_003));
             // the verdicts went with the failed transaction, and came again with these hits, a claim met before too
-            assertThat(store.verdicts(Verification.verified)).extracting(StoredVerdict::ip).containsExactlyInAnyOrder("66.249.66.1",
+            assertThat(store.verdicts().of(Verification.verified)).extracting(StoredVerdict::ip).containsExactlyInAnyOrder("66.249.66.1",
                     "66.249.66.2");
         }
     }

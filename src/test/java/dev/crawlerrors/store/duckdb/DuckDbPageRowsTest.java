@@ -124,8 +124,8 @@ class DuckDbPageRowsTest {
         try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
             store.append(aHitOfEachClaimASecondApart());
             Snapshot before = store.snapshot();
-            store.updateVerdict(ip(299), "Googlebot Desktop", SPOOFED);
-            store.updateVerdict(ip(5), "Googlebot Desktop", VERIFIED);
+            store.verdicts().update(ip(299), "Googlebot Desktop", SPOOFED);
+            store.verdicts().update(ip(5), "Googlebot Desktop", VERIFIED);
             Snapshot after = store.snapshot();
 
             assertThat(store.rows(HitFilter.ERRORS, before, START, START + 3_600_000, 0, 3)).extracting(StoredHit::url, StoredHit::verification)
@@ -147,7 +147,7 @@ class DuckDbPageRowsTest {
             Snapshot before = store.snapshot();
             List<StoredHit> first = store.rows(HitFilter.ERRORS, before, START, START + 3_600_000, 0, 2);
             store.append(List.of(googlebot(START + 400_000, ip(250), "/new", 404, UNVERIFIED)));
-            store.updateVerdict(ip(299), "Googlebot Desktop", SPOOFED);
+            store.verdicts().update(ip(299), "Googlebot Desktop", SPOOFED);
             Snapshot after = store.snapshot();
 
             assertThat(store.rows(HitFilter.ERRORS, before, START, START + 3_600_000, 0, 2)).isEqualTo(first)

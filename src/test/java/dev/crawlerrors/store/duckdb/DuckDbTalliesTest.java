@@ -112,7 +112,7 @@ class DuckDbTalliesTest {
             store.append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, 1, VERIFIED),
                     hit("2025-05-14T10:01:00Z", "66.249.66.1", "/b", 404, 1, VERIFIED)));
             Snapshot before = store.snapshot();
-            store.updateVerdict("66.249.66.1", "Googlebot Desktop", SPOOFED);
+            store.verdicts().update("66.249.66.1", "Googlebot Desktop", SPOOFED);
             Snapshot after = store.snapshot();
             HitFilter every = HitFilter.ERRORS.withVerifications(Set.of(Verification.values()));
 
