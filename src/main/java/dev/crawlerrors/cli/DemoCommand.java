@@ -10,6 +10,7 @@ import dev.crawlerrors.pipeline.ImportSummary;
 import dev.crawlerrors.pipeline.LogImport;
 import dev.crawlerrors.report.CrawlErrorReport;
 import dev.crawlerrors.store.HitStore;
+import dev.crawlerrors.store.WritableStore;
 import dev.crawlerrors.store.clickhouse.ClickHouseHitStore;
 import dev.crawlerrors.store.clickhouse.ClickHouseLocation;
 import dev.crawlerrors.store.clickhouse.ClickHouseSettings;
@@ -116,7 +117,7 @@ public final class DemoCommand implements Callable<Integer> {
             return new Demo(log, ipRanges, db);
         }
 
-        public ImportSummary importInto(HitStore store) throws Exception {
+        public ImportSummary importInto(WritableStore store) throws Exception {
             CrawlerCatalog catalog = CrawlerCatalog.builtIn();
             // the demo is offline and deterministic: its own lists, no DNS
             IpRangeVerifier lists = new IpRangeVerifier(catalog, IpRangeSource.parse(ipRanges.toString()));

@@ -9,6 +9,7 @@ import dev.crawlerrors.crawler.verify.IpRangeSource;
 import dev.crawlerrors.crawler.verify.IpRangeVerifier;
 import dev.crawlerrors.store.HitStore;
 import dev.crawlerrors.store.StoreException;
+import dev.crawlerrors.store.WritableStore;
 import dev.crawlerrors.store.clickhouse.ClickHouseHitStore;
 import dev.crawlerrors.store.clickhouse.ClickHouseLocation;
 import dev.crawlerrors.store.clickhouse.ClickHouseSettings;
@@ -311,7 +312,7 @@ final class StoreOptions {
      * through that serve instead. A ClickHouse store takes many writers itself: an import opens it,
      * never a serve's socket.
      */
-    HitStore openStoreForImport() {
+    WritableStore openStoreForImport() {
         if (onClickHouse()) {
             return checked(ClickHouseHitStore.open(clickHouse(), clickHouseSettings(ClickHouseSettings.IMPORT, ClickHouseSettings.IMPORT.readers())));
         }
@@ -359,7 +360,7 @@ final class StoreOptions {
         return null;
     }
 
-    private static <S extends HitStore> S checked(S store) {
+    private static <S extends WritableStore> S checked(S store) {
         try {
             store.health().checkReadable();
             return store;
