@@ -11,12 +11,8 @@ import dev.crawlerrors.pipeline.VerdictRechecks;
 import dev.crawlerrors.report.CrawlErrorReport;
 import dev.crawlerrors.report.ReportRequest;
 import dev.crawlerrors.store.HitStore;
-import dev.crawlerrors.store.remote.ServedStore;
-import dev.crawlerrors.store.remote.StoreSocketServer;
-import dev.crawlerrors.text.Failures;
 import dev.crawlerrors.text.ShownText;
 import dev.crawlerrors.web.ReportServer;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -87,7 +83,6 @@ final class ServeCommand implements Callable<Integer> {
         List<AutoCloseable> started = new ArrayList<>();
         ReportServer reportServer;
         CrawlErrorReport report;
-        StoreSocketServer imports;
         List<AutoCloseable> feeds = new ArrayList<>();
         HitStore hits;
         try {
@@ -116,13 +111,12 @@ final class ServeCommand implements Callable<Integer> {
             report = urlNames.report(hits.reader(), store.zone(), catalog);
             reportServer = server.start(report, hits.health(), () -> verifier.describeEvidence(Instant.now()), sources);
             started.add(reportServer);
-            // an import of this store writes through this serve while it has the store open; ClickHouse takes
-            // every import itself, so a serve of it listens for none (and claims no DuckDB file's place)
-            imports = store.onClickHouse() ? null : startImportSocket(hits, store.dbPath());
-            if (imports != null) {
-                started.add(imports);
-                feeds.add(imports);
-            }
+            // an import of this store writes through this serve while it has the store open, when its engine lets one
+            // process open it (a DuckDB file); the sources and what checks verdicts are stopped after it
+            AutoCloseable imports = store.address().shareWithImports(hits, "http://" + server.displayHost() + ":" + reportServer.port()
+                    + "/crawl-errors", warning -> System.err.println("crawl-errors: " + ShownText.of(warning)));
+            started.add(imports);
+            feeds.add(imports);
             feeds.addAll(sources);
             if (lines != null) {
                 feeds.add(lines);
@@ -130,11 +124,6 @@ final class ServeCommand implements Callable<Integer> {
             // stopped in this order: nothing may reach the store or the verifier after they close
             feeds.add(rechecks);
             feeds.add(verifier);
-            ServedStore served = imports == null ? null : claimServedStore(store.dbPath(), imports, "http://" + server.displayHost()
-                    + ":" + reportServer.port() + "/crawl-errors");
-            if (served != null) {
-                feeds.add(served::release);
-            }
         } catch (Exception | Error e) {
             for (AutoCloseable opened : started.reversed()) {
                 try {
@@ -148,26 +137,6 @@ final class ServeCommand implements Callable<Integer> {
         }
         serveUntilStopped(reportServer, report, hits, new ServingFrom(store.shownStore(), !existed), server.displayHost(), feeds);
         return 0;
-    }
-
-    private static StoreSocketServer startImportSocket(HitStore hits, Path db) throws IOException {
-        Path socket = ServedStore.socketOf(db);
-        try {
-            return StoreSocketServer.start(hits, socket);
-        } catch (IOException e) {
-            throw new IOException("cannot listen for imports on " + socket + " (" + Failures.message(e) + ")", e);
-        }
-    }
-
-    /** Says beside the store that this serve has it, so that an import writes through it; null when that cannot be written. */
-    private static ServedStore claimServedStore(Path db, StoreSocketServer imports, String report) {
-        try {
-            return ServedStore.claim(db, imports.path(), report);
-        } catch (IOException e) {
-            System.err.println("crawl-errors: " + ShownText.of(ServedStore.fileOf(db) + " cannot be written (" + Failures.message(e)
-                    + "): an import of this store will not find this serve, and fail while it runs"));
-            return null;
-        }
     }
 
     /**
