@@ -149,8 +149,8 @@ final class StoreOptions {
 
     /**
      * Checks the values of the options before anything is made: a bad {@code --timezone},
-     * {@code --ip-ranges}, {@code --dns-server} or ClickHouse URL is a usage error (exit 2) that
-     * leaves no store file behind. The catalog of {@code --crawlers} is read by {@link #catalog()}.
+     * {@code --db}, {@code --db-threads}, {@code --db-memory}, {@code --ip-ranges} or {@code --dns-server}
+     * is a usage error (exit 2) that leaves no store file behind. The catalog of {@code --crawlers} is read by {@link #catalog()}.
      */
     void validate() {
         zone();
