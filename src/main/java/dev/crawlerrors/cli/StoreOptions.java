@@ -95,7 +95,7 @@ final class StoreOptions {
         command.addOption(CommandSpecs.option("--trusted-proxies", "CIDR[,CIDR...]", String.class, () -> trustedProxies,
                 value -> trustedProxies = value, "Proxies in front of the server (a CDN, a load balancer): where the logged "
                         + "address is one of them, the client is the rightmost address of X-Forwarded-For (or CF-Connecting-IP, "
-                        + "True-Client-IP) that is not, as the log format records it.").build());
+                        + "True-Client-IP) that is not, as the log format records it. No range is trusted by default, private ones neither.").build());
         return this;
     }
 
