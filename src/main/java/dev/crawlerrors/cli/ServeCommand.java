@@ -151,12 +151,7 @@ final class ServeCommand implements Callable<Integer> {
     }
 
     private static StoreSocketServer startImportSocket(HitStore hits, Path db) throws IOException {
-        Path socket = ServedStore.socketOf(db);
-        try {
-            return StoreSocketServer.start(hits, socket);
-        } catch (IOException e) {
-            throw new IOException("cannot listen for imports on " + socket + " (" + Failures.message(e) + ")", e);
-        }
+        return StoreSocketServer.start(hits, db);
     }
 
     /** Says beside the store that this serve has it, so that an import writes through it; null when that cannot be written. */

@@ -321,7 +321,7 @@ final class StoreOptions {
             if (lockHolder(e) != null) {
                 Optional<ServedStore> served = ServedStore.find(dbPath());
                 if (served.isPresent()) {
-                    return StoreSocketClient.connect(served.get());
+                    return StoreSocketClient.connect(served.get(), waits -> System.err.println("crawl-errors: " + ShownText.of(waits)));
                 }
             }
             throw whoHas(e);
