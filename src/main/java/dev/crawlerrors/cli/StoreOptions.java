@@ -167,6 +167,11 @@ final class StoreOptions {
      * leaves no store file behind. The catalog of {@code --crawlers} is read by {@link #catalog()}.
      */
     void validate() {
+        try {
+            ClickHouseLocation.requireFileOrLocation(dbName());
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "--db: " + e.getMessage());
+        }
         zone();
         ipRangeSource();
         if (onClickHouse()) {
