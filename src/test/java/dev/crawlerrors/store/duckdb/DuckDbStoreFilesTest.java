@@ -2,15 +2,12 @@ package dev.crawlerrors.store.duckdb;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.crawlerrors.crawler.CrawlerHit;
 import dev.crawlerrors.crawler.SampleHits;
 import dev.crawlerrors.store.Umask;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.ArrayList;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,13 +21,6 @@ class DuckDbStoreFilesTest {
     @TempDir
     Path dir;
 
-    private static List<CrawlerHit> hits(int n) {
-        List<CrawlerHit> hits = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            hits.add(SampleHits.googlebot(1_747_200_000_000L + i * 1000L, "66.249.66.1", "/page/" + i, 404, SampleHits.VERIFIED));
-        }
-        return hits;
-    }
 
     @Test
     void aNewStoreAndItsLogAreTheOwnersOnlyUnderUmaskZero() throws Exception {
@@ -38,7 +28,7 @@ class DuckDbStoreFilesTest {
         Path wal = dir.resolve("sub").resolve("hits.duckdb.wal");
 
         try (Umask careless = Umask.of(0); DuckDbHitStore store = DuckDbHitStore.open(file)) {
-            store.append(hits(10));
+            store.append(SampleHits.googlebots(10));
             store.flush();
             assertThat(wal).exists();
             assertThat(mode(wal)).isEqualTo("rw-------");
@@ -52,12 +42,12 @@ class DuckDbStoreFilesTest {
         Path file = dir.resolve("hits.duckdb");
         Path wal = dir.resolve("hits.duckdb.wal");
         try (DuckDbHitStore store = DuckDbHitStore.open(file)) {
-            store.append(hits(1));
+            store.append(SampleHits.googlebots(1));
         }
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r-----"));
 
         try (Umask careless = Umask.of(0); DuckDbHitStore store = DuckDbHitStore.open(file)) {
-            store.append(hits(10));
+            store.append(SampleHits.googlebots(10));
             store.flush();
             assertThat(mode(wal)).isEqualTo("rw-r-----");
             assertThat(mode(file)).isEqualTo("rw-r-----");
@@ -68,7 +58,7 @@ class DuckDbStoreFilesTest {
     void aStoreAnEarlierVersionLeftWorldReadableLosesTheOthersRead() throws Exception {
         Path file = dir.resolve("hits.duckdb");
         try (DuckDbHitStore store = DuckDbHitStore.open(file)) {
-            store.append(hits(1));
+            store.append(SampleHits.googlebots(1));
         }
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--r--"));
 

@@ -3,7 +3,6 @@ package dev.crawlerrors.store.remote;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.crawlerrors.crawler.CrawlerHit;
 import dev.crawlerrors.crawler.SampleHits;
 import dev.crawlerrors.store.StoreException;
 import dev.crawlerrors.store.Umask;
@@ -77,13 +76,6 @@ class StoreSocketServerTest {
         return new ServedStore(file, ProcessHandle.current().pid(), server.path(), "http://127.0.0.1:1/crawl-errors");
     }
 
-    private static List<CrawlerHit> hits(int n) {
-        List<CrawlerHit> hits = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            hits.add(SampleHits.googlebot(1_747_200_000_000L + i * 1000L, "66.249.66.1", "/page/" + i, 404, SampleHits.VERIFIED));
-        }
-        return hits;
-    }
 
     @Test
     void sixteenImportsStuckMidRequestHoldTheNextOneUpOnlyForTheReadTimeout() throws Exception {
@@ -102,7 +94,7 @@ class StoreSocketServerTest {
 
         CompletableFuture<Long> imported = CompletableFuture.supplyAsync(() -> {
             try (StoreSocketClient client = StoreSocketClient.connect(served(file, server), told::add)) {
-                client.append(hits(3));
+                client.append(SampleHits.googlebots(3));
                 client.flush();
                 return client.size();
             }
@@ -120,12 +112,12 @@ class StoreSocketServerTest {
                 QUICK.frameBytes()));
         StoreSocketClient idle = StoreSocketClient.connect(served(file, server), message -> { });
         opened.add(idle);
-        idle.append(hits(1));
+        idle.append(SampleHits.googlebots(1));
         List<String> told = new CopyOnWriteArrayList<>();
 
         CompletableFuture<Long> waiting = CompletableFuture.supplyAsync(() -> {
             try (StoreSocketClient client = StoreSocketClient.connect(served(file, server), told::add)) {
-                client.append(hits(2));
+                client.append(SampleHits.googlebots(2));
                 client.flush();
                 return client.size();
             }
@@ -133,7 +125,7 @@ class StoreSocketServerTest {
 
         assertThat(waiting.get(60, TimeUnit.SECONDS)).isEqualTo(3);
         assertThat(told).hasSize(1);
-        assertThatThrownBy(() -> idle.append(hits(1))).isInstanceOf(StoreException.class)
+        assertThatThrownBy(() -> idle.append(SampleHits.googlebots(1))).isInstanceOf(StoreException.class)
                 .hasMessageContaining("stopped taking this import's lines");
     }
 
@@ -210,7 +202,7 @@ class StoreSocketServerTest {
         writing.get(60, TimeUnit.SECONDS);
         assertThat(sent.get()).as("bytes sent before the server closed its end").isLessThan(64L << 20);
         try (StoreSocketClient next = StoreSocketClient.connect(served(file, server), message -> { })) {
-            next.append(hits(1));
+            next.append(SampleHits.googlebots(1));
             next.flush();
             assertThat(next.size()).isEqualTo(1);
         }
