@@ -1,5 +1,6 @@
 package dev.crawlerrors.web;
 
+import dev.crawlerrors.text.Failures;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -170,7 +171,7 @@ final class PemKeyStore {
         try {
             return Files.readAllBytes(file);
         } catch (IOException e) {
-            throw new BadKeyException(key + " " + file + " cannot be read (" + dev.crawlerrors.text.Failures.message(e) + ")");
+            throw new BadKeyException(key + " " + file + " cannot be read (" + Failures.message(e) + ")");
         }
     }
 }

@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.handler.ErrorHandler;
@@ -22,11 +23,8 @@ import org.eclipse.jetty.util.Callback;
 final class ProtocolErrors extends ErrorHandler {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private final int maxHeaderBytes;
-
-    ProtocolErrors(int maxHeaderBytes) {
-        this.maxHeaderBytes = maxHeaderBytes;
-    }
+    /** What Jetty takes of a request's line and headers: its default, which the server keeps. */
+    private final int maxHeaderBytes = new HttpConfiguration().getRequestHeaderSize();
 
     @Override
     protected void generateResponse(Request request, Response response, int code, String message, Throwable cause, Callback callback)

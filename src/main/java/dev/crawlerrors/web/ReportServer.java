@@ -117,8 +117,7 @@ public final class ReportServer implements AutoCloseable {
             config.startup.showJavalinBanner = false;
             config.http.defaultContentType = "text/plain; charset=utf-8";
             // what Jetty refuses before a route runs (an over-long address: 414) is answered as the API's errors are
-            config.jetty.modifyServer(server -> server.setErrorHandler(new ProtocolErrors(new org.eclipse.jetty.server.HttpConfiguration()
-                    .getRequestHeaderSize())));
+            config.jetty.modifyServer(server -> server.setErrorHandler(new ProtocolErrors()));
             if (keys != null) {
                 config.jetty.addConnector((server, http) -> TlsConnector.of(server, http, bind, port, web, keys));
             }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.crawlerrors.text.Failures;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -65,14 +66,14 @@ public final class WebConfigFile {
         try {
             text = Files.readString(file);
         } catch (IOException e) {
-            throw new BadWebConfigException("cannot be read (" + dev.crawlerrors.text.Failures.message(e) + ")");
+            throw new BadWebConfigException("cannot be read (" + Failures.message(e) + ")");
         }
         try (JsonParser parser = YAML.createParser(text)) {
             return new WebConfigFile(file, parser).config();
         } catch (JsonProcessingException e) {
             throw notYaml(e);
         } catch (IOException e) {
-            throw new BadWebConfigException("cannot be read (" + dev.crawlerrors.text.Failures.message(e) + ")");
+            throw new BadWebConfigException("cannot be read (" + Failures.message(e) + ")");
         }
     }
 

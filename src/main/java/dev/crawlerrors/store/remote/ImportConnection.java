@@ -82,7 +82,7 @@ final class ImportConnection implements AutoCloseable {
         return since == 0 || inRequest() ? 0 : now - since;
     }
 
-    /** Writes one byte and sends it at once (a request waiting for a place hears so). */
+    /** Sends {@code kind} and {@code message} at once, unasked: an import that waits for a place hears so. */
     void tell(byte kind, String message) throws IOException {
         out.writeByte(kind);
         Frames.writeString(out, message);
