@@ -6,6 +6,7 @@ import dev.crawlerrors.store.StoreCheck;
 import dev.crawlerrors.store.StoreContents;
 import dev.crawlerrors.store.StoreException;
 import dev.crawlerrors.store.clickhouse.ClickHouseLocation;
+import dev.crawlerrors.text.Credentials;
 import dev.crawlerrors.text.Figures;
 import dev.crawlerrors.text.ShownText;
 import java.util.Optional;
@@ -80,7 +81,7 @@ final class CheckCommand implements Callable<Integer> {
 
     /** Says why a check failed, and exits as a damaged store ({@link #DAMAGED}) or one that could not be checked. */
     private static int notSound(StoreException e) {
-        System.err.println("crawl-errors: " + ShownText.of(e.getMessage()));
+        System.err.println("crawl-errors: " + ShownText.of(Credentials.hidden(e.getMessage())));
         return e instanceof DamagedStoreException ? DAMAGED : NOT_CHECKED;
     }
 }

@@ -20,7 +20,6 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.Consumer;
-import java.util.function.Supplier;
 import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code crawl-errors serve}: serves the report from the store until stopped. */
@@ -113,7 +112,7 @@ final class ServeCommand implements Callable<Integer> {
             started.add(reportServer);
             // an import of this store writes through this serve while it has the store open, when its engine lets one
             // process open it (a DuckDB file); the sources and what checks verdicts are stopped after it
-            AutoCloseable imports = store.address().shareWithImports(hits, "http://" + server.displayHost() + ":" + reportServer.port()
+            AutoCloseable imports = store.address().shareWithImports(hits, server.scheme() + "://" + server.displayHost() + ":" + reportServer.port()
                     + "/crawl-errors", warning -> System.err.println("crawl-errors: " + ShownText.of(warning)));
             started.add(imports);
             feeds.add(imports);
@@ -179,7 +178,7 @@ final class ServeCommand implements Callable<Integer> {
         }, "shutdown"));
         String file = ShownText.of(store.shown());
         System.out.println("Store: " + ShownText.of(hits.describe()) + ".");
-        System.out.println("Serving the report at http://" + displayHost + ":" + server.port() + "/crawl-errors"
+        System.out.println("Serving the report at " + server.scheme() + "://" + displayHost + ":" + server.port() + "/crawl-errors"
                 + " (times in " + report.zone() + ") from the store " + file + "; Ctrl-C stops.");
         if (store.madeNow()) {
             // the default store is ./crawl-errors.duckdb in the directory a command runs in: a serve started elsewhere

@@ -94,7 +94,7 @@ final class StoreOptions {
         command.addOption(CommandSpecs.option("--trusted-proxies", "CIDR[,CIDR...]", String.class, () -> trustedProxies,
                 value -> trustedProxies = value, "Proxies in front of the server (a CDN, a load balancer): where the logged "
                         + "address is one of them, the client is the rightmost address of X-Forwarded-For (or CF-Connecting-IP, "
-                        + "True-Client-IP) that is not, as the log format records it.").build());
+                        + "True-Client-IP) that is not, as the log format records it. No range is trusted by default, private ones neither.").build());
         return this;
     }
 
@@ -150,11 +150,12 @@ final class StoreOptions {
     /**
      * Checks the values of the options before anything is made: a bad {@code --timezone},
      * {@code --db}, {@code --db-threads}, {@code --db-memory}, {@code --ip-ranges} or {@code --dns-server}
-     * is a usage error (exit 2) that leaves no store file behind. The catalog of {@code --crawlers} is read by {@link #catalog()}.
+     * is a usage error (exit 2) that leaves no store file behind. The catalog of {@code --crawlers} is
+     * read by {@link #catalog()}.
      */
     void validate() {
-        zone();
         address();
+        zone();
         limits(null);
         ipRangeSource();
         if (dnsServer != null && !dnsServer.equalsIgnoreCase("none")) {
@@ -257,7 +258,7 @@ final class StoreOptions {
      * import where the options say nothing; written through the serve that has it, when one does.
      */
     WritableStore openStoreForImport() {
-        return checked(() -> address().openForImport(limits(null)));
+        return checked(() -> address().openForImport(limits(null), waits -> System.err.println("crawl-errors: " + ShownText.of(waits))));
     }
 
     /** What {@code --db-threads} and {@code --db-memory} ask, {@code readers} beside them; a value no engine can take is a usage error. */

@@ -39,8 +39,10 @@ public interface StoreAddress {
      * Opens the store for an import, whose parsers want the cores: its own defaults for {@code limits}
      * left out. When another process holds the store and takes imports for it, the store is written
      * through that process.
+     *
+     * @param notices told what the user should know meanwhile (that the import waits for its turn)
      */
-    WritableStore openForImport(StoreLimits limits);
+    WritableStore openForImport(StoreLimits limits, Consumer<String> notices);
 
     /** Opens the store emptied first, for the demo: one that holds anything but an earlier demo's store is refused. */
     HitStore openAfresh(StoreLimits limits);

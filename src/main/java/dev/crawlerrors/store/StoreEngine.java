@@ -20,4 +20,10 @@ public interface StoreEngine {
      *                                  saying what is wrong and what it should look like
      */
     Optional<StoreAddress> address(String db, String user, String password);
+
+    /** What a store of this engine is, for a name no engine takes: {@code a DuckDB file}. */
+    String kind();
+
+    /** How {@code --db} names one, for a name no engine takes: {@code clickhouse://HOST:PORT/DATABASE}. */
+    String naming();
 }

@@ -7,6 +7,7 @@ import dev.crawlerrors.store.StoreLimits;
 import dev.crawlerrors.store.WritableStore;
 import dev.crawlerrors.text.Figures;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * A store on ClickHouse, as its URL names it: always there (its database is made by the first
@@ -32,7 +33,7 @@ final class ClickHouseAddress implements StoreAddress {
     }
 
     @Override
-    public WritableStore openForImport(StoreLimits limits) {
+    public WritableStore openForImport(StoreLimits limits, Consumer<String> notices) {
         return ClickHouseHitStore.open(location, ClickHouseSettings.IMPORT.with(limits));
     }
 

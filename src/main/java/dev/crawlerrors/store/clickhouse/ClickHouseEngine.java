@@ -14,4 +14,14 @@ public final class ClickHouseEngine implements StoreEngine {
         }
         return Optional.of(new ClickHouseAddress(ClickHouseLocation.parse(db, user, password)));
     }
+
+    @Override
+    public String kind() {
+        return "a ClickHouse store";
+    }
+
+    @Override
+    public String naming() {
+        return ClickHouseLocation.SCHEME + "HOST:PORT/DATABASE";
+    }
 }

@@ -75,14 +75,14 @@ final class DuckDbAddress implements StoreAddress {
 
     /** DuckDB gets one worker thread, the parsers the cores; a file a serve holds is written through that serve. */
     @Override
-    public WritableStore openForImport(StoreLimits limits) {
+    public WritableStore openForImport(StoreLimits limits, Consumer<String> notices) {
         try {
             return DuckDbHitStore.open(file, DuckDbSettings.IMPORT.with(limits));
         } catch (StoreException e) {
             if (lockHolder(e) != null) {
                 Optional<ServedStore> served = ServedStore.find(file);
                 if (served.isPresent()) {
-                    return StoreSocketClient.connect(served.get());
+                    return StoreSocketClient.connect(served.get(), notices);
                 }
             }
             throw whoHas(e);
@@ -114,13 +114,7 @@ final class DuckDbAddress implements StoreAddress {
     /** A socket beside the file that imports write through, and a file that names this process as the store's serve. */
     @Override
     public AutoCloseable shareWithImports(WritableStore store, String report, Consumer<String> warnings) throws IOException {
-        Path socket = ServedStore.socketOf(file);
-        StoreSocketServer imports;
-        try {
-            imports = StoreSocketServer.start(store, socket);
-        } catch (IOException e) {
-            throw new IOException("cannot listen for imports on " + socket + " (" + Failures.message(e) + ")", e);
-        }
+        StoreSocketServer imports = StoreSocketServer.start(store, file);
         ServedStore served;
         try {
             served = ServedStore.claim(file, imports.path(), report);

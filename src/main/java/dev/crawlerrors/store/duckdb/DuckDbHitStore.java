@@ -5,6 +5,7 @@ import dev.crawlerrors.store.HitReader;
 import dev.crawlerrors.store.HitStore;
 import dev.crawlerrors.store.HitWriter;
 import dev.crawlerrors.store.StoreException;
+import dev.crawlerrors.store.StoreFileModes;
 import dev.crawlerrors.store.StoreHealth;
 import dev.crawlerrors.store.VerdictStore;
 import dev.crawlerrors.text.Failures;
@@ -150,6 +151,9 @@ public final class DuckDbHitStore implements HitStore {
         DuckDbFailures failures = new DuckDbFailures(location);
         Connection c = null;
         try {
+            // DuckDB makes the file, its .wal and its spill directory with the mode the umask leaves
+            StoreFileModes modes = StoreFileModes.of(file);
+            boolean masked = modes.applyToProcess();
             Path parent = file.toAbsolutePath().getParent();
             if (parent != null) {
                 Files.createDirectories(parent);
@@ -160,6 +164,10 @@ public final class DuckDbHitStore implements HitStore {
             }
             DuckDbNativeLibrary.prepare();
             c = DriverManager.getConnection("jdbc:duckdb:" + location, config);
+            modes.tighten(file); // a store an earlier version made under umask 022 loses the others' read
+            if (!masked) {
+                modes.tighten(Path.of(location + ".wal"));
+            }
             return new DuckDbHitStore(c.unwrap(DuckDBConnection.class), failures, commitRows, settings);
         } catch (SQLException e) {
             closeQuietly(c);
