@@ -7,7 +7,8 @@ import dev.crawlerrors.crawler.signature.SignedHits;
 import dev.crawlerrors.crawler.verify.CrawlerVerifier;
 import dev.crawlerrors.ingest.Hit;
 import dev.crawlerrors.ingest.SourceProgress;
-import dev.crawlerrors.store.HitStore;
+import dev.crawlerrors.store.HitWriter;
+import dev.crawlerrors.store.SignatureStore;
 import dev.crawlerrors.store.StoredSignature;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,20 +24,23 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class HitRecorder {
 
-    private final HitStore store;
+    private final HitWriter store;
+    private final SignatureStore kept;
     private final CrawlerIdentifier identifier;
     private final CrawlerVerifier verifier;
     private final SignedHits signatures;
     /** Signatures this recorder kept to be checked again. */
     private final AtomicLong pendingKept = new AtomicLong();
 
-    HitRecorder(HitStore store, CrawlerIdentifier identifier, CrawlerVerifier verifier) {
+    /** A recorder writing to {@code store}, keeping what signature verification keeps in {@code kept}. */
+    HitRecorder(HitWriter store, SignatureStore kept, CrawlerIdentifier identifier, CrawlerVerifier verifier) {
         this.store = store;
+        this.kept = kept;
         this.identifier = identifier;
         this.verifier = verifier;
         this.signatures = verifier.signatures();
         if (signatures != null) {
-            SignatureKeeping.attach(store, signatures);
+            SignatureKeeping.attach(kept, signatures);
         }
     }
 
@@ -84,7 +88,7 @@ final class HitRecorder {
             store.append(crawlerHits, through);
         }
         if (!pending.isEmpty()) {
-            store.signatures().keepPending(pending);
+            kept.keepPending(pending);
             pendingKept.addAndGet(pending.size());
         }
         return crawlerHits;

@@ -6,9 +6,10 @@ import dev.crawlerrors.crawler.signature.KeyDirectory;
 import dev.crawlerrors.crawler.signature.PendingSignature;
 import dev.crawlerrors.crawler.signature.SignatureOutcome;
 import dev.crawlerrors.crawler.signature.SignedHits;
-import dev.crawlerrors.store.HitStore;
+import dev.crawlerrors.store.SignatureStore;
 import dev.crawlerrors.store.StoredDirectory;
 import dev.crawlerrors.store.StoredSignature;
+import dev.crawlerrors.store.VerdictStore;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -36,23 +37,23 @@ final class SignatureKeeping {
     }
 
     /** Reads the store's readings into {@code signed}'s history (once per store) and keeps the new ones in it. */
-    static void attach(HitStore store, SignedHits signed) {
-        if (!signed.keptBy(store)) {
+    static void attach(SignatureStore kept, SignedHits signed) {
+        if (!signed.keptBy(kept)) {
             return;
         }
         List<KeyDirectory> readings = new ArrayList<>();
-        for (StoredDirectory kept : store.signatures().directories()) {
+        for (StoredDirectory stored : kept.directories()) {
             try {
-                readings.add(KeyDirectory.parse(kept.origin(), Instant.ofEpochMilli(kept.fetchedMillis()), kept.source(),
-                        kept.json().getBytes(StandardCharsets.UTF_8), kept.proof()));
+                readings.add(KeyDirectory.parse(stored.origin(), Instant.ofEpochMilli(stored.fetchedMillis()), stored.source(),
+                        stored.json().getBytes(StandardCharsets.UTF_8), stored.proof()));
             } catch (KeyDirectory.RefusedException e) {
                 LOG.warn("a key directory the store keeps cannot be read again: {}", e.getMessage());
             }
         }
         signed.verifier().directories().restore(readings);
-        signed.verifier().directories().onReading(reading -> store.signatures().keepDirectory(new StoredDirectory(reading.origin(),
+        signed.verifier().directories().onReading(reading -> kept.keepDirectory(new StoredDirectory(reading.origin(),
                 reading.fetchedAt().toEpochMilli(), reading.source(), reading.json(), reading.proof())));
-        signed.pendingKeptAlready(store.signatures().pendingCount());
+        signed.pendingKeptAlready(kept.pendingCount());
     }
 
     /** What the store keeps of a signature to check again, recorded under {@code hit}'s claim. */
@@ -64,24 +65,24 @@ final class SignatureKeeping {
 
     /**
      * Checks again, oldest first, up to {@link #RECHECK_ROUND} of the signatures the store keeps
-     * waiting; records the verdict of each that is settled now under its claim.
+     * waiting in {@code kept}; records the verdict of each that is settled now under its claim in {@code verdicts}.
      *
      * @return the verdicts recorded, by claim key ({@link CrawlerHit#claimKey})
      */
-    static Map<String, Verdict> recheck(HitStore store, SignedHits signed) {
+    static Map<String, Verdict> recheck(SignatureStore kept, VerdictStore verdicts, SignedHits signed) {
         Map<String, Verdict> settled = new HashMap<>();
         List<String> ids = new ArrayList<>();
-        for (StoredSignature waiting : store.signatures().pending(RECHECK_ROUND)) {
+        for (StoredSignature waiting : kept.pending(RECHECK_ROUND)) {
             PendingSignature pending = new PendingSignature(waiting.origin(), waiting.keyid(), waiting.alg(),
                     waiting.base().getBytes(StandardCharsets.UTF_8), Base64.getDecoder().decode(waiting.signature()), waiting.requestMillis());
             SignatureOutcome outcome = signed.verifier().recheck(pending, step -> { });
             if (outcome.pending() == null) {
-                store.updateVerdict(waiting.ip(), waiting.claimCrawler(), outcome.verdict());
+                verdicts.update(waiting.ip(), waiting.claimCrawler(), outcome.verdict());
                 settled.put(CrawlerHit.claimKey(waiting.ip(), waiting.claimCrawler()), outcome.verdict());
                 ids.add(waiting.id());
             }
         }
-        store.signatures().settled(ids);
+        kept.settled(ids);
         signed.settled(ids.size());
         return settled;
     }

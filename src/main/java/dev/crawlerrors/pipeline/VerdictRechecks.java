@@ -4,8 +4,9 @@ import dev.crawlerrors.crawler.Crawler;
 import dev.crawlerrors.crawler.CrawlerCatalog;
 import dev.crawlerrors.crawler.Verification;
 import dev.crawlerrors.crawler.verify.CrawlerVerifier;
-import dev.crawlerrors.store.HitStore;
+import dev.crawlerrors.store.SignatureStore;
 import dev.crawlerrors.store.StoredVerdict;
+import dev.crawlerrors.store.VerdictStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,7 +32,8 @@ public final class VerdictRechecks implements AutoCloseable {
     static final Duration EVERY = Duration.ofMinutes(10);
     static final Duration LIST_AGE = Duration.ofDays(1);
 
-    private final HitStore store;
+    private final VerdictStore verdicts;
+    private final SignatureStore signatures;
     private final CrawlerCatalog catalog;
     private final CrawlerVerifier verifier;
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -40,13 +42,14 @@ public final class VerdictRechecks implements AutoCloseable {
         return thread;
     });
 
-    public VerdictRechecks(HitStore store, CrawlerCatalog catalog, CrawlerVerifier verifier) {
-        this.store = store;
+    public VerdictRechecks(VerdictStore verdicts, SignatureStore signatures, CrawlerCatalog catalog, CrawlerVerifier verifier) {
+        this.verdicts = verdicts;
+        this.signatures = signatures;
         this.catalog = catalog;
         this.verifier = verifier;
-        verifier.onChange((ip, crawler, verdict) -> store.updateVerdict(ip, crawler.name(), verdict));
+        verifier.onChange((ip, crawler, verdict) -> verdicts.update(ip, crawler.name(), verdict));
         if (verifier.signatures() != null) {
-            SignatureKeeping.attach(store, verifier.signatures());
+            SignatureKeeping.attach(signatures, verifier.signatures());
         }
     }
 
@@ -65,14 +68,14 @@ public final class VerdictRechecks implements AutoCloseable {
     /** One round; returns how many verdicts were checked again. */
     public int run() {
         boolean listsChanged = verifier.lists().refreshDue(LIST_AGE);
-        List<StoredVerdict> candidates = new ArrayList<>(store.verdicts(Verification.unverified));
+        List<StoredVerdict> candidates = new ArrayList<>(verdicts.of(Verification.unverified));
         if (listsChanged) {
             verifier.forgetVerdicts();
-            candidates.addAll(store.verdicts(Verification.verified));
-            candidates.addAll(store.verdicts(Verification.spoofed));
+            candidates.addAll(verdicts.of(Verification.verified));
+            candidates.addAll(verdicts.of(Verification.spoofed));
         } else {
             // spoofed by a list while DNS, which may still confirm, was pending or failed
-            store.verdicts(Verification.spoofed).stream()
+            verdicts.of(Verification.spoofed).stream()
                     .filter(v -> v.verdict().reason().contains(CrawlerVerifier.CHECK_PENDING)
                             || v.verdict().reason().contains(CrawlerVerifier.CHECK_AGAIN))
                     .forEach(candidates::add);
@@ -89,7 +92,7 @@ public final class VerdictRechecks implements AutoCloseable {
             LOG.info("checking {} verdicts again{}", checked, listsChanged ? " (an IP list changed)" : "");
         }
         if (verifier.signatures() != null) {
-            int settled = SignatureKeeping.recheck(store, verifier.signatures()).size();
+            int settled = SignatureKeeping.recheck(signatures, verdicts, verifier.signatures()).size();
             if (settled > 0) {
                 LOG.info("{} signatures checked again, their directories read", settled);
             }

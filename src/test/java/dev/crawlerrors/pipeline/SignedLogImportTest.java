@@ -108,24 +108,24 @@ class SignedLogImportTest {
         ImportSummary summary = importLog(store, verifier(Duration.ZERO), lines);
 
         HitFilter all = new HitFilter(List.of(), HitFilter.ALL_BOT_TYPES, Set.of(Verification.values()), null, null, null, null);
-        assertThat(store.page(all, 0, 10)).extracting(StoredHit::url, StoredHit::crawler, StoredHit::botType, StoredHit::verification)
+        assertThat(store.reader().page(all, 0, 10)).extracting(StoredHit::url, StoredHit::crawler, StoredHit::botType, StoredHit::verification)
                 .containsExactly(
                         tuple("/ghent/kouter", "Test agent", "fetcher_ai", "spoofed"),
                         tuple("/admin", "Test agent", "fetcher_ai", "unverified"),
                         tuple("/antwerp/meir", "Test agent", "fetcher_ai", "unverified"));
-        assertThat(store.page(all, 0, 10).get(2).reason()).startsWith("signed for " + directory.origin() + " with key "
+        assertThat(store.reader().page(all, 0, 10).get(2).reason()).startsWith("signed for " + directory.origin() + " with key "
                 + signer.thumbprint() + "; check pending: its directory cannot be read: ").endsWith("; will check again");
         assertThat(summary.crawlerHits).isEqualTo(3);
         assertThat(store.signatures().pendingCount()).isEqualTo(2);
 
         directory.up();
         CrawlerVerifier serving = verifier(Duration.ZERO);
-        try (VerdictRechecks rechecks = new VerdictRechecks(store, catalog, serving)) {
+        try (VerdictRechecks rechecks = new VerdictRechecks(store.verdicts(), store.signatures(), catalog, serving)) {
             rechecks.run();
         }
-        store.flush();
+        store.writer().flush();
 
-        assertThat(store.page(all, 0, 10)).extracting(StoredHit::url, StoredHit::verification, StoredHit::reason).containsExactly(
+        assertThat(store.reader().page(all, 0, 10)).extracting(StoredHit::url, StoredHit::verification, StoredHit::reason).containsExactly(
                 tuple("/ghent/kouter", "spoofed", "the signature had expired when the request was made: a replay outside its"
                         + " created/expires window (" + directory.origin() + ")"),
                 tuple("/admin", "spoofed", "the signature does not verify with key " + signer.thumbprint() + " of " + directory.origin()
@@ -133,7 +133,7 @@ class SignedLogImportTest {
                 tuple("/antwerp/meir", "verified", "signed by " + directory.origin() + " with key " + signer.thumbprint()
                         + " (Ed25519, in its directory since " + when(store.signatures().directories().get(0).fetchedMillis()) + ")"));
         assertThat(store.signatures().pendingCount()).isZero();
-        assertThat(store.page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url).containsExactly("/antwerp/meir");
+        assertThat(store.reader().page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url).containsExactly("/antwerp/meir");
     }
 
     /** Opens the same store again, as a new process would. */
@@ -176,12 +176,12 @@ class SignedLogImportTest {
                     signedLine(signer, "/old-key-after-its-removal", now.plus(Duration.ofMinutes(10)))));
 
             HitFilter all = new HitFilter(List.of(), HitFilter.ALL_BOT_TYPES, Set.of(Verification.values()), null, null, null, null);
-            assertThat(store.page(all, 0, 10)).extracting(StoredHit::url, StoredHit::verification).containsExactly(
+            assertThat(store.reader().page(all, 0, 10)).extracting(StoredHit::url, StoredHit::verification).containsExactly(
                     tuple("/old-key-after-its-removal", "unverified"),
                     tuple("/new-key", "verified"),
                     tuple("/old-key", "verified"),
                     tuple("/before-the-rotation", "verified"));
-            assertThat(store.page(all, 0, 10).get(0).reason()).startsWith("key " + signer.thumbprint() + " was removed from "
+            assertThat(store.reader().page(all, 0, 10).get(0).reason()).startsWith("key " + signer.thumbprint() + " was removed from "
                     + directory.origin() + "'s directory");
             assertThat(store.signatures().directories()).extracting(d -> d.fetchedMillis() == reading.toEpochMilli())
                     .containsExactly(true, false);
@@ -204,7 +204,7 @@ class SignedLogImportTest {
 
             ImportSummary summary = job.run(List.of(log.toString()), ImportListener.Factory.NONE);
 
-            assertThat(store.page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url, StoredHit::crawler, StoredHit::verification)
+            assertThat(store.reader().page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url, StoredHit::crawler, StoredHit::verification)
                     .containsExactly(tuple("/antwerp/meir?page=2", "Test agent", "verified"));
             assertThat(summary.directories).containsExactly("key directory " + directory.origin() + "/.well-known/http-message-signatures-directory:"
                     + " 1 key, read " + when(store.signatures().directories().get(0).fetchedMillis()) + " from the network, from "

@@ -69,32 +69,32 @@ public final class SignatureStoreContract {
      */
     public static void givesEachSignedGroupItsOwnVerdict(HitStore store) {
         String ip = "66.1.2.3";
-        store.append(List.of(
+        store.writer().append(List.of(
                 signed("2026-03-01T10:00:00Z", ip, "/good", "verified k1", VERIFIED),
                 signed("2026-03-01T10:00:01Z", ip, "/tampered", "signature-invalid k1", SPOOFED),
                 signed("2026-03-01T10:00:02Z", ip, "/waiting", "pending s9", PENDING),
                 signed("2026-03-01T10:00:03Z", ip, "/good-again", "verified k1", VERIFIED)));
-        store.flush();
+        store.writer().flush();
 
         // the hits of the signer's host: a store brought up from an older version holds others
         HitFilter all = new HitFilter(List.of(), Set.of(), Set.of(Verification.values()), null, null, null, "www.example.com");
-        assertThat(store.page(all, 0, 10)).extracting(StoredHit::url, StoredHit::crawler, StoredHit::verification).containsExactly(
+        assertThat(store.reader().page(all, 0, 10)).extracting(StoredHit::url, StoredHit::crawler, StoredHit::verification).containsExactly(
                 tuple("/good-again", "ChatGPT agent", "verified"),
                 tuple("/waiting", "ChatGPT agent", "unverified"),
                 tuple("/tampered", "ChatGPT agent", "spoofed"),
                 tuple("/good", "ChatGPT agent", "verified"));
 
-        store.updateVerdict(ip, CrawlerHit.signedClaim(AGENT.name(), "pending s9"), VERIFIED);
-        store.flush();
+        store.verdicts().update(ip, CrawlerHit.signedClaim(AGENT.name(), "pending s9"), VERIFIED);
+        store.writer().flush();
 
-        assertThat(store.page(all, 0, 10)).extracting(StoredHit::url, StoredHit::verification, StoredHit::reason).containsExactly(
+        assertThat(store.reader().page(all, 0, 10)).extracting(StoredHit::url, StoredHit::verification, StoredHit::reason).containsExactly(
                 tuple("/good-again", "verified", VERIFIED.reason()),
                 tuple("/waiting", "verified", VERIFIED.reason()),
                 tuple("/tampered", "spoofed", SPOOFED.reason()),
                 tuple("/good", "verified", VERIFIED.reason()));
         HitFilter verified = new HitFilter(List.of(), Set.of(), Set.of(Verification.verified), null, null, null, "www.example.com");
-        assertThat(store.count(verified)).isEqualTo(3);
-        assertThat(store.verdicts(Verification.spoofed)).filteredOn(v -> v.ip().equals(ip))
+        assertThat(store.reader().count(verified)).isEqualTo(3);
+        assertThat(store.verdicts().of(Verification.spoofed)).filteredOn(v -> v.ip().equals(ip))
                 .extracting(StoredVerdict::ip, StoredVerdict::crawler)
                 .containsExactly(tuple(ip, "ChatGPT agent\u001fsignature-invalid k1"));
     }

@@ -88,7 +88,7 @@ class SignedHitPageTest {
         store = DuckDbHitStore.open(dir.resolve("hits.duckdb"));
         new LogImport(store, new CrawlerIdentifier(catalog), verifier, FormatChooser.of(NginxFormat.compile(SignedLines.NGINX_FORMAT)))
                 .run(List.of(log.toString()), ImportListener.Factory.NONE);
-        server = ReportServer.start(new CrawlErrorReport(store, ZoneOffset.UTC), store, "127.0.0.1", 0,
+        server = ReportServer.start(new CrawlErrorReport(store.reader(), ZoneOffset.UTC), store.health(), "127.0.0.1", 0,
                 () -> verifier.describeEvidence(Instant.now()));
 
         ObjectMapper mapper = new ObjectMapper();

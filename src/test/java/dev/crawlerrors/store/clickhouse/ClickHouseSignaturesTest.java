@@ -45,7 +45,7 @@ class ClickHouseSignaturesTest {
     void anUpgradeFromSchemaThreeKeepsTheClaimsOfTheHitsStoredBefore() {
         String db = ClickHouseTestCluster.database("schema3");
         try (ClickHouseHitStore store = open(db)) {
-            store.append(List.of(
+            store.writer().append(List.of(
                     ClickHouseHitStoreTest.hit("2025-05-14T10:00:05Z", "66.249.66.1", "/a", 404, ClickHouseHitStoreTest.VERIFIED),
                     ClickHouseHitStoreTest.hit("2025-05-14T10:03:30Z", "203.0.113.9", "/c", 404, ClickHouseHitStoreTest.SPOOFED)));
         }
@@ -69,9 +69,9 @@ class ClickHouseSignaturesTest {
         cluster.query(1, "INSERT INTO " + db + ".schema_version (version) VALUES (3)");
 
         try (ClickHouseHitStore store = open(db)) {
-            assertThat(store.page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url, StoredHit::verification)
+            assertThat(store.reader().page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url, StoredHit::verification)
                     .containsExactly(org.assertj.core.groups.Tuple.tuple("/a", "verified"));
-            assertThat(store.count(HitFilter.ERRORS)).isEqualTo(1);
+            assertThat(store.reader().count(HitFilter.ERRORS)).isEqualTo(1);
             SignatureStoreContract.givesEachSignedGroupItsOwnVerdict(store);
             SignatureStoreContract.keepsSignaturesUntilTheyAreSettled(store);
         }

@@ -31,7 +31,7 @@ class DuckDbSignaturesTest {
             SignatureStoreContract.givesEachSignedGroupItsOwnVerdict(store);
         }
         try (DuckDbHitStore store = DuckDbHitStore.open(dir.resolve("s.duckdb"))) {
-            org.assertj.core.api.Assertions.assertThat(store.page(dev.crawlerrors.store.HitFilter.ERRORS, 0, 10))
+            org.assertj.core.api.Assertions.assertThat(store.reader().page(dev.crawlerrors.store.HitFilter.ERRORS, 0, 10))
                     .extracting(dev.crawlerrors.store.StoredHit::verification).containsExactly("verified", "verified", "verified");
         }
     }
