@@ -50,6 +50,14 @@ class StoreEnginesTest {
     }
 
     @Test
+    void aUrlNoEngineTakesIsRefusedSayingWhatEachTakesWithoutItsPassword() {
+        assertThatThrownBy(() -> StoreEngines.address("postgres://crawl:secret@127.0.0.1/db", null, null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("'postgres://127.0.0.1/db' is neither a DuckDB file nor a ClickHouse store; "
+                        + "write a file's path, or clickhouse://HOST:PORT/DATABASE");
+    }
+
+    @Test
     void aDuckDbStoreOpenedThroughItsAddressIsCheckedThroughIt() {
         StoreAddress address = StoreEngines.address(dir.resolve("hits.duckdb").toString(), null, null);
         try (HitStore store = address.open(new StoreLimits(1, "64MB", 2))) {
