@@ -188,6 +188,7 @@ class StoreSocketServerTest {
                     Frames.writeString(out, "crawler_search");
                     Frames.writeString(out, "verified");
                     Frames.writeString(out, "in common-crawlers.json");
+                    Frames.writeString(out, null); // the claim: its address's, not a signature's
                     sent.addAndGet(url.length);
                 }
                 out.flush();
