@@ -29,7 +29,6 @@ import org.slf4j.LoggerFactory;
  */
 final class SignatureKeeping {
 
-    private static final Logger LOG = LoggerFactory.getLogger(SignatureKeeping.class);
     /** Signatures checked again in one round, at most: the oldest requests first. */
     static final int RECHECK_ROUND = 20_000;
 
@@ -47,7 +46,7 @@ final class SignatureKeeping {
                 readings.add(KeyDirectory.parse(stored.origin(), Instant.ofEpochMilli(stored.fetchedMillis()), stored.source(),
                         stored.json().getBytes(StandardCharsets.UTF_8), stored.proof()));
             } catch (KeyDirectory.RefusedException e) {
-                LOG.warn("a key directory the store keeps cannot be read again: {}", e.getMessage());
+                Log.LOG.warn("a key directory the store keeps cannot be read again: {}", e.getMessage());
             }
         }
         signed.verifier().directories().restore(readings);
@@ -85,5 +84,10 @@ final class SignatureKeeping {
         kept.settled(ids);
         signed.settled(ids.size());
         return settled;
+    }
+
+    /** The logger, made on first use only: an import that never warns starts no logging (ImportStartTest). */
+    private static final class Log {
+        static final Logger LOG = LoggerFactory.getLogger(SignatureKeeping.class);
     }
 }
