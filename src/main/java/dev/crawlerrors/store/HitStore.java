@@ -12,6 +12,14 @@ public interface HitStore extends HitWriter, HitReader, VerdictStore, StoreHealt
         return getClass().getSimpleName();
     }
 
+    /**
+     * What the built-in alerts keep between runs. A store that can keep none (an import's
+     * connection to the serve that has the store) says so when asked.
+     */
+    default AlertStore alerts() {
+        throw new UnsupportedOperationException("this store keeps no alerts");
+    }
+
     @Override
     void close();
 }

@@ -132,6 +132,23 @@ public final class LogFollower implements AutoCloseable {
         }
     }
 
+    /**
+     * How one followed log is doing, for /metrics: when it last grew (its modification time until
+     * this saw it grow; 0 before it was seen), how many bytes were written to it and not read yet,
+     * and since when the reader has been behind (0 while it is at the end).
+     */
+    public record FollowStatus(String name, long lastGrowthMillis, long behindBytes, long behindSinceMillis) {
+    }
+
+    /** How each followed log is doing now; safe from any thread. */
+    public List<FollowStatus> status() {
+        List<FollowStatus> status = new ArrayList<>(files.size());
+        for (Followed file : files) {
+            status.add(new FollowStatus(file.name, file.lastGrowth, file.behind, file.behindSince));
+        }
+        return status;
+    }
+
     /** Stops following: the poll in progress finishes, then every file is closed. */
     @Override
     public void close() {
@@ -160,6 +177,11 @@ public final class LogFollower implements AutoCloseable {
         boolean wasMissing;
         /** Whether rotated copies may hold lines not read yet: at the start, and after reading stopped on an error. */
         boolean catchUp = true;
+        /** What {@link #status()} reports, written by the following thread. */
+        volatile long lastGrowth;
+        volatile long behind;
+        volatile long behindSince;
+        private long lastSize = -1;
 
         Followed(Path path) {
             this.path = path;
@@ -188,7 +210,9 @@ public final class LogFollower implements AutoCloseable {
                     current = open();
                 }
                 if (current != null) {
+                    grown(current.channel.size());
                     readNew(current, false);
+                    caughtUp(current.channel.size() - current.position.bytes());
                 }
                 said.removeIf(s -> s.startsWith("error:"));
             } catch (IOException | RuntimeException e) {
@@ -197,6 +221,25 @@ public final class LogFollower implements AutoCloseable {
                 close();
                 catchUp = true;
             }
+        }
+
+        /** Notes the size of the file now: larger than last seen, it grew now. */
+        private void grown(long size) {
+            if (lastSize >= 0 && size > lastSize) {
+                lastGrowth = System.currentTimeMillis();
+            }
+            lastSize = size;
+        }
+
+        /** Notes how much of the file is left to read after a poll read what it could. */
+        private void caughtUp(long left) {
+            long unread = Math.max(0, left);
+            if (unread == 0) {
+                behindSince = 0;
+            } else if (behind == 0 || behindSince == 0) {
+                behindSince = System.currentTimeMillis();
+            }
+            behind = unread;
         }
 
         private void checkRotation() throws IOException {
@@ -261,6 +304,8 @@ public final class LogFollower implements AutoCloseable {
                 notices.accept((wasMissing ? name + " appeared; reading it" : "following " + name) + " from its start");
             }
             wasMissing = false;
+            lastGrowth = Math.max(lastGrowth, after.lastModifiedTime().toMillis());
+            lastSize = -1;
             // a content shorter than what was read of it is read on once it grows past there, as before
             byte[] checked = resume.before() != null ? resume.before() : new byte[0];
             return new Tail(name, channel, after.fileKey(), resume.fingerprint(), resume.start(), new TailCheck(checked));

@@ -5,6 +5,7 @@ import dev.crawlerrors.crawler.Verdict;
 import dev.crawlerrors.crawler.Verification;
 import dev.crawlerrors.ingest.FileStamp;
 import dev.crawlerrors.ingest.SourceProgress;
+import dev.crawlerrors.store.AlertStore;
 import dev.crawlerrors.store.BreakdownCount;
 import dev.crawlerrors.store.DurationCount;
 import dev.crawlerrors.store.HitFilter;
@@ -49,6 +50,7 @@ public final class ClickHouseHitStore implements HitStore {
     private final ClickHouseVerdicts verdicts;
     private final ClickHouseHitWriter writer;
     private final ClickHouseHitReader reader;
+    private final ClickHouseAlertStore alerts;
     /** Commits what waits in the writer when nobody appends or reads (a re-check's verdict in a quiet server). */
     private final ScheduledExecutorService committer = Executors.newSingleThreadScheduledExecutor(runnable -> {
         Thread t = new Thread(runnable, "clickhouse-committer");
@@ -72,6 +74,7 @@ public final class ClickHouseHitStore implements HitStore {
         this.snapshots = new ClickHouseSnapshots(http, cluster.meta(), location.database(), writer::commits, clockAheadSeconds);
         this.verdicts = new ClickHouseVerdicts(http, cluster, location.database());
         this.reader = new ClickHouseHitReader(http, cluster, location.database(), snapshots, verdicts, this::commitIfDirty);
+        this.alerts = new ClickHouseAlertStore(http, cluster.meta(), location.database());
         snapshots.dropOld();
         committer.scheduleWithFixedDelay(this::commitQuietly, 1, 1, TimeUnit.SECONDS);
     }
@@ -258,6 +261,11 @@ public final class ClickHouseHitStore implements HitStore {
     public List<StoredVerdict> verdicts(Verification verification) {
         commitIfDirty();
         return verdicts.of(verification);
+    }
+
+    @Override
+    public AlertStore alerts() {
+        return alerts;
     }
 
     @Override

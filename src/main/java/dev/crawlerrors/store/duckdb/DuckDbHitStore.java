@@ -5,6 +5,7 @@ import dev.crawlerrors.crawler.Verdict;
 import dev.crawlerrors.crawler.Verification;
 import dev.crawlerrors.ingest.FileStamp;
 import dev.crawlerrors.ingest.SourceProgress;
+import dev.crawlerrors.store.AlertStore;
 import dev.crawlerrors.store.DamagedStoreException;
 import dev.crawlerrors.store.BreakdownCount;
 import dev.crawlerrors.store.DurationCount;
@@ -69,6 +70,7 @@ public final class DuckDbHitStore implements HitStore {
     private final DuckDbHitWriter writer;
     private final DuckDbVerdicts verdicts;
     private final DuckDbHitReader reader;
+    private final DuckDbAlertStore alerts;
 
     private DuckDbHitStore(DuckDBConnection connection, DuckDbFailures failures, long commitRows, DuckDbSettings settings)
             throws SQLException {
@@ -88,6 +90,7 @@ public final class DuckDbHitStore implements HitStore {
         this.verdicts = new DuckDbVerdicts(connection, query, this::snapshot);
         this.writer = new DuckDbHitWriter(connection, location, failures, commitRows, verdicts, query, claims);
         this.reader = new DuckDbHitReader(query, claims, writer);
+        this.alerts = new DuckDbAlertStore(connection, failures);
     }
 
     /**
@@ -355,6 +358,11 @@ public final class DuckDbHitStore implements HitStore {
     }
 
     @Override
+    public AlertStore alerts() {
+        return alerts;
+    }
+
+    @Override
     public void checkReadable() {
         DamagedStoreException seen = failures.damage();
         if (seen != null) {
@@ -368,6 +376,7 @@ public final class DuckDbHitStore implements HitStore {
         try {
             writer.close();
         } finally {
+            alerts.close();
             query.close();
             closeConnection();
         }
