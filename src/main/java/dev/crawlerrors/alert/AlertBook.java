@@ -32,11 +32,14 @@ final class AlertBook {
     /** How long an Alertmanager's API may take a firing alert for firing without hearing of it again: 4 resends, as Prometheus does. */
     static final Duration ALERTMANAGER_VALID = ALERTMANAGER_RESEND.multipliedBy(4);
 
+    /** A time long past, for "never said yet": far enough from {@link Long#MIN_VALUE} that {@code now - NEVER} does not overflow. */
+    static final long NEVER = Long.MIN_VALUE / 2;
+
     private final AlertStore store;
     private final Duration repeat;
     private final Consumer<String> log;
     private final Map<String, Alert> alerts = new LinkedHashMap<>();
-    private long storeFailureSaid = Long.MIN_VALUE;
+    private long storeFailureSaid = NEVER;
 
     /**
      * @param repeat how often a receiver is told again of an alert that still fires ({@code --alert-repeat})

@@ -11,6 +11,7 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * What a receiver is sent for a group of alerts: Alertmanager's webhook format (version 4, with a
@@ -26,11 +27,19 @@ final class AlertPayload {
     /** A summary is cut at this length: a shape or a host comes from a log. */
     private static final int MAX_SUMMARY = 600;
 
-    private final String base;
+    private final Supplier<String> base;
 
-    /** @param base the report's address as people open it ({@code https://crawl-errors.example.com}), for absolute links */
-    AlertPayload(String base) {
-        this.base = base.endsWith("/") ? base.substring(0, base.length() - 1) : base;
+    /**
+     * @param base the report's address as people open it ({@code https://crawl-errors.example.com}), for absolute
+     *             links; asked when a message is written (a serve on port 0 knows its port once it listens)
+     */
+    AlertPayload(Supplier<String> base) {
+        this.base = base;
+    }
+
+    private String base() {
+        String b = base.get();
+        return b.endsWith("/") ? b.substring(0, b.length() - 1) : b;
     }
 
     /** The body for {@code receiver} of {@code notices}, sent at {@code now}. */
@@ -69,7 +78,7 @@ final class AlertPayload {
         body.put("groupLabels", Map.of());
         body.put("commonLabels", common(notices.stream().map(Alert.Notice::labels).toList()));
         body.put("commonAnnotations", common(notices.stream().map(this::annotations).toList()));
-        body.put("externalURL", base + "/crawl-errors/alerts");
+        body.put("externalURL", base() + ReportLink.ALERTS_PATH);
         body.put("alerts", alerts);
         body.put("text", text(notices));
         return body;
@@ -132,7 +141,7 @@ final class AlertPayload {
     }
 
     private String absolute(String link) {
-        return link == null ? base + ReportLink.REPORT_PATH : base + link;
+        return link == null ? base() + ReportLink.REPORT_PATH : base() + link;
     }
 
     private static String cut(String summary) {

@@ -49,7 +49,7 @@ public final class Alerts implements AutoCloseable, MeterBinder {
     private volatile Snapshot start;
     private Thread thread;
     private long forgotAt;
-    private long failureSaidAt = Long.MIN_VALUE;
+    private long failureSaidAt = AlertBook.NEVER;
     private boolean fullSaid;
 
     /**

@@ -3,6 +3,7 @@ package dev.crawlerrors.alert;
 import dev.crawlerrors.crawler.BotType;
 import dev.crawlerrors.crawler.CrawlerHit;
 import dev.crawlerrors.crawler.Verification;
+import dev.crawlerrors.store.HitReader;
 import dev.crawlerrors.store.StoredHit;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
@@ -10,6 +11,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
@@ -64,6 +66,20 @@ public final class HitMeters implements MeterBinder {
                 fetched(familyOf.apply(fetch.crawler()), fetch.status(), fetch.epochMillis());
             }
         }
+    }
+
+    /**
+     * Takes each verified family's latest robots.txt fetch from {@code store}, on a thread of its
+     * own: a slow store must not delay serving, and a fetch stored meanwhile is newer anyway.
+     */
+    public void seedInBackground(HitReader store, Function<String, String> familyOf) {
+        Thread.ofPlatform().daemon().name("metrics-seed").start(() -> {
+            try {
+                seedRobots(CountsSeed.robotsFetches(store, store.snapshot(), Set.of(Verification.verified)), familyOf);
+            } catch (RuntimeException e) {
+                // the gauges start from the next fetch; the report says what is wrong with the store
+            }
+        });
     }
 
     private void fetched(String family, int status, long millis) {

@@ -15,6 +15,8 @@ import java.util.List;
 final class ReportLink {
 
     static final String REPORT_PATH = "/crawl-errors";
+    /** The Alerts page. */
+    static final String ALERTS_PATH = "/crawl-errors/alerts";
     /** The report's times: local, to the minute, in its display zone. */
     private static final DateTimeFormatter MINUTE = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm");
 

@@ -48,7 +48,7 @@ final class WebhookSender implements AutoCloseable {
     final AtomicLong failed = new AtomicLong();
     /** Failures since the last one said, and when that was. */
     private long failuresUnsaid;
-    private long saidAt = Long.MIN_VALUE;
+    private long saidAt = AlertBook.NEVER;
     private long failingSince = -1;
     private long retryAt;
     private Duration retry = FIRST_RETRY;
@@ -173,7 +173,7 @@ final class WebhookSender implements AutoCloseable {
         failuresUnsaid = 0;
         retryAt = 0;
         retry = FIRST_RETRY;
-        saidAt = Long.MIN_VALUE;
+        saidAt = AlertBook.NEVER;
     }
 
     private static String described(List<Alert.Notice> message) {

@@ -1,5 +1,9 @@
 package dev.crawlerrors.cli;
 
+import dev.crawlerrors.alert.AlertSettings;
+import dev.crawlerrors.alert.Alerts;
+import dev.crawlerrors.alert.HitMeters;
+import dev.crawlerrors.crawler.Crawler;
 import dev.crawlerrors.crawler.CrawlerCatalog;
 import dev.crawlerrors.crawler.CrawlerIdentifier;
 import dev.crawlerrors.crawler.verify.CrawlerVerifier;
@@ -11,11 +15,13 @@ import dev.crawlerrors.pipeline.VerdictRechecks;
 import dev.crawlerrors.report.CrawlErrorReport;
 import dev.crawlerrors.report.ReportRequest;
 import dev.crawlerrors.store.HitStore;
+import dev.crawlerrors.store.TappedStore;
 import dev.crawlerrors.store.remote.ServedStore;
 import dev.crawlerrors.store.remote.StoreSocketServer;
 import dev.crawlerrors.text.Failures;
 import dev.crawlerrors.text.ShownText;
 import dev.crawlerrors.web.ReportServer;
+import io.micrometer.core.instrument.binder.MeterBinder;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -24,6 +30,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import picocli.CommandLine.Model.CommandSpec;
 
@@ -41,6 +48,8 @@ final class ServeCommand implements Callable<Integer> {
     final FormatOption format = new FormatOption();
 
     final UrlNamesOption urlNames = new UrlNamesOption();
+
+    final AlertOptions alerting = new AlertOptions();
 
     /** The command, bound to this object. */
     CommandSpec spec() {
@@ -62,6 +71,7 @@ final class ServeCommand implements Callable<Integer> {
                         + "a growing one read on, a compressed one once it stays unchanged. Repeatable.").build());
         format.addTo(spec);
         urlNames.addTo(spec, List.of());
+        alerting.addTo(spec);
         return spec;
     }
 
@@ -82,6 +92,9 @@ final class ServeCommand implements Callable<Integer> {
         server.check();
         urlNames.check();
         CrawlerCatalog catalog = store.catalog();
+        ReportServer[] listening = new ReportServer[1];
+        AlertSettings alertSettings = alerting.any() ? alerting.check(catalog, store.zone(), () -> server.scheme() + "://"
+                + server.displayHost() + ":" + (listening[0] == null ? server.port : listening[0].port())) : null;
         boolean existed = store.storeExists();
         // what was started, closed in reverse when a later step fails: a failed start leaves no store file it made
         List<AutoCloseable> started = new ArrayList<>();
@@ -90,9 +103,26 @@ final class ServeCommand implements Callable<Integer> {
         StoreSocketServer imports;
         List<AutoCloseable> feeds = new ArrayList<>();
         HitStore hits;
+        Alerts alerts = null;
         try {
-            hits = store.openStore(server.readers);
-            started.add(hits);
+            HitStore opened = store.openStore(server.readers);
+            started.add(opened);
+            // every hit a source or an import stores is counted for /metrics and the alerts as it is stored
+            Function<String, String> familyOf = name -> catalog.crawler(name).map(Crawler::family).orElse(Crawler.OTHER_FAMILY);
+            HitMeters hitMeters = new HitMeters();
+            if (alertSettings != null) {
+                alerts = new Alerts(alertSettings, opened.alerts(), opened, familyOf, notice -> notices.accept("alerts: " + notice));
+                alerts.prepare();
+                started.add(alerts);
+            }
+            Alerts counting = alerts;
+            hits = new TappedStore(opened, stored -> {
+                hitMeters.stored(stored);
+                if (counting != null) {
+                    counting.counted(stored);
+                }
+            });
+            hitMeters.seedInBackground(opened, familyOf);
             CrawlerVerifier verifier = store.verifier(catalog);
             started.add(verifier);
             VerdictRechecks rechecks = new VerdictRechecks(hits, catalog, verifier);
@@ -114,8 +144,19 @@ final class ServeCommand implements Callable<Integer> {
             LiveSource.startAll(sources);
             started.addAll(sources);
             report = urlNames.report(hits, store.zone(), catalog);
-            reportServer = server.start(report, hits, () -> verifier.describeEvidence(Instant.now()), sources);
+            List<MeterBinder> meters = new ArrayList<>(sources);
+            meters.add(hitMeters);
+            if (alerts != null) {
+                meters.add(alerts);
+            }
+            reportServer = server.start(report, hits, () -> verifier.describeEvidence(Instant.now()), meters);
+            listening[0] = reportServer;
             started.add(reportServer);
+            if (alerts != null) {
+                alerts.start();
+                feeds.add(alerts);
+                notices.accept("alerts: " + alertSettings.rules().rules().size() + " rules, sent to " + String.join(", ", alerts.receivers()));
+            }
             // an import of this store writes through this serve while it has the store open; ClickHouse takes
             // every import itself, so a serve of it listens for none (and claims no DuckDB file's place)
             imports = store.onClickHouse() ? null : startImportSocket(hits, store.dbPath());
