@@ -149,7 +149,8 @@ final class ServeCommand implements Callable<Integer> {
             if (alerts != null) {
                 meters.add(alerts);
             }
-            reportServer = server.start(report, hits, () -> verifier.describeEvidence(Instant.now()), meters);
+            reportServer = server.start(report, hits, () -> verifier.describeEvidence(Instant.now()), meters,
+                    alerts == null ? null : alerts::listing);
             listening[0] = reportServer;
             started.add(reportServer);
             if (alerts != null) {

@@ -137,6 +137,9 @@ class AlertsServeTest {
             assertThat(receiver.alerts(name, "firing")).as(name + " firing").hasSize(1);
             assertThat(receiver.alerts(name, "resolved")).as(name + " resolved").hasSize(1);
         }
+        String page = get(serve.base() + "/crawl-errors/alerts");
+        assertThat(page).contains("id=\"none-firing\"").contains("id=\"resolved\"").contains("CrawlErrorNewPattern")
+                .contains("shape=/api/{n}").contains("href=\"/crawl-errors?status=4xx&amp;status=5xx&amp;verification=verified&amp;pattern=");
         String metrics = get(serve.base() + "/metrics");
         assertThat(metrics).contains("crawl_errors_alert_notifications_total{outcome=\"sent\",receiver=\"http://127.0.0.1:");
         assertThat(metrics).containsPattern("crawl_errors_crawler_error_hits_total\\{family=\"Google\",status=\"503\",verification=\"spoofed\"} 30");
@@ -180,6 +183,8 @@ class AlertsServeTest {
         assertThat(receiver.alerts("CrawlerServerErrors", "firing")).hasSize(1);
         assertThat(receiver.alerts("CrawlerServerErrors", "resolved")).isEmpty();
         assertThat(get(second.base() + "/metrics")).contains("crawl_errors_alerts_firing{alertname=\"CrawlerServerErrors\"} 1");
+        assertThat(get(second.base() + "/crawl-errors/alerts")).contains("id=\"firing\"").contains("CrawlerServerErrors")
+                .contains("RobotsTxtNotOk");
     }
 
     @Test
