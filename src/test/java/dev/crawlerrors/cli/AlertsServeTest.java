@@ -143,6 +143,12 @@ class AlertsServeTest {
         String metrics = get(serve.base() + "/metrics");
         assertThat(metrics).contains("crawl_errors_alert_notifications_total{outcome=\"sent\",receiver=\"http://127.0.0.1:");
         assertThat(metrics).containsPattern("crawl_errors_crawler_error_hits_total\\{family=\"Google\",status=\"503\",verification=\"spoofed\"} 30");
+        assertThat(metrics).contains("crawl_errors_robots_txt_status{family=\"Google\"} 200.0")
+                .contains("crawl_errors_follow_last_growth_timestamp_seconds{source=\"" + log + "\"}")
+                .contains("crawl_errors_follow_lag_seconds{source=\"" + log + "\"}")
+                .contains("crawl_errors_alerts_firing{alertname=\"CrawlerServerErrors\"} 0.0")
+                .containsPattern("crawl_errors_crawler_hits_total\\{bot_type=\"[a-z_]+\",family=\"Google\",status_class=\"5xx\","
+                        + "verification=\"verified\"} 9.0");
         assertThat(serve.printed()).contains("alerts: sent to http://127.0.0.1:");
     }
 
