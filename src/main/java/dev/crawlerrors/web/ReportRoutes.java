@@ -15,6 +15,7 @@ import dev.crawlerrors.report.ReportRequest;
 import dev.crawlerrors.report.pattern.ErrorPattern;
 import dev.crawlerrors.report.pattern.PatternReport;
 import dev.crawlerrors.store.HitFilter;
+import dev.crawlerrors.store.StoreHealth;
 import gg.jte.ContentType;
 import gg.jte.TemplateEngine;
 import gg.jte.output.StringOutput;
@@ -44,12 +45,15 @@ final class ReportRoutes {
     private static final TemplateEngine TEMPLATES = TemplateEngine.createPrecompiled(ContentType.Html);
 
     private final CrawlErrorReport report;
+    private final StoreHealth health;
     private final Supplier<List<String>> evidenceSources;
     private final Supplier<List<AlertListing>> alerts;
 
     /** @param alerts the built-in alerts, firing first; null when {@code serve} runs none */
-    ReportRoutes(CrawlErrorReport report, Supplier<List<String>> evidenceSources, Supplier<List<AlertListing>> alerts) {
+    ReportRoutes(CrawlErrorReport report, StoreHealth health, Supplier<List<String>> evidenceSources,
+            Supplier<List<AlertListing>> alerts) {
         this.report = report;
+        this.health = health;
         this.evidenceSources = evidenceSources;
         this.alerts = alerts;
     }
@@ -64,7 +68,8 @@ final class ReportRoutes {
             return;
         }
         ReportPage page = report.page(request);
-        boolean recorded = page.total() > 0 || report.hasRecords();
+        // an empty report says whether anything at all has been recorded
+        boolean recorded = page.total() > 0 || health.size() > 0;
         boolean filtered = ctx.queryParamMap().keySet().stream().anyMatch(k -> !k.equals("page") && !k.equals("at"));
         // the summary at the page's snapshot: its figures add up to the header's total
         Overview summary = report.summary(request, page).orElse(null);
