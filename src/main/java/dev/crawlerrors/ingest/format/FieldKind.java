@@ -19,11 +19,12 @@ enum FieldKind {
     CLIENT("an IPv4 or IPv6 address", false, 0, false) {
         @Override
         void read(byte[] b, int from, int to, LineFields out, String name) throws BadLineException {
-            if (!ClientAddress.looksLikeAddress(b, from, to)) {
+            if (!AddressText.isAddress(b, from, to)) {
                 throw bad("no client address", b, from, to, name);
             }
-            out.clientFrom = from;
-            out.clientTo = to;
+            boolean bracketed = b[from] == '[';
+            out.clientFrom = bracketed ? from + 1 : from;
+            out.clientTo = bracketed ? to - 1 : to;
         }
     },
     FORWARDED_FOR("a list of addresses", true, 0, false) {
