@@ -3,7 +3,7 @@ package dev.crawlerrors.pipeline;
 import static dev.crawlerrors.ingest.SampleLogs.line;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.crawlerrors.ingest.format.LogFormat;
+import dev.crawlerrors.ingest.format.NamedFormats;
 import dev.crawlerrors.ingest.push.SyslogAddress;
 import dev.crawlerrors.ingest.push.SyslogListener;
 import dev.crawlerrors.report.CrawlErrorReport;
@@ -80,7 +80,7 @@ class SyslogAbuseTest {
     void idleTcpConnectionsHoldNoPlatformThreadAreCappedAndClosedWhenIdleTooLong() throws Exception {
         SyslogListener.Options options = new SyslogListener.Options(50, Duration.ofSeconds(5), 1 << 20, Duration.ofSeconds(5));
         SyslogListener listener = SyslogListener.start(SyslogAddress.parse("tcp://127.0.0.1:0"), options,
-                LogFormat.liveChooser("auto", notice -> { }), stored.pushed, notices::add);
+                NamedFormats.liveChooser("auto", notice -> { }), stored.pushed, notices::add);
         closing.add(listener);
         InetSocketAddress address = new InetSocketAddress("127.0.0.1", listener.address().port());
         int threadsBefore = ManagementFactory.getThreadMXBean().getThreadCount();
@@ -124,7 +124,7 @@ class SyslogAbuseTest {
         // the smallest receive buffer the kernel grants: a few datagrams, so a burst overflows it
         SyslogListener.Options options = new SyslogListener.Options(1_000, Duration.ofMinutes(15), 1, Duration.ofMillis(100));
         SyslogSource source = new SyslogSource(SyslogAddress.parse("udp://127.0.0.1:0"), options,
-                LogFormat.liveChooser("auto", notice -> { }), stored.pushed, notices::add);
+                NamedFormats.liveChooser("auto", notice -> { }), stored.pushed, notices::add);
         source.start();
         closing.add(source);
         ReportServer metrics = ReportServer.start(new CrawlErrorReport(stored.store, ZoneId.of("UTC")), stored.store, "127.0.0.1", 0,
