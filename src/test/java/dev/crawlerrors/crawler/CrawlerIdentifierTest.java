@@ -116,6 +116,11 @@ class CrawlerIdentifierTest {
         "Doximity-Diffbot|Doximity-Diffbot|crawler_ai",
         "Mozilla/5.0 (compatible; BLEXBot/1.0; +http://webmeup-crawler.com/)|BLEXBot Crawler|crawler_seo",
         "Mozilla/5.0 (compatible; ExampleResearchBot/0.1)|Generic Bot|security_scanner",
+        "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko; Google Web Preview) Chrome/27.0.1453 Safari/537.36|Google Web Preview|fetcher_preview",
+        "Google-AdWords-Express|Google-AdWords-Express|crawler_ads",
+        "Mozilla/5.0 (compatible; Google-Lens/1.0)|Google-Lens|fetcher_user",
+        "Mozilla/5.0 (compatible; DuckDuckGo-Favicons-Bot/1.0; +http://duckduckgo.com)|DuckDuckGo-Favicons-Bot|fetcher_user",
+        "Slack-ImgProxy 0.19 (+https://api.slack.com/robots)|Slack-ImgProxy|fetcher_preview",
         "360Spider-Image|360Spider|crawler_search",
         "Mozilla/5.0 (compatible; YandexMetrika/2.0; +http://yandex.com/bots)|YandexMetrika|crawler_search",
     })
