@@ -246,6 +246,7 @@ public final class CombinedLineParser implements LineFindingParser {
             agents = new RecurringText(256);
             addresses = new RecurringText(2048);
         }
+        checkAddress(b, ipFrom, ipEnd, to);
         if (b[ipFrom] == '[') {
             ipFrom++; // [IPv6]: the address without its brackets
             ipEnd--;
@@ -309,6 +310,7 @@ public final class CombinedLineParser implements LineFindingParser {
         if (!filter.mayBeCrawler(b, bytesEnd, bytesEnd)) {
             return null;
         }
+        checkAddress(b, ipFrom, ipEnd, to);
         boolean bracketed = b[ipFrom] == '[';
         String ip = new String(b, bracketed ? ipFrom + 1 : ipFrom, ipEnd - ipFrom - (bracketed ? 2 : 0), StandardCharsets.US_ASCII);
         String host = hostFrom < 0 ? null : new String(b, hostFrom, hostTo - hostFrom, StandardCharsets.UTF_8);
@@ -466,29 +468,41 @@ public final class CombinedLineParser implements LineFindingParser {
     }
 
     /**
-     * The index of the space that ends the client address at {@code b[from]}, which must be an
-     * address ({@link AddressText#isAddress}): a host name there, such as a virtual host
-     * {@code www.example.org:443}, makes the line bad, so a {@code vhost_combined} log is never read
-     * as {@code combined} with the vhost for the client. One walk, a table load a byte (a chain of
-     * ranges was a tenth of the parser's time), finds the space: a space is no address byte.
+     * The index of the space that ends the client address at {@code b[from]}. One walk, a table
+     * load a byte (a chain of ranges was a tenth of the parser's time), both finds the space and
+     * screens the address: a space is no address byte, so the walk stops at the first one. That it
+     * is an address, not a host name, is checked where a hit is made ({@link #checkAddress}).
      */
-    private int addressEnd(byte[] b, int from, int to) throws BadLineException {
+    private static int addressEnd(byte[] b, int from, int to) throws BadLineException {
         int i = from;
         while (i < to && ADDRESS_BYTES[b[i] & 0xFF]) {
             i++;
         }
-        if (i == from || i == to || b[i] != ' ' || !AddressText.isAddress(b, from, i)) {
+        if (i == from || i == to || b[i] != ' ') {
             throw badAddress(b, from, to);
         }
         return i;
     }
 
     /**
-     * Why the line has no client address, in the words of the checks {@link #addressEnd} makes at
-     * once: when an address follows, the field was most likely a virtual host; else the line may be
-     * of another format altogether, and is shown.
+     * Throws when the client field {@code b[from, end)} of the line {@code b[from, to)} is not an
+     * address ({@link AddressText#isAddress}): a host name there, such as a virtual host
+     * {@code www.example.org:443}, makes the line bad, so a {@code vhost_combined} log is never read
+     * as {@code combined} with the vhost for the client. Checked only where a hit is made, since a
+     * line the agent filter drops is dropped whatever its address (and the check is a sixth of a
+     * line's parse); detection and the per-file check keep every line, so they check every one.
      */
-    private BadLineException badAddress(byte[] b, int from, int to) {
+    private void checkAddress(byte[] b, int from, int end, int to) throws BadLineException {
+        if (!AddressText.isAddress(b, from, end)) {
+            throw badAddress(b, from, to);
+        }
+    }
+
+    /**
+     * Why the line has no client address: when an address follows, the field was most likely a
+     * virtual host; else the line may be of another format altogether, and is shown.
+     */
+    private static BadLineException badAddress(byte[] b, int from, int to) {
         int ipEnd = ByteSearch.indexOfEither(b, from, to, (byte) ' ', (byte) '\n');
         if (ipEnd <= from || b[ipEnd] != ' ') {
             return noClientAddress(b, from, to);
@@ -498,7 +512,7 @@ public final class CombinedLineParser implements LineFindingParser {
         return new BadLineException("no client address", "'" + LogText.excerpt(b, from, ipEnd)
                 + "' is not a client address (an IPv4 or IPv6 address); " + (addressFollows
                         ? "a virtual host before the address is the combined-vhost format"
-                        : "is this a " + name() + " log? got '" + LogText.excerpt(b, from, to) + "'"));
+                        : "is this the log's format? got '" + LogText.excerpt(b, from, to) + "'"));
     }
 
     private BadLineException badTime(byte[] b, int from, int to) {

@@ -24,7 +24,7 @@ import java.util.stream.Collectors;
  */
 public enum LogFormat {
 
-    /** Detected from each log's first lines, among {@link #DETECTED} ({@link FormatDetector}). */
+    /** Detected from each log's first lines, among {@link #DETECTED}. */
     AUTO("auto"),
     /** nginx's and Apache's {@code combined}, with an optional trailing request time. */
     COMBINED("combined", CombinedLineParser::combined, Agent.ALWAYS, null),
@@ -191,16 +191,13 @@ public enum LogFormat {
         return false;
     }
 
-    /** Keeps no line: the check needs to know a line reads, not its hit (making its strings was half of the check). */
-    private static final AgentFilter NO_AGENT = (line, from, to) -> false;
-
     /** Whether {@code parser} reads every line, and (when {@code aRequest}) a request among them rather than directives alone. */
     private static boolean readsAll(LineParser parser, byte[] b, int[] lines, boolean aRequest) {
         boolean request = !aRequest;
         for (int i = 0; i < lines.length; i += 2) {
             try {
-                // every field is read before the agent is looked at: a line kept by no filter is checked whole
-                Hit hit = parser.parse(b, lines[i], lines[i + 1], NO_AGENT);
+                // every line kept, as detection keeps them: some fields (the client's address) are checked only in a kept line
+                Hit hit = parser.parse(b, lines[i], lines[i + 1], AgentFilter.ALL);
                 request |= hit != null || b[lines[i]] != '#';
             } catch (BadLineException | RuntimeException e) {
                 return false;

@@ -93,7 +93,8 @@ class CombinedVariantsTest {
     void rejectsAPlainCombinedLineAsVhostCombined() {
         assertThatThrownBy(() -> parse(CombinedLineParser.combinedVhost(), "66.249.66.1 - - [14/May/2025:09:31:02 +0200] "
                 + "\"GET / HTTP/1.1\" 200 5 \"-\" \"Googlebot\""))
-                .hasMessageStartingWith("'-' is not a client address (an IPv4 or IPv6 address); is this a combined-vhost log?");
+                .hasMessage("expected identity and user (such as '- -') between the client address and the time; got '- '; "
+                        + "is there a virtual host before the client address?");
     }
 
     @Test

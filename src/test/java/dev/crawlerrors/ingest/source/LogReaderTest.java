@@ -285,10 +285,10 @@ class LogReaderTest {
         assertThat(counts.inOtherFormat()).containsExactly(java.util.Map.entry("JSON lines (Caddy)", 1L));
         assertThat(counts.firstInOtherFormat().get("JSON lines (Caddy)").lineNumber()).isEqualTo(2);
         assertThat(counts.linesBad()).isEqualTo(2);
-        assertThat(counts.badByReason()).containsExactlyInAnyOrderEntriesOf(java.util.Map.of("no client address", 2L));
+        assertThat(counts.badByReason()).containsExactlyInAnyOrderEntriesOf(java.util.Map.of("no client address", 1L, "no time", 1L));
         assertThat(counts.firstBadLines()).extracting(BadLine::lineNumber).containsExactly(4L, 5L);
-        assertThat(counts.firstBadLines().get(0).toString()).startsWith("access.log line 4: '2025-05-14' is not a client address")
-                .contains("is this a combined log? got '2025-05-14 07:31:02 10.0.0.4 GET");
+        assertThat(counts.firstBadLines().get(0).toString()).startsWith("access.log line 4: no [time] field;")
+                .contains("got '2025-05-14 07:31:02 10.0.0.4 GET");
     }
 
     @Test
