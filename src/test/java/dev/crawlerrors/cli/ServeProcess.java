@@ -23,7 +23,7 @@ import java.util.regex.Pattern;
  */
 record ServeProcess(Process process, String base, Path output) implements AutoCloseable {
 
-    private static final Pattern SERVING = Pattern.compile("Serving the report at (http://\\S+)/crawl-errors");
+    private static final Pattern SERVING = Pattern.compile("Serving the report at (https?://\\S+)/crawl-errors");
     /** A start under a load of ten times the cores (a JVM, DuckDB's 70 MB library unpacked) passed 30 s. */
     private static final long START_MS = 120_000;
 
