@@ -126,7 +126,7 @@ class SyslogAbuseTest {
         // busy means sent within no time at all: every idle connection may give its place up
         SyslogListener.Options options = new SyslogListener.Options(50, Duration.ofMinutes(15), 1 << 20, Duration.ofSeconds(5), Duration.ZERO);
         SyslogListener listener = SyslogListener.start(SyslogAddress.parse("tcp://127.0.0.1:0"), options,
-                LogFormat.liveChooser("auto", notice -> { }), stored.pushed, notices::add);
+                NamedFormats.liveChooser("auto", notice -> { }), stored.pushed, notices::add);
         closing.add(listener);
         List<Socket> idle = new ArrayList<>();
         try {
