@@ -92,7 +92,7 @@ class EscapedTerminalOutputTest {
 
         assertThat(exit).isZero();
         assertThat(stdout()).contains("Bad lines by reason: no client address 1\n")
-                .contains("\n  " + log + " line 1: '" + SHOWN + "' is not a client address\n");
+                .contains("\n  " + log + " line 1: '" + SHOWN + "' is not a client address (an IPv4 or IPv6 address); ");
         assertNothingRawPrinted();
     }
 
