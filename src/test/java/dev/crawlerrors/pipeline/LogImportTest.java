@@ -62,7 +62,7 @@ class LogImportTest {
                     NamedFormats.chooser("auto", notice -> { })).run(sources, ImportListener.Factory.NONE, true);
             assertThat(summary.lines().linesBad()).isZero();
             assertThat(summary.sourceLines()).hasSize(2);
-            store.forEach(new HitFilter(List.of(StatusRange.ANY), HitFilter.ALL_BOT_TYPES, EnumSet.allOf(Verification.class), null, null,
+            store.reader().forEach(new HitFilter(List.of(StatusRange.ANY), HitFilter.ALL_BOT_TYPES, EnumSet.allOf(Verification.class), null, null,
                     null, null), rows::add);
         }
         return rows;

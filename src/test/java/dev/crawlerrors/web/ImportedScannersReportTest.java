@@ -94,7 +94,7 @@ class ImportedScannersReportTest {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         summary.print(new PrintStream(out, true, StandardCharsets.UTF_8));
         printed = out.toString(StandardCharsets.UTF_8);
-        server = ReportServer.start(new CrawlErrorReport(store, ZoneId.of("UTC"), catalog), store, "127.0.0.1", 0);
+        server = ReportServer.start(new CrawlErrorReport(store.reader(), ZoneId.of("UTC"), catalog), store.health(), "127.0.0.1", 0);
     }
 
     private static String line(int minute, String ip, String url, int status, String agent) {
