@@ -74,6 +74,7 @@ public final class ClickHouseHitStore implements HitStore {
         this.verdicts = new ClickHouseVerdicts(http, cluster, location.database());
         this.reader = new ClickHouseHitReader(http, cluster, location.database(), snapshots, verdicts, this::commitIfDirty);
         snapshots.dropOld();
+        committer.execute(this::removeLeftovers);
         committer.scheduleWithFixedDelay(this::commitQuietly, 1, 1, TimeUnit.SECONDS);
     }
 
@@ -144,6 +145,15 @@ public final class ClickHouseHitStore implements HitStore {
             committerFailure = e;
         } catch (RuntimeException e) {
             committerFailure = new StoreException("cannot write to ClickHouse: " + Failures.firstLine(e), e);
+        }
+    }
+
+    /** A writer's start: the rows that killed writers left uncommitted go ({@link ClickHouseLeftovers}). */
+    private void removeLeftovers() {
+        try {
+            ClickHouseLeftovers.remove(http, cluster, location.database(), snapshots.crashedWriters());
+        } catch (RuntimeException e) {
+            // they never count, and the next writer's start tries again (a user without ALTER cannot remove them)
         }
     }
 

@@ -602,6 +602,51 @@ class ClickHouseHitStoreTest {
     }
 
     @Test
+    void rowsAKilledWriterLeftUncommittedAreNotCheckedAsHitsAndTheNextWriterPastItsLeaseRemovesThem() throws InterruptedException {
+        String db = ClickHouseTestCluster.database("leftovers");
+        try (ClickHouseHitStore store = open(db)) {
+            store.append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/committed", 404, VERIFIED)));
+            store.flush();
+        }
+        // a writer that committed its first batch, wrote its second (hits and a verdict) and was killed before committing it
+        long crashed = (cluster.number(1, "SELECT toUInt64(now())") << 32) | 9;
+        String writer = Long.toUnsignedString(crashed);
+        cluster.query(1, "INSERT INTO " + db + ".commits (writer, seq, closed, fingerprint, name, bytes, lines) VALUES ("
+                + writer + ", 0, 0, '', '', 0, 0), (" + writer + ", 1, 0, '', '', 0, 0)");
+        for (int seq = 1; seq <= 2; seq++) {
+            cluster.query(1, "INSERT INTO " + db + ".hits_local (ts_ms, writer, seq, n, utc_offset_minutes, ip, method, url, status,"
+                    + " crawler, bot_type) VALUES (" + Instant.parse("2025-05-14T10:00:0" + seq + "Z").toEpochMilli() + ", " + writer
+                    + ", " + seq + ", " + seq + ", 0, '66.249.66.2', 'GET', '/batch" + seq + "', 404, 'Googlebot Desktop', 'crawler_search')");
+        }
+        cluster.query(1, "INSERT INTO " + db + ".verdict_log_local (ip, crawler, verification, reason, version, writer, seq) VALUES"
+                + " ('66.249.66.2', 'Googlebot Desktop', 'spoofed', 'never committed', 1, " + writer + ", 2)");
+        String leftover = " WHERE writer = " + writer + " AND seq = 2";
+
+        // what check counts is what the report counts
+        assertThat(ClickHouseStoreCheck.check(cluster.location(db), ClickHouseSettings.IMPORT).orElseThrow().contents().hits()).isEqualTo(2);
+        try (ClickHouseHitStore store = open(db)) {
+            assertThat(store.size()).isEqualTo(2);
+        }
+        assertThat(cluster.number(1, "SELECT count() FROM " + db + ".hits_local" + leftover)).as("within its lease: kept").isEqualTo(1);
+
+        // twenty minutes on, the killed writer is past its lease: the next writer's start removes what it left, and only that
+        try (ClickHouseHitStore later = ClickHouseHitStore.openWithClockAhead(cluster.location(db), ClickHouseSettings.SERVE, 1200)) {
+            for (int wait = 0; wait < 300 && cluster.number(1, "SELECT count() FROM " + db + ".hits_local" + leftover) > 0; wait++) {
+                Thread.sleep(100);
+            }
+            assertThat(cluster.number(1, "SELECT count() FROM " + db + ".hits_local" + leftover)).isZero();
+            for (int wait = 0; wait < 300 && cluster.number(1, "SELECT count() FROM " + db + ".verdict_log_local" + leftover)
+                    + cluster.number(1, "SELECT count() FROM " + db + ".minute_counts_local" + leftover) > 0; wait++) {
+                Thread.sleep(100);
+            }
+            assertThat(cluster.number(1, "SELECT count() FROM " + db + ".verdict_log_local" + leftover)).isZero();
+            assertThat(cluster.number(1, "SELECT count() FROM " + db + ".minute_counts_local" + leftover)).isZero();
+            assertThat(later.page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url).containsExactly("/batch1", "/committed");
+        }
+        assertThat(cluster.perShard("SELECT count() FROM " + db + ".hits_local").stream().mapToLong(Long::longValue).sum()).isEqualTo(2);
+    }
+
+    @Test
     void theServerRefusesTheCommitOfAWriterPastItsLease() {
         String db = ClickHouseTestCluster.database("lease");
         try (ClickHouseHitStore store = open(db)) {
