@@ -172,9 +172,9 @@ public final class ClickHouseHitStore implements HitStore {
     }
 
     @Override
-    public void append(List<CrawlerHit> hits, SourceProgress through) {
+    public void append(List<CrawlerHit> hits, SourceProgress from, SourceProgress through) {
         rethrowCommitterFailure();
-        writer.append(hits, through);
+        writer.append(hits, from, through);
     }
 
     /**

@@ -108,7 +108,7 @@ final class ClickHouseHitWriter {
         }
     }
 
-    synchronized void append(List<CrawlerHit> hits, SourceProgress through) {
+    synchronized void append(List<CrawlerHit> hits, SourceProgress from, SourceProgress through) {
         buffered.progress.put(through.fingerprint(), through);
         uncommittedProgress.put(through.fingerprint(), through);
         if (through.file() != null) {

@@ -247,8 +247,8 @@ public final class DuckDbHitStore implements HitStore {
     }
 
     @Override
-    public void append(List<CrawlerHit> hits, SourceProgress through) {
-        writer.append(hits, through);
+    public void append(List<CrawlerHit> hits, SourceProgress from, SourceProgress through) {
+        writer.append(hits, from, through);
     }
 
     @Override

@@ -19,7 +19,8 @@ import java.util.Map;
 
 /**
  * The store socket's messages, as bytes: a request is a kind (one byte) and its fields, an answer
- * {@link #OK} and its fields or {@link #FAILED} and a message. Strings are a length and UTF-8
+ * {@link #OK} and its fields, {@link #FAILED} and a message, or {@link #MOVED} and a message and
+ * the keys of the logs whose position moved. Strings are a length and UTF-8
  * bytes, -1 for null; a log line is at most 64 KiB, so no field comes near the int's bound.
  */
 final class Frames {
@@ -34,6 +35,8 @@ final class Frames {
     static final byte QUIT = 'Q';
     static final byte OK = 'K';
     static final byte FAILED = 'E';
+    /** An append refused: another writer recorded the log elsewhere; a message and the logs' keys follow. */
+    static final byte MOVED = 'M';
     /** The longest string a frame may carry: a log line is at most 64 KiB. */
     private static final int MAX_STRING = 1 << 20;
     /** The most hits one append may carry: an import appends a chunk of a log at a time. */

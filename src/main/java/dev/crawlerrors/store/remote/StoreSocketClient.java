@@ -11,6 +11,7 @@ import dev.crawlerrors.store.HitStore;
 import dev.crawlerrors.store.HitWindow;
 import dev.crawlerrors.store.MinuteChange;
 import dev.crawlerrors.store.MinuteCounts;
+import dev.crawlerrors.store.PositionMovedException;
 import dev.crawlerrors.store.Snapshot;
 import dev.crawlerrors.store.StoreException;
 import dev.crawlerrors.store.StoredHit;
@@ -73,13 +74,14 @@ public final class StoreSocketClient implements HitStore {
 
     @Override
     public synchronized void append(List<CrawlerHit> hits) {
-        append(hits, null);
+        append(hits, null, null);
     }
 
     @Override
-    public synchronized void append(List<CrawlerHit> hits, SourceProgress through) {
+    public synchronized void append(List<CrawlerHit> hits, SourceProgress from, SourceProgress through) {
         ask(Frames.APPEND, () -> {
             Frames.writeHits(out, hits);
+            Frames.writeProgress(out, from);
             Frames.writeProgress(out, through);
         });
     }
@@ -231,6 +233,9 @@ public final class StoreSocketClient implements HitStore {
             request.write();
             out.flush();
             int answer = in.read();
+            if (answer == Frames.MOVED) {
+                throw PositionMovedException.told(Frames.readString(in), Frames.readStrings(in));
+            }
             if (answer == Frames.FAILED) {
                 throw new StoreException(served.store() + " (through crawl-errors serve, PID " + served.pid() + "): "
                         + Frames.readString(in), null);

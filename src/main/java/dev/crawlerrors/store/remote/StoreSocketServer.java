@@ -3,6 +3,7 @@ package dev.crawlerrors.store.remote;
 import dev.crawlerrors.crawler.Verification;
 import dev.crawlerrors.ingest.SourceProgress;
 import dev.crawlerrors.store.HitStore;
+import dev.crawlerrors.store.PositionMovedException;
 import dev.crawlerrors.store.StoredVerdict;
 import dev.crawlerrors.text.Failures;
 import java.io.BufferedInputStream;
@@ -111,6 +112,11 @@ public final class StoreSocketServer implements AutoCloseable {
                 }
                 try {
                     answer((byte) kind, in, out);
+                } catch (PositionMovedException e) {
+                    // another writer got there first: the import reads on from where the store has the log
+                    out.writeByte(Frames.MOVED);
+                    Frames.writeString(out, e.getMessage());
+                    Frames.writeStrings(out, e.keys());
                 } catch (RuntimeException e) {
                     // what the store refused (a full disk, a damaged file) is the import's failure to tell
                     out.writeByte(Frames.FAILED);
@@ -131,11 +137,14 @@ public final class StoreSocketServer implements AutoCloseable {
         switch (kind) {
             case Frames.APPEND -> {
                 var hits = Frames.readHits(in);
+                SourceProgress from = Frames.readProgress(in);
                 SourceProgress through = Frames.readProgress(in);
                 if (through == null) {
                     store.append(hits);
+                } else if (from == null) {
+                    throw new IOException("an append of a log's lines without the position they start from");
                 } else {
-                    store.append(hits, through);
+                    store.append(hits, from, through);
                 }
                 out.writeByte(Frames.OK);
             }

@@ -50,6 +50,11 @@ class ClickHouseHitStoreTest {
         return new CrawlerHit(hit, GOOGLEBOT, verdict);
     }
 
+    /** Where a log's reading starts before anything of it is recorded. */
+    static SourceProgress start(String key, String name) {
+        return new SourceProgress(key, name, 0, 0);
+    }
+
     private ClickHouseHitStore open(String db) {
         return ClickHouseHitStore.open(cluster.location(db), ClickHouseSettings.SERVE);
     }
@@ -206,11 +211,11 @@ class ClickHouseHitStoreTest {
         try (ClickHouseHitStore store = open(db)) {
             assertThat(store.imported(List.of("f1"))).isEmpty();
             store.append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, VERIFIED)),
-                    new SourceProgress("f1", "access.log", 180, 1));
-            store.append(List.of(), new SourceProgress("f1", "access.log", 360, 2)); // buffered, not yet written
+                    start("f1", "access.log"), new SourceProgress("f1", "access.log", 180, 1));
+            store.append(List.of(), new SourceProgress("f1", "access.log", 180, 1), new SourceProgress("f1", "access.log", 360, 2)); // buffered, not yet written
             assertThat(store.imported(List.of("f1"))).containsExactly(new SourceProgress("f1", "access.log", 360, 2));
             store.append(List.of(hit("2025-05-14T10:00:01Z", "66.249.66.1", "/b", 404, VERIFIED)),
-                    new SourceProgress("f2", "access.log.1", 90, 1));
+                    start("f2", "access.log.1"), new SourceProgress("f2", "access.log.1", 90, 1));
         }
         try (ClickHouseHitStore store = open(db)) {
             assertThat(store.imported(List.of("f1", "f2", "f3")))
@@ -230,9 +235,9 @@ class ClickHouseHitStoreTest {
         SourceProgress other = new SourceProgress("abc-2", "access.log.2.gz", 1_500, 10, null, second);
         SourceProgress elsewhere = new SourceProgress("def", "other.log", 90, 1, "c3", null);
         try (ClickHouseHitStore store = open(db)) {
-            store.append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, VERIFIED)), whole);
-            store.append(List.of(), other);
-            store.append(List.of(), elsewhere);
+            store.append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, VERIFIED)), start("abc", whole.name()), whole);
+            store.append(List.of(), start("abc-2", other.name()), other);
+            store.append(List.of(), start("def", elsewhere.name()), elsewhere);
             // appended, and committed or not (the store commits within a second): found all the same
             assertThat(store.imported(List.of("abc"))).extracting(p -> p.readToTheEndOf(null))
                     .containsExactlyInAnyOrder(whole.readToTheEndOf(null), other.readToTheEndOf(null));
@@ -248,7 +253,7 @@ class ClickHouseHitStoreTest {
             // the file grew and was read to its end again: its newest stamp is the one answered
             FileStamp grown = new FileStamp(first.key(), 1_800, 1_747_216_900_000_000_000L);
             SourceProgress further = new SourceProgress("abc", "access.log.1.gz", 4_000, 27, "c4", grown);
-            store.append(List.of(), further);
+            store.append(List.of(), whole.readToTheEndOf(null), further);
             store.flush();
             assertThat(store.importedFiles(List.of(first.key()))).containsExactly(further);
             assertThat(store.unchangedLines(java.util.Arrays.asList(grown, first, null, second))).containsExactly(27, -1, -1, other.lines());
@@ -382,7 +387,7 @@ class ClickHouseHitStoreTest {
         SourceProgress later = new SourceProgress("f1", "access.log.1", 100, 2, "c1", new FileStamp("(dev=1,ino=2)", 100, 5));
         try (ClickHouseHitStore store = open(db)) {
             assertThat(store.imported(List.of("f0"))).containsExactly(new SourceProgress("f0", "access.log", 4096, 32));
-            store.append(List.of(), later);
+            store.append(List.of(), start("f1", later.name()), later);
             store.flush();
         }
         assertThat(cluster.number(1, "SELECT max(version) FROM " + db + ".schema_version")).isEqualTo(ClickHouseSchema.VERSION);
@@ -443,7 +448,7 @@ class ClickHouseHitStoreTest {
                 for (int j = i; j < i + 1000; j++) {
                     chunk.add(hit(start + j / 3 * 1000L, "66.249.66." + (j % 200), "/p" + j, 404, VERIFIED));
                 }
-                store.append(chunk, new SourceProgress("f1", "access.log", i + 1000L, i + 1000L));
+                store.append(chunk, new SourceProgress("f1", "access.log", i, i), new SourceProgress("f1", "access.log", i + 1000L, i + 1000L));
                 if (i == 60_000) {
                     store.updateVerdict("66.249.66.7", GOOGLEBOT.name(), new Verdict(Verification.spoofed, "PTR refuted"));
                 }
