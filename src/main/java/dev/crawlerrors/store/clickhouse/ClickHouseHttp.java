@@ -17,6 +17,8 @@ import java.util.Base64;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 
 /**
@@ -140,8 +142,13 @@ final class ClickHouseHttp {
      */
     private <T> HttpResponse<T> exchange(URI server, HttpRequest request, HttpResponse.BodyHandler<T> body) throws Stale {
         CompletableFuture<HttpResponse<T>> answer = watch.watch(server, client.sendAsync(request, body));
+        Duration bound = request.timeout().orElseThrow().plus(ClickHouseAnswerWatch.PING.multipliedBy(2));
         try {
-            return answer.get();
+            // bounded beyond the request's own timeout too: a client that never completes it is said, not waited for
+            return answer.get(bound.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            answer.cancel(true);
+            throw new StoreUnavailableException("ClickHouse at " + server + " did not answer within " + bound.toSeconds() + " s", e);
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
             if (cause instanceof StoreUnavailableException unavailable) {
