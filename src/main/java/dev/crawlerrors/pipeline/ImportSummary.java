@@ -74,6 +74,11 @@ public final class ImportSummary {
         otherWriterLines += outcome.otherWriterLines();
     }
 
+    /** Counts lines another writer stored of a log this import read, found when it was read again. */
+    void addOtherWriterLines(long lines) {
+        otherWriterLines += lines;
+    }
+
     /** Lines of the logs read that another writer (an import of the same log, serve --follow) stored while this import read them. */
     public long otherWriterLines() {
         return otherWriterLines;

@@ -205,10 +205,13 @@ public final class LogImport {
                 return;
             } catch (PositionMovedException refused) {
                 List<LogSource> again = new ArrayList<>();
-                for (String key : refused.keys()) {
-                    LogSource source = read.get(key);
+                Map<String, SourceProgress> refusedAt = new HashMap<>();
+                for (PositionMovedException.Refused log : refused.refused()) {
+                    uncount(log.hits(), summary);
+                    LogSource source = read.get(log.key());
                     if (source != null) {
                         again.add(source);
+                        refusedAt.put(log.key(), log.storedUpTo());
                     }
                 }
                 if (again.isEmpty() || round == FLUSH_ROUNDS) {
@@ -219,6 +222,7 @@ public final class LogImport {
                 try (LogReader reader = new LogReader(formats)) {
                     Reading reading = new Reading(reader, ImportListener.NONE, preparers, summary);
                     reading.again = true;
+                    reading.refusedAt = refusedAt;
                     reading.readAll(again);
                     read = reading.read;
                 } finally {
@@ -375,6 +379,8 @@ public final class LogImport {
         BooleanSupplier stopping = () -> false;
         /** Whether the logs are read again after the store refused their last lines: each is counted once in the summary already. */
         boolean again;
+        /** When read again: how far this import's lines of each log, by its key, were stored before the refused ones. */
+        Map<String, SourceProgress> refusedAt = Map.of();
         /** The logs this reading stored lines of, by the key their progress is recorded under. */
         final Map<String, LogSource> read = new HashMap<>();
 
@@ -484,10 +490,15 @@ public final class LogImport {
                     candidates = true; // a log that grows past it is recorded under this shorter beginning
                 }
                 if (resume == null) {
-                    summary.add(SourceOutcome.empty(source.name()));
+                    counted(SourceOutcome.empty(source.name()));
                     return;
                 }
                 SourceProgress start = resume.start();
+                SourceProgress refusedFrom = refusedAt.get(start.fingerprint());
+                if (refusedFrom != null) {
+                    // read again after its last lines were refused: another writer stored those up to here
+                    summary.addOtherWriterLines(Math.max(0, start.lines() - refusedFrom.lines()));
+                }
                 if (resume.seenBefore() && (resume.shorterThanRecorded() || source.endsBy(start.bytes()))) {
                     alreadyImported(source, start);
                     return;
@@ -499,7 +510,10 @@ public final class LogImport {
                         try {
                             store(hits, from, through, summary);
                         } catch (PositionMovedException moved) {
-                            tally.refused();
+                            for (PositionMovedException.Refused refused : moved.refused()) {
+                                tally.refused(refused.storedUpTo());
+                                uncount(refused.hits(), summary);
+                            }
                             throw new SourceSink.Stop();
                         }
                         appended.computeIfAbsent(through.prefix(), k -> new HashMap<>()).put(through.fingerprint(), through);
@@ -519,11 +533,7 @@ public final class LogImport {
                     }
                 }
                 summary.lines.addAll(tally.counts);
-                if (again) {
-                    summary.addReadAgain(outcome(source, tally));
-                } else {
-                    summary.add(outcome(source, tally));
-                }
+                counted(outcome(source, tally));
                 if (tally.last() != null) {
                     read.put(tally.last().fingerprint(), source);
                 }
@@ -536,9 +546,18 @@ public final class LogImport {
                 }
             } catch (EOFException e) {
                 // a compressed log that ends before the part imported before: nothing after it to read
-                summary.add(SourceOutcome.alreadyImported(source.name(), resume == null ? 0 : resume.start().lines()));
+                counted(SourceOutcome.alreadyImported(source.name(), resume == null ? 0 : resume.start().lines()));
             } catch (IOException e) {
                 summary.problem(problem(source, e));
+            }
+        }
+
+        /** Counts what was done with a log: once, though it is read again after its last lines were refused. */
+        private void counted(SourceOutcome outcome) {
+            if (again) {
+                summary.addReadAgain(outcome);
+            } else {
+                summary.add(outcome);
             }
         }
 
@@ -569,7 +588,7 @@ public final class LogImport {
 
         /** A log that holds nothing past what was imported of it: said so, and its file recorded as read to its end. */
         private void alreadyImported(LogSource source, SourceProgress start) {
-            summary.add(SourceOutcome.alreadyImported(source.name(), start.lines()));
+            counted(SourceOutcome.alreadyImported(source.name(), start.lines()));
             FileStamp stamp = source.stamp();
             if (stamp != null) {
                 recordReadToTheEnd(start, stamp);
@@ -624,6 +643,26 @@ public final class LogImport {
         }
         summary.crawlerHits += crawlerHits.size();
         stored.accept(crawlerHits);
+    }
+
+    /**
+     * Takes back what was counted of hits a store took and then refused as it committed them
+     * (another writer had stored their lines): the summary counts what is stored.
+     */
+    private void uncount(List<CrawlerHit> refused, ImportSummary summary) {
+        summary.crawlerHits -= refused.size();
+        if (!countClaims) {
+            return;
+        }
+        for (CrawlerHit crawlerHit : refused) {
+            Claim claim = claims.get(crawlerHit.claim());
+            if (claim != null) {
+                claim.hits--;
+                if (crawlerHit.hit().status() >= StatusRange.ERRORS.low()) {
+                    claim.errorHits--;
+                }
+            }
+        }
     }
 
     /** A method of its own, like every per-hit body on the import's path: inlined into its loop, the JIT compiled it twice. */

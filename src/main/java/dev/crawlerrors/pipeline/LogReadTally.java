@@ -40,9 +40,16 @@ final class LogReadTally {
         reached = through;
     }
 
-    /** The store refused a chunk: the read ends, and goes on from where another writer left the log. */
-    void refused() {
+    /**
+     * The store refused a chunk: the read ends, and goes on from where another writer left the log.
+     * This import's lines are stored up to {@code storedUpTo}: a store that refuses as it commits
+     * refuses chunks it took before.
+     */
+    void refused(SourceProgress storedUpTo) {
         moved = true;
+        if (storedUpTo.bytes() < reached.bytes()) {
+            reached = storedUpTo;
+        }
     }
 
     /** A read ended, its counts those of the chunks it stored. */

@@ -12,6 +12,9 @@ import dev.crawlerrors.ingest.format.LogFormat;
 import dev.crawlerrors.store.HitFilter;
 import dev.crawlerrors.store.HitStore;
 import dev.crawlerrors.store.StoredHit;
+import dev.crawlerrors.store.clickhouse.ClickHouseHitStore;
+import dev.crawlerrors.store.clickhouse.ClickHouseSettings;
+import dev.crawlerrors.store.clickhouse.ClickHouseTestCluster;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import java.io.BufferedWriter;
 import java.io.ByteArrayOutputStream;
@@ -30,8 +33,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -47,20 +50,39 @@ class OneLogTwoWritersTest {
     @TempDir
     Path dir;
 
-    private DuckDbHitStore store;
+    /** The stores the engines are tried on. */
+    enum Engine { DUCKDB, CLICKHOUSE }
+
+    /** What each writer writes through (one store in one process; ClickHouse: a store each, as two processes have). */
+    private HitStore store;
+    private HitStore otherStore;
     private CrawlerVerifier verifier;
     private final CrawlerCatalog catalog = CrawlerCatalog.builtIn();
 
-    @BeforeEach
-    void setUp() throws IOException {
-        store = DuckDbHitStore.open(dir.resolve("hits.duckdb"));
+    private void open(Engine engine) throws IOException {
         verifier = new CrawlerVerifier(new IpRangeVerifier(catalog, IpRangeSource.parse(SampleLogs.ipRanges(dir).toString())), null);
+        if (engine == Engine.DUCKDB) {
+            store = DuckDbHitStore.open(dir.resolve("hits.duckdb"));
+            otherStore = store;
+        } else {
+            ClickHouseTestCluster cluster = ClickHouseTestCluster.twoShards();
+            String db = ClickHouseTestCluster.database("two_writers");
+            store = ClickHouseHitStore.open(cluster.location(db), ClickHouseSettings.IMPORT);
+            otherStore = ClickHouseHitStore.open(cluster.location(db), ClickHouseSettings.IMPORT);
+        }
     }
 
     @AfterEach
     void tearDown() {
-        verifier.close();
-        store.close();
+        if (verifier != null) {
+            verifier.close();
+        }
+        if (otherStore != null && otherStore != store) {
+            otherStore.close();
+        }
+        if (store != null) {
+            store.close();
+        }
     }
 
     private Path log(String name, int lines) throws IOException {
@@ -86,7 +108,7 @@ class OneLogTwoWritersTest {
             }
             Object result;
             try {
-                result = method.invoke(store, args);
+                result = method.invoke(otherStore, args);
             } catch (InvocationTargetException e) {
                 throw e.getCause();
             }
@@ -108,7 +130,7 @@ class OneLogTwoWritersTest {
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }
-        });
+        }, OneLogTwoWritersTest::ownThread);
         assertThat(paused.await(120, TimeUnit.SECONDS)).as("the first import read its first chunk").isTrue();
         ImportSummary second;
         try {
@@ -119,11 +141,20 @@ class OneLogTwoWritersTest {
         return new ImportSummary[] {first.get(120, TimeUnit.SECONDS), second};
     }
 
+    /**
+     * A thread of its own for the import that waits: on the common pool (one thread on two cores) it
+     * starved the HTTP client's tasks there, and the ClickHouse store's requests waited for ever.
+     */
+    private static void ownThread(Runnable task) {
+        Thread.ofPlatform().daemon().name("first-writer").start(task);
+    }
+
     private LogImport importInto(HitStore into) {
         return new LogImport(into, new CrawlerIdentifier(catalog), verifier);
     }
 
     private Map<String, Integer> storedUrls() {
+        store.flush();
         Map<String, Integer> urls = new HashMap<>();
         store.forEach(HitFilter.ERRORS, (StoredHit hit) -> urls.merge(hit.url(), 1, Integer::sum));
         return urls;
@@ -135,39 +166,53 @@ class OneLogTwoWritersTest {
         return out.toString(StandardCharsets.UTF_8);
     }
 
-    @Test
-    void anImportRefusedAfterItsFirstChunkReadsOnFromWhereTheOtherGotAndSaysWhatItStored() throws Exception {
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void anImportRefusedAfterItsFirstChunkReadsOnFromWhereTheOtherGotAndSaysWhatItStored(Engine engine) throws Exception {
+        open(engine);
         ImportSummary[] done = importTwiceAtOnce(log("access.log", LINES), false);
         ImportSummary first = done[0];
         ImportSummary second = done[1];
 
         Map<String, Integer> urls = storedUrls();
         assertThat(urls).hasSize(LINES).allSatisfy((url, times) -> assertThat(times).as(url).isEqualTo(1));
-        // the second read on from the first's first chunk; the first, refused after it, found the rest stored
+        // each line stored by one of them, and each says the other stored the rest of what it read
         assertThat(first.crawlerHits() + second.crawlerHits()).isEqualTo(LINES);
-        assertThat(first.crawlerHits()).isPositive().isLessThan(LINES);
-        assertThat(first.otherWriterLines()).isEqualTo(second.crawlerHits());
-        assertThat(second.otherWriterLines()).isZero();
+        assertThat(first.crawlerHits() + first.otherWriterLines()).isEqualTo(LINES);
+        assertThat(second.crawlerHits() + second.otherWriterLines()).isLessThanOrEqualTo(LINES);
         assertThat(first.succeeded()).isTrue();
         assertThat(second.succeeded()).isTrue();
         assertThat(printed(first)).contains("Lines already stored by another writer at the same time (another import of the same log,"
-                + " or serve --follow of it): " + String.format(java.util.Locale.ROOT, "%,d", second.crawlerHits()) + ";");
+                + " or serve --follow of it): " + String.format(java.util.Locale.ROOT, "%,d", first.otherWriterLines()) + ";");
+        if (engine == Engine.DUCKDB) {
+            // one writer in one process, compared as it appends: the second read on from the first's first chunk, and the first,
+            // refused after it, found the rest stored
+            assertThat(first.crawlerHits()).isPositive().isLessThan(LINES);
+            assertThat(first.otherWriterLines()).isEqualTo(second.crawlerHits());
+            assertThat(second.otherWriterLines()).isZero();
+        }
     }
 
-    @Test
-    void anImportRefusedAtItsFirstChunkStoresNothingOfTheLogTheOtherStored() throws Exception {
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void anImportRefusedAtItsFirstChunkStoresNothingOfTheLogTheOtherStored(Engine engine) throws Exception {
+        open(engine);
         ImportSummary[] done = importTwiceAtOnce(log("access.log", LINES), true);
 
         assertThat(storedUrls()).hasSize(LINES).allSatisfy((url, times) -> assertThat(times).as(url).isEqualTo(1));
         assertThat(done[1].crawlerHits()).isEqualTo(LINES);
         assertThat(done[0].crawlerHits()).isZero();
         assertThat(done[0].otherWriterLines()).isEqualTo(LINES);
-        assertThat(done[0].lines().linesRead()).as("lines it stored").isZero();
         assertThat(printed(done[0])).contains("Logs: 1 file, combined");
+        if (engine == Engine.DUCKDB) {
+            assertThat(done[0].lines().linesRead()).as("lines it read and stored (refused at once)").isZero();
+        }
     }
 
-    @Test
-    void anImportOfADirectoryBesideAFollowerOfItsLiveLogStoresEachLineOnce() throws Exception {
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void anImportOfADirectoryBesideAFollowerOfItsLiveLogStoresEachLineOnce(Engine engine) throws Exception {
+        open(engine);
         // the README's set-up: serve --follow /var/log/nginx/access.log, and import /var/log/nginx/ from cron
         Path logs = Files.createDirectories(dir.resolve("nginx"));
         Files.writeString(logs.resolve("access.log.1"), SampleLogs.lines(LINES + 1, LINES + 500));
@@ -189,7 +234,7 @@ class OneLogTwoWritersTest {
                 } catch (Exception e) {
                     throw new IllegalStateException(e);
                 }
-            });
+            }, OneLogTwoWritersTest::ownThread);
             assertThat(paused.await(120, TimeUnit.SECONDS)).isTrue();
             try {
                 follower.pollOnce(); // opens the live log where the import has it, and reads on

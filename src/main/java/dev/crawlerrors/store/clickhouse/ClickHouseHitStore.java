@@ -9,6 +9,8 @@ import dev.crawlerrors.store.BreakdownCount;
 import dev.crawlerrors.store.DurationCount;
 import dev.crawlerrors.store.HitFilter;
 import dev.crawlerrors.store.HitStore;
+import dev.crawlerrors.store.HitWriter;
+import dev.crawlerrors.store.PositionMovedException;
 import dev.crawlerrors.store.HitWindow;
 import dev.crawlerrors.store.MinuteChange;
 import dev.crawlerrors.store.MinuteCounts;
@@ -74,6 +76,7 @@ public final class ClickHouseHitStore implements HitStore {
         this.verdicts = new ClickHouseVerdicts(http, cluster, location.database());
         this.reader = new ClickHouseHitReader(http, cluster, location.database(), snapshots, verdicts, this::commitIfDirty);
         snapshots.dropOld();
+        new ClickHouseLogClaims(http, cluster.meta(), location.database()).dropOld(ClickHouseSnapshots.KEEP_DAYS);
         committer.execute(this::removeLeftovers);
         committer.scheduleWithFixedDelay(this::commitQuietly, 1, 1, TimeUnit.SECONDS);
     }
@@ -258,10 +261,15 @@ public final class ClickHouseHitStore implements HitStore {
         }
     }
 
+    /** Commits what was appended; the logs whose lines another writer had moved on meanwhile are told (see {@link HitWriter#flush}). */
     @Override
     public void flush() {
         rethrowCommitterFailure();
         writer.flush();
+        List<PositionMovedException.Refused> refused = writer.takeRefused();
+        if (!refused.isEmpty()) {
+            throw PositionMovedException.atCommit(refused);
+        }
     }
 
     @Override

@@ -31,7 +31,7 @@ public final class ClickHouseStoreCheck {
      */
     private static final Set<Integer> DAMAGE = Set.of(40, 246, 117, 33, 32, 271, 1000);
     private static final List<String> SHARD_TABLES = List.of("hits_local", "verdict_log_local", "verdicts_local", "minute_counts_local");
-    private static final List<String> META_TABLES = List.of("commits", "snapshots", "schema_version");
+    private static final List<String> META_TABLES = List.of("commits", "log_claims", "snapshots", "schema_version");
 
     /** The schema this crawl-errors writes: an older store is brought to it by the next import or serve. */
     public static final int SCHEMA_VERSION = ClickHouseSchema.VERSION;
@@ -87,9 +87,12 @@ public final class ClickHouseStoreCheck {
             if (shard.http().equals(meta)) {
                 expected.addAll(META_TABLES);
             }
-            // schema 2 had no counts by minute: the next import or serve makes them
+            // schema 2 had no counts by minute, schema 3 no claims: the next import or serve makes them
             if (version < 3) {
                 expected.remove("minute_counts_local");
+            }
+            if (version < 4) {
+                expected.remove("log_claims");
             }
             for (String table : expected) {
                 if (!present.contains(table)) {

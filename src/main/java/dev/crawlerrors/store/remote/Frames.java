@@ -8,6 +8,7 @@ import dev.crawlerrors.crawler.Verification;
 import dev.crawlerrors.ingest.Hit;
 import dev.crawlerrors.ingest.FileStamp;
 import dev.crawlerrors.ingest.SourceProgress;
+import dev.crawlerrors.store.PositionMovedException;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -160,6 +161,31 @@ final class Frames {
         String check = readString(in);
         FileStamp file = in.readBoolean() ? new FileStamp(readString(in), in.readLong(), in.readLong()) : null;
         return new SourceProgress(fingerprint, name, bytes, lines, check, file);
+    }
+
+    /** A refused append ({@link #MOVED}, its message, and how far each log's lines are stored): the import reads on. */
+    static void writeMoved(DataOutputStream out, PositionMovedException moved) throws IOException {
+        out.writeByte(MOVED);
+        writeString(out, moved.getMessage());
+        out.writeInt(moved.refused().size());
+        for (PositionMovedException.Refused refused : moved.refused()) {
+            writeString(out, refused.key());
+            writeProgress(out, refused.storedUpTo());
+        }
+    }
+
+    /** What {@link #writeMoved} wrote, after its first byte. */
+    static PositionMovedException readMoved(DataInputStream in) throws IOException {
+        String message = readString(in);
+        int n = in.readInt();
+        if (n < 0 || n > MAX_HITS) {
+            throw new IOException("a refusal of " + n + " logs is not one the store socket sends");
+        }
+        List<PositionMovedException.Refused> refused = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            refused.add(new PositionMovedException.Refused(readString(in), readProgress(in), null, List.of()));
+        }
+        return PositionMovedException.told(message, refused);
     }
 
     /** Strings as a count and each string; the count bounded as a batch of hits is. */

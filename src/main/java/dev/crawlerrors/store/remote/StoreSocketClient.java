@@ -11,7 +11,6 @@ import dev.crawlerrors.store.HitStore;
 import dev.crawlerrors.store.HitWindow;
 import dev.crawlerrors.store.MinuteChange;
 import dev.crawlerrors.store.MinuteCounts;
-import dev.crawlerrors.store.PositionMovedException;
 import dev.crawlerrors.store.Snapshot;
 import dev.crawlerrors.store.StoreException;
 import dev.crawlerrors.store.StoredHit;
@@ -234,7 +233,7 @@ public final class StoreSocketClient implements HitStore {
             out.flush();
             int answer = in.read();
             if (answer == Frames.MOVED) {
-                throw PositionMovedException.told(Frames.readString(in), Frames.readStrings(in));
+                throw Frames.readMoved(in);
             }
             if (answer == Frames.FAILED) {
                 throw new StoreException(served.store() + " (through crawl-errors serve, PID " + served.pid() + "): "

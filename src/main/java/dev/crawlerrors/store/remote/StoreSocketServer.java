@@ -114,9 +114,7 @@ public final class StoreSocketServer implements AutoCloseable {
                     answer((byte) kind, in, out);
                 } catch (PositionMovedException e) {
                     // another writer got there first: the import reads on from where the store has the log
-                    out.writeByte(Frames.MOVED);
-                    Frames.writeString(out, e.getMessage());
-                    Frames.writeStrings(out, e.keys());
+                    Frames.writeMoved(out, e);
                 } catch (RuntimeException e) {
                     // what the store refused (a full disk, a damaged file) is the import's failure to tell
                     out.writeByte(Frames.FAILED);

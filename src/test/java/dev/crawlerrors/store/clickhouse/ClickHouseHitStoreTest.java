@@ -15,6 +15,7 @@ import dev.crawlerrors.store.BreakdownCount;
 import dev.crawlerrors.store.HitFilter;
 import dev.crawlerrors.store.HitWindow;
 import dev.crawlerrors.store.MinuteCounts;
+import dev.crawlerrors.store.PositionMovedException;
 import dev.crawlerrors.store.Snapshot;
 import dev.crawlerrors.store.StatusRange;
 import dev.crawlerrors.store.StoreException;
@@ -226,6 +227,69 @@ class ClickHouseHitStoreTest {
     }
 
     @Test
+    void recordsALogsPositionOnlyFromWhereTheStoreHasItWhicheverProcessWroteIt() {
+        String db = ClickHouseTestCluster.database("cas");
+        SourceProgress at100 = new SourceProgress("f1", "access.log", 100, 10);
+        try (ClickHouseHitStore one = open(db); ClickHouseHitStore other = open(db)) {
+            one.append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, VERIFIED)), start("f1", "access.log"), at100);
+            one.flush();
+            // another process read the same lines from the log's start: refused as its batch is claimed, and told
+            other.append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a-again", 404, VERIFIED)), start("f1", "access.log"), at100);
+            assertThatThrownBy(other::flush).isInstanceOfSatisfying(PositionMovedException.class, e -> {
+                assertThat(e.keys()).containsExactly("f1");
+                assertThat(e.refused().get(0).storedUpTo()).isEqualTo(start("f1", "access.log"));
+                assertThat(e.refused().get(0).hits()).extracting(h -> h.hit().url()).containsExactly("/a-again");
+            });
+            assertThat(other.imported(List.of("f1"))).containsExactly(at100);
+            // it reads on from where the store has the log
+            other.append(List.of(hit("2025-05-14T10:00:01Z", "66.249.66.1", "/b", 404, VERIFIED)), at100,
+                    new SourceProgress("f1", "access.log", 200, 20));
+            other.flush();
+            // a writer whose lines of a log were refused as they went out (a read commits them, as serve's committer
+            // does, and tells no one) is told when it appends on after them; its hits of no log are stored
+            one.append(List.of(hit("2025-05-14T10:00:02Z", "66.249.66.1", "/c", 404, VERIFIED),
+                    hit("2025-05-14T10:00:03Z", "66.249.66.1", "/d", 404, VERIFIED)), at100, new SourceProgress("f1", "access.log", 180, 18));
+            one.append(List.of(hit("2025-05-14T10:00:04Z", "66.249.66.3", "/no-log", 404, VERIFIED)));
+            assertThat(one.size()).isEqualTo(3);
+            assertThatThrownBy(() -> one.append(List.of(), new SourceProgress("f1", "access.log", 180, 18),
+                    new SourceProgress("f1", "access.log", 190, 19))).isInstanceOfSatisfying(PositionMovedException.class,
+                    e -> assertThat(e.refused().get(0).hits()).extracting(h -> h.hit().url()).containsExactly("/c", "/d"));
+            one.flush();
+            assertThat(one.page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url).containsExactly("/no-log", "/b", "/a");
+            assertThat(one.imported(List.of("f1"))).containsExactly(new SourceProgress("f1", "access.log", 200, 20));
+        }
+    }
+
+    @Test
+    void aLogsPositionAnotherWriterClaimsIsRefusedUntilItsClaimIsWithdrawnOrPastItsLife() {
+        String db = ClickHouseTestCluster.database("claims");
+        try (ClickHouseHitStore store = open(db)) {
+            store.flush();
+            // f2: claimed by another writer now; f3: claimed, and withdrawn; f4: claimed long ago, by a writer killed since
+            cluster.query(1, "INSERT INTO " + db + ".log_claims (fingerprint, from_bytes, claim, withdrawn) VALUES ('f2', 0, 11, 0),"
+                    + " ('f3', 0, 12, 0), ('f3', 0, 12, 1)");
+            cluster.query(1, "INSERT INTO " + db + ".log_claims (fingerprint, from_bytes, claim, withdrawn, made) VALUES ('f4', 0, 13, 0,"
+                    + " now() - " + (ClickHouseLogClaims.EXPIRY_SECONDS + 5) + ")");
+            for (String key : List.of("f2", "f3", "f4")) {
+                store.append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/" + key, 404, VERIFIED)), start(key, key + ".log"),
+                        new SourceProgress(key, key + ".log", 100, 1));
+            }
+            assertThatThrownBy(store::flush).isInstanceOfSatisfying(PositionMovedException.class,
+                    e -> assertThat(e.keys()).containsExactly("f2"));
+            assertThat(store.page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url).containsExactlyInAnyOrder("/f3", "/f4");
+            // its claim withdrawn, not committed: f2 is where it was, and the next writer from there goes on
+            assertThat(cluster.number(1, "SELECT max(withdrawn) FROM " + db + ".log_claims WHERE fingerprint = 'f2' AND claim != 11"))
+                    .isEqualTo(1);
+            assertThat(store.imported(List.of("f2"))).isEmpty();
+        }
+        // a commit made later than a claim's life allows is refused by the server itself
+        long now = cluster.number(1, "SELECT toUInt64(now())");
+        assertThatThrownBy(() -> cluster.query(1, "INSERT INTO " + db + ".commits (writer, seq, closed, fingerprint, name, bytes, lines,"
+                + " claimed) VALUES (" + Long.toUnsignedString(now << 32) + ", 1, 0, 'f5', 'f5.log', 10, 1, "
+                + (now - ClickHouseLogClaims.CLAIM_SECONDS - 5) + ")")).hasMessageContaining("Code: 395");
+    }
+
+    @Test
     void answersALogsProgressByItsKeysPrefixWithItsCheckAndTheFilesReadToTheirEndBeforeAndAfterTheCommit() {
         String db = ClickHouseTestCluster.database("files");
         FileStamp first = new FileStamp("(dev=803,ino=11)", 1_200, 1_747_216_800_123_456_789L);
@@ -393,7 +457,8 @@ class ClickHouseHitStoreTest {
         assertThat(cluster.number(1, "SELECT max(version) FROM " + db + ".schema_version")).isEqualTo(ClickHouseSchema.VERSION);
         assertThat(java.util.Arrays.stream(cluster.query(1, "DESCRIBE TABLE " + db + ".commits").split("\n"))
                 .map(column -> column.split("\t")[0])).containsExactly("writer", "seq", "closed", "fingerprint", "name", "bytes", "lines",
-                        "prefix", "check_hash", "file_key", "file_size", "file_modified_nanos", "committed", "lease");
+                        // claim_lease where 18.16 puts an added MATERIALIZED column, whatever AFTER says
+                        "prefix", "check_hash", "file_key", "file_size", "file_modified_nanos", "claimed", "committed", "claim_lease", "lease");
         try (ClickHouseHitStore store = open(db)) {
             assertThat(store.imported(List.of("f0", "f1"))).containsExactlyInAnyOrder(new SourceProgress("f0", "access.log", 4096, 32),
                     later.readToTheEndOf(null));
@@ -672,7 +737,7 @@ class ClickHouseHitStoreTest {
             store.flush();
         }
         assertThat(cluster.query(1, "SELECT name FROM system.tables WHERE database = '" + db + "' ORDER BY name").split("\n"))
-                .containsExactly("commits", "hits", "hits_local", "minute_counts", "minute_counts_local", "minute_counts_of_hits",
+                .containsExactly("commits", "hits", "hits_local", "log_claims", "minute_counts", "minute_counts_local", "minute_counts_of_hits",
                         "schema_version", "snapshots", "verdict_log_local", "verdicts_latest", "verdicts_local");
         assertThat(cluster.query(2, "SELECT name FROM system.tables WHERE database = '" + db + "' ORDER BY name").split("\n"))
                 .containsExactly("hits", "hits_local", "minute_counts", "minute_counts_local", "minute_counts_of_hits", "verdict_log_local",
@@ -716,8 +781,8 @@ class ClickHouseHitStoreTest {
             assertThat(store.page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url).containsExactly("/a");
         }
         assertThat(plain.query(1, "SELECT name FROM system.tables WHERE database = '" + db + "' ORDER BY name").split("\n"))
-                .containsExactly("commits", "hits_local", "minute_counts_local", "minute_counts_of_hits", "schema_version", "snapshots",
-                        "verdict_log_local", "verdicts_latest", "verdicts_local");
+                .containsExactly("commits", "hits_local", "log_claims", "minute_counts_local", "minute_counts_of_hits", "schema_version",
+                        "snapshots", "verdict_log_local", "verdicts_latest", "verdicts_local");
     }
 
     @Test

@@ -208,7 +208,8 @@ class DuckDbHitStoreTest {
             assertThatThrownBy(() -> store.append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/first", 404, VERIFIED)),
                     start("f1", "access.log.1"), new SourceProgress("f1", "access.log.1", 100, 10)))
                     .isInstanceOf(PositionMovedException.class)
-                    .hasMessage("access.log.1: another writer recorded 10 lines of it while this one read from line 1; read on from there")
+                    .hasMessage("access.log.1: another writer stored lines of it while this one read from line 1 (the store has it up to line 10"
+                            + " now); read on from there")
                     .satisfies(e -> assertThat(((PositionMovedException) e).keys()).containsExactly("f1"));
             store.append(List.of(hit("2025-05-14T10:00:01Z", "66.249.66.1", "/second", 404, VERIFIED)), at100, at200);
             store.flush();
