@@ -21,11 +21,15 @@ import java.util.Map;
 /**
  * The store socket's messages, as bytes: a request is a kind (one byte) and its fields, an answer
  * {@link #OK} and its fields, {@link #FAILED} and a message, or {@link #MOVED} and a message and
- * the keys of the logs whose position moved. Strings are a length and UTF-8
- * bytes, -1 for null; a log line is at most 64 KiB, so no field comes near the int's bound.
+ * how far each refused log's lines are stored. Strings are a length and UTF-8
+ * bytes, -1 for null; a log line is at most 64 KiB, so no field comes near the int's bound. An
+ * import begins with {@link #HELLO}; a serve with no place for it yet first sends {@link #WAIT} and
+ * a message, unasked. The server bounds a request's bytes in all (StoreSocketServer.Limits).
  */
 final class Frames {
 
+    static final byte HELLO = 'H';
+    static final byte WAIT = 'W';
     static final byte APPEND = 'A';
     static final byte IMPORTED = 'I';
     static final byte IMPORTED_FILES = 'L';
