@@ -21,10 +21,13 @@ import dev.crawlerrors.ingest.source.LogFiles;
 import dev.crawlerrors.ingest.source.LogReader;
 import dev.crawlerrors.ingest.source.LogSource;
 import dev.crawlerrors.ingest.source.ResumePoint;
-import dev.crawlerrors.store.HitStore;
+import dev.crawlerrors.store.HitWriter;
 import dev.crawlerrors.store.PositionMovedException;
 import dev.crawlerrors.store.StatusRange;
 import dev.crawlerrors.store.StoreException;
+import dev.crawlerrors.store.StoreHealth;
+import dev.crawlerrors.store.VerdictStore;
+import dev.crawlerrors.store.WritableStore;
 import dev.crawlerrors.text.Failures;
 import java.io.EOFException;
 import java.io.IOException;
@@ -71,7 +74,8 @@ public final class LogImport {
     /** Decompressed bytes of small files held ahead of the one being read, at most. */
     static final long READ_WINDOW_BYTES = 32L << 20;
 
-    private final HitStore store;
+    private final HitWriter writer;
+    private final StoreHealth health;
     private final CrawlerIdentifier identifier;
     private final HitRecorder recorder;
     /**
@@ -93,19 +97,21 @@ public final class LogImport {
     private boolean countClaims = true;
 
     /** An import of combined logs. */
-    public LogImport(HitStore store, CrawlerIdentifier identifier, CrawlerVerifier verifier) {
+    public LogImport(WritableStore store, CrawlerIdentifier identifier, CrawlerVerifier verifier) {
         this(store, identifier, verifier, FormatChooser.of(new CombinedLineParser()));
     }
 
     /** An import that reads each log in the format {@code formats} chooses for it ({@code --format}). */
-    public LogImport(HitStore store, CrawlerIdentifier identifier, CrawlerVerifier verifier, FormatChooser formats) {
-        this.store = store;
+    public LogImport(WritableStore store, CrawlerIdentifier identifier, CrawlerVerifier verifier, FormatChooser formats) {
+        this.writer = store.writer();
+        this.health = store.health();
         this.identifier = identifier;
         this.verifier = verifier;
-        this.recorder = new HitRecorder(store, identifier, verifier);
+        this.recorder = new HitRecorder(writer, identifier, verifier);
         // detected once per family of logs, and checked on each (FamilyFormatChooser)
         this.formats = formats.detects() ? new FamilyFormatChooser(formats) : formats;
-        verifier.onChange((ip, crawler, verdict) -> store.updateVerdict(ip, crawler.name(), verdict));
+        VerdictStore verdicts = store.verdicts();
+        verifier.onChange((ip, crawler, verdict) -> verdicts.update(ip, crawler.name(), verdict));
     }
 
     /** {@link #run(List, ImportListener.Factory, boolean)} without a line per log. */
@@ -160,7 +166,7 @@ public final class LogImport {
     public ImportSummary run(Listing listing, ImportListener.Factory progress, boolean eachLog) throws Exception {
         ImportSummary summary = new ImportSummary(eachLog);
         long started = System.nanoTime();
-        long storedBefore = store.size();
+        long storedBefore = health.size();
         LogFiles.Expansion expansion = listing.get();
         summary.notes.addAll(expansion.notes());
         expansion.problems().forEach(summary::problem);
@@ -201,7 +207,7 @@ public final class LogImport {
     private void flush(Map<String, LogSource> read, ImportSummary summary) throws Exception {
         for (int round = 1; ; round++) {
             try {
-                store.flush();
+                writer.flush();
                 return;
             } catch (PositionMovedException refused) {
                 List<LogSource> again = new ArrayList<>();
@@ -270,7 +276,7 @@ public final class LogImport {
             } finally {
                 preparers.shutdownNow();
             }
-            store.flush();
+            writer.flush();
         } catch (StoreException e) {
             summary.storeFailure = Failures.message(e);
         }
@@ -280,7 +286,7 @@ public final class LogImport {
     /** Crawler hits the store holds beyond {@code before}, or -1 when it cannot say (it failed). */
     private long storedSince(long before) {
         try {
-            return store.size() - before;
+            return health.size() - before;
         } catch (RuntimeException e) {
             return -1;
         }
@@ -299,7 +305,7 @@ public final class LogImport {
             for (LogSource source : window) {
                 stamps.add(source.stamp());
             }
-            long[] lines = store.unchangedLines(stamps);
+            long[] lines = writer.unchangedLines(stamps);
             for (int i = 0; i < lines.length; i++) {
                 readOrSkip(window.get(i), lines[i], toRead, summary);
             }
@@ -392,7 +398,7 @@ public final class LogImport {
         }
 
         void readAll(List<LogSource> sources) throws Exception {
-            candidates = store.recordsProgress();
+            candidates = writer.recordsProgress();
             ArrayDeque<Future<Prepared>> ahead = new ArrayDeque<>();
             int next = 0;
             while ((next < sources.size() || !ahead.isEmpty()) && !stopping.getAsBoolean()) {
@@ -443,7 +449,7 @@ public final class LogImport {
             }
             recorded.clear();
             appended.clear();
-            for (SourceProgress progress : store.imported(fingerprints)) {
+            for (SourceProgress progress : writer.imported(fingerprints)) {
                 recorded.computeIfAbsent(progress.prefix(), k -> new ArrayList<>()).add(progress);
             }
         }
@@ -577,7 +583,7 @@ public final class LogImport {
                         + " reads on from where they got");
                 return null;
             }
-            ResumePoint resume = ResumePoint.find(source.name(), prepared.fingerprint, lookedUp, store::imported, source::before);
+            ResumePoint resume = ResumePoint.find(source.name(), prepared.fingerprint, lookedUp, writer::imported, source::before);
             if (resume == null) {
                 return null;
             }
@@ -601,7 +607,7 @@ public final class LogImport {
          */
         private void recordReadToTheEnd(SourceProgress position, FileStamp stamp) {
             try {
-                store.append(List.of(), position, position.readToTheEndOf(stamp));
+                writer.append(List.of(), position, position.readToTheEndOf(stamp));
             } catch (PositionMovedException moved) {
                 // the stamp is not worth a read of its own: what the other writer stored is recorded
             }

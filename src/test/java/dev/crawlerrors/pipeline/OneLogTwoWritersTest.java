@@ -11,6 +11,8 @@ import dev.crawlerrors.ingest.SampleLogs;
 import dev.crawlerrors.ingest.format.LogFormat;
 import dev.crawlerrors.store.HitFilter;
 import dev.crawlerrors.store.HitStore;
+import dev.crawlerrors.store.HitWriter;
+import dev.crawlerrors.store.WritableStore;
 import dev.crawlerrors.store.StoredHit;
 import dev.crawlerrors.store.clickhouse.ClickHouseHitStore;
 import dev.crawlerrors.store.clickhouse.ClickHouseSettings;
@@ -99,25 +101,31 @@ class OneLogTwoWritersTest {
      * The store, as a writer that stops at its first chunk of a log until {@code goOn} opens: before
      * the chunk is stored ({@code before}), or after.
      */
-    private HitStore pausingAtFirstChunk(boolean before, CountDownLatch paused, CountDownLatch goOn) {
-        return (HitStore) Proxy.newProxyInstance(HitStore.class.getClassLoader(), new Class<?>[] {HitStore.class}, (proxy, method, args) -> {
-            boolean pause = method.getName().equals("append") && args.length == 3 && paused.getCount() > 0;
-            if (pause && before) {
-                paused.countDown();
-                assertThat(goOn.await(120, TimeUnit.SECONDS)).as("the other writer finished").isTrue();
-            }
-            Object result;
-            try {
-                result = method.invoke(otherStore, args);
-            } catch (InvocationTargetException e) {
-                throw e.getCause();
-            }
-            if (pause && !before) {
-                paused.countDown();
-                assertThat(goOn.await(120, TimeUnit.SECONDS)).as("the other writer finished").isTrue();
-            }
-            return result;
-        });
+    private WritableStore pausingAtFirstChunk(boolean before, CountDownLatch paused, CountDownLatch goOn) {
+        HitWriter writer = (HitWriter) Proxy.newProxyInstance(HitWriter.class.getClassLoader(), new Class<?>[] {HitWriter.class},
+                (proxy, method, args) -> {
+                    boolean pause = method.getName().equals("append") && args != null && args.length == 3 && paused.getCount() > 0;
+                    if (pause && before) {
+                        paused.countDown();
+                        assertThat(goOn.await(120, TimeUnit.SECONDS)).as("the other writer finished").isTrue();
+                    }
+                    Object result = delegate(method, otherStore.writer(), args);
+                    if (pause && !before) {
+                        paused.countDown();
+                        assertThat(goOn.await(120, TimeUnit.SECONDS)).as("the other writer finished").isTrue();
+                    }
+                    return result;
+                });
+        return (WritableStore) Proxy.newProxyInstance(WritableStore.class.getClassLoader(), new Class<?>[] {WritableStore.class},
+                (proxy, method, args) -> method.getName().equals("writer") ? writer : delegate(method, otherStore, args));
+    }
+
+    private static Object delegate(java.lang.reflect.Method method, Object to, Object[] args) throws Throwable {
+        try {
+            return method.invoke(to, args);
+        } catch (InvocationTargetException e) {
+            throw e.getCause();
+        }
     }
 
     /** Imports {@code log} twice at once: the first stops at its first chunk (before or after storing it) until the second is done. */
@@ -149,14 +157,14 @@ class OneLogTwoWritersTest {
         Thread.ofPlatform().daemon().name("first-writer").start(task);
     }
 
-    private LogImport importInto(HitStore into) {
+    private LogImport importInto(WritableStore into) {
         return new LogImport(into, new CrawlerIdentifier(catalog), verifier);
     }
 
     private Map<String, Integer> storedUrls() {
-        store.flush();
+        store.writer().flush();
         Map<String, Integer> urls = new HashMap<>();
-        store.forEach(HitFilter.ERRORS, (StoredHit hit) -> urls.merge(hit.url(), 1, Integer::sum));
+        store.reader().forEach(HitFilter.ERRORS, (StoredHit hit) -> urls.merge(hit.url(), 1, Integer::sum));
         return urls;
     }
 

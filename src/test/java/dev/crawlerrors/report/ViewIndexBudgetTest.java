@@ -32,12 +32,12 @@ class ViewIndexBudgetTest {
                 // one hit a minute over two weeks, spread over 40 sections
                 hits.add(googlebot(1_747_000_000_000L + i * 60_000L, "66.249.66.1", "/s" + i % 40 + "/p" + i, 404, VERIFIED));
             }
-            store.append(hits);
-            store.flush();
-            Snapshot snapshot = store.snapshot();
-            long oneView = store.minuteCounts(underPrefix(0), snapshot).bytes();
+            store.writer().append(hits);
+            store.writer().flush();
+            Snapshot snapshot = store.reader().snapshot();
+            long oneView = store.reader().minuteCounts(underPrefix(0), snapshot).bytes();
             long budget = oneView * 4;
-            ViewIndex index = new ViewIndex(store, budget);
+            ViewIndex index = new ViewIndex(store.reader(), budget);
 
             List<MinuteCounts> first = new ArrayList<>();
             for (int i = 0; i < 40; i++) {

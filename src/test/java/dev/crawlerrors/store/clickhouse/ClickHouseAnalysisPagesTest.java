@@ -91,23 +91,23 @@ class ClickHouseAnalysisPagesTest {
             hits.add(new CrawlerHit(hit, CRAWLERS.get(0), new Verdict(Verification.verified, "test")));
         }
         embedded = DuckDbHitStore.inMemory();
-        embedded.append(hits);
+        embedded.writer().append(hits);
         // two writers, as two import processes: each numbers its hits from 1
         ClickHouseLocation location = ClickHouseTestCluster.twoShards().location(ClickHouseTestCluster.database("pages"));
         try (ClickHouseHitStore other = ClickHouseHitStore.openAfresh(location, ClickHouseSettings.SERVE)) {
-            other.append(hits.subList(0, 400));
+            other.writer().append(hits.subList(0, 400));
         }
         clickHouse = ClickHouseHitStore.open(location, ClickHouseSettings.SERVE);
-        clickHouse.append(hits.subList(400, hits.size()));
+        clickHouse.writer().append(hits.subList(400, hits.size()));
         // committed before any page is asked for: a page asked for while a commit is under way answers the one before
-        embedded.flush();
-        clickHouse.flush();
+        embedded.writer().flush();
+        clickHouse.writer().flush();
         embeddedServer = serve(embedded);
         clickHouseServer = serve(clickHouse);
     }
 
     private static ReportServer serve(HitStore store) {
-        return ReportServer.start(new CrawlErrorReport(store, ZONE, List.of(), Duration.ofSeconds(30)), store, "127.0.0.1", 0);
+        return ReportServer.start(new CrawlErrorReport(store.reader(), ZONE, List.of(), Duration.ofSeconds(30)), store.health(), "127.0.0.1", 0);
     }
 
     @AfterAll
@@ -192,7 +192,7 @@ class ClickHouseAnalysisPagesTest {
 
     @Test
     void hostileValuesOfEveryFilterAnswerWhatTheEmbeddedStoreAnswersAndHarmNothing() throws Exception {
-        long stored = clickHouse.size();
+        long stored = clickHouse.health().size();
         List<String> values = new ArrayList<>();
         for (String value : HOSTILE) {
             values.add(value);
@@ -214,7 +214,7 @@ class ClickHouseAnalysisPagesTest {
                 assertThat(answer(clickHouseServer, analysis + query)).as(analysis + query).isEqualTo(answer(embeddedServer, analysis + query));
             }
         }
-        assertThat(clickHouse.size()).as("hits after the hostile filters").isEqualTo(stored).isEqualTo(embedded.size());
+        assertThat(clickHouse.health().size()).as("hits after the hostile filters").isEqualTo(stored).isEqualTo(embedded.health().size());
     }
 
     @Test

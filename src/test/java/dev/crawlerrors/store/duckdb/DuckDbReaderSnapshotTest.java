@@ -38,11 +38,11 @@ class DuckDbReaderSnapshotTest {
     void readersMadeWhileTheWriterIsMidTransactionReadEveryLaterCommit() throws Exception {
         // a transaction that only a flush commits, so it stays open while the readers are made
         try (DuckDbHitStore store = DuckDbHitStore.open(dir.resolve("hits.duckdb"), 1, Long.MAX_VALUE / 2)) {
-            store.append(hits(0, 10));
-            store.flush();
+            store.writer().append(hits(0, 10));
+            store.writer().flush();
             // two batches: the second's hand-over waits until the first is written, in a transaction still open
-            store.append(hits(10, 50_000));
-            store.append(hits(50_010, 50_000));
+            store.writer().append(hits(10, 50_000));
+            store.writer().append(hits(50_010, 50_000));
 
             ExecutorService readers = Executors.newFixedThreadPool(8);
             try {
@@ -53,7 +53,7 @@ class DuckDbReaderSnapshotTest {
                 for (Future<String> read : made) {
                     read.get(60, TimeUnit.SECONDS);
                 }
-                store.flush();
+                store.writer().flush();
 
                 for (int round = 0; round < 3; round++) {
                     List<Future<Long>> sizes = new ArrayList<>();
@@ -63,12 +63,12 @@ class DuckDbReaderSnapshotTest {
                     for (Future<Long> size : sizes) {
                         assertThat(size.get(60, TimeUnit.SECONDS)).as("a reader's count after the commit").isEqualTo(100_010L + round);
                     }
-                    store.append(hits(100_010 + round, 1));
-                    store.flush();
-                    Snapshot now = store.snapshot();
+                    store.writer().append(hits(100_010 + round, 1));
+                    store.writer().flush();
+                    Snapshot now = store.reader().snapshot();
                     List<Future<Long>> counts = new ArrayList<>();
                     for (int i = 0; i < 32; i++) {
-                        counts.add(readers.submit(() -> store.minuteCounts(HitFilter.ERRORS, now).total()));
+                        counts.add(readers.submit(() -> store.reader().minuteCounts(HitFilter.ERRORS, now).total()));
                     }
                     for (Future<Long> count : counts) {
                         assertThat(count.get(60, TimeUnit.SECONDS)).as("a reader's count of the newest snapshot").isEqualTo(100_011L + round);
