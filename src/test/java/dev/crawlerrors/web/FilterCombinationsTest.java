@@ -67,15 +67,15 @@ class FilterCombinationsTest {
     private static final Instant FROM = LocalDateTime.parse("2025-05-13T18:00").atZone(ZONE).toInstant();
     private static final Instant TO = LocalDateTime.parse("2025-05-15T00:00").atZone(ZONE).toInstant();
     private static final List<Filter> FILTERS = List.of(
-            new Filter("status", "status=4xx&status=308", s -> s.reader().hit().hit().status() == 308
-                    || (s.reader().hit().hit().status() >= 400 && s.reader().hit().hit().status() < 500)),
-            new Filter("bot", "bot=crawler_search", s -> s.reader().hit().crawler().botType() == BotType.crawler_search),
-            new Filter("crawler", "crawler=Googlebot+Smartphone", s -> s.reader().hit().crawler().name().equals("Googlebot Smartphone")),
+            new Filter("status", "status=4xx&status=308", s -> s.hit().hit().status() == 308
+                    || (s.hit().hit().status() >= 400 && s.hit().hit().status() < 500)),
+            new Filter("bot", "bot=crawler_search", s -> s.hit().crawler().botType() == BotType.crawler_search),
+            new Filter("crawler", "crawler=Googlebot+Smartphone", s -> s.hit().crawler().name().equals("Googlebot Smartphone")),
             new Filter("verification", "verification=verified,spoofed", s -> s.verdict() != Verification.unverified),
-            new Filter("time", "from=2025-05-13T18:00&to=2025-05-14", s -> !Instant.ofEpochMilli(s.reader().hit().hit().epochMillis()).isBefore(FROM)
-                    && Instant.ofEpochMilli(s.reader().hit().hit().epochMillis()).isBefore(TO)),
-            new Filter("url", "url=%2Fc1%2F", s -> s.reader().hit().hit().url().startsWith("/c1/")),
-            new Filter("host", "host=a.example", s -> "a.example".equals(s.reader().hit().hit().host())),
+            new Filter("time", "from=2025-05-13T18:00&to=2025-05-14", s -> !Instant.ofEpochMilli(s.hit().hit().epochMillis()).isBefore(FROM)
+                    && Instant.ofEpochMilli(s.hit().hit().epochMillis()).isBefore(TO)),
+            new Filter("url", "url=%2Fc1%2F", s -> s.hit().hit().url().startsWith("/c1/")),
+            new Filter("host", "host=a.example", s -> "a.example".equals(s.hit().hit().host())),
             new Filter("pattern", "pattern=" + URLEncoder.encode("/{1}/straten/{letter}", StandardCharsets.UTF_8),
                     s -> LETTER_INDEX.matcher(s.path()).matches()));
 
@@ -144,7 +144,7 @@ class FilterCombinationsTest {
             String query = String.join("&", chosen.stream().map(Filter::query).toList());
             boolean verdictsChosen = chosen.stream().anyMatch(f -> f.name().equals("verification"));
             Predicate<Stored> others = s -> chosen.stream().filter(f -> !f.name().equals("verification")).allMatch(f -> f.keeps().test(s));
-            Predicate<Stored> errors = s -> s.reader().hit().hit().status() >= 300;
+            Predicate<Stored> errors = s -> s.hit().hit().status() >= 300;
             Predicate<Stored> verdicts = verdictsChosen ? s -> s.verdict() != Verification.unverified : s -> s.verdict() != Verification.spoofed;
             List<Stored> kept = STORED.stream().filter(errors.and(others).and(verdicts)).toList();
             long spoofedLeftOut = verdictsChosen ? 0 : STORED.stream().filter(errors.and(others)).filter(s -> s.verdict() == Verification.spoofed).count();
@@ -155,9 +155,9 @@ class FilterCombinationsTest {
 
             JsonNode overview = JSON.readTree(get("/api/crawl-errors/overview?" + query));
             assertThat(overview.get("total").asLong()).as("overview total " + as).isEqualTo(kept.size());
-            assertThat(tallies(overview.get("byStatus"))).as("by status " + as).isEqualTo(count(kept, s -> Integer.toString(s.reader().hit().hit().status())));
-            assertThat(tallies(overview.get("byBotType"))).as("by bot type " + as).isEqualTo(count(kept, s -> s.reader().hit().crawler().botType().name()));
-            assertThat(tallies(overview.get("byCrawler"))).as("by crawler " + as).isEqualTo(count(kept, s -> s.reader().hit().crawler().name()));
+            assertThat(tallies(overview.get("byStatus"))).as("by status " + as).isEqualTo(count(kept, s -> Integer.toString(s.hit().hit().status())));
+            assertThat(tallies(overview.get("byBotType"))).as("by bot type " + as).isEqualTo(count(kept, s -> s.hit().crawler().botType().name()));
+            assertThat(tallies(overview.get("byCrawler"))).as("by crawler " + as).isEqualTo(count(kept, s -> s.hit().crawler().name()));
             assertThat(tallies(overview.get("byVerification"))).as("by verdict " + as).isEqualTo(count(kept, s -> s.verdict().name()));
             assertThat(overview.get("spoofedLeftOut").asLong()).as("spoofed left out " + as).isEqualTo(verdictsChosen ? 0 : spoofedLeftOut);
             long timeline = 0;

@@ -711,7 +711,7 @@ class ClickHouseHitStoreTest {
             }
             assertThat(cluster.number(1, "SELECT count() FROM " + db + ".verdict_log_local" + leftover)).isZero();
             assertThat(cluster.number(1, "SELECT count() FROM " + db + ".minute_counts_local" + leftover)).isZero();
-            assertThat(later.page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url).containsExactly("/batch1", "/committed");
+            assertThat(later.reader().page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url).containsExactly("/batch1", "/committed");
         }
         assertThat(cluster.perShard("SELECT count() FROM " + db + ".hits_local").stream().mapToLong(Long::longValue).sum()).isEqualTo(2);
     }

@@ -58,7 +58,7 @@ class DuckDbReaderSnapshotTest {
                 for (int round = 0; round < 3; round++) {
                     List<Future<Long>> sizes = new ArrayList<>();
                     for (int i = 0; i < 32; i++) {
-                        sizes.add(readers.submit(store::size));
+                        sizes.add(readers.submit(() -> store.health().size()));
                     }
                     for (Future<Long> size : sizes) {
                         assertThat(size.get(60, TimeUnit.SECONDS)).as("a reader's count after the commit").isEqualTo(100_010L + round);
