@@ -70,8 +70,8 @@ public final class TappedStore implements HitStore {
         }
 
         @Override
-        public void append(List<CrawlerHit> hits, SourceProgress through) {
-            writer.append(hits, through);
+        public void append(List<CrawlerHit> hits, SourceProgress from, SourceProgress through) {
+            writer.append(hits, from, through);
             if (!hits.isEmpty()) {
                 tap.accept(hits);
             }
