@@ -8,7 +8,7 @@ import dev.crawlerrors.crawler.verify.CrawlerVerifier;
 import dev.crawlerrors.crawler.verify.IpRangeSource;
 import dev.crawlerrors.crawler.verify.IpRangeVerifier;
 import dev.crawlerrors.ingest.SampleLogs;
-import dev.crawlerrors.ingest.format.LogFormat;
+import dev.crawlerrors.ingest.format.NamedFormats;
 import dev.crawlerrors.store.HitFilter;
 import dev.crawlerrors.store.HitStore;
 import dev.crawlerrors.store.HitWriter;
@@ -231,7 +231,7 @@ class OneLogTwoWritersTest {
             }
         }
         List<String> notices = new ArrayList<>();
-        FollowedLogs follower = new FollowedLogs(List.of(live), LogFormat.chooser("auto", notice -> { }), store,
+        FollowedLogs follower = new FollowedLogs(List.of(live), NamedFormats.chooser("auto", notice -> { }), store,
                 new CrawlerIdentifier(catalog), verifier, notices::add);
         try {
             CountDownLatch paused = new CountDownLatch(1);
