@@ -26,6 +26,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -68,7 +69,7 @@ public final class ClickHouseHitStore implements HitStore {
         } else {
             ClickHouseSchema.prepare(http, cluster, location.database(), location.user(), location.password());
         }
-        this.writer = new ClickHouseHitWriter(http, cluster, location.database());
+        this.writer = new ClickHouseHitWriter(http, cluster, location.database(), this::alreadyRecorded);
         this.snapshots = new ClickHouseSnapshots(http, cluster.meta(), location.database(), writer::commits, clockAheadSeconds);
         this.verdicts = new ClickHouseVerdicts(http, cluster, location.database());
         this.reader = new ClickHouseHitReader(http, cluster, location.database(), snapshots, verdicts, this::commitIfDirty);
@@ -125,6 +126,11 @@ public final class ClickHouseHitStore implements HitStore {
     /** How many shards hold its hits (1 for a server alone). */
     public int shards() {
         return cluster.shards().size();
+    }
+
+    /** Which of the writer's verdict changes their claims have already, at the newest snapshot. */
+    private Set<String> alreadyRecorded(Map<String, ClickHouseBatch.VerdictRow> changes) {
+        return verdicts.alreadyRecorded(changes, snapshots.newest());
     }
 
     private void commitIfDirty() {

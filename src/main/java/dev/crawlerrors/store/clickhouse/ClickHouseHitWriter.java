@@ -11,6 +11,7 @@ import dev.crawlerrors.text.Failures;
 import java.net.ConnectException;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -43,9 +44,16 @@ final class ClickHouseHitWriter {
     private static final String COMMIT_COLUMNS = "(writer, seq, closed, fingerprint, name, bytes, lines, prefix, check_hash, file_key,"
             + " file_size, file_modified_nanos)";
 
+    /** Which verdict changes of a batch their claims have already, as committed: they record nothing. */
+    @FunctionalInterface
+    interface RecordedVerdicts {
+        Set<String> of(Map<String, ClickHouseBatch.VerdictRow> changes);
+    }
+
     private final ClickHouseHttp http;
     private final ClickHouseCluster cluster;
     private final String db;
+    private final RecordedVerdicts recorded;
 
     // the appending side, under this object's lock
     private ClickHouseBatch buffered = new ClickHouseBatch();
@@ -85,10 +93,11 @@ final class ClickHouseHitWriter {
     /** Batches committed by this process. */
     private final java.util.concurrent.atomic.AtomicLong commits = new java.util.concurrent.atomic.AtomicLong();
 
-    ClickHouseHitWriter(ClickHouseHttp http, ClickHouseCluster cluster, String db) {
+    ClickHouseHitWriter(ClickHouseHttp http, ClickHouseCluster cluster, String db, RecordedVerdicts recorded) {
         this.http = http;
         this.cluster = cluster;
         this.db = db;
+        this.recorded = recorded;
     }
 
     synchronized void append(List<CrawlerHit> hits) {
@@ -139,9 +148,17 @@ final class ClickHouseHitWriter {
         return found;
     }
 
+    /**
+     * Buffers a verdict that changed. One the claim has already records nothing: the same one
+     * buffered is dropped here, the same one committed when its batch goes out ({@link #write}).
+     */
     synchronized void updateVerdict(String ip, String crawler, Verdict verdict) {
-        dirty = true;
         String key = CrawlerHit.claimKey(ip, crawler);
+        ClickHouseBatch.VerdictRow buffer = buffered.verdicts.get(key);
+        if (buffer != null && buffer.verdict().equals(verdict)) {
+            return;
+        }
+        dirty = true;
         knownClaims.add(key);
         buffered.verdicts.put(key, new ClickHouseBatch.VerdictRow(ip, crawler, verdict, ClickHouseVerdicts.version(true)));
     }
@@ -228,6 +245,10 @@ final class ClickHouseHitWriter {
 
     /** Writes and commits one batch (writer thread); a failure is tried once more under a new writer. */
     private void write(ClickHouseBatch batch) {
+        dropRecordedVerdicts(batch);
+        if (batch.isEmpty()) {
+            return; // only re-checks that changed nothing: no commit, so no new snapshot
+        }
         for (int attempt = 1; ; attempt++) {
             try {
                 ensureWriter();
@@ -246,6 +267,28 @@ final class ClickHouseHitWriter {
                             : new StoreException(e instanceof Ambiguous ? e.getMessage() : "cannot write to ClickHouse: " + e.getMessage(), e);
                 }
             }
+        }
+    }
+
+    /**
+     * Leaves out the batch's verdict changes that their claims have already, as the batches before
+     * it committed them (this thread committed every batch before this one). When that cannot be
+     * asked, they are written: a verdict recorded twice changes no figure.
+     */
+    private void dropRecordedVerdicts(ClickHouseBatch batch) {
+        Map<String, ClickHouseBatch.VerdictRow> changes = new LinkedHashMap<>();
+        batch.verdicts.forEach((key, row) -> {
+            if (ClickHouseVerdicts.isChange(row.version())) {
+                changes.put(key, row);
+            }
+        });
+        if (changes.isEmpty()) {
+            return;
+        }
+        try {
+            batch.verdicts.keySet().removeAll(recorded.of(changes));
+        } catch (RuntimeException e) {
+            // written as they are
         }
     }
 
