@@ -18,7 +18,6 @@ import dev.crawlerrors.text.ShownText;
 import dev.crawlerrors.web.ReportServer;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -114,7 +113,7 @@ final class ServeCommand implements Callable<Integer> {
             LiveSource.startAll(sources);
             started.addAll(sources);
             report = urlNames.report(hits, store.zone(), catalog);
-            reportServer = server.start(report, hits, () -> verifier.describeEvidence(Instant.now()), sources);
+            reportServer = server.start(report, hits, new ServedEvidence(verifier), sources);
             started.add(reportServer);
             // an import of this store writes through this serve while it has the store open; ClickHouse takes
             // every import itself, so a serve of it listens for none (and claims no DuckDB file's place)

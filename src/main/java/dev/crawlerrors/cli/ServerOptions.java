@@ -4,6 +4,7 @@ import dev.crawlerrors.report.CrawlErrorReport;
 import dev.crawlerrors.store.HitStore;
 import dev.crawlerrors.text.Failures;
 import dev.crawlerrors.web.ReportServer;
+import dev.crawlerrors.web.VerdictEvidence;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.io.IOException;
 import java.net.BindException;
@@ -12,7 +13,6 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.UnknownHostException;
 import java.util.List;
-import java.util.function.Supplier;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 
@@ -70,14 +70,14 @@ final class ServerOptions {
         }
     }
 
-    ReportServer start(CrawlErrorReport report, HitStore hits, Supplier<List<String>> evidenceSources) {
-        return start(report, hits, evidenceSources, List.of());
+    ReportServer start(CrawlErrorReport report, HitStore hits, VerdictEvidence evidence) {
+        return start(report, hits, evidence, List.of());
     }
 
     /** Starts the report's server, with what {@code meters} count at /metrics. */
-    ReportServer start(CrawlErrorReport report, HitStore hits, Supplier<List<String>> evidenceSources, List<? extends MeterBinder> meters) {
+    ReportServer start(CrawlErrorReport report, HitStore hits, VerdictEvidence evidence, List<? extends MeterBinder> meters) {
         try {
-            return ReportServer.start(report, hits, bind, port, evidenceSources, meters, readers);
+            return ReportServer.start(report, hits, bind, port, evidence, meters, readers);
         } catch (RuntimeException e) {
             throw cannotListen(e);
         }

@@ -31,7 +31,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Supplier;
 
 /**
  * The report's representations: the HTML page, JSON page and CSV of every matching row; the URL
@@ -43,11 +42,11 @@ final class ReportRoutes {
     private static final TemplateEngine TEMPLATES = TemplateEngine.createPrecompiled(ContentType.Html);
 
     private final CrawlErrorReport report;
-    private final Supplier<List<String>> evidenceSources;
+    private final VerdictEvidence evidence;
 
-    ReportRoutes(CrawlErrorReport report, Supplier<List<String>> evidenceSources) {
+    ReportRoutes(CrawlErrorReport report, VerdictEvidence evidence) {
         this.report = report;
-        this.evidenceSources = evidenceSources;
+        this.evidence = evidence;
     }
 
     void html(Context ctx) {
@@ -60,8 +59,8 @@ final class ReportRoutes {
         boolean filtered = ctx.queryParamMap().keySet().stream().anyMatch(k -> !k.equals("page") && !k.equals("at"));
         // the summary at the page's snapshot: its figures add up to the header's total
         Overview summary = report.summary(request, page).orElse(null);
-        ReportView view = new ReportView(page, new ReportLinks(ctx.queryParamMap(), page.at()), recorded, filtered, evidenceSources.get(),
-                summary, request.filter().hiddenBotTypes());
+        ReportView view = new ReportView(page, new ReportLinks(ctx.queryParamMap(), page.at()), recorded, filtered, evidence.sources(),
+                evidence.nothingProvable().orElse(null), summary, request.filter().hiddenBotTypes());
         ctx.html(render("report.jte", view));
     }
 
@@ -144,7 +143,7 @@ final class ReportRoutes {
     void hitHtml(Context ctx) {
         HitDetail hit = hit(ctx);
         String at = ctx.queryParam("at");
-        ctx.html(render("hit.jte", new HitView(hit, evidenceSources.get(), at == null || at.isBlank() ? null : at)));
+        ctx.html(render("hit.jte", new HitView(hit, evidence.sources(), at == null || at.isBlank() ? null : at)));
     }
 
     void hitJson(Context ctx) throws IOException {

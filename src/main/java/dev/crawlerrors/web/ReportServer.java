@@ -26,7 +26,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BiConsumer;
-import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -68,22 +67,22 @@ public final class ReportServer implements AutoCloseable {
 
     /** Starts serving on {@code bind}:{@code port}; port 0 picks a free one. */
     public static ReportServer start(CrawlErrorReport report, HitStore store, String bind, int port) {
-        return start(report, store, bind, port, List::of);
+        return start(report, store, bind, port, VerdictEvidence.NONE);
     }
 
     /**
-     * Starts serving, showing under the report the published IP lists the verdicts rest on
-     * ({@code evidenceSources}, one line each, asked at every page view).
+     * Starts serving, showing what the verdicts rest on ({@code evidence}: the published IP lists
+     * under the report, and above it when nothing can be proven).
      */
     public static ReportServer start(CrawlErrorReport report, HitStore store, String bind, int port,
-            Supplier<List<String>> evidenceSources) {
-        return start(report, store, bind, port, evidenceSources, List.of(), DEFAULT_READERS);
+            VerdictEvidence evidence) {
+        return start(report, store, bind, port, evidence, List.of(), DEFAULT_READERS);
     }
 
     /** Starts serving, answering at most {@code readers} report requests at once. */
     public static ReportServer start(CrawlErrorReport report, HitStore store, String bind, int port,
-            Supplier<List<String>> evidenceSources, int readers) {
-        return start(report, store, bind, port, evidenceSources, List.of(), readers);
+            VerdictEvidence evidence, int readers) {
+        return start(report, store, bind, port, evidence, List.of(), readers);
     }
 
     /**
@@ -92,12 +91,12 @@ public final class ReportServer implements AutoCloseable {
      * others wait up to {@link #READ_WAIT}, then get a 503 with Retry-After.
      */
     public static ReportServer start(CrawlErrorReport report, HitStore store, String bind, int port,
-            Supplier<List<String>> evidenceSources, List<? extends MeterBinder> meters, int readers) {
+            VerdictEvidence evidence, List<? extends MeterBinder> meters, int readers) {
         ReadGate gate = new ReadGate(readers, READ_WAIT);
         PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         Gauge.builder("crawl_errors_hits_stored", store, s -> s.size()).description("crawler hits in the store").register(metrics);
         meters.forEach(meter -> meter.bindTo(metrics));
-        ReportRoutes routes = new ReportRoutes(report, evidenceSources);
+        ReportRoutes routes = new ReportRoutes(report, evidence);
         Set<String> paths = new HashSet<>();
         Javalin app = Javalin.create(config -> {
             config.startup.showJavalinBanner = false;

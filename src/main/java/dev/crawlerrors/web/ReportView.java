@@ -13,11 +13,12 @@ import java.util.stream.Collectors;
  * What the HTML report template needs: the page, the column labels, page links that keep the
  * request's filters, the filter bar, the summary above the table (hits by status, the spoofed hits
  * left out, a compact timeline; null when it was not counted in time), the sentence to show when
- * there are no rows, the published IP lists the verdicts rest on, and the bot types the page leaves
- * out because no {@code bot} or {@code crawler} filter asked for them.
+ * there are no rows, the published IP lists the verdicts rest on (and, when no verdict can be proven,
+ * the sentence that says so: null otherwise), and the bot types the page leaves out because no
+ * {@code bot} or {@code crawler} filter asked for them.
  */
 public record ReportView(ReportPage page, ReportLinks links, boolean anythingRecorded, boolean filtered,
-        List<String> evidenceSources, Overview summary, Set<BotType> hiddenBotTypes) {
+        List<String> evidenceSources, String nothingProvable, Overview summary, Set<BotType> hiddenBotTypes) {
 
     /** The hidden types, named as the {@code bot} parameter takes them, or empty when none is hidden. */
     public String hiddenBotTypeNames() {

@@ -2,6 +2,7 @@ package dev.crawlerrors.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.crawlerrors.crawler.CrawlerCatalog;
 import dev.crawlerrors.crawler.Verification;
 import dev.crawlerrors.crawler.dns.DnsVerifier;
@@ -16,6 +17,10 @@ import dev.crawlerrors.store.clickhouse.ClickHouseHitStore;
 import dev.crawlerrors.store.clickhouse.ClickHouseSettings;
 import dev.crawlerrors.store.clickhouse.ClickHouseTestCluster;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -25,11 +30,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Serve's start-up re-check of a store imported offline (a resolver that fails its check, no list
- * to read): it finds what the import found, so it records nothing, and the snapshot ({@code at})
- * of every page stays as it was. Both engines.
+ * A store imported offline (a resolver that fails its check, no list to read), served the same
+ * way: the report's first page says above the table that nothing can be verified and what to do;
+ * serve's start-up re-check finds what the import found, so it records nothing, and the snapshot
+ * ({@code at}) of every page stays as it was, on both engines.
  */
-class OfflineRecheckTest {
+class OfflineStoreTest {
 
     private static final String GOOGLEBOT = "66.249.66.12 - - [14/May/2025:09:31:02 +0200] \"GET /antwerp/meir HTTP/1.1\" 308 0 \"-\" "
             + "\"Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)\" 0.001";
@@ -73,6 +79,46 @@ class OfflineRecheckTest {
         try (ClickHouseHitStore store = ClickHouseHitStore.open(cluster.location(db), ClickHouseSettings.SERVE)) {
             assertRecheckChangesNothing(store);
         }
+    }
+
+    @Test
+    void theFirstPageSaysAboveTheTableThatNothingCanBeVerifiedAndTheRecheckMovesNoSnapshot() throws Exception {
+        Path db = dir.resolve("offline.duckdb");
+        importOffline(db.toString());
+
+        try (ServeProcess serve = ServeProcess.start(dir.resolve("serve.out"), "--db", db.toString(), "--port", "0",
+                "--ip-ranges", noLists.toString(), "--dns-server", dns.address(), "--timezone", "UTC")) {
+            String page = get(serve, "/crawl-errors");
+            String at = at(get(serve, "/api/crawl-errors"));
+
+            assertThat(page).contains("<p class=\"alert\" id=\"nothing-provable\" role=\"alert\">No crawler can be verified: none of the ")
+                    .contains(" published IP lists could be read from " + noLists + " and the DNS resolver " + dns.address()
+                            + " failed its check, so every hit is unverified; put the published lists in " + noLists
+                            + " (or point --ip-ranges at where they are) or give --dns-server a resolver that answers, and serve checks"
+                            + " the hits again by itself.</p>");
+            assertThat(page.indexOf("id=\"nothing-provable\"")).isLessThan(page.indexOf("<table id=\"hits\""));
+
+            // the start-up re-check (after a few seconds) checks both claims, finds what the import found, and records nothing
+            long deadline = System.currentTimeMillis() + 30_000;
+            while (!serve.printed().contains("checking 2 verdicts again") && System.currentTimeMillis() < deadline) {
+                Thread.sleep(50);
+            }
+            assertThat(serve.printed()).contains("checking 2 verdicts again");
+            Thread.sleep(1_000); // the resolver answers in milliseconds: a recorded verdict would be committed by now
+            assertThat(at(get(serve, "/api/crawl-errors"))).isEqualTo(at);
+            assertThat(get(serve, "/crawl-errors")).doesNotContain("id=\"recounting\"");
+        }
+    }
+
+    private static String get(ServeProcess serve, String path) throws Exception {
+        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(serve.base() + path)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as(path).isEqualTo(200);
+        return response.body();
+    }
+
+    private static String at(String json) throws Exception {
+        return new ObjectMapper().readTree(json).get("at").asText();
     }
 
     private void importOffline(String db) throws Exception {
