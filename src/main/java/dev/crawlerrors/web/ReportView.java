@@ -4,6 +4,8 @@ import dev.crawlerrors.crawler.BotType;
 import dev.crawlerrors.report.Overview;
 import dev.crawlerrors.report.ReportColumns;
 import dev.crawlerrors.report.ReportPage;
+import dev.crawlerrors.report.ReportRow;
+import dev.crawlerrors.report.pattern.ExploitProbes;
 import dev.crawlerrors.text.Figures;
 import java.util.List;
 import java.util.Set;
@@ -78,6 +80,11 @@ public record ReportView(ReportPage page, ReportLinks links, boolean anythingRec
     public TimelineChart timeline() {
         return summary == null || summary.timeline().isEmpty() ? null
                 : TimelineChart.of(summary.timeline(), links, summary.interval(), 96, 1200);
+    }
+
+    /** What is said of a row that is an exploit probe (by its URL or user agent); null for any other. */
+    public String probe(ReportRow row) {
+        return ExploitProbes.of(row.url(), row.userAgent()).map(ExploitProbes::diagnosis).orElse(null);
     }
 
     public String hitLink(long id) {
