@@ -47,6 +47,8 @@ final class LineFields {
     int durationRank;
     int hostFrom;
     int hostTo;
+    int locationFrom;
+    int locationTo;
 
     LineFields() {
         reset();
@@ -70,6 +72,7 @@ final class LineFields {
         durationMs = Double.NaN;
         durationRank = 0;
         hostFrom = NONE;
+        locationFrom = NONE;
     }
 
     void time(long epochMillis, int offsetMinutes) {
@@ -129,7 +132,8 @@ final class LineFields {
         }
         return new Hit(epochMillis, offsetMinutes, ip, method, url, status, bytes,
                 agentOrReferer(b, refererFrom, refererTo), agentOrReferer(b, agentFrom, agentTo), durationMs,
-                hostFrom == NONE ? null : LogText.dashIsNull(b, hostFrom, hostTo), forwardedFor);
+                hostFrom == NONE ? null : LogText.dashIsNull(b, hostFrom, hostTo), forwardedFor,
+                locationFrom == NONE ? null : LogText.dashIsNull(b, locationFrom, locationTo));
     }
 
     private static String agentOrReferer(byte[] b, int from, int to) {

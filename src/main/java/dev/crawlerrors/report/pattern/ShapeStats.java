@@ -36,6 +36,8 @@ final class ShapeStats {
     private final List<Example> examples = new ArrayList<>(EXAMPLES + 1);
     /** The hits of each URL, kept for the paths of one segment only ({@code /{1}} on a flat site): null elsewhere. */
     TopUrls topUrls;
+    /** Where its redirects went, when the log recorded it; null when it recorded none. */
+    RedirectTargets targets;
 
     record Example(String url, long lastMillis) {
     }
@@ -50,6 +52,12 @@ final class ShapeStats {
         slowHits += count.slowHits();
         urls++;
         offer(new Example(count.url(), count.lastMillis()));
+        if (count.location() != null && count.status() >= 300 && count.status() < 400) {
+            if (targets == null) {
+                targets = new RedirectTargets();
+            }
+            targets.add(count.url(), count.host(), count.location(), count.hits(), count.lastMillis());
+        }
     }
 
     void addAll(ShapeStats other) {
@@ -62,6 +70,13 @@ final class ShapeStats {
         slowHits += other.slowHits;
         urls += other.urls;
         other.examples.forEach(this::offer);
+        if (other.targets != null) {
+            if (targets == null) {
+                targets = other.targets.copy();
+            } else {
+                targets.addAll(other.targets);
+            }
+        }
         if (other.topUrls != null) {
             if (topUrls == null) {
                 topUrls = other.topUrls.copy();

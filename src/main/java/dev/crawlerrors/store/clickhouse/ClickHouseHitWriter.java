@@ -39,7 +39,7 @@ final class ClickHouseHitWriter {
     private static final long FLUSH_NANOS = 1_000_000_000L;
     private static final int KNOWN_CLAIMS = 1_000_000;
     private static final String HIT_COLUMNS = "(ts_ms, writer, seq, n, utc_offset_minutes, ip, method, url, status, bytes,"
-            + " duration_ms, crawler, bot_type, user_agent, referer, host)";
+            + " duration_ms, crawler, bot_type, user_agent, referer, host, location)";
     private static final String VERDICT_COLUMNS = "(ip, crawler, verification, reason, version, writer, seq)";
     private static final String COMMIT_COLUMNS = "(writer, seq, closed, fingerprint, name, bytes, lines, prefix, check_hash, file_key,"
             + " file_size, file_modified_nanos)";
@@ -353,7 +353,7 @@ final class ClickHouseHitWriter {
             rows.nul();
         }
         rows.tab().field(crawlerHit.crawler().name()).tab().field(crawlerHit.crawler().botType().name()).tab()
-                .field(hit.userAgent()).tab().field(hit.referer()).tab().field(hit.host()).endRow();
+                .field(hit.userAgent()).tab().field(hit.referer()).tab().field(hit.host()).tab().field(hit.location()).endRow();
     }
 
     /**

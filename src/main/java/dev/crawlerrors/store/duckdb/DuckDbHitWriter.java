@@ -727,7 +727,7 @@ final class DuckDbHitWriter {
             insertHits = connection.prepareStatement("INSERT INTO hits SELECT id, make_timestamp(ts_micros),"
                     + " utc_offset_minutes::SMALLINT, ip, method, url, status::SMALLINT,"
                     + " if(bytes_or_negative < 0, NULL, bytes_or_negative), if(isnan(duration_ms_or_nan), NULL, duration_ms_or_nan),"
-                    + " crawler, bot_type, user_agent, referer, host, claim_id::INTEGER FROM " + batchFunction + "()");
+                    + " crawler, bot_type, user_agent, referer, host, claim_id::INTEGER, location FROM " + batchFunction + "()");
         }
         batchSource.hits = batch.hits;
         batchSource.claims = batch.claims;

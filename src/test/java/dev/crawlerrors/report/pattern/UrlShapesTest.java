@@ -320,6 +320,54 @@ class UrlShapesTest {
         assertThat(report.matcher("/{city}/{street}").orElseThrow().matches("/old/123")).isFalse();
     }
 
+    private static UrlCount redirect(String url, int status, String location, String host) {
+        return new UrlCount(url, status, "crawler_search", 1, T0, T0, 1, 0, location, host);
+    }
+
+    /** The diagnosis of the one pattern of {@code counts}' URLs under {@code prefix}. */
+    private static Diagnosis diagnosisOf(String pattern, List<UrlCount> counts) {
+        return report(counts).patterns().stream().filter(p -> p.pattern().equals(pattern)).findFirst().orElseThrow().diagnosis();
+    }
+
+    @Test
+    void aRedirectsRecordedTargetSaysItsCause() {
+        List<UrlCount> slash = List.of(redirect("/docs/one", 301, "/docs/one/", null), redirect("/docs/two", 301, "/docs/two/", null),
+                redirect("/docs/six", 301, "https://www.example.com/docs/six/", "www.example.com"));
+        assertThat(diagnosisOf("/docs/{1}", slash)).isEqualTo(new Diagnosis("trailing_slash_added", "Redirect (301) that adds a trailing"
+                + " slash (such as /docs/one \u2192 /docs/one/): /docs/{1}/ is the final form; internal links and the sitemap should"
+                + " use it."));
+
+        List<UrlCount> host = List.of(redirect("/blog/one", 301, "https://www.example.com/blog/one", "example.com"),
+                redirect("/blog/two", 301, "https://www.example.com/blog/two", "example.com"),
+                redirect("/blog/six", 301, "https://www.example.com/blog/six", "example.com"));
+        assertThat(diagnosisOf("/blog/{1}", host)).isEqualTo(new Diagnosis("redirect_other_host", "Redirect (301) to another host (such"
+                + " as /blog/one \u2192 https://www.example.com/blog/one): internal links and the sitemap should use the address it ends"
+                + " at."));
+
+        List<UrlCount> home = List.of(redirect("/old/1", 301, "/", null), redirect("/old/2", 302, "https://example.com/", "example.com"),
+                redirect("/old/3", 301, "/", null));
+        assertThat(diagnosisOf("/old/{n}", home)).isEqualTo(new Diagnosis("soft_404", "Redirect (301, 302) to the home page (such as"
+                + " /old/1 \u2192 /): a soft 404, which search engines count as not found; answer 404 or 410, or redirect to the page"
+                + " that takes its place."));
+    }
+
+    @Test
+    void aTargetThatRedirectsAgainIsAChain() {
+        List<UrlCount> counts = new ArrayList<>();
+        for (String n : List.of("1", "2", "3")) {
+            counts.add(redirect("/old/" + n, 301, "/new/" + n, null));
+            counts.add(redirect("/new/" + n, 301, "/new/" + n + "/", null));
+        }
+
+        PatternReport report = report(counts);
+
+        assertThat(report.patterns()).filteredOn(p -> p.pattern().equals("/old/{n}")).singleElement().extracting(ErrorPattern::diagnosis)
+                .isEqualTo(new Diagnosis("redirect_chain", "Redirect chain (301): the target redirects again (such as /old/1 \u2192 /new/1);"
+                        + " point the first redirect, internal links and the sitemap at the final address."));
+        assertThat(report.patterns()).filteredOn(p -> p.pattern().equals("/new/{n}")).singleElement()
+                .extracting(p -> p.diagnosis().kind()).isEqualTo("trailing_slash_added");
+    }
+
     @Test
     void refusesATemplateThatIsNotOne() {
         assertThatThrownBy(() -> PlaceholderNames.of(List.of("city/{street}")))
