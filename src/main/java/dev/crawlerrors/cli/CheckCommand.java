@@ -8,6 +8,7 @@ import dev.crawlerrors.store.clickhouse.ClickHouseSettings;
 import dev.crawlerrors.store.clickhouse.ClickHouseStoreCheck;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import dev.crawlerrors.store.duckdb.DuckDbStoreCheck;
+import dev.crawlerrors.text.Credentials;
 import dev.crawlerrors.text.Figures;
 import dev.crawlerrors.text.ShownText;
 import java.nio.file.Files;
@@ -53,6 +54,11 @@ final class CheckCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         String name = db != null ? db : System.getenv(StoreOptions.DB_ENV);
+        try {
+            ClickHouseLocation.requireFileOrLocation(name);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "--db: " + e.getMessage());
+        }
         if (name != null && ClickHouseLocation.isLocation(name)) {
             ClickHouseLocation location;
             try {
@@ -62,6 +68,10 @@ final class CheckCommand implements Callable<Integer> {
             }
             return checkClickHouse(location);
         }
+        return checkFile();
+    }
+
+    private int checkFile() {
         Path file = StoreOptions.dbPath(db == null ? null : Path.of(db));
         String shown = ShownText.of(file.toString());
         if (!Files.exists(file)) {
@@ -86,7 +96,7 @@ final class CheckCommand implements Callable<Integer> {
 
     /** Says why a check failed, and exits as a damaged store ({@link #DAMAGED}) or one that could not be checked. */
     private static int notSound(StoreException e) {
-        System.err.println("crawl-errors: " + ShownText.of(e.getMessage()));
+        System.err.println("crawl-errors: " + ShownText.of(Credentials.hidden(e.getMessage())));
         return e instanceof DamagedStoreException ? DAMAGED : NOT_CHECKED;
     }
 

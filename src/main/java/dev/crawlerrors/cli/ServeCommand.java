@@ -129,7 +129,7 @@ final class ServeCommand implements Callable<Integer> {
             // stopped in this order: nothing may reach the store or the verifier after they close
             feeds.add(rechecks);
             feeds.add(verifier);
-            ServedStore served = imports == null ? null : claimServedStore(store.dbPath(), imports, "http://" + server.displayHost()
+            ServedStore served = imports == null ? null : claimServedStore(store.dbPath(), imports, server.scheme() + "://" + server.displayHost()
                     + ":" + reportServer.port() + "/crawl-errors");
             if (served != null) {
                 feeds.add(served::release);
@@ -150,12 +150,7 @@ final class ServeCommand implements Callable<Integer> {
     }
 
     private static StoreSocketServer startImportSocket(HitStore hits, Path db) throws IOException {
-        Path socket = ServedStore.socketOf(db);
-        try {
-            return StoreSocketServer.start(hits, socket);
-        } catch (IOException e) {
-            throw new IOException("cannot listen for imports on " + socket + " (" + Failures.message(e) + ")", e);
-        }
+        return StoreSocketServer.start(hits, db);
     }
 
     /** Says beside the store that this serve has it, so that an import writes through it; null when that cannot be written. */
@@ -209,7 +204,7 @@ final class ServeCommand implements Callable<Integer> {
         }, "shutdown"));
         String file = ShownText.of(store.shown());
         System.out.println("Store: " + ShownText.of(hits.describe()) + ".");
-        System.out.println("Serving the report at http://" + displayHost + ":" + server.port() + "/crawl-errors"
+        System.out.println("Serving the report at " + server.scheme() + "://" + displayHost + ":" + server.port() + "/crawl-errors"
                 + " (times in " + report.zone() + ") from the store " + file + "; Ctrl-C stops.");
         if (store.madeNow()) {
             // the default store is ./crawl-errors.duckdb in the directory a command runs in: a serve started elsewhere

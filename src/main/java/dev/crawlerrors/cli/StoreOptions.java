@@ -95,7 +95,7 @@ final class StoreOptions {
         command.addOption(CommandSpecs.option("--trusted-proxies", "CIDR[,CIDR...]", String.class, () -> trustedProxies,
                 value -> trustedProxies = value, "Proxies in front of the server (a CDN, a load balancer): where the logged "
                         + "address is one of them, the client is the rightmost address of X-Forwarded-For (or CF-Connecting-IP, "
-                        + "True-Client-IP) that is not, as the log format records it.").build());
+                        + "True-Client-IP) that is not, as the log format records it. No range is trusted by default, private ones neither.").build());
         return this;
     }
 
@@ -167,6 +167,11 @@ final class StoreOptions {
      * leaves no store file behind. The catalog of {@code --crawlers} is read by {@link #catalog()}.
      */
     void validate() {
+        try {
+            ClickHouseLocation.requireFileOrLocation(dbName());
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "--db: " + e.getMessage());
+        }
         zone();
         ipRangeSource();
         if (onClickHouse()) {
@@ -321,7 +326,7 @@ final class StoreOptions {
             if (lockHolder(e) != null) {
                 Optional<ServedStore> served = ServedStore.find(dbPath());
                 if (served.isPresent()) {
-                    return StoreSocketClient.connect(served.get());
+                    return StoreSocketClient.connect(served.get(), waits -> System.err.println("crawl-errors: " + ShownText.of(waits)));
                 }
             }
             throw whoHas(e);

@@ -52,10 +52,12 @@ public final class ReportServer implements AutoCloseable {
 
     private final Javalin app;
     private final CrawlErrorReport report;
+    private final WebConfig web;
 
-    private ReportServer(Javalin app, CrawlErrorReport report) {
+    private ReportServer(Javalin app, CrawlErrorReport report, WebConfig web) {
         this.app = app;
         this.report = report;
+        this.web = web;
     }
 
     /** A method other than GET and HEAD on a path the server answers: the report is read-only. */
@@ -92,6 +94,18 @@ public final class ReportServer implements AutoCloseable {
      */
     public static ReportServer start(CrawlErrorReport report, HitStore store, String bind, int port,
             VerdictEvidence evidence, List<? extends MeterBinder> meters, int readers) {
+        return start(report, store, bind, port, evidence, meters, readers, WebConfig.NONE);
+    }
+
+    /**
+     * Starts serving as {@link #start(CrawlErrorReport, HitStore, String, int, VerdictEvidence, List, int)} does, to
+     * whom {@code web} lets in and over what: its users log in to every path but {@code /health}, and
+     * with its certificate the report is served over HTTPS only.
+     */
+    public static ReportServer start(CrawlErrorReport report, HitStore store, String bind, int port,
+            VerdictEvidence evidence, List<? extends MeterBinder> meters, int readers, WebConfig web) {
+        BasicAuth auth = web.authenticates() ? new BasicAuth(web.users()) : null;
+        TlsConnector.KeyStoreAndPassword keys = web.tls() ? TlsConnector.keys(web) : null;
         ReadGate gate = new ReadGate(readers, READ_WAIT);
         PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         Gauge.builder("crawl_errors_hits_stored", store, s -> s.size()).description("crawler hits in the store").register(metrics);
@@ -101,6 +115,19 @@ public final class ReportServer implements AutoCloseable {
         Javalin app = Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
             config.http.defaultContentType = "text/plain; charset=utf-8";
+            // what Jetty refuses before a route runs (an over-long address: 414) is answered as the API's errors are
+            config.jetty.modifyServer(server -> server.setErrorHandler(new ProtocolErrors()));
+            if (keys != null) {
+                config.jetty.addConnector((server, http) -> TlsConnector.of(server, http, bind, port, web, keys));
+            }
+            // who may read comes first: nothing else is said to a request without a login, not even a 405
+            if (auth != null) {
+                config.routes.before(auth::check);
+            }
+            config.routes.exception(BasicAuth.UnauthorizedException.class, (e, ctx) -> {
+                ctx.header("WWW-Authenticate", BasicAuth.CHALLENGE);
+                error(ctx, 401, e.getMessage(), Map.of());
+            });
             // HEAD answers with the headers GET would send (and so the same 400/404 for bad requests)
             BiConsumer<String, Handler> readOnly = (path, handler) -> {
                 config.routes.get(path, handler);
@@ -175,7 +202,7 @@ public final class ReportServer implements AutoCloseable {
                     .register(metrics).increment());
         });
         app.start(bind, port);
-        return new ReportServer(app, report);
+        return new ReportServer(app, report, web);
     }
 
     /** Whether {@code e} comes of writing to a connection the client closed. */
@@ -191,6 +218,11 @@ public final class ReportServer implements AutoCloseable {
 
     public int port() {
         return app.port();
+    }
+
+    /** {@code https} when served over TLS, else {@code http}: for the address the report is announced at. */
+    public String scheme() {
+        return web.scheme();
     }
 
     /** A method as the requests counter tags it: a name a client made up is "other", or each would be a counter of its own. */

@@ -78,7 +78,7 @@ class ClickHouseClusterTest {
 
         Path defaultDb = Path.of(StoreOptions.DEFAULT_DB);
         String servedBefore = stamp(ServedStore.fileOf(defaultDb));
-        String socketBefore = stamp(ServedStore.socketOf(defaultDb));
+        String socketBefore = stamp(defaultDb.resolveSibling(defaultDb.getFileName() + ".serve.d"));
         try (DuckDbHitStore duck = DuckDbHitStore.open(dir.resolve("embedded.duckdb"));
              ReportServer duckServer = ReportServer.start(new CrawlErrorReport(duck, ZoneId.of("Europe/Brussels")), duck, "127.0.0.1", 0);
              ServeProcess serve = ServeProcess.start(dir.resolve("serve.out"), "--db", url, "--port", "0", "--timezone",
@@ -88,7 +88,7 @@ class ClickHouseClusterTest {
             assertThat(Files.readString(dir.resolve("serve.out"))).contains("Store: ClickHouse store " + url + " (2 shards;");
             // ClickHouse takes every import itself: the serve listens for none where the default DuckDB file would be
             assertThat(stamp(ServedStore.fileOf(defaultDb))).isEqualTo(servedBefore);
-            assertThat(stamp(ServedStore.socketOf(defaultDb))).isEqualTo(socketBefore);
+            assertThat(stamp(defaultDb.resolveSibling(defaultDb.getFileName() + ".serve.d"))).isEqualTo(socketBefore);
             String duckBase = "http://127.0.0.1:" + duckServer.port();
             String otherBase = "http://127.0.0.1:" + otherServer.port();
             List<String> views = List.of("", "status=404", "verification=spoofed", "bot=crawler_ai&bot=crawler_other", "url=/city/1",

@@ -15,6 +15,7 @@ import dev.crawlerrors.store.StoredHit;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -177,6 +178,41 @@ class FollowDirectoryTest {
         follow.pollOnce();
 
         assertThat(storedUrls()).isEqualTo(urls(1, 50));
+    }
+
+    @Test
+    void aGlobReachingOneFileByTwoLinksAndALoopReadsItOnce() throws Exception {
+        Path site = Files.createDirectories(logs.resolve("a"));
+        Path log = site.resolve("access.log");
+        append(log, lines(1, 3));
+        Files.createSymbolicLink(logs.resolve("b"), site);           // the same directory by a second name
+        Files.createSymbolicLink(site.resolve("again"), site);       // a link back to the directory it is in
+        FollowedLogs follow = follow(logs + "/*/access.log");
+        follow.pollOnce();
+        append(log, lines(4, 5));
+        follow.pollOnce();
+        follow.pollOnce();
+
+        assertThat(storedUrls()).isEqualTo(urls(1, 5));
+        assertThat(store.size()).isEqualTo(5);
+    }
+
+    @Test
+    void aFileTruncatedInAFollowedDirectoryIsReadAgainFromItsStart() throws Exception {
+        Path log = logs.resolve("access.log");
+        append(log, lines(1, 3));
+        FollowedLogs follow = follow(logs.toString());
+        follow.pollOnce();
+
+        try (FileChannel channel = FileChannel.open(log, StandardOpenOption.WRITE)) {
+            channel.truncate(0);
+        }
+        append(log, lines(4, 5));
+        follow.pollOnce();
+        follow.pollOnce();
+
+        assertThat(storedUrls()).isEqualTo(urls(1, 5));
+        assertThat(store.size()).isEqualTo(5);
     }
 
     @Test

@@ -105,6 +105,23 @@ class HostileContentTest {
     }
 
     @Test
+    void patternsAndChartLabelsBuiltFromHostilePathsAreText() throws Exception {
+        store = DuckDbHitStore.inMemory();
+        for (int i = 0; i < 30; i++) {
+            // paths whose segments become a pattern's text, and hosts that label the charts
+            storeHit("/<script>alert(" + i + ")</script>/x\"><svg onload=alert(1)>/" + i, "not checked");
+        }
+        serve();
+
+        for (String path : List.of("/crawl-errors/patterns", "/crawl-errors/overview")) {
+            String body = get(path);
+            assertThat(body).as(path).doesNotContain("<script>alert").doesNotContain("<svg onload").doesNotContain("\"><svg");
+        }
+        String patterns = get("/crawl-errors/patterns");
+        assertThat(Jsoup.parse(patterns).text()).contains("<script>alert(");
+    }
+
+    @Test
     void quotesACsvCellHoldingASemicolonSoNoSpreadsheetSplitsItIntoAFormula() throws Exception {
         store = DuckDbHitStore.inMemory();
         storeHit("/a;=1+2", "not checked");

@@ -288,6 +288,28 @@ class ReportServerTest {
     }
 
     @ParameterizedTest
+    @ValueSource(strings = {"/api/crawl-errors", "/crawl-errors.csv", "/api/crawl-errors/patterns", "/api/crawl-errors/overview"})
+    void takesAnEmptyPieceBetweenAmpersandsForNoParameter(String path) throws Exception {
+        HttpResponse<String> trailing = get(path + "?status=404&");
+        HttpResponse<String> doubled = get(path + "?&status=404&&");
+        HttpResponse<String> nameless = get(path + "?=404");
+
+        assertThat(trailing.statusCode()).as(trailing.body()).isEqualTo(200);
+        assertThat(doubled.statusCode()).as(doubled.body()).isEqualTo(200);
+        assertThat(nameless.statusCode()).as("a value with no name is still a mistake").isEqualTo(400);
+    }
+
+    @Test
+    void answersAnOverLongAddressUnderTheApiWith414InJson() throws Exception {
+        HttpResponse<String> response = get("/api/crawl-errors?url=/" + "a".repeat(20_000));
+
+        assertThat(response.statusCode()).isEqualTo(414);
+        assertThat(response.headers().firstValue("Content-Type")).contains("application/json; charset=utf-8");
+        assertThat(JSON.readTree(response.body()).get("error").asText()).isEqualTo("the request's address is longer than this server"
+                + " takes (8 KiB with its headers); ask with fewer or shorter filters");
+    }
+
+    @ParameterizedTest
     @ValueSource(strings = {"/crawl-errors", "/api/crawl-errors", "/crawl-errors.csv", "/crawl-errors/patterns",
             "/api/crawl-errors/patterns", "/crawl-errors/overview", "/api/crawl-errors/overview"})
     void answersAStatusBelowTheErrorThresholdWith400(String path) throws Exception {

@@ -1,5 +1,6 @@
 package dev.crawlerrors.store.clickhouse;
 
+import dev.crawlerrors.text.Credentials;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.regex.Pattern;
@@ -24,10 +25,24 @@ public record ClickHouseLocation(URI http, String database, String cluster, Stri
     public static final String DEFAULT_USER = "default";
     /** A name ClickHouse takes unquoted: it goes into SQL as it is. */
     private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,63}");
+    private static final Pattern OTHER_URL = Pattern.compile("[A-Za-z][A-Za-z0-9+.-]*://");
 
     /** Whether {@code db} names a ClickHouse store rather than a DuckDB file. */
     public static boolean isLocation(String db) {
         return db != null && db.regionMatches(true, 0, SCHEME, 0, SCHEME.length());
+    }
+
+    /**
+     * Refuses a store named by a URL of something else ({@code postgres://...}, {@code http://...}),
+     * which would otherwise be taken for a file's name and made, and shown with its password.
+     *
+     * @throws IllegalArgumentException saying what a store is named by, the URL without its user info
+     */
+    public static void requireFileOrLocation(String db) {
+        if (db != null && !isLocation(db) && OTHER_URL.matcher(db).lookingAt()) {
+            throw new IllegalArgumentException("'" + Credentials.hidden(db) + "' is neither a DuckDB file nor a ClickHouse store; "
+                    + "write a file's path, or " + SCHEME + "HOST:PORT/DATABASE");
+        }
     }
 
     /**
@@ -84,7 +99,7 @@ public record ClickHouseLocation(URI http, String database, String cluster, Stri
     }
 
     private static String bad(String url, String why) {
-        return "'" + url + "' is not a ClickHouse store: " + why + "; write clickhouse://HOST:PORT/DATABASE, PORT being "
+        return "'" + Credentials.hidden(url) + "' is not a ClickHouse store: " + why + "; write clickhouse://HOST:PORT/DATABASE, PORT being "
                 + "the server's HTTP port (" + DEFAULT_PORT + " by default)";
     }
 

@@ -15,6 +15,7 @@ import dev.crawlerrors.store.MinuteChange;
 import dev.crawlerrors.store.MinuteCounts;
 import dev.crawlerrors.store.Snapshot;
 import dev.crawlerrors.store.StoreException;
+import dev.crawlerrors.store.StoreFileModes;
 import dev.crawlerrors.store.StoredHit;
 import dev.crawlerrors.store.StoredVerdict;
 import dev.crawlerrors.store.TimeCount;
@@ -163,6 +164,9 @@ public final class DuckDbHitStore implements HitStore {
         DuckDbFailures failures = new DuckDbFailures(location);
         Connection c = null;
         try {
+            // DuckDB makes the file, its .wal and its spill directory with the mode the umask leaves
+            StoreFileModes modes = StoreFileModes.of(file);
+            boolean masked = modes.applyToProcess();
             Path parent = file.toAbsolutePath().getParent();
             if (parent != null) {
                 Files.createDirectories(parent);
@@ -173,6 +177,10 @@ public final class DuckDbHitStore implements HitStore {
             }
             DuckDbNativeLibrary.prepare();
             c = DriverManager.getConnection("jdbc:duckdb:" + location, config);
+            modes.tighten(file); // a store an earlier version made under umask 022 loses the others' read
+            if (!masked) {
+                modes.tighten(Path.of(location + ".wal"));
+            }
             return new DuckDbHitStore(c.unwrap(DuckDBConnection.class), failures, commitRows, settings);
         } catch (SQLException e) {
             closeQuietly(c);

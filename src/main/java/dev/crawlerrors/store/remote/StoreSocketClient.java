@@ -45,21 +45,27 @@ public final class StoreSocketClient implements HitStore {
     private final SocketChannel channel;
     private final DataInputStream in;
     private final DataOutputStream out;
+    private final Consumer<String> waiting;
 
-    private StoreSocketClient(ServedStore served, SocketChannel channel) throws IOException {
+    private StoreSocketClient(ServedStore served, SocketChannel channel, Consumer<String> waiting) throws IOException {
         this.served = served;
         this.channel = channel;
+        this.waiting = waiting;
         this.in = new DataInputStream(new BufferedInputStream(Channels.newInputStream(channel), 1 << 16));
         this.out = new DataOutputStream(new BufferedOutputStream(Channels.newOutputStream(channel), 1 << 16));
     }
 
-    /** Connects to the serve that has the store open. */
-    public static StoreSocketClient connect(ServedStore served) {
+    /**
+     * Connects to the serve that has the store open, and waits for a place there when it is taking
+     * as many imports as it takes at once: {@code waiting} is told so, once.
+     */
+    public static StoreSocketClient connect(ServedStore served, Consumer<String> waiting) {
+        StoreSocketClient client;
         try {
             SocketChannel channel = SocketChannel.open(StandardProtocolFamily.UNIX);
             try {
                 channel.connect(UnixDomainSocketAddress.of(served.socket()));
-                return new StoreSocketClient(served, channel);
+                client = new StoreSocketClient(served, channel, waiting);
             } catch (IOException e) {
                 channel.close();
                 throw e;
@@ -69,6 +75,13 @@ public final class StoreSocketClient implements HitStore {
                     + "), whose socket " + served.socket() + " does not answer (" + Failures.message(e) + "); stop that serve, "
                     + "or wait until it has started", e);
         }
+        try {
+            client.ask(Frames.HELLO, () -> { });
+        } catch (RuntimeException e) {
+            client.closeChannel();
+            throw e;
+        }
+        return client;
     }
 
     @Override
@@ -204,11 +217,15 @@ public final class StoreSocketClient implements HitStore {
         } catch (IOException | StoreException e) {
             // closing: a failure to commit was told by flush
         } finally {
-            try {
-                channel.close();
-            } catch (IOException ignored) {
-                // closing anyway
-            }
+            closeChannel();
+        }
+    }
+
+    private void closeChannel() {
+        try {
+            channel.close();
+        } catch (IOException ignored) {
+            // closing anyway
         }
     }
 
@@ -231,6 +248,10 @@ public final class StoreSocketClient implements HitStore {
             request.write();
             out.flush();
             int answer = in.read();
+            while (answer == Frames.WAIT) {
+                waiting.accept(Frames.readString(in));
+                answer = in.read();
+            }
             if (answer == Frames.FAILED) {
                 throw new StoreException(served.store() + " (through crawl-errors serve, PID " + served.pid() + "): "
                         + Frames.readString(in), null);
