@@ -1,7 +1,7 @@
 package dev.crawlerrors.cli;
 
 import dev.crawlerrors.report.CrawlErrorReport;
-import dev.crawlerrors.store.HitStore;
+import dev.crawlerrors.store.StoreHealth;
 import dev.crawlerrors.text.Failures;
 import dev.crawlerrors.web.ReportServer;
 import dev.crawlerrors.web.VerdictEvidence;
@@ -93,14 +93,14 @@ final class ServerOptions {
         }
     }
 
-    ReportServer start(CrawlErrorReport report, HitStore hits, VerdictEvidence evidence) {
-        return start(report, hits, evidence, List.of());
+    ReportServer start(CrawlErrorReport report, StoreHealth health, VerdictEvidence evidence) {
+        return start(report, health, evidence, List.of());
     }
 
     /** Starts the report's server, with what {@code meters} count at /metrics. */
-    ReportServer start(CrawlErrorReport report, HitStore hits, VerdictEvidence evidence, List<? extends MeterBinder> meters) {
+    ReportServer start(CrawlErrorReport report, StoreHealth health, VerdictEvidence evidence, List<? extends MeterBinder> meters) {
         try {
-            return ReportServer.start(report, hits, bind, port, evidence, meters, readers, web);
+            return ReportServer.start(report, health, bind, port, evidence, meters, readers, web);
         } catch (RuntimeException e) {
             throw cannotListen(e);
         }

@@ -122,7 +122,7 @@ class FollowDirectoryRestartTest {
         assertThat(shown).hasSize(260).allSatisfy((url, times) -> assertThat(times).as(url).isEqualTo(1));
         try (DuckDbHitStore store = DuckDbHitStore.open(db)) {
             List<String> stored = new ArrayList<>();
-            store.forEach(HitFilter.ERRORS, hit -> stored.add(hit.url()));
+            store.reader().forEach(HitFilter.ERRORS, hit -> stored.add(hit.url()));
             assertThat(stored).containsExactlyInAnyOrderElementsOf(urls(1, 260));
         }
         // in the order their names give: the compressed file, older, waits for its second look, and the newer with it

@@ -88,7 +88,7 @@ class MixedSitePatternsTest {
     }
 
     private static Map<String, String> kinds(HitStore store) {
-        CrawlErrorReport report = new CrawlErrorReport(store, ZoneOffset.UTC, List.of("/{city}/{street}/{section}"), Duration.ofSeconds(30));
+        CrawlErrorReport report = new CrawlErrorReport(store.reader(), ZoneOffset.UTC, List.of("/{city}/{street}/{section}"), Duration.ofSeconds(30));
         try {
             Map<String, String> kinds = new LinkedHashMap<>();
             for (ErrorPattern pattern : report.patterns(ReportRequest.FIRST_PAGE).patterns()) {
@@ -135,7 +135,7 @@ class MixedSitePatternsTest {
         assertThat(run.exit()).as(run.err()).isZero();
 
         try (DuckDbHitStore store = DuckDbHitStore.open(db)) {
-            CrawlErrorReport report = new CrawlErrorReport(store, ZoneOffset.UTC, List.of(), Duration.ofSeconds(30));
+            CrawlErrorReport report = new CrawlErrorReport(store.reader(), ZoneOffset.UTC, List.of(), Duration.ofSeconds(30));
             assertThat(report.patterns(ReportRequest.FIRST_PAGE).patterns()).singleElement().satisfies(p -> {
                 assertThat(p.pattern()).isEqualTo("/old/{n}");
                 assertThat(p.diagnosis().text()).isEqualTo("Redirect (301): the log does not say where to; internal links and the"

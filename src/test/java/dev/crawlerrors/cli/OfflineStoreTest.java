@@ -132,20 +132,20 @@ class OfflineStoreTest {
 
     /** Runs serve's re-check as serve does, to its end, and compares the store before and after. */
     private void assertRecheckChangesNothing(HitStore store) throws Exception {
-        Snapshot before = store.snapshot();
-        var unverifiedBefore = store.verdicts(Verification.unverified);
+        Snapshot before = store.reader().snapshot();
+        var unverifiedBefore = store.verdicts().of(Verification.unverified);
         assertThat(unverifiedBefore).hasSize(2);
         CrawlerCatalog catalog = CrawlerCatalog.builtIn();
         try (CrawlerVerifier verifier = new CrawlerVerifier(new IpRangeVerifier(catalog, IpRangeSource.parse(noLists.toString())),
                 new DnsVerifier(dns.address(), Duration.ofSeconds(2), 16, 100, 100));
-             VerdictRechecks rechecks = new VerdictRechecks(store, catalog, verifier)) {
+             VerdictRechecks rechecks = new VerdictRechecks(store.verdicts(), catalog, verifier)) {
 
             assertThat(rechecks.run()).isEqualTo(2);
             assertThat(verifier.awaitPending(10_000)).isZero();
         }
-        store.flush();
+        store.writer().flush();
 
-        assertThat(store.snapshot()).isEqualTo(before);
-        assertThat(store.verdicts(Verification.unverified)).isEqualTo(unverifiedBefore);
+        assertThat(store.reader().snapshot()).isEqualTo(before);
+        assertThat(store.verdicts().of(Verification.unverified)).isEqualTo(unverifiedBefore);
     }
 }

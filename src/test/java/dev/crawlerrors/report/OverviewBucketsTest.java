@@ -30,8 +30,8 @@ class OverviewBucketsTest {
             hits.add(googlebot(START.plus(every.multipliedBy(i)).toEpochMilli(), "66.249.66.1", "/page/" + i, 404, VERIFIED));
         }
         try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
-            store.append(hits);
-            CrawlErrorReport report = new CrawlErrorReport(store, ZONE, List.of(), Duration.ofSeconds(30));
+            store.writer().append(hits);
+            CrawlErrorReport report = new CrawlErrorReport(store.reader(), ZONE, List.of(), Duration.ofSeconds(30));
             try {
                 Map<String, List<String>> query = interval == null ? Map.of() : Map.of("interval", List.of(interval));
                 return report.overview(report.request(query, ReportParameters.OVERVIEW));

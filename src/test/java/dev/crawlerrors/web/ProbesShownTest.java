@@ -46,14 +46,14 @@ class ProbesShownTest {
     static void serve() {
         long t = Instant.parse("2025-05-14T10:00:00Z").toEpochMilli();
         store = DuckDbHitStore.inMemory();
-        store.append(List.of(
+        store.writer().append(List.of(
                 hit(t, "66.249.66.1", "/about-us", "Googlebot", GOOGLEBOT),
                 hit(t + 1_000, "66.249.66.1", "/robots.txt", "Googlebot", GOOGLEBOT),
                 hit(t + 2_000, "203.0.113.7", "/cgi-bin/test.cgi", SHELLSHOCK, SCANNER),
                 hit(t + 3_000, "203.0.113.7", "/cgi-bin/status", SHELLSHOCK, SCANNER),
                 hit(t + 3_500, "203.0.113.7", "/cgi-bin/bash", SHELLSHOCK, SCANNER),
                 hit(t + 4_000, "203.0.113.8", "/index.php", SHELLSHOCK, SCANNER)));
-        server = ReportServer.start(new CrawlErrorReport(store, ZoneId.of("UTC")), store, "127.0.0.1", 0);
+        server = ReportServer.start(new CrawlErrorReport(store.reader(), ZoneId.of("UTC")), store.health(), "127.0.0.1", 0);
     }
 
     private static CrawlerHit hit(long millis, String ip, String url, String agent, Crawler crawler) {

@@ -54,15 +54,15 @@ class DuckDbSchemaTest {
         }
 
         try (DuckDbHitStore store = DuckDbHitStore.open(file)) {
-            assertThat(store.page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url, StoredHit::verification, StoredHit::reason)
+            assertThat(store.reader().page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url, StoredHit::verification, StoredHit::reason)
                     .containsExactly(
                             org.assertj.core.groups.Tuple.tuple("/b", "unverified", "not checked yet"),
                             org.assertj.core.groups.Tuple.tuple("/a", "verified", "in common-crawlers.json"));
             HitFilter spoofed = new HitFilter(List.of(), Set.of(), Set.of(Verification.spoofed), null, null, null, null);
-            assertThat(store.page(spoofed, 0, 10)).extracting(StoredHit::url).containsExactly("/fake");
+            assertThat(store.reader().page(spoofed, 0, 10)).extracting(StoredHit::url).containsExactly("/fake");
             // the store goes on: new hits take the next numbers, a known claim keeps its number
-            store.append(List.of(googlebot("2025-05-14T11:03:00Z", "66.249.66.1", "/c", 404, VERIFIED)));
-            assertThat(store.page(HitFilter.ERRORS, 0, 1)).extracting(StoredHit::id, StoredHit::url).containsExactly(
+            store.writer().append(List.of(googlebot("2025-05-14T11:03:00Z", "66.249.66.1", "/c", 404, VERIFIED)));
+            assertThat(store.reader().page(HitFilter.ERRORS, 0, 1)).extracting(StoredHit::id, StoredHit::url).containsExactly(
                     org.assertj.core.groups.Tuple.tuple(4L, "/c"));
         }
         try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + file); Statement st = c.createStatement();
@@ -78,7 +78,7 @@ class DuckDbSchemaTest {
     void aVersionThreeStoreGetsTheRedirectTargetsColumnAndKeepsItsHits() throws Exception {
         Path file = dir.resolve("v3.duckdb");
         try (DuckDbHitStore store = DuckDbHitStore.open(file)) {
-            store.append(List.of(googlebot("2025-05-14T10:00:00Z", "66.249.66.1", "/old/1", 301, VERIFIED)));
+            store.writer().append(List.of(googlebot("2025-05-14T10:00:00Z", "66.249.66.1", "/old/1", 301, VERIFIED)));
         }
         try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + file); Statement st = c.createStatement()) {
             // as version 3 left it: no column of redirect targets
@@ -92,9 +92,9 @@ class DuckDbSchemaTest {
                 withTarget.url(), withTarget.status(), withTarget.bytes(), withTarget.referer(), withTarget.userAgent(),
                 withTarget.durationMs(), "www.example.com", null, "/"), moved.crawler(), moved.verdict());
         try (DuckDbHitStore store = DuckDbHitStore.open(file)) {
-            store.append(List.of(moved));
+            store.writer().append(List.of(moved));
             List<UrlCount> urls = new ArrayList<>();
-            store.forEachUrl(HitFilter.ERRORS, HitWindow.at(store.snapshot()), urls::add);
+            store.reader().forEachUrl(HitFilter.ERRORS, HitWindow.at(store.reader().snapshot()), urls::add);
             assertThat(urls).extracting(UrlCount::url, UrlCount::location, UrlCount::host).containsExactlyInAnyOrder(
                     org.assertj.core.groups.Tuple.tuple("/old/1", null, null),
                     org.assertj.core.groups.Tuple.tuple("/old/2", "/", "www.example.com"));
