@@ -10,7 +10,8 @@ CREATE DATABASE IF NOT EXISTS crawl_errors;
 
 -- Every shard: the hits of the addresses the shard holds. ts_ms is the request's time in epoch
 -- milliseconds (18.16 has no DateTime64); writer, seq and n say which process wrote the row, in which
--- of its batches, and its number there. A row counts once its batch has a row in commits.
+-- of its batches, and its number there; location is where a redirect sent it, when the log says. A row counts
+-- once its batch has a row in commits.
 CREATE TABLE IF NOT EXISTS crawl_errors.hits_local (
   ts_ms Int64,
   writer UInt64,
@@ -28,6 +29,7 @@ CREATE TABLE IF NOT EXISTS crawl_errors.hits_local (
   user_agent Nullable(String),
   referer Nullable(String),
   host Nullable(String),
+  location Nullable(String),
   claim UInt64 MATERIALIZED cityHash64(ip, crawler)
 ) ENGINE = MergeTree
 PARTITION BY toYYYYMM(toDateTime(intDiv(ts_ms, 1000)), 'UTC')

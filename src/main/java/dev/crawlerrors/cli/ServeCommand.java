@@ -20,7 +20,6 @@ import dev.crawlerrors.text.ShownText;
 import dev.crawlerrors.web.ReportServer;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -143,7 +142,7 @@ final class ServeCommand implements Callable<Integer> {
             if (alerts != null) {
                 meters.add(alerts);
             }
-            reportServer = server.start(report, hits.health(), () -> verifier.describeEvidence(Instant.now()), meters,
+            reportServer = server.start(report, hits.health(), new ServedEvidence(verifier), meters,
                     alerts == null ? null : alerts::listing);
             listening[0] = reportServer;
             started.add(reportServer);

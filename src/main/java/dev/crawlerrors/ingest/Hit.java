@@ -20,6 +20,9 @@ package dev.crawlerrors.ingest;
  *                      records none or the line has none. Kept only for hits that may be crawlers
  *                      (the strings are built after the agent filter), so that a proxy's address
  *                      can be replaced by its client's ({@code --trusted-proxies})
+ * @param location      where a redirect sent the client, as the log recorded the response's
+ *                      Location header (nginx {@code $sent_http_location}, Apache {@code %{Location}o},
+ *                      a JSON field); null when the format records none or the response had none
  */
 public record Hit(
         long epochMillis,
@@ -33,17 +36,25 @@ public record Hit(
         String userAgent,
         double durationMs,
         String host,
-        String forwardedFor) {
+        String forwardedFor,
+        String location) {
 
-    /** A hit whose log records no forwarded client. */
+    /** A hit whose log records no redirect target. */
+    public Hit(long epochMillis, int offsetMinutes, String ip, String method, String url, int status, long bytes, String referer,
+            String userAgent, double durationMs, String host, String forwardedFor) {
+        this(epochMillis, offsetMinutes, ip, method, url, status, bytes, referer, userAgent, durationMs, host, forwardedFor, null);
+    }
+
+    /** A hit whose log records no forwarded client and no redirect target. */
     public Hit(long epochMillis, int offsetMinutes, String ip, String method, String url, int status, long bytes, String referer,
             String userAgent, double durationMs, String host) {
-        this(epochMillis, offsetMinutes, ip, method, url, status, bytes, referer, userAgent, durationMs, host, null);
+        this(epochMillis, offsetMinutes, ip, method, url, status, bytes, referer, userAgent, durationMs, host, null, null);
     }
 
     /** This hit as made by {@code client}: the address behind the proxy that logged it. */
     public Hit madeBy(String client) {
-        return new Hit(epochMillis, offsetMinutes, client, method, url, status, bytes, referer, userAgent, durationMs, host, forwardedFor);
+        return new Hit(epochMillis, offsetMinutes, client, method, url, status, bytes, referer, userAgent, durationMs, host, forwardedFor,
+                location);
     }
 
     public boolean hasDuration() {

@@ -144,7 +144,7 @@ public final class ReportParameters {
     }
 
     /** The lengths of the overview's time buckets. */
-    public static final List<String> INTERVALS = List.of("hour", "day");
+    public static final List<String> INTERVALS = List.of("hour", "day", "week");
 
     private static void checkPattern(String pattern) {
         try {

@@ -200,6 +200,16 @@ enum FieldKind {
             out.hostTo = end;
         }
     },
+    /** A redirect's target, the response's Location header: nginx {@code $sent_http_location}, Apache {@code %{Location}o}; {@code -} for none. */
+    LOCATION("a URL or '-'", false, 0, true) {
+        @Override
+        void read(byte[] b, int from, int to, LineFields out, String name) {
+            if (to > from && !LogText.isDash(b, from, to)) {
+                out.locationFrom = from;
+                out.locationTo = to;
+            }
+        }
+    },
     /** nginx {@code $request_time}: seconds with milliseconds. */
     SECONDS("seconds such as 0.012", false, 0, true) {
         @Override

@@ -24,7 +24,8 @@ import java.util.Map;
  * in epoch seconds, {@code duration} in seconds, {@code size}, {@code status}) and Traefik's
  * ({@code ClientHost}, {@code RequestMethod}, {@code RequestPath}, {@code RequestHost},
  * {@code DownstreamStatus}, {@code StartUTC}, {@code Duration} in nanoseconds,
- * {@code request_User-Agent}). Keys are looked up by their dotted path in {@link #KEYS}; where
+ * {@code request_User-Agent}); a redirect's target from {@code sent_http_location} (or {@code location}),
+ * Caddy's {@code resp_headers.Location} and Traefik's {@code downstream_Location}. Keys are looked up by their dotted path in {@link #KEYS}; where
  * several keys say the same thing the more exact one wins (Caddy's {@code client_ip} over
  * {@code remote_ip} over {@code remote_addr}, Traefik's {@code DownstreamStatus} over
  * {@code OriginStatus}). Times are read by their form: ISO 8601, the common-log time, or an epoch
@@ -41,7 +42,7 @@ public final class JsonLineParser implements LineParser {
 
     /** What a key holds. */
     enum Target {
-        CLIENT, FORWARDED, TIME, METHOD, REQUEST, URI, PATH, QUERY, STATUS, BYTES, REFERER, AGENT, DURATION, HOST
+        CLIENT, FORWARDED, TIME, METHOD, REQUEST, URI, PATH, QUERY, STATUS, BYTES, REFERER, AGENT, DURATION, HOST, LOCATION
     }
 
     /** How a number is written: the unit of a duration, or an address with a port. */
@@ -169,6 +170,7 @@ public final class JsonLineParser implements LineParser {
             case HOST -> new Key(Target.HOST, 2, Unit.WITH_PORT);
             case SECONDS -> new Key(Target.DURATION, 3, Unit.SECONDS);
             case UPSTREAM_SECONDS -> new Key(Target.DURATION, 1, Unit.SECONDS);
+            case LOCATION -> new Key(Target.LOCATION, 2, Unit.NONE);
             default -> null;
         };
     }
@@ -531,7 +533,7 @@ public final class JsonLineParser implements LineParser {
             count();
             return new Hit(epochMillis, offsetMinutes, ip, method == null ? "" : method, url, status, bytes,
                     dashIsNull(text[Target.REFERER.ordinal()]), dashIsNull(text[Target.AGENT.ordinal()]), durationMs(), host,
-                    dashIsNull(forwarded));
+                    dashIsNull(forwarded), dashIsNull(text[Target.LOCATION.ordinal()]));
         }
 
         private void count() {
@@ -685,6 +687,8 @@ public final class JsonLineParser implements LineParser {
         put(k, Target.HOST, 1, Unit.WITH_PORT, "host", "server_name", "http_host", "RequestAddr");
         put(k, Target.HOST, 2, Unit.WITH_PORT, "request.host");
         put(k, Target.HOST, 2, Unit.NONE, "RequestHost");
+        // a redirect's target: nginx's $sent_http_location as people name it, Caddy's response headers, Traefik's
+        put(k, Target.LOCATION, 1, Unit.NONE, "location", "sent_http_location", "resp_headers.Location", "downstream_Location");
         return Map.copyOf(k);
     }
 

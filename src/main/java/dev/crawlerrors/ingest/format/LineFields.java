@@ -50,6 +50,8 @@ final class LineFields {
     int durationRank;
     int hostFrom;
     int hostTo;
+    int locationFrom;
+    int locationTo;
 
     LineFields() {
         reset();
@@ -73,6 +75,7 @@ final class LineFields {
         durationMs = Double.NaN;
         durationRank = 0;
         hostFrom = NONE;
+        locationFrom = NONE;
     }
 
     void time(long epochMillis, int offsetMinutes) {
@@ -139,7 +142,8 @@ final class LineFields {
         }
         return new Hit(epochMillis, offsetMinutes, ip, method, url, status, bytes,
                 agentOrReferer(b, refererFrom, refererTo), agentOrReferer(b, agentFrom, agentTo), durationMs,
-                hostFrom == NONE ? null : LogText.dashIsNull(b, hostFrom, hostTo), forwardedFor);
+                hostFrom == NONE ? null : LogText.dashIsNull(b, hostFrom, hostTo), forwardedFor,
+                locationFrom == NONE ? null : LogText.dashIsNull(b, locationFrom, locationTo));
     }
 
     private static String agentOrReferer(byte[] b, int from, int to) {

@@ -47,7 +47,8 @@ public final class NginxFormat {
             Map.entry("upstream_status", FieldKind.SKIP_LIST),
             Map.entry("host", FieldKind.HOST),
             Map.entry("server_name", FieldKind.HOST),
-            Map.entry("http_host", FieldKind.HOST));
+            Map.entry("http_host", FieldKind.HOST),
+            Map.entry("sent_http_location", FieldKind.LOCATION));
 
     private NginxFormat() {
     }

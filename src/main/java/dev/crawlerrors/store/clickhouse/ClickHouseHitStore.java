@@ -8,6 +8,8 @@ import dev.crawlerrors.store.StoreException;
 import dev.crawlerrors.store.StoreHealth;
 import dev.crawlerrors.store.VerdictStore;
 import dev.crawlerrors.text.Failures;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * A store on ClickHouse: one server, or a cluster of shards (see {@link ClickHouseCluster}), spoken
@@ -24,6 +26,7 @@ public final class ClickHouseHitStore implements HitStore {
     private final ClickHouseSettings settings;
     private final ClickHouseCluster cluster;
     private final ClickHouseCommits commits;
+    private final ClickHouseSnapshots snapshots;
     private final ClickHouseVerdicts verdicts;
     private final ClickHouseHitReader reader;
     private final ClickHouseHealth health;
@@ -39,9 +42,9 @@ public final class ClickHouseHitStore implements HitStore {
         } else {
             ClickHouseSchema.prepare(http, cluster, location.database(), location.user(), location.password());
         }
-        ClickHouseHitWriter writer = new ClickHouseHitWriter(http, cluster, location.database());
+        ClickHouseHitWriter writer = new ClickHouseHitWriter(http, cluster, location.database(), this::alreadyRecorded);
         this.commits = new ClickHouseCommits(writer, http, cluster, location.database());
-        ClickHouseSnapshots snapshots = new ClickHouseSnapshots(http, cluster.meta(), location.database(), writer::commits,
+        this.snapshots = new ClickHouseSnapshots(http, cluster.meta(), location.database(), writer::commits,
                 clockAheadSeconds);
         this.verdicts = new ClickHouseVerdicts(http, cluster, location.database(), writer, commits::commitIfDirty);
         this.reader = new ClickHouseHitReader(http, cluster, location.database(), snapshots, verdicts, commits::commitIfDirty);
@@ -101,6 +104,11 @@ public final class ClickHouseHitStore implements HitStore {
     /** How many shards hold its hits (1 for a server alone). */
     public int shards() {
         return cluster.shards().size();
+    }
+
+    /** Which of the writer's verdict changes their claims have already, at the newest snapshot. */
+    private Set<String> alreadyRecorded(Map<String, ClickHouseBatch.VerdictRow> changes) {
+        return verdicts.alreadyRecorded(changes, snapshots.newest());
     }
 
     @Override

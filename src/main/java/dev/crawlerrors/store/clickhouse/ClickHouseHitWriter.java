@@ -13,6 +13,7 @@ import java.net.ConnectException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -40,14 +41,21 @@ final class ClickHouseHitWriter {
     private static final long FLUSH_NANOS = 1_000_000_000L;
     private static final int KNOWN_CLAIMS = 1_000_000;
     private static final String HIT_COLUMNS = "(ts_ms, writer, seq, n, utc_offset_minutes, ip, method, url, status, bytes,"
-            + " duration_ms, crawler, bot_type, user_agent, referer, host)";
+            + " duration_ms, crawler, bot_type, user_agent, referer, host, location)";
     private static final String VERDICT_COLUMNS = "(ip, crawler, verification, reason, version, writer, seq)";
     private static final String COMMIT_COLUMNS = "(writer, seq, closed, fingerprint, name, bytes, lines, prefix, check_hash, file_key,"
             + " file_size, file_modified_nanos, claimed)";
 
+    /** Which verdict changes of a batch their claims have already, as committed: they record nothing. */
+    @FunctionalInterface
+    interface RecordedVerdicts {
+        Set<String> of(Map<String, ClickHouseBatch.VerdictRow> changes);
+    }
+
     private final ClickHouseHttp http;
     private final ClickHouseCluster cluster;
     private final String db;
+    private final RecordedVerdicts recorded;
     private final ClickHouseLogClaims claims;
 
     // the appending side, under this object's lock
@@ -94,10 +102,11 @@ final class ClickHouseHitWriter {
     /** Batches committed by this process. */
     private final java.util.concurrent.atomic.AtomicLong commits = new java.util.concurrent.atomic.AtomicLong();
 
-    ClickHouseHitWriter(ClickHouseHttp http, ClickHouseCluster cluster, String db) {
+    ClickHouseHitWriter(ClickHouseHttp http, ClickHouseCluster cluster, String db, RecordedVerdicts recorded) {
         this.http = http;
         this.cluster = cluster;
         this.db = db;
+        this.recorded = recorded;
         this.claims = new ClickHouseLogClaims(http, cluster.meta(), db);
     }
 
@@ -196,9 +205,17 @@ final class ClickHouseHitWriter {
         return found;
     }
 
+    /**
+     * Buffers a verdict that changed. One the claim has already records nothing: the same one
+     * buffered is dropped here, the same one committed when its batch goes out ({@link #write}).
+     */
     synchronized void updateVerdict(String ip, String crawler, Verdict verdict) {
-        dirty = true;
         String key = CrawlerHit.claimKey(ip, crawler);
+        ClickHouseBatch.VerdictRow buffer = buffered.verdicts.get(key);
+        if (buffer != null && buffer.verdict().equals(verdict)) {
+            return;
+        }
+        dirty = true;
         knownClaims.add(key);
         buffered.verdicts.put(key, new ClickHouseBatch.VerdictRow(ip, crawler, verdict, ClickHouseVerdicts.version(true)));
     }
@@ -290,6 +307,10 @@ final class ClickHouseHitWriter {
      * first one's rows never count), and claimed again.
      */
     private void write(ClickHouseBatch batch) {
+        dropRecordedVerdicts(batch);
+        if (batch.isEmpty()) {
+            return; // only re-checks that changed nothing: no commit, so no new snapshot
+        }
         for (int attempt = 1; ; attempt++) {
             try {
                 ensureWriter();
@@ -315,6 +336,28 @@ final class ClickHouseHitWriter {
                             : new StoreException(e instanceof Ambiguous ? e.getMessage() : "cannot write to ClickHouse: " + e.getMessage(), e);
                 }
             }
+        }
+    }
+
+    /**
+     * Leaves out the batch's verdict changes that their claims have already, as the batches before
+     * it committed them (this thread committed every batch before this one). When that cannot be
+     * asked, they are written: a verdict recorded twice changes no figure.
+     */
+    private void dropRecordedVerdicts(ClickHouseBatch batch) {
+        Map<String, ClickHouseBatch.VerdictRow> changes = new LinkedHashMap<>();
+        batch.verdicts.forEach((key, row) -> {
+            if (ClickHouseVerdicts.isChange(row.version())) {
+                changes.put(key, row);
+            }
+        });
+        if (changes.isEmpty()) {
+            return;
+        }
+        try {
+            batch.verdicts.keySet().removeAll(recorded.of(changes));
+        } catch (RuntimeException e) {
+            // written as they are
         }
     }
 
@@ -403,7 +446,7 @@ final class ClickHouseHitWriter {
             rows.nul();
         }
         rows.tab().field(crawlerHit.crawler().name()).tab().field(crawlerHit.crawler().botType().name()).tab()
-                .field(hit.userAgent()).tab().field(hit.referer()).tab().field(hit.host()).endRow();
+                .field(hit.userAgent()).tab().field(hit.referer()).tab().field(hit.host()).tab().field(hit.location()).endRow();
     }
 
     /**

@@ -40,9 +40,11 @@ final class ClickHouseSchema {
      * no writer running meanwhile and one process first (a batch written while the view is made, or
      * two processes upgrading at once, may count twice or not at all). 4: logs' positions recorded by
      * compare-and-set ({@link ClickHouseLogClaims}): {@code log_claims}, and in {@code commits} when
-     * each log's claim was made, a commit after its life refused by the server.
+     * each log's claim was made, a commit after its life refused by the server. 5: each hit keeps where a
+     * redirect sent it, when the log records it ({@code location}, added on every shard: NULL in the
+     * hits before).
      */
-    static final int VERSION = 4;
+    static final int VERSION = 5;
 
     /**
      * The columns version 2 added to {@code commits}, as {@code ALTER TABLE ... ADD COLUMN} takes
@@ -98,6 +100,7 @@ final class ClickHouseSchema {
                   user_agent Nullable(String),
                   referer Nullable(String),
                   host Nullable(String),
+                  location Nullable(String),
                   claim UInt64 MATERIALIZED cityHash64(ip, crawler)
                 ) ENGINE = MergeTree
                 PARTITION BY toYYYYMM(toDateTime(intDiv(ts_ms, 1000)), 'UTC')
@@ -232,6 +235,9 @@ final class ClickHouseSchema {
         }
         if (version > 0 && version < VERSION) {
             migrate(http, cluster.meta(), db);
+            for (ClickHouseCluster.Shard shard : cluster.shards()) {
+                addLocations(http, shard.http(), db, cluster.distributed());
+            }
         }
         if (version < VERSION) {
             http.execute(cluster.meta(), "INSERT INTO " + db + ".schema_version (version) VALUES (" + VERSION + ")");
@@ -262,6 +268,28 @@ final class ClickHouseSchema {
                 }
             }
             after = column.getKey();
+        }
+    }
+
+    /**
+     * Version 4 to 5 on one shard: the hits (and the Distributed table over them) get the column of
+     * a redirect's target. Safe from several processes at once, as {@link #migrate} is.
+     */
+    private static void addLocations(ClickHouseHttp http, URI shard, String db, boolean distributed) {
+        for (String table : distributed ? List.of("hits_local", "hits") : List.of("hits_local")) {
+            ClickHouseTsv.Reader rows = new ClickHouseTsv.Reader(http.query(shard, "SELECT count() FROM system.columns WHERE database = "
+                    + ClickHouseSql.quote(db) + " AND table = " + ClickHouseSql.quote(table) + " AND name = 'location'"));
+            if (rows.nextRow() && rows.number() > 0) {
+                continue;
+            }
+            try {
+                http.execute(shard, "ALTER TABLE " + db + "." + table + " ADD COLUMN location Nullable(String) AFTER host");
+            } catch (ClickHouseException e) {
+                if (e.code() != ClickHouseException.DUPLICATE_COLUMN) {
+                    throw new StoreException("cannot bring the store's tables on ClickHouse at " + shard + " to schema " + VERSION
+                            + ": " + e.getMessage(), e);
+                }
+            }
         }
     }
 

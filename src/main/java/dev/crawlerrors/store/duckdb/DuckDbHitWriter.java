@@ -79,6 +79,11 @@ final class DuckDbHitWriter implements HitWriter {
     /** What the open transaction holds: the largest hit number and the verdicts written (writer side). */
     private long uncommittedMaxId;
     private final List<DuckDbClaimVerdict> uncommittedVerdicts = new ArrayList<>();
+    /**
+     * Verdicts handed to the writer and not yet in {@link #claims}, by claim: with the buffered ones
+     * and the committed ones, what a new verdict is compared with ({@link #updateVerdict}).
+     */
+    private final Map<Integer, DuckDbClaimVerdict> unpublishedVerdicts = new java.util.concurrent.ConcurrentHashMap<>();
     /** The newest snapshot: what the last commit made visible. */
     private volatile Snapshot committed;
     /** Whether something was appended or updated that no commit has covered yet (appending side). */
@@ -497,16 +502,32 @@ final class DuckDbHitWriter implements HitWriter {
         return b.bytes() > a.bytes() ? b : a;
     }
 
-    /** Buffers a verdict that changed, to be written with the next batch. */
+    /**
+     * Buffers a verdict that changed, to be written with the next batch. One the claim has already
+     * (a re-check that found what the last check found) records nothing: a new verdict number would
+     * move the snapshot, and every page and count would be read again for nothing.
+     */
     synchronized void updateVerdict(String ip, String crawler, Verdict verdict) {
-        dirty = true;
         String key = CrawlerHit.claimKey(ip, crawler);
         Integer id = claimIds.get(key);
+        if (id != null && verdict.equals(latestVerdict(key, id))) {
+            return;
+        }
+        dirty = true;
         if (id == null) {
             id = nextClaim++;
             claimIds.put(key, id);
         }
         buffered.verdicts.put(key, new DuckDbClaimVerdict(id, ip, crawler, verdict, nextVersion++));
+    }
+
+    /** The claim's latest verdict: buffered, handed to the writer, or committed; null when it has none. */
+    private Verdict latestVerdict(String key, int claim) {
+        DuckDbClaimVerdict latest = buffered.verdicts.get(key);
+        if (latest == null) {
+            latest = unpublishedVerdicts.get(claim);
+        }
+        return latest != null ? latest.verdict() : claims.latest(claim);
     }
 
     /**
@@ -534,6 +555,9 @@ final class DuckDbHitWriter implements HitWriter {
         }
         DuckDbBatch batch = buffered;
         buffered = new DuckDbBatch();
+        for (DuckDbClaimVerdict verdict : batch.verdicts.values()) {
+            unpublishedVerdicts.put(verdict.claim(), verdict);
+        }
         batch.firstId = nextId;
         nextId += batch.hits.size();
         uncommittedRows += batch.hits.size();
@@ -568,6 +592,7 @@ final class DuckDbHitWriter implements HitWriter {
             uncommittedRows = 0;
             uncommittedLogs = 0;
             uncommittedSince = 0;
+            unpublishedVerdicts.clear();
             try (Statement st = connection.createStatement()) {
                 loadClaims(st);
             } catch (SQLException again) {
@@ -645,6 +670,7 @@ final class DuckDbHitWriter implements HitWriter {
         uncommittedVerdicts.sort(java.util.Comparator.comparingLong(DuckDbClaimVerdict::version));
         for (DuckDbClaimVerdict v : uncommittedVerdicts) {
             claims.record(v.claim(), v.version(), v.verdict().verification(), v.verdict().reason());
+            unpublishedVerdicts.remove(v.claim(), v); // after: the claim's latest is always in one of the two
             version = Math.max(version, v.version());
         }
         committed = new Snapshot(Math.max(committed.hits(), uncommittedMaxId), version);
@@ -739,7 +765,7 @@ final class DuckDbHitWriter implements HitWriter {
             insertHits = connection.prepareStatement("INSERT INTO hits SELECT id, make_timestamp(ts_micros),"
                     + " utc_offset_minutes::SMALLINT, ip, method, url, status::SMALLINT,"
                     + " if(bytes_or_negative < 0, NULL, bytes_or_negative), if(isnan(duration_ms_or_nan), NULL, duration_ms_or_nan),"
-                    + " crawler, bot_type, user_agent, referer, host, claim_id::INTEGER FROM " + batchFunction + "()");
+                    + " crawler, bot_type, user_agent, referer, host, claim_id::INTEGER, location FROM " + batchFunction + "()");
         }
         batchSource.hits = batch.hits;
         batchSource.claims = batch.claims;

@@ -13,12 +13,14 @@ import org.duckdb.DuckDBConnection;
  * reads verdicts as of its snapshot. Version 3 records with how far each log was read the check of
  * the bytes before there ({@code check_hash}) and the fingerprint its key begins with ({@code prefix}),
  * so a log that begins as another is told apart, and each file read to its end ({@code import_files}),
- * so a file that did not change since is known without being opened.
+ * so a file that did not change since is known without being opened. Version 4 keeps where a
+ * redirect sent the crawler, when the log records it ({@code hits.location}): the patterns' diagnosis
+ * reads it.
  */
 final class DuckDbSchema {
 
     /** The schema this version writes. */
-    static final int VERSION = 3;
+    static final int VERSION = 4;
 
     private static final String TABLES = """
             CREATE TABLE IF NOT EXISTS hits (
@@ -36,7 +38,8 @@ final class DuckDbSchema {
               user_agent VARCHAR,
               referer VARCHAR,
               host VARCHAR,
-              claim_id INTEGER
+              claim_id INTEGER,
+              location VARCHAR
             );
             CREATE TABLE IF NOT EXISTS verdicts (
               ip VARCHAR NOT NULL,
@@ -95,7 +98,8 @@ final class DuckDbSchema {
             }
             boolean claims = existed && hasColumn(st, "hits", "claim_id");
             boolean checks = existed && hasColumn(st, "imports", "check_hash");
-            if (existed && (!claims || !checks)) {
+            boolean locations = existed && hasColumn(st, "hits", "location");
+            if (existed && (!claims || !checks || !locations)) {
                 connection.setAutoCommit(false);
                 try {
                     if (!claims) {
@@ -103,6 +107,10 @@ final class DuckDbSchema {
                     }
                     if (!checks) {
                         migrateToChecks(st);
+                    }
+                    if (!locations) {
+                        // version 3 to 4: no hit stored before records one (a column added is NULL in every row, at no cost)
+                        st.execute("ALTER TABLE hits ADD COLUMN location VARCHAR");
                     }
                     st.execute(TABLES);
                     st.execute("INSERT OR REPLACE INTO store_meta VALUES ('schema_version', '" + VERSION + "')");

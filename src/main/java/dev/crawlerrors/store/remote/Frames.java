@@ -86,6 +86,7 @@ final class Frames {
             writeString(out, hit.userAgent());
             out.writeDouble(hit.durationMs());
             writeString(out, hit.host());
+            writeString(out, hit.location());
             writeString(out, crawlerHit.crawler().name());
             writeString(out, crawlerHit.crawler().botType().name());
             writeVerdict(out, crawlerHit.verdict());
@@ -105,7 +106,7 @@ final class Frames {
         List<CrawlerHit> hits = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             Hit hit = new Hit(in.readLong(), in.readInt(), readString(in), readString(in), readString(in), in.readInt(),
-                    in.readLong(), readString(in), readString(in), in.readDouble(), readString(in));
+                    in.readLong(), readString(in), readString(in), in.readDouble(), readString(in), null, readString(in));
             String name = readString(in);
             String botType = readString(in);
             Crawler crawler = crawlers.get(name + '\n' + botType);

@@ -22,6 +22,7 @@ import dev.crawlerrors.store.StoreException;
 import dev.crawlerrors.store.StoredHit;
 import dev.crawlerrors.store.StoredVerdict;
 import dev.crawlerrors.store.TimeCount;
+import dev.crawlerrors.store.UrlCount;
 import dev.crawlerrors.store.UrlPattern;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -409,19 +410,7 @@ class ClickHouseHitStoreTest {
             cluster.query(shard, "DROP TABLE " + db + ".minute_counts_local");
             cluster.query(shard, "DROP TABLE " + db + ".minute_counts");
         }
-        cluster.query(1, "INSERT INTO " + db + ".schema_version (version) VALUES (2)");
-        cluster.query(1, "ALTER TABLE " + db + ".schema_version DELETE WHERE version > 2");
-        // a mutation runs in the background (18.16 has no mutations_sync): wait for it, within bounds
-        long deadline = System.nanoTime() + 20_000_000_000L;
-        while (cluster.number(1, "SELECT max(version) FROM " + db + ".schema_version") != 2 && System.nanoTime() < deadline) {
-            try {
-                Thread.sleep(50);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError(e);
-            }
-        }
-        assertThat(cluster.number(1, "SELECT max(version) FROM " + db + ".schema_version")).isEqualTo(2);
+        recordVersion(db, 2);
 
         try (ClickHouseHitStore store = open(db)) {
             assertThat(minutes(store.reader().minuteCounts(HitFilter.ERRORS, store.reader().snapshot()))).containsExactly(2L, 2L);
@@ -430,6 +419,53 @@ class ClickHouseHitStoreTest {
             assertThat(minutes(store.reader().minuteCounts(HitFilter.ERRORS, store.reader().snapshot()))).containsExactly(3L, 2L);
         }
         assertThat(cluster.number(1, "SELECT max(version) FROM " + db + ".schema_version")).isEqualTo(ClickHouseSchema.VERSION);
+    }
+
+    /** Makes the store say it is of schema {@code version}, as a store that version made does. */
+    private void recordVersion(String db, int version) {
+        cluster.query(1, "INSERT INTO " + db + ".schema_version (version) VALUES (" + version + ")");
+        cluster.query(1, "ALTER TABLE " + db + ".schema_version DELETE WHERE version > " + version);
+        // a mutation runs in the background (18.16 has no mutations_sync): wait for it, within bounds
+        long deadline = System.nanoTime() + 20_000_000_000L;
+        while (cluster.number(1, "SELECT max(version) FROM " + db + ".schema_version") != version && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError(e);
+            }
+        }
+        assertThat(cluster.number(1, "SELECT max(version) FROM " + db + ".schema_version")).isEqualTo(version);
+    }
+
+    @Test
+    void anUpgradeFromSchemaThreeAddsTheRedirectTargetsOnEveryShard() {
+        String db = ClickHouseTestCluster.database("schema3");
+        try (ClickHouseHitStore store = open(db)) {
+            store.writer().append(List.of(hit("2025-05-14T10:00:05Z", "66.249.66.1", "/old/1", 301, VERIFIED)));
+        }
+        // as version 3 made it: no column of redirect targets
+        for (int shard = 1; shard <= cluster.shards(); shard++) {
+            cluster.query(shard, "ALTER TABLE " + db + ".hits DROP COLUMN location");
+            cluster.query(shard, "ALTER TABLE " + db + ".hits_local DROP COLUMN location");
+        }
+        recordVersion(db, 3);
+
+        Hit moved = new Hit(Instant.parse("2025-05-14T10:01:00Z").toEpochMilli(), 120, "66.249.66.2", "GET", "/old/2", 301, -1, null,
+                "Googlebot", Double.NaN, "www.example.com", null, "https://www.example.com/");
+        try (ClickHouseHitStore store = open(db)) {
+            store.writer().append(List.of(new CrawlerHit(moved, GOOGLEBOT, VERIFIED)));
+            List<UrlCount> urls = new ArrayList<>();
+            store.reader().forEachUrl(HitFilter.ERRORS, HitWindow.at(store.reader().snapshot()), urls::add);
+            assertThat(urls).extracting(UrlCount::url, UrlCount::location, UrlCount::host).containsExactlyInAnyOrder(
+                    org.assertj.core.groups.Tuple.tuple("/old/1", null, null),
+                    org.assertj.core.groups.Tuple.tuple("/old/2", "https://www.example.com/", "www.example.com"));
+        }
+        assertThat(cluster.number(1, "SELECT max(version) FROM " + db + ".schema_version")).isEqualTo(ClickHouseSchema.VERSION);
+        for (int shard = 1; shard <= cluster.shards(); shard++) {
+            assertThat(cluster.number(shard, "SELECT count() FROM system.columns WHERE database = '" + db + "' AND name = 'location'"
+                    + " AND table IN ('hits', 'hits_local')")).as("shard " + shard).isEqualTo(2);
+        }
     }
 
     @Test
