@@ -1,9 +1,11 @@
 package dev.crawlerrors.cli;
 
+import dev.crawlerrors.alert.AlertListing;
 import dev.crawlerrors.report.CrawlErrorReport;
 import dev.crawlerrors.store.StoreHealth;
 import dev.crawlerrors.text.Failures;
 import dev.crawlerrors.web.ReportServer;
+import dev.crawlerrors.web.VerdictEvidence;
 import dev.crawlerrors.web.WebConfig;
 import dev.crawlerrors.web.WebConfigFile;
 import io.micrometer.core.instrument.binder.MeterBinder;
@@ -93,14 +95,20 @@ final class ServerOptions {
         }
     }
 
-    ReportServer start(CrawlErrorReport report, StoreHealth health, Supplier<List<String>> evidenceSources) {
-        return start(report, health, evidenceSources, List.of());
+    ReportServer start(CrawlErrorReport report, StoreHealth health, VerdictEvidence evidence) {
+        return start(report, health, evidence, List.of());
     }
 
     /** Starts the report's server, with what {@code meters} count at /metrics. */
-    ReportServer start(CrawlErrorReport report, StoreHealth health, Supplier<List<String>> evidenceSources, List<? extends MeterBinder> meters) {
+    ReportServer start(CrawlErrorReport report, StoreHealth health, VerdictEvidence evidence, List<? extends MeterBinder> meters) {
+        return start(report, health, evidence, meters, null);
+    }
+
+    /** Starts the report's server, with what {@code meters} count at /metrics and the Alerts page listing {@code alerts} (null: off). */
+    ReportServer start(CrawlErrorReport report, StoreHealth health, VerdictEvidence evidence, List<? extends MeterBinder> meters,
+            Supplier<List<AlertListing>> alerts) {
         try {
-            return ReportServer.start(report, health, bind, port, evidenceSources, meters, readers, web);
+            return ReportServer.start(report, health, bind, port, evidence, meters, readers, web, alerts);
         } catch (RuntimeException e) {
             throw cannotListen(e);
         }

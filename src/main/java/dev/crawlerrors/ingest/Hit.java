@@ -20,6 +20,9 @@ package dev.crawlerrors.ingest;
  *                      records none or the line has none. Kept only for hits that may be crawlers
  *                      (the strings are built after the agent filter), so that a proxy's address
  *                      can be replaced by its client's ({@code --trusted-proxies})
+ * @param location      where a redirect sent the client, as the log recorded the response's
+ *                      Location header (nginx {@code $sent_http_location}, Apache {@code %{Location}o},
+ *                      a JSON field); null when the format records none or the response had none
  * @param signed        the Web Bot Auth fields the line records (Signature, Signature-Input,
  *                      Signature-Agent), or null when it records none
  */
@@ -36,24 +39,37 @@ public record Hit(
         double durationMs,
         String host,
         String forwardedFor,
+        String location,
         SignatureFields signed) {
 
     /** A hit whose log records no signature. */
     public Hit(long epochMillis, int offsetMinutes, String ip, String method, String url, int status, long bytes, String referer,
-            String userAgent, double durationMs, String host, String forwardedFor) {
-        this(epochMillis, offsetMinutes, ip, method, url, status, bytes, referer, userAgent, durationMs, host, forwardedFor, null);
+            String userAgent, double durationMs, String host, String forwardedFor, String location) {
+        this(epochMillis, offsetMinutes, ip, method, url, status, bytes, referer, userAgent, durationMs, host, forwardedFor, location, null);
     }
 
-    /** A hit whose log records no forwarded client. */
+    /** A signed hit whose log records no redirect target. */
+    public Hit(long epochMillis, int offsetMinutes, String ip, String method, String url, int status, long bytes, String referer,
+            String userAgent, double durationMs, String host, String forwardedFor, SignatureFields signed) {
+        this(epochMillis, offsetMinutes, ip, method, url, status, bytes, referer, userAgent, durationMs, host, forwardedFor, null, signed);
+    }
+
+    /** A hit whose log records no redirect target and no signature. */
+    public Hit(long epochMillis, int offsetMinutes, String ip, String method, String url, int status, long bytes, String referer,
+            String userAgent, double durationMs, String host, String forwardedFor) {
+        this(epochMillis, offsetMinutes, ip, method, url, status, bytes, referer, userAgent, durationMs, host, forwardedFor, null, null);
+    }
+
+    /** A hit whose log records no forwarded client, no redirect target and no signature. */
     public Hit(long epochMillis, int offsetMinutes, String ip, String method, String url, int status, long bytes, String referer,
             String userAgent, double durationMs, String host) {
-        this(epochMillis, offsetMinutes, ip, method, url, status, bytes, referer, userAgent, durationMs, host, null);
+        this(epochMillis, offsetMinutes, ip, method, url, status, bytes, referer, userAgent, durationMs, host, null, null, null);
     }
 
     /** This hit as made by {@code client}: the address behind the proxy that logged it. */
     public Hit madeBy(String client) {
         return new Hit(epochMillis, offsetMinutes, client, method, url, status, bytes, referer, userAgent, durationMs, host, forwardedFor,
-                signed);
+                location, signed);
     }
 
     public boolean hasDuration() {

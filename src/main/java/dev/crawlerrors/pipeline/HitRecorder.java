@@ -45,11 +45,35 @@ final class HitRecorder {
     }
 
     /**
-     * Stores the crawler hits among {@code hits}, and {@code through} with them when it names a log.
+     * Stores the crawler hits among {@code hits}, lines of no log (pushed over the network).
      *
      * @return the crawler hits stored
      */
-    List<CrawlerHit> record(List<Hit> hits, SourceProgress through) {
+    List<CrawlerHit> record(List<Hit> hits) {
+        List<StoredSignature> pending = new ArrayList<>();
+        List<CrawlerHit> crawlerHits = identify(hits, pending);
+        store.append(crawlerHits);
+        keep(pending);
+        return crawlerHits;
+    }
+
+    /**
+     * Stores the crawler hits among {@code hits} with their log's position, {@code through}, if the
+     * store still has the log at {@code from} ({@link HitStore#append(List, SourceProgress, SourceProgress)}).
+     *
+     * @return the crawler hits stored
+     * @throws dev.crawlerrors.store.PositionMovedException when another writer recorded the log elsewhere: nothing is stored
+     */
+    List<CrawlerHit> record(List<Hit> hits, SourceProgress from, SourceProgress through) {
+        List<StoredSignature> pending = new ArrayList<>();
+        List<CrawlerHit> crawlerHits = identify(hits, pending);
+        store.append(crawlerHits, from, through);
+        keep(pending);
+        return crawlerHits;
+    }
+
+    /** The crawler hits among {@code hits}, in log order; the signatures to be checked again are added to {@code pending}. */
+    private List<CrawlerHit> identify(List<Hit> hits, List<StoredSignature> pending) {
         List<CrawlerHit> crawlerHits = new ArrayList<>(hits.size());
         List<Hit> signed = null;
         List<Integer> signedAt = null;
@@ -70,9 +94,7 @@ final class HitRecorder {
             }
             crawlerHits.add(verifier.verify(hit, crawler.get()));
         }
-        List<StoredSignature> pending = List.of();
         if (signed != null) {
-            pending = new ArrayList<>();
             List<SignedHits.Signed> checked = signatures.verifyAll(signed);
             for (int i = 0; i < checked.size(); i++) {
                 SignedHits.Signed one = checked.get(i);
@@ -82,16 +104,15 @@ final class HitRecorder {
                 }
             }
         }
-        if (through.fingerprint() == null) {
-            store.append(crawlerHits);
-        } else {
-            store.append(crawlerHits, through);
-        }
+        return crawlerHits;
+    }
+
+    /** Keeps the signatures whose directory could not be read, once their hits are stored. */
+    private void keep(List<StoredSignature> pending) {
         if (!pending.isEmpty()) {
             kept.keepPending(pending);
             pendingKept.addAndGet(pending.size());
         }
-        return crawlerHits;
     }
 
     /** Whether this recorder kept any signature to be checked again. */

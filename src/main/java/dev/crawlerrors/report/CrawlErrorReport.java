@@ -1,6 +1,7 @@
 package dev.crawlerrors.report;
 
 import dev.crawlerrors.crawler.CrawlerCatalog;
+import dev.crawlerrors.report.pattern.ExploitProbes;
 import dev.crawlerrors.report.pattern.PatternReport;
 import dev.crawlerrors.report.pattern.PatternText;
 import dev.crawlerrors.report.pattern.PlaceholderNames;
@@ -118,7 +119,7 @@ public final class CrawlErrorReport {
 
     /** A request's parameters read as this report reads them, for a page that takes {@code accepted}. */
     public ReportRequest request(Map<String, List<String>> query, java.util.Set<String> accepted) {
-        return catalog == null ? ReportParameters.parse(query, zone, accepted) : ReportParameters.parse(query, zone, accepted, catalog::knownName);
+        return catalog == null ? ReportParameters.parse(query, zone, accepted) : ReportParameters.parse(query, zone, accepted, catalog);
     }
 
     /**
@@ -170,7 +171,8 @@ public final class CrawlErrorReport {
      */
     public Optional<HitDetail> hit(long id, Snapshot requested) {
         Snapshot at = requested == null ? store.snapshot() : snapshot(new ReportRequest(HitFilter.ERRORS, 1, requested), null);
-        return store.hit(id, at).map(hit -> new HitDetail(hit.id(), row(hit), hit.offsetMinutes()));
+        return store.hit(id, at).map(hit -> new HitDetail(hit.id(), row(hit), hit.offsetMinutes(),
+                ExploitProbes.of(hit.url(), hit.userAgent()).map(ExploitProbes::diagnosis).orElse(null)));
     }
 
     /** One hit by its number at the newest snapshot. */

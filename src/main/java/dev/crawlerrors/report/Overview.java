@@ -8,7 +8,7 @@ import java.util.Map;
  * report's summary (hits by status, the spoofed hits left out, the compact timeline) is read from it too.
  *
  * @param total          error hits shown
- * @param interval       the timeline's buckets: {@code hour} or {@code day}, in {@code timeZone}
+ * @param interval       the timeline's buckets: {@code hour}, {@code day} or {@code week} (from Monday), in {@code timeZone}
  * @param spoofedLeftOut error hits with a spoofed verdict that the filter leaves out (0 when it shows them)
  * @param recounting     whether a verdict changed and these figures, from before it, are being counted again
  * @param at             the snapshot these figures were counted at, as links carry it ({@code at=})
@@ -36,7 +36,7 @@ public record Overview(
     /**
      * One bucket of the timeline.
      *
-     * @param start       its start, local ({@code YYYY-MM-DDTHH:MM} for hours, {@code YYYY-MM-DD} for days)
+     * @param start       its start, local ({@code YYYY-MM-DDTHH:MM} for hours, {@code YYYY-MM-DD} for days and weeks)
      * @param from        the report's {@code from} and {@code to} that select it
      * @param errorHits   error hits shown in it
      * @param byClass     those by status class ({@code 3xx}, {@code 4xx}, {@code 5xx})
@@ -53,7 +53,8 @@ public record Overview(
 
     /**
      * Response times of error hits (all of them, or those of one status), in milliseconds: each
-     * within 1% of the exact value ({@link dev.crawlerrors.store.DurationBuckets}).
+     * within 1% of the exact value ({@link dev.crawlerrors.store.DurationBuckets}), so given to three
+     * significant digits.
      *
      * @param status {@code all} or a status
      * @param hits   hits that recorded a duration

@@ -19,10 +19,14 @@ import java.util.function.Function;
 /** Reads an {@link Overview} of one filter (its statuses and verdicts) out of the {@link ErrorCounts} kept for it. */
 final class OverviewReading {
 
-    /** Most buckets a timeline draws; past that an hourly one is refused. */
+    /** Most buckets a timeline draws; past that a finer one is refused. */
     static final int MAX_BUCKETS = 1_000;
-    /** Up to this span the timeline is hourly unless asked otherwise, past it daily. */
-    private static final long HOURLY_UP_TO_HOURS = 72;
+    /**
+     * Most buckets a timeline picks by itself: the finest of hours, days and weeks that stays within
+     * it, so a chart has tens of bars (four days: 96 hours; 500 days: 72 weeks), not hundreds of
+     * hairlines, nor four bars.
+     */
+    static final int CHOSEN_BUCKETS = 100;
     private static final DateTimeFormatter MINUTE = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm");
     private static final DateTimeFormatter DAY = DateTimeFormatter.ofPattern("uuuu-MM-dd");
     private static final double[] PERCENTILES = {0.50, 0.90, 0.99};
@@ -66,7 +70,7 @@ final class OverviewReading {
         return verdicts.stream().anyMatch(v -> v.name().equals(verification));
     }
 
-    /** The interval asked for, or hours for a span of up to three days and days past it. */
+    /** The interval asked for, or the finest of hours, days and weeks that draws at most {@link #CHOSEN_BUCKETS} bars. */
     private String interval(ErrorCounts counts, String asked) {
         if (asked != null) {
             return asked;
@@ -77,13 +81,43 @@ final class OverviewReading {
             first = Math.min(first, key.bucketStartMillis());
             last = Math.max(last, key.bucketStartMillis());
         }
-        return first == Long.MAX_VALUE || last - first <= HOURLY_UP_TO_HOURS * 3_600_000L ? "hour" : "day";
+        if (first == Long.MAX_VALUE) {
+            return "hour";
+        }
+        for (String interval : List.of("hour", "day")) {
+            if (buckets(first, last, interval) <= CHOSEN_BUCKETS) {
+                return interval;
+            }
+        }
+        return "week";
+    }
+
+    /** How many buckets of {@code interval} the local times from {@code first} to {@code last} span. */
+    private long buckets(long first, long last, String interval) {
+        ChronoUnit unit = unit(interval);
+        ZonedDateTime from = start(first, interval);
+        ZonedDateTime to = start(last, interval);
+        return unit.between(from.toLocalDateTime(), to.toLocalDateTime()) / (interval.equals("week") ? 7 : 1) + 1;
+    }
+
+    private static ChronoUnit unit(String interval) {
+        return interval.equals("hour") ? ChronoUnit.HOURS : ChronoUnit.DAYS;
+    }
+
+    /** The local start of the bucket of {@code interval} holding {@code millis}: its hour, its day, or its week's Monday. */
+    private ZonedDateTime start(long millis, String interval) {
+        ZonedDateTime local = Instant.ofEpochMilli(millis).atZone(zone);
+        return switch (interval) {
+            case "hour" -> local.truncatedTo(ChronoUnit.HOURS);
+            case "day" -> local.toLocalDate().atStartOfDay(zone);
+            default -> local.toLocalDate().with(java.time.temporal.TemporalAdjusters.previousOrSame(java.time.DayOfWeek.MONDAY))
+                    .atStartOfDay(zone);
+        };
     }
 
     private List<Overview.TimeBucket> timeline(ErrorCounts counts, String interval) {
         boolean hourly = interval.equals("hour");
-        ChronoUnit unit = hourly ? ChronoUnit.HOURS : ChronoUnit.DAYS;
-        Function<Long, ZonedDateTime> local = millis -> Instant.ofEpochMilli(millis).atZone(zone).truncatedTo(unit);
+        Function<Long, ZonedDateTime> local = millis -> start(millis, interval);
         TreeMap<ZonedDateTime, long[]> buckets = new TreeMap<>(Comparator.comparing(ZonedDateTime::toInstant));
         TreeMap<ZonedDateTime, Map<String, Long>> classes = new TreeMap<>(Comparator.comparing(ZonedDateTime::toInstant));
         for (var entry : counts.byTime.entrySet()) {
@@ -105,23 +139,29 @@ final class OverviewReading {
         }
         ZonedDateTime first = buckets.firstKey();
         ZonedDateTime last = buckets.lastKey();
-        long span = unit.between(first.toInstant(), last.toInstant());
-        if (span >= MAX_BUCKETS) {
-            throw new BadParameterException("interval", "interval=" + interval + " would draw " + (span + 1) + " bars, more than "
-                    + MAX_BUCKETS + "; narrow from and to, or use interval=day");
+        long span = buckets(first.toInstant().toEpochMilli(), last.toInstant().toEpochMilli(), interval);
+        if (span > MAX_BUCKETS) {
+            throw new BadParameterException("interval", "interval=" + interval + " would draw " + span + " bars, more than "
+                    + MAX_BUCKETS + "; narrow from and to, or use a longer interval (" + String.join(", ", ReportParameters.INTERVALS)
+                    + ")");
         }
-        for (ZonedDateTime start = first; !start.toInstant().isAfter(last.toInstant()); start = next(start, unit)) {
+        for (ZonedDateTime start = first; !start.toInstant().isAfter(last.toInstant()); start = next(start, interval)) {
             long[] hits = buckets.getOrDefault(start, new long[2]);
             String label = hourly ? MINUTE.format(start) : DAY.format(start);
-            String to = hourly ? MINUTE.format(start.plusMinutes(59)) : label;
+            String to = hourly ? MINUTE.format(start.plusMinutes(59))
+                    : interval.equals("week") ? DAY.format(start.toLocalDate().plusDays(6)) : label;
             out.add(new Overview.TimeBucket(label, label, to, hits[0], classes.getOrDefault(start, Map.of()), hits[1],
                     hits[1] == 0 ? null : (double) hits[0] / hits[1]));
         }
         return out;
     }
 
-    private ZonedDateTime next(ZonedDateTime start, ChronoUnit unit) {
-        return unit == ChronoUnit.HOURS ? start.plusHours(1) : start.toLocalDate().plusDays(1).atStartOfDay(zone);
+    private ZonedDateTime next(ZonedDateTime start, String interval) {
+        return switch (interval) {
+            case "hour" -> start.plusHours(1);
+            case "day" -> start.toLocalDate().plusDays(1).atStartOfDay(zone);
+            default -> start.toLocalDate().plusWeeks(1).atStartOfDay(zone);
+        };
     }
 
     private List<Overview.Durations> durations(ErrorCounts counts) {
@@ -158,13 +198,16 @@ final class OverviewReading {
                 }
             }
         }
-        return new Overview.Durations(status, hits, tenths(values[0]), tenths(values[1]), tenths(values[2]),
-                tenths(DurationBuckets.middle(buckets.lastKey())));
+        return new Overview.Durations(status, hits, approximate(values[0]), approximate(values[1]), approximate(values[2]),
+                approximate(DurationBuckets.middle(buckets.lastKey())));
     }
 
-    /** Milliseconds to the tenth the report shows durations in. */
-    private static double tenths(double ms) {
-        return Math.round(ms * 10) / 10.0;
+    /**
+     * A duration read from the buckets, to the three significant digits it is known to (each bucket
+     * is 1% wide): 1894.4 ms is 1890 ms, not a tenth of a millisecond it cannot tell.
+     */
+    private static double approximate(double ms) {
+        return ms == 0 ? 0 : new java.math.BigDecimal(ms).round(new java.math.MathContext(3)).doubleValue();
     }
 
     private static List<Overview.Tally> tallies(Map<String, Long> hits, long total) {

@@ -58,6 +58,29 @@ public final class Figures {
         return sign + units / scale + "." + "0".repeat(decimals - fraction.length()) + fraction;
     }
 
+    /**
+     * {@code value} to {@code digits} significant digits, grouped, without zeros after the point that
+     * say nothing: 1894.4 to 3 digits is {@code 1,890}, 197.9 is {@code 198}, 0.2 is {@code 0.2},
+     * 12.34 is {@code 12.3}. For a figure known only so far (a duration read from 1% buckets).
+     */
+    public static String significant(double value, int digits) {
+        if (value == 0) {
+            return "0";
+        }
+        if (!Double.isFinite(value) || Math.abs(value) >= 1e15) {
+            return String.valueOf(value);
+        }
+        String sign = value < 0 ? "-" : "";
+        java.math.BigDecimal rounded = new java.math.BigDecimal(Math.abs(value)).round(new java.math.MathContext(digits))
+                .stripTrailingZeros();
+        if (rounded.scale() <= 0) {
+            return sign + grouped(rounded.longValueExact());
+        }
+        String plain = rounded.toPlainString();
+        int point = plain.indexOf('.');
+        return sign + grouped(Long.parseLong(plain.substring(0, point))) + plain.substring(point);
+    }
+
     /** A size in bytes for people: {@code 512 bytes}, {@code 1.5 KiB}, {@code 276.0 MiB} (binary units, one decimal). */
     public static String bytes(long bytes) {
         if (bytes < 1024) {

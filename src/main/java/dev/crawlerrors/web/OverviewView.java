@@ -1,7 +1,10 @@
 package dev.crawlerrors.web;
 
 import dev.crawlerrors.report.Overview;
+import dev.crawlerrors.report.ReportParameters;
 import dev.crawlerrors.text.Figures;
+import java.util.List;
+import java.util.Map;
 
 /** What the overview page draws: the timeline, the error rate, the breakdowns and response times, each linking into the report. */
 public record OverviewView(Overview overview, ReportLinks links) {
@@ -51,21 +54,24 @@ public record OverviewView(Overview overview, ReportLinks links) {
         return links.with("verification", "spoofed").report();
     }
 
-    /** The same overview by the other interval. */
-    public String otherInterval() {
-        return links.overview(overview.interval().equals("hour") ? "day" : "hour");
+    /** The intervals the overview may be drawn by other than its own, each with its link. */
+    public List<Map.Entry<String, String>> otherIntervals() {
+        return ReportParameters.INTERVALS.stream().filter(i -> !i.equals(overview.interval()))
+                .map(i -> Map.entry(i, links.overview(i))).toList();
     }
 
-    public String otherIntervalName() {
-        return overview.interval().equals("hour") ? "day" : "hour";
+    /** The fewest crawler hits a bucket's rate is drawn for. */
+    public int rateMinHits() {
+        return RateChart.MIN_HITS;
     }
 
     public String statusLink(String status) {
         return status.equals("all") ? links.report() : links.with("status", status).report();
     }
 
+    /** A duration read from the buckets: as precise as it is known (three significant digits), grouped. */
     public String ms(double ms) {
-        return Figures.fixed(ms, 1);
+        return Figures.significant(ms, 3);
     }
 
     public String grouped(long n) {

@@ -1,8 +1,11 @@
 package dev.crawlerrors.web;
 
 import dev.crawlerrors.report.pattern.ErrorPattern;
+import dev.crawlerrors.report.pattern.ExploitProbes;
 import dev.crawlerrors.report.pattern.PatternReport;
+import dev.crawlerrors.report.pattern.UrlHits;
 import dev.crawlerrors.text.Figures;
+import dev.crawlerrors.text.ShownText;
 import java.util.List;
 import java.util.Map;
 
@@ -53,6 +56,19 @@ public record PatternsView(PatternReport report, ReportLinks links, String timeZ
 
     public String grouped(long n) {
         return Figures.grouped(n);
+    }
+
+    /** One of a pattern's most requested URLs: {@code 1,482 × /robots.txt}, "at least" where it could not be counted alone. */
+    public String topUrl(UrlHits url) {
+        return (url.exact() ? "" : "at least ") + Figures.grouped(url.hits()) + " × " + ShownText.of(url.url());
+    }
+
+    public boolean isProbe(String url) {
+        return ExploitProbes.ofUrl(url).isPresent();
+    }
+
+    public String probeAdvice(String url) {
+        return ExploitProbes.ofUrl(url).map(ExploitProbes::diagnosis).orElse("");
     }
 
     public String json() {

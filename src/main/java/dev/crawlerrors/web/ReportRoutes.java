@@ -2,6 +2,7 @@ package dev.crawlerrors.web;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.crawlerrors.alert.AlertListing;
 import dev.crawlerrors.report.BadParameterException;
 import dev.crawlerrors.report.CountedAt;
 import dev.crawlerrors.report.CrawlErrorReport;
@@ -45,12 +46,20 @@ final class ReportRoutes {
 
     private final CrawlErrorReport report;
     private final StoreHealth health;
-    private final Supplier<List<String>> evidenceSources;
+    private final VerdictEvidence evidence;
+    private final Supplier<List<AlertListing>> alerts;
 
-    ReportRoutes(CrawlErrorReport report, StoreHealth health, Supplier<List<String>> evidenceSources) {
+    /** @param alerts the built-in alerts, firing first; null when {@code serve} runs none */
+    ReportRoutes(CrawlErrorReport report, StoreHealth health, VerdictEvidence evidence,
+            Supplier<List<AlertListing>> alerts) {
         this.report = report;
         this.health = health;
-        this.evidenceSources = evidenceSources;
+        this.evidence = evidence;
+        this.alerts = alerts;
+    }
+
+    void alertsHtml(Context ctx) {
+        ctx.html(render("alerts.jte", AlertsView.of(alerts == null ? null : alerts.get(), report.zone())));
     }
 
     void html(Context ctx) {
@@ -64,8 +73,8 @@ final class ReportRoutes {
         boolean filtered = ctx.queryParamMap().keySet().stream().anyMatch(k -> !k.equals("page") && !k.equals("at"));
         // the summary at the page's snapshot: its figures add up to the header's total
         Overview summary = report.summary(request, page).orElse(null);
-        ReportView view = new ReportView(page, new ReportLinks(ctx.queryParamMap(), page.at()), recorded, filtered, evidenceSources.get(),
-                summary, request.filter().hiddenBotTypes());
+        ReportView view = new ReportView(page, new ReportLinks(ctx.queryParamMap(), page.at()), recorded, filtered, evidence.sources(),
+                evidence.nothingProvable().orElse(null), summary, request.filter().hiddenBotTypes());
         ctx.html(render("report.jte", view));
     }
 
@@ -148,7 +157,7 @@ final class ReportRoutes {
     void hitHtml(Context ctx) {
         HitDetail hit = hit(ctx);
         String at = ctx.queryParam("at");
-        ctx.html(render("hit.jte", new HitView(hit, evidenceSources.get(), at == null || at.isBlank() ? null : at)));
+        ctx.html(render("hit.jte", new HitView(hit, evidence.sources(), at == null || at.isBlank() ? null : at)));
     }
 
     void hitJson(Context ctx) throws IOException {

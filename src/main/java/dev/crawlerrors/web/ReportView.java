@@ -4,6 +4,8 @@ import dev.crawlerrors.crawler.BotType;
 import dev.crawlerrors.report.Overview;
 import dev.crawlerrors.report.ReportColumns;
 import dev.crawlerrors.report.ReportPage;
+import dev.crawlerrors.report.ReportRow;
+import dev.crawlerrors.report.pattern.ExploitProbes;
 import dev.crawlerrors.text.Figures;
 import java.util.List;
 import java.util.Set;
@@ -13,11 +15,12 @@ import java.util.stream.Collectors;
  * What the HTML report template needs: the page, the column labels, page links that keep the
  * request's filters, the filter bar, the summary above the table (hits by status, the spoofed hits
  * left out, a compact timeline; null when it was not counted in time), the sentence to show when
- * there are no rows, the published IP lists the verdicts rest on, and the bot types the page leaves
- * out because no {@code bot} or {@code crawler} filter asked for them.
+ * there are no rows, the published IP lists the verdicts rest on (and, when no verdict can be proven,
+ * the sentence that says so: null otherwise), and the bot types the page leaves out because no
+ * {@code bot} or {@code crawler} filter asked for them.
  */
 public record ReportView(ReportPage page, ReportLinks links, boolean anythingRecorded, boolean filtered,
-        List<String> evidenceSources, Overview summary, Set<BotType> hiddenBotTypes) {
+        List<String> evidenceSources, String nothingProvable, Overview summary, Set<BotType> hiddenBotTypes) {
 
     /** The hidden types, named as the {@code bot} parameter takes them, or empty when none is hidden. */
     public String hiddenBotTypeNames() {
@@ -77,6 +80,11 @@ public record ReportView(ReportPage page, ReportLinks links, boolean anythingRec
     public TimelineChart timeline() {
         return summary == null || summary.timeline().isEmpty() ? null
                 : TimelineChart.of(summary.timeline(), links, summary.interval(), 96, 1200);
+    }
+
+    /** What is said of a row that is an exploit probe (by its URL or user agent); null for any other. */
+    public String probe(ReportRow row) {
+        return ExploitProbes.of(row.url(), row.userAgent()).map(ExploitProbes::diagnosis).orElse(null);
     }
 
     public String hitLink(long id) {

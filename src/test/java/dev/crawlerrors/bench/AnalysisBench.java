@@ -179,7 +179,7 @@ public final class AnalysisBench {
                   CASE WHEN kind < 100 THEN 'Bingbot' WHEN kind >= 980 THEN 'Google-InspectionTool' WHEN h %% 5 = 0 THEN 'Googlebot Desktop'
                        ELSE 'Googlebot Smartphone' END,
                   CASE WHEN kind >= 980 THEN 'crawler_inspection_tool' ELSE 'crawler_search' END,
-                  'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)', NULL, 'www.example.com', NULL
+                  'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)', NULL, 'www.example.com', NULL, NULL
                 FROM k
                 """.formatted(hits, hits));
             // the claims (schema 2): each address and crawler numbered, its verdict the first of its history, its hits' claim_id

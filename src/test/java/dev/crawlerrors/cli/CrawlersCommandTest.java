@@ -29,12 +29,12 @@ class CrawlersCommandTest {
         assertThat(run.exit()).isZero();
         assertThat(run.err()).isEmpty();
         List<String> lines = run.out().lines().toList();
-        assertThat(lines.get(0)).isEqualTo("# 965 crawlers: 90 of crawl-errors' own catalog, 875 more named by device-detector's bots "
+        assertThat(lines.get(0)).isEqualTo("# 1004 crawlers: 90 of crawl-errors' own catalog, 914 more named by device-detector's bots "
                 + "(node-device-detector 2.2.7, LGPL-3.0-or-later), which publish no way to verify them");
         assertThat(lines.get(1)).isEqualTo("# 2 of them sign their requests (Web Bot Auth): a signed request is its signer's hit whatever"
                 + " its user agent, verified by its key directory; a signer the catalog does not name is a fetcher_user named after its host");
         assertThat(fields(lines.get(2))).containsExactly("NAME", "OPERATOR", "BOT TYPE", "SOURCE", "VERIFIED BY", "FROM");
-        assertThat(lines).hasSize(3 + 965);
+        assertThat(lines).hasSize(3 + 1004);
         assertThat(fields(line(run.out(), "Googlebot Smartphone"))).containsExactly("Googlebot Smartphone", "Google", "crawler_search",
                 "built in", "IP list or reverse DNS", "common-crawlers.json <https://developers.google.com/static/crawling/ipranges/"
                         + "common-crawlers.json>; PTR in crawl-*.googlebot.com, geo-crawl-*.geo.googlebot.com");

@@ -46,6 +46,19 @@ class FiguresTest {
         assertThat(Figures.fixed(Double.NaN, 2)).isEqualTo("NaN");
     }
 
+    @Test
+    void writesAnApproximateFigureToItsSignificantDigitsOnly() {
+        // a duration read from 1% buckets: 1894.4 ms was shown as 1894.4, a tenth it cannot tell
+        assertThat(Figures.significant(1894.4, 3)).isEqualTo("1,890");
+        assertThat(Figures.significant(197.9, 3)).isEqualTo("198");
+        assertThat(Figures.significant(12.34, 3)).isEqualTo("12.3");
+        assertThat(Figures.significant(0.2, 3)).isEqualTo("0.2");
+        assertThat(Figures.significant(0.2064, 3)).isEqualTo("0.206");
+        assertThat(Figures.significant(123_456, 3)).isEqualTo("123,000");
+        assertThat(Figures.significant(0, 3)).isEqualTo("0");
+        assertThat(Figures.significant(-12.34, 3)).isEqualTo("-12.3");
+    }
+
     @Property(tries = 2000)
     void writesDecimalsAsFormatDoesForValuesItCanHoldExactly(@ForAll @LongRange(min = 0, max = 2_000_000_000L) long k,
             @ForAll @IntRange(min = 0, max = 3) int decimals) {

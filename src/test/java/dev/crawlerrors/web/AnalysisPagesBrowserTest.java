@@ -81,6 +81,17 @@ class AnalysisPagesBrowserTest {
                 assertThat(text("summary")).isEqualTo("226 error hits");
                 assertThat(driver.findElements(By.cssSelector("#timeline a"))).hasSize(24);
                 assertThat(driver.findElements(By.cssSelector("#rate circle"))).hasSize(24);
+                // the chart fills the width it is given (24 bars drew 1,028 px on a 1,400 px page), or scrolls on a phone
+                double chart = ((Number) driver.executeScript("return document.getElementById('timeline').getBoundingClientRect().width;"))
+                        .doubleValue();
+                double box = ((Number) driver.executeScript("return document.getElementById('timeline').parentElement.clientWidth;"))
+                        .doubleValue();
+                assertThat(chart).as("the timeline's width in its box of %s px", box).isGreaterThanOrEqualTo(box - 1);
+                // on a phone it is not shrunk to a third, its labels 4 px high: it keeps its own size and scrolls
+                Number screen = (Number) driver.executeScript("return window.innerWidth;");
+                if (screen.intValue() < 900) {
+                    assertThat(chart).as("the timeline's width on a phone").isEqualTo(1200);
+                }
             }),
             new Page("hit", "/crawl-errors/hits/1", () -> assertThat(text("reason")).startsWith("in common-crawlers.json")),
             new Page("error", "/crawl-errors?stauts=404", () -> assertThat(text("error")).startsWith("unknown parameter 'stauts'")));

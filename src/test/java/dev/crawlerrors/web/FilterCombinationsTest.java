@@ -76,7 +76,9 @@ class FilterCombinationsTest {
                     && Instant.ofEpochMilli(s.hit().hit().epochMillis()).isBefore(TO)),
             new Filter("url", "url=%2Fc1%2F", s -> s.hit().hit().url().startsWith("/c1/")),
             new Filter("host", "host=a.example", s -> "a.example".equals(s.hit().hit().host())),
-            new Filter("pattern", "pattern=" + URLEncoder.encode("/{1}/straten/{letter}", StandardCharsets.UTF_8),
+            // a pattern no view finds (placeholders are numbered here), read as written: any city's letter index (one a view
+            // finds means what that view's shapes make of it: in a view of a few hits, a city may stay a pattern of its own)
+            new Filter("pattern", "pattern=" + URLEncoder.encode("/{city}/straten/{letter}", StandardCharsets.UTF_8),
                     s -> LETTER_INDEX.matcher(s.path()).matches()));
 
     static DuckDbHitStore store;

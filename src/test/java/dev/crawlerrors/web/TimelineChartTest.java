@@ -28,13 +28,32 @@ class TimelineChartTest {
     }
 
     @Test
-    void fourDaysOnWideBarsLabelEveryOtherDaySoTheDatesDoNotOverlap() {
-        // a real four-day log: bars 40 px wide, a date about 62 px at 11 px; every day's label overlapped the next
+    void fewBucketsFillTheChartsWidthWithBarsOfABoundedWidthAndDatesThatDoNotOverlap() {
+        // four days drew four 40 px bars in a 160 px strip of a 1,400 px page
         TimelineChart chart = TimelineChart.of(days(4), new ReportLinks(Map.of()), "day", 120, 900);
 
-        assertThat(chart.bars()).hasSize(4);
-        assertThat(chart.xTicks()).extracting(TimelineChart.Tick::label).containsExactly("2015-05-10", "2015-05-12");
+        assertThat(chart.width()).isEqualTo(900);
+        assertThat(chart.bars()).hasSize(4).allSatisfy(bar -> assertThat(bar.width()).isEqualTo(48));
+        assertThat(chart.bars().get(3).x() + 48).isGreaterThan(800);
+        assertThat(chart.xTicks()).extracting(TimelineChart.Tick::label).containsExactly("2015-05-10", "2015-05-11", "2015-05-12",
+                "2015-05-13");
         assertThat(gaps(chart)).allSatisfy(gap -> assertThat(gap).isGreaterThanOrEqualTo(TimelineChart.X_LABEL_PX));
+    }
+
+    @Test
+    void theAxisStopsAtARoundNumberJustAboveTheHighestBar() {
+        assertThat(TimelineChart.niceCeiling(21)).isEqualTo(25);
+        assertThat(TimelineChart.niceCeiling(63)).isEqualTo(70);
+        assertThat(TimelineChart.niceCeiling(101)).isEqualTo(120);
+        assertThat(TimelineChart.niceCeiling(7)).isEqualTo(7);
+        assertThat(TimelineChart.niceCeiling(1)).isEqualTo(1);
+
+        List<Overview.TimeBucket> buckets = new ArrayList<>(days(3));
+        buckets.add(new Overview.TimeBucket("2015-05-13", "2015-05-13", "2015-05-13", 21, Map.of("4xx", 21L), 50, 0.4));
+        TimelineChart chart = TimelineChart.of(buckets, new ReportLinks(Map.of()), "day", 260, 900);
+        assertThat(chart.yTicks()).extracting(TimelineChart.Tick::label).containsExactly("0", "5", "10", "15", "20", "25");
+        assertThat(TimelineChart.tickStep(70)).isEqualTo(10);
+        assertThat(TimelineChart.tickStep(100)).isEqualTo(50);
     }
 
     @Test

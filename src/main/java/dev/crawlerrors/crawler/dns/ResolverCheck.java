@@ -32,6 +32,8 @@ public final class ResolverCheck {
     private final List<String> names;
     private final LongSupplier nanoTime;
     private volatile Check current;
+    /** What the last check that finished found: kept while the next one runs. */
+    private volatile Health last;
 
     /** What a check found: whether the resolver's answers count, and one sentence that says why. */
     public record Health(boolean trusted, String description) {
@@ -90,16 +92,21 @@ public final class ResolverCheck {
             if (current != check) {
                 return current.result();
             }
-            CompletableFuture<Health> result = dns.check(ip, names).thenApply(this::health);
+            CompletableFuture<Health> result = dns.check(ip, names).thenApply(this::health).whenComplete((health, error) -> {
+                if (health != null) {
+                    last = health;
+                }
+            });
             current = new Check(result, now);
             return result;
         }
     }
 
-    /** The last result, when a check has finished. */
+    /** The result of the last check that finished, when one has (the one before while a new one runs). */
     public Optional<Health> known() {
         Check check = current;
-        return check == null ? Optional.empty() : Optional.ofNullable(check.result().getNow(null));
+        Health now = check == null ? null : check.result().getNow(null);
+        return Optional.ofNullable(now != null ? now : last);
     }
 
     /** The canary as given, for messages. */

@@ -355,6 +355,16 @@ public final class CrawlerVerifier implements AutoCloseable {
         return lines;
     }
 
+    /** Whether DNS checks are on (they are off with {@code --dns-server none}). */
+    public boolean checksDns() {
+        return dns != null;
+    }
+
+    /** The resolver asked, as {@code --dns-server} names it; null when DNS checks are off. */
+    public String dnsServer() {
+        return dns == null ? null : dns.server();
+    }
+
     /** Why the resolver's answers are not believed, when its last check failed; empty otherwise. */
     public Optional<String> resolverProblem() {
         return resolverHealth().filter(health -> !health.trusted()).map(ResolverCheck.Health::description);

@@ -151,6 +151,15 @@ public final class IpRangeSource {
         return Optional.ofNullable(cache).map(IpListCache::directory);
     }
 
+    /** What to do when no list can be read from here, as a user is told it. */
+    public String whenNoneCanBeRead() {
+        if (directory != null) {
+            return "put the published lists in " + directory + " (or point --ip-ranges at where they are)";
+        }
+        return baseUrl != null ? "make " + baseUrl + " serve the published lists (or point --ip-ranges at where they are)"
+                : "let this machine reach the operators' addresses, or point --ip-ranges at a directory or URL that holds the lists";
+    }
+
     /** Where lists come from, for messages. */
     public String describe() {
         if (directory != null) {

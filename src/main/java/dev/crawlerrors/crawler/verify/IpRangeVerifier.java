@@ -188,8 +188,18 @@ public final class IpRangeVerifier {
 
     /** Reads every list the catalog names (serve does this at start, so the report can show them). */
     public void loadAll() {
-        catalog.crawlers().stream().flatMap(c -> c.ipLists().stream()).distinct().map(this::list).toList()
-                .forEach(CompletableFuture::join);
+        allLoaded().join();
+    }
+
+    /** Completes when every list the catalog names has been read or has failed; starts reading them. */
+    public CompletableFuture<Void> allLoaded() {
+        return CompletableFuture.allOf(catalog.crawlers().stream().flatMap(c -> c.ipLists().stream()).distinct().map(this::list)
+                .toArray(CompletableFuture[]::new));
+    }
+
+    /** The source the lists are read from. */
+    public IpRangeSource source() {
+        return source;
     }
 
     /** One line per list read or failed, for the report and the summary. */

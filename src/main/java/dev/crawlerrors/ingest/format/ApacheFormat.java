@@ -100,6 +100,7 @@ public final class ApacheFormat {
             case 'T' -> duration(parameter);
             case 'v', 'V' -> FieldKind.HOST;
             case 'i' -> header(parameter);
+            case 'o' -> parameter != null && parameter.equalsIgnoreCase("location") ? FieldKind.LOCATION : FieldKind.SKIP;
             default -> FieldKind.SKIP;
         };
     }

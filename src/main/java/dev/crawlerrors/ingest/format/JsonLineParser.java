@@ -25,8 +25,10 @@ import java.util.Map;
  * in epoch seconds, {@code duration} in seconds, {@code size}, {@code status}) and Traefik's
  * ({@code ClientHost}, {@code RequestMethod}, {@code RequestPath}, {@code RequestHost},
  * {@code DownstreamStatus}, {@code StartUTC}, {@code Duration} in nanoseconds,
- * {@code request_User-Agent}), and the Web Bot Auth headers under those three's names for them
- * ({@code http_signature_agent}, {@code request.headers.Signature-Agent}, {@code request_Signature-Agent}). Keys are looked up by their dotted path in {@link #KEYS}; where
+ * {@code request_User-Agent}); a redirect's target from {@code sent_http_location} (or {@code location}),
+ * Caddy's {@code resp_headers.Location} and Traefik's {@code downstream_Location}; and the Web Bot Auth
+ * headers under those three's names for them ({@code http_signature_agent},
+ * {@code request.headers.Signature-Agent}, {@code request_Signature-Agent}). Keys are looked up by their dotted path in {@link #KEYS}; where
  * several keys say the same thing the more exact one wins (Caddy's {@code client_ip} over
  * {@code remote_ip} over {@code remote_addr}, Traefik's {@code DownstreamStatus} over
  * {@code OriginStatus}). Times are read by their form: ISO 8601, the common-log time, or an epoch
@@ -43,7 +45,7 @@ public final class JsonLineParser implements LineParser {
 
     /** What a key holds. */
     enum Target {
-        CLIENT, FORWARDED, TIME, METHOD, REQUEST, URI, PATH, QUERY, STATUS, BYTES, REFERER, AGENT, DURATION, HOST, SIGNATURE,
+        CLIENT, FORWARDED, TIME, METHOD, REQUEST, URI, PATH, QUERY, STATUS, BYTES, REFERER, AGENT, DURATION, HOST, LOCATION, SIGNATURE,
         SIGNATURE_INPUT, SIGNATURE_AGENT
     }
 
@@ -172,6 +174,7 @@ public final class JsonLineParser implements LineParser {
             case HOST -> new Key(Target.HOST, 2, Unit.WITH_PORT);
             case SECONDS -> new Key(Target.DURATION, 3, Unit.SECONDS);
             case UPSTREAM_SECONDS -> new Key(Target.DURATION, 1, Unit.SECONDS);
+            case LOCATION -> new Key(Target.LOCATION, 2, Unit.NONE);
             case SIGNATURE -> new Key(Target.SIGNATURE, 2, Unit.NONE);
             case SIGNATURE_INPUT -> new Key(Target.SIGNATURE_INPUT, 2, Unit.NONE);
             case SIGNATURE_AGENT -> new Key(Target.SIGNATURE_AGENT, 2, Unit.NONE);
@@ -512,7 +515,11 @@ public final class JsonLineParser implements LineParser {
             }
 
             String ip = text[Target.CLIENT.ordinal()];
-            if (ip != null && unit[Target.CLIENT.ordinal()] == Unit.WITH_PORT) {
+            boolean withPort = unit[Target.CLIENT.ordinal()] == Unit.WITH_PORT;
+            if (ip != null && withPort) {
+                if (!AddressText.isAddress(ip, true)) {
+                    throw notAnAddress(ip);
+                }
                 ip = ClientAddress.withoutPort(ip);
             }
             String forwarded = text[Target.FORWARDED.ordinal()];
@@ -523,10 +530,11 @@ public final class JsonLineParser implements LineParser {
             if (ip == null) {
                 require(Target.CLIENT, "client address", "remote_addr, request.client_ip, ClientHost");
             }
-            byte[] address = ip.getBytes(StandardCharsets.UTF_8);
-            if (!ClientAddress.looksLikeAddress(address, 0, address.length)) {
-                throw new BadLineException("no client address", "'" + LogText.excerpt(ip) + "' (" + path[Target.CLIENT.ordinal()]
-                        + ") is not a client address; expected an IPv4 or IPv6 address");
+            if (ip.startsWith("[") && ip.endsWith("]")) {
+                ip = ip.substring(1, ip.length() - 1);
+            }
+            if (!AddressText.isAddress(ip, false)) {
+                throw notAnAddress(ip);
             }
 
             String request = text[Target.REQUEST.ordinal()];
@@ -559,7 +567,8 @@ public final class JsonLineParser implements LineParser {
             count();
             return new Hit(epochMillis, offsetMinutes, ip, method == null ? "" : method, url, status, bytes,
                     dashIsNull(text[Target.REFERER.ordinal()]), dashIsNull(text[Target.AGENT.ordinal()]), durationMs(), host,
-                    dashIsNull(forwarded), SignatureFields.of(text[Target.SIGNATURE.ordinal()], text[Target.SIGNATURE_INPUT.ordinal()],
+                    dashIsNull(forwarded), dashIsNull(text[Target.LOCATION.ordinal()]),
+                    SignatureFields.of(text[Target.SIGNATURE.ordinal()], text[Target.SIGNATURE_INPUT.ordinal()],
                     text[Target.SIGNATURE_AGENT.ordinal()]));
         }
 
@@ -619,6 +628,11 @@ public final class JsonLineParser implements LineParser {
                 throw missing(what, keysTried);
             }
             return value;
+        }
+
+        private BadLineException notAnAddress(String ip) {
+            return new BadLineException("no client address", "'" + LogText.excerpt(ip) + "' (" + path[Target.CLIENT.ordinal()]
+                    + ") is not a client address; expected an IPv4 or IPv6 address");
         }
 
         private BadLineException missing(String what, String keysTried) {
@@ -709,6 +723,8 @@ public final class JsonLineParser implements LineParser {
         put(k, Target.HOST, 1, Unit.WITH_PORT, "host", "server_name", "http_host", "RequestAddr");
         put(k, Target.HOST, 2, Unit.WITH_PORT, "request.host");
         put(k, Target.HOST, 2, Unit.NONE, "RequestHost");
+        // a redirect's target: nginx's $sent_http_location as people name it, Caddy's response headers, Traefik's
+        put(k, Target.LOCATION, 1, Unit.NONE, "location", "sent_http_location", "resp_headers.Location", "downstream_Location");
         // Web Bot Auth: nginx templates' names, Caddy's request headers (arrays), Traefik's request_ headers
         put(k, Target.SIGNATURE, 1, Unit.NONE, "http_signature", "signature", "request.headers.Signature", "request_Signature");
         put(k, Target.SIGNATURE_INPUT, 1, Unit.NONE, "http_signature_input", "signature_input", "request.headers.Signature-Input",

@@ -1,5 +1,6 @@
 package dev.crawlerrors.ingest.format;
 
+import dev.crawlerrors.ingest.BadLineException;
 import dev.crawlerrors.ingest.Hit;
 import dev.crawlerrors.ingest.SignatureFields;
 import java.nio.charset.StandardCharsets;
@@ -20,6 +21,8 @@ final class LineFields {
 
     int clientFrom;
     int clientTo;
+    /** The client field as the format names it, for messages. */
+    String clientName;
     int forwardedFrom;
     int forwardedTo;
     int connectingFrom;
@@ -54,6 +57,8 @@ final class LineFields {
     int signatureInputTo;
     int signatureAgentFrom;
     int signatureAgentTo;
+    int locationFrom;
+    int locationTo;
 
     LineFields() {
         reset();
@@ -80,6 +85,7 @@ final class LineFields {
         signatureFrom = NONE;
         signatureInputFrom = NONE;
         signatureAgentFrom = NONE;
+        locationFrom = NONE;
     }
 
     /** Whether the line carries a Web Bot Auth signature's fields: it is an agent's whatever its user agent says. */
@@ -114,8 +120,16 @@ final class LineFields {
      * Only a format that records no address of its own takes the last X-Forwarded-For entry (or the
      * CF-Connecting-IP / True-Client-IP address) as the client.
      */
-    Hit hit(byte[] b) {
-        String ip = clientFrom == NONE ? null : ascii(b, clientFrom, clientTo);
+    Hit hit(byte[] b) throws BadLineException {
+        String ip = null;
+        if (clientFrom != NONE) {
+            // only addresses: checked here, for the lines the agent filter kept (CombinedLineParser#checkAddress says why)
+            if (!AddressText.isAddress(b, clientFrom, clientTo)) {
+                throw FieldKind.CLIENT.bad("no client address", b, clientFrom, clientTo, clientName);
+            }
+            boolean bracketed = b[clientFrom] == '[';
+            ip = bracketed ? ascii(b, clientFrom + 1, clientTo - 1) : ascii(b, clientFrom, clientTo);
+        }
         String forwardedFor = forwardedFrom != NONE ? LogText.text(b, forwardedFrom, forwardedTo)
                 : connectingFrom != NONE ? LogText.text(b, connectingFrom, connectingTo) : null;
         if (forwardedFor != null && ip == null) {
@@ -147,7 +161,8 @@ final class LineFields {
                 signatureAgentFrom == NONE ? null : LogText.text(b, signatureAgentFrom, signatureAgentTo));
         return new Hit(epochMillis, offsetMinutes, ip, method, url, status, bytes,
                 agentOrReferer(b, refererFrom, refererTo), agentOrReferer(b, agentFrom, agentTo), durationMs,
-                hostFrom == NONE ? null : LogText.dashIsNull(b, hostFrom, hostTo), forwardedFor, signed);
+                hostFrom == NONE ? null : LogText.dashIsNull(b, hostFrom, hostTo), forwardedFor,
+                locationFrom == NONE ? null : LogText.dashIsNull(b, locationFrom, locationTo), signed);
     }
 
     private static String agentOrReferer(byte[] b, int from, int to) {

@@ -48,6 +48,7 @@ public final class NginxFormat {
             Map.entry("host", FieldKind.HOST),
             Map.entry("server_name", FieldKind.HOST),
             Map.entry("http_host", FieldKind.HOST),
+            Map.entry("sent_http_location", FieldKind.LOCATION),
             Map.entry("http_signature", FieldKind.SIGNATURE),
             Map.entry("http_signature_input", FieldKind.SIGNATURE_INPUT),
             Map.entry("http_signature_agent", FieldKind.SIGNATURE_AGENT));

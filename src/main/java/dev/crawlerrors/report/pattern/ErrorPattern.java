@@ -13,6 +13,8 @@ import java.util.Map;
  * @param firstSeen the earliest hit, {@code YYYY-MM-DDTHH:MM} in the display zone
  * @param lastSeen  the latest
  * @param examples  a few of its URLs: the most recently requested, the newest first (ties by URL)
+ * @param topUrls   for a pattern that is one placeholder alone ({@code /{1}}), which says nothing by
+ *                  itself: its most requested URLs with their hits, the most first; empty otherwise
  */
 public record ErrorPattern(
         String pattern,
@@ -23,5 +25,6 @@ public record ErrorPattern(
         String firstSeen,
         String lastSeen,
         List<String> examples,
-        Diagnosis diagnosis) {
+        Diagnosis diagnosis,
+        List<UrlHits> topUrls) {
 }

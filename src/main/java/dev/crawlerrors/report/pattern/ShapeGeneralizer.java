@@ -77,6 +77,7 @@ final class ShapeGeneralizer {
             }
         }
         values.removeAll(sections(node, values));
+        values.removeAll(misfits(node, values));
         if (node.any != null || values.size() >= MIN_VARIANTS) {
             for (String key : values) {
                 node.any = absorb(node.any, node.children.remove(key));
@@ -92,7 +93,7 @@ final class ShapeGeneralizer {
         // become the placeholder, or join the one there when it can hold what is below them
         Map<String, List<String>> bySignature = new TreeMap<>();
         for (var entry : node.children.entrySet()) {
-            if (isWord(entry.getKey())) {
+            if (isWord(entry.getKey()) && !ShapeTrie.keptAsWritten(entry.getKey()) || probeOfAShape(entry.getKey(), entry.getValue())) {
                 bySignature.computeIfAbsent(signature(entry.getValue(), SIGNATURE_DEPTH), s -> new ArrayList<>()).add(entry.getKey());
             }
         }
@@ -106,7 +107,8 @@ final class ShapeGeneralizer {
         // a word of the placeholder's kind joins it too: met at this place only, with nothing below it the placeholder cannot hold
         List<String> joining = new ArrayList<>();
         for (var entry : node.children.entrySet()) {
-            if (isWord(entry.getKey()) && words.atOnePlace(entry.getKey()) && holds(node.any, entry.getValue())) {
+            if (isWord(entry.getKey()) && !ShapeTrie.keptAsWritten(entry.getKey()) && words.atOnePlace(entry.getKey())
+                    && holds(node.any, entry.getValue())) {
                 joining.add(entry.getKey());
             }
         }
@@ -151,6 +153,86 @@ final class ShapeGeneralizer {
         return new HashSet<>(parents);
     }
 
+    /**
+     * The values at {@code node} whose subtree has another shape than the others': none of the paths
+     * below it (each segment a word, a class, or "a value") is a path below another of them, or
+     * below the placeholder there. Numbers under {@code /old/} where the cities beside it hold streets,
+     * one fixed path under {@code /api/}: each stays as it is ({@code /old/{n}}, {@code /api/v1/streets}),
+     * not a city. A value with nothing below it fits beside any other that is a path's end itself.
+     * Found one at a time until those left all fit, as a misfit may be the only one another fitted with.
+     */
+    private Set<String> misfits(Node node, List<String> values) {
+        Map<String, Set<String>> shapes = new HashMap<>();
+        for (String key : values) {
+            shapes.put(key, pathShapes(node.children.get(key)));
+        }
+        Set<String> anyShapes = node.any == null ? Set.of() : pathShapes(node.any);
+        boolean anyEnds = node.any != null && (node.any.end != null || node.any.slashEnd != null);
+        Set<String> misfits = new HashSet<>();
+        boolean changed = true;
+        while (changed) {
+            changed = false;
+            Map<String, Integer> sharing = new HashMap<>();
+            int ends = anyEnds ? 1 : 0;
+            for (String key : values) {
+                if (!misfits.contains(key)) {
+                    shapes.get(key).forEach(shape -> sharing.merge(shape, 1, Integer::sum));
+                    Node child = node.children.get(key);
+                    ends += child.end != null || child.slashEnd != null ? 1 : 0;
+                }
+            }
+            anyShapes.forEach(shape -> sharing.merge(shape, 1, Integer::sum));
+            for (String key : values) {
+                if (misfits.contains(key)) {
+                    continue;
+                }
+                Set<String> mine = shapes.get(key);
+                boolean fits = mine.isEmpty() ? ends > 1 : mine.stream().anyMatch(shape -> sharing.get(shape) > 1);
+                if (!fits) {
+                    misfits.add(key);
+                    changed = true;
+                    break; // the others are looked at again without it
+                }
+            }
+        }
+        return misfits;
+    }
+
+    /**
+     * The paths below {@code node} to {@value #SIGNATURE_DEPTH} levels: each segment a word or class
+     * as it is, a value as {@code *}, each path ending where a URL ends ({@code $}, {@code /$}) or
+     * where the depth runs out.
+     */
+    private Set<String> pathShapes(Node node) {
+        Set<String> out = new HashSet<>();
+        pathShapes(node, "", 0, out);
+        return out;
+    }
+
+    private void pathShapes(Node node, String prefix, int depth, Set<String> out) {
+        if (depth > 0) {
+            if (node.end != null) {
+                out.add(prefix + "$");
+            }
+            if (node.slashEnd != null) {
+                out.add(prefix + "/$");
+            }
+        }
+        if (depth == SIGNATURE_DEPTH) {
+            if (!node.children.isEmpty() || node.any != null) {
+                out.add(prefix + "...");
+            }
+            return;
+        }
+        for (var entry : node.children.entrySet()) {
+            String key = entry.getKey();
+            pathShapes(entry.getValue(), prefix + (isValue(key) ? "*" : key) + "/", depth + 1, out);
+        }
+        if (node.any != null) {
+            pathShapes(node.any, prefix + "*/", depth + 1, out);
+        }
+    }
+
     /** The words and classes below {@code node} to {@value #SIGNATURE_DEPTH} levels, each with its depth. */
     private void wordsBelow(Node node, int depth, Set<String> out) {
         if (depth > SIGNATURE_DEPTH) {
@@ -188,8 +270,17 @@ final class ShapeGeneralizer {
         return node.any == null || placeholder.any != null;
     }
 
+    /**
+     * A probe's name with a path below it ({@code /pma/scripts/setup.php}): of one shape with others
+     * it is one of them, as a word is ({@code /{1}/scripts/setup.php}), where a probe's name alone
+     * ({@code /.env}) stays as it is, never among a site's pages.
+     */
+    private static boolean probeOfAShape(String key, Node node) {
+        return (!node.children.isEmpty() || node.any != null) && ExploitProbes.isProbeSegment(key);
+    }
+
     private boolean isValue(String key) {
-        return !key.equals(ShapeTrie.NUMBER) && !key.equals(ShapeTrie.LETTER) && !words.isWord(key);
+        return !key.equals(ShapeTrie.NUMBER) && !key.equals(ShapeTrie.LETTER) && !words.isWord(key) && !ShapeTrie.keptAsWritten(key);
     }
 
     private boolean isWord(String key) {

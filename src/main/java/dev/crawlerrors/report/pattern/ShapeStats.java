@@ -34,6 +34,10 @@ final class ShapeStats {
     /** How many distinct URLs were counted (a URL counted again in a later window counts again: a bound, not exact). */
     long urls;
     private final List<Example> examples = new ArrayList<>(EXAMPLES + 1);
+    /** The hits of each URL, kept for the paths of one segment only ({@code /{1}} on a flat site): null elsewhere. */
+    TopUrls topUrls;
+    /** Where its redirects went, when the log recorded it; null when it recorded none. */
+    RedirectTargets targets;
 
     record Example(String url, long lastMillis) {
     }
@@ -48,6 +52,12 @@ final class ShapeStats {
         slowHits += count.slowHits();
         urls++;
         offer(new Example(count.url(), count.lastMillis()));
+        if (count.location() != null && count.status() >= 300 && count.status() < 400) {
+            if (targets == null) {
+                targets = new RedirectTargets();
+            }
+            targets.add(count.url(), count.host(), count.location(), count.hits(), count.lastMillis());
+        }
     }
 
     void addAll(ShapeStats other) {
@@ -60,12 +70,65 @@ final class ShapeStats {
         slowHits += other.slowHits;
         urls += other.urls;
         other.examples.forEach(this::offer);
+        if (other.targets != null) {
+            if (targets == null) {
+                targets = other.targets.copy();
+            } else {
+                targets.addAll(other.targets);
+            }
+        }
+        if (other.topUrls != null) {
+            if (topUrls == null) {
+                topUrls = other.topUrls.copy();
+            } else {
+                topUrls.addAll(other.topUrls);
+            }
+        }
+    }
+
+    /** Counts the URL's hits one by one too: for a path of one segment. */
+    void addTop(UrlCount count) {
+        if (topUrls == null) {
+            topUrls = new TopUrls();
+        }
+        topUrls.add(count.url(), count.hits());
     }
 
     ShapeStats copy() {
         ShapeStats copy = new ShapeStats();
         copy.addAll(this);
         return copy;
+    }
+
+    /** The hits of the statuses from {@code low} to {@code high}. */
+    long hits(int low, int high) {
+        long n = 0;
+        for (var e : statuses.entrySet()) {
+            if (e.getKey() >= low && e.getKey() <= high) {
+                n += e.getValue();
+            }
+        }
+        return n;
+    }
+
+    /** The statuses from {@code low} to {@code high} the shape has, as "404" or "404, 410". */
+    String codes(int low, int high) {
+        return String.join(", ", statuses.keySet().stream().filter(s -> s >= low && s <= high).map(String::valueOf).toList());
+    }
+
+    /** The hits of redirecting statuses (301, 302, 303, 307, 308). */
+    long redirects() {
+        return hits(301, 303) + hits(307, 308);
+    }
+
+    /** Whether more than half the hits are redirects. */
+    boolean mostlyRedirects() {
+        return redirects() * 2 > hits;
+    }
+
+    /** At least half the hits: what a status must have to name the shape. */
+    long half() {
+        return (hits + 1) / 2;
     }
 
     /** The most recently requested URLs, the newest first (ties by URL). */

@@ -15,7 +15,8 @@ import java.util.Map;
  * ones that are values (not {@link RecurringWords words}) into one "any" child, and later values go
  * straight to it; past {@link #MAX_NODES} nodes every new segment does. A million street URLs under
  * fifty cities become fifty city nodes, each with one "any" street below it. Numbers and single
- * letters are kept as their class from the start ({@code {n}}, {@code {letter}}).
+ * letters are kept as their class from the start ({@code {n}}, {@code {letter}}); the files crawlers
+ * fetch by themselves and the names of exploit probes are never folded ({@link #keptAsWritten}).
  */
 final class ShapeTrie {
 
@@ -74,7 +75,7 @@ final class ShapeTrie {
         int depth = 0;
         for (String segment : path.segments()) {
             String key = key(segment);
-            boolean value = key.equals(segment);
+            boolean value = key.equals(segment) && !keptAsWritten(segment);
             if (value) {
                 words.see(segment, parent, depth);
             }
@@ -82,17 +83,31 @@ final class ShapeTrie {
             node = step(node, key, value && !words.isWord(segment));
             parent = segment;
         }
+        ShapeStats stats;
         if (path.trailingSlash()) {
             if (node.slashEnd == null) {
                 node.slashEnd = new ShapeStats();
             }
-            node.slashEnd.add(count);
+            stats = node.slashEnd;
         } else {
             if (node.end == null) {
                 node.end = new ShapeStats();
             }
-            node.end.add(count);
+            stats = node.end;
         }
+        stats.add(count);
+        if (depth == 1) {
+            stats.addTop(count); // a pattern of one placeholder says nothing by itself: its URLs are listed
+        }
+    }
+
+    /**
+     * Whether a segment is never a placeholder's value: a file crawlers fetch by themselves
+     * ({@link SiteFiles}) or an exploit probe's name ({@link ExploitProbes#isProbeSegment}), each a
+     * pattern of its own with a diagnosis of its own.
+     */
+    static boolean keptAsWritten(String segment) {
+        return SiteFiles.isSiteFile(segment) || ExploitProbes.isProbeSegment(segment);
     }
 
     /** What a segment is kept as: its class for a number or a letter, else itself. */
@@ -132,7 +147,7 @@ final class ShapeTrie {
         while (it.hasNext()) {
             var entry = it.next();
             String key = entry.getKey();
-            if (!key.equals(NUMBER) && !key.equals(LETTER) && !words.isWord(key)) {
+            if (!key.equals(NUMBER) && !key.equals(LETTER) && !words.isWord(key) && !keptAsWritten(key)) {
                 it.remove();
                 if (node.any == null) {
                     node.any = entry.getValue();

@@ -19,6 +19,8 @@ import java.util.Map;
 public final class UrlShapes {
 
     private static final DateTimeFormatter MINUTE = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm");
+    /** The URLs listed for a pattern that is a placeholder alone. */
+    static final int TOP_URLS = 10;
 
     private final ShapeTrie trie = new ShapeTrie();
 
@@ -39,10 +41,16 @@ public final class UrlShapes {
             matchers.putIfAbsent(text, shape.pattern());
             patterns.add(new ErrorPattern(text, stats.hits, total == 0 ? 0 : (double) stats.hits / total,
                     new LinkedHashMap<>(stats.statuses), new LinkedHashMap<>(stats.botTypes),
-                    minute(stats.firstMillis, zone), minute(stats.lastMillis, zone), stats.examples(), diagnoses.of(shape)));
+                    minute(stats.firstMillis, zone), minute(stats.lastMillis, zone), stats.examples(), diagnoses.of(shape),
+                    placeholderAlone(shape.pattern()) && stats.topUrls != null ? stats.topUrls.top(TOP_URLS) : List.of()));
         }
         patterns.sort(Comparator.comparingLong(ErrorPattern::hits).reversed().thenComparing(ErrorPattern::pattern));
         return new PatternReport(total, patterns, matchers);
+    }
+
+    /** A pattern of one placeholder and nothing else ({@code /{1}}, {@code /{1}/}): its URLs are listed, as it says nothing itself. */
+    private static boolean placeholderAlone(UrlPattern pattern) {
+        return pattern.rooted() && pattern.segments().size() == 1 && pattern.segments().get(0).kind() == UrlPattern.Kind.ANY;
     }
 
     /** How many nodes the summary holds (bounded by {@link ShapeTrie#MAX_NODES} and a little). */

@@ -299,11 +299,13 @@ final class ClickHouseHitReader implements HitReader {
     @Override
     public void forEachUrl(HitFilter filter, HitWindow window, Consumer<UrlCount> urls) {
         String sql = "SELECT url, status, bot_type, count(), min(ts_ms), max(ts_ms), count(duration_ms), countIf(ifNull(duration_ms, 0) >= "
-                + DurationBuckets.SLOW_MS + ") FROM " + hits + " WHERE " + where(filter, window) + " GROUP BY url, status, bot_type";
+                + DurationBuckets.SLOW_MS + "), max(location), maxIf(host, location IS NOT NULL) FROM " + hits + " WHERE " + where(filter, window)
+                + " GROUP BY url, status, bot_type";
         // streamed: a view of millions of URLs is never held whole
         http.queryRows(cluster.entry(), sql, r -> {
             while (r.nextRow()) {
-                urls.accept(new UrlCount(r.text(), (int) r.number(), r.text(), r.number(), r.number(), r.number(), r.number(), r.number()));
+                urls.accept(new UrlCount(r.text(), (int) r.number(), r.text(), r.number(), r.number(), r.number(), r.number(), r.number(),
+                        r.text(), r.text()));
             }
         });
     }

@@ -1,5 +1,6 @@
 package dev.crawlerrors.store.clickhouse;
 
+import dev.crawlerrors.store.AlertStore;
 import dev.crawlerrors.store.HitReader;
 import dev.crawlerrors.store.HitStore;
 import dev.crawlerrors.store.HitWriter;
@@ -8,6 +9,8 @@ import dev.crawlerrors.store.StoreException;
 import dev.crawlerrors.store.StoreHealth;
 import dev.crawlerrors.store.VerdictStore;
 import dev.crawlerrors.text.Failures;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * A store on ClickHouse: one server, or a cluster of shards (see {@link ClickHouseCluster}), spoken
@@ -24,10 +27,12 @@ public final class ClickHouseHitStore implements HitStore {
     private final ClickHouseSettings settings;
     private final ClickHouseCluster cluster;
     private final ClickHouseCommits commits;
+    private final ClickHouseSnapshots snapshots;
     private final ClickHouseVerdicts verdicts;
     private final ClickHouseHitReader reader;
     private final ClickHouseHealth health;
     private final ClickHouseSignatures signatures;
+    private final ClickHouseAlertStore alerts;
 
     private ClickHouseHitStore(ClickHouseLocation location, ClickHouseSettings settings, boolean afresh, long clockAheadSeconds) {
         this.location = location;
@@ -39,16 +44,18 @@ public final class ClickHouseHitStore implements HitStore {
         } else {
             ClickHouseSchema.prepare(http, cluster, location.database(), location.user(), location.password());
         }
-        ClickHouseHitWriter writer = new ClickHouseHitWriter(http, cluster, location.database());
+        ClickHouseHitWriter writer = new ClickHouseHitWriter(http, cluster, location.database(), this::alreadyRecorded);
         this.commits = new ClickHouseCommits(writer, http, cluster, location.database());
-        ClickHouseSnapshots snapshots = new ClickHouseSnapshots(http, cluster.meta(), location.database(), writer::commits,
+        this.snapshots = new ClickHouseSnapshots(http, cluster.meta(), location.database(), writer::commits,
                 clockAheadSeconds);
         this.verdicts = new ClickHouseVerdicts(http, cluster, location.database(), writer, commits::commitIfDirty);
         this.reader = new ClickHouseHitReader(http, cluster, location.database(), snapshots, verdicts, commits::commitIfDirty);
         this.health = new ClickHouseHealth(http, cluster, location, snapshots, commits, reader);
         this.signatures = new ClickHouseSignatures(http, cluster, location.database());
+        this.alerts = new ClickHouseAlertStore(http, cluster.meta(), location.database());
         snapshots.dropOld();
-        commits.start();
+        new ClickHouseLogClaims(http, cluster.meta(), location.database()).dropOld(ClickHouseSnapshots.KEEP_DAYS);
+        commits.start(() -> ClickHouseLeftovers.remove(http, cluster, location.database(), snapshots.crashedWriters()));
     }
 
     /**
@@ -102,6 +109,11 @@ public final class ClickHouseHitStore implements HitStore {
         return cluster.shards().size();
     }
 
+    /** Which of the writer's verdict changes their claims have already, at the newest snapshot. */
+    private Set<String> alreadyRecorded(Map<String, ClickHouseBatch.VerdictRow> changes) {
+        return verdicts.alreadyRecorded(changes, snapshots.newest());
+    }
+
     @Override
     public HitWriter writer() {
         return commits;
@@ -122,9 +134,15 @@ public final class ClickHouseHitStore implements HitStore {
         return signatures;
     }
 
+    /** Commits what was appended; the logs whose lines another writer had moved on meanwhile are told (see {@link HitWriter#flush}). */
     @Override
     public StoreHealth health() {
         return health;
+    }
+
+    @Override
+    public AlertStore alerts() {
+        return alerts;
     }
 
     @Override

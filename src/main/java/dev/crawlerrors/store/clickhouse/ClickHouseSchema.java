@@ -24,8 +24,8 @@ import java.util.Set;
  *     materialized view, a ReplacingMergeTree keeping each claim's latest version, answers
  *     "which addresses are unverified" (read with {@code argMax}, as merges run when they will);</li>
  * <li>on the first shard only: {@code commits} (each batch committed by a writer, with how far its
- *     logs were read), {@code snapshots} (which batches each snapshot holds) and
- *     {@code schema_version}.</li>
+ *     logs were read), {@code log_claims} (the positions writers claimed to move logs on from),
+ *     {@code snapshots} (which batches each snapshot holds) and {@code schema_version}.</li>
  * </ul>
  * Only SQL that both 18.16 and current releases take: no TTL, codecs, skip indexes or
  * DateTime64 (epoch milliseconds in an Int64 instead).
@@ -38,18 +38,25 @@ final class ClickHouseSchema {
      * the file was read to its end, the file's stamp ({@link #MIGRATIONS}). 3: the hits' counts by
      * minute ({@link #MINUTE_COUNTS}), made from the hits stored so far on the upgrade, which wants
      * no writer running meanwhile and one process first (a batch written while the view is made, or
-     * two processes upgrading at once, may count twice or not at all). 4: a signed hit's claim names
-     * what its signature proved ({@code hits_local.signature}, in {@link #CLAIM}), and the tables of
-     * signature verification ({@link ClickHouseSignatures}); the counts' view is made again with the
-     * new claim, which wants no writer running meanwhile as 3's upgrade does.
+     * two processes upgrading at once, may count twice or not at all). 4: logs' positions recorded by
+     * compare-and-set ({@link ClickHouseLogClaims}): {@code log_claims}, and in {@code commits} when
+     * each log's claim was made, a commit after its life refused by the server. 5: each hit keeps where a
+     * redirect sent it, when the log records it ({@code location}, added on every shard: NULL in the
+     * hits before). 6: a signed hit's claim names what its signature proved ({@code hits_local.signature},
+     * in {@link #CLAIM}), and the tables of signature verification ({@link ClickHouseSignatures}); the
+     * counts' view is made again with the new claim, which wants no writer running meanwhile as 3's
+     * upgrade does.
      */
-    static final int VERSION = 4;
+    static final int VERSION = 6;
+
+    /** The version that added the signatures' column and tables ({@link #addSignatures}). */
+    private static final int SIGNATURES = 6;
 
     /**
      * A hit's claim: its address and crawler, and for a signed hit the group its signature's verdict
      * stands for ({@code CrawlerHit#signedClaim}), hashed as the verdicts' claim is
      * ({@code cityHash64(ip, crawler)} of a verdict recorded under the crawler's name and its group
-     * joined by U+001F). An unsigned hit's claim is the same as before version 4.
+     * joined by U+001F). An unsigned hit's claim is the same as before version 6.
      */
     static final String CLAIM = "cityHash64(ip, if(signature = '', crawler, concat(crawler, '\\x1F', signature)))";
 
@@ -67,6 +74,10 @@ final class ClickHouseSchema {
         MIGRATIONS.put("file_key", "file_key String DEFAULT ''");
         MIGRATIONS.put("file_size", "file_size UInt64 DEFAULT 0");
         MIGRATIONS.put("file_modified_nanos", "file_modified_nanos Int64 DEFAULT 0");
+        MIGRATIONS.put("claimed", "claimed UInt32 DEFAULT 0");
+        // 0 for the rows of older parts, which a merge evaluates it for: only a claim's own commit is checked
+        MIGRATIONS.put("claim_lease", "claim_lease UInt8 MATERIALIZED throwIf(claimed > 0 AND toUInt32(now()) > claimed + "
+                + ClickHouseLogClaims.CLAIM_SECONDS + ")");
     }
 
     /**
@@ -103,6 +114,7 @@ final class ClickHouseSchema {
                   user_agent Nullable(String),
                   referer Nullable(String),
                   host Nullable(String),
+                  location Nullable(String),
                   signature String DEFAULT '',
                   claim UInt64 MATERIALIZED %2$s
                 ) ENGINE = MergeTree
@@ -175,10 +187,22 @@ final class ClickHouseSchema {
                   file_key String DEFAULT '',
                   file_size UInt64 DEFAULT 0,
                   file_modified_nanos Int64 DEFAULT 0,
+                  claimed UInt32 DEFAULT 0,
+                  claim_lease UInt8 MATERIALIZED throwIf(claimed > 0 AND toUInt32(now()) > claimed + %3$d),
                   committed DateTime DEFAULT now(),
                   lease UInt8 MATERIALIZED throwIf(now() > toDateTime(bitShiftRight(writer, 32)) + %2$d)
                 ) ENGINE = ReplacingMergeTree(seq)
-                ORDER BY (writer, fingerprint)""".formatted(db, ClickHouseSnapshots.LEASE_SECONDS));
+                ORDER BY (writer, fingerprint)""".formatted(db, ClickHouseSnapshots.LEASE_SECONDS, ClickHouseLogClaims.CLAIM_SECONDS));
+        tables.put("log_claims", """
+                CREATE TABLE IF NOT EXISTS %1$s.log_claims (
+                  fingerprint String,
+                  from_bytes UInt64,
+                  claim UInt64,
+                  withdrawn UInt8,
+                  made DateTime DEFAULT now()
+                ) ENGINE = MergeTree
+                PARTITION BY toYYYYMMDD(made)
+                ORDER BY (fingerprint, from_bytes, claim)""".formatted(db));
         tables.put("snapshots", """
                 CREATE TABLE IF NOT EXISTS %1$s.snapshots (
                   total UInt64,
@@ -216,7 +240,7 @@ final class ClickHouseSchema {
             if (meta) {
                 tables.putAll(metaTables(db));
             }
-            if (version > 0 && version < 4) {
+            if (version > 0 && version < SIGNATURES) {
                 addSignatures(http, shard.http(), db, cluster.distributed());
             }
             Set<String> made = create(http, shard.http(), db, tables);
@@ -227,14 +251,17 @@ final class ClickHouseSchema {
                 // an upgrade: the hits stored before the view was made, counted once, by the process that made it
                 http.execute(shard.http(), "INSERT INTO " + db + ".minute_counts_local " + MINUTE_COUNTS.formatted(db));
             }
-            if (version == 3 && !made.contains("minute_counts_of_hits")) {
-                // the view counts by claim, which version 4 computes anew: made again (what it counted stays)
+            if (version >= 3 && version < SIGNATURES && !made.contains("minute_counts_of_hits")) {
+                // the view counts by claim, which version 6 computes anew: made again (what it counted stays)
                 http.execute(shard.http(), "DROP TABLE IF EXISTS " + db + ".minute_counts_of_hits");
                 run(http, shard.http(), tables.get("minute_counts_of_hits"));
             }
         }
         if (version > 0 && version < VERSION) {
             migrate(http, cluster.meta(), db);
+            for (ClickHouseCluster.Shard shard : cluster.shards()) {
+                addLocations(http, shard.http(), db, cluster.distributed());
+            }
         }
         if (version < VERSION) {
             http.execute(cluster.meta(), "INSERT INTO " + db + ".schema_version (version) VALUES (" + VERSION + ")");
@@ -269,7 +296,29 @@ final class ClickHouseSchema {
     }
 
     /**
-     * Version 4 on one shard: {@code hits_local} (and the Distributed {@code hits}) get the column a
+     * Version 4 to 5 on one shard: the hits (and the Distributed table over them) get the column of
+     * a redirect's target. Safe from several processes at once, as {@link #migrate} is.
+     */
+    private static void addLocations(ClickHouseHttp http, URI shard, String db, boolean distributed) {
+        for (String table : distributed ? List.of("hits_local", "hits") : List.of("hits_local")) {
+            ClickHouseTsv.Reader rows = new ClickHouseTsv.Reader(http.query(shard, "SELECT count() FROM system.columns WHERE database = "
+                    + ClickHouseSql.quote(db) + " AND table = " + ClickHouseSql.quote(table) + " AND name = 'location'"));
+            if (rows.nextRow() && rows.number() > 0) {
+                continue;
+            }
+            try {
+                http.execute(shard, "ALTER TABLE " + db + "." + table + " ADD COLUMN location Nullable(String) AFTER host");
+            } catch (ClickHouseException e) {
+                if (e.code() != ClickHouseException.DUPLICATE_COLUMN) {
+                    throw new StoreException("cannot bring the store's tables on ClickHouse at " + shard + " to schema " + VERSION
+                            + ": " + e.getMessage(), e);
+                }
+            }
+        }
+    }
+
+    /**
+     * Version 6 on one shard: {@code hits_local} (and the Distributed {@code hits}) get the column a
      * signed hit's claim group is written to, and the claim is computed with it ({@link #CLAIM}, the
      * same value for every hit stored before). Safe to run twice, and from two processes at once.
      */
@@ -286,7 +335,9 @@ final class ClickHouseSchema {
             }
             try {
                 if (!columns.contains("signature")) {
-                    http.execute(shard, "ALTER TABLE " + db + "." + table + " ADD COLUMN signature String DEFAULT '' AFTER host");
+                    // after location where version 5 added it; a store older than 5 gets location before it next
+                    String after = columns.contains("location") ? "location" : "host";
+                    http.execute(shard, "ALTER TABLE " + db + "." + table + " ADD COLUMN signature String DEFAULT '' AFTER " + after);
                 }
                 http.execute(shard, "ALTER TABLE " + db + "." + table + " MODIFY COLUMN claim UInt64 MATERIALIZED " + CLAIM);
             } catch (ClickHouseException e) {

@@ -7,6 +7,7 @@ import dev.crawlerrors.store.VerdictStore;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -86,6 +87,42 @@ final class ClickHouseVerdicts implements VerdictStore {
         long millis = Math.min(Math.max(System.currentTimeMillis(), 0), MILLIS_LIMIT - 1);
         long tie = ThreadLocalRandom.current().nextInt(1 << 12);
         return change ? CHANGE | (millis << 12) | tie : FIRST | ((MILLIS_LIMIT - 1 - millis) << 12) | tie;
+    }
+
+    /** Whether a verdict of this version is a change (a check completed, a re-check), not a claim's first. */
+    static boolean isChange(long version) {
+        return Long.compareUnsigned(version, CHANGE) >= 0;
+    }
+
+    /**
+     * The claims among {@code rows} (by claim key) whose latest verdict at {@code view} is the one
+     * the row holds: a re-check that found what the last check found, which records nothing.
+     */
+    Set<String> alreadyRecorded(Map<String, ClickHouseBatch.VerdictRow> rows, ClickHouseSnapshots.View view) {
+        Set<String> recorded = new HashSet<>();
+        List<Map.Entry<String, ClickHouseBatch.VerdictRow>> all = new ArrayList<>(rows.entrySet());
+        for (int from = 0; from < all.size() && view.total() > 0; from += MAX_LISTED_CLAIMS) {
+            List<Map.Entry<String, ClickHouseBatch.VerdictRow>> some = all.subList(from, Math.min(all.size(), from + MAX_LISTED_CLAIMS));
+            StringBuilder claims = new StringBuilder();
+            Map<String, String> keys = new HashMap<>();
+            for (Map.Entry<String, ClickHouseBatch.VerdictRow> e : some) {
+                ClickHouseBatch.VerdictRow row = e.getValue();
+                claims.append(claims.isEmpty() ? "" : ",").append('(').append(ClickHouseSql.quote(row.ip())).append(',')
+                        .append(ClickHouseSql.quote(row.crawler())).append(')');
+                keys.put(row.ip() + '\n' + row.crawler(), e.getKey());
+            }
+            ClickHouseTsv.Reader latest = new ClickHouseTsv.Reader(http.query(cluster.meta(), "SELECT ip, crawler, argMax(verification,"
+                    + " version), argMax(reason, version) FROM " + db + ".verdict_log_local WHERE (ip, crawler) IN (" + claims + ") AND "
+                    + view.visible() + " GROUP BY ip, crawler"));
+            while (latest.nextRow()) {
+                String key = keys.get(latest.text() + '\n' + latest.text());
+                Verdict verdict = new Verdict(Verification.valueOf(latest.text()), latest.text());
+                if (key != null && rows.get(key).verdict().equals(verdict)) {
+                    recorded.add(key);
+                }
+            }
+        }
+        return recorded;
     }
 
     @Override

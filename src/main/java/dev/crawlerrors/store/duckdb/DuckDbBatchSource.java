@@ -51,8 +51,8 @@ final class DuckDbBatchSource implements DuckDBTableFunction<Object, DuckDbBatch
     private static final int[] LONG_COLUMNS = {0, 1, 2, 6, 7, 14};
     private static final int DURATION_COLUMN = 8;
     /** The string columns, in the order of the function's columns, and their places in it. */
-    private static final int IP = 0, METHOD = 1, URL = 2, CRAWLER = 3, BOT_TYPE = 4, USER_AGENT = 5, REFERER = 6, HOST = 7;
-    private static final int[] STRING_COLUMNS = {3, 4, 5, 9, 10, 11, 12, 13};
+    private static final int IP = 0, METHOD = 1, URL = 2, CRAWLER = 3, BOT_TYPE = 4, USER_AGENT = 5, REFERER = 6, HOST = 7, LOCATION = 8;
+    private static final int[] STRING_COLUMNS = {3, 4, 5, 9, 10, 11, 12, 13, 15};
     /** The string columns whose values recur as the same string (see {@link Cursor#seen}). */
     private static final boolean[] RECURRING = flags(STRING_COLUMNS.length, IP, METHOD, USER_AGENT);
     private static final int SEEN_SLOTS = 1024;
@@ -110,7 +110,7 @@ final class DuckDbBatchSource implements DuckDBTableFunction<Object, DuckDbBatch
             long[] ids = longs[ID], micros = longs[MICROS], offsets = longs[OFFSET], statuses = longs[STATUS],
                     sizes = longs[SIZE], claimNumbers = longs[CLAIM];
             String[] ips = texts[IP], methods = texts[METHOD], urls = texts[URL], agents = texts[USER_AGENT],
-                    referers = texts[REFERER], hosts = texts[HOST];
+                    referers = texts[REFERER], hosts = texts[HOST], locations = texts[LOCATION];
             byte[][] crawlerNames = strings[CRAWLER], botTypes = strings[BOT_TYPE];
             for (int i = 0; i < rows; i++) {
                 CrawlerHit crawlerHit = hits.get(from + i);
@@ -128,6 +128,7 @@ final class DuckDbBatchSource implements DuckDBTableFunction<Object, DuckDbBatch
                 agents[i] = hit.userAgent();
                 referers[i] = hit.referer();
                 hosts[i] = hit.host();
+                locations[i] = hit.location();
                 byte[][] crawler = crawler(crawlerHit.crawler());
                 crawlerNames[i] = crawler[0];
                 botTypes[i] = crawler[1];
@@ -161,7 +162,8 @@ final class DuckDbBatchSource implements DuckDBTableFunction<Object, DuckDbBatch
                 .addResultColumn("user_agent", DuckDBColumnType.VARCHAR)
                 .addResultColumn("referer", DuckDBColumnType.VARCHAR)
                 .addResultColumn("host", DuckDBColumnType.VARCHAR)
-                .addResultColumn("claim_id", DuckDBColumnType.BIGINT);
+                .addResultColumn("claim_id", DuckDBColumnType.BIGINT)
+                .addResultColumn("location", DuckDBColumnType.VARCHAR);
         return Boolean.TRUE; // no bind data is needed, but the driver wants some
     }
 

@@ -77,6 +77,12 @@ final class DuckDbClaims {
         return entry == null ? new Verdict(Verification.unverified, NOT_CHECKED) : new Verdict(entry.verification(), entry.reason());
     }
 
+    /** The latest committed verdict of {@code claim}; null when none is. */
+    Verdict latest(int claim) {
+        Entry entry = entry(claim, Long.MAX_VALUE);
+        return entry == null ? null : new Verdict(entry.verification(), entry.reason());
+    }
+
     private Entry entry(int claim, long version) {
         AtomicReferenceArray<Entry[]> current = histories;
         if (claim <= 0 || claim >= current.length()) {

@@ -1,6 +1,7 @@
 package dev.crawlerrors.store.duckdb;
 
 import dev.crawlerrors.crawler.Verification;
+import dev.crawlerrors.store.AlertStore;
 import dev.crawlerrors.store.HitReader;
 import dev.crawlerrors.store.HitStore;
 import dev.crawlerrors.store.HitWriter;
@@ -57,6 +58,7 @@ public final class DuckDbHitStore implements HitStore {
     private final DuckDbHitReader reader;
     private final DuckDbHealth health;
     private final DuckDbSignatures signatures;
+    private final DuckDbAlertStore alerts;
 
     private DuckDbHitStore(DuckDBConnection connection, DuckDbFailures failures, long commitRows, DuckDbSettings settings)
             throws SQLException {
@@ -78,6 +80,7 @@ public final class DuckDbHitStore implements HitStore {
         this.reader = new DuckDbHitReader(query, claims, writer);
         this.health = new DuckDbHealth(failures, query, writer, reader);
         this.signatures = new DuckDbSignatures(connection, failures);
+        this.alerts = new DuckDbAlertStore(connection, failures);
     }
 
     /**
@@ -270,10 +273,16 @@ public final class DuckDbHitStore implements HitStore {
     }
 
     @Override
+    public AlertStore alerts() {
+        return alerts;
+    }
+
+    @Override
     public synchronized void close() {
         try {
             writer.close();
         } finally {
+            alerts.close();
             query.close();
             signatures.close();
             closeConnection();

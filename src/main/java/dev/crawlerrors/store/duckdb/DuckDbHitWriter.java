@@ -5,6 +5,7 @@ import dev.crawlerrors.crawler.Verdict;
 import dev.crawlerrors.ingest.FileStamp;
 import dev.crawlerrors.ingest.SourceProgress;
 import dev.crawlerrors.store.BatchInFlight;
+import dev.crawlerrors.store.PositionMovedException;
 import dev.crawlerrors.store.HitWriter;
 import dev.crawlerrors.store.StoreException;
 import dev.crawlerrors.store.Snapshot;
@@ -78,6 +79,11 @@ final class DuckDbHitWriter implements HitWriter {
     /** What the open transaction holds: the largest hit number and the verdicts written (writer side). */
     private long uncommittedMaxId;
     private final List<DuckDbClaimVerdict> uncommittedVerdicts = new ArrayList<>();
+    /**
+     * Verdicts handed to the writer and not yet in {@link #claims}, by claim: with the buffered ones
+     * and the committed ones, what a new verdict is compared with ({@link #updateVerdict}).
+     */
+    private final Map<Integer, DuckDbClaimVerdict> unpublishedVerdicts = new java.util.concurrent.ConcurrentHashMap<>();
     /** The newest snapshot: what the last commit made visible. */
     private volatile Snapshot committed;
     /** Whether something was appended or updated that no commit has covered yet (appending side). */
@@ -252,8 +258,18 @@ final class DuckDbHitWriter implements HitWriter {
         return id;
     }
 
+    /**
+     * Appends hits with their log's position, by compare-and-set: only when the position the store
+     * has of the log, counting what was appended and not committed yet, is {@code from}. Every
+     * writer of this store's file writes through this one (DuckDB lets one process write it, and
+     * imports beside serve write through its socket), and under this lock, so the comparison and
+     * the append are one step: of two writers of one log, the second is refused and reads on.
+     *
+     * @throws PositionMovedException when the log is elsewhere now; nothing is appended
+     */
     @Override
-    public synchronized void append(List<CrawlerHit> hits, SourceProgress through) {
+    public synchronized void append(List<CrawlerHit> hits, SourceProgress from, SourceProgress through) {
+        PositionMovedException.check(from, position(from.fingerprint()));
         // buffered before the hits, under the same lock, so the flush that writes them writes it too
         buffered.progress.put(through.fingerprint(), through);
         if (uncommittedProgress.put(through.fingerprint(), through) == null) {
@@ -264,6 +280,25 @@ final class DuckDbHitWriter implements HitWriter {
             uncommittedFiles.put(through.file().key(), through);
         }
         append(hits);
+    }
+
+    /**
+     * Where the store has the log {@code key} now: as last appended, when that is not committed yet,
+     * else as committed; null when it has none. What is appended is looked at first: an entry leaves
+     * it only once its commit is done, so a read of the store after finds it there (the readers see
+     * the newest commit), and the filter of prefixes holds its prefix by then.
+     */
+    private SourceProgress position(String key) {
+        SourceProgress appended = uncommittedProgress.get(key);
+        if (appended != null) {
+            return appended;
+        }
+        if (noProgressCommitted || !recordedPrefixes.mayHold(SourceProgress.prefixOf(key))) {
+            return null;
+        }
+        return query.run("SELECT fingerprint, name, bytes_imported, lines_imported, check_hash FROM imports WHERE fingerprint = ?",
+                List.of(key), rs -> rs.next() ? new SourceProgress(rs.getString(1), rs.getString(2), rs.getLong(3), rs.getLong(4),
+                        rs.getString(5), null) : null);
     }
 
     /**
@@ -467,16 +502,32 @@ final class DuckDbHitWriter implements HitWriter {
         return b.bytes() > a.bytes() ? b : a;
     }
 
-    /** Buffers a verdict that changed, to be written with the next batch. */
+    /**
+     * Buffers a verdict that changed, to be written with the next batch. One the claim has already
+     * (a re-check that found what the last check found) records nothing: a new verdict number would
+     * move the snapshot, and every page and count would be read again for nothing.
+     */
     synchronized void updateVerdict(String ip, String crawler, Verdict verdict) {
-        dirty = true;
         String key = CrawlerHit.claimKey(ip, crawler);
         Integer id = claimIds.get(key);
+        if (id != null && verdict.equals(latestVerdict(key, id))) {
+            return;
+        }
+        dirty = true;
         if (id == null) {
             id = nextClaim++;
             claimIds.put(key, id);
         }
         buffered.verdicts.put(key, new DuckDbClaimVerdict(id, ip, crawler, verdict, nextVersion++));
+    }
+
+    /** The claim's latest verdict: buffered, handed to the writer, or committed; null when it has none. */
+    private Verdict latestVerdict(String key, int claim) {
+        DuckDbClaimVerdict latest = buffered.verdicts.get(key);
+        if (latest == null) {
+            latest = unpublishedVerdicts.get(claim);
+        }
+        return latest != null ? latest.verdict() : claims.latest(claim);
     }
 
     /**
@@ -504,6 +555,9 @@ final class DuckDbHitWriter implements HitWriter {
         }
         DuckDbBatch batch = buffered;
         buffered = new DuckDbBatch();
+        for (DuckDbClaimVerdict verdict : batch.verdicts.values()) {
+            unpublishedVerdicts.put(verdict.claim(), verdict);
+        }
         batch.firstId = nextId;
         nextId += batch.hits.size();
         uncommittedRows += batch.hits.size();
@@ -538,6 +592,7 @@ final class DuckDbHitWriter implements HitWriter {
             uncommittedRows = 0;
             uncommittedLogs = 0;
             uncommittedSince = 0;
+            unpublishedVerdicts.clear();
             try (Statement st = connection.createStatement()) {
                 loadClaims(st);
             } catch (SQLException again) {
@@ -615,6 +670,7 @@ final class DuckDbHitWriter implements HitWriter {
         uncommittedVerdicts.sort(java.util.Comparator.comparingLong(DuckDbClaimVerdict::version));
         for (DuckDbClaimVerdict v : uncommittedVerdicts) {
             claims.record(v.claim(), v.version(), v.verdict().verification(), v.verdict().reason());
+            unpublishedVerdicts.remove(v.claim(), v); // after: the claim's latest is always in one of the two
             version = Math.max(version, v.version());
         }
         committed = new Snapshot(Math.max(committed.hits(), uncommittedMaxId), version);
@@ -709,7 +765,7 @@ final class DuckDbHitWriter implements HitWriter {
             insertHits = connection.prepareStatement("INSERT INTO hits SELECT id, make_timestamp(ts_micros),"
                     + " utc_offset_minutes::SMALLINT, ip, method, url, status::SMALLINT,"
                     + " if(bytes_or_negative < 0, NULL, bytes_or_negative), if(isnan(duration_ms_or_nan), NULL, duration_ms_or_nan),"
-                    + " crawler, bot_type, user_agent, referer, host, claim_id::INTEGER FROM " + batchFunction + "()");
+                    + " crawler, bot_type, user_agent, referer, host, claim_id::INTEGER, location FROM " + batchFunction + "()");
         }
         batchSource.hits = batch.hits;
         batchSource.claims = batch.claims;

@@ -13,14 +13,15 @@ import org.duckdb.DuckDBConnection;
  * reads verdicts as of its snapshot. Version 3 records with how far each log was read the check of
  * the bytes before there ({@code check_hash}) and the fingerprint its key begins with ({@code prefix}),
  * so a log that begins as another is told apart, and each file read to its end ({@code import_files}),
- * so a file that did not change since is known without being opened. The tables of signature
- * verification ({@link DuckDbSignatures}) are made where missing: a store of an older crawl-errors
- * gets them when this one opens it, and an older one ignores them.
+ * so a file that did not change since is known without being opened. Version 4 keeps where a
+ * redirect sent the crawler, when the log records it ({@code hits.location}): the patterns' diagnosis
+ * reads it. Version 5 adds the tables of signature verification ({@link DuckDbSignatures}): the key
+ * directories read, kept in history, and the signatures waiting for one.
  */
 final class DuckDbSchema {
 
     /** The schema this version writes. */
-    static final int VERSION = 3;
+    static final int VERSION = 5;
 
     private static final String TABLES = """
             CREATE TABLE IF NOT EXISTS hits (
@@ -38,7 +39,8 @@ final class DuckDbSchema {
               user_agent VARCHAR,
               referer VARCHAR,
               host VARCHAR,
-              claim_id INTEGER
+              claim_id INTEGER,
+              location VARCHAR
             );
             CREATE TABLE IF NOT EXISTS verdicts (
               ip VARCHAR NOT NULL,
@@ -97,7 +99,9 @@ final class DuckDbSchema {
             }
             boolean claims = existed && hasColumn(st, "hits", "claim_id");
             boolean checks = existed && hasColumn(st, "imports", "check_hash");
-            if (existed && (!claims || !checks)) {
+            boolean locations = existed && hasColumn(st, "hits", "location");
+            boolean signatures = existed && hasTable(st, "signature_directories");
+            if (existed && (!claims || !checks || !locations || !signatures)) {
                 connection.setAutoCommit(false);
                 try {
                     if (!claims) {
@@ -106,6 +110,11 @@ final class DuckDbSchema {
                     if (!checks) {
                         migrateToChecks(st);
                     }
+                    if (!locations) {
+                        // version 3 to 4: no hit stored before records one (a column added is NULL in every row, at no cost)
+                        st.execute("ALTER TABLE hits ADD COLUMN location VARCHAR");
+                    }
+                    // version 4 to 5: the signatures' tables, made below with whatever else is missing
                     st.execute(TABLES + DuckDbSignatures.TABLES);
                     st.execute("INSERT OR REPLACE INTO store_meta VALUES ('schema_version', '" + VERSION + "')");
                     connection.commit();

@@ -90,13 +90,14 @@ final class DuckDbTallies {
     void forEachUrl(HitFilter filter, HitWindow window, Consumer<UrlCount> urls) {
         List<Object> params = new ArrayList<>();
         String sql = "SELECT h.url, h.status, h.bot_type, count(*), epoch_ms(min(h.ts)), epoch_ms(max(h.ts)),"
-                + " count(h.duration_ms), count(*) FILTER (WHERE h.duration_ms >= " + DurationBuckets.SLOW_MS + ")"
+                + " count(h.duration_ms), count(*) FILTER (WHERE h.duration_ms >= " + DurationBuckets.SLOW_MS + "), max(h.location),"
+                + " max(h.host) FILTER (WHERE h.location IS NOT NULL)"
                 + " FROM hits h WHERE " + where(filter, window, params)
-                + " GROUP BY ALL";
+                + " GROUP BY h.url, h.status, h.bot_type";
         query.run(sql, params, rs -> {
             while (rs.next()) {
                 urls.accept(new UrlCount(rs.getString(1), rs.getInt(2), rs.getString(3), rs.getLong(4), rs.getLong(5),
-                        rs.getLong(6), rs.getLong(7), rs.getLong(8)));
+                        rs.getLong(6), rs.getLong(7), rs.getLong(8), rs.getString(9), rs.getString(10)));
             }
             return null;
         });

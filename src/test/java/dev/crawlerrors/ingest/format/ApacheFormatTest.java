@@ -29,6 +29,18 @@ class ApacheFormatTest {
     }
 
     @Test
+    void readsWhereARedirectWentFromTheLocationResponseHeader() throws Exception {
+        LineParser parser = ApacheFormat.compile(COMBINED_WITH_TIME + " \"%{Location}o\"");
+
+        Hit hit = parse(parser, "66.249.66.1 - - [14/May/2025:09:31:02 +0200] \"GET /gent HTTP/1.1\" 301 - \"-\" \"Googlebot/2.1\" 1530"
+                + " \"https://www.straatinfo.be/gent/\"");
+
+        assertThat(hit.location()).isEqualTo("https://www.straatinfo.be/gent/");
+        assertThat(parse(parser, "66.249.66.1 - - [14/May/2025:09:31:02 +0200] \"GET /gent/ HTTP/1.1\" 304 - \"-\" \"Googlebot/2.1\" 12 \"-\"")
+                .location()).isNull();
+    }
+
+    @Test
     void readsDebiansVhostCombinedDirectiveAsPastedFromApache2Conf() throws Exception {
         LineParser parser = ApacheFormat.compile("LogFormat \"%v:%p %h %l %u %t \\\"%r\\\" %>s %O \\\"%{Referer}i\\\" \\\"%{User-Agent}i\\\"\" vhost_combined");
 

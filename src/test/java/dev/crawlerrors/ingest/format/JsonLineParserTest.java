@@ -36,6 +36,18 @@ class JsonLineParserTest {
     }
 
     @Test
+    void readsWhereARedirectWentFromNginxJsonAndCaddysResponseHeaders() throws Exception {
+        String nginx = SampleLogs.NGINX_JSON.replace("\"status\": \"404\"", "\"status\": \"301\",\"sent_http_location\":\"/gent/veldstraat/\"");
+        String caddy = SampleLogs.CADDY.replace("\"status\":404", "\"status\":308")
+                .replace("\"resp_headers\":{", "\"resp_headers\":{\"Location\":[\"/gent/veldstraat/?x=1\"],");
+
+        assertThat(nginx).contains("\"sent_http_location\"");
+        assertThat(parse(nginx).location()).isEqualTo("/gent/veldstraat/");
+        assertThat(parse(caddy).location()).isEqualTo("/gent/veldstraat/?x=1");
+        assertThat(parse(SampleLogs.CADDY).location()).isNull();
+    }
+
+    @Test
     void readsCaddysNestedRequestWithTheClientBehindItsProxy() throws Exception {
         assertThat(parse(SampleLogs.CADDY)).isEqualTo(caddyHit("66.249.66.1", 0));
         assertThat(parser.describe()).isEqualTo("JSON lines (Caddy)");

@@ -31,6 +31,19 @@ class NginxFormatTest {
     }
 
     @Test
+    void readsWhereARedirectWentFromSentHttpLocation() throws Exception {
+        LineParser parser = NginxFormat.compile(COMBINED_WITH_TIME + " \"$sent_http_location\"");
+
+        Hit redirect = parse(parser, "66.249.66.1 - - [14/May/2025:09:31:02 +0200] \"GET /old/123 HTTP/1.1\" 301 169 \"-\" \"Googlebot/2.1\" 0.001"
+                + " \"https://www.straatinfo.be/antwerpen/meir/\"");
+        Hit gone = parse(parser, "66.249.66.1 - - [14/May/2025:09:31:02 +0200] \"GET /old/456 HTTP/1.1\" 410 0 \"-\" \"Googlebot/2.1\" 0.001 \"-\"");
+
+        assertThat(redirect.location()).isEqualTo("https://www.straatinfo.be/antwerpen/meir/");
+        assertThat(redirect.status()).isEqualTo(301);
+        assertThat(gone.location()).isNull();
+    }
+
+    @Test
     void readsTheSameLineAsCombinedLineParser() throws Exception {
         String[] lines = {
             "66.249.66.1 - - [14/May/2025:09:31:02 +0200] \"GET / HTTP/1.1\" 200 5 \"-\" \"Googlebot/2.1\" 0.004",

@@ -197,9 +197,10 @@ class UrlShapesTest {
         counts.add(url("/robots.txt", 304));
         counts.add(url("/favicon.ico", 304));
 
+        // robots.txt and favicon.ico are crawlers' own requests: patterns of their own, never values
         assertThat(hitsByPattern(report(counts))).containsExactly(
                 Map.entry("/presentations/{1}/images/{2}", 6L), Map.entry("/projects/{1}", 4L),
-                Map.entry("/files/{1}", 3L), Map.entry("/{1}", 3L));
+                Map.entry("/files/{1}", 3L), Map.entry("/favicon.ico", 1L), Map.entry("/resume.xml", 1L), Map.entry("/robots.txt", 1L));
     }
 
     @Test
@@ -214,6 +215,157 @@ class UrlShapesTest {
         }
 
         assertThat(hitsByPattern(report(counts))).containsExactly(Map.entry("/{1}/{2}/parkeren", 9L), Map.entry("/{1}/{2}/scholen", 9L));
+    }
+
+    @Test
+    void aMissingRobotsTxtOnAFlatSiteIsAPatternOfItsOwnAndTheFlatPatternListsItsUrls() {
+        // the shape of an IIS log of a flat site: robots.txt 404s outnumber every page's
+        List<UrlCount> counts = new ArrayList<>();
+        counts.add(new UrlCount("/robots.txt", 404, "crawler_search", 1_482, T0, T0 + 60_000, 0, 0));
+        counts.add(new UrlCount("/bigisland.htm", 404, "crawler_search", 40, T0, T0 + 90_000, 0, 0));
+        counts.add(new UrlCount("/kona.htm", 404, "crawler_search", 12, T0, T0, 0, 0));
+        counts.add(new UrlCount("/kona.htm", 404, "crawler_ai", 3, T0, T0, 0, 0));
+        counts.add(new UrlCount("/hilo.htm", 404, "crawler_search", 7, T0, T0, 0, 0));
+
+        PatternReport report = report(counts);
+
+        assertThat(hitsByPattern(report)).containsExactly(Map.entry("/robots.txt", 1_482L), Map.entry("/{1}", 62L));
+        assertThat(report.patterns().get(0).diagnosis()).isEqualTo(new Diagnosis("robots_missing", "No robots.txt (404): crawlers find"
+                + " no rules and crawl everything; publish one (a short file is enough) to say what they should leave alone."));
+        assertThat(report.patterns().get(0).topUrls()).isEmpty();
+        assertThat(report.patterns().get(1).topUrls()).containsExactly(new UrlHits("/bigisland.htm", 40, true),
+                new UrlHits("/kona.htm", 15, true), new UrlHits("/hilo.htm", 7, true));
+    }
+
+    @Test
+    void robotsTxtAnswering5xxOr429IsUrgent() {
+        PatternReport report = report(List.of(new UrlCount("/robots.txt", 503, "crawler_search", 4, T0, T0, 0, 0),
+                new UrlCount("/robots.txt", 200 + 229, "crawler_search", 1, T0, T0, 0, 0),
+                new UrlCount("/robots.txt", 404, "crawler_search", 20, T0, T0, 0, 0)));
+
+        assertThat(report.patterns()).singleElement().extracting(ErrorPattern::diagnosis).isEqualTo(new Diagnosis("robots_unavailable",
+                "robots.txt answered 503, 429 on 5 hits: Google stops crawling the site while robots.txt answers 5xx (or 429);"
+                        + " urgent, make it answer 200 (or 404) again."));
+    }
+
+    @Test
+    void theFilesCrawlersFetchByThemselvesAreNeverFoldedAndSayWhatTheirAbsenceMeans() {
+        List<UrlCount> counts = new ArrayList<>();
+        for (String page : List.of("/about", "/contact", "/team", "/sitemap.xml", "/sitemap_index.xml", "/favicon.ico", "/ads.txt",
+                "/.well-known/security.txt", "/.well-known/assetlinks.json", "/.well-known/traffic-advice")) {
+            counts.add(url(page, 404));
+        }
+
+        PatternReport report = report(counts);
+        Map<String, String> kinds = new LinkedHashMap<>();
+        report.patterns().forEach(p -> kinds.put(p.pattern(), p.diagnosis().kind()));
+
+        assertThat(kinds).containsOnly(Map.entry("/{1}", "not_found"), Map.entry("/.well-known/{1}", "site_file_missing"),
+                Map.entry("/sitemap.xml", "sitemap_missing"), Map.entry("/sitemap_index.xml", "sitemap_missing"),
+                Map.entry("/favicon.ico", "site_file_missing"), Map.entry("/ads.txt", "site_file_missing"));
+        assertThat(report.matcher("/{1}").orElseThrow().matches("/favicon.ico")).isFalse();
+    }
+
+    @Test
+    void exploitProbesAreDiagnosedAsProbesNotAsLinks() {
+        List<UrlCount> counts = new ArrayList<>();
+        for (String dir : List.of("phpMyAdmin", "pma", "myadmin", "mysql", "db")) {
+            counts.add(url("/" + dir + "/scripts/setup.php", 404));
+        }
+        for (String script : List.of("test.cgi", "bash", "status")) {
+            counts.add(url("/cgi-bin/" + script, 404));
+        }
+        counts.add(url("/GponForm/diag_Form?images/", 404));
+        counts.add(url("/.env", 404));
+        for (String page : List.of("/about", "/contact", "/team")) {
+            counts.add(url(page, 404));
+        }
+
+        PatternReport report = report(counts);
+        Map<String, String> kinds = new LinkedHashMap<>();
+        report.patterns().forEach(p -> kinds.put(p.pattern(), p.diagnosis().kind()));
+
+        assertThat(kinds).containsOnly(Map.entry("/{1}/scripts/setup.php", "probe"), Map.entry("/cgi-bin/{1}", "probe"),
+                Map.entry("/GponForm/diag_Form", "probe"), Map.entry("/.env", "probe"), Map.entry("/{1}", "not_found"));
+        assertThat(report.patterns()).filteredOn(p -> p.pattern().equals("/.env")).singleElement()
+                .extracting(p -> p.diagnosis().text()).isEqualTo("An exploit probe (a leaked .env file): a scanner trying a known hole,"
+                        + " not a link of the site; ignore, or block the address.");
+    }
+
+    @Test
+    void aValueWhoseSubtreeHasAnotherShapeThanItsSiblingsStaysAsItIs() {
+        // a site whose first segment is mostly cities, with old numbered pages and one API path beside them
+        List<UrlCount> counts = new ArrayList<>();
+        for (String city : List.of("antwerp", "ghent", "bruges", "leuven", "vilvoorde")) {
+            for (String street : List.of("meir", "kouter", "markt")) {
+                counts.add(url("/" + city + "/" + city + "-" + street, 308));
+                counts.add(url("/" + city + "/" + city + "-" + street + "/parkeren", 308));
+            }
+            counts.add(url("/" + city + "/straten/q", 404));
+        }
+        counts.add(url("/old/123", 301));
+        counts.add(url("/old/456", 410));
+        counts.add(url("/old/789", 301));
+        counts.add(url("/api/v1/streets?city=antwerp", 500));
+        counts.add(url("/api/v1/streets?city=ghent", 503));
+
+        PatternReport report = report(counts, "/{city}/{street}/{section}");
+
+        assertThat(hitsByPattern(report)).containsOnlyKeys("/{city}/{street}", "/{city}/{street}/parkeren", "/{city}/straten/{letter}",
+                "/old/{n}", "/api/v1/streets");
+        assertThat(hitsByPattern(report)).contains(Map.entry("/old/{n}", 3L), Map.entry("/api/v1/streets", 2L));
+        assertThat(report.patterns()).filteredOn(p -> p.pattern().equals("/old/{n}")).singleElement()
+                .extracting(p -> p.diagnosis().text()).isEqualTo("Redirect (301): the log does not say where to; internal links and"
+                        + " the sitemap should point at the final address.");
+        assertThat(report.matcher("/{city}/{street}").orElseThrow().matches("/old/123")).isFalse();
+    }
+
+    private static UrlCount redirect(String url, int status, String location, String host) {
+        return new UrlCount(url, status, "crawler_search", 1, T0, T0, 1, 0, location, host);
+    }
+
+    /** The diagnosis of the one pattern of {@code counts}' URLs under {@code prefix}. */
+    private static Diagnosis diagnosisOf(String pattern, List<UrlCount> counts) {
+        return report(counts).patterns().stream().filter(p -> p.pattern().equals(pattern)).findFirst().orElseThrow().diagnosis();
+    }
+
+    @Test
+    void aRedirectsRecordedTargetSaysItsCause() {
+        List<UrlCount> slash = List.of(redirect("/docs/one", 301, "/docs/one/", null), redirect("/docs/two", 301, "/docs/two/", null),
+                redirect("/docs/six", 301, "https://www.example.com/docs/six/", "www.example.com"));
+        assertThat(diagnosisOf("/docs/{1}", slash)).isEqualTo(new Diagnosis("trailing_slash_added", "Redirect (301) that adds a trailing"
+                + " slash (such as /docs/one \u2192 /docs/one/): /docs/{1}/ is the final form; internal links and the sitemap should"
+                + " use it."));
+
+        List<UrlCount> host = List.of(redirect("/blog/one", 301, "https://www.example.com/blog/one", "example.com"),
+                redirect("/blog/two", 301, "https://www.example.com/blog/two", "example.com"),
+                redirect("/blog/six", 301, "https://www.example.com/blog/six", "example.com"));
+        assertThat(diagnosisOf("/blog/{1}", host)).isEqualTo(new Diagnosis("redirect_other_host", "Redirect (301) to another host (such"
+                + " as /blog/one \u2192 https://www.example.com/blog/one): internal links and the sitemap should use the address it ends"
+                + " at."));
+
+        List<UrlCount> home = List.of(redirect("/old/1", 301, "/", null), redirect("/old/2", 302, "https://example.com/", "example.com"),
+                redirect("/old/3", 301, "/", null));
+        assertThat(diagnosisOf("/old/{n}", home)).isEqualTo(new Diagnosis("soft_404", "Redirect (301, 302) to the home page (such as"
+                + " /old/1 \u2192 /): a soft 404, which search engines count as not found; answer 404 or 410, or redirect to the page"
+                + " that takes its place."));
+    }
+
+    @Test
+    void aTargetThatRedirectsAgainIsAChain() {
+        List<UrlCount> counts = new ArrayList<>();
+        for (String n : List.of("1", "2", "3")) {
+            counts.add(redirect("/old/" + n, 301, "/new/" + n, null));
+            counts.add(redirect("/new/" + n, 301, "/new/" + n + "/", null));
+        }
+
+        PatternReport report = report(counts);
+
+        assertThat(report.patterns()).filteredOn(p -> p.pattern().equals("/old/{n}")).singleElement().extracting(ErrorPattern::diagnosis)
+                .isEqualTo(new Diagnosis("redirect_chain", "Redirect chain (301): the target redirects again (such as /old/1 \u2192 /new/1);"
+                        + " point the first redirect, internal links and the sitemap at the final address."));
+        assertThat(report.patterns()).filteredOn(p -> p.pattern().equals("/new/{n}")).singleElement()
+                .extracting(p -> p.diagnosis().kind()).isEqualTo("trailing_slash_added");
     }
 
     @Test
@@ -271,7 +423,8 @@ class UrlShapesTest {
     @Provide
     Arbitrary<List<String>> urlSets() {
         Arbitrary<String> segment = Arbitraries.oneOf(
-                Arbitraries.of("a", "b", "x", "7", "42", "straten", "parkeren", "", "x.y", "%20", "(", "é"),
+                Arbitraries.of("a", "b", "x", "7", "42", "straten", "parkeren", "", "x.y", "%20", "(", "é", "robots.txt", ".env", "pma",
+                        ".well-known", "sitemap.xml"),
                 Arbitraries.strings().withChars("abc-").ofMinLength(2).ofMaxLength(4));
         Arbitrary<String> path = segment.list().ofMinSize(0).ofMaxSize(4).flatMap(segments -> Arbitraries.of("", "/", "?q=1").map(
                 end -> "/" + String.join("/", segments) + end));

@@ -4,14 +4,19 @@ import static dev.crawlerrors.crawler.SampleHits.VERIFIED;
 import static dev.crawlerrors.crawler.SampleHits.googlebot;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.crawlerrors.crawler.CrawlerHit;
 import dev.crawlerrors.crawler.Verification;
+import dev.crawlerrors.ingest.Hit;
 import dev.crawlerrors.store.HitFilter;
+import dev.crawlerrors.store.HitWindow;
 import dev.crawlerrors.store.StoredHit;
+import dev.crawlerrors.store.UrlCount;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -67,6 +72,37 @@ class DuckDbSchemaTest {
             assertThat(rs.getLong(1)).isEqualTo(3);
             assertThat(rs.getLong(2)).isZero();
             assertThat(rs.getString(3)).isEqualTo(Integer.toString(DuckDbSchema.VERSION));
+        }
+    }
+    @Test
+    void aVersionThreeStoreGetsTheRedirectTargetsColumnAndKeepsItsHits() throws Exception {
+        Path file = dir.resolve("v3.duckdb");
+        try (DuckDbHitStore store = DuckDbHitStore.open(file)) {
+            store.writer().append(List.of(googlebot("2025-05-14T10:00:00Z", "66.249.66.1", "/old/1", 301, VERIFIED)));
+        }
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + file); Statement st = c.createStatement()) {
+            // as version 3 left it: no column of redirect targets
+            st.execute("ALTER TABLE hits DROP COLUMN location");
+            st.execute("UPDATE store_meta SET value = '3' WHERE key = 'schema_version'");
+        }
+
+        CrawlerHit moved = googlebot("2025-05-14T10:01:00Z", "66.249.66.1", "/old/2", 301, VERIFIED);
+        Hit withTarget = moved.hit();
+        moved = new CrawlerHit(new Hit(withTarget.epochMillis(), withTarget.offsetMinutes(), withTarget.ip(), withTarget.method(),
+                withTarget.url(), withTarget.status(), withTarget.bytes(), withTarget.referer(), withTarget.userAgent(),
+                withTarget.durationMs(), "www.example.com", null, "/"), moved.crawler(), moved.verdict());
+        try (DuckDbHitStore store = DuckDbHitStore.open(file)) {
+            store.writer().append(List.of(moved));
+            List<UrlCount> urls = new ArrayList<>();
+            store.reader().forEachUrl(HitFilter.ERRORS, HitWindow.at(store.reader().snapshot()), urls::add);
+            assertThat(urls).extracting(UrlCount::url, UrlCount::location, UrlCount::host).containsExactlyInAnyOrder(
+                    org.assertj.core.groups.Tuple.tuple("/old/1", null, null),
+                    org.assertj.core.groups.Tuple.tuple("/old/2", "/", "www.example.com"));
+        }
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + file); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT value FROM store_meta WHERE key = 'schema_version'")) {
+            rs.next();
+            assertThat(rs.getString(1)).isEqualTo(Integer.toString(DuckDbSchema.VERSION));
         }
     }
 }
