@@ -50,11 +50,13 @@ class ArchitectureTest {
             Map.entry("report", Set.of("report.pattern", "store", "crawler", "text")),
             Map.entry("web", Set.of("report", "report.pattern", "store", "crawler", "text")),
             Map.entry("demo", Set.of("text")),
+            // sitemaps as the site lists its URLs, read from files and servers within bounds
+            Map.entry("sitemap", Set.of("text")),
             // cli wires the rest together: it opens an engine, reads the options that name a format
             // (ingest.format) or a syslog address (ingest.push), and runs the pipeline; it never reads
             // or parses a log itself (ingest.source, ingest's own types are the pipeline's business)
             Map.entry("cli", Set.of("pipeline", "report", "web", "store", "store.duckdb", "store.clickhouse", "store.remote", "crawler",
-                    "crawler.verify", "crawler.dns", "ingest.format", "ingest.push", "demo", "text")));
+                    "crawler.verify", "crawler.dns", "ingest.format", "ingest.push", "demo", "sitemap", "text")));
 
     @Test
     void everyRoomImportsOnlyTheRoomsBelowIt() throws IOException {
