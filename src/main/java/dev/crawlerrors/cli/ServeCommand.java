@@ -7,6 +7,7 @@ import dev.crawlerrors.ingest.format.FormatChooser;
 import dev.crawlerrors.pipeline.FollowedLogs;
 import dev.crawlerrors.pipeline.LiveSource;
 import dev.crawlerrors.pipeline.PushedLines;
+import dev.crawlerrors.pipeline.SitemapReads;
 import dev.crawlerrors.pipeline.VerdictRechecks;
 import dev.crawlerrors.report.CrawlErrorReport;
 import dev.crawlerrors.report.ReportRequest;
@@ -42,6 +43,8 @@ final class ServeCommand implements Callable<Integer> {
 
     final UrlNamesOption urlNames = new UrlNamesOption();
 
+    final SitemapOptions sitemaps = new SitemapOptions();
+
     /** The command, bound to this object. */
     CommandSpec spec() {
         CommandSpec spec = CommandSpecs.command(this, "serve",
@@ -62,6 +65,7 @@ final class ServeCommand implements Callable<Integer> {
                         + "a growing one read on, a compressed one once it stays unchanged. Repeatable.").build());
         format.addTo(spec);
         urlNames.addTo(spec, List.of());
+        sitemaps.addTo(spec, true);
         return spec;
     }
 
@@ -81,6 +85,7 @@ final class ServeCommand implements Callable<Integer> {
         store.validate();
         server.check();
         urlNames.check();
+        java.time.Duration sitemapRefresh = sitemaps.refresh();
         CrawlerCatalog catalog = store.catalog();
         boolean existed = store.storeExists();
         // what was started, closed in reverse when a later step fails: a failed start leaves no store file it made
@@ -113,6 +118,10 @@ final class ServeCommand implements Callable<Integer> {
             }
             LiveSource.startAll(sources);
             started.addAll(sources);
+            SitemapReads sitemapReads = sitemaps.reads(hits, notices);
+            sitemapReads.start(sitemapRefresh); // in the background: a slow sitemap must not delay serving
+            started.add(sitemapReads);
+            feeds.add(sitemapReads);
             report = urlNames.report(hits, store.zone(), catalog);
             reportServer = server.start(report, hits, () -> verifier.describeEvidence(Instant.now()), sources);
             started.add(reportServer);

@@ -12,6 +12,9 @@ public interface HitStore extends HitWriter, HitReader, VerdictStore, StoreHealt
         return getClass().getSimpleName();
     }
 
+    /** The URLs the site's sitemaps list, which the filter {@code in_sitemap} matches hits against. */
+    SitemapStore sitemaps();
+
     @Override
     void close();
 }

@@ -9,6 +9,7 @@ import dev.crawlerrors.store.BreakdownCount;
 import dev.crawlerrors.store.DurationCount;
 import dev.crawlerrors.store.HitFilter;
 import dev.crawlerrors.store.HitStore;
+import dev.crawlerrors.store.SitemapStore;
 import dev.crawlerrors.store.HitWindow;
 import dev.crawlerrors.store.MinuteChange;
 import dev.crawlerrors.store.MinuteCounts;
@@ -49,6 +50,7 @@ public final class ClickHouseHitStore implements HitStore {
     private final ClickHouseVerdicts verdicts;
     private final ClickHouseHitWriter writer;
     private final ClickHouseHitReader reader;
+    private final ClickHouseSitemaps sitemaps;
     /** Commits what waits in the writer when nobody appends or reads (a re-check's verdict in a quiet server). */
     private final ScheduledExecutorService committer = Executors.newSingleThreadScheduledExecutor(runnable -> {
         Thread t = new Thread(runnable, "clickhouse-committer");
@@ -72,6 +74,7 @@ public final class ClickHouseHitStore implements HitStore {
         this.snapshots = new ClickHouseSnapshots(http, cluster.meta(), location.database(), writer::commits, clockAheadSeconds);
         this.verdicts = new ClickHouseVerdicts(http, cluster, location.database());
         this.reader = new ClickHouseHitReader(http, cluster, location.database(), snapshots, verdicts, this::commitIfDirty);
+        this.sitemaps = new ClickHouseSitemaps(http, cluster, location.database());
         snapshots.dropOld();
         committer.scheduleWithFixedDelay(this::commitQuietly, 1, 1, TimeUnit.SECONDS);
     }
@@ -112,6 +115,11 @@ public final class ClickHouseHitStore implements HitStore {
     /** The store, as its URL names it. */
     public ClickHouseLocation location() {
         return location;
+    }
+
+    @Override
+    public SitemapStore sitemaps() {
+        return sitemaps;
     }
 
     @Override

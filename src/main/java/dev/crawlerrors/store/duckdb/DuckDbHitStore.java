@@ -11,6 +11,7 @@ import dev.crawlerrors.store.DurationCount;
 import dev.crawlerrors.store.HitFilter;
 import dev.crawlerrors.store.HitWindow;
 import dev.crawlerrors.store.HitStore;
+import dev.crawlerrors.store.SitemapStore;
 import dev.crawlerrors.store.MinuteChange;
 import dev.crawlerrors.store.MinuteCounts;
 import dev.crawlerrors.store.Snapshot;
@@ -69,6 +70,7 @@ public final class DuckDbHitStore implements HitStore {
     private final DuckDbHitWriter writer;
     private final DuckDbVerdicts verdicts;
     private final DuckDbHitReader reader;
+    private final DuckDbSitemaps sitemaps;
 
     private DuckDbHitStore(DuckDBConnection connection, DuckDbFailures failures, long commitRows, DuckDbSettings settings)
             throws SQLException {
@@ -88,6 +90,12 @@ public final class DuckDbHitStore implements HitStore {
         this.verdicts = new DuckDbVerdicts(connection, query, this::snapshot);
         this.writer = new DuckDbHitWriter(connection, location, failures, commitRows, verdicts, query, claims);
         this.reader = new DuckDbHitReader(query, claims, writer);
+        this.sitemaps = new DuckDbSitemaps((DuckDBConnection) connection.duplicate(), failures);
+    }
+
+    @Override
+    public SitemapStore sitemaps() {
+        return sitemaps;
     }
 
     /**
@@ -368,6 +376,7 @@ public final class DuckDbHitStore implements HitStore {
         try {
             writer.close();
         } finally {
+            sitemaps.close();
             query.close();
             closeConnection();
         }

@@ -8,6 +8,7 @@ import dev.crawlerrors.store.BreakdownCount;
 import dev.crawlerrors.store.DurationCount;
 import dev.crawlerrors.store.HitFilter;
 import dev.crawlerrors.store.HitStore;
+import dev.crawlerrors.store.SitemapStore;
 import dev.crawlerrors.store.HitWindow;
 import dev.crawlerrors.store.MinuteChange;
 import dev.crawlerrors.store.MinuteCounts;
@@ -200,6 +201,12 @@ public final class StoreSocketClient implements HitStore {
     @Override
     public void forEachUrl(HitFilter filter, HitWindow window, Consumer<UrlCount> urls) {
         throw readsAreServes();
+    }
+
+    @Override
+    public SitemapStore sitemaps() {
+        return SitemapStore.refusing("this store is held by a running serve, which keeps the sitemaps it is given:"
+                + " give --sitemap to that serve, or stop it and import again");
     }
 
     @Override
