@@ -1,7 +1,7 @@
 package dev.crawlerrors.cli;
 
 import dev.crawlerrors.report.CrawlErrorReport;
-import dev.crawlerrors.store.HitStore;
+import dev.crawlerrors.store.StoreHealth;
 import dev.crawlerrors.text.Failures;
 import dev.crawlerrors.web.ReportServer;
 import dev.crawlerrors.web.WebConfig;
@@ -93,14 +93,14 @@ final class ServerOptions {
         }
     }
 
-    ReportServer start(CrawlErrorReport report, HitStore hits, Supplier<List<String>> evidenceSources) {
-        return start(report, hits, evidenceSources, List.of());
+    ReportServer start(CrawlErrorReport report, StoreHealth health, Supplier<List<String>> evidenceSources) {
+        return start(report, health, evidenceSources, List.of());
     }
 
     /** Starts the report's server, with what {@code meters} count at /metrics. */
-    ReportServer start(CrawlErrorReport report, HitStore hits, Supplier<List<String>> evidenceSources, List<? extends MeterBinder> meters) {
+    ReportServer start(CrawlErrorReport report, StoreHealth health, Supplier<List<String>> evidenceSources, List<? extends MeterBinder> meters) {
         try {
-            return ReportServer.start(report, hits, bind, port, evidenceSources, meters, readers, web);
+            return ReportServer.start(report, health, bind, port, evidenceSources, meters, readers, web);
         } catch (RuntimeException e) {
             throw cannotListen(e);
         }

@@ -3,7 +3,7 @@ package dev.crawlerrors.cli;
 import dev.crawlerrors.pipeline.SitemapReads;
 import dev.crawlerrors.sitemap.SitemapLimits;
 import dev.crawlerrors.sitemap.SitemapReader;
-import dev.crawlerrors.store.HitStore;
+import dev.crawlerrors.store.WritableStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -59,7 +59,7 @@ final class SitemapOptions {
     }
 
     /** The reads of these sitemaps into {@code store}'s sitemaps, saying what each came to to {@code notices}. */
-    SitemapReads reads(HitStore store, Consumer<String> notices) {
+    SitemapReads reads(WritableStore store, Consumer<String> notices) {
         return new SitemapReads(sitemaps, new SitemapReader(SitemapLimits.DEFAULT), store.sitemaps(), notices);
     }
 }

@@ -157,11 +157,6 @@ public final class CrawlErrorReport {
         forEachRow(new ReportRequest(filter, 1, null), rows);
     }
 
-    /** Whether anything at all has been recorded (an empty report says so). */
-    public boolean hasRecords() {
-        return store.size() > 0;
-    }
-
     /** The read model, for metrics. */
     public ViewIndex index() {
         return index;

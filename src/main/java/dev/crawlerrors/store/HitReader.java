@@ -39,9 +39,6 @@ public interface HitReader {
      */
     List<StoredHit> rows(HitFilter filter, Snapshot snapshot, long fromMillis, long toMillis, long skip, int limit);
 
-    /** Every hit stored, whatever its status or verdict. */
-    long size();
-
     /** The view's hits at the newest snapshot. */
     default long count(HitFilter filter) {
         return minuteCounts(filter, snapshot()).total();

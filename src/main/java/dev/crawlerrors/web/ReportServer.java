@@ -8,7 +8,7 @@ import dev.crawlerrors.report.SnapshotGoneException;
 import dev.crawlerrors.store.DamagedStoreException;
 import dev.crawlerrors.store.StoreUnavailableException;
 import dev.crawlerrors.report.StillCountingException;
-import dev.crawlerrors.store.HitStore;
+import dev.crawlerrors.store.StoreHealth;
 import dev.crawlerrors.text.ShownText;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
@@ -69,23 +69,23 @@ public final class ReportServer implements AutoCloseable {
     }
 
     /** Starts serving on {@code bind}:{@code port}; port 0 picks a free one. */
-    public static ReportServer start(CrawlErrorReport report, HitStore store, String bind, int port) {
-        return start(report, store, bind, port, List::of);
+    public static ReportServer start(CrawlErrorReport report, StoreHealth health, String bind, int port) {
+        return start(report, health, bind, port, List::of);
     }
 
     /**
      * Starts serving, showing under the report the published IP lists the verdicts rest on
      * ({@code evidenceSources}, one line each, asked at every page view).
      */
-    public static ReportServer start(CrawlErrorReport report, HitStore store, String bind, int port,
+    public static ReportServer start(CrawlErrorReport report, StoreHealth health, String bind, int port,
             Supplier<List<String>> evidenceSources) {
-        return start(report, store, bind, port, evidenceSources, List.of(), DEFAULT_READERS);
+        return start(report, health, bind, port, evidenceSources, List.of(), DEFAULT_READERS);
     }
 
     /** Starts serving, answering at most {@code readers} report requests at once. */
-    public static ReportServer start(CrawlErrorReport report, HitStore store, String bind, int port,
+    public static ReportServer start(CrawlErrorReport report, StoreHealth health, String bind, int port,
             Supplier<List<String>> evidenceSources, int readers) {
-        return start(report, store, bind, port, evidenceSources, List.of(), readers);
+        return start(report, health, bind, port, evidenceSources, List.of(), readers);
     }
 
     /**
@@ -93,25 +93,25 @@ public final class ReportServer implements AutoCloseable {
      * drops) at {@code /metrics}, answering at most {@code readers} report requests at once; the
      * others wait up to {@link #READ_WAIT}, then get a 503 with Retry-After.
      */
-    public static ReportServer start(CrawlErrorReport report, HitStore store, String bind, int port,
+    public static ReportServer start(CrawlErrorReport report, StoreHealth health, String bind, int port,
             Supplier<List<String>> evidenceSources, List<? extends MeterBinder> meters, int readers) {
-        return start(report, store, bind, port, evidenceSources, meters, readers, WebConfig.NONE);
+        return start(report, health, bind, port, evidenceSources, meters, readers, WebConfig.NONE);
     }
 
     /**
-     * Starts serving as {@link #start(CrawlErrorReport, HitStore, String, int, Supplier, List, int)} does, to
+     * Starts serving as {@link #start(CrawlErrorReport, StoreHealth, String, int, Supplier, List, int)} does, to
      * whom {@code web} lets in and over what: its users log in to every path but {@code /health}, and
      * with its certificate the report is served over HTTPS only.
      */
-    public static ReportServer start(CrawlErrorReport report, HitStore store, String bind, int port,
+    public static ReportServer start(CrawlErrorReport report, StoreHealth health, String bind, int port,
             Supplier<List<String>> evidenceSources, List<? extends MeterBinder> meters, int readers, WebConfig web) {
         BasicAuth auth = web.authenticates() ? new BasicAuth(web.users()) : null;
         TlsConnector.KeyStoreAndPassword keys = web.tls() ? TlsConnector.keys(web) : null;
         ReadGate gate = new ReadGate(readers, READ_WAIT);
         PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        Gauge.builder("crawl_errors_hits_stored", store, s -> s.size()).description("crawler hits in the store").register(metrics);
+        Gauge.builder("crawl_errors_hits_stored", health, StoreHealth::size).description("crawler hits in the store").register(metrics);
         meters.forEach(meter -> meter.bindTo(metrics));
-        ReportRoutes routes = new ReportRoutes(report, evidenceSources);
+        ReportRoutes routes = new ReportRoutes(report, health, evidenceSources);
         Set<String> paths = new HashSet<>();
         Javalin app = Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
@@ -146,7 +146,7 @@ public final class ReportServer implements AutoCloseable {
             readOnly.accept(ReportLinks.OVERVIEW_JSON_PATH, ctx -> gate.pass(() -> routes.overviewJson(ctx)));
             readOnly.accept(ReportLinks.HIT_PATH + "{id}", ctx -> gate.pass(() -> routes.hitHtml(ctx)));
             readOnly.accept(ReportLinks.HIT_JSON_PATH + "{id}", ctx -> gate.pass(() -> routes.hitJson(ctx)));
-            readOnly.accept("/health", ctx -> health(ctx, store));
+            readOnly.accept("/health", ctx -> health(ctx, health));
             readOnly.accept("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(metrics.scrape()));
             // every other method on a path served, those that could change records, OPTIONS, TRACE and
             // methods no one registered (PROPFIND, FOO) alike, is refused before any route runs
@@ -231,8 +231,8 @@ public final class ReportServer implements AutoCloseable {
         return HandlerType.commonHttp().contains(method) ? method.name() : "other";
     }
 
-    /** {@code ok} when the store can be read as the report reads it ({@link HitStore#checkReadable}); else 503 and why. */
-    private static void health(Context ctx, HitStore store) {
+    /** {@code ok} when the store can be read as the report reads it ({@link StoreHealth#checkReadable}); else 503 and why. */
+    private static void health(Context ctx, StoreHealth store) {
         try {
             store.checkReadable();
             ctx.json(Map.of("status", "ok"));

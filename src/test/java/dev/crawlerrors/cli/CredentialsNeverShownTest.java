@@ -62,7 +62,7 @@ class CredentialsNeverShownTest {
         assertThat(run.exit()).as(run.err()).isZero();
         assertThat(run.out() + run.err()).contains("http://127.0.0.1:1/lists/").doesNotContain(SECRET);
         try (DuckDbHitStore store = DuckDbHitStore.open(db)) {
-            assertThat(store.page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::reason).isNotEmpty()
+            assertThat(store.reader().page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::reason).isNotEmpty()
                     .allSatisfy(reason -> assertThat(reason).doesNotContain(SECRET));
         }
     }

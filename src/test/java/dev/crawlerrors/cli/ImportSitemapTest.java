@@ -49,8 +49,8 @@ class ImportSitemapTest {
         assertThat(out.toString(StandardCharsets.UTF_8)).contains("sitemap " + good + ": 2 URLs read from 1 file\n",
                 "sitemap " + gone + " was not read: the server answered 404 Not Found, not 200; no copy of it is held yet\n");
         try (DuckDbHitStore store = DuckDbHitStore.open(db)) {
-            assertThat(store.count(HitFilter.ERRORS)).isEqualTo(4);
-            assertThat(store.count(HitFilter.ERRORS.withInSitemap(true))).isEqualTo(2);
+            assertThat(store.reader().count(HitFilter.ERRORS)).isEqualTo(4);
+            assertThat(store.reader().count(HitFilter.ERRORS.withInSitemap(true))).isEqualTo(2);
             assertThat(store.sitemaps().sitemaps()).singleElement().satisfies(held -> {
                 assertThat(held.sitemap()).isEqualTo(good);
                 assertThat(held.urls()).isEqualTo(2);

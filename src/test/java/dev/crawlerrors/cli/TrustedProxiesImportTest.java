@@ -39,7 +39,7 @@ class TrustedProxiesImportTest {
 
     private List<String> stored(Path db) {
         try (DuckDbHitStore store = DuckDbHitStore.open(db)) {
-            return store.page(EVERY_VERDICT, 0, 100).stream().sorted(Comparator.comparing(StoredHit::url))
+            return store.reader().page(EVERY_VERDICT, 0, 100).stream().sorted(Comparator.comparing(StoredHit::url))
                     .map(hit -> hit.url() + " " + hit.ip() + " " + hit.verification() + ": " + hit.reason()).toList();
         }
     }

@@ -82,7 +82,7 @@ class FollowDirectoryTest {
 
     private List<String> storedUrls() {
         List<StoredHit> rows = new ArrayList<>();
-        store.forEach(HitFilter.ERRORS, rows::add);
+        store.reader().forEach(HitFilter.ERRORS, rows::add);
         return rows.stream().map(StoredHit::url).sorted().toList();
     }
 
@@ -194,7 +194,7 @@ class FollowDirectoryTest {
         follow.pollOnce();
 
         assertThat(storedUrls()).isEqualTo(urls(1, 5));
-        assertThat(store.size()).isEqualTo(5);
+        assertThat(store.health().size()).isEqualTo(5);
     }
 
     @Test
@@ -212,7 +212,7 @@ class FollowDirectoryTest {
         follow.pollOnce();
 
         assertThat(storedUrls()).isEqualTo(urls(1, 5));
-        assertThat(store.size()).isEqualTo(5);
+        assertThat(store.health().size()).isEqualTo(5);
     }
 
     @Test
@@ -269,17 +269,17 @@ class FollowDirectoryTest {
         append(logs.resolve("access.log"), lines(721, 740));
         follow(logs.toString()).pollOnce();
         List<String> followedUrls = storedUrls();
-        long followedSize = store.size();
+        long followedSize = store.health().size();
 
         try (DuckDbHitStore imported = DuckDbHitStore.open(dir.resolve("imported.duckdb"));
              CrawlerVerifier importVerifier = newVerifier()) {
             ImportSummary summary = new LogImport(imported, new CrawlerIdentifier(CrawlerCatalog.builtIn()), importVerifier,
                     LogFormat.chooser("auto", notice -> { })).run(List.of(logs.toString()), ImportListener.Factory.NONE);
             List<StoredHit> rows = new ArrayList<>();
-            imported.forEach(HitFilter.ERRORS, rows::add);
+            imported.reader().forEach(HitFilter.ERRORS, rows::add);
             assertThat(summary.problems()).isEmpty();
             assertThat(followedUrls).isEqualTo(rows.stream().map(StoredHit::url).sorted().toList());
-            assertThat(followedSize).isEqualTo(imported.size()).isEqualTo(641);
+            assertThat(followedSize).isEqualTo(imported.health().size()).isEqualTo(641);
         }
     }
 }

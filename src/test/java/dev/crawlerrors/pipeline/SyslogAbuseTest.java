@@ -167,7 +167,7 @@ class SyslogAbuseTest {
                 LogFormat.liveChooser("auto", notice -> { }), stored.pushed, notices::add);
         source.start();
         closing.add(source);
-        ReportServer metrics = ReportServer.start(new CrawlErrorReport(stored.store, ZoneId.of("UTC")), stored.store, "127.0.0.1", 0,
+        ReportServer metrics = ReportServer.start(new CrawlErrorReport(stored.store.reader(), ZoneId.of("UTC")), stored.store.health(), "127.0.0.1", 0,
                 List::of, List.of(source), ReportServer.DEFAULT_READERS);
         closing.add(metrics);
         InetSocketAddress to = new InetSocketAddress("127.0.0.1", source.address().port());

@@ -35,22 +35,22 @@ public abstract class SitemapMatchContract {
     @Test
     void matchesByHostAndTargetOrTargetAloneWhereTheLogHasNoHost() {
         try (HitStore store = open()) {
-            store.append(List.of(
+            store.writer().append(List.of(
                     hit("2025-05-14T10:00:00Z", "/antwerp/de-keyserlei", 308, null),
                     hit("2025-05-14T10:01:00Z", "/antwerp/straten/q", 404, null),
                     hit("2025-05-14T10:02:00Z", "/gent/veldstraat?tab=parkeren&p=2", 404, "WWW.Example.be"),
                     hit("2025-05-14T10:03:00Z", "/gent/veldstraat", 404, "www.example.be"),
                     hit("2025-05-14T10:04:00Z", "/antwerp/meir", 410, "other.example.org")));
-            store.flush();
+            store.writer().flush();
             store.sitemaps().replace("https://www.example.be/sitemap.xml", Instant.parse("2025-05-14T09:00:00Z"), SITEMAP);
 
-            assertThat(store.page(HitFilter.ERRORS.withInSitemap(true), 0, 10)).extracting(StoredHit::url)
+            assertThat(store.reader().page(HitFilter.ERRORS.withInSitemap(true), 0, 10)).extracting(StoredHit::url)
                     .containsExactly("/gent/veldstraat?tab=parkeren&p=2", "/antwerp/de-keyserlei");
-            assertThat(store.page(HitFilter.ERRORS.withInSitemap(false), 0, 10)).extracting(StoredHit::url)
+            assertThat(store.reader().page(HitFilter.ERRORS.withInSitemap(false), 0, 10)).extracting(StoredHit::url)
                     .containsExactly("/antwerp/meir", "/gent/veldstraat", "/antwerp/straten/q");
-            assertThat(store.count(HitFilter.ERRORS.withInSitemap(true))).isEqualTo(2);
-            assertThat(store.count(HitFilter.ERRORS.withInSitemap(false))).isEqualTo(3);
-            assertThat(store.count(HitFilter.ERRORS)).isEqualTo(5);
+            assertThat(store.reader().count(HitFilter.ERRORS.withInSitemap(true))).isEqualTo(2);
+            assertThat(store.reader().count(HitFilter.ERRORS.withInSitemap(false))).isEqualTo(3);
+            assertThat(store.reader().count(HitFilter.ERRORS)).isEqualTo(5);
             assertThat(store.sitemaps().sitemaps()).containsExactly(
                     new StoredSitemap("https://www.example.be/sitemap.xml", Instant.parse("2025-05-14T09:00:00Z"), 3));
         }
@@ -59,17 +59,17 @@ public abstract class SitemapMatchContract {
     @Test
     void aNewReadReplacesTheOldWholeAndSitemapsAddUp() {
         try (HitStore store = open()) {
-            store.append(List.of(
+            store.writer().append(List.of(
                     hit("2025-05-14T10:00:00Z", "/antwerp/de-keyserlei", 308, null),
                     hit("2025-05-14T10:01:00Z", "/antwerp/straten/q", 404, null),
                     hit("2025-05-14T10:02:00Z", "/news/1", 404, null)));
-            store.flush();
+            store.writer().flush();
             store.sitemaps().replace("streets", Instant.parse("2025-05-14T09:00:00Z"), SITEMAP);
             store.sitemaps().replace("news", Instant.parse("2025-05-14T09:00:00Z"), List.of(new SitemapUrl("news.example.be", "/news/1")));
             store.sitemaps().replace("streets", Instant.parse("2025-05-14T11:00:00Z"),
                     List.of(new SitemapUrl("www.example.be", "/antwerp/straten/q")));
 
-            assertThat(store.page(HitFilter.ERRORS.withInSitemap(true), 0, 10)).extracting(StoredHit::url)
+            assertThat(store.reader().page(HitFilter.ERRORS.withInSitemap(true), 0, 10)).extracting(StoredHit::url)
                     .containsExactly("/news/1", "/antwerp/straten/q");
             assertThat(store.sitemaps().sitemaps()).containsExactly(
                     new StoredSitemap("news", Instant.parse("2025-05-14T09:00:00Z"), 1),
@@ -80,11 +80,11 @@ public abstract class SitemapMatchContract {
     @Test
     void noSitemapListsNothing() {
         try (HitStore store = open()) {
-            store.append(List.of(hit("2025-05-14T10:00:00Z", "/a", 404, null)));
-            store.flush();
+            store.writer().append(List.of(hit("2025-05-14T10:00:00Z", "/a", 404, null)));
+            store.writer().flush();
 
-            assertThat(store.count(HitFilter.ERRORS.withInSitemap(true))).isZero();
-            assertThat(store.count(HitFilter.ERRORS.withInSitemap(false))).isEqualTo(1);
+            assertThat(store.reader().count(HitFilter.ERRORS.withInSitemap(true))).isZero();
+            assertThat(store.reader().count(HitFilter.ERRORS.withInSitemap(false))).isEqualTo(1);
         }
     }
 }

@@ -49,7 +49,7 @@ class HostileContentTest {
     }
 
     private void serve() {
-        server = ReportServer.start(new CrawlErrorReport(store, ZoneId.of("UTC")), store, "127.0.0.1", 0);
+        server = ReportServer.start(new CrawlErrorReport(store.reader(), ZoneId.of("UTC")), store.health(), "127.0.0.1", 0);
     }
 
     @Test
@@ -58,7 +58,7 @@ class HostileContentTest {
         Crawler crawler = new Crawler("Googlebot Desktop", "Google", BotType.crawler_search, List.of("Googlebot"), null, null, null);
         Hit hit = new Hit(Instant.parse("2025-05-14T10:00:00Z").toEpochMilli(), 0, "66.249.66.1", METHOD, URL, 404, 0,
                 null, AGENT, 1.25, null);
-        store.append(List.of(new CrawlerHit(hit, crawler, new Verdict(Verification.unverified, "reason with <b>markup</b>"))));
+        store.writer().append(List.of(new CrawlerHit(hit, crawler, new Verdict(Verification.unverified, "reason with <b>markup</b>"))));
         serve();
 
         String body = get("/crawl-errors");
@@ -83,7 +83,7 @@ class HostileContentTest {
         Crawler crawler = new Crawler("Googlebot Desktop", "Google", BotType.crawler_search, List.of("Googlebot"), null, null, null);
         Hit hit = new Hit(Instant.parse("2025-05-14T10:00:00Z").toEpochMilli(), 0, "66.249.66.1", "GET", url, 404, 0,
                 null, "Googlebot/2.1", 1.25, null);
-        store.append(List.of(new CrawlerHit(hit, crawler, new Verdict(Verification.unverified, reason))));
+        store.writer().append(List.of(new CrawlerHit(hit, crawler, new Verdict(Verification.unverified, reason))));
     }
 
     @Test

@@ -54,7 +54,7 @@ class ReportParametersFuzzTest {
     static void start() throws Exception {
         dir = Files.createTempDirectory("report-parameters-fuzz");
         store = DemoFixture.demoStore(dir);
-        server = ReportServer.start(new CrawlErrorReport(store, ZoneId.of("Europe/Brussels")), store, "127.0.0.1", 0);
+        server = ReportServer.start(new CrawlErrorReport(store.reader(), ZoneId.of("Europe/Brussels")), store.health(), "127.0.0.1", 0);
     }
 
     @AfterContainer

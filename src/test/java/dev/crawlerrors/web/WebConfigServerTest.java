@@ -49,7 +49,7 @@ class WebConfigServerTest {
     @BeforeAll
     static void open() throws Exception {
         store = DemoFixture.demoStore(dir);
-        report = new CrawlErrorReport(store, ZoneId.of("UTC"));
+        report = new CrawlErrorReport(store.reader(), ZoneId.of("UTC"));
     }
 
     @AfterAll
@@ -68,7 +68,7 @@ class WebConfigServerTest {
     }
 
     private static ReportServer serve(WebConfig web) {
-        return ReportServer.start(report, store, "127.0.0.1", 0, List::of, List.of(), 4, web);
+        return ReportServer.start(report, store.health(), "127.0.0.1", 0, List::of, List.of(), 4, web);
     }
 
     private static HttpResponse<String> get(HttpClient client, String url, String user, String password) throws Exception {

@@ -181,14 +181,6 @@ final class ClickHouseHitReader implements HitReader {
             String crawler, String botType, long claim, String userAgent, String host) {
     }
 
-    @Override
-    public long size() {
-        ClickHouseSnapshots.View view = view(snapshot());
-        ClickHouseTsv.Reader r = new ClickHouseTsv.Reader(http.query(cluster.entry(), "SELECT sum(hits) FROM " + minuteCounts + " WHERE "
-                + view.visible()));
-        return r.nextRow() ? r.number() : 0;
-    }
-
     private ClickHouseSnapshots.View view(Snapshot snapshot) {
         ClickHouseSnapshots.View view = snapshots.of(snapshot);
         if (view == null) {

@@ -25,24 +25,10 @@ public record ClickHouseLocation(URI http, String database, String cluster, Stri
     public static final String DEFAULT_USER = "default";
     /** A name ClickHouse takes unquoted: it goes into SQL as it is. */
     private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,63}");
-    private static final Pattern OTHER_URL = Pattern.compile("[A-Za-z][A-Za-z0-9+.-]*://");
 
     /** Whether {@code db} names a ClickHouse store rather than a DuckDB file. */
     public static boolean isLocation(String db) {
         return db != null && db.regionMatches(true, 0, SCHEME, 0, SCHEME.length());
-    }
-
-    /**
-     * Refuses a store named by a URL of something else ({@code postgres://...}, {@code http://...}),
-     * which would otherwise be taken for a file's name and made, and shown with its password.
-     *
-     * @throws IllegalArgumentException saying what a store is named by, the URL without its user info
-     */
-    public static void requireFileOrLocation(String db) {
-        if (db != null && !isLocation(db) && OTHER_URL.matcher(db).lookingAt()) {
-            throw new IllegalArgumentException("'" + Credentials.hidden(db) + "' is neither a DuckDB file nor a ClickHouse store; "
-                    + "write a file's path, or " + SCHEME + "HOST:PORT/DATABASE");
-        }
     }
 
     /**

@@ -4,20 +4,13 @@ import dev.crawlerrors.crawler.CrawlerHit;
 import dev.crawlerrors.crawler.Verdict;
 import dev.crawlerrors.crawler.Verification;
 import dev.crawlerrors.ingest.SourceProgress;
-import dev.crawlerrors.store.BreakdownCount;
-import dev.crawlerrors.store.DurationCount;
-import dev.crawlerrors.store.HitFilter;
-import dev.crawlerrors.store.HitStore;
+import dev.crawlerrors.store.HitWriter;
 import dev.crawlerrors.store.SitemapStore;
-import dev.crawlerrors.store.HitWindow;
-import dev.crawlerrors.store.MinuteChange;
-import dev.crawlerrors.store.MinuteCounts;
-import dev.crawlerrors.store.Snapshot;
 import dev.crawlerrors.store.StoreException;
-import dev.crawlerrors.store.StoredHit;
+import dev.crawlerrors.store.StoreHealth;
 import dev.crawlerrors.store.StoredVerdict;
-import dev.crawlerrors.store.TimeCount;
-import dev.crawlerrors.store.UrlCount;
+import dev.crawlerrors.store.VerdictStore;
+import dev.crawlerrors.store.WritableStore;
 import dev.crawlerrors.text.Failures;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
@@ -31,16 +24,16 @@ import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
  * A store written through the socket of the {@code serve} that has it open ({@link StoreSocketServer}):
  * what an import appends goes to that process, which stores it with the log's position as a local
  * import would, so a killed import, or a killed serve, loses and repeats nothing: the next import
- * reads on from the position committed. Writes only; the report is read from serve.
+ * reads on from the position committed. It is the writing side of a store only, each of its views
+ * this one connection; the report is read from serve.
  */
-public final class StoreSocketClient implements HitStore {
+public final class StoreSocketClient implements WritableStore, HitWriter, VerdictStore, StoreHealth {
 
     private final ServedStore served;
     private final SocketChannel channel;
@@ -86,6 +79,21 @@ public final class StoreSocketClient implements HitStore {
     }
 
     @Override
+    public HitWriter writer() {
+        return this;
+    }
+
+    @Override
+    public VerdictStore verdicts() {
+        return this;
+    }
+
+    @Override
+    public StoreHealth health() {
+        return this;
+    }
+
+    @Override
     public synchronized void append(List<CrawlerHit> hits) {
         append(hits, null);
     }
@@ -111,7 +119,7 @@ public final class StoreSocketClient implements HitStore {
     }
 
     @Override
-    public synchronized void updateVerdict(String ip, String crawler, Verdict verdict) {
+    public synchronized void update(String ip, String crawler, Verdict verdict) {
         ask(Frames.VERDICT, () -> {
             Frames.writeString(out, ip);
             Frames.writeString(out, crawler);
@@ -120,7 +128,7 @@ public final class StoreSocketClient implements HitStore {
     }
 
     @Override
-    public synchronized List<StoredVerdict> verdicts(Verification verification) {
+    public synchronized List<StoredVerdict> of(Verification verification) {
         ask(Frames.VERDICTS, () -> Frames.writeString(out, verification.name()));
         return read(() -> {
             int n = in.readInt();
@@ -154,56 +162,6 @@ public final class StoreSocketClient implements HitStore {
     }
 
     @Override
-    public Snapshot snapshot() {
-        throw readsAreServes();
-    }
-
-    @Override
-    public boolean serves(Snapshot snapshot) {
-        throw readsAreServes();
-    }
-
-    @Override
-    public MinuteCounts minuteCounts(HitFilter filter, Snapshot snapshot) {
-        throw readsAreServes();
-    }
-
-    @Override
-    public MinuteChange minuteChange(HitFilter filter, Snapshot from, Snapshot to) {
-        throw readsAreServes();
-    }
-
-    @Override
-    public List<StoredHit> rows(HitFilter filter, Snapshot snapshot, long fromMillis, long toMillis, long skip, int limit) {
-        throw readsAreServes();
-    }
-
-    @Override
-    public Optional<StoredHit> hit(long id, Snapshot snapshot) {
-        throw readsAreServes();
-    }
-
-    @Override
-    public List<TimeCount> countByTime(HitFilter filter, HitWindow window, long bucketMillis) {
-        throw readsAreServes();
-    }
-
-    @Override
-    public List<BreakdownCount> countByCrawler(HitFilter filter, HitWindow window) {
-        throw readsAreServes();
-    }
-
-    @Override
-    public List<DurationCount> countByDuration(HitFilter filter, HitWindow window) {
-        throw readsAreServes();
-    }
-
-    @Override
-    public void forEachUrl(HitFilter filter, HitWindow window, Consumer<UrlCount> urls) {
-        throw readsAreServes();
-    }
-
-    @Override
     public SitemapStore sitemaps() {
         return SitemapStore.refusing("this store is held by a running serve, which keeps the sitemaps it is given:"
                 + " give --sitemap to that serve, or stop it and import again");
@@ -234,10 +192,6 @@ public final class StoreSocketClient implements HitStore {
         } catch (IOException ignored) {
             // closing anyway
         }
-    }
-
-    private UnsupportedOperationException readsAreServes() {
-        return new UnsupportedOperationException("the report of " + served.store() + " is read from its serve, " + served.report());
     }
 
     private interface Writing {

@@ -2,9 +2,9 @@ package dev.crawlerrors.store.remote;
 
 import dev.crawlerrors.crawler.Verification;
 import dev.crawlerrors.ingest.SourceProgress;
-import dev.crawlerrors.store.HitStore;
 import dev.crawlerrors.store.StoreFileModes;
 import dev.crawlerrors.store.StoredVerdict;
+import dev.crawlerrors.store.WritableStore;
 import dev.crawlerrors.text.Failures;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -56,7 +56,7 @@ public final class StoreSocketServer implements AutoCloseable {
         static final Limits DEFAULT = new Limits(16, 64, Duration.ofSeconds(30), Duration.ofSeconds(60), 32L << 20);
     }
 
-    private final HitStore store;
+    private final WritableStore store;
     private final SocketDirectory directory;
     private final ServerSocketChannel channel;
     private final Limits limits;
@@ -67,7 +67,7 @@ public final class StoreSocketServer implements AutoCloseable {
     private final Set<Thread> waiters = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
-    private StoreSocketServer(HitStore store, SocketDirectory directory, ServerSocketChannel channel, Limits limits) {
+    private StoreSocketServer(WritableStore store, SocketDirectory directory, ServerSocketChannel channel, Limits limits) {
         this.store = store;
         this.directory = directory;
         this.channel = channel;
@@ -81,11 +81,11 @@ public final class StoreSocketServer implements AutoCloseable {
      *
      * @throws IOException naming the socket when it cannot listen there
      */
-    public static StoreSocketServer start(HitStore store, Path storeFile) throws IOException {
+    public static StoreSocketServer start(WritableStore store, Path storeFile) throws IOException {
         return start(store, storeFile, Limits.DEFAULT);
     }
 
-    static StoreSocketServer start(HitStore store, Path storeFile, Limits limits) throws IOException {
+    static StoreSocketServer start(WritableStore store, Path storeFile, Limits limits) throws IOException {
         StoreFileModes modes = StoreFileModes.of(storeFile);
         SocketDirectory directory;
         try {
@@ -257,30 +257,30 @@ public final class StoreSocketServer implements AutoCloseable {
                 var hits = Frames.readHits(in);
                 SourceProgress through = Frames.readProgress(in);
                 if (through == null) {
-                    store.append(hits);
+                    store.writer().append(hits);
                 } else {
-                    store.append(hits, through);
+                    store.writer().append(hits, through);
                 }
                 out.writeByte(Frames.OK);
             }
             case Frames.IMPORTED -> {
-                List<SourceProgress> imported = store.imported(Frames.readStrings(in));
+                List<SourceProgress> imported = store.writer().imported(Frames.readStrings(in));
                 out.writeByte(Frames.OK);
                 Frames.writeProgresses(out, imported);
             }
             case Frames.IMPORTED_FILES -> {
-                List<SourceProgress> imported = store.importedFiles(Frames.readStrings(in));
+                List<SourceProgress> imported = store.writer().importedFiles(Frames.readStrings(in));
                 out.writeByte(Frames.OK);
                 Frames.writeProgresses(out, imported);
             }
             case Frames.VERDICT -> {
                 String ip = Frames.readString(in);
                 String crawler = Frames.readString(in);
-                store.updateVerdict(ip, crawler, Frames.readVerdict(in));
+                store.verdicts().update(ip, crawler, Frames.readVerdict(in));
                 out.writeByte(Frames.OK);
             }
             case Frames.VERDICTS -> {
-                List<StoredVerdict> verdicts = store.verdicts(Frames.known(Verification.class, Frames.readString(in)));
+                List<StoredVerdict> verdicts = store.verdicts().of(Frames.known(Verification.class, Frames.readString(in)));
                 out.writeByte(Frames.OK);
                 out.writeInt(verdicts.size());
                 for (StoredVerdict verdict : verdicts) {
@@ -290,11 +290,11 @@ public final class StoreSocketServer implements AutoCloseable {
                 }
             }
             case Frames.FLUSH -> {
-                store.flush();
+                store.writer().flush();
                 out.writeByte(Frames.OK);
             }
             case Frames.SIZE -> {
-                long size = store.size();
+                long size = store.health().size();
                 out.writeByte(Frames.OK);
                 out.writeLong(size);
             }

@@ -28,8 +28,8 @@ class DuckDbStoreFilesTest {
         Path wal = dir.resolve("sub").resolve("hits.duckdb.wal");
 
         try (Umask careless = Umask.of(0); DuckDbHitStore store = DuckDbHitStore.open(file)) {
-            store.append(SampleHits.googlebots(10));
-            store.flush();
+            store.writer().append(SampleHits.googlebots(10));
+            store.writer().flush();
             assertThat(wal).exists();
             assertThat(mode(wal)).isEqualTo("rw-------");
             assertThat(mode(file)).isEqualTo("rw-------");
@@ -42,13 +42,13 @@ class DuckDbStoreFilesTest {
         Path file = dir.resolve("hits.duckdb");
         Path wal = dir.resolve("hits.duckdb.wal");
         try (DuckDbHitStore store = DuckDbHitStore.open(file)) {
-            store.append(SampleHits.googlebots(1));
+            store.writer().append(SampleHits.googlebots(1));
         }
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r-----"));
 
         try (Umask careless = Umask.of(0); DuckDbHitStore store = DuckDbHitStore.open(file)) {
-            store.append(SampleHits.googlebots(10));
-            store.flush();
+            store.writer().append(SampleHits.googlebots(10));
+            store.writer().flush();
             assertThat(mode(wal)).isEqualTo("rw-r-----");
             assertThat(mode(file)).isEqualTo("rw-r-----");
         }
@@ -58,7 +58,7 @@ class DuckDbStoreFilesTest {
     void aStoreAnEarlierVersionLeftWorldReadableLosesTheOthersRead() throws Exception {
         Path file = dir.resolve("hits.duckdb");
         try (DuckDbHitStore store = DuckDbHitStore.open(file)) {
-            store.append(SampleHits.googlebots(1));
+            store.writer().append(SampleHits.googlebots(1));
         }
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--r--"));
 
