@@ -26,7 +26,10 @@ public final class ImportSummary {
     final ParseCounts lines = new ParseCounts();
     final Map<Verification, Long> verdicts = new EnumMap<>(Verification.class);
     long crawlerHits;
+    /** Error hits the report shows by default: not spoofed, and of a bot type it shows ({@code BotType#shownByDefault}). */
     long errorHits;
+    /** Error hits of monitors and scanners, which the report leaves out unless asked ({@code bot=all}). */
+    long hiddenErrorHits;
     long spoofedErrorHits;
     /** The claims still queued when the import ended, handed to serve. */
     CrawlerVerifier.PendingChecks pending = new CrawlerVerifier.PendingChecks(0, 0, List.of());
@@ -76,9 +79,14 @@ public final class ImportSummary {
         return lines;
     }
 
-    /** Error hits the report shows (spoofed ones excluded). */
+    /** Error hits the report shows by default: spoofed ones, and monitors' and scanners', left out. */
     public long errorHits() {
         return errorHits;
+    }
+
+    /** Error hits of monitors and scanners, which the report shows with {@code bot=all} (spoofed ones left out). */
+    public long hiddenErrorHits() {
+        return hiddenErrorHits;
     }
 
     /** Crawler hits by the verdict their address had at the end of the import. */
@@ -144,8 +152,10 @@ public final class ImportSummary {
                 + (lines.linesDirective() > 0 ? grouped(lines.linesDirective()) + " directive and comment lines, " : "")
                 + grouped(lines.linesBad()) + " bad, " + grouped(lines.linesBlank()) + " blank.");
         if (storeFailure == null) {
+            // the report's own number, and the one with what it leaves out named beside it
             out.println("Crawler hits stored: " + grouped(crawlerHits) + "; error hits (status >= 300) for the report: "
-                    + grouped(errorHits) + " (and " + grouped(spoofedErrorHits) + " from impostors, left out as spoofed).");
+                    + grouped(errorHits) + (hiddenErrorHits > 0 ? "; with monitors and scanners: " + grouped(errorHits + hiddenErrorHits) : "")
+                    + " (and " + grouped(spoofedErrorHits) + " from impostors, left out as spoofed).");
         } else {
             out.println("Crawler hits read: " + grouped(crawlerHits) + "; stored before the store failed: "
                     + (storedHits < 0 ? "unknown (the store could not be asked)" : grouped(storedHits)) + ".");

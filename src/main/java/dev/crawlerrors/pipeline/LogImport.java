@@ -536,8 +536,10 @@ public final class LogImport {
             summary.verdicts.merge(verdict.verification(), claim.hits, Long::sum);
             if (verdict.verification() == Verification.spoofed) {
                 summary.spoofedErrorHits += claim.errorHits;
-            } else {
+            } else if (claim.crawler.botType().shownByDefault()) {
                 summary.errorHits += claim.errorHits;
+            } else {
+                summary.hiddenErrorHits += claim.errorHits;
             }
         }
     }

@@ -12,7 +12,7 @@ import dev.crawlerrors.ingest.format.AgentFilter;
 import dev.crawlerrors.ingest.format.CombinedLineParser;
 import dev.crawlerrors.ingest.format.FormatDetector;
 import dev.crawlerrors.ingest.format.LineParser;
-import dev.crawlerrors.ingest.format.LogFormat;
+import dev.crawlerrors.ingest.format.NamedFormats;
 import dev.crawlerrors.ingest.format.W3cLineParser;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -324,7 +324,7 @@ class LogReaderTest {
         String log = line(1) + "\n" + SampleLogs.NGINX_JSON + "\n";
 
         ParseCounts counts;
-        try (LogReader reader = new LogReader(LogFormat.chooser("combined", message -> { }), 2)) {
+        try (LogReader reader = new LogReader(NamedFormats.chooser("combined", message -> { }), 2)) {
             counts = reader.read(new ByteArrayInputStream(log.getBytes(StandardCharsets.UTF_8)), "access.log", AgentFilter.ALL,
                     hits::addAll, ReadProgress.NONE);
         }
