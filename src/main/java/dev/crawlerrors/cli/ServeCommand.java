@@ -1,5 +1,9 @@
 package dev.crawlerrors.cli;
 
+import dev.crawlerrors.alert.AlertSettings;
+import dev.crawlerrors.alert.Alerts;
+import dev.crawlerrors.alert.HitMeters;
+import dev.crawlerrors.crawler.Crawler;
 import dev.crawlerrors.crawler.CrawlerCatalog;
 import dev.crawlerrors.crawler.CrawlerIdentifier;
 import dev.crawlerrors.crawler.verify.CrawlerVerifier;
@@ -12,8 +16,10 @@ import dev.crawlerrors.pipeline.VerdictRechecks;
 import dev.crawlerrors.report.CrawlErrorReport;
 import dev.crawlerrors.report.ReportRequest;
 import dev.crawlerrors.store.HitStore;
+import dev.crawlerrors.store.TappedStore;
 import dev.crawlerrors.text.ShownText;
 import dev.crawlerrors.web.ReportServer;
+import io.micrometer.core.instrument.binder.MeterBinder;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -21,6 +27,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code crawl-errors serve}: serves the report from the store until stopped. */
@@ -39,6 +46,7 @@ final class ServeCommand implements Callable<Integer> {
     final UrlNamesOption urlNames = new UrlNamesOption();
 
     final SitemapOptions sitemaps = new SitemapOptions();
+    final AlertOptions alerting = new AlertOptions();
 
     /** The command, bound to this object. */
     CommandSpec spec() {
@@ -61,6 +69,7 @@ final class ServeCommand implements Callable<Integer> {
         format.addTo(spec);
         urlNames.addTo(spec, List.of());
         sitemaps.addTo(spec, true);
+        alerting.addTo(spec);
         return spec;
     }
 
@@ -82,6 +91,9 @@ final class ServeCommand implements Callable<Integer> {
         urlNames.check();
         java.time.Duration sitemapRefresh = sitemaps.refresh();
         CrawlerCatalog catalog = store.catalog();
+        ReportServer[] listening = new ReportServer[1];
+        AlertSettings alertSettings = alerting.any() ? alerting.check(catalog, store.zone(), () -> server.scheme() + "://"
+                + server.displayHost() + ":" + (listening[0] == null ? server.port : listening[0].port())) : null;
         boolean existed = store.storeExists();
         // what was started, closed in reverse when a later step fails: a failed start leaves no store file it made
         List<AutoCloseable> started = new ArrayList<>();
@@ -89,9 +101,26 @@ final class ServeCommand implements Callable<Integer> {
         CrawlErrorReport report;
         List<AutoCloseable> feeds = new ArrayList<>();
         HitStore hits;
+        Alerts alerts = null;
         try {
-            hits = store.openStore(server.readers);
-            started.add(hits);
+            HitStore opened = store.openStore(server.readers);
+            started.add(opened);
+            // every hit a source or an import stores is counted for /metrics and the alerts as it is stored
+            Function<String, String> familyOf = name -> catalog.crawler(name).map(Crawler::family).orElse(Crawler.OTHER_FAMILY);
+            HitMeters hitMeters = new HitMeters();
+            if (alertSettings != null) {
+                alerts = new Alerts(alertSettings, opened.alerts(), opened.reader(), familyOf, notice -> notices.accept("alerts: " + notice));
+                alerts.prepare();
+                started.add(alerts);
+            }
+            Alerts counting = alerts;
+            hits = new TappedStore(opened, stored -> {
+                hitMeters.stored(stored);
+                if (counting != null) {
+                    counting.counted(stored);
+                }
+            });
+            hitMeters.seedInBackground(opened.reader(), familyOf);
             CrawlerVerifier verifier = store.verifier(catalog);
             started.add(verifier);
             VerdictRechecks rechecks = new VerdictRechecks(hits.verdicts(), catalog, verifier);
@@ -117,8 +146,20 @@ final class ServeCommand implements Callable<Integer> {
             started.add(sitemapReads);
             feeds.add(sitemapReads);
             report = urlNames.report(hits.reader(), store.zone(), catalog);
-            reportServer = server.start(report, hits.health(), () -> verifier.describeEvidence(Instant.now()), sources);
+            List<MeterBinder> meters = new ArrayList<>(sources);
+            meters.add(hitMeters);
+            if (alerts != null) {
+                meters.add(alerts);
+            }
+            reportServer = server.start(report, hits.health(), () -> verifier.describeEvidence(Instant.now()), meters,
+                    alerts == null ? null : alerts::listing);
+            listening[0] = reportServer;
             started.add(reportServer);
+            if (alerts != null) {
+                alerts.start();
+                feeds.add(alerts);
+                notices.accept("alerts: " + alertSettings.rules().rules().size() + " rules, sent to " + String.join(", ", alerts.receivers()));
+            }
             // an import of this store writes through this serve while it has the store open, when its engine lets one
             // process open it (a DuckDB file); the sources and what checks verdicts are stopped after it
             AutoCloseable imports = store.address().shareWithImports(hits, server.scheme() + "://" + server.displayHost() + ":" + reportServer.port()

@@ -1,5 +1,6 @@
 package dev.crawlerrors.cli;
 
+import dev.crawlerrors.alert.AlertListing;
 import dev.crawlerrors.report.CrawlErrorReport;
 import dev.crawlerrors.store.StoreHealth;
 import dev.crawlerrors.text.Failures;
@@ -99,8 +100,14 @@ final class ServerOptions {
 
     /** Starts the report's server, with what {@code meters} count at /metrics. */
     ReportServer start(CrawlErrorReport report, StoreHealth health, Supplier<List<String>> evidenceSources, List<? extends MeterBinder> meters) {
+        return start(report, health, evidenceSources, meters, null);
+    }
+
+    /** Starts the report's server, with what {@code meters} count at /metrics and the Alerts page listing {@code alerts} (null: off). */
+    ReportServer start(CrawlErrorReport report, StoreHealth health, Supplier<List<String>> evidenceSources, List<? extends MeterBinder> meters,
+            Supplier<List<AlertListing>> alerts) {
         try {
-            return ReportServer.start(report, health, bind, port, evidenceSources, meters, readers, web);
+            return ReportServer.start(report, health, bind, port, evidenceSources, meters, readers, web, alerts);
         } catch (RuntimeException e) {
             throw cannotListen(e);
         }

@@ -30,6 +30,18 @@ public record Crawler(
         dnsDomains = dnsDomains == null ? List.of() : List.copyOf(dnsDomains);
     }
 
+    /** The family of the crawlers whose operator publishes no way to verify them. */
+    public static final String OTHER_FAMILY = "other";
+
+    /**
+     * The family its hits are counted under at {@code /metrics} and in alerts: its operator when
+     * the crawler can be verified ({@code Google}, {@code Microsoft}), else {@value #OTHER_FAMILY}.
+     * A few dozen values whatever the logs hold, so it may be a metric's label.
+     */
+    public String family() {
+        return verifiable() && operator != null && !operator.isBlank() ? operator : OTHER_FAMILY;
+    }
+
     /** Whether the operator publishes a way to check that a request is genuine. */
     public boolean verifiable() {
         return !ipLists.isEmpty() || !dnsDomains.isEmpty();

@@ -8,6 +8,8 @@ import dev.crawlerrors.ingest.source.LogFollower;
 import dev.crawlerrors.ingest.source.LogReader;
 import dev.crawlerrors.store.WritableStore;
 import dev.crawlerrors.text.Failures;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -37,6 +39,8 @@ public final class FollowedLogs implements LiveSource {
     private final LogFollower follower;
     private final List<FollowedPattern> patterns = new ArrayList<>();
     private final List<LogReader> patternReaders = new ArrayList<>();
+    /** When each directory or glob last gave lines (its start until then), for /metrics. */
+    private final java.util.Map<String, Long> patternsLastRead = new java.util.concurrent.ConcurrentHashMap<>();
     private final FollowProgress progress;
     private final Consumer<String> notices;
     private final CountDownLatch stopped = new CountDownLatch(1);
@@ -70,11 +74,16 @@ public final class FollowedLogs implements LiveSource {
             importer.onStored(progress::stored);
             LogReader patternReader = importer.reader(PARSER_THREADS);
             patternReaders.add(patternReader);
-            patterns.add(new FollowedPattern(pattern, importer, patternReader, alone,
-                    summary -> progress.read(summary.lines().linesRead(), summary.lines().linesBad()), notices));
+            patternsLastRead.put(pattern, System.currentTimeMillis());
+            patterns.add(new FollowedPattern(pattern, importer, patternReader, alone, summary -> {
+                progress.read(summary.lines().linesRead(), summary.lines().linesBad());
+                if (summary.lines().linesRead() > 0) {
+                    patternsLastRead.put(pattern, System.currentTimeMillis());
+                }
+            }, notices));
         }
         this.follower = new LogFollower(files, reader, formats, identifier, store.writer()::imported,
-                (hits, through) -> progress.stored(recorder.record(hits, through)),
+                (hits, from, through) -> progress.stored(recorder.record(hits, from, through)),
                 counts -> {
                     store.writer().flush();
                     progress.read(counts.linesRead(), counts.linesBad());
@@ -113,6 +122,42 @@ public final class FollowedLogs implements LiveSource {
                 notices.accept(pattern.pattern() + ": reading stopped (" + Failures.message(e) + "); trying again");
             }
         }
+    }
+
+    /**
+     * Registers how far behind each followed source is, by the name {@code --follow} gave it: when
+     * it last grew ({@code crawl_errors_follow_last_growth_timestamp_seconds}; a directory or glob:
+     * when it last gave lines), and for a file the bytes written and not read yet and how long the
+     * reader has been behind ({@code crawl_errors_follow_behind_bytes}, {@code crawl_errors_follow_lag_seconds}).
+     */
+    @Override
+    public void bindTo(MeterRegistry registry) {
+        for (LogFollower.FollowStatus file : follower.status()) {
+            String name = file.name();
+            Gauge.builder("crawl_errors_follow_last_growth_timestamp_seconds", follower, f -> status(f, name).lastGrowthMillis() / 1000.0)
+                    .description("when a followed log last grew (Unix time; its modification time until it is seen growing)")
+                    .tag("source", name).register(registry);
+            Gauge.builder("crawl_errors_follow_behind_bytes", follower, f -> status(f, name).behindBytes())
+                    .description("bytes written to a followed log and not read yet").tag("source", name).register(registry);
+            Gauge.builder("crawl_errors_follow_lag_seconds", follower, f -> {
+                long since = status(f, name).behindSinceMillis();
+                return since == 0 ? 0 : (System.currentTimeMillis() - since) / 1000.0;
+            }).description("how long the reader of a followed log has been behind its end (0 while it keeps up)").tag("source", name)
+                    .register(registry);
+        }
+        patternsLastRead.keySet().forEach(pattern -> Gauge.builder("crawl_errors_follow_last_growth_timestamp_seconds",
+                patternsLastRead, m -> m.getOrDefault(pattern, 0L) / 1000.0)
+                .description("when a followed log last grew (Unix time; its modification time until it is seen growing)")
+                .tag("source", pattern).register(registry));
+    }
+
+    private static LogFollower.FollowStatus status(LogFollower follower, String name) {
+        for (LogFollower.FollowStatus status : follower.status()) {
+            if (status.name().equals(name)) {
+                return status;
+            }
+        }
+        return new LogFollower.FollowStatus(name, 0, 0, 0);
     }
 
     /** Looks at every file, directory and glob once, on the caller's thread (tests). */

@@ -46,6 +46,8 @@ public final class ImportSummary {
     long storedHits = -1;
     /** The logs, counted by what was done with them and the format they were read in (in the order first met). */
     private final Map<String, Group> groups = new LinkedHashMap<>();
+    /** Lines of the logs read that another writer stored while this import read them. */
+    private long otherWriterLines;
     /** Logs whose last line was left for the next import. */
     private final List<SourceOutcome> waiting = new ArrayList<>();
     /** Each log's outcome, in reading order, when a line per log is asked for; else null. */
@@ -59,6 +61,7 @@ public final class ImportSummary {
     /** Counts what was done with one log. */
     void add(SourceOutcome outcome) {
         logs++;
+        otherWriterLines += outcome.otherWriterLines();
         String key = outcome.read() ? "read:" + outcome.format() : outcome.kind().name();
         groups.computeIfAbsent(key, k -> new Group(outcome.read() ? outcome.format() : null, outcome.kind())).add(outcome);
         if (outcome.waitingBytes() > 0) {
@@ -67,6 +70,21 @@ public final class ImportSummary {
         if (eachLog != null) {
             eachLog.add(outcome);
         }
+    }
+
+    /** Counts lines of a log read again once its last lines were refused at the commit: the log itself is counted already. */
+    void addReadAgain(SourceOutcome outcome) {
+        otherWriterLines += outcome.otherWriterLines();
+    }
+
+    /** Counts lines another writer stored of a log this import read, found when it was read again. */
+    void addOtherWriterLines(long lines) {
+        otherWriterLines += lines;
+    }
+
+    /** Lines of the logs read that another writer (an import of the same log, serve --follow) stored while this import read them. */
+    public long otherWriterLines() {
+        return otherWriterLines;
     }
 
     /** Records a named source that could not be read, in one sentence that names it. */
@@ -159,6 +177,10 @@ public final class ImportSummary {
         } else {
             out.println("Crawler hits read: " + grouped(crawlerHits) + "; stored before the store failed: "
                     + (storedHits < 0 ? "unknown (the store could not be asked)" : grouped(storedHits)) + ".");
+        }
+        if (otherWriterLines > 0) {
+            out.println("Lines already stored by another writer at the same time (another import of the same log, or serve --follow"
+                    + " of it): " + grouped(otherWriterLines) + "; each line is stored once, and this import read on after them.");
         }
         if (!verdicts.isEmpty()) {
             StringBuilder sb = new StringBuilder("Verdicts:");

@@ -11,4 +11,7 @@ public interface HitStore extends WritableStore {
 
     /** The report's questions, each asked of a snapshot. */
     HitReader reader();
+
+    /** What the built-in alerts keep between runs of {@code serve}: each alert's state, and the URL shapes known to have erred. */
+    AlertStore alerts();
 }

@@ -26,6 +26,7 @@ public final class ReportLinks {
     static final String OVERVIEW_PATH = "/crawl-errors/overview";
     static final String OVERVIEW_JSON_PATH = "/api/crawl-errors/overview";
     static final String HIT_PATH = "/crawl-errors/hits/";
+    static final String ALERTS_PATH = "/crawl-errors/alerts";
     static final String HIT_JSON_PATH = "/api/crawl-errors/hits/";
     private static final Set<String> REPEATABLE = Set.of("status", "bot", "crawler", "verification");
 

@@ -2,6 +2,7 @@ package dev.crawlerrors.web;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.crawlerrors.alert.AlertListing;
 import dev.crawlerrors.report.BadParameterException;
 import dev.crawlerrors.report.CountedAt;
 import dev.crawlerrors.report.CrawlErrorReport;
@@ -46,11 +47,19 @@ final class ReportRoutes {
     private final CrawlErrorReport report;
     private final StoreHealth health;
     private final Supplier<List<String>> evidenceSources;
+    private final Supplier<List<AlertListing>> alerts;
 
-    ReportRoutes(CrawlErrorReport report, StoreHealth health, Supplier<List<String>> evidenceSources) {
+    /** @param alerts the built-in alerts, firing first; null when {@code serve} runs none */
+    ReportRoutes(CrawlErrorReport report, StoreHealth health, Supplier<List<String>> evidenceSources,
+            Supplier<List<AlertListing>> alerts) {
         this.report = report;
         this.health = health;
         this.evidenceSources = evidenceSources;
+        this.alerts = alerts;
+    }
+
+    void alertsHtml(Context ctx) {
+        ctx.html(render("alerts.jte", AlertsView.of(alerts == null ? null : alerts.get(), report.zone())));
     }
 
     void html(Context ctx) {

@@ -1,6 +1,7 @@
 package dev.crawlerrors.web;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.crawlerrors.alert.AlertListing;
 import dev.crawlerrors.report.BadParameterException;
 import dev.crawlerrors.report.CrawlErrorReport;
 import dev.crawlerrors.report.PageNotFoundException;
@@ -105,13 +106,23 @@ public final class ReportServer implements AutoCloseable {
      */
     public static ReportServer start(CrawlErrorReport report, StoreHealth health, String bind, int port,
             Supplier<List<String>> evidenceSources, List<? extends MeterBinder> meters, int readers, WebConfig web) {
+        return start(report, health, bind, port, evidenceSources, meters, readers, web, null);
+    }
+
+    /**
+     * Starts serving as {@link #start(CrawlErrorReport, StoreHealth, String, int, Supplier, List, int, WebConfig)} does,
+     * with the Alerts page listing {@code alerts} (null: the page says the built-in alerts are off).
+     */
+    public static ReportServer start(CrawlErrorReport report, StoreHealth health, String bind, int port,
+            Supplier<List<String>> evidenceSources, List<? extends MeterBinder> meters, int readers, WebConfig web,
+            Supplier<List<AlertListing>> alerts) {
         BasicAuth auth = web.authenticates() ? new BasicAuth(web.users()) : null;
         TlsConnector.KeyStoreAndPassword keys = web.tls() ? TlsConnector.keys(web) : null;
         ReadGate gate = new ReadGate(readers, READ_WAIT);
         PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         Gauge.builder("crawl_errors_hits_stored", health, StoreHealth::size).description("crawler hits in the store").register(metrics);
         meters.forEach(meter -> meter.bindTo(metrics));
-        ReportRoutes routes = new ReportRoutes(report, health, evidenceSources);
+        ReportRoutes routes = new ReportRoutes(report, health, evidenceSources, alerts);
         Set<String> paths = new HashSet<>();
         Javalin app = Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
@@ -144,6 +155,7 @@ public final class ReportServer implements AutoCloseable {
             readOnly.accept(ReportLinks.PATTERNS_JSON_PATH, ctx -> gate.pass(() -> routes.patternsJson(ctx)));
             readOnly.accept(ReportLinks.OVERVIEW_PATH, ctx -> gate.pass(() -> routes.overviewHtml(ctx)));
             readOnly.accept(ReportLinks.OVERVIEW_JSON_PATH, ctx -> gate.pass(() -> routes.overviewJson(ctx)));
+            readOnly.accept(ReportLinks.ALERTS_PATH, routes::alertsHtml);
             readOnly.accept(ReportLinks.HIT_PATH + "{id}", ctx -> gate.pass(() -> routes.hitHtml(ctx)));
             readOnly.accept(ReportLinks.HIT_JSON_PATH + "{id}", ctx -> gate.pass(() -> routes.hitJson(ctx)));
             readOnly.accept("/health", ctx -> health(ctx, health));
@@ -231,13 +243,16 @@ public final class ReportServer implements AutoCloseable {
         return HandlerType.commonHttp().contains(method) ? method.name() : "other";
     }
 
-    /** {@code ok} when the store can be read as the report reads it ({@link StoreHealth#checkReadable}); else 503 and why. */
+    /** {@code ok} when the store can be read as the report reads it ({@link StoreHealth#checkReadable}); else 503 and why (with Retry-After when its server may answer again). */
     private static void health(Context ctx, StoreHealth store) {
         try {
             store.checkReadable();
             ctx.json(Map.of("status", "ok"));
         } catch (DamagedStoreException e) {
             error(ctx, 503, e.getMessage(), Map.of());
+        } catch (StoreUnavailableException e) {
+            ctx.header("Retry-After", STORE_RETRY_AFTER); // its server may answer again: a monitor may try again then
+            error(ctx, 503, "the store does not answer: " + e.getMessage(), Map.of());
         } catch (RuntimeException e) {
             error(ctx, 503, "the store does not answer: " + e.getMessage(), Map.of());
         }

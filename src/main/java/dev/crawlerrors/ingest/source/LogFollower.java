@@ -90,7 +90,8 @@ public final class LogFollower implements AutoCloseable {
      * @param reader     parses the new lines (the same one imports use)
      * @param formats    chooses each file's format ({@code --format}); auto-detection decides on the lines there are
      * @param imported   where earlier progress is looked up, so following resumes where it stopped
-     * @param sink       receives the hits with their position (which it must store together)
+     * @param sink       receives the hits with their positions (which it must store together, by compare-and-set:
+     *                   a sink that refuses them makes the file be opened again at the position the store has)
      * @param afterBatch called after each batch of lines with its counts, to make them visible (a store flush)
      * @param notices    told, in one sentence, what happened to a file (appeared, rotated, unreadable)
      */
@@ -132,6 +133,23 @@ public final class LogFollower implements AutoCloseable {
         }
     }
 
+    /**
+     * How one followed log is doing, for /metrics: when it last grew (its modification time until
+     * this saw it grow; 0 before it was seen), how many bytes were written to it and not read yet,
+     * and since when the reader has been behind (0 while it is at the end).
+     */
+    public record FollowStatus(String name, long lastGrowthMillis, long behindBytes, long behindSinceMillis) {
+    }
+
+    /** How each followed log is doing now; safe from any thread. */
+    public List<FollowStatus> status() {
+        List<FollowStatus> status = new ArrayList<>(files.size());
+        for (Followed file : files) {
+            status.add(new FollowStatus(file.name, file.lastGrowth, file.behind, file.behindSince));
+        }
+        return status;
+    }
+
     /** Stops following: the poll in progress finishes, then every file is closed. */
     @Override
     public void close() {
@@ -160,6 +178,11 @@ public final class LogFollower implements AutoCloseable {
         boolean wasMissing;
         /** Whether rotated copies may hold lines not read yet: at the start, and after reading stopped on an error. */
         boolean catchUp = true;
+        /** What {@link #status()} reports, written by the following thread. */
+        volatile long lastGrowth;
+        volatile long behind;
+        volatile long behindSince;
+        private long lastSize = -1;
 
         Followed(Path path) {
             this.path = path;
@@ -188,7 +211,9 @@ public final class LogFollower implements AutoCloseable {
                     current = open();
                 }
                 if (current != null) {
+                    grown(current.channel.size());
                     readNew(current, false);
+                    caughtUp(current.channel.size() - current.position.bytes());
                 }
                 said.removeIf(s -> s.startsWith("error:"));
             } catch (IOException | RuntimeException e) {
@@ -197,6 +222,25 @@ public final class LogFollower implements AutoCloseable {
                 close();
                 catchUp = true;
             }
+        }
+
+        /** Notes the size of the file now: larger than last seen, it grew now. */
+        private void grown(long size) {
+            if (lastSize >= 0 && size > lastSize) {
+                lastGrowth = System.currentTimeMillis();
+            }
+            lastSize = size;
+        }
+
+        /** Notes how much of the file is left to read after a poll read what it could. */
+        private void caughtUp(long left) {
+            long unread = Math.max(0, left);
+            if (unread == 0) {
+                behindSince = 0;
+            } else if (behind == 0 || behindSince == 0) {
+                behindSince = System.currentTimeMillis();
+            }
+            behind = unread;
         }
 
         private void checkRotation() throws IOException {
@@ -261,6 +305,8 @@ public final class LogFollower implements AutoCloseable {
                 notices.accept((wasMissing ? name + " appeared; reading it" : "following " + name) + " from its start");
             }
             wasMissing = false;
+            lastGrowth = Math.max(lastGrowth, after.lastModifiedTime().toMillis());
+            lastSize = -1;
             // a content shorter than what was read of it is read on once it grows past there, as before
             byte[] checked = resume.before() != null ? resume.before() : new byte[0];
             return new Tail(name, channel, after.fileKey(), resume.fingerprint(), resume.start(), new TailCheck(checked));
@@ -358,7 +404,11 @@ public final class LogFollower implements AutoCloseable {
     private void deliver(Tail tail, InputStream lines, long length) throws IOException {
         ParseCounts counts;
         try {
-            counts = reader.read(lines, tail.parser, tail.position, tail.check, filter, sink, ReadProgress.NONE);
+            // from where the store has the file: a read that handed nothing on (bad lines only) moved on without it
+            counts = reader.read(lines, tail.parser, tail.position, tail.check, filter, (hits, from, through) -> {
+                sink.accept(hits, tail.recorded, through);
+                tail.recorded = through;
+            }, ReadProgress.NONE);
         } catch (IOException | RuntimeException e) {
             throw e;
         } catch (Exception e) {
@@ -425,6 +475,8 @@ public final class LogFollower implements AutoCloseable {
         final Object fileKey;
         final Fingerprint fingerprint;
         SourceProgress position;
+        /** The position last handed to the sink (where the file was opened, at first): where the store has it. */
+        SourceProgress recorded;
         /** The check of the bytes before {@link #position}, moved on as lines are read. */
         final TailCheck check;
         long drainUntil;
@@ -443,6 +495,7 @@ public final class LogFollower implements AutoCloseable {
             this.fileKey = fileKey;
             this.fingerprint = fingerprint;
             this.position = position;
+            this.recorded = position;
             this.check = check;
         }
 

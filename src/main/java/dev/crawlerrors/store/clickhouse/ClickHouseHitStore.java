@@ -1,5 +1,6 @@
 package dev.crawlerrors.store.clickhouse;
 
+import dev.crawlerrors.store.AlertStore;
 import dev.crawlerrors.store.HitReader;
 import dev.crawlerrors.store.HitStore;
 import dev.crawlerrors.store.HitWriter;
@@ -28,6 +29,7 @@ public final class ClickHouseHitStore implements HitStore {
     private final ClickHouseHitReader reader;
     private final ClickHouseSitemaps sitemaps;
     private final ClickHouseHealth health;
+    private final ClickHouseAlertStore alerts;
 
     private ClickHouseHitStore(ClickHouseLocation location, ClickHouseSettings settings, boolean afresh, long clockAheadSeconds) {
         this.location = location;
@@ -47,8 +49,10 @@ public final class ClickHouseHitStore implements HitStore {
         this.reader = new ClickHouseHitReader(http, cluster, location.database(), snapshots, verdicts, commits::commitIfDirty);
         this.health = new ClickHouseHealth(http, cluster, location, snapshots, commits, reader);
         this.sitemaps = new ClickHouseSitemaps(http, cluster, location.database());
+        this.alerts = new ClickHouseAlertStore(http, cluster.meta(), location.database());
         snapshots.dropOld();
-        commits.start();
+        new ClickHouseLogClaims(http, cluster.meta(), location.database()).dropOld(ClickHouseSnapshots.KEEP_DAYS);
+        commits.start(() -> ClickHouseLeftovers.remove(http, cluster, location.database(), snapshots.crashedWriters()));
     }
 
     /**
@@ -122,9 +126,15 @@ public final class ClickHouseHitStore implements HitStore {
         return verdicts;
     }
 
+    /** Commits what was appended; the logs whose lines another writer had moved on meanwhile are told (see {@link HitWriter#flush}). */
     @Override
     public StoreHealth health() {
         return health;
+    }
+
+    @Override
+    public AlertStore alerts() {
+        return alerts;
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.crawlerrors.store.duckdb;
 
 import dev.crawlerrors.crawler.Verification;
+import dev.crawlerrors.store.AlertStore;
 import dev.crawlerrors.store.HitReader;
 import dev.crawlerrors.store.HitStore;
 import dev.crawlerrors.store.HitWriter;
@@ -57,6 +58,7 @@ public final class DuckDbHitStore implements HitStore {
     private final DuckDbHitReader reader;
     private final DuckDbSitemaps sitemaps;
     private final DuckDbHealth health;
+    private final DuckDbAlertStore alerts;
 
     private DuckDbHitStore(DuckDBConnection connection, DuckDbFailures failures, long commitRows, DuckDbSettings settings)
             throws SQLException {
@@ -77,6 +79,7 @@ public final class DuckDbHitStore implements HitStore {
         this.writer = new DuckDbHitWriter(connection, location, failures, commitRows, verdicts, query, claims);
         this.reader = new DuckDbHitReader(query, claims, writer);
         this.health = new DuckDbHealth(failures, query, writer, reader);
+        this.alerts = new DuckDbAlertStore(connection, failures);
         this.sitemaps = new DuckDbSitemaps((DuckDBConnection) connection.duplicate(), failures);
     }
 
@@ -270,11 +273,17 @@ public final class DuckDbHitStore implements HitStore {
     }
 
     @Override
+    public AlertStore alerts() {
+        return alerts;
+    }
+
+    @Override
     public synchronized void close() {
         try {
             writer.close();
         } finally {
             sitemaps.close();
+            alerts.close();
             query.close();
             closeConnection();
         }
