@@ -49,6 +49,11 @@ public final class TappedStore implements HitStore {
     }
 
     @Override
+    public SitemapStore sitemaps() {
+        return store.sitemaps();
+    }
+
+    @Override
     public String describe() {
         return store.describe();
     }

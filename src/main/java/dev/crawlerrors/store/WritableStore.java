@@ -17,6 +17,9 @@ public interface WritableStore extends AutoCloseable {
     /** Whether the store answers, and how many hits it holds. */
     StoreHealth health();
 
+    /** The URLs the site's sitemaps list, which the filter {@code in_sitemap} matches hits against. */
+    SitemapStore sitemaps();
+
     /** Where the store is and what it may take, in one line for people: {@code DuckDB store /srv/crawl-errors.duckdb (...)}. */
     String describe();
 

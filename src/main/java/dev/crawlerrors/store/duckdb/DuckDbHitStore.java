@@ -5,6 +5,7 @@ import dev.crawlerrors.store.AlertStore;
 import dev.crawlerrors.store.HitReader;
 import dev.crawlerrors.store.HitStore;
 import dev.crawlerrors.store.HitWriter;
+import dev.crawlerrors.store.SitemapStore;
 import dev.crawlerrors.store.StoreException;
 import dev.crawlerrors.store.StoreFileModes;
 import dev.crawlerrors.store.StoreHealth;
@@ -55,6 +56,7 @@ public final class DuckDbHitStore implements HitStore {
     private final DuckDbHitWriter writer;
     private final DuckDbVerdicts verdicts;
     private final DuckDbHitReader reader;
+    private final DuckDbSitemaps sitemaps;
     private final DuckDbHealth health;
     private final DuckDbAlertStore alerts;
 
@@ -78,6 +80,12 @@ public final class DuckDbHitStore implements HitStore {
         this.reader = new DuckDbHitReader(query, claims, writer);
         this.health = new DuckDbHealth(failures, query, writer, reader);
         this.alerts = new DuckDbAlertStore(connection, failures);
+        this.sitemaps = new DuckDbSitemaps((DuckDBConnection) connection.duplicate(), failures);
+    }
+
+    @Override
+    public SitemapStore sitemaps() {
+        return sitemaps;
     }
 
     /**
@@ -274,6 +282,7 @@ public final class DuckDbHitStore implements HitStore {
         try {
             writer.close();
         } finally {
+            sitemaps.close();
             alerts.close();
             query.close();
             closeConnection();
