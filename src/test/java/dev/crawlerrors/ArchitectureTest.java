@@ -42,14 +42,13 @@ class ArchitectureTest {
             Map.entry("crawler.verify", Set.of("crawler", "crawler.dns", "crawler.signature", "ingest", "text")),
             // Web Bot Auth: signatures read from the log, signers' key directories, their history
             Map.entry("crawler.signature", Set.of("crawler", "ingest", "text")),
-            Map.entry("store", Set.of("crawler", "ingest", "text")),
+            Map.entry("store", Set.of("crawler", "ingest", "sitemap", "text")),
             // a DuckDB file takes imports through the serve that has it open (store.remote)
-            Map.entry("store.duckdb", Set.of("store", "store.remote", "crawler", "ingest", "text")),
-            Map.entry("store.clickhouse", Set.of("store", "crawler", "ingest", "text")),
-            Map.entry("store.remote", Set.of("store", "crawler", "ingest", "text")),
+            Map.entry("store.duckdb", Set.of("store", "store.remote", "crawler", "ingest", "sitemap", "text")),
+            Map.entry("store.clickhouse", Set.of("store", "crawler", "ingest", "sitemap", "text")),
+            Map.entry("store.remote", Set.of("store", "crawler", "ingest", "sitemap", "text")),
             Map.entry("pipeline", Set.of("store", "crawler", "crawler.verify", "crawler.signature", "ingest", "ingest.format", "ingest.source",
-                    "ingest.push",
-                    "text")),
+                    "ingest.push", "sitemap", "text")),
             // report.pattern finds the URL patterns of error hits (store's counts in, patterns out)
             Map.entry("report.pattern", Set.of("store", "text")),
             Map.entry("report", Set.of("report.pattern", "store", "crawler", "text")),
@@ -57,11 +56,13 @@ class ArchitectureTest {
             Map.entry("alert", Set.of("store", "crawler", "ingest", "text")),
             Map.entry("web", Set.of("report", "report.pattern", "alert", "store", "crawler", "text")),
             Map.entry("demo", Set.of("text")),
+            // sitemaps as the site lists its URLs, read from files and servers within bounds
+            Map.entry("sitemap", Set.of("text")),
             // cli wires the rest together: it opens an engine, reads the options that name a format
             // (ingest.format) or a syslog address (ingest.push), and runs the pipeline; it never reads
             // or parses a log itself (ingest.source, ingest's own types are the pipeline's business)
             Map.entry("cli", Set.of("pipeline", "report", "alert", "web", "store", "store.duckdb", "store.clickhouse", "store.remote", "crawler",
-                    "crawler.verify", "crawler.signature", "crawler.dns", "ingest.format", "ingest.push", "demo", "text")));
+                    "crawler.verify", "crawler.signature", "crawler.dns", "ingest.format", "ingest.push", "demo", "sitemap", "text")));
 
     @Test
     void everyRoomImportsOnlyTheRoomsBelowIt() throws IOException {

@@ -26,6 +26,8 @@ final class ImportCommand implements Callable<Integer> {
 
     final FormatOption format = new FormatOption();
 
+    final SitemapOptions sitemaps = new SitemapOptions();
+
     List<String> files;
 
     boolean verbose;
@@ -39,10 +41,11 @@ final class ImportCommand implements Callable<Integer> {
                         + "from where that import stopped (logs are known by their content, so rotation does not matter).");
         CommandSpecs.exitCodes(spec, "0:every log named was read (or found imported before, or empty), and what it held is stored",
                 "1:a log named could not be read (missing, not allowed, damaged, in no format known; the others were imported),"
-                        + " a glob matched nothing, or the store failed",
+                        + " a glob matched nothing, a --sitemap was refused (its last good copy kept), or the store failed",
                 "2:bad usage");
         store.addTo(spec);
         format.addTo(spec);
+        sitemaps.addTo(spec, false);
         spec.addOption(CommandSpecs.option("--verbose", null, boolean.class, () -> verbose, value -> verbose = value,
                 "A line for each log in the summary (new, grown, already imported, unchanged, empty); without it, the logs "
                         + "are counted by outcome and format.").build());
@@ -80,7 +83,9 @@ final class ImportCommand implements Callable<Integer> {
             summary.print(System.out);
             String where = hits instanceof StoreSocketClient through ? through.describe() : store.shownStore();
             System.out.println("Store: " + ShownText.of(where) + " (" + storedInAll(hits) + ").");
-            return summary.succeeded() ? 0 : Main.RUNTIME_FAILURE;
+            // after the logs: a sitemap refused costs the import nothing it read
+            boolean sitemapsRead = sitemaps.reads(hits, notice -> System.out.println(ShownText.of(notice))).readAll();
+            return summary.succeeded() && sitemapsRead ? 0 : Main.RUNTIME_FAILURE;
         } catch (Exception | Error e) {
             if (!reading) {
                 store.removeIfMadeNow(existed); // a store made for an import that never began; one that did keeps what it stored

@@ -11,6 +11,7 @@ import dev.crawlerrors.ingest.format.FormatChooser;
 import dev.crawlerrors.pipeline.FollowedLogs;
 import dev.crawlerrors.pipeline.LiveSource;
 import dev.crawlerrors.pipeline.PushedLines;
+import dev.crawlerrors.pipeline.SitemapReads;
 import dev.crawlerrors.pipeline.VerdictRechecks;
 import dev.crawlerrors.report.CrawlErrorReport;
 import dev.crawlerrors.report.ReportRequest;
@@ -43,6 +44,7 @@ final class ServeCommand implements Callable<Integer> {
 
     final UrlNamesOption urlNames = new UrlNamesOption();
 
+    final SitemapOptions sitemaps = new SitemapOptions();
     final AlertOptions alerting = new AlertOptions();
 
     /** The command, bound to this object. */
@@ -65,6 +67,7 @@ final class ServeCommand implements Callable<Integer> {
                         + "a growing one read on, a compressed one once it stays unchanged. Repeatable.").build());
         format.addTo(spec);
         urlNames.addTo(spec, List.of());
+        sitemaps.addTo(spec, true);
         alerting.addTo(spec);
         return spec;
     }
@@ -85,6 +88,7 @@ final class ServeCommand implements Callable<Integer> {
         store.validate();
         server.check();
         urlNames.check();
+        java.time.Duration sitemapRefresh = sitemaps.refresh();
         CrawlerCatalog catalog = store.catalog();
         ReportServer[] listening = new ReportServer[1];
         AlertSettings alertSettings = alerting.any() ? alerting.check(catalog, store.zone(), () -> server.scheme() + "://"
@@ -136,6 +140,10 @@ final class ServeCommand implements Callable<Integer> {
             }
             LiveSource.startAll(sources);
             started.addAll(sources);
+            SitemapReads sitemapReads = sitemaps.reads(hits, notices);
+            sitemapReads.start(sitemapRefresh); // in the background: a slow sitemap must not delay serving
+            started.add(sitemapReads);
+            feeds.add(sitemapReads);
             report = urlNames.report(hits.reader(), store.zone(), catalog);
             List<MeterBinder> meters = new ArrayList<>(sources);
             meters.add(hitMeters);

@@ -38,6 +38,7 @@ import java.util.stream.Collectors;
  *       both inclusive at the precision given
  *   <li>{@code url}: a path prefix; {@code host}: a virtual host; {@code crawler}: a crawler's name, repeatable
  *   <li>{@code pattern}: a URL pattern from the patterns page, such as {@code /{city}/{street}}
+ *   <li>{@code in_sitemap}: {@code yes} for the hits of URLs a sitemap lists, {@code no} for the others
  *   <li>{@code at}: the snapshot a page belongs to, as page links carry it (every page and format)
  * </ul>
  *
@@ -53,7 +54,8 @@ public final class ReportParameters {
     private static final DateTimeFormatter MINUTE = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm");
 
     /** The filters every page of the report takes, in the order the filter bar shows them. */
-    public static final List<String> FILTERS = List.of("status", "bot", "crawler", "verification", "from", "to", "url", "host", "pattern");
+    public static final List<String> FILTERS = List.of("status", "bot", "crawler", "verification", "from", "to", "url", "host", "pattern",
+            "in_sitemap");
     /** What the report (HTML, JSON, CSV) takes: its filters, the page and the snapshot. */
     public static final Set<String> REPORT = names(List.of("page"), FILTERS, List.of("at"));
     /** What the patterns page takes: the filters and the snapshot. */
@@ -139,8 +141,22 @@ public final class ReportParameters {
         if (interval != null && !INTERVALS.contains(interval)) {
             throw new BadParameterException("interval", "interval must be one of " + String.join(", ", INTERVALS) + "; got '" + interval + "'");
         }
-        HitFilter filter = new HitFilter(statuses, bots, verifications, from, to, url, host, crawlers, null);
+        HitFilter filter = new HitFilter(statuses, bots, verifications, from, to, url, host, crawlers, null,
+                inSitemap(single(query, "in_sitemap")));
         return new ReportRequest(filter, page, pattern, interval, snapshot(single(query, "at")));
+    }
+
+    /** {@code in_sitemap=yes|no}: whether the hits shown are of URLs a sitemap lists; null when not asked. */
+    private static Boolean inSitemap(String value) {
+        if (value == null) {
+            return null;
+        }
+        return switch (value.trim().toLowerCase(java.util.Locale.ROOT)) {
+            case "yes" -> Boolean.TRUE;
+            case "no" -> Boolean.FALSE;
+            default -> throw new BadParameterException("in_sitemap", "in_sitemap must be yes (URLs a sitemap lists) or no (URLs none"
+                    + " lists); got '" + value + "'");
+        };
     }
 
     /** The lengths of the overview's time buckets. */

@@ -22,6 +22,7 @@ import java.util.TreeSet;
  * @param to         exclusive, or null
  * @param crawlers   crawlers' names, as the catalog spells them; empty for every crawler
  * @param urlPattern the URL shape a hit's path must have, or null
+ * @param inSitemap  true: only hits of URLs a sitemap lists ({@link SitemapStore}); false: only those none lists; null: either
  */
 public record HitFilter(
         List<StatusRange> statuses,
@@ -32,7 +33,8 @@ public record HitFilter(
         String urlPrefix,
         String host,
         Set<String> crawlers,
-        UrlPattern urlPattern) {
+        UrlPattern urlPattern,
+        Boolean inSitemap) {
 
     /** The report's default: every error hit not known to be spoofed, of the bot types shown by default. */
     public static final HitFilter ERRORS = new HitFilter(List.of(), Set.of(), Set.of(), null, null, null, null);
@@ -45,6 +47,12 @@ public record HitFilter(
         botTypes = botTypes.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(botTypes));
         verifications = verifications.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(verifications));
         crawlers = crawlers == null || crawlers.isEmpty() ? Set.of() : Collections.unmodifiableSet(new LinkedHashSet<>(crawlers));
+    }
+
+    /** A filter of hits whether a sitemap lists their URL or not. */
+    public HitFilter(List<StatusRange> statuses, Set<BotType> botTypes, Set<Verification> verifications, Instant from, Instant to,
+            String urlPrefix, String host, Set<String> crawlers, UrlPattern urlPattern) {
+        this(statuses, botTypes, verifications, from, to, urlPrefix, host, crawlers, urlPattern, null);
     }
 
     /** A filter of every crawler and any URL shape. */
@@ -90,16 +98,21 @@ public record HitFilter(
 
     /** This filter with other statuses (empty: the default, errors). */
     public HitFilter withStatuses(List<StatusRange> value) {
-        return new HitFilter(value, botTypes, verifications, from, to, urlPrefix, host, crawlers, urlPattern);
+        return new HitFilter(value, botTypes, verifications, from, to, urlPrefix, host, crawlers, urlPattern, inSitemap);
     }
 
     /** This filter with other verdicts (empty: the default, all but spoofed). */
     public HitFilter withVerifications(Set<Verification> value) {
-        return new HitFilter(statuses, botTypes, value, from, to, urlPrefix, host, crawlers, urlPattern);
+        return new HitFilter(statuses, botTypes, value, from, to, urlPrefix, host, crawlers, urlPattern, inSitemap);
     }
 
     /** This filter with another URL shape, or none. */
     public HitFilter withUrlPattern(UrlPattern value) {
-        return new HitFilter(statuses, botTypes, verifications, from, to, urlPrefix, host, crawlers, value);
+        return new HitFilter(statuses, botTypes, verifications, from, to, urlPrefix, host, crawlers, value, inSitemap);
+    }
+
+    /** This filter of hits a sitemap lists ({@code true}), none lists ({@code false}), or either ({@code null}). */
+    public HitFilter withInSitemap(Boolean value) {
+        return new HitFilter(statuses, botTypes, verifications, from, to, urlPrefix, host, crawlers, urlPattern, value);
     }
 }

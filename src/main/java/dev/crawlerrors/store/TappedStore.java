@@ -54,6 +54,11 @@ public final class TappedStore implements HitStore {
     }
 
     @Override
+    public SitemapStore sitemaps() {
+        return store.sitemaps();
+    }
+
+    @Override
     public String describe() {
         return store.describe();
     }

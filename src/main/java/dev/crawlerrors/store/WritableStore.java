@@ -20,6 +20,9 @@ public interface WritableStore extends AutoCloseable {
     /** What Web Bot Auth verification keeps: directories' readings and signatures waiting for one. */
     SignatureStore signatures();
 
+    /** The URLs the site's sitemaps list, which the filter {@code in_sitemap} matches hits against. */
+    SitemapStore sitemaps();
+
     /** Where the store is and what it may take, in one line for people: {@code DuckDB store /srv/crawl-errors.duckdb (...)}. */
     String describe();
 

@@ -168,15 +168,16 @@ class ReportParametersTest {
         assertThatThrownBy(() -> parse(Map.of("stauts", List.of("404"))))
                 .isInstanceOf(BadParameterException.class)
                 .hasMessage("unknown parameter 'stauts' (did you mean status?); this page takes page, status, bot, crawler, verification,"
-                        + " from, to, url, host, pattern, at")
+                        + " from, to, url, host, pattern, in_sitemap, at")
                 .extracting(e -> ((BadParameterException) e).parameter()).isEqualTo("stauts");
         assertThatThrownBy(() -> parse(Map.of("interval", List.of("day"))))
                 .hasMessage("unknown parameter 'interval'; this page takes page, status, bot, crawler, verification, from, to, url, host,"
-                        + " pattern, at");
+                        + " pattern, in_sitemap, at");
         assertThat(ReportParameters.parse(Map.of("interval", List.of("day")), BRUSSELS, ReportParameters.OVERVIEW).interval())
                 .isEqualTo("day");
         assertThatThrownBy(() -> ReportParameters.parse(Map.of("page", List.of("2")), BRUSSELS, ReportParameters.PATTERNS))
-                .hasMessage("unknown parameter 'page'; this page takes status, bot, crawler, verification, from, to, url, host, pattern, at");
+                .hasMessage("unknown parameter 'page'; this page takes status, bot, crawler, verification, from, to, url, host, pattern,"
+                        + " in_sitemap, at");
     }
 
     @ParameterizedTest

@@ -29,10 +29,11 @@ final class ClickHouseFilter {
     /**
      * The filter as a condition on the per-minute counts ({@code minute_counts}: minute, writer,
      * batch, status, bot type, crawler and claim), or null when it asks what only the hits hold: a
-     * URL, a host, a URL shape, or a time that is not a whole minute.
+     * URL, a host, a URL shape, whether a sitemap lists it, or a time that is not a whole minute.
      */
     static String minuteWhere(HitFilter filter) {
-        if (filter.urlPrefix() != null || filter.host() != null || filter.urlPattern() != null || !wholeMinute(filter.from())
+        if (filter.urlPrefix() != null || filter.host() != null || filter.urlPattern() != null || filter.inSitemap() != null
+                || !wholeMinute(filter.from())
                 || !wholeMinute(filter.to())) {
             return null;
         }

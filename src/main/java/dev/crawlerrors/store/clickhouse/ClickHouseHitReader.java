@@ -96,7 +96,9 @@ final class ClickHouseHitReader implements HitReader {
     }
 
     private Counted onHits(HitFilter filter) {
-        return new Counted(hits, MINUTE, "count()", ClickHouseFilter.where(filter));
+        // whether a sitemap lists a hit's URL is asked of the shard's own copy of the sitemaps (ClickHouseSitemaps)
+        return new Counted(hits, MINUTE, "count()", ClickHouseFilter.where(filter)
+                + (filter.inSitemap() == null ? "" : " AND " + ClickHouseSitemaps.condition(db, filter.inSitemap())));
     }
 
     /** A table of hits or counts: its minute, its count of hits and the filter as a condition on it. */

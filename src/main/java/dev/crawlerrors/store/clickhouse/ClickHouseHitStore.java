@@ -5,6 +5,7 @@ import dev.crawlerrors.store.HitReader;
 import dev.crawlerrors.store.HitStore;
 import dev.crawlerrors.store.HitWriter;
 import dev.crawlerrors.store.SignatureStore;
+import dev.crawlerrors.store.SitemapStore;
 import dev.crawlerrors.store.StoreException;
 import dev.crawlerrors.store.StoreHealth;
 import dev.crawlerrors.store.VerdictStore;
@@ -30,6 +31,7 @@ public final class ClickHouseHitStore implements HitStore {
     private final ClickHouseSnapshots snapshots;
     private final ClickHouseVerdicts verdicts;
     private final ClickHouseHitReader reader;
+    private final ClickHouseSitemaps sitemaps;
     private final ClickHouseHealth health;
     private final ClickHouseSignatures signatures;
     private final ClickHouseAlertStore alerts;
@@ -52,6 +54,7 @@ public final class ClickHouseHitStore implements HitStore {
         this.reader = new ClickHouseHitReader(http, cluster, location.database(), snapshots, verdicts, commits::commitIfDirty);
         this.health = new ClickHouseHealth(http, cluster, location, snapshots, commits, reader);
         this.signatures = new ClickHouseSignatures(http, cluster, location.database());
+        this.sitemaps = new ClickHouseSitemaps(http, cluster, location.database());
         this.alerts = new ClickHouseAlertStore(http, cluster.meta(), location.database());
         snapshots.dropOld();
         new ClickHouseLogClaims(http, cluster.meta(), location.database()).dropOld(ClickHouseSnapshots.KEEP_DAYS);
@@ -94,6 +97,11 @@ public final class ClickHouseHitStore implements HitStore {
     /** The store, as its URL names it. */
     public ClickHouseLocation location() {
         return location;
+    }
+
+    @Override
+    public SitemapStore sitemaps() {
+        return sitemaps;
     }
 
     @Override

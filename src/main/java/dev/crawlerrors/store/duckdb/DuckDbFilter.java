@@ -64,6 +64,9 @@ final class DuckDbFilter {
         if (filter.urlPattern() != null) {
             parts.add(pattern(filter.urlPattern(), params));
         }
+        if (filter.inSitemap() != null) {
+            parts.add(filter.inSitemap() ? DuckDbSitemaps.LISTED : "NOT " + DuckDbSitemaps.LISTED);
+        }
         return String.join(" AND ", parts);
     }
 

@@ -6,6 +6,7 @@ import dev.crawlerrors.store.HitReader;
 import dev.crawlerrors.store.HitStore;
 import dev.crawlerrors.store.HitWriter;
 import dev.crawlerrors.store.SignatureStore;
+import dev.crawlerrors.store.SitemapStore;
 import dev.crawlerrors.store.StoreException;
 import dev.crawlerrors.store.StoreFileModes;
 import dev.crawlerrors.store.StoreHealth;
@@ -56,6 +57,7 @@ public final class DuckDbHitStore implements HitStore {
     private final DuckDbHitWriter writer;
     private final DuckDbVerdicts verdicts;
     private final DuckDbHitReader reader;
+    private final DuckDbSitemaps sitemaps;
     private final DuckDbHealth health;
     private final DuckDbSignatures signatures;
     private final DuckDbAlertStore alerts;
@@ -81,6 +83,12 @@ public final class DuckDbHitStore implements HitStore {
         this.health = new DuckDbHealth(failures, query, writer, reader);
         this.signatures = new DuckDbSignatures(connection, failures);
         this.alerts = new DuckDbAlertStore(connection, failures);
+        this.sitemaps = new DuckDbSitemaps((DuckDBConnection) connection.duplicate(), failures);
+    }
+
+    @Override
+    public SitemapStore sitemaps() {
+        return sitemaps;
     }
 
     /**
@@ -282,6 +290,7 @@ public final class DuckDbHitStore implements HitStore {
         try {
             writer.close();
         } finally {
+            sitemaps.close();
             alerts.close();
             query.close();
             signatures.close();

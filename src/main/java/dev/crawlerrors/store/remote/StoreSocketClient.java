@@ -6,6 +6,7 @@ import dev.crawlerrors.crawler.Verification;
 import dev.crawlerrors.ingest.SourceProgress;
 import dev.crawlerrors.store.HitWriter;
 import dev.crawlerrors.store.SignatureStore;
+import dev.crawlerrors.store.SitemapStore;
 import dev.crawlerrors.store.StoreException;
 import dev.crawlerrors.store.StoreHealth;
 import dev.crawlerrors.store.StoredVerdict;
@@ -182,6 +183,12 @@ public final class StoreSocketClient implements WritableStore, HitWriter, Verdic
     public synchronized long size() {
         ask(Frames.SIZE, () -> { });
         return read(in::readLong);
+    }
+
+    @Override
+    public SitemapStore sitemaps() {
+        return SitemapStore.refusing("this store is held by a running serve, which keeps the sitemaps it is given:"
+                + " give --sitemap to that serve, or stop it and import again");
     }
 
     @Override

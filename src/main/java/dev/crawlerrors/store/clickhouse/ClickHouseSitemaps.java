@@ -1,0 +1,88 @@
+package dev.crawlerrors.store.clickhouse;
+
+import dev.crawlerrors.sitemap.SitemapUrl;
+import dev.crawlerrors.store.SitemapStore;
+import dev.crawlerrors.store.StoredSitemap;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * The sitemaps' URLs on ClickHouse, held whole by every shard (as the verdicts are), so a shard
+ * filters its own hits by {@code in_sitemap} with a local subquery. 18.16 has no transactions: each
+ * read of a sitemap is a version, its URLs written to every shard first ({@code sitemap_urls_local})
+ * and its row in {@code sitemap_reads_local} last, and the filter matches each sitemap's newest
+ * version with a row there. A read that fails half-way leaves no row, so the last good copy stays
+ * in use; older versions are deleted (a mutation, in the background) once the new one is in.
+ */
+final class ClickHouseSitemaps implements SitemapStore {
+
+    /** Rows sent in one insert. */
+    private static final int BATCH_ROWS = 100_000;
+
+    private final ClickHouseHttp http;
+    private final ClickHouseCluster cluster;
+    private final String db;
+
+    ClickHouseSitemaps(ClickHouseHttp http, ClickHouseCluster cluster, String db) {
+        this.http = http;
+        this.cluster = cluster;
+        this.db = db;
+        for (ClickHouseCluster.Shard shard : cluster.shards()) {
+            http.execute(shard.http(), "CREATE TABLE IF NOT EXISTS " + db + ".sitemap_urls_local (sitemap String, version UInt64,"
+                    + " host String, target String) ENGINE = MergeTree ORDER BY (sitemap, version)");
+            http.execute(shard.http(), "CREATE TABLE IF NOT EXISTS " + db + ".sitemap_reads_local (sitemap String, version UInt64,"
+                    + " read_at_ms Int64, urls UInt64) ENGINE = MergeTree ORDER BY (sitemap, version)");
+        }
+    }
+
+    /** The condition that a hit's URL is listed ({@code listed}) or not, on the shard's own copy. */
+    static String condition(String db, boolean listed) {
+        String current = " WHERE (sitemap, version) IN (SELECT sitemap, max(version) FROM " + db + ".sitemap_reads_local GROUP BY sitemap)";
+        String condition = "((ifNull(host, '') = '' AND url IN (SELECT target FROM " + db + ".sitemap_urls_local" + current + "))"
+                + " OR concat(lower(ifNull(host, '')), ' ', url) IN (SELECT concat(host, ' ', target) FROM " + db + ".sitemap_urls_local"
+                + current + "))";
+        return listed ? condition : "NOT " + condition;
+    }
+
+    @Override
+    public void replace(String sitemap, Instant readAt, List<SitemapUrl> urls) {
+        long version = readAt.toEpochMilli() * 1000 + ThreadLocalRandom.current().nextInt(1000);
+        for (int from = 0; from < urls.size(); from += BATCH_ROWS) {
+            ClickHouseTsv.Writer rows = new ClickHouseTsv.Writer(1 << 20);
+            for (SitemapUrl url : urls.subList(from, Math.min(urls.size(), from + BATCH_ROWS))) {
+                rows.field(sitemap).tab().unsigned(version).tab().field(url.host()).tab().field(url.target()).endRow();
+            }
+            onEveryShard(db + ".sitemap_urls_local (sitemap, version, host, target)", rows);
+        }
+        ClickHouseTsv.Writer read = new ClickHouseTsv.Writer(256);
+        read.field(sitemap).tab().unsigned(version).tab().field(readAt.toEpochMilli()).tab().unsigned(urls.size()).endRow();
+        onEveryShard(db + ".sitemap_reads_local (sitemap, version, read_at_ms, urls)", read);
+        for (ClickHouseCluster.Shard shard : cluster.shards()) {
+            String older = " DELETE WHERE sitemap = " + ClickHouseSql.quote(sitemap) + " AND version < " + Long.toUnsignedString(version);
+            http.execute(shard.http(), "ALTER TABLE " + db + ".sitemap_urls_local" + older);
+            http.execute(shard.http(), "ALTER TABLE " + db + ".sitemap_reads_local" + older);
+        }
+    }
+
+    private void onEveryShard(String table, ClickHouseTsv.Writer rows) {
+        List<CompletableFuture<Void>> inserts = new ArrayList<>();
+        for (ClickHouseCluster.Shard shard : cluster.shards()) {
+            inserts.add(http.insert(shard.http(), table, rows));
+        }
+        inserts.forEach(ClickHouseHttp::await);
+    }
+
+    @Override
+    public List<StoredSitemap> sitemaps() {
+        ClickHouseTsv.Reader rows = new ClickHouseTsv.Reader(http.query(cluster.meta(), "SELECT sitemap, argMax(read_at_ms, version),"
+                + " argMax(urls, version) FROM " + db + ".sitemap_reads_local GROUP BY sitemap ORDER BY sitemap"));
+        List<StoredSitemap> held = new ArrayList<>();
+        while (rows.nextRow()) {
+            held.add(new StoredSitemap(rows.text(), Instant.ofEpochMilli(rows.number()), rows.number()));
+        }
+        return held;
+    }
+}

@@ -1,0 +1,92 @@
+package dev.crawlerrors.store.duckdb;
+
+import dev.crawlerrors.sitemap.SitemapUrl;
+import dev.crawlerrors.store.SitemapStore;
+import dev.crawlerrors.store.StoredSitemap;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.duckdb.DuckDBAppender;
+import org.duckdb.DuckDBConnection;
+
+/**
+ * The sitemaps' URLs in the embedded store: {@code sitemap_urls} (each URL of each sitemap, by host
+ * and request target) and {@code sitemap_reads} (each sitemap's newest read), replaced in one
+ * transaction so a reader sees the old copy or the new one whole. On a connection of its own, as
+ * a sitemap is read on a thread of its own while the writer and the report use theirs. The tables
+ * are made when missing: they add to a store of any schema version and nothing older reads them.
+ */
+final class DuckDbSitemaps implements SitemapStore, AutoCloseable {
+
+    /** The condition that a hit {@code h}'s URL is listed: by host and target, or by target alone where the log has no host. */
+    static final String LISTED = "((coalesce(h.host, '') = '' AND h.url IN (SELECT target FROM sitemap_urls))"
+            + " OR (lower(coalesce(h.host, '')) || ' ' || h.url) IN (SELECT host || ' ' || target FROM sitemap_urls))";
+
+    private final DuckDBConnection connection;
+    private final DuckDbFailures failures;
+
+    DuckDbSitemaps(DuckDBConnection connection, DuckDbFailures failures) throws SQLException {
+        this.connection = connection;
+        this.failures = failures;
+        try (Statement st = connection.createStatement()) {
+            st.execute("CREATE TABLE IF NOT EXISTS sitemap_urls (sitemap VARCHAR NOT NULL, host VARCHAR NOT NULL, target VARCHAR NOT NULL)");
+            st.execute("CREATE TABLE IF NOT EXISTS sitemap_reads (sitemap VARCHAR PRIMARY KEY, read_at_ms BIGINT NOT NULL, urls BIGINT NOT NULL)");
+        }
+    }
+
+    @Override
+    public synchronized void replace(String sitemap, Instant readAt, List<SitemapUrl> urls) {
+        try {
+            connection.setAutoCommit(false);
+            try (PreparedStatement delete = connection.prepareStatement("DELETE FROM sitemap_urls WHERE sitemap = ?");
+                 PreparedStatement read = connection.prepareStatement("INSERT OR REPLACE INTO sitemap_reads VALUES (?, ?, ?)")) {
+                delete.setString(1, sitemap);
+                delete.execute(); // a statement first: the Appender joins the open transaction only once one began it
+                try (DuckDBAppender appender = connection.createAppender(DuckDBConnection.DEFAULT_SCHEMA, "sitemap_urls")) {
+                    for (SitemapUrl url : urls) {
+                        appender.beginRow().append(sitemap).append(url.host()).append(url.target()).endRow();
+                    }
+                }
+                read.setString(1, sitemap);
+                read.setLong(2, readAt.toEpochMilli());
+                read.setLong(3, urls.size());
+                read.execute();
+                connection.commit();
+            } catch (SQLException | RuntimeException e) {
+                connection.rollback();
+                throw e;
+            } finally {
+                connection.setAutoCommit(true);
+            }
+        } catch (SQLException e) {
+            throw failures.of("cannot keep the URLs of sitemap " + sitemap, e);
+        }
+    }
+
+    @Override
+    public synchronized List<StoredSitemap> sitemaps() {
+        List<StoredSitemap> held = new ArrayList<>();
+        try (Statement st = connection.createStatement();
+             ResultSet rs = st.executeQuery("SELECT sitemap, read_at_ms, urls FROM sitemap_reads ORDER BY sitemap")) {
+            while (rs.next()) {
+                held.add(new StoredSitemap(rs.getString(1), Instant.ofEpochMilli(rs.getLong(2)), rs.getLong(3)));
+            }
+        } catch (SQLException e) {
+            throw failures.of("cannot read which sitemaps it holds", e);
+        }
+        return held;
+    }
+
+    @Override
+    public synchronized void close() {
+        try {
+            connection.close();
+        } catch (SQLException e) {
+            throw failures.of("cannot close", e);
+        }
+    }
+}

@@ -1,0 +1,90 @@
+package dev.crawlerrors.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.crawlerrors.crawler.CrawlerHit;
+import dev.crawlerrors.crawler.SampleHits;
+import dev.crawlerrors.ingest.Hit;
+import dev.crawlerrors.sitemap.SitemapUrl;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What {@code in_sitemap} answers, the same on every engine: a hit's URL is listed when a sitemap
+ * lists its host (in any case) and its request target (the query as logged), or its target alone
+ * where the log has no host; a new read of a sitemap replaces the old one whole.
+ */
+public abstract class SitemapMatchContract {
+
+    /** A fresh, empty store of the engine under test. */
+    protected abstract HitStore open();
+
+    private static CrawlerHit hit(String time, String url, int status, String host) {
+        CrawlerHit base = SampleHits.googlebot(time, "66.249.66.1", url, status, SampleHits.VERIFIED);
+        Hit h = base.hit();
+        return new CrawlerHit(new Hit(h.epochMillis(), h.offsetMinutes(), h.ip(), h.method(), h.url(), h.status(), h.bytes(), h.referer(),
+                h.userAgent(), h.durationMs(), host), base.crawler(), base.verdict());
+    }
+
+    private static final List<SitemapUrl> SITEMAP = List.of(
+            new SitemapUrl("www.example.be", "/antwerp/de-keyserlei"),
+            new SitemapUrl("www.example.be", "/gent/veldstraat?tab=parkeren&p=2"),
+            new SitemapUrl("www.example.be", "/antwerp/meir"));
+
+    @Test
+    void matchesByHostAndTargetOrTargetAloneWhereTheLogHasNoHost() {
+        try (HitStore store = open()) {
+            store.writer().append(List.of(
+                    hit("2025-05-14T10:00:00Z", "/antwerp/de-keyserlei", 308, null),
+                    hit("2025-05-14T10:01:00Z", "/antwerp/straten/q", 404, null),
+                    hit("2025-05-14T10:02:00Z", "/gent/veldstraat?tab=parkeren&p=2", 404, "WWW.Example.be"),
+                    hit("2025-05-14T10:03:00Z", "/gent/veldstraat", 404, "www.example.be"),
+                    hit("2025-05-14T10:04:00Z", "/antwerp/meir", 410, "other.example.org")));
+            store.writer().flush();
+            store.sitemaps().replace("https://www.example.be/sitemap.xml", Instant.parse("2025-05-14T09:00:00Z"), SITEMAP);
+
+            assertThat(store.reader().page(HitFilter.ERRORS.withInSitemap(true), 0, 10)).extracting(StoredHit::url)
+                    .containsExactly("/gent/veldstraat?tab=parkeren&p=2", "/antwerp/de-keyserlei");
+            assertThat(store.reader().page(HitFilter.ERRORS.withInSitemap(false), 0, 10)).extracting(StoredHit::url)
+                    .containsExactly("/antwerp/meir", "/gent/veldstraat", "/antwerp/straten/q");
+            assertThat(store.reader().count(HitFilter.ERRORS.withInSitemap(true))).isEqualTo(2);
+            assertThat(store.reader().count(HitFilter.ERRORS.withInSitemap(false))).isEqualTo(3);
+            assertThat(store.reader().count(HitFilter.ERRORS)).isEqualTo(5);
+            assertThat(store.sitemaps().sitemaps()).containsExactly(
+                    new StoredSitemap("https://www.example.be/sitemap.xml", Instant.parse("2025-05-14T09:00:00Z"), 3));
+        }
+    }
+
+    @Test
+    void aNewReadReplacesTheOldWholeAndSitemapsAddUp() {
+        try (HitStore store = open()) {
+            store.writer().append(List.of(
+                    hit("2025-05-14T10:00:00Z", "/antwerp/de-keyserlei", 308, null),
+                    hit("2025-05-14T10:01:00Z", "/antwerp/straten/q", 404, null),
+                    hit("2025-05-14T10:02:00Z", "/news/1", 404, null)));
+            store.writer().flush();
+            store.sitemaps().replace("streets", Instant.parse("2025-05-14T09:00:00Z"), SITEMAP);
+            store.sitemaps().replace("news", Instant.parse("2025-05-14T09:00:00Z"), List.of(new SitemapUrl("news.example.be", "/news/1")));
+            store.sitemaps().replace("streets", Instant.parse("2025-05-14T11:00:00Z"),
+                    List.of(new SitemapUrl("www.example.be", "/antwerp/straten/q")));
+
+            assertThat(store.reader().page(HitFilter.ERRORS.withInSitemap(true), 0, 10)).extracting(StoredHit::url)
+                    .containsExactly("/news/1", "/antwerp/straten/q");
+            assertThat(store.sitemaps().sitemaps()).containsExactly(
+                    new StoredSitemap("news", Instant.parse("2025-05-14T09:00:00Z"), 1),
+                    new StoredSitemap("streets", Instant.parse("2025-05-14T11:00:00Z"), 1));
+        }
+    }
+
+    @Test
+    void noSitemapListsNothing() {
+        try (HitStore store = open()) {
+            store.writer().append(List.of(hit("2025-05-14T10:00:00Z", "/a", 404, null)));
+            store.writer().flush();
+
+            assertThat(store.reader().count(HitFilter.ERRORS.withInSitemap(true))).isZero();
+            assertThat(store.reader().count(HitFilter.ERRORS.withInSitemap(false))).isEqualTo(1);
+        }
+    }
+}
