@@ -112,7 +112,11 @@ final class DuckDbQuery implements AutoCloseable {
         synchronized (this) {
             if (made < size) {
                 try {
-                    c = new Pooled(connection.duplicate());
+                    // a duplicate takes the writer's auto-commit as it is now: made while the writer had a
+                    // transaction open, it would read in one transaction of its own, never committed, forever
+                    Connection duplicate = connection.duplicate();
+                    duplicate.setAutoCommit(true);
+                    c = new Pooled(duplicate);
                     made++;
                     return c;
                 } catch (SQLException e) {
