@@ -12,6 +12,11 @@ public interface HitStore extends HitWriter, HitReader, VerdictStore, StoreHealt
         return getClass().getSimpleName();
     }
 
+    /** The state of every URL the store's crawlers fetched. */
+    default UrlStates urlStates() {
+        throw new UnsupportedOperationException(describe() + " keeps no URL states");
+    }
+
     @Override
     void close();
 }

@@ -68,6 +68,7 @@ public final class DuckDbHitStore implements HitStore {
     private final DuckDbHitWriter writer;
     private final DuckDbVerdicts verdicts;
     private final DuckDbHitReader reader;
+    private final DuckDbUrlStates urlStates;
 
     private DuckDbHitStore(DuckDBConnection connection, DuckDbFailures failures, long commitRows, DuckDbSettings settings)
             throws SQLException {
@@ -87,6 +88,7 @@ public final class DuckDbHitStore implements HitStore {
         this.verdicts = new DuckDbVerdicts(connection, query, this::snapshot);
         this.writer = new DuckDbHitWriter(connection, location, failures, commitRows, verdicts, query, claims);
         this.reader = new DuckDbHitReader(query, claims, writer);
+        this.urlStates = new DuckDbUrlStates(connection, query, claims, writer, location);
     }
 
     /**
@@ -356,8 +358,14 @@ public final class DuckDbHitStore implements HitStore {
     }
 
     @Override
+    public dev.crawlerrors.store.UrlStates urlStates() {
+        return urlStates;
+    }
+
+    @Override
     public synchronized void close() {
         try {
+            urlStates.foldIfWritten();
             writer.close();
         } finally {
             query.close();

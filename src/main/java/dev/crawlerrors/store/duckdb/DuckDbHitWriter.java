@@ -186,6 +186,7 @@ final class DuckDbHitWriter {
             }
             loadClaims(st);
             committed = new Snapshot(nextId - 1, nextVersion - 1);
+            firstIdSinceOpen = nextId;
         }
     }
 
@@ -203,6 +204,47 @@ final class DuckDbHitWriter {
             rs.next();
             nextClaim = Math.max(nextClaim, rs.getInt(1) + 1);
             nextVersion = Math.max(nextVersion, rs.getLong(2) + 1);
+        }
+    }
+
+    /** The number the first hit appended after the store opened takes: what a close asks to know whether hits came. */
+    private long firstIdSinceOpen;
+
+    /** Whether hits were committed since the store opened. */
+    boolean wroteSinceOpen() {
+        return committed.hits() >= firstIdSinceOpen;
+    }
+
+    /**
+     * Runs {@code task} on the writer's thread, with everything appended so far committed and no
+     * transaction open, and waits for it: its failure is this call's. It may use the writer's
+     * connection as it likes, and must leave no transaction open.
+     */
+    synchronized <T> T exclusive(java.util.function.Function<Snapshot, T> task) {
+        flush();
+        Future<T> running = writer.submit(() -> task.apply(committed));
+        writing = running;
+        try {
+            BatchInFlight.await(running);
+            return running.resultNow();
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            throw cause instanceof RuntimeException runtime ? runtime : new StoreException("cannot write to " + location + ": " + cause, cause);
+        } finally {
+            writing = null;
+        }
+    }
+
+    /** Runs {@code task} on the writer's thread after what is queued there now, without waiting (a failure is the task's to report). */
+    void later(java.util.function.Consumer<Snapshot> task) {
+        try {
+            writer.execute(() -> {
+                if (!inTransaction) { // between two batches of one transaction: the next request runs it
+                    task.accept(committed);
+                }
+            });
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            // the store is closing: its close folds what it wrote
         }
     }
 

@@ -13,12 +13,14 @@ import org.duckdb.DuckDBConnection;
  * reads verdicts as of its snapshot. Version 3 records with how far each log was read the check of
  * the bytes before there ({@code check_hash}) and the fingerprint its key begins with ({@code prefix}),
  * so a log that begins as another is told apart, and each file read to its end ({@code import_files}),
- * so a file that did not change since is known without being opened.
+ * so a file that did not change since is known without being opened. Version 4 keeps each URL's
+ * history ({@code url_log}) and state ({@code url_states}), folded from the hits ({@link DuckDbUrlStates});
+ * a store of version 3 gets them empty, and its first fold reads every hit.
  */
 final class DuckDbSchema {
 
     /** The schema this version writes. */
-    static final int VERSION = 3;
+    static final int VERSION = 4;
 
     private static final String TABLES = """
             CREATE TABLE IF NOT EXISTS hits (
@@ -75,6 +77,36 @@ final class DuckDbSchema {
               check_hash VARCHAR,
               imported_at TIMESTAMP NOT NULL
             );
+            CREATE TABLE IF NOT EXISTS url_states (
+              url_key BIGINT NOT NULL,
+              scope VARCHAR NOT NULL,
+              host VARCHAR NOT NULL,
+              url VARCHAR NOT NULL,
+              ok BIGINT,
+              not_modified BIGINT,
+              redirects BIGINT,
+              client_errors BIGINT,
+              server_errors BIGINT,
+              error_hits BIGINT,
+              first_crawled BIGINT,
+              last_crawled BIGINT,
+              last_status SMALLINT,
+              first_error BIGINT,
+              first_error_status SMALLINT,
+              last_error BIGINT,
+              last_error_status SMALLINT,
+              fixed_since BIGINT,
+              flips INTEGER,
+              last_hit_id BIGINT
+            );
+            CREATE TABLE IF NOT EXISTS url_log (
+              k BIGINT NOT NULL,
+              t BIGINT NOT NULL,
+              i BIGINT NOT NULL,
+              s SMALLINT NOT NULL,
+              c INTEGER,
+              b VARCHAR NOT NULL
+            );
             CREATE TABLE IF NOT EXISTS store_meta (
               key VARCHAR PRIMARY KEY,
               value VARCHAR NOT NULL
@@ -116,7 +148,8 @@ final class DuckDbSchema {
                 return;
             }
             st.execute(TABLES);
-            st.execute("INSERT OR IGNORE INTO store_meta VALUES ('schema_version', '" + VERSION + "')");
+            // a store of version 3 only lacked url_states, made just now
+            st.execute("INSERT OR " + (recorded == 3 ? "REPLACE" : "IGNORE") + " INTO store_meta VALUES ('schema_version', '" + VERSION + "')");
         }
     }
 
