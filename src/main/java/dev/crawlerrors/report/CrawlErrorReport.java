@@ -111,6 +111,11 @@ public final class CrawlErrorReport {
         return zone;
     }
 
+    /** The crawlers whose names the {@code crawler} filter knows. */
+    CrawlerCatalog catalog() {
+        return catalog == null ? CrawlerCatalog.builtIn() : catalog;
+    }
+
     /** A request's parameters read as this report reads them. */
     public ReportRequest request(Map<String, List<String>> query) {
         return request(query, ReportParameters.REPORT);

@@ -44,10 +44,17 @@ final class ReportRoutes {
 
     private final CrawlErrorReport report;
     private final Supplier<List<String>> evidenceSources;
+    private final dev.crawlerrors.report.RobotsHealth robots;
 
-    ReportRoutes(CrawlErrorReport report, Supplier<List<String>> evidenceSources) {
+    ReportRoutes(CrawlErrorReport report, Supplier<List<String>> evidenceSources, dev.crawlerrors.report.RobotsHealth robots) {
         this.report = report;
         this.evidenceSources = evidenceSources;
+        this.robots = robots;
+    }
+
+    /** A page with the robots.txt alerts in its banner's place. */
+    private String page(String template, Object model) {
+        return RobotsBanner.into(render(template, model), robots);
     }
 
     void html(Context ctx) {
@@ -62,7 +69,7 @@ final class ReportRoutes {
         Overview summary = report.summary(request, page).orElse(null);
         ReportView view = new ReportView(page, new ReportLinks(ctx.queryParamMap(), page.at()), recorded, filtered, evidenceSources.get(),
                 summary, request.filter().hiddenBotTypes());
-        ctx.html(render("report.jte", view));
+        ctx.html(page("report.jte", view));
     }
 
     void json(Context ctx) throws IOException {
@@ -99,7 +106,7 @@ final class ReportRoutes {
             return;
         }
         CountedAt<PatternReport> patterns = report.patternsAt(request);
-        ctx.html(render("patterns.jte", new PatternsView(patterns.value(), new ReportLinks(ctx.queryParamMap(), patterns.at()),
+        ctx.html(page("patterns.jte", new PatternsView(patterns.value(), new ReportLinks(ctx.queryParamMap(), patterns.at()),
                 report.zone().getId())));
     }
 
@@ -129,7 +136,7 @@ final class ReportRoutes {
             return;
         }
         Overview overview = report.overview(request);
-        ctx.html(render("overview.jte", new OverviewView(overview, new ReportLinks(ctx.queryParamMap(), overview.at()))));
+        ctx.html(page("overview.jte", new OverviewView(overview, new ReportLinks(ctx.queryParamMap(), overview.at()))));
     }
 
     void overviewJson(Context ctx) throws IOException {
@@ -144,7 +151,7 @@ final class ReportRoutes {
     void hitHtml(Context ctx) {
         HitDetail hit = hit(ctx);
         String at = ctx.queryParam("at");
-        ctx.html(render("hit.jte", new HitView(hit, evidenceSources.get(), at == null || at.isBlank() ? null : at)));
+        ctx.html(page("hit.jte", new HitView(hit, evidenceSources.get(), at == null || at.isBlank() ? null : at)));
     }
 
     void hitJson(Context ctx) throws IOException {
@@ -176,7 +183,7 @@ final class ReportRoutes {
      * Sends a browser that submitted the filter form with fields left blank to the same page without
      * them, so its address holds only the filters in use; true when it did.
      */
-    private static boolean redirectedWithoutBlanks(Context ctx) {
+    static boolean redirectedWithoutBlanks(Context ctx) {
         boolean blanks = ctx.queryParamMap().entrySet().stream()
                 .anyMatch(e -> !e.getKey().equals("page") && e.getValue().stream().anyMatch(String::isBlank));
         if (!blanks) {

@@ -97,7 +97,11 @@ public final class ReportServer implements AutoCloseable {
         PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         Gauge.builder("crawl_errors_hits_stored", store, s -> s.size()).description("crawler hits in the store").register(metrics);
         meters.forEach(meter -> meter.bindTo(metrics));
-        ReportRoutes routes = new ReportRoutes(report, evidenceSources);
+        dev.crawlerrors.report.UrlReport urlReport = new dev.crawlerrors.report.UrlReport(report, store, store.urlStates());
+        dev.crawlerrors.report.RobotsHealth robots = new dev.crawlerrors.report.RobotsHealth(urlReport);
+        ReportRoutes routes = new ReportRoutes(report, evidenceSources, robots);
+        UrlRoutes urlRoutes = new UrlRoutes(urlReport, robots);
+        store.urlStates().catchUp(); // the hits stored while nothing served are folded now, not at the first reader
         Set<String> paths = new HashSet<>();
         Javalin app = Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
@@ -117,6 +121,13 @@ public final class ReportServer implements AutoCloseable {
             readOnly.accept(ReportLinks.PATTERNS_JSON_PATH, ctx -> gate.pass(() -> routes.patternsJson(ctx)));
             readOnly.accept(ReportLinks.OVERVIEW_PATH, ctx -> gate.pass(() -> routes.overviewHtml(ctx)));
             readOnly.accept(ReportLinks.OVERVIEW_JSON_PATH, ctx -> gate.pass(() -> routes.overviewJson(ctx)));
+            readOnly.accept(ReportLinks.URLS_PATH, ctx -> gate.pass(() -> urlRoutes.html(ctx)));
+            readOnly.accept(ReportLinks.URLS_JSON_PATH, ctx -> gate.pass(() -> urlRoutes.json(ctx)));
+            readOnly.accept(ReportLinks.URLS_CSV_PATH, ctx -> gate.pass(() -> urlRoutes.csv(ctx)));
+            readOnly.accept(ReportLinks.URL_PATH, ctx -> gate.pass(() -> urlRoutes.urlHtml(ctx)));
+            readOnly.accept(ReportLinks.URL_JSON_PATH, ctx -> gate.pass(() -> urlRoutes.urlJson(ctx)));
+            readOnly.accept(ReportLinks.ROBOTS_PATH, ctx -> gate.pass(() -> urlRoutes.robotsHtml(ctx)));
+            readOnly.accept(ReportLinks.ROBOTS_JSON_PATH, ctx -> gate.pass(() -> urlRoutes.robotsJson(ctx)));
             readOnly.accept(ReportLinks.HIT_PATH + "{id}", ctx -> gate.pass(() -> routes.hitHtml(ctx)));
             readOnly.accept(ReportLinks.HIT_JSON_PATH + "{id}", ctx -> gate.pass(() -> routes.hitJson(ctx)));
             readOnly.accept("/health", ctx -> health(ctx, store));
