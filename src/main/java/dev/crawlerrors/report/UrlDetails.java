@@ -89,7 +89,7 @@ public final class UrlDetails {
         Map<String, String> types = new LinkedHashMap<>();
         for (UrlHit hit : hits) {
             String name = hit.crawler() == null ? "" : hit.crawler();
-            states.computeIfAbsent(name, n -> new UrlStateBuilder("", "")).add(hit.epochMillis(), hit.status());
+            states.computeIfAbsent(name, n -> new UrlStateBuilder(0, "", "")).add(hit.epochMillis(), hit.status());
             types.put(name, hit.botType());
         }
         List<UrlDetail.Crawler> crawlers = new ArrayList<>();

@@ -11,7 +11,7 @@ public record UrlHistory(UrlKey key, List<UrlHit> hits) {
 
     /** The state of the hits {@code query}'s view takes, or null when it takes none. */
     public UrlState state(UrlQuery query) {
-        UrlStateBuilder builder = new UrlStateBuilder(key.host(), key.url());
+        UrlStateBuilder builder = new UrlStateBuilder(key.number(), key.host(), key.url());
         for (UrlHit hit : hits) {
             if (query.shows(hit, hit.verification())) {
                 builder.add(hit.epochMillis(), hit.status());

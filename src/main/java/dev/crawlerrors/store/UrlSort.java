@@ -4,8 +4,8 @@ import java.util.Comparator;
 
 /**
  * The orders the URLs page lists URLs in; the names are the {@code sort} parameter's values. Every
- * order ends with the host and the URL, so that pages neither repeat nor skip a URL; times are the
- * newest first, URLs without one last.
+ * order ends with the URL's number ({@link UrlKey#number()}), the same in every engine, so that pages
+ * neither repeat nor skip a URL; times are the newest first, URLs without one last.
  */
 public enum UrlSort {
     /** Most error hits (4xx, 5xx) first: the default. */
@@ -20,24 +20,7 @@ public enum UrlSort {
     private final Comparator<UrlState> order;
 
     UrlSort(Comparator<UrlState> first) {
-        // host, then URL, by code point (as both engines compare text): the end of every order
-        this.order = first.thenComparing(UrlState::host, UrlSort::byCodePoint).thenComparing(UrlState::url, UrlSort::byCodePoint);
-    }
-
-    /** Text in code point order, which is UTF-8's byte order (Java's own compares UTF-16 units). */
-    static int byCodePoint(String a, String b) {
-        int i = 0;
-        int j = 0;
-        while (i < a.length() && j < b.length()) {
-            int x = a.codePointAt(i);
-            int y = b.codePointAt(j);
-            if (x != y) {
-                return Integer.compare(x, y);
-            }
-            i += Character.charCount(x);
-            j += Character.charCount(y);
-        }
-        return Boolean.compare(i < a.length(), j < b.length());
+        this.order = first.thenComparingLong(UrlState::key);
     }
 
     /** The order as a comparator over states (a missing time, {@link UrlState#NONE}, sorts last). */

@@ -5,6 +5,7 @@ package dev.crawlerrors.store;
  * crawled and what it answered last, its first and last error (4xx or 5xx), and whether it is fixed
  * and whether it flapped. Made by {@link UrlStateBuilder} from the URL's hits in time order.
  *
+ * @param key             the URL's number ({@link UrlKey#number()}): the last of every order, so pages never repeat or skip one
  * @param host            the virtual host, empty when the log records none
  * @param ok              hits answered 2xx (or below 300 but 304)
  * @param notModified     hits answered 304
@@ -13,7 +14,7 @@ package dev.crawlerrors.store;
  *                        its last error was ok (that hit's time); null when it is not fixed
  * @param flips           how often its answers went from ok to an error or back (redirects between do not count)
  */
-public record UrlState(String host, String url, long ok, long notModified, long redirects, long clientErrors, long serverErrors,
+public record UrlState(long key, String host, String url, long ok, long notModified, long redirects, long clientErrors, long serverErrors,
         long firstCrawled, long lastCrawled, int lastStatus, long firstError, int firstErrorStatus, long lastError, int lastErrorStatus,
         long fixedSince, int flips) {
 
@@ -61,5 +62,11 @@ public record UrlState(String host, String url, long ok, long notModified, long 
 
     public boolean hadError() {
         return firstError != NONE;
+    }
+
+    /** This state of another URL's: the engines make states by number, and name them after. */
+    public UrlState named(String host, String url) {
+        return new UrlState(key, host, url, ok, notModified, redirects, clientErrors, serverErrors, firstCrawled, lastCrawled, lastStatus,
+                firstError, firstErrorStatus, lastError, lastErrorStatus, fixedSince, flips);
     }
 }

@@ -10,6 +10,7 @@ public final class UrlStateBuilder {
     private static final int OK = 1;
     private static final int ERROR = 2;
 
+    private final long key;
     private final String host;
     private final String url;
     private long ok;
@@ -31,7 +32,8 @@ public final class UrlStateBuilder {
     private int flips;
     private int lastClass = NO_CLASS;
 
-    public UrlStateBuilder(String host, String url) {
+    public UrlStateBuilder(long key, String host, String url) {
+        this.key = key;
         this.host = host;
         this.url = url;
     }
@@ -93,7 +95,7 @@ public final class UrlStateBuilder {
             return null;
         }
         long fixedSince = okAfterError != UrlState.NONE && !notOkSince ? okAfterError : UrlState.NONE;
-        return new UrlState(host, url, ok, notModified, redirects, clientErrors, serverErrors, firstCrawled, lastCrawled, lastStatus,
+        return new UrlState(key, host, url, ok, notModified, redirects, clientErrors, serverErrors, firstCrawled, lastCrawled, lastStatus,
                 firstError, firstErrorStatus, lastError, lastErrorStatus, fixedSince, flips);
     }
 }

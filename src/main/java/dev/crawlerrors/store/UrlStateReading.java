@@ -38,19 +38,19 @@ public abstract class UrlStateReading implements UrlStates {
      * The kept states of {@code scope} that {@code query} takes by URL and state, but those of
      * {@code excluded}, in its order, from {@code offset}, at most {@code limit}; with how many it takes.
      */
-    protected abstract UrlPage kept(UrlQuery query, String scope, Set<UrlKey> excluded, long offset, int limit);
+    protected abstract UrlPage kept(UrlQuery query, String scope, Set<Long> excluded, long offset, int limit);
 
     /** Every kept state of {@code scope} that {@code query} takes by URL and state, but those of {@code excluded}, in its order. */
-    protected abstract void forEachKept(UrlQuery query, String scope, Set<UrlKey> excluded, Consumer<UrlState> rows);
+    protected abstract void forEachKept(UrlQuery query, String scope, Set<Long> excluded, Consumer<UrlState> rows);
 
-    /** The URLs whose kept states may not be theirs at {@code at}; null when there are more than {@code max}. */
-    protected abstract Set<UrlKey> changed(Snapshot at, int max);
+    /** The numbers of the URLs whose kept states may not be theirs at {@code at}; null when there are more than {@code max}. */
+    protected abstract Set<Long> changed(Snapshot at, int max);
 
-    /** The histories at {@code at} of {@code keys} (those that have hits then); with each hit's address when {@code addresses}. */
-    protected abstract void histories(Collection<UrlKey> keys, Snapshot at, boolean addresses, Consumer<UrlHistory> each);
+    /** The histories at {@code at} of the URLs numbered {@code keys} (those that have hits then); with each hit's address when {@code addresses}. */
+    protected abstract void histories(Collection<Long> keys, Snapshot at, boolean addresses, Consumer<UrlHistory> each);
 
-    /** The URLs with the request target {@code url} on any host that have hits at {@code at}. */
-    protected abstract Set<UrlKey> hostsOf(String url, Snapshot at);
+    /** The numbers of the URLs with the request target {@code url}, on any host, that have hits at {@code at}. */
+    protected abstract Set<Long> hostsOf(String url, Snapshot at);
 
     /** Whether a fold would bring the kept states up to {@code at} (it is not older than they are). */
     protected abstract boolean foldReaches(Snapshot at);
@@ -65,7 +65,7 @@ public abstract class UrlStateReading implements UrlStates {
         try {
             String scope = query.scope();
             if (scope != null) {
-                Set<UrlKey> changed = changed(at, MAX_CHANGED);
+                Set<Long> changed = changed(at, MAX_CHANGED);
                 if (changed != null) {
                     return merged(query, scope, changed, at, offset, limit);
                 }
@@ -82,7 +82,7 @@ public abstract class UrlStateReading implements UrlStates {
         folding.readLock().lock();
         try {
             String scope = query.scope();
-            Set<UrlKey> changed = scope == null ? null : changed(at, MAX_CHANGED);
+            Set<Long> changed = scope == null ? null : changed(at, MAX_CHANGED);
             if (changed == null) {
                 if (scope != null) {
                     behind(at);
@@ -115,8 +115,8 @@ public abstract class UrlStateReading implements UrlStates {
         folding.readLock().lock();
         try {
             List<UrlHistory> found = new ArrayList<>(1);
-            histories(List.of(key), at, true, found::add);
-            return found.stream().filter(h -> !h.hits().isEmpty()).findFirst();
+            histories(List.of(key.number()), at, true, found::add);
+            return found.stream().filter(h -> !h.hits().isEmpty() && h.key().equals(key)).findFirst();
         } finally {
             folding.readLock().unlock();
         }
@@ -127,7 +127,7 @@ public abstract class UrlStateReading implements UrlStates {
         folding.readLock().lock();
         try {
             List<UrlHistory> found = new ArrayList<>();
-            Set<UrlKey> keys = hostsOf(url, at);
+            Set<Long> keys = hostsOf(url, at);
             if (!keys.isEmpty()) {
                 histories(keys, at, true, h -> {
                     if (!h.hits().isEmpty()) {
@@ -155,7 +155,7 @@ public abstract class UrlStateReading implements UrlStates {
      * made from their histories. Of the kept ones only the rows from {@code offset - made} on are
      * read: no more than all the made ones can come before the page.
      */
-    private UrlPage merged(UrlQuery query, String scope, Set<UrlKey> changed, Snapshot at, long offset, int limit) {
+    private UrlPage merged(UrlQuery query, String scope, Set<Long> changed, Snapshot at, long offset, int limit) {
         List<UrlState> made = made(query, changed, at);
         Comparator<UrlState> order = query.sort().order();
         long from = Math.max(0, offset - made.size());
@@ -192,7 +192,7 @@ public abstract class UrlStateReading implements UrlStates {
     }
 
     /** The states at {@code at} of {@code keys} that {@code query} lists, in its order. */
-    private List<UrlState> made(UrlQuery query, Collection<UrlKey> keys, Snapshot at) {
+    private List<UrlState> made(UrlQuery query, Collection<Long> keys, Snapshot at) {
         List<UrlState> made = new ArrayList<>();
         if (!keys.isEmpty()) {
             histories(keys, at, false, history -> take(query, history, made::add));

@@ -102,6 +102,8 @@ final class DuckDbHitWriter {
     /** The batch being written, as a table function, and its name in this store's connection. */
     private final DuckDbBatchSource batchSource = new DuckDbBatchSource();
     private final String batchFunction;
+    /** Each batch's hits as their URLs' histories keep them, written beside them. */
+    private final DuckDbUrlTail urlTail;
     /** Numbers the table functions: two stores open in one process each register their own. */
     private static final AtomicLong SOURCES = new AtomicLong();
     private long nextId;
@@ -177,6 +179,7 @@ final class DuckDbHitWriter {
             batchFunction = "crawl_errors_batch_" + SOURCES.incrementAndGet();
             st.execute(STAGING);
             DuckDBFunctions.tableFunction().withName(batchFunction).withFunction(batchSource).register(connection);
+            urlTail = new DuckDbUrlTail(connection);
             // and whether any log's progress is stored: an import asks for it before it reads a line
             try (ResultSet rs = st.executeQuery("SELECT coalesce(max(id), 0), (SELECT count(*) FROM imports) FROM hits")) {
                 rs.next();
@@ -209,6 +212,11 @@ final class DuckDbHitWriter {
 
     /** The number the first hit appended after the store opened takes: what a close asks to know whether hits came. */
     private long firstIdSinceOpen;
+
+    /** What the writer adds beside each batch for the URLs' states. */
+    DuckDbUrlTail urlTail() {
+        return urlTail;
+    }
 
     /** Whether hits were committed since the store opened. */
     boolean wroteSinceOpen() {
@@ -603,6 +611,9 @@ final class DuckDbHitWriter {
                 writeFiles(batch.files.values());
                 verdicts.write(batch.verdicts.values());
                 appendRows(batch);
+                if (!batch.hits.isEmpty()) {
+                    urlTail.write(batch.hits, batch.claims, batch.firstId);
+                }
                 uncommittedVerdicts.addAll(batch.verdicts.values());
                 if (!batch.hits.isEmpty()) {
                     uncommittedMaxId = Math.max(uncommittedMaxId, batch.firstId + batch.hits.size() - 1);
@@ -625,6 +636,7 @@ final class DuckDbHitWriter {
                 forgetUncommitted(); // rolled back: not recorded after all
                 uncommittedVerdicts.clear();
                 uncommittedMaxId = 0;
+                urlTail.forget();
                 closeStatements(e); // a prepared statement whose execution failed is closed by the driver
                 try {
                     connection.rollback();
@@ -767,6 +779,7 @@ final class DuckDbHitWriter {
     /** Closes the prepared statements, to be prepared again when next needed; failures go to {@code failure}. */
     void closeStatements(SQLException failure) {
         verdicts.closeStatements(failure);
+        urlTail.closeStatement();
         for (PreparedStatement st : new PreparedStatement[] {insertProgress, insertHits, insertFile, clearProgress, clearFiles}) {
             try {
                 if (st != null) {

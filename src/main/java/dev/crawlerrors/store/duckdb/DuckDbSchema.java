@@ -14,8 +14,8 @@ import org.duckdb.DuckDBConnection;
  * the bytes before there ({@code check_hash}) and the fingerprint its key begins with ({@code prefix}),
  * so a log that begins as another is told apart, and each file read to its end ({@code import_files}),
  * so a file that did not change since is known without being opened. Version 4 keeps each URL's
- * history ({@code url_log}) and state ({@code url_states}), folded from the hits ({@link DuckDbUrlStates});
- * a store of version 3 gets them empty, and its first fold reads every hit.
+ * history and state ({@link DuckDbUrlStates}); a store of an older version gets the tables empty,
+ * and its first fold reads the hits stored before ({@code url_keyed_from}: the last of them).
  */
 final class DuckDbSchema {
 
@@ -77,27 +77,13 @@ final class DuckDbSchema {
               check_hash VARCHAR,
               imported_at TIMESTAMP NOT NULL
             );
-            CREATE TABLE IF NOT EXISTS url_states (
-              url_key BIGINT NOT NULL,
-              scope VARCHAR NOT NULL,
-              host VARCHAR NOT NULL,
-              url VARCHAR NOT NULL,
-              ok BIGINT,
-              not_modified BIGINT,
-              redirects BIGINT,
-              client_errors BIGINT,
-              server_errors BIGINT,
-              error_hits BIGINT,
-              first_crawled BIGINT,
-              last_crawled BIGINT,
-              last_status SMALLINT,
-              first_error BIGINT,
-              first_error_status SMALLINT,
-              last_error BIGINT,
-              last_error_status SMALLINT,
-              fixed_since BIGINT,
-              flips INTEGER,
-              last_hit_id BIGINT
+            CREATE TABLE IF NOT EXISTS url_tail (
+              k BIGINT NOT NULL,
+              t BIGINT NOT NULL,
+              i BIGINT NOT NULL,
+              s SMALLINT NOT NULL,
+              c INTEGER,
+              b SMALLINT NOT NULL
             );
             CREATE TABLE IF NOT EXISTS url_log (
               k BIGINT NOT NULL,
@@ -105,7 +91,26 @@ final class DuckDbSchema {
               i BIGINT NOT NULL,
               s SMALLINT NOT NULL,
               c INTEGER,
-              b VARCHAR NOT NULL
+              b SMALLINT NOT NULL
+            );
+            CREATE TABLE IF NOT EXISTS url_names (
+              k BIGINT NOT NULL,
+              host VARCHAR NOT NULL,
+              url VARCHAR NOT NULL
+            );
+            CREATE TABLE IF NOT EXISTS url_states (
+              k BIGINT NOT NULL,
+              ok BIGINT, not_modified BIGINT, redirects BIGINT, client_errors BIGINT, server_errors BIGINT, error_hits BIGINT,
+              first_crawled BIGINT, last_crawled BIGINT, last_status SMALLINT, first_error BIGINT, first_error_status SMALLINT,
+              last_error BIGINT, last_error_status SMALLINT, fixed_since BIGINT, flips INTEGER,
+              last_hit_id BIGINT NOT NULL
+            );
+            CREATE TABLE IF NOT EXISTS url_scopes (
+              scope VARCHAR NOT NULL,
+              k BIGINT NOT NULL,
+              ok BIGINT, not_modified BIGINT, redirects BIGINT, client_errors BIGINT, server_errors BIGINT, error_hits BIGINT,
+              first_crawled BIGINT, last_crawled BIGINT, last_status SMALLINT, first_error BIGINT, first_error_status SMALLINT,
+              last_error BIGINT, last_error_status SMALLINT, fixed_since BIGINT, flips INTEGER
             );
             CREATE TABLE IF NOT EXISTS store_meta (
               key VARCHAR PRIMARY KEY,
@@ -138,6 +143,7 @@ final class DuckDbSchema {
                     }
                     st.execute(TABLES);
                     st.execute("INSERT OR REPLACE INTO store_meta VALUES ('schema_version', '" + VERSION + "')");
+                    keyedFrom(st);
                     connection.commit();
                 } catch (SQLException e) {
                     connection.rollback();
@@ -148,9 +154,17 @@ final class DuckDbSchema {
                 return;
             }
             st.execute(TABLES);
-            // a store of version 3 only lacked url_states, made just now
+            // a store of version 3 only lacked the URLs' tables, made just now
             st.execute("INSERT OR " + (recorded == 3 ? "REPLACE" : "IGNORE") + " INTO store_meta VALUES ('schema_version', '" + VERSION + "')");
+            if (recorded == 3) {
+                keyedFrom(st);
+            }
         }
+    }
+
+    /** Records the last hit stored before the URLs' tables were, whose history the first fold makes from the hits. */
+    private static void keyedFrom(Statement st) throws SQLException {
+        st.execute("INSERT OR IGNORE INTO store_meta SELECT 'url_keyed_from', coalesce(max(id), 0)::VARCHAR FROM hits");
     }
 
     /**

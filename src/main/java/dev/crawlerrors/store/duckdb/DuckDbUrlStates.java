@@ -2,6 +2,7 @@ package dev.crawlerrors.store.duckdb;
 
 import dev.crawlerrors.store.Snapshot;
 import dev.crawlerrors.store.StatusRange;
+import dev.crawlerrors.store.StoreException;
 import dev.crawlerrors.store.UrlHistory;
 import dev.crawlerrors.store.UrlHit;
 import dev.crawlerrors.store.UrlKey;
@@ -9,51 +10,53 @@ import dev.crawlerrors.store.UrlPage;
 import dev.crawlerrors.store.UrlQuery;
 import dev.crawlerrors.store.UrlState;
 import dev.crawlerrors.store.UrlStateReading;
+import dev.crawlerrors.store.UrlStatesBehindException;
+import dev.crawlerrors.text.Failures;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
-import org.duckdb.DuckDBConnection;
 
 /**
- * The URLs' states on DuckDB, folded up to {@code store_meta}'s {@code url_fold_hits} ({@link DuckDbUrlFold}):
- * {@code url_log} holds every hit's time, number, status, claim and bot type under a number made
- * of its URL ({@code k}, a hash of the host and request target), in runs sorted by that number, so
- * that a URL's history is read from a row group or two a run; {@code url_states} holds, for every
- * URL, one row of the default view's state and one of each crawler's, with the URL's name.
+ * The URLs' states on DuckDB. Every URL has a number ({@link UrlKey#number()}) and, under it, a name
+ * ({@code url_names}, written when the store first meets it), a history (each hit's time, number,
+ * status, claim and bot type: {@code url_tail} as the writer adds it beside each batch, then
+ * {@code url_log}, in runs sorted by URL number that a fold writes) and its states, folded up to
+ * {@code store_meta}'s {@code url_fold_hits} ({@link DuckDbUrlFold}): the default view's in
+ * {@code url_states}, every bot type's and each crawler's in {@code url_scopes}. Nothing kept per
+ * hit holds text: a URL's history is a read of a row group or two a run.
  */
 final class DuckDbUrlStates extends UrlStateReading {
 
-    /** A hit's URL as a number, where {@code h} is the hits: what {@code url_states.url_key} holds. */
-    static final String KEY = "(hash(coalesce(h.host, ''), h.url) >> 1)::BIGINT";
-    private static final String HIT_COLUMNS = "coalesce(h.host, ''), h.url, epoch_ms(h.ts), h.id, h.status, h.claim_id, h.crawler, h.bot_type";
-    private static final String KEYS = "(SELECT unnest(?::VARCHAR[]) AS host, unnest(?::VARCHAR[]) AS url)";
+    private static final String STATE_COLUMNS = String.join(", ", java.util.Arrays.stream(DuckDbUrlStateRows.COLUMNS)
+            .map(c -> "s." + c).toList());
+    private static final String HISTORY = "k, t, i, s, c, b";
     /** Slices of the URLs' numbers a view made from the histories reads one at a time, so that no read holds every URL. */
-    private static final int SLICES = 16;
+    private static final int SLICES = DuckDbUrlFold.SLICES;
 
-    private final DuckDBConnection connection;
+    /** The writer's connection, which only the writer's thread uses (a fold). */
+    private final org.duckdb.DuckDBConnection connection;
     private final DuckDbQuery query;
     private final DuckDbClaims claims;
     private final DuckDbHitWriter writer;
-    private final DuckDbUrlFold fold;
     private final DuckDbClaimNames names;
+    private final DuckDbUrlFold fold;
     private final String location;
     /** The snapshot the kept states are folded up to. */
     private volatile Snapshot folded;
+    /** The last hit stored before the store kept URL states: those up to it have no history until a fold reads them. */
+    private final long keyedFrom;
     private final AtomicBoolean foldAsked = new AtomicBoolean();
-    /** The hosts of the kept states, and the fold they were read at. */
-    private volatile Map.Entry<Snapshot, List<String>> hosts;
 
-    DuckDbUrlStates(DuckDBConnection connection, DuckDbQuery query, DuckDbClaims claims, DuckDbHitWriter writer, String location)
+    DuckDbUrlStates(org.duckdb.DuckDBConnection connection, DuckDbQuery query, DuckDbClaims claims, DuckDbHitWriter writer, String location)
             throws SQLException {
         this.connection = connection;
         this.query = query;
@@ -61,12 +64,14 @@ final class DuckDbUrlStates extends UrlStateReading {
         this.writer = writer;
         this.location = location;
         this.names = new DuckDbClaimNames(query);
-        this.fold = new DuckDbUrlFold(connection, claims, names);
+        this.fold = new DuckDbUrlFold(connection, claims, names, writer.urlTail());
         try (Statement st = connection.createStatement();
                 ResultSet rs = st.executeQuery("SELECT coalesce((SELECT value::BIGINT FROM store_meta WHERE key = 'url_fold_hits'), 0),"
-                        + " coalesce((SELECT value::BIGINT FROM store_meta WHERE key = 'url_fold_verdicts'), 0)")) {
+                        + " coalesce((SELECT value::BIGINT FROM store_meta WHERE key = 'url_fold_verdicts'), 0),"
+                        + " coalesce((SELECT value::BIGINT FROM store_meta WHERE key = 'url_keyed_from'), 0)")) {
             rs.next();
             folded = new Snapshot(rs.getLong(1), rs.getLong(2));
+            keyedFrom = rs.getLong(3);
         }
     }
 
@@ -104,23 +109,27 @@ final class DuckDbUrlStates extends UrlStateReading {
                     connection.commit();
                     folded = to;
                 } catch (SQLException e) {
-                    throw new IllegalStateException(e);
+                    throw new StoreException("cannot keep the URLs' states of " + location + ": " + Failures.firstLine(e), e);
                 } finally {
                     folding.writeLock().unlock();
                 }
             });
         } catch (SQLException e) {
-            throw new dev.crawlerrors.store.StoreException("cannot keep the URLs' states of " + location + ": "
-                    + dev.crawlerrors.text.Failures.firstLine(e), e);
+            throw new StoreException("cannot keep the URLs' states of " + location + ": " + Failures.firstLine(e), e);
         }
         return null;
     }
 
-    /** Whether a fold is worth running at close: hits came since the store opened. */
+    /** Folds what this store wrote since it opened, or what an older version left unfolded: what a close does. */
     void foldIfWritten() {
         if (writer.wroteSinceOpen() || folded.hits() < writer.snapshot().hits()) {
             fold();
         }
+    }
+
+    /** Whether hits stored before the store kept URL states wait for the fold that reads them. */
+    private boolean oldHitsWaiting() {
+        return folded.hits() < keyedFrom;
     }
 
     @Override
@@ -129,20 +138,22 @@ final class DuckDbUrlStates extends UrlStateReading {
     }
 
     @Override
-    protected Set<UrlKey> changed(Snapshot at, int max) {
+    protected Set<Long> changed(Snapshot at, int max) {
+        if (oldHitsWaiting()) {
+            return null;
+        }
         Snapshot kept = folded;
-        Set<UrlKey> keys = new LinkedHashSet<>();
+        Set<Long> keys = new LinkedHashSet<>();
         if (at.hits() > kept.hits()) {
-            query.run("SELECT DISTINCT coalesce(h.host, ''), h.url FROM hits h WHERE h.id > ? AND h.id <= ? LIMIT ?",
-                    List.of(kept.hits(), at.hits(), (long) max + 1), rs -> keys(rs, keys));
+            query.run("SELECT DISTINCT k FROM url_tail WHERE i > ? AND i <= ? LIMIT ?", List.of(kept.hits(), at.hits(), (long) max + 1),
+                    rs -> numbers(rs, keys));
         } else if (at.hits() < kept.hits()) {
-            query.run("SELECT host, url FROM url_states WHERE scope = '' AND last_hit_id > ? LIMIT ?",
-                    List.of(at.hits(), (long) max + 1), rs -> keys(rs, keys));
+            query.run("SELECT k FROM url_states WHERE last_hit_id > ? LIMIT ?", List.of(at.hits(), (long) max + 1), rs -> numbers(rs, keys));
         }
         int[] moved = fold.moved(kept.verdicts(), at.verdicts());
         if (moved.length > 0 && keys.size() <= max) {
-            query.run("SELECT s.host, s.url FROM url_states s SEMI JOIN (SELECT k FROM url_log WHERE c IN (SELECT unnest(?))) l"
-                    + " ON s.url_key = l.k WHERE s.scope = '' LIMIT ?", List.of(claimList(moved), (long) max + 1), rs -> keys(rs, keys));
+            query.run("SELECT DISTINCT k FROM url_log WHERE c IN (SELECT unnest(?)) LIMIT ?", List.of(claimList(moved), (long) max + 1),
+                    rs -> numbers(rs, keys));
         }
         return keys.size() > max ? null : keys;
     }
@@ -151,19 +162,22 @@ final class DuckDbUrlStates extends UrlStateReading {
         return new DuckDbQuery.Array("INTEGER", java.util.Arrays.stream(claims).boxed().toArray());
     }
 
-    private static Void keys(ResultSet rs, Set<UrlKey> keys) throws SQLException {
+    private static DuckDbQuery.Array numbers(Collection<Long> keys) {
+        return new DuckDbQuery.Array("BIGINT", keys.toArray());
+    }
+
+    private static Void numbers(ResultSet rs, Set<Long> keys) throws SQLException {
         while (rs.next()) {
-            keys.add(new UrlKey(rs.getString(1), rs.getString(2)));
+            keys.add(rs.getLong(1));
         }
         return null;
     }
 
     @Override
-    protected UrlPage kept(UrlQuery q, String scope, Set<UrlKey> excluded, long offset, int limit) {
+    protected UrlPage kept(UrlQuery q, String scope, Set<Long> excluded, long offset, int limit) {
         List<Object> params = new ArrayList<>();
-        String from = from(excluded, params);
-        String where = where(q, scope, params);
-        long total = query.run("SELECT count(*) " + from + where, params, rs -> {
+        String from = from(q, scope, excluded, params);
+        long total = query.run("SELECT count(*) " + from, params, rs -> {
             rs.next();
             return rs.getLong(1);
         });
@@ -172,97 +186,130 @@ final class DuckDbUrlStates extends UrlStateReading {
             List<Object> page = new ArrayList<>(params);
             page.add((long) limit);
             page.add(offset);
-            query.run("SELECT h.host, h.url, " + DuckDbUrlFold.STATE_COLUMNS + " " + from + where + " ORDER BY " + orderBy(q)
-                    + " LIMIT ? OFFSET ?", page, rs -> states(rs, rows::add));
+            query.run("SELECT s.k, " + STATE_COLUMNS + " " + from + " ORDER BY " + orderBy(q) + " LIMIT ? OFFSET ?", page,
+                    rs -> states(rs, rows::add));
         }
-        return new UrlPage(total, rows);
+        return new UrlPage(total, named(rows));
     }
 
     @Override
-    protected void forEachKept(UrlQuery q, String scope, Set<UrlKey> excluded, Consumer<UrlState> rows) {
+    protected void forEachKept(UrlQuery q, String scope, Set<Long> excluded, Consumer<UrlState> rows) {
         List<Object> params = new ArrayList<>();
-        String from = from(excluded, params);
-        String where = where(q, scope, params);
-        query.run("SELECT h.host, h.url, " + DuckDbUrlFold.STATE_COLUMNS + " " + from + where + " ORDER BY " + orderBy(q), params,
-                rs -> states(rs, rows));
+        String from = from(q, scope, excluded, params);
+        List<UrlState> slice = new ArrayList<>();
+        // named a thousand at a time: the names are another table, read by number
+        query.run("SELECT s.k, " + STATE_COLUMNS + " " + from + " ORDER BY " + orderBy(q), params, rs -> states(rs, state -> {
+            slice.add(state);
+            if (slice.size() == 1000) {
+                named(slice).forEach(rows);
+                slice.clear();
+            }
+        }));
+        named(slice).forEach(rows);
     }
 
-    /** The kept states, less the URLs of {@code excluded}. */
-    private static String from(Set<UrlKey> excluded, List<Object> params) {
-        if (excluded.isEmpty()) {
-            return "FROM url_states h";
+    /** States of URLs, with their names read by number. */
+    private List<UrlState> named(List<UrlState> states) {
+        if (states.isEmpty()) {
+            return states;
         }
-        params.add(DuckDbQuery.Array.strings(excluded.stream().map(UrlKey::host).toList()));
-        params.add(DuckDbQuery.Array.strings(excluded.stream().map(UrlKey::url).toList()));
-        return "FROM url_states h ANTI JOIN " + KEYS + " x ON h.host = x.host AND h.url = x.url";
+        Map<Long, UrlKey> found = names(states.stream().map(UrlState::key).toList());
+        List<UrlState> named = new ArrayList<>(states.size());
+        for (UrlState state : states) {
+            UrlKey key = found.get(state.key());
+            named.add(key == null ? state : state.named(key.host(), key.url()));
+        }
+        return named;
     }
 
-    /** The rows of a scope that a query takes by URL and by state. */
-    private static String where(UrlQuery q, String scope, List<Object> params) {
+    private Map<Long, UrlKey> names(Collection<Long> keys) {
+        Map<Long, UrlKey> found = new HashMap<>(keys.size() * 2);
+        query.run("SELECT k, host, url FROM url_names WHERE k IN (SELECT unnest(?))", List.of(numbers(keys)), rs -> {
+            while (rs.next()) {
+                found.put(rs.getLong(1), new UrlKey(rs.getString(2), rs.getString(3)));
+            }
+            return null;
+        });
+        return found;
+    }
+
+    /** The kept states of a scope that a query takes by URL and by state, less {@code excluded}. */
+    private static String from(UrlQuery q, String scope, Set<Long> excluded, List<Object> params) {
+        StringBuilder sql = new StringBuilder(scope.equals(UrlQuery.EVERY_CRAWLER) ? "FROM url_states s" : "FROM url_scopes s");
         List<String> parts = new ArrayList<>();
-        parts.add("h.scope = ?");
-        params.add(scope);
-        parts.add("h.last_status IS NOT NULL");
-        urlConditions(q, "h.host", params, parts);
+        urlConditions(q, params, parts);
+        if (!parts.isEmpty()) {
+            sql.append(" SEMI JOIN (SELECT n.k FROM url_names n WHERE ").append(String.join(" AND ", parts)).append(") n ON n.k = s.k");
+            parts.clear();
+        }
+        if (!scope.equals(UrlQuery.EVERY_CRAWLER)) {
+            parts.add("s.scope = ?");
+            params.add(scope);
+        }
+        parts.add("s.last_status IS NOT NULL");
+        if (!excluded.isEmpty()) {
+            parts.add("s.k NOT IN (SELECT unnest(?))");
+            params.add(numbers(excluded));
+        }
         if (!q.states().isEmpty()) {
             List<String> states = new ArrayList<>();
             for (UrlState.State state : q.states()) {
                 states.add(switch (state) {
-                    case broken -> "h.last_status >= 400";
-                    case redirected -> "(h.last_status BETWEEN 300 AND 399 AND h.last_status <> 304)";
-                    case ok -> "(h.last_status < 300 OR h.last_status = 304)";
+                    case broken -> "s.last_status >= 400";
+                    case redirected -> "(s.last_status BETWEEN 300 AND 399 AND s.last_status <> 304)";
+                    case ok -> "(s.last_status < 300 OR s.last_status = 304)";
                 });
             }
             parts.add("(" + String.join(" OR ", states) + ")");
         }
         if (q.fixedOnly()) {
-            parts.add("h.fixed_since IS NOT NULL");
+            parts.add("s.fixed_since IS NOT NULL");
         }
         if (q.inconsistentOnly()) {
-            parts.add("h.flips >= 2");
+            parts.add("s.flips >= 2");
         }
         if (!q.filter().statuses().isEmpty()) {
             List<String> statuses = new ArrayList<>();
             for (StatusRange range : q.filter().statuses()) {
-                statuses.add("h.last_status BETWEEN ? AND ?");
+                statuses.add("s.last_status BETWEEN ? AND ?");
                 params.add(range.low());
                 params.add(range.high());
             }
             parts.add("(" + String.join(" OR ", statuses) + ")");
         }
-        return " WHERE " + String.join(" AND ", parts);
+        return sql.append(" WHERE ").append(String.join(" AND ", parts)).toString();
     }
 
-    /** A query's conditions on a URL (its host, prefix and shape), over {@code h.url} and the host as {@code host} reads it. */
-    private static void urlConditions(UrlQuery q, String host, List<Object> params, List<String> parts) {
+    /** A query's conditions on a URL's name (its host, prefix and shape), over {@code n.host} and {@code n.url}. */
+    private static void urlConditions(UrlQuery q, List<Object> params, List<String> parts) {
         if (q.filter().host() != null) {
-            parts.add(host + " = ?");
+            parts.add("n.host = ?");
             params.add(q.filter().host());
         }
         if (q.filter().urlPrefix() != null) {
-            parts.add("starts_with(h.url, ?)");
+            parts.add("starts_with(n.url, ?)");
             params.add(q.filter().urlPrefix());
         }
         if (q.filter().urlPattern() != null) {
-            parts.add(DuckDbFilter.pattern(q.filter().urlPattern(), params));
+            parts.add(DuckDbFilter.pattern(q.filter().urlPattern(), params).replace("h.url", "n.url"));
         }
     }
 
     private static String orderBy(UrlQuery q) {
         String first = switch (q.sort()) {
-            case errors -> "h.error_hits DESC";
-            case last_error -> "h.last_error DESC NULLS LAST";
-            case first_error -> "h.first_error DESC NULLS LAST";
-            case last_crawled -> "h.last_crawled DESC";
+            case errors -> "s.error_hits DESC";
+            case last_error -> "s.last_error DESC NULLS LAST";
+            case first_error -> "s.first_error DESC NULLS LAST";
+            case last_crawled -> "s.last_crawled DESC";
         };
-        return first + ", h.host, h.url";
+        return first + ", s.k";
     }
 
     private static Void states(ResultSet rs, Consumer<UrlState> rows) throws SQLException {
         while (rs.next()) {
-            rows.accept(new UrlState(rs.getString(1), rs.getString(2), rs.getLong(3), rs.getLong(4), rs.getLong(5), rs.getLong(6),
-                    rs.getLong(7), rs.getLong(9), rs.getLong(10), rs.getInt(11), time(rs, 12), rs.getInt(13), time(rs, 14),
-                    rs.getInt(15), time(rs, 16), rs.getInt(17)));
+            rows.accept(new UrlState(rs.getLong(1), "", "", rs.getLong(2), rs.getLong(3), rs.getLong(4), rs.getLong(5), rs.getLong(6),
+                    rs.getLong(8), rs.getLong(9), rs.getInt(10), time(rs, 11), rs.getInt(12), time(rs, 13), rs.getInt(14), time(rs, 15),
+                    rs.getInt(16)));
         }
         return null;
     }
@@ -273,99 +320,44 @@ final class DuckDbUrlStates extends UrlStateReading {
     }
 
     @Override
-    protected void histories(Collection<UrlKey> keys, Snapshot at, boolean addresses, Consumer<UrlHistory> each) {
-        Snapshot kept = folded;
-        Map<UrlKey, List<UrlHit>> found = new LinkedHashMap<>();
-        for (UrlKey key : keys) {
-            found.put(key, new ArrayList<>());
+    protected void histories(Collection<Long> keys, Snapshot at, boolean addresses, Consumer<UrlHistory> each) {
+        if (keys.isEmpty()) {
+            return;
         }
-        List<Object> params = new ArrayList<>();
-        String logged;
-        if (keys.size() == 1) {
-            // one URL: its number is a constant, so the runs' row groups are chosen by their bounds
-            UrlKey key = keys.iterator().next();
-            logged = "SELECT ? AS host, ? AS url, l.t, l.i, l.s, l.c, l.b FROM url_log l WHERE l.k = (hash(?, ?) >> 1)::BIGINT AND l.i <= ?"
-                    + " ORDER BY l.t, l.i";
-            params.addAll(List.of(key.host(), key.url(), key.host(), key.url()));
-        } else {
-            logged = "SELECT x.host, x.url, l.t, l.i, l.s, l.c, l.b FROM url_log l JOIN (SELECT " + KEY.replace("h.", "x.") + " AS k, x.host,"
-                    + " x.url FROM " + KEYS + " x) x ON l.k = x.k WHERE l.i <= ? ORDER BY l.k, l.t, l.i";
-            params.add(DuckDbQuery.Array.strings(keys.stream().map(UrlKey::host).toList()));
-            params.add(DuckDbQuery.Array.strings(keys.stream().map(UrlKey::url).toList()));
-        }
-        params.add(Math.min(at.hits(), kept.hits()));
-        query.run(logged, params, rs -> logged(rs, found, at));
-        if (at.hits() > kept.hits()) {
-            List<Object> delta = new ArrayList<>();
-            delta.add(DuckDbQuery.Array.strings(keys.stream().map(UrlKey::host).toList()));
-            delta.add(DuckDbQuery.Array.strings(keys.stream().map(UrlKey::url).toList()));
-            delta.add(kept.hits());
-            delta.add(at.hits());
-            Map<UrlKey, List<UrlHit>> since = new HashMap<>();
-            query.run("SELECT " + HIT_COLUMNS + " FROM hits h SEMI JOIN " + KEYS + " x ON coalesce(h.host, '') = x.host AND h.url = x.url"
-                    + " WHERE h.id > ? AND h.id <= ? ORDER BY h.ts, h.id", delta, rs -> hits(rs, since, at));
-            since.forEach((key, hits) -> found.put(key, merge(found.getOrDefault(key, List.of()), hits)));
-        }
-        for (Map.Entry<UrlKey, List<UrlHit>> history : found.entrySet()) {
+        Map<Long, List<UrlHit>> found = new HashMap<>();
+        // one URL: its number is a constant, so each run's row groups are chosen by their bounds
+        String which = keys.size() == 1 ? "k = ?" : "k IN (SELECT unnest(?))";
+        Object keyParam = keys.size() == 1 ? keys.iterator().next() : numbers(keys);
+        query.run("SELECT " + HISTORY + " FROM (SELECT " + HISTORY + " FROM url_log WHERE " + which + " AND i <= ? UNION ALL SELECT "
+                + HISTORY + " FROM url_tail WHERE " + which + " AND i <= ?) ORDER BY k, t, i",
+                List.of(keyParam, at.hits(), keyParam, at.hits()), rs -> {
+                    while (rs.next()) {
+                        found.computeIfAbsent(rs.getLong(1), k -> new ArrayList<>()).add(hit(rs, 2, at));
+                    }
+                    return null;
+                });
+        Map<Long, UrlKey> named = names(found.keySet());
+        for (Map.Entry<Long, List<UrlHit>> history : found.entrySet()) {
+            UrlKey key = named.get(history.getKey());
+            if (key == null) {
+                continue;
+            }
             List<UrlHit> hits = history.getValue();
             if (addresses) {
                 hits = hits.stream().map(h -> new UrlHit(h.epochMillis(), h.id(), h.status(), h.claim(), h.crawler(), h.botType(),
                         names.ip((int) h.claim()), h.verification())).toList();
             }
-            each.accept(new UrlHistory(history.getKey(), hits));
+            each.accept(new UrlHistory(key, hits));
         }
     }
 
-    /** Two histories of a URL as one, in time order (the hits stored since the fold are mostly later). */
-    private static List<UrlHit> merge(List<UrlHit> before, List<UrlHit> since) {
-        List<UrlHit> all = new ArrayList<>(before.size() + since.size());
-        all.addAll(before);
-        all.addAll(since);
-        if (!before.isEmpty() && !since.isEmpty() && earlier(since.get(0), before.get(before.size() - 1))) {
-            all.sort((a, b) -> earlier(a, b) ? -1 : earlier(b, a) ? 1 : 0);
-        }
-        return all;
-    }
-
-    private static boolean earlier(UrlHit a, UrlHit b) {
-        return a.epochMillis() < b.epochMillis() || (a.epochMillis() == b.epochMillis() && a.id() < b.id());
-    }
-
-    /** Reads logged hits (host, URL, then {@code url_log}'s time, number, status, claim, bot type) into their URLs' histories. */
-    private Void logged(ResultSet rs, Map<UrlKey, List<UrlHit>> into, Snapshot at) throws SQLException {
-        UrlKey key = null;
-        List<UrlHit> hits = null;
-        while (rs.next()) {
-            String host = rs.getString(1);
-            String url = rs.getString(2);
-            if (key == null || !key.url().equals(url) || !key.host().equals(host)) {
-                key = new UrlKey(host, url);
-                hits = into.computeIfAbsent(key, k -> new ArrayList<>());
-            }
-            hits.add(loggedHit(rs, 3, at));
-        }
-        return null;
-    }
-
-    /** A hit as {@code url_log} keeps it, from column {@code first} on: time, number, status, claim, bot type. */
-    private UrlHit loggedHit(ResultSet rs, int first, Snapshot at) throws SQLException {
-        int claim = rs.getInt(first + 3);
-        return new UrlHit(rs.getLong(first), rs.getLong(first + 1), rs.getInt(first + 2), claim, names.crawler(claim),
-                rs.getString(first + 4), null, claims.verdict(claim, at.verdicts()).verification());
-    }
-
-    /** Reads hits (host, URL, time, number, status, claim, crawler, bot type) into their URLs' histories, verdicts as of {@code at}. */
-    private Void hits(ResultSet rs, Map<UrlKey, List<UrlHit>> into, Snapshot at) throws SQLException {
-        while (rs.next()) {
-            into.computeIfAbsent(new UrlKey(rs.getString(1), rs.getString(2)), k -> new ArrayList<>()).add(hit(rs, 3, at));
-        }
-        return null;
-    }
-
+    /** A hit as a history keeps it, from column {@code first} on: time, number, status, claim, bot type; its verdict as of {@code at}. */
     private UrlHit hit(ResultSet rs, int first, Snapshot at) throws SQLException {
         int claim = rs.getInt(first + 3);
-        return new UrlHit(rs.getLong(first), rs.getLong(first + 1), rs.getInt(first + 2), claim, rs.getString(first + 4),
-                rs.getString(first + 5), null, claims.verdict(claim, at.verdicts()).verification());
+        int type = rs.getInt(first + 4);
+        String botType = type >= 0 && type < DuckDbUrlTail.BOT_TYPES.length ? DuckDbUrlTail.BOT_TYPES[type].name() : null;
+        return new UrlHit(rs.getLong(first), rs.getLong(first + 1), rs.getInt(first + 2), claim, names.crawler(claim), botType, null,
+                claims.verdict(claim, at.verdicts()).verification());
     }
 
     @Override
@@ -374,24 +366,15 @@ final class DuckDbUrlStates extends UrlStateReading {
             ranged(q, at, each);
             return;
         }
-        Snapshot kept = folded;
-        Map<UrlKey, List<UrlHit>> since = new HashMap<>();
-        if (at.hits() > kept.hits()) {
-            List<Object> params = new ArrayList<>();
-            List<String> parts = new ArrayList<>();
-            urlConditions(q, "coalesce(h.host, '')", params, parts);
-            params.add(kept.hits());
-            params.add(at.hits());
-            query.run("SELECT " + HIT_COLUMNS + " FROM hits h WHERE " + String.join(" AND ", parts) + (parts.isEmpty() ? "" : " AND ")
-                    + "h.id > ? AND h.id <= ? ORDER BY h.ts, h.id", params, rs -> hits(rs, since, at));
+        if (oldHitsWaiting()) {
+            catchUp();
+            throw new UrlStatesBehindException();
         }
-        // the URLs asked about and their histories, a slice of the URLs' numbers at a time (a run's row
-        // groups are chosen by their bounds), each slice's names read first and its hits merged with them
         List<Object> params = new ArrayList<>();
         List<String> parts = new ArrayList<>();
-        urlConditions(q, "h.host", params, parts);
-        String urls = "SELECT h.url_key, h.host, h.url FROM url_states h WHERE h.scope = '' AND h.url_key >= ? AND h.url_key < ?"
-                + (parts.isEmpty() ? "" : " AND " + String.join(" AND ", parts));
+        urlConditions(q, params, parts);
+        String urls = "SELECT n.k, n.host, n.url FROM url_names n WHERE n.k >= ? AND n.k < ?" + (parts.isEmpty() ? ""
+                : " AND " + String.join(" AND ", parts));
         long slice = Long.MAX_VALUE / SLICES + 1;
         for (int n = 0; n < SLICES; n++) {
             long low = n * slice;
@@ -399,7 +382,6 @@ final class DuckDbUrlStates extends UrlStateReading {
             List<Object> sliceParams = new ArrayList<>(List.of(low, high));
             sliceParams.addAll(params);
             Map<Long, UrlKey> named = new HashMap<>();
-            List<Long> order = new ArrayList<>();
             query.run(urls, sliceParams, rs -> {
                 while (rs.next()) {
                     named.put(rs.getLong(1), new UrlKey(rs.getString(2), rs.getString(3)));
@@ -409,44 +391,36 @@ final class DuckDbUrlStates extends UrlStateReading {
             if (named.isEmpty()) {
                 continue;
             }
-            List<Object> logParams = new ArrayList<>(sliceParams);
-            logParams.add(low);
-            logParams.add(high);
-            logParams.add(Math.min(at.hits(), kept.hits()));
-            query.run("SELECT l.k, l.t, l.i, l.s, l.c, l.b FROM url_log l SEMI JOIN (" + urls + ") u ON l.k = u.url_key"
-                    + " WHERE l.k >= ? AND l.k < ? AND l.i <= ? ORDER BY l.k, l.t, l.i", logParams, rs -> {
-                        long key = 0;
+            String rows = " l WHERE l.k >= ? AND l.k < ? AND l.i <= ? AND l.k IN (SELECT n.k FROM url_names n WHERE n.k >= ? AND n.k < ?"
+                    + (parts.isEmpty() ? "" : " AND " + String.join(" AND ", parts)) + ")";
+            // the same slice bounds twice in each half: once for the rows, once for the names they must have
+            List<Object> bound = new ArrayList<>();
+            for (int run = 0; run < 2; run++) {
+                bound.add(low);
+                bound.add(high);
+                bound.add(at.hits());
+                bound.addAll(sliceParams);
+            }
+            query.run("SELECT " + HISTORY + " FROM (SELECT " + HISTORY + " FROM url_log" + rows + " UNION ALL SELECT " + HISTORY
+                    + " FROM url_tail" + rows + ") ORDER BY k, t, i", bound, rs -> {
+                        long key = -1;
                         List<UrlHit> hits = null;
                         while (rs.next()) {
                             long k = rs.getLong(1);
                             if (hits == null || k != key) {
                                 if (hits != null) {
-                                    order.add(key);
-                                    emit(named.get(key), hits, since, each);
+                                    each.accept(new UrlHistory(named.get(key), hits));
                                 }
                                 key = k;
                                 hits = new ArrayList<>();
                             }
-                            hits.add(loggedHit(rs, 2, at));
+                            hits.add(hit(rs, 2, at));
                         }
                         if (hits != null) {
-                            order.add(key);
-                            emit(named.get(key), hits, since, each);
+                            each.accept(new UrlHistory(named.get(key), hits));
                         }
                         return null;
                     });
-            order.forEach(named::remove);
-            named.values().forEach(key -> emit(key, new ArrayList<>(), since, each)); // hit only after the snapshot, or since the fold
-        }
-        since.forEach((key, hits) -> each.accept(new UrlHistory(key, hits)));
-    }
-
-    /** A URL's history as kept, with the hits since the fold that {@code since} holds for it. */
-    private static void emit(UrlKey key, List<UrlHit> hits, Map<UrlKey, List<UrlHit>> since, Consumer<UrlHistory> each) {
-        List<UrlHit> later = since.remove(key);
-        List<UrlHit> all = later == null ? hits : merge(hits, later);
-        if (!all.isEmpty()) {
-            each.accept(new UrlHistory(key, all));
         }
     }
 
@@ -468,9 +442,13 @@ final class DuckDbUrlStates extends UrlStateReading {
             parts.add("h.crawler IN (" + DuckDbFilter.placeholders(q.filter().crawlers().size()) + ")");
             params.addAll(q.filter().crawlers());
         }
-        urlConditions(q, "coalesce(h.host, '')", params, parts);
-        query.run("SELECT " + HIT_COLUMNS + " FROM hits h WHERE " + String.join(" AND ", parts)
-                + " ORDER BY coalesce(h.host, ''), h.url, h.ts, h.id", params, rs -> {
+        List<String> urlParts = new ArrayList<>();
+        urlConditions(q, params, urlParts);
+        for (String part : urlParts) {
+            parts.add(part.replace("n.host", "coalesce(h.host, '')").replace("n.url", "h.url"));
+        }
+        query.run("SELECT coalesce(h.host, ''), h.url, epoch_ms(h.ts), h.id, h.status, h.claim_id, h.crawler, h.bot_type FROM hits h WHERE "
+                + String.join(" AND ", parts) + " ORDER BY coalesce(h.host, ''), h.url, h.ts, h.id", params, rs -> {
                     UrlKey key = null;
                     List<UrlHit> hits = new ArrayList<>();
                     while (rs.next()) {
@@ -483,7 +461,9 @@ final class DuckDbUrlStates extends UrlStateReading {
                             }
                             key = new UrlKey(host, url);
                         }
-                        hits.add(hit(rs, 3, at));
+                        int claim = rs.getInt(6);
+                        hits.add(new UrlHit(rs.getLong(3), rs.getLong(4), rs.getInt(5), claim, rs.getString(7), rs.getString(8), null,
+                                claims.verdict(claim, at.verdicts()).verification()));
                     }
                     if (key != null) {
                         each.accept(new UrlHistory(key, hits));
@@ -493,31 +473,14 @@ final class DuckDbUrlStates extends UrlStateReading {
     }
 
     @Override
-    protected Set<UrlKey> hostsOf(String url, Snapshot at) {
-        Snapshot kept = folded;
-        Map.Entry<Snapshot, List<String>> known = hosts;
-        if (known == null || !known.getKey().equals(kept)) {
-            List<String> read = query.run("SELECT DISTINCT host FROM url_states WHERE scope = ''", List.of(), rs -> {
-                List<String> all = new ArrayList<>();
-                while (rs.next()) {
-                    all.add(rs.getString(1));
-                }
-                return all;
-            });
-            known = Map.entry(kept, read);
-            hosts = known;
-        }
-        Set<UrlKey> keys = new LinkedHashSet<>();
-        known.getValue().forEach(host -> keys.add(new UrlKey(host, url)));
-        if (at.hits() > kept.hits()) {
-            query.run("SELECT DISTINCT coalesce(h.host, '') FROM hits h WHERE h.id > ? AND h.id <= ?", List.of(kept.hits(), at.hits()),
-                    rs -> {
-                        while (rs.next()) {
-                            keys.add(new UrlKey(rs.getString(1), url));
-                        }
-                        return null;
-                    });
-        }
+    protected Set<Long> hostsOf(String url, Snapshot at) {
+        Set<Long> keys = new LinkedHashSet<>();
+        query.run("SELECT DISTINCT host FROM url_names", List.of(), rs -> {
+            while (rs.next()) {
+                keys.add(UrlKey.number(rs.getString(1), url));
+            }
+            return null;
+        });
         return keys;
     }
 }
