@@ -11,8 +11,8 @@ import java.util.List;
  */
 public record RobotsBanner(List<RobotsAlert> alerts) {
 
-    /** Where a page's banner goes: the navigation's last line. */
-    static final String PLACE = "<!--robots-alerts-->";
+    /** Where a page's banner goes: an empty element below the navigation (jte leaves out HTML comments). */
+    static final String PLACE = "<div class=\"robots-alerts-place\"></div>";
 
     /** The robots.txt URL's own page, of the alert's crawler and host. */
     public String link(RobotsAlert alert) {

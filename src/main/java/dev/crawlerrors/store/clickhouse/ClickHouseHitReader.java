@@ -37,7 +37,7 @@ final class ClickHouseHitReader implements HitReader {
      * of its writer (random) above, so that two writers' hits of the same number have ids of their
      * own. A writer takes a new id every few minutes, long before its numbers pass 32 bits.
      */
-    private static final String ID = "bitOr(bitShiftLeft(bitAnd(writer, 2147483647), 32), n)";
+    static final String ID = "bitOr(bitShiftLeft(bitAnd(writer, 2147483647), 32), n)";
     private static final String COLUMNS = "SELECT " + ID + ", ts_ms, utc_offset_minutes, ip, method, url, status, duration_ms, crawler, bot_type,"
             + " claim, user_agent, host";
     private static final String MINUTE = "intDiv(ts_ms, 60000)";

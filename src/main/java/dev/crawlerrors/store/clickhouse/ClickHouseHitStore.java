@@ -49,6 +49,7 @@ public final class ClickHouseHitStore implements HitStore {
     private final ClickHouseVerdicts verdicts;
     private final ClickHouseHitWriter writer;
     private final ClickHouseHitReader reader;
+    private final ClickHouseUrlStates urlStates;
     /** Commits what waits in the writer when nobody appends or reads (a re-check's verdict in a quiet server). */
     private final ScheduledExecutorService committer = Executors.newSingleThreadScheduledExecutor(runnable -> {
         Thread t = new Thread(runnable, "clickhouse-committer");
@@ -72,6 +73,7 @@ public final class ClickHouseHitStore implements HitStore {
         this.snapshots = new ClickHouseSnapshots(http, cluster.meta(), location.database(), writer::commits, clockAheadSeconds);
         this.verdicts = new ClickHouseVerdicts(http, cluster, location.database());
         this.reader = new ClickHouseHitReader(http, cluster, location.database(), snapshots, verdicts, this::commitIfDirty);
+        this.urlStates = new ClickHouseUrlStates(http, cluster, location.database(), snapshots, verdicts);
         snapshots.dropOld();
         committer.scheduleWithFixedDelay(this::commitQuietly, 1, 1, TimeUnit.SECONDS);
     }
@@ -321,6 +323,11 @@ public final class ClickHouseHitStore implements HitStore {
     }
 
     @Override
+    public dev.crawlerrors.store.UrlStates urlStates() {
+        return urlStates;
+    }
+
+    @Override
     public synchronized void close() {
         committer.shutdown();
         try {
@@ -329,5 +336,13 @@ public final class ClickHouseHitStore implements HitStore {
             Thread.currentThread().interrupt();
         }
         writer.close();
+        urlStates.close();
+        if (writer.commits() > 0) {
+            try {
+                urlStates.fold(); // what this process wrote, folded before it ends
+            } catch (RuntimeException e) {
+                // the next fold, by any process, does it
+            }
+        }
     }
 }
