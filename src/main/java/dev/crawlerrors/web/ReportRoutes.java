@@ -45,11 +45,23 @@ final class ReportRoutes {
     private final CrawlErrorReport report;
     private final Supplier<List<String>> evidenceSources;
     private final dev.crawlerrors.report.RobotsHealth robots;
+    private final dev.crawlerrors.report.PatternStates patternStates;
 
-    ReportRoutes(CrawlErrorReport report, Supplier<List<String>> evidenceSources, dev.crawlerrors.report.RobotsHealth robots) {
+    ReportRoutes(CrawlErrorReport report, Supplier<List<String>> evidenceSources, dev.crawlerrors.report.RobotsHealth robots,
+            dev.crawlerrors.report.PatternStates patternStates) {
         this.report = report;
         this.evidenceSources = evidenceSources;
         this.robots = robots;
+        this.patternStates = patternStates;
+    }
+
+    /** What each pattern's URLs are now; none while the URLs' states are being brought up to a large import. */
+    private Map<String, dev.crawlerrors.report.PatternStates.Now> patternsNow(PatternReport patterns, ReportRequest request, String at) {
+        try {
+            return patternStates.of(patterns, request.filter(), at);
+        } catch (dev.crawlerrors.report.StillCountingException e) {
+            return Map.of();
+        }
     }
 
     /** A page with the robots.txt alerts in its banner's place. */
@@ -107,7 +119,7 @@ final class ReportRoutes {
         }
         CountedAt<PatternReport> patterns = report.patternsAt(request);
         ctx.html(page("patterns.jte", new PatternsView(patterns.value(), new ReportLinks(ctx.queryParamMap(), patterns.at()),
-                report.zone().getId())));
+                report.zone().getId(), patternsNow(patterns.value(), request, patterns.at()))));
     }
 
     void patternsJson(Context ctx) throws IOException {
@@ -115,9 +127,12 @@ final class ReportRoutes {
         CountedAt<PatternReport> counted = report.patternsAt(request);
         PatternReport patterns = counted.value();
         ReportLinks links = new ReportLinks(ctx.queryParamMap(), counted.at());
+        Map<String, dev.crawlerrors.report.PatternStates.Now> now = patternsNow(patterns, request, counted.at());
         List<Map<String, Object>> rows = new ArrayList<>();
         for (ErrorPattern pattern : patterns.patterns()) {
             Map<String, Object> row = JSON.convertValue(pattern, JSON.getTypeFactory().constructMapType(LinkedHashMap.class, String.class, Object.class));
+            row.put("diagnosis", dev.crawlerrors.report.PatternStates.diagnosis(pattern, now.get(pattern.pattern())));
+            row.put("now", now.get(pattern.pattern()));
             row.put("report", links.with("pattern", pattern.pattern()).report());
             rows.add(row);
         }

@@ -167,6 +167,34 @@ class UrlStatesPagesTest {
     }
 
     @Test
+    @Order(1)
+    void eachPatternSaysWhatIsStillBrokenAndWhatIsFixed() throws Exception {
+        for (ReportServer server : List.of(embeddedServer, clickHouseServer)) {
+            JsonNode patterns = JSON.readTree(raw(server, "/api/crawl-errors/patterns")).get("patterns");
+            JsonNode fixed = null;
+            JsonNode regressed = null;
+            for (JsonNode pattern : patterns) {
+                String examples = pattern.get("examples").toString();
+                if (examples.contains("\"/fixed\"")) {
+                    fixed = pattern;
+                }
+                if (examples.contains("\"/regressed\"")) {
+                    regressed = pattern;
+                }
+            }
+            assertThat(fixed).as(patterns.toString()).isNotNull();
+            assertThat(fixed.get("now").get("text").asText()).contains("fixed since 2025-05-14T10:00");
+            assertThat(regressed.get("now").get("text").asText()).contains("still 503");
+            if (fixed != regressed) {
+                assertThat(fixed.get("now").get("text").asText()).isEqualTo("1 URL, 1 fixed since 2025-05-14T10:00");
+                assertThat(fixed.get("diagnosis").get("kind").asText()).isEqualTo("fixed");
+                assertThat(fixed.get("diagnosis").get("text").asText()).startsWith("fixed: ");
+            }
+            assertThat(raw(server, "/crawl-errors/patterns")).contains("fixed since 2025-05-14T10:00");
+        }
+    }
+
+    @Test
     @Order(2) // the last: it adds a hit
     void aRobotsTxtThatAnswered503RaisesTheBannerOnEveryPage() throws Exception {
         for (ReportServer server : List.of(embeddedServer, clickHouseServer)) {
@@ -191,7 +219,8 @@ class UrlStatesPagesTest {
         List<String> paths = List.of("/api/crawl-errors/urls", "/api/crawl-errors/urls?state=broken,redirected,ok",
                 "/api/crawl-errors/urls?state=broken,redirected,ok&sort=first_error", "/api/crawl-errors/urls?bot=all&verification=spoofed",
                 "/api/crawl-errors/urls?url=%2Ff&state=ok", "/api/crawl-errors/urls?from=2025-05-14T09:30&state=broken,redirected,ok",
-                "/crawl-errors/urls.csv?state=broken,redirected,ok", "/api/crawl-errors/url?url=%2Ffixed", "/api/crawl-errors/robots");
+                "/crawl-errors/urls.csv?state=broken,redirected,ok", "/api/crawl-errors/url?url=%2Ffixed", "/api/crawl-errors/robots",
+                "/api/crawl-errors/patterns");
         for (String path : paths) {
             assertThat(page(clickHouseServer, path)).as(path).isEqualTo(page(embeddedServer, path));
         }
