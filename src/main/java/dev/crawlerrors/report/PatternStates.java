@@ -26,8 +26,13 @@ import java.util.TreeMap;
  */
 public final class PatternStates {
 
-    /** What one pattern's URLs are now; {@code fixedSince} the latest of their fixes, null when none is fixed. */
-    public record Now(long urls, long broken, long redirected, long ok, long fixed, String fixedSince, String text) {
+    /**
+     * What one pattern's URLs are now; {@code fixedSince} the latest of their fixes, null when none
+     * is fixed; {@code byClass} their hits by status class ({@link CrawlBudget#CLASSES}): where the
+     * crawl budget spent on them went.
+     */
+    public record Now(long urls, long broken, long redirected, long ok, long fixed, String fixedSince, String text,
+            Map<String, Long> byClass) {
     }
 
     private final UrlReport urls;
@@ -93,9 +98,15 @@ public final class PatternStates {
         long fixed;
         long fixedSince = UrlState.NONE;
         final Map<Integer, Long> broken = new TreeMap<>();
+        final long[] classes = new long[5];
 
         void add(UrlState state) {
             urls++;
+            classes[0] += state.ok();
+            classes[1] += state.notModified();
+            classes[2] += state.redirects();
+            classes[3] += state.clientErrors();
+            classes[4] += state.serverErrors();
             switch (state.state()) {
                 case broken -> broken.merge(state.lastStatus(), 1L, Long::sum);
                 case redirected -> redirected++;
@@ -126,7 +137,11 @@ public final class PatternStates {
             if (okNotFixed > 0) {
                 parts.add(Figures.grouped(okNotFixed) + " ok now");
             }
-            return new Now(urls, brokenNow, redirected, ok, fixed, since, String.join(", ", parts));
+            Map<String, Long> byClass = new LinkedHashMap<>();
+            for (int c = 0; c < classes.length; c++) {
+                byClass.put(CrawlBudget.CLASSES.get(c), classes[c]);
+            }
+            return new Now(urls, brokenNow, redirected, ok, fixed, since, String.join(", ", parts), byClass);
         }
     }
 }

@@ -46,13 +46,24 @@ final class ReportRoutes {
     private final Supplier<List<String>> evidenceSources;
     private final dev.crawlerrors.report.RobotsHealth robots;
     private final dev.crawlerrors.report.PatternStates patternStates;
+    private final dev.crawlerrors.report.CrawlBudget budget;
 
     ReportRoutes(CrawlErrorReport report, Supplier<List<String>> evidenceSources, dev.crawlerrors.report.RobotsHealth robots,
-            dev.crawlerrors.report.PatternStates patternStates) {
+            dev.crawlerrors.report.UrlReport urls) {
         this.report = report;
         this.evidenceSources = evidenceSources;
         this.robots = robots;
-        this.patternStates = patternStates;
+        this.patternStates = new dev.crawlerrors.report.PatternStates(urls);
+        this.budget = new dev.crawlerrors.report.CrawlBudget(urls);
+    }
+
+    /** Where the overview's crawl budget goes; none while the URLs' states are being brought up to a large import. */
+    private List<dev.crawlerrors.report.CrawlBudget.Segment> budget(ReportRequest request, String at) {
+        try {
+            return budget.of(report.filter(request), at);
+        } catch (dev.crawlerrors.report.StillCountingException e) {
+            return List.of();
+        }
     }
 
     /** What each pattern's URLs are now; none while the URLs' states are being brought up to a large import. */
@@ -151,7 +162,8 @@ final class ReportRoutes {
             return;
         }
         Overview overview = report.overview(request);
-        ctx.html(page("overview.jte", new OverviewView(overview, new ReportLinks(ctx.queryParamMap(), overview.at()))));
+        ctx.html(page("overview.jte", new OverviewView(overview, new ReportLinks(ctx.queryParamMap(), overview.at()),
+                budget(request, overview.at()))));
     }
 
     void overviewJson(Context ctx) throws IOException {
@@ -160,6 +172,7 @@ final class ReportRoutes {
         ObjectNode body = JSON.createObjectNode();
         body.put("title", "Crawler Crawl Errors: overview");
         body.setAll((ObjectNode) JSON.valueToTree(overview));
+        body.set("crawlBudget", JSON.valueToTree(budget(request, overview.at())));
         ctx.contentType("application/json; charset=utf-8").result(JSON.writeValueAsString(body));
     }
 

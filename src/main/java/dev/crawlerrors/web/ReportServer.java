@@ -99,7 +99,7 @@ public final class ReportServer implements AutoCloseable {
         meters.forEach(meter -> meter.bindTo(metrics));
         dev.crawlerrors.report.UrlReport urlReport = new dev.crawlerrors.report.UrlReport(report, store, store.urlStates());
         dev.crawlerrors.report.RobotsHealth robots = new dev.crawlerrors.report.RobotsHealth(urlReport);
-        ReportRoutes routes = new ReportRoutes(report, evidenceSources, robots, new dev.crawlerrors.report.PatternStates(urlReport));
+        ReportRoutes routes = new ReportRoutes(report, evidenceSources, robots, urlReport);
         UrlRoutes urlRoutes = new UrlRoutes(urlReport, robots);
         store.urlStates().catchUp(); // the hits stored while nothing served are folded now, not at the first reader
         Set<String> paths = new HashSet<>();

@@ -185,12 +185,34 @@ class UrlStatesPagesTest {
             assertThat(fixed).as(patterns.toString()).isNotNull();
             assertThat(fixed.get("now").get("text").asText()).contains("fixed since 2025-05-14T10:00");
             assertThat(regressed.get("now").get("text").asText()).contains("still 503");
+            assertThat(regressed.get("now").get("byClass").get("5xx").asLong()).isPositive();
             if (fixed != regressed) {
                 assertThat(fixed.get("now").get("text").asText()).isEqualTo("1 URL, 1 fixed since 2025-05-14T10:00");
                 assertThat(fixed.get("diagnosis").get("kind").asText()).isEqualTo("fixed");
                 assertThat(fixed.get("diagnosis").get("text").asText()).startsWith("fixed: ");
             }
             assertThat(raw(server, "/crawl-errors/patterns")).contains("fixed since 2025-05-14T10:00");
+        }
+    }
+
+    @Test
+    @Order(1)
+    void theOverviewSaysWhereTheCrawlBudgetGoes() throws Exception {
+        for (ReportServer server : List.of(embeddedServer, clickHouseServer)) {
+            JsonNode budget = JSON.readTree(raw(server, "/api/crawl-errors/overview")).get("crawlBudget");
+            JsonNode fixed = null;
+            JsonNode old = null;
+            for (JsonNode segment : budget) {
+                fixed = segment.get("segment").asText().equals("/fixed") ? segment : fixed;
+                old = segment.get("segment").asText().equals("/old") ? segment : old;
+            }
+            assertThat(fixed).as(budget.toString()).isNotNull();
+            assertThat(fixed.get("hits").asLong()).as("the impostor's hit is not counted").isEqualTo(4);
+            assertThat(fixed.get("byClass").get("2xx").asLong()).isEqualTo(2);
+            assertThat(fixed.get("byClass").get("4xx").asLong()).isEqualTo(2);
+            assertThat(fixed.get("pageShare").asDouble()).isEqualTo(0.5);
+            assertThat(old.get("text").asText()).isEqualTo("100% of the fetches of /old were redirects");
+            assertThat(raw(server, "/crawl-errors/overview")).contains("Where the crawl budget goes").contains("class=\"b-redirect\"");
         }
     }
 
@@ -220,7 +242,7 @@ class UrlStatesPagesTest {
                 "/api/crawl-errors/urls?state=broken,redirected,ok&sort=first_error", "/api/crawl-errors/urls?bot=all&verification=spoofed",
                 "/api/crawl-errors/urls?url=%2Ff&state=ok", "/api/crawl-errors/urls?from=2025-05-14T09:30&state=broken,redirected,ok",
                 "/crawl-errors/urls.csv?state=broken,redirected,ok", "/api/crawl-errors/url?url=%2Ffixed", "/api/crawl-errors/robots",
-                "/api/crawl-errors/patterns");
+                "/api/crawl-errors/patterns", "/api/crawl-errors/overview");
         for (String path : paths) {
             assertThat(page(clickHouseServer, path)).as(path).isEqualTo(page(embeddedServer, path));
         }
