@@ -75,11 +75,11 @@ public final class StoreFixture {
                         "Mozilla/5.0 (Linux; Android 6.0.1; Nexus 5X) (compatible; Googlebot/2.1)", random.nextInt(1, 500) / 10.0, null);
                 batch.add(new CrawlerHit(hit, GOOGLEBOT, new Verdict(Verification.verified, "in common-crawlers.json")));
                 if (batch.size() == 10_000) {
-                    store.append(batch);
+                    store.writer().append(batch);
                     batch = new ArrayList<>();
                 }
             }
-            store.append(batch);
+            store.writer().append(batch);
         }
         return file;
     }

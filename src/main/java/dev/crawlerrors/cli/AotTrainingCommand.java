@@ -106,7 +106,7 @@ final class AotTrainingCommand implements Callable<Integer> {
                 return status;
             }
             try (DuckDbHitStore store = DuckDbHitStore.open(demo.db());
-                 ReportServer server = ReportServer.start(new CrawlErrorReport(store, ZoneOffset.UTC), store, "127.0.0.1", 0,
+                 ReportServer server = ReportServer.start(new CrawlErrorReport(store.reader(), ZoneOffset.UTC), store.health(), "127.0.0.1", 0,
                          List::of)) {
                 HttpClient client = HttpClient.newHttpClient();
                 for (String path : List.of("/crawl-errors", "/crawl-errors?page=2", "/api/crawl-errors", "/crawl-errors.csv",

@@ -1,17 +1,14 @@
 package dev.crawlerrors.cli;
 
 import dev.crawlerrors.store.DamagedStoreException;
+import dev.crawlerrors.store.StoreAddress;
+import dev.crawlerrors.store.StoreCheck;
 import dev.crawlerrors.store.StoreContents;
 import dev.crawlerrors.store.StoreException;
 import dev.crawlerrors.store.clickhouse.ClickHouseLocation;
-import dev.crawlerrors.store.clickhouse.ClickHouseSettings;
-import dev.crawlerrors.store.clickhouse.ClickHouseStoreCheck;
-import dev.crawlerrors.store.duckdb.DuckDbHitStore;
-import dev.crawlerrors.store.duckdb.DuckDbStoreCheck;
+import dev.crawlerrors.text.Credentials;
 import dev.crawlerrors.text.Figures;
 import dev.crawlerrors.text.ShownText;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Model.CommandSpec;
@@ -52,65 +49,39 @@ final class CheckCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        String name = db != null ? db : System.getenv(StoreOptions.DB_ENV);
-        if (name != null && ClickHouseLocation.isLocation(name)) {
-            ClickHouseLocation location;
-            try {
-                location = ClickHouseLocation.parse(name, dbUser, System.getenv(StoreOptions.DB_PASSWORD_ENV));
-            } catch (IllegalArgumentException e) {
-                throw new ParameterException(spec.commandLine(), "--db: " + e.getMessage());
-            }
-            return checkClickHouse(location);
-        }
-        Path file = StoreOptions.dbPath(db == null ? null : Path.of(db));
-        String shown = ShownText.of(file.toString());
-        if (!Files.exists(file)) {
-            System.err.println("crawl-errors: there is no store at " + shown + ": pass the --db that import and serve use (or set $"
-                    + StoreOptions.DB_ENV + ")");
-            return NO_STORE;
-        }
-        StoreContents contents;
+        StoreAddress store;
         try {
-            contents = DuckDbStoreCheck.check(file);
+            store = StoreEngines.address(StoreOptions.dbName(db), dbUser, System.getenv(StoreOptions.DB_PASSWORD_ENV));
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "--db: " + e.getMessage());
+        }
+        String shown = ShownText.of(store.shown());
+        Optional<StoreCheck> checked;
+        try {
+            checked = store.check();
         } catch (StoreException e) {
             return notSound(e);
         }
-        String version = contents.schemaVersion() < DuckDbHitStore.SCHEMA_VERSION
-                ? "schema version " + contents.schemaVersion() + ", which the next import or serve brings to " + DuckDbHitStore.SCHEMA_VERSION
+        if (checked.isEmpty()) {
+            System.err.println("crawl-errors: there is no store at " + shown + ": pass the --db that import and serve use ("
+                    + store.whenMissing() + ")");
+            return NO_STORE;
+        }
+        StoreContents contents = checked.get().contents();
+        int current = checked.get().currentVersion();
+        String version = contents.schemaVersion() < current
+                ? "schema version " + contents.schemaVersion() + ", which the next import or serve brings to " + current
                 : "schema version " + contents.schemaVersion();
+        String reach = checked.get().reach() == null ? "" : checked.get().reach() + ", ";
         System.out.println("Store " + shown + ": sound. " + Figures.counted(contents.hits(), "crawler hit") + ", "
                 + Figures.counted(contents.verdicts(), "verdict") + ", " + Figures.counted(contents.logs(), "log") + " imported; "
-                + version + "; " + Figures.bytes(contents.bytes()) + ".");
+                + version + "; " + reach + Figures.bytes(contents.bytes()) + ".");
         return 0;
     }
 
     /** Says why a check failed, and exits as a damaged store ({@link #DAMAGED}) or one that could not be checked. */
     private static int notSound(StoreException e) {
-        System.err.println("crawl-errors: " + ShownText.of(e.getMessage()));
+        System.err.println("crawl-errors: " + ShownText.of(Credentials.hidden(e.getMessage())));
         return e instanceof DamagedStoreException ? DAMAGED : NOT_CHECKED;
-    }
-
-    private static int checkClickHouse(ClickHouseLocation location) {
-        String shown = ShownText.of(location.shown());
-        Optional<ClickHouseStoreCheck.Checked> checked;
-        try {
-            checked = ClickHouseStoreCheck.check(location, ClickHouseSettings.SERVE);
-        } catch (StoreException e) {
-            return notSound(e);
-        }
-        if (checked.isEmpty()) {
-            System.err.println("crawl-errors: there is no store at " + shown + ": pass the --db that import and serve use (its database"
-                    + " is made by the first import or serve)");
-            return NO_STORE;
-        }
-        StoreContents contents = checked.get().contents();
-        int shards = checked.get().shards();
-        String version = contents.schemaVersion() < ClickHouseStoreCheck.SCHEMA_VERSION
-                ? "schema version " + contents.schemaVersion() + ", which the next import or serve brings to " + ClickHouseStoreCheck.SCHEMA_VERSION
-                : "schema version " + contents.schemaVersion();
-        System.out.println("Store " + shown + ": sound. " + Figures.counted(contents.hits(), "crawler hit") + ", "
-                + Figures.counted(contents.verdicts(), "verdict") + ", " + Figures.counted(contents.logs(), "log") + " imported; "
-                + version + "; " + Figures.counted(shards, "shard") + " answering, " + Figures.bytes(contents.bytes()) + ".");
-        return 0;
     }
 }

@@ -10,11 +10,9 @@ import dev.crawlerrors.pipeline.ImportSummary;
 import dev.crawlerrors.pipeline.LogImport;
 import dev.crawlerrors.report.CrawlErrorReport;
 import dev.crawlerrors.store.HitStore;
-import dev.crawlerrors.store.clickhouse.ClickHouseHitStore;
-import dev.crawlerrors.store.clickhouse.ClickHouseLocation;
-import dev.crawlerrors.store.clickhouse.ClickHouseSettings;
-import dev.crawlerrors.store.duckdb.DuckDbHitStore;
-import dev.crawlerrors.store.duckdb.DuckDbSettings;
+import dev.crawlerrors.store.StoreAddress;
+import dev.crawlerrors.store.StoreLimits;
+import dev.crawlerrors.store.WritableStore;
 import dev.crawlerrors.web.ReportServer;
 import java.io.IOException;
 import java.io.Writer;
@@ -39,7 +37,7 @@ public final class DemoCommand implements Callable<Integer> {
 
     private CommandSpec spec;
 
-    /** A ClickHouse store to run the demo on, instead of a DuckDB file in {@link #dir}. */
+    /** A store to run the demo on (a ClickHouse URL), instead of a DuckDB file in {@link #dir}. */
     String db;
 
     String dbUser;
@@ -55,8 +53,8 @@ public final class DemoCommand implements Callable<Integer> {
         spec.addOption(CommandSpecs.option("--dir", "DIR", Path.class, () -> dir, value -> dir = value,
                 "Where the demo's log, IP list and store are written (default: ./${DEFAULT-VALUE}).").defaultValue("crawl-errors-demo").build());
         spec.addOption(CommandSpecs.option("--db", "URL", String.class, () -> db, value -> db = value,
-                "Runs the demo on ClickHouse instead, clickhouse://HOST:HTTP_PORT/DATABASE: a database that is empty or "
-                        + "holds an earlier demo's store, which is emptied first.").build());
+                "Runs the demo on another store instead: clickhouse://HOST:HTTP_PORT/DATABASE, a database that is empty or "
+                        + "holds an earlier demo's store, which is emptied first; or a DuckDB file that does not exist yet.").build());
         spec.addOption(CommandSpecs.option("--db-user", "USER", String.class, () -> dbUser, value -> dbUser = value,
                 "The ClickHouse user (default: default); its password is read from $" + StoreOptions.DB_PASSWORD_ENV + ".").build());
         return spec;
@@ -68,32 +66,32 @@ public final class DemoCommand implements Callable<Integer> {
         ZoneId zone = timezone.zone();
         server.check();
         urlNames.check();
+        StoreAddress given = db == null ? null : address(db);
         Demo demo = Demo.prepare(dir);
         System.out.println("Demo log: " + demo.log() + " (the demo's IP lists, marked as demo data, are in " + demo.ipRanges() + ")");
-        HitStore store = db == null
-                ? DuckDbHitStore.open(demo.db(), new DuckDbSettings(0, DuckDbSettings.SERVE.memoryLimit(), server.readers))
-                : ClickHouseHitStore.openAfresh(clickHouse(), new ClickHouseSettings(ClickHouseSettings.SERVE.threads(),
-                        ClickHouseSettings.SERVE.memoryBytes(), server.readers));
+        StoreAddress address = given != null ? given : address(demo.db().toString());
+        HitStore store = address.openAfresh(new StoreLimits(null, null, server.readers));
         ImportSummary summary;
         ReportServer reportServer;
-        CrawlErrorReport report = urlNames.report(store, zone);
+        CrawlErrorReport report = urlNames.report(store.reader(), zone);
         try {
             summary = demo.importInto(store);
             summary.print(System.out);
             List<String> lists = summary.describeLists();
-            reportServer = server.start(report, store, () -> lists);
+            reportServer = server.start(report, store.health(), () -> lists);
         } catch (Exception e) {
             store.close();
             throw e;
         }
-        String shown = db == null ? demo.db().toAbsolutePath().normalize().toString() : clickHouse().shown();
-        ServeCommand.serveUntilStopped(reportServer, report, store, new ServeCommand.ServingFrom(shown, false), server.displayHost(), List.of());
+        ServeCommand.serveUntilStopped(reportServer, report, store, new ServeCommand.ServingFrom(address.shown(), false), server.displayHost(),
+                List.of());
         return 0;
     }
 
-    private ClickHouseLocation clickHouse() {
+    /** The store {@code name} names, on its engine; a bad {@code --db} is a usage error. */
+    private StoreAddress address(String name) {
         try {
-            return ClickHouseLocation.parse(db, dbUser, System.getenv(StoreOptions.DB_PASSWORD_ENV));
+            return StoreEngines.address(name, dbUser, System.getenv(StoreOptions.DB_PASSWORD_ENV));
         } catch (IllegalArgumentException e) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--db: " + e.getMessage());
         }
@@ -116,7 +114,7 @@ public final class DemoCommand implements Callable<Integer> {
             return new Demo(log, ipRanges, db);
         }
 
-        public ImportSummary importInto(HitStore store) throws Exception {
+        public ImportSummary importInto(WritableStore store) throws Exception {
             CrawlerCatalog catalog = CrawlerCatalog.builtIn();
             // the demo is offline and deterministic: its own lists, no DNS
             IpRangeVerifier lists = new IpRangeVerifier(catalog, IpRangeSource.parse(ipRanges.toString()));

@@ -6,7 +6,7 @@ import dev.crawlerrors.crawler.verify.CrawlerVerifier;
 import dev.crawlerrors.ingest.format.FormatChooser;
 import dev.crawlerrors.pipeline.ImportSummary;
 import dev.crawlerrors.pipeline.LogImport;
-import dev.crawlerrors.store.HitStore;
+import dev.crawlerrors.store.WritableStore;
 import dev.crawlerrors.store.remote.StoreSocketClient;
 import dev.crawlerrors.text.Failures;
 import dev.crawlerrors.text.Figures;
@@ -67,11 +67,11 @@ final class ImportCommand implements Callable<Integer> {
         // DuckDB starts (its native library, the file) on another core while the catalog is read:
         // each is a tenth of a second or more of every import's start. A catalog of the user's own
         // is read first, so that a mistake in it leaves no store file behind.
-        CompletableFuture<HitStore> opening = store.hasOwnCatalog() ? null
+        CompletableFuture<WritableStore> opening = store.hasOwnCatalog() ? null
                 : CompletableFuture.supplyAsync(store::openStoreForImport, task -> Thread.ofPlatform().daemon().name("store-open").start(task));
         CrawlerCatalog catalog = store.catalog();
         boolean reading = false;
-        try (HitStore hits = opening == null ? store.openStoreForImport() : opened(opening);
+        try (WritableStore hits = opening == null ? store.openStoreForImport() : opened(opening);
              CrawlerVerifier verifier = store.verifier(catalog)) {
             reading = true;
             LogImport job = new LogImport(hits, new CrawlerIdentifier(catalog), verifier, formats);
@@ -90,16 +90,16 @@ final class ImportCommand implements Callable<Integer> {
     }
 
     /** {@code 10,067 crawler hits in all}, as the summary writes numbers; what it can say when the store failed. */
-    private static String storedInAll(HitStore hits) {
+    private static String storedInAll(WritableStore hits) {
         try {
-            return Figures.counted(hits.size(), "crawler hit") + " in all";
+            return Figures.counted(hits.health().size(), "crawler hit") + " in all";
         } catch (RuntimeException e) {
             return "it cannot say how many crawler hits it holds: " + ShownText.of(Failures.message(e));
         }
     }
 
     /** The store once open; a failure to open it is thrown as it was thrown. */
-    private static HitStore opened(CompletableFuture<HitStore> opening) {
+    private static WritableStore opened(CompletableFuture<WritableStore> opening) {
         try {
             return opening.join();
         } catch (CompletionException e) {

@@ -1,6 +1,7 @@
 package dev.crawlerrors.cli;
 
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
+import dev.crawlerrors.text.Credentials;
 import dev.crawlerrors.text.Failures;
 import dev.crawlerrors.text.ShownText;
 import java.util.LinkedHashMap;
@@ -63,7 +64,7 @@ public final class Main {
             commandLine.addSubcommand(name, new CommandLine(COMMANDS.get(name).get()));
         }
         return commandLine.setParameterExceptionHandler(Main::badUsage).setExecutionExceptionHandler((e, cmd, parsed) -> {
-            cmd.getErr().println("crawl-errors: " + ShownText.of(Failures.message(e)));
+            cmd.getErr().println("crawl-errors: " + ShownText.of(Credentials.hidden(Failures.message(e))));
             return RUNTIME_FAILURE;
         });
     }
@@ -77,7 +78,7 @@ public final class Main {
      */
     private static int badUsage(ParameterException e, String[] args) {
         CommandLine cmd = e.getCommandLine();
-        cmd.getErr().println(cmd.getColorScheme().errorText(ShownText.of(e.getMessage())));
+        cmd.getErr().println(cmd.getColorScheme().errorText(ShownText.of(Credentials.hidden(e.getMessage()))));
         UnmatchedArgumentException.printSuggestions(e, cmd.getErr());
         cmd.getErr().println("See '" + cmd.getCommandSpec().qualifiedName() + " --help'.");
         return cmd.getCommandSpec().exitCodeOnInvalidInput();

@@ -49,7 +49,8 @@ final class PushedSourceOptions {
                         + "A line is in the report within a second. Repeatable; port 0 picks a free one.").build());
         command.addOption(CommandSpecs.option("--syslog-max-connections", "N", int.class, () -> syslogMaxConnections,
                 value -> syslogMaxConnections = value, "TCP syslog connections open at once (default: " + syslogMaxConnections
-                        + "); a sender past them is refused, and each refusal counted at /metrics.").build());
+                        + "); a sender past them takes the place of the one idle longest (refused only when every one "
+                        + "sent within the last second), each counted at /metrics.").build());
         command.addOption(CommandSpecs.option("--syslog-idle-timeout", "SECONDS", long.class, () -> syslogIdleTimeout,
                 value -> syslogIdleTimeout = value, "A TCP syslog connection that sends nothing this long is closed (default: "
                         + syslogIdleTimeout + "); its sender reconnects when it has lines again.").build());

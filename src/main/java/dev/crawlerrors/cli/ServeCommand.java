@@ -11,12 +11,8 @@ import dev.crawlerrors.pipeline.VerdictRechecks;
 import dev.crawlerrors.report.CrawlErrorReport;
 import dev.crawlerrors.report.ReportRequest;
 import dev.crawlerrors.store.HitStore;
-import dev.crawlerrors.store.remote.ServedStore;
-import dev.crawlerrors.store.remote.StoreSocketServer;
-import dev.crawlerrors.text.Failures;
 import dev.crawlerrors.text.ShownText;
 import dev.crawlerrors.web.ReportServer;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -24,7 +20,6 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.Consumer;
-import java.util.function.Supplier;
 import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code crawl-errors serve}: serves the report from the store until stopped. */
@@ -87,7 +82,6 @@ final class ServeCommand implements Callable<Integer> {
         List<AutoCloseable> started = new ArrayList<>();
         ReportServer reportServer;
         CrawlErrorReport report;
-        StoreSocketServer imports;
         List<AutoCloseable> feeds = new ArrayList<>();
         HitStore hits;
         try {
@@ -95,7 +89,7 @@ final class ServeCommand implements Callable<Integer> {
             started.add(hits);
             CrawlerVerifier verifier = store.verifier(catalog);
             started.add(verifier);
-            VerdictRechecks rechecks = new VerdictRechecks(hits, catalog, verifier);
+            VerdictRechecks rechecks = new VerdictRechecks(hits.verdicts(), catalog, verifier);
             CrawlerIdentifier identifier = new CrawlerIdentifier(catalog);
             // fetch every published list now (in the background: a slow host must not delay serving)
             Thread.ofPlatform().daemon().name("ip-lists").start(verifier.lists()::loadAll);
@@ -103,7 +97,7 @@ final class ServeCommand implements Callable<Integer> {
             started.add(rechecks);
             // started in this order, and stopped in it before what stores their lines
             List<LiveSource> sources = new ArrayList<>();
-            PushedLines lines = pushed.any() ? new PushedLines(hits, identifier, verifier) : null;
+            PushedLines lines = pushed.any() ? new PushedLines(hits.writer(), identifier, verifier) : null;
             if (lines != null) {
                 sources.addAll(pushed.sources(server, pushedFormats, lines, notices));
                 started.add(lines);
@@ -113,16 +107,15 @@ final class ServeCommand implements Callable<Integer> {
             }
             LiveSource.startAll(sources);
             started.addAll(sources);
-            report = urlNames.report(hits, store.zone(), catalog);
-            reportServer = server.start(report, hits, () -> verifier.describeEvidence(Instant.now()), sources);
+            report = urlNames.report(hits.reader(), store.zone(), catalog);
+            reportServer = server.start(report, hits.health(), () -> verifier.describeEvidence(Instant.now()), sources);
             started.add(reportServer);
-            // an import of this store writes through this serve while it has the store open; ClickHouse takes
-            // every import itself, so a serve of it listens for none (and claims no DuckDB file's place)
-            imports = store.onClickHouse() ? null : startImportSocket(hits, store.dbPath());
-            if (imports != null) {
-                started.add(imports);
-                feeds.add(imports);
-            }
+            // an import of this store writes through this serve while it has the store open, when its engine lets one
+            // process open it (a DuckDB file); the sources and what checks verdicts are stopped after it
+            AutoCloseable imports = store.address().shareWithImports(hits, server.scheme() + "://" + server.displayHost() + ":" + reportServer.port()
+                    + "/crawl-errors", warning -> System.err.println("crawl-errors: " + ShownText.of(warning)));
+            started.add(imports);
+            feeds.add(imports);
             feeds.addAll(sources);
             if (lines != null) {
                 feeds.add(lines);
@@ -130,11 +123,6 @@ final class ServeCommand implements Callable<Integer> {
             // stopped in this order: nothing may reach the store or the verifier after they close
             feeds.add(rechecks);
             feeds.add(verifier);
-            ServedStore served = imports == null ? null : claimServedStore(store.dbPath(), imports, "http://" + server.displayHost()
-                    + ":" + reportServer.port() + "/crawl-errors");
-            if (served != null) {
-                feeds.add(served::release);
-            }
         } catch (Exception | Error e) {
             for (AutoCloseable opened : started.reversed()) {
                 try {
@@ -148,26 +136,6 @@ final class ServeCommand implements Callable<Integer> {
         }
         serveUntilStopped(reportServer, report, hits, new ServingFrom(store.shownStore(), !existed), server.displayHost(), feeds);
         return 0;
-    }
-
-    private static StoreSocketServer startImportSocket(HitStore hits, Path db) throws IOException {
-        Path socket = ServedStore.socketOf(db);
-        try {
-            return StoreSocketServer.start(hits, socket);
-        } catch (IOException e) {
-            throw new IOException("cannot listen for imports on " + socket + " (" + Failures.message(e) + ")", e);
-        }
-    }
-
-    /** Says beside the store that this serve has it, so that an import writes through it; null when that cannot be written. */
-    private static ServedStore claimServedStore(Path db, StoreSocketServer imports, String report) {
-        try {
-            return ServedStore.claim(db, imports.path(), report);
-        } catch (IOException e) {
-            System.err.println("crawl-errors: " + ShownText.of(ServedStore.fileOf(db) + " cannot be written (" + Failures.message(e)
-                    + "): an import of this store will not find this serve, and fail while it runs"));
-            return null;
-        }
     }
 
     /**
@@ -210,7 +178,7 @@ final class ServeCommand implements Callable<Integer> {
         }, "shutdown"));
         String file = ShownText.of(store.shown());
         System.out.println("Store: " + ShownText.of(hits.describe()) + ".");
-        System.out.println("Serving the report at http://" + displayHost + ":" + server.port() + "/crawl-errors"
+        System.out.println("Serving the report at " + server.scheme() + "://" + displayHost + ":" + server.port() + "/crawl-errors"
                 + " (times in " + report.zone() + ") from the store " + file + "; Ctrl-C stops.");
         if (store.madeNow()) {
             // the default store is ./crawl-errors.duckdb in the directory a command runs in: a serve started elsewhere

@@ -1,9 +1,11 @@
 package dev.crawlerrors.cli;
 
 import dev.crawlerrors.report.CrawlErrorReport;
-import dev.crawlerrors.store.HitStore;
+import dev.crawlerrors.store.StoreHealth;
 import dev.crawlerrors.text.Failures;
 import dev.crawlerrors.web.ReportServer;
+import dev.crawlerrors.web.WebConfig;
+import dev.crawlerrors.web.WebConfigFile;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.io.IOException;
 import java.net.BindException;
@@ -11,6 +13,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.UnknownHostException;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.function.Supplier;
 import picocli.CommandLine.Model.CommandSpec;
@@ -30,6 +33,11 @@ final class ServerOptions {
 
     int readers;
 
+    Path webConfigFile;
+
+    /** Who may read the report and over what, from {@code --web-config}; read by {@link #check()}. */
+    private WebConfig web = WebConfig.NONE;
+
     /** Adds {@code --port} and {@code --bind} to {@code command}. */
     ServerOptions addTo(CommandSpec command) {
         spec = command;
@@ -43,6 +51,10 @@ final class ServerOptions {
                 "Report requests answered at once (default: " + ReportServer.DEFAULT_READERS + "); the others wait up to two "
                         + "seconds, then get 503 with Retry-After. Each holds a store connection while it runs.")
                 .defaultValue(Integer.toString(ReportServer.DEFAULT_READERS)).build());
+        command.addOption(CommandSpecs.option("--web-config", "FILE", Path.class, () -> webConfigFile, value -> webConfigFile = value,
+                "Who may read the report, in the web config format of Prometheus's exporters: basic_auth_users (bcrypt "
+                        + "hashes) must log in to every page, the API, the CSV and /metrics (/health stays open); "
+                        + "tls_server_config's cert_file and key_file serve it over HTTPS.").build());
         return this;
     }
 
@@ -54,6 +66,13 @@ final class ServerOptions {
     void check() {
         if (readers < 1) {
             throw new ParameterException(spec.commandLine(), "--readers must be 1 or more; got " + readers);
+        }
+        if (webConfigFile != null) {
+            try {
+                web = WebConfigFile.read(webConfigFile);
+            } catch (WebConfigFile.BadWebConfigException e) {
+                throw new ParameterException(spec.commandLine(), "--web-config " + webConfigFile + ": " + e.getMessage());
+            }
         }
         InetAddress address;
         try {
@@ -68,16 +87,20 @@ final class ServerOptions {
         } catch (IOException e) {
             throw cannotListen(e);
         }
+        if (!address.isLoopbackAddress() && !web.authenticates()) {
+            System.err.println("crawl-errors: warning: the report on " + bind + " can be read by anyone who reaches it; "
+                    + "ask for a login with --web-config FILE, or serve it behind a proxy that does (docs/operations.md)");
+        }
     }
 
-    ReportServer start(CrawlErrorReport report, HitStore hits, Supplier<List<String>> evidenceSources) {
-        return start(report, hits, evidenceSources, List.of());
+    ReportServer start(CrawlErrorReport report, StoreHealth health, Supplier<List<String>> evidenceSources) {
+        return start(report, health, evidenceSources, List.of());
     }
 
     /** Starts the report's server, with what {@code meters} count at /metrics. */
-    ReportServer start(CrawlErrorReport report, HitStore hits, Supplier<List<String>> evidenceSources, List<? extends MeterBinder> meters) {
+    ReportServer start(CrawlErrorReport report, StoreHealth health, Supplier<List<String>> evidenceSources, List<? extends MeterBinder> meters) {
         try {
-            return ReportServer.start(report, hits, bind, port, evidenceSources, meters, readers);
+            return ReportServer.start(report, health, bind, port, evidenceSources, meters, readers, web);
         } catch (RuntimeException e) {
             throw cannotListen(e);
         }
@@ -106,6 +129,11 @@ final class ServerOptions {
                     + "1024; pass --port 1024 or above (a proxy in front can answer on port 80)", e);
         }
         return new IllegalStateException("cannot listen on " + bind + ":" + port + " (" + reason + "); pass another --bind or --port", e);
+    }
+
+    /** {@code https} when the report is served over TLS, else {@code http}. */
+    String scheme() {
+        return web.scheme();
     }
 
     String displayHost() {

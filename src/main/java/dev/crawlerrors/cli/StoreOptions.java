@@ -7,24 +7,20 @@ import dev.crawlerrors.crawler.verify.CrawlerVerifier;
 import dev.crawlerrors.crawler.verify.IpListCache;
 import dev.crawlerrors.crawler.verify.IpRangeSource;
 import dev.crawlerrors.crawler.verify.IpRangeVerifier;
-import dev.crawlerrors.store.HitStore;
-import dev.crawlerrors.store.StoreException;
-import dev.crawlerrors.store.clickhouse.ClickHouseHitStore;
-import dev.crawlerrors.store.clickhouse.ClickHouseLocation;
-import dev.crawlerrors.store.clickhouse.ClickHouseSettings;
 import dev.crawlerrors.crawler.verify.TrustedProxies;
-import dev.crawlerrors.store.duckdb.DuckDbHitStore;
+import dev.crawlerrors.store.HitStore;
+import dev.crawlerrors.store.StoreAddress;
+import dev.crawlerrors.store.StoreException;
+import dev.crawlerrors.store.StoreLimits;
+import dev.crawlerrors.store.WritableStore;
+import dev.crawlerrors.store.clickhouse.ClickHouseLocation;
 import dev.crawlerrors.store.duckdb.DuckDbSettings;
-import dev.crawlerrors.store.remote.ServedStore;
-import dev.crawlerrors.store.remote.StoreSocketClient;
 import dev.crawlerrors.text.Failures;
 import dev.crawlerrors.text.ShownText;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZoneId;
-import java.util.Optional;
+import java.util.function.Supplier;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 
@@ -37,8 +33,11 @@ final class StoreOptions {
 
     private CommandSpec spec;
 
-    /** A DuckDB file, or a ClickHouse store's URL ({@link ClickHouseLocation}). */
+    /** The store: a DuckDB file, or a store's URL on another engine ({@link StoreEngines}). */
     String db;
+
+    /** What {@link #db} names, once read. */
+    private StoreAddress address;
 
     String dbUser;
 
@@ -95,7 +94,7 @@ final class StoreOptions {
         command.addOption(CommandSpecs.option("--trusted-proxies", "CIDR[,CIDR...]", String.class, () -> trustedProxies,
                 value -> trustedProxies = value, "Proxies in front of the server (a CDN, a load balancer): where the logged "
                         + "address is one of them, the client is the rightmost address of X-Forwarded-For (or CF-Connecting-IP, "
-                        + "True-Client-IP) that is not, as the log format records it.").build());
+                        + "True-Client-IP) that is not, as the log format records it. No range is trusted by default, private ones neither.").build());
         return this;
     }
 
@@ -119,6 +118,11 @@ final class StoreOptions {
 
     /** The store {@code --db} names, as given (the environment's or the default when it names none). */
     String dbName() {
+        return dbName(db);
+    }
+
+    /** The store {@code --db} names, else {@code $CRAWL_ERRORS_DB}, else {@link #DEFAULT_DB}, as given. */
+    static String dbName(String db) {
         if (db != null) {
             return db;
         }
@@ -126,52 +130,34 @@ final class StoreOptions {
         return env != null && !env.isBlank() ? env : DEFAULT_DB;
     }
 
-    /** Whether the store is on ClickHouse. */
-    boolean onClickHouse() {
-        return ClickHouseLocation.isLocation(dbName());
-    }
-
-    /**
-     * The store's file, absolute: every summary and serve's start line name it so, wherever the
-     * command ran. For a ClickHouse store, the default file's place (where the IP lists are cached).
-     */
-    Path dbPath() {
-        return dbPath(onClickHouse() ? Path.of(DEFAULT_DB) : Path.of(dbName()));
-    }
-
-    /** The store {@code --db} names, else {@code $CRAWL_ERRORS_DB}, else {@link #DEFAULT_DB} in the working directory; absolute. */
-    static Path dbPath(Path db) {
-        if (db == null) {
-            String env = System.getenv(DB_ENV);
-            db = Path.of(env != null && !env.isBlank() ? env : DEFAULT_DB);
+    /** The store {@code --db} names, on its engine, read once: a name no engine takes is a usage error. */
+    StoreAddress address() {
+        if (address == null) {
+            try {
+                address = StoreEngines.address(dbName(), dbUser, System.getenv(DB_PASSWORD_ENV));
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), "--db: " + e.getMessage());
+            }
         }
-        return db.toAbsolutePath().normalize();
+        return address;
     }
 
-    /** The store as it is shown to the user (a ClickHouse URL without user or password, else the file, absolute). */
+    /** The store as it is shown to the user (a file, absolute; a URL without user or password). */
     String shownStore() {
-        return onClickHouse() ? clickHouse().shown() : dbPath().toString();
-    }
-
-    ClickHouseLocation clickHouse() {
-        try {
-            return ClickHouseLocation.parse(dbName(), dbUser, System.getenv(DB_PASSWORD_ENV));
-        } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), "--db: " + e.getMessage());
-        }
+        return address().shown();
     }
 
     /**
      * Checks the values of the options before anything is made: a bad {@code --timezone},
-     * {@code --ip-ranges}, {@code --dns-server} or ClickHouse URL is a usage error (exit 2) that
-     * leaves no store file behind. The catalog of {@code --crawlers} is read by {@link #catalog()}.
+     * {@code --db}, {@code --db-threads}, {@code --db-memory}, {@code --ip-ranges} or {@code --dns-server}
+     * is a usage error (exit 2) that leaves no store file behind. The catalog of {@code --crawlers} is
+     * read by {@link #catalog()}.
      */
     void validate() {
+        address();
         zone();
+        limits(null);
         ipRangeSource();
-        if (onClickHouse()) {
-            clickHouse();
-        }
         if (dnsServer != null && !dnsServer.equalsIgnoreCase("none")) {
             try {
                 DnsVerifier.serverAddress(dnsServer);
@@ -182,30 +168,23 @@ final class StoreOptions {
     }
 
     /**
-     * Whether the store's file exists: one this command makes is removed again when its start fails
-     * ({@link #removeIfMadeNow}). A ClickHouse store is taken as existing (its database is the
-     * operator's, never removed), and the default DuckDB file is not looked at for it.
+     * Whether the store exists: one this command makes is removed again when its start fails
+     * ({@link #removeIfMadeNow}). A store on a server is taken as existing (its database is the
+     * operator's, never removed).
      */
     boolean storeExists() {
-        return onClickHouse() || Files.exists(dbPath());
+        return address().exists();
     }
 
     /**
-     * Removes the store's file and its write-ahead log when the command made them ({@code existed}
-     * is {@link #storeExists()} before it opened the store): a start that failed leaves nothing
-     * behind. Call once the store is closed. Never anything for a ClickHouse store.
+     * Removes the store when the command made it ({@code existed} is {@link #storeExists()} before
+     * it opened the store): a start that failed leaves nothing behind. Call once the store is closed.
      */
     void removeIfMadeNow(boolean existed) {
-        if (existed || onClickHouse()) {
-            return;
-        }
-        Path file = dbPath();
         try {
-            Files.deleteIfExists(file.resolveSibling(file.getFileName() + ".wal"));
-            Files.deleteIfExists(file);
-        } catch (IOException e) {
-            System.err.println("crawl-errors: the new store " + ShownText.of(file.toString()) + " could not be removed ("
-                    + ShownText.of(Failures.message(e)) + ")");
+            address().removeIfMadeNow(existed);
+        } catch (StoreException e) {
+            System.err.println("crawl-errors: " + ShownText.of(Failures.message(e)));
         }
     }
 
@@ -215,7 +194,9 @@ final class StoreOptions {
 
     IpRangeSource ipRangeSource() {
         try {
-            return IpRangeSource.parse(ipRanges, IpListCache.besideStore(dbPath()));
+            // a store on a server keeps its lists where the default file would be
+            Path beside = address().file().orElse(Path.of(DEFAULT_DB).toAbsolutePath().normalize());
+            return IpRangeSource.parse(ipRanges, IpListCache.besideStore(beside));
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
@@ -269,99 +250,41 @@ final class StoreOptions {
      * the report reads it: a damaged store is refused in one sentence that says what to do.
      */
     HitStore openStore(int readers) {
-        if (onClickHouse()) {
-            return checked(ClickHouseHitStore.open(clickHouse(), clickHouseSettings(ClickHouseSettings.SERVE, readers)));
-        }
-        try {
-            return checked(DuckDbHitStore.open(dbPath(), settings(DuckDbSettings.SERVE, readers)));
-        } catch (StoreException e) {
-            throw whoHas(e);
-        }
-    }
-
-    HitStore openStore() {
-        return openStore(DuckDbSettings.SERVE.readers());
-    }
-
-    /** ClickHouse's settings from --db-memory (max_memory_usage) and --db-threads (max_threads). */
-    ClickHouseSettings clickHouseSettings(ClickHouseSettings defaults, int readers) {
-        try {
-            return new ClickHouseSettings(dbThreads == null ? defaults.threads() : dbThreads,
-                    dbMemory == null ? defaults.memoryBytes() : ClickHouseSettings.bytes(dbMemory), readers);
-        } catch (IllegalArgumentException e) {
-            String option = e.getMessage().startsWith("ClickHouse's threads") ? "--db-threads" : "--db-memory";
-            throw new ParameterException(spec.commandLine(), option + ": " + e.getMessage());
-        }
-    }
-
-    /** The DuckDB settings the options give, {@code defaults} where they say nothing. */
-    DuckDbSettings settings(DuckDbSettings defaults, int readers) {
-        try {
-            return new DuckDbSettings(dbThreads == null ? defaults.threads() : dbThreads,
-                    dbMemory == null ? defaults.memoryLimit() : dbMemory.strip(), readers);
-        } catch (IllegalArgumentException e) {
-            String option = e.getMessage().startsWith("DuckDB's threads") ? "--db-threads" : "--db-memory";
-            throw new ParameterException(spec.commandLine(), option + ": " + e.getMessage());
-        }
+        return checked(() -> address().open(limits(readers)));
     }
 
     /**
-     * The store for an import: DuckDB gets one worker thread, the parsers the cores; checked as
-     * {@link #openStore(int)}. When a running {@code serve} has the store open, the import writes
-     * through that serve instead. A ClickHouse store takes many writers itself: an import opens it,
-     * never a serve's socket.
+     * The store for an import, checked as {@link #openStore(int)}: its engine's defaults for an
+     * import where the options say nothing; written through the serve that has it, when one does.
      */
-    HitStore openStoreForImport() {
-        if (onClickHouse()) {
-            return checked(ClickHouseHitStore.open(clickHouse(), clickHouseSettings(ClickHouseSettings.IMPORT, ClickHouseSettings.IMPORT.readers())));
+    WritableStore openStoreForImport() {
+        return checked(() -> address().openForImport(limits(null), waits -> System.err.println("crawl-errors: " + ShownText.of(waits))));
+    }
+
+    /** What {@code --db-threads} and {@code --db-memory} ask, {@code readers} beside them; a value no engine can take is a usage error. */
+    private StoreLimits limits(Integer readers) {
+        try {
+            return new StoreLimits(dbThreads, dbMemory, readers);
+        } catch (StoreLimits.Refused e) {
+            throw refused(e);
+        }
+    }
+
+    private ParameterException refused(StoreLimits.Refused e) {
+        String option = e.limit() == StoreLimits.Limit.THREADS ? "--db-threads" : "--db-memory";
+        return new ParameterException(spec.commandLine(), option + ": " + e.getMessage());
+    }
+
+    /** {@code opening}'s store once it answers; a limit its engine cannot take is a usage error. */
+    private <S extends WritableStore> S checked(Supplier<S> opening) {
+        S store;
+        try {
+            store = opening.get();
+        } catch (StoreLimits.Refused e) {
+            throw refused(e);
         }
         try {
-            return checked(DuckDbHitStore.open(dbPath(), settings(DuckDbSettings.IMPORT, DuckDbSettings.IMPORT.readers())));
-        } catch (StoreException e) {
-            if (lockHolder(e) != null) {
-                Optional<ServedStore> served = ServedStore.find(dbPath());
-                if (served.isPresent()) {
-                    return StoreSocketClient.connect(served.get());
-                }
-            }
-            throw whoHas(e);
-        }
-    }
-
-    /**
-     * What to say when the store could not be opened because another process has it: a serve
-     * (which imports write through, but a second serve cannot share), or another import.
-     */
-    private StoreException whoHas(StoreException e) {
-        Long pid = lockHolder(e);
-        if (pid == null) {
-            return e;
-        }
-        String store = ShownText.of(dbPath().toAbsolutePath().normalize().toString());
-        Optional<ServedStore> served = ServedStore.find(dbPath());
-        if (served.isPresent()) {
-            return new StoreException("the store " + store + " is served by crawl-errors serve (PID " + served.get().pid()
-                    + ", " + served.get().report() + "); one serve per store: stop that one first, or give this one another --db", e);
-        }
-        return new StoreException("the store " + store + " is open in another process (PID " + pid + "), most likely an import: "
-                + "run this when it has finished", e);
-    }
-
-    /** The process DuckDB names as holding the store's lock, or null when {@code e} is about something else. */
-    private static Long lockHolder(StoreException e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            String message = String.valueOf(t.getMessage());
-            if (message.contains("Could not set lock on file")) {
-                java.util.regex.Matcher pid = java.util.regex.Pattern.compile("PID (\\d+)").matcher(message);
-                return pid.find() ? Long.valueOf(pid.group(1)) : Long.valueOf(-1);
-            }
-        }
-        return null;
-    }
-
-    private static <S extends HitStore> S checked(S store) {
-        try {
-            store.checkReadable();
+            store.health().checkReadable();
             return store;
         } catch (RuntimeException e) {
             try {

@@ -2,7 +2,7 @@ package dev.crawlerrors.cli;
 
 import dev.crawlerrors.crawler.CrawlerCatalog;
 import dev.crawlerrors.report.CrawlErrorReport;
-import dev.crawlerrors.store.HitStore;
+import dev.crawlerrors.store.HitReader;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,12 +45,12 @@ final class UrlNamesOption {
     }
 
     /** The report over {@code store}, its patterns named by these templates ({@link #check checked} first). */
-    CrawlErrorReport report(HitStore store, ZoneId zone) {
+    CrawlErrorReport report(HitReader store, ZoneId zone) {
         return report(store, zone, null);
     }
 
     /** As above, its {@code crawler} filter knowing {@code catalog}'s names (null: the built-in catalog's). */
-    CrawlErrorReport report(HitStore store, ZoneId zone, CrawlerCatalog catalog) {
+    CrawlErrorReport report(HitReader store, ZoneId zone, CrawlerCatalog catalog) {
         return new CrawlErrorReport(store, zone, catalog, templates, CrawlErrorReport.SUMMARY_WAIT, CrawlErrorReport.DEFAULT_INDEX_BYTES);
     }
 }

@@ -6,7 +6,7 @@ import dev.crawlerrors.ingest.format.FormatChooser;
 import dev.crawlerrors.ingest.source.LogFiles;
 import dev.crawlerrors.ingest.source.LogFollower;
 import dev.crawlerrors.ingest.source.LogReader;
-import dev.crawlerrors.store.HitStore;
+import dev.crawlerrors.store.WritableStore;
 import dev.crawlerrors.text.Failures;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -47,9 +47,9 @@ public final class FollowedLogs implements LiveSource {
      * @param formats  each followed file's format ({@code --format}; auto detects it per file, once per family in a directory)
      * @param notices  told what happened to a file, and every few seconds how following is going
      */
-    public FollowedLogs(List<Path> paths, FormatChooser formats, HitStore store, CrawlerIdentifier identifier, CrawlerVerifier verifier,
+    public FollowedLogs(List<Path> paths, FormatChooser formats, WritableStore store, CrawlerIdentifier identifier, CrawlerVerifier verifier,
             Consumer<String> notices) {
-        HitRecorder recorder = new HitRecorder(store, identifier, verifier);
+        HitRecorder recorder = new HitRecorder(store.writer(), identifier, verifier);
         this.notices = notices;
         this.progress = new FollowProgress(notices);
         this.reader = new LogReader(formats, PARSER_THREADS);
@@ -73,10 +73,10 @@ public final class FollowedLogs implements LiveSource {
             patterns.add(new FollowedPattern(pattern, importer, patternReader, alone,
                     summary -> progress.read(summary.lines().linesRead(), summary.lines().linesBad()), notices));
         }
-        this.follower = new LogFollower(files, reader, formats, identifier, store::imported,
+        this.follower = new LogFollower(files, reader, formats, identifier, store.writer()::imported,
                 (hits, through) -> progress.stored(recorder.record(hits, through)),
                 counts -> {
-                    store.flush();
+                    store.writer().flush();
                     progress.read(counts.linesRead(), counts.linesBad());
                 }, notices);
     }

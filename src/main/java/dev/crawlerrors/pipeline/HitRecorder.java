@@ -6,7 +6,7 @@ import dev.crawlerrors.crawler.CrawlerIdentifier;
 import dev.crawlerrors.crawler.verify.CrawlerVerifier;
 import dev.crawlerrors.ingest.Hit;
 import dev.crawlerrors.ingest.SourceProgress;
-import dev.crawlerrors.store.HitStore;
+import dev.crawlerrors.store.HitWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -17,11 +17,11 @@ import java.util.Optional;
  */
 final class HitRecorder {
 
-    private final HitStore store;
+    private final HitWriter store;
     private final CrawlerIdentifier identifier;
     private final CrawlerVerifier verifier;
 
-    HitRecorder(HitStore store, CrawlerIdentifier identifier, CrawlerVerifier verifier) {
+    HitRecorder(HitWriter store, CrawlerIdentifier identifier, CrawlerVerifier verifier) {
         this.store = store;
         this.identifier = identifier;
         this.verifier = verifier;

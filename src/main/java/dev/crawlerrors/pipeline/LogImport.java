@@ -20,9 +20,12 @@ import dev.crawlerrors.ingest.source.LogFiles;
 import dev.crawlerrors.ingest.source.LogReader;
 import dev.crawlerrors.ingest.source.LogSource;
 import dev.crawlerrors.ingest.source.ResumePoint;
-import dev.crawlerrors.store.HitStore;
+import dev.crawlerrors.store.HitWriter;
 import dev.crawlerrors.store.StatusRange;
 import dev.crawlerrors.store.StoreException;
+import dev.crawlerrors.store.StoreHealth;
+import dev.crawlerrors.store.VerdictStore;
+import dev.crawlerrors.store.WritableStore;
 import dev.crawlerrors.text.Failures;
 import java.io.EOFException;
 import java.io.IOException;
@@ -64,7 +67,8 @@ public final class LogImport {
     /** Decompressed bytes of small files held ahead of the one being read, at most. */
     static final long READ_WINDOW_BYTES = 32L << 20;
 
-    private final HitStore store;
+    private final HitWriter writer;
+    private final StoreHealth health;
     private final CrawlerIdentifier identifier;
     private final HitRecorder recorder;
     /**
@@ -86,19 +90,21 @@ public final class LogImport {
     private boolean countClaims = true;
 
     /** An import of combined logs. */
-    public LogImport(HitStore store, CrawlerIdentifier identifier, CrawlerVerifier verifier) {
+    public LogImport(WritableStore store, CrawlerIdentifier identifier, CrawlerVerifier verifier) {
         this(store, identifier, verifier, FormatChooser.of(new CombinedLineParser()));
     }
 
     /** An import that reads each log in the format {@code formats} chooses for it ({@code --format}). */
-    public LogImport(HitStore store, CrawlerIdentifier identifier, CrawlerVerifier verifier, FormatChooser formats) {
-        this.store = store;
+    public LogImport(WritableStore store, CrawlerIdentifier identifier, CrawlerVerifier verifier, FormatChooser formats) {
+        this.writer = store.writer();
+        this.health = store.health();
         this.identifier = identifier;
         this.verifier = verifier;
-        this.recorder = new HitRecorder(store, identifier, verifier);
+        this.recorder = new HitRecorder(writer, identifier, verifier);
         // detected once per family of logs, and checked on each (FamilyFormatChooser)
         this.formats = formats.detects() ? new FamilyFormatChooser(formats) : formats;
-        verifier.onChange((ip, crawler, verdict) -> store.updateVerdict(ip, crawler.name(), verdict));
+        VerdictStore verdicts = store.verdicts();
+        verifier.onChange((ip, crawler, verdict) -> verdicts.update(ip, crawler.name(), verdict));
     }
 
     /** {@link #run(List, ImportListener.Factory, boolean)} without a line per log. */
@@ -153,7 +159,7 @@ public final class LogImport {
     public ImportSummary run(Listing listing, ImportListener.Factory progress, boolean eachLog) throws Exception {
         ImportSummary summary = new ImportSummary(eachLog);
         long started = System.nanoTime();
-        long storedBefore = store.size();
+        long storedBefore = health.size();
         LogFiles.Expansion expansion = listing.get();
         summary.notes.addAll(expansion.notes());
         expansion.problems().forEach(summary::problem);
@@ -170,7 +176,7 @@ public final class LogImport {
             // the checks still queued get a tenth of the reading time, so their verdicts are in the commit below
             long readMillis = (System.nanoTime() - started) / 1_000_000;
             verifier.awaitPending(Math.clamp(readMillis / 10, MIN_PENDING_WAIT_MS, MAX_PENDING_WAIT_MS));
-            store.flush(); // the summary counts what this commit makes true
+            writer.flush(); // the summary counts what this commit makes true
         } catch (StoreException e) {
             summary.storeFailure = Failures.message(e);
             summary.storedHits = storedSince(storedBefore);
@@ -218,7 +224,7 @@ public final class LogImport {
             } finally {
                 preparers.shutdownNow();
             }
-            store.flush();
+            writer.flush();
         } catch (StoreException e) {
             summary.storeFailure = Failures.message(e);
         }
@@ -228,7 +234,7 @@ public final class LogImport {
     /** Crawler hits the store holds beyond {@code before}, or -1 when it cannot say (it failed). */
     private long storedSince(long before) {
         try {
-            return store.size() - before;
+            return health.size() - before;
         } catch (RuntimeException e) {
             return -1;
         }
@@ -247,7 +253,7 @@ public final class LogImport {
             for (LogSource source : window) {
                 stamps.add(source.stamp());
             }
-            long[] lines = store.unchangedLines(stamps);
+            long[] lines = writer.unchangedLines(stamps);
             for (int i = 0; i < lines.length; i++) {
                 readOrSkip(window.get(i), lines[i], toRead, summary);
             }
@@ -334,7 +340,7 @@ public final class LogImport {
         }
 
         void readAll(List<LogSource> sources) throws Exception {
-            candidates = store.recordsProgress();
+            candidates = writer.recordsProgress();
             ArrayDeque<Future<Prepared>> ahead = new ArrayDeque<>();
             int next = 0;
             while ((next < sources.size() || !ahead.isEmpty()) && !stopping.getAsBoolean()) {
@@ -385,7 +391,7 @@ public final class LogImport {
             }
             recorded.clear();
             appended.clear();
-            for (SourceProgress progress : store.imported(fingerprints)) {
+            for (SourceProgress progress : writer.imported(fingerprints)) {
                 recorded.computeIfAbsent(progress.prefix(), k -> new ArrayList<>()).add(progress);
             }
         }
@@ -452,7 +458,7 @@ public final class LogImport {
                 FileStamp stamp = source.stamp();
                 if (last[0] != null && stamp != null && counts.unfinishedLineBytes() == 0 && counts.sourceErrors().isEmpty()) {
                     // read to its end: a later import need not open it while it stays as it is
-                    store.append(List.of(), last[0].readToTheEndOf(stamp));
+                    writer.append(List.of(), last[0].readToTheEndOf(stamp));
                 }
             } catch (EOFException e) {
                 // a compressed log that ends before the part imported before: nothing after it to read
@@ -467,7 +473,7 @@ public final class LogImport {
             summary.add(SourceOutcome.alreadyImported(source.name(), start.lines()));
             FileStamp stamp = source.stamp();
             if (stamp != null) {
-                store.append(List.of(), start.readToTheEndOf(stamp));
+                writer.append(List.of(), start.readToTheEndOf(stamp));
             }
         }
     }

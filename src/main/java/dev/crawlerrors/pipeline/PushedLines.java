@@ -12,7 +12,7 @@ import dev.crawlerrors.ingest.format.LineParser;
 import dev.crawlerrors.ingest.push.LineBatchSink;
 import dev.crawlerrors.ingest.push.PushedBatch;
 import dev.crawlerrors.ingest.source.LogReader;
-import dev.crawlerrors.store.HitStore;
+import dev.crawlerrors.store.HitWriter;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -36,12 +36,12 @@ public final class PushedLines implements LineBatchSink, AutoCloseable {
     /** A batch is a few lines (syslog) to a few megabytes (a drain upload): two cores are plenty. */
     private static final int PARSER_THREADS = 2;
 
-    private final HitStore store;
+    private final HitWriter store;
     private final CrawlerIdentifier identifier;
     private final HitRecorder recorder;
     private final LogReader reader;
 
-    public PushedLines(HitStore store, CrawlerIdentifier identifier, CrawlerVerifier verifier) {
+    public PushedLines(HitWriter store, CrawlerIdentifier identifier, CrawlerVerifier verifier) {
         this.store = store;
         this.identifier = identifier;
         this.recorder = new HitRecorder(store, identifier, verifier);

@@ -78,7 +78,7 @@ public final class SyslogSource implements LiveSource {
             FunctionCounter.builder("crawl_errors_syslog_connections_refused", bound, l -> l.totals().refusedConnections()).tags(tags)
                     .description("TCP syslog connections refused: --syslog-max-connections were open").register(registry);
             FunctionCounter.builder("crawl_errors_syslog_connections_closed_idle", bound, l -> l.totals().idleConnectionsClosed())
-                    .tags(tags).description("TCP syslog connections closed after --syslog-idle-timeout without a line").register(registry);
+                    .tags(tags).description("TCP syslog connections closed after --syslog-idle-timeout without a line, or the idlest to let a sender past --syslog-max-connections in").register(registry);
         } else if (bound.droppedDatagrams() >= 0) {
             // the kernel's own count, where the system tells it (Linux's /proc/net/udp)
             FunctionCounter.builder("crawl_errors_syslog_datagrams_dropped", bound, SyslogListener::droppedDatagrams).tags(tags)

@@ -4,8 +4,8 @@ import dev.crawlerrors.crawler.Crawler;
 import dev.crawlerrors.crawler.CrawlerCatalog;
 import dev.crawlerrors.crawler.Verification;
 import dev.crawlerrors.crawler.verify.CrawlerVerifier;
-import dev.crawlerrors.store.HitStore;
 import dev.crawlerrors.store.StoredVerdict;
+import dev.crawlerrors.store.VerdictStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,7 +29,7 @@ public final class VerdictRechecks implements AutoCloseable {
     static final Duration EVERY = Duration.ofMinutes(10);
     static final Duration LIST_AGE = Duration.ofDays(1);
 
-    private final HitStore store;
+    private final VerdictStore verdicts;
     private final CrawlerCatalog catalog;
     private final CrawlerVerifier verifier;
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -38,11 +38,11 @@ public final class VerdictRechecks implements AutoCloseable {
         return thread;
     });
 
-    public VerdictRechecks(HitStore store, CrawlerCatalog catalog, CrawlerVerifier verifier) {
-        this.store = store;
+    public VerdictRechecks(VerdictStore verdicts, CrawlerCatalog catalog, CrawlerVerifier verifier) {
+        this.verdicts = verdicts;
         this.catalog = catalog;
         this.verifier = verifier;
-        verifier.onChange((ip, crawler, verdict) -> store.updateVerdict(ip, crawler.name(), verdict));
+        verifier.onChange((ip, crawler, verdict) -> verdicts.update(ip, crawler.name(), verdict));
     }
 
     public void start() {
@@ -60,14 +60,14 @@ public final class VerdictRechecks implements AutoCloseable {
     /** One round; returns how many verdicts were checked again. */
     public int run() {
         boolean listsChanged = verifier.lists().refreshDue(LIST_AGE);
-        List<StoredVerdict> candidates = new ArrayList<>(store.verdicts(Verification.unverified));
+        List<StoredVerdict> candidates = new ArrayList<>(verdicts.of(Verification.unverified));
         if (listsChanged) {
             verifier.forgetVerdicts();
-            candidates.addAll(store.verdicts(Verification.verified));
-            candidates.addAll(store.verdicts(Verification.spoofed));
+            candidates.addAll(verdicts.of(Verification.verified));
+            candidates.addAll(verdicts.of(Verification.spoofed));
         } else {
             // spoofed by a list while DNS, which may still confirm, was pending or failed
-            store.verdicts(Verification.spoofed).stream()
+            verdicts.of(Verification.spoofed).stream()
                     .filter(v -> v.verdict().reason().contains(CrawlerVerifier.CHECK_PENDING)
                             || v.verdict().reason().contains(CrawlerVerifier.CHECK_AGAIN))
                     .forEach(candidates::add);

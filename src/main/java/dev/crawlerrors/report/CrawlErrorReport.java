@@ -111,6 +111,11 @@ public final class CrawlErrorReport {
         return zone;
     }
 
+    /** The store's reader this report asks. */
+    HitReader reader() {
+        return store;
+    }
+
     /** The crawlers whose names the {@code crawler} filter knows. */
     CrawlerCatalog catalog() {
         return catalog == null ? CrawlerCatalog.builtIn() : catalog;
@@ -160,11 +165,6 @@ public final class CrawlErrorReport {
     /** Every matching row at the newest snapshot. */
     public void forEachRow(HitFilter filter, Consumer<ReportRow> rows) {
         forEachRow(new ReportRequest(filter, 1, null), rows);
-    }
-
-    /** Whether anything at all has been recorded (an empty report says so). */
-    public boolean hasRecords() {
-        return store.size() > 0;
     }
 
     /** The read model, for metrics. */

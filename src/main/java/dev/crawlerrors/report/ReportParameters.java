@@ -91,8 +91,11 @@ public final class ReportParameters {
      */
     public static ReportRequest parse(Map<String, List<String>> query, ZoneId zone, Set<String> accepted,
             Function<String, Optional<String>> crawlerNames) {
-        for (String name : query.keySet()) {
-            if (!accepted.contains(name)) {
+        for (Map.Entry<String, List<String>> parameter : query.entrySet()) {
+            String name = parameter.getKey();
+            // "?page=2&", "?&page=2": an empty piece between the '&'s names no parameter
+            boolean nothing = name.isEmpty() && parameter.getValue().stream().allMatch(String::isEmpty);
+            if (!accepted.contains(name) && !nothing) {
                 throw unknown(name, accepted);
             }
         }

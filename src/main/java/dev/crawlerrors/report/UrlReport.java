@@ -35,11 +35,11 @@ public final class UrlReport {
     private final Function<String, Optional<String>> crawlerNames;
     private final CrawlerCatalog catalog;
 
-    /** The URLs page of {@code report}'s store (its snapshots: {@code hits}), its crawler names and zone the report's. */
-    public UrlReport(CrawlErrorReport report, HitReader hits, UrlStates urls) {
+    /** The URLs page of {@code report}'s store, its crawler names and zone the report's. */
+    public UrlReport(CrawlErrorReport report) {
         this.report = report;
-        this.hits = hits;
-        this.urls = urls;
+        this.hits = report.reader();
+        this.urls = hits.urlStates();
         this.zone = report.zone();
         this.catalog = report.catalog();
         this.crawlerNames = catalog::knownName;
@@ -51,6 +51,11 @@ public final class UrlReport {
 
     public ZoneId zone() {
         return zone;
+    }
+
+    /** Asks the store to bring the URLs' states up to its newest hits, in the background. */
+    public void catchUp() {
+        urls.catchUp();
     }
 
     UrlStates urls() {

@@ -12,6 +12,9 @@ import java.util.function.Consumer;
  */
 public interface HitReader {
 
+    /** The state of every URL the store's crawlers fetched, kept as hits arrive: what the URLs page reads. */
+    UrlStates urlStates();
+
     /**
      * The newest snapshot: every hit and verdict committed so far. What was appended but not yet
      * committed is committed first, so a reader sees what its own thread stored.
@@ -38,9 +41,6 @@ public interface HitReader {
      * id, descending), skipping {@code skip} and returning at most {@code limit}.
      */
     List<StoredHit> rows(HitFilter filter, Snapshot snapshot, long fromMillis, long toMillis, long skip, int limit);
-
-    /** Every hit stored, whatever its status or verdict. */
-    long size();
 
     /** The view's hits at the newest snapshot. */
     default long count(HitFilter filter) {

@@ -1,22 +1,14 @@
 package dev.crawlerrors.store;
 
 /**
- * A store engine: what every engine provides, one small contract per concern (writing hits,
- * reading them for the report, keeping verdicts, saying whether it is sound). Writes come from one
- * thread; reads from any.
+ * A store on one engine, handing out each concern as a view (Caffeine's {@code asMap()} and
+ * {@code policy()}): the writer, the verdicts and the health of {@link WritableStore}, and the
+ * report's {@link #reader()}. A class takes the view it uses, never the store whole. Writes come
+ * from one thread; reads from any. A concern added to the store is one more view here, with one
+ * class for it in each engine's room.
  */
-public interface HitStore extends HitWriter, HitReader, VerdictStore, StoreHealth, AutoCloseable {
+public interface HitStore extends WritableStore {
 
-    /** Where the store is and what it may take, in one line for people: {@code DuckDB store /srv/crawl-errors.duckdb (...)}. */
-    default String describe() {
-        return getClass().getSimpleName();
-    }
-
-    /** The state of every URL the store's crawlers fetched. */
-    default UrlStates urlStates() {
-        throw new UnsupportedOperationException(describe() + " keeps no URL states");
-    }
-
-    @Override
-    void close();
+    /** The report's questions, each asked of a snapshot. */
+    HitReader reader();
 }

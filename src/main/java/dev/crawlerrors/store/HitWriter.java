@@ -14,7 +14,7 @@ public interface HitWriter {
 
     /**
      * Stores hits in the order given. The verdict a hit carries is recorded for its address and
-     * crawler only when none is recorded yet; later verdicts come through {@link VerdictStore#updateVerdict}.
+     * crawler only when none is recorded yet; later verdicts come through {@link VerdictStore#update}.
      */
     void append(List<CrawlerHit> hits);
 

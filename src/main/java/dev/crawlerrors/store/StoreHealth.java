@@ -1,9 +1,10 @@
 package dev.crawlerrors.store;
 
 /**
- * Whether the store can answer the report: what {@code /health} answers, and what {@code serve}
- * and {@code import} ask before they rely on the store. A damaged file is opened without a word
- * (its damage shows only when the damaged part is read), so it has to be read to be known.
+ * Whether the store can answer the report, and how much it holds: what {@code /health} and
+ * {@code /metrics} answer, and what {@code serve} and {@code import} ask before they rely on the
+ * store. A damaged file is opened without a word (its damage shows only when the damaged part is
+ * read), so it has to be read to be known.
  */
 public interface StoreHealth {
 
@@ -16,4 +17,7 @@ public interface StoreHealth {
      * @throws StoreException        when it cannot be read for another reason
      */
     void checkReadable();
+
+    /** Every hit stored, whatever its status or verdict; what this process appended is committed first, so it counts. */
+    long size();
 }

@@ -8,8 +8,8 @@ import java.util.List;
 public interface VerdictStore {
 
     /** Records a new verdict for every hit from {@code ip} that claimed {@code crawler}. */
-    void updateVerdict(String ip, String crawler, Verdict verdict);
+    void update(String ip, String crawler, Verdict verdict);
 
     /** The recorded verdicts of one kind, e.g. the unverified ones to check again. */
-    List<StoredVerdict> verdicts(Verification verification);
+    List<StoredVerdict> of(Verification verification);
 }

@@ -14,6 +14,7 @@ import dev.crawlerrors.report.ReportRequest;
 import dev.crawlerrors.report.pattern.ErrorPattern;
 import dev.crawlerrors.report.pattern.PatternReport;
 import dev.crawlerrors.store.HitFilter;
+import dev.crawlerrors.store.StoreHealth;
 import gg.jte.ContentType;
 import gg.jte.TemplateEngine;
 import gg.jte.output.StringOutput;
@@ -43,14 +44,16 @@ final class ReportRoutes {
     private static final TemplateEngine TEMPLATES = TemplateEngine.createPrecompiled(ContentType.Html);
 
     private final CrawlErrorReport report;
+    private final StoreHealth health;
     private final Supplier<List<String>> evidenceSources;
     private final dev.crawlerrors.report.RobotsHealth robots;
     private final dev.crawlerrors.report.PatternStates patternStates;
     private final dev.crawlerrors.report.CrawlBudget budget;
 
-    ReportRoutes(CrawlErrorReport report, Supplier<List<String>> evidenceSources, dev.crawlerrors.report.RobotsHealth robots,
-            dev.crawlerrors.report.UrlReport urls) {
+    ReportRoutes(CrawlErrorReport report, StoreHealth health, Supplier<List<String>> evidenceSources,
+            dev.crawlerrors.report.RobotsHealth robots, dev.crawlerrors.report.UrlReport urls) {
         this.report = report;
+        this.health = health;
         this.evidenceSources = evidenceSources;
         this.robots = robots;
         this.patternStates = new dev.crawlerrors.report.PatternStates(urls);
@@ -86,7 +89,8 @@ final class ReportRoutes {
             return;
         }
         ReportPage page = report.page(request);
-        boolean recorded = page.total() > 0 || report.hasRecords();
+        // an empty report says whether anything at all has been recorded
+        boolean recorded = page.total() > 0 || health.size() > 0;
         boolean filtered = ctx.queryParamMap().keySet().stream().anyMatch(k -> !k.equals("page") && !k.equals("at"));
         // the summary at the page's snapshot: its figures add up to the header's total
         Overview summary = report.summary(request, page).orElse(null);

@@ -8,7 +8,7 @@ import dev.crawlerrors.report.SnapshotGoneException;
 import dev.crawlerrors.store.DamagedStoreException;
 import dev.crawlerrors.store.StoreUnavailableException;
 import dev.crawlerrors.report.StillCountingException;
-import dev.crawlerrors.store.HitStore;
+import dev.crawlerrors.store.StoreHealth;
 import dev.crawlerrors.text.ShownText;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
@@ -53,10 +53,12 @@ public final class ReportServer implements AutoCloseable {
 
     private final Javalin app;
     private final CrawlErrorReport report;
+    private final WebConfig web;
 
-    private ReportServer(Javalin app, CrawlErrorReport report) {
+    private ReportServer(Javalin app, CrawlErrorReport report, WebConfig web) {
         this.app = app;
         this.report = report;
+        this.web = web;
     }
 
     /** A method other than GET and HEAD on a path the server answers: the report is read-only. */
@@ -67,23 +69,23 @@ public final class ReportServer implements AutoCloseable {
     }
 
     /** Starts serving on {@code bind}:{@code port}; port 0 picks a free one. */
-    public static ReportServer start(CrawlErrorReport report, HitStore store, String bind, int port) {
-        return start(report, store, bind, port, List::of);
+    public static ReportServer start(CrawlErrorReport report, StoreHealth health, String bind, int port) {
+        return start(report, health, bind, port, List::of);
     }
 
     /**
      * Starts serving, showing under the report the published IP lists the verdicts rest on
      * ({@code evidenceSources}, one line each, asked at every page view).
      */
-    public static ReportServer start(CrawlErrorReport report, HitStore store, String bind, int port,
+    public static ReportServer start(CrawlErrorReport report, StoreHealth health, String bind, int port,
             Supplier<List<String>> evidenceSources) {
-        return start(report, store, bind, port, evidenceSources, List.of(), DEFAULT_READERS);
+        return start(report, health, bind, port, evidenceSources, List.of(), DEFAULT_READERS);
     }
 
     /** Starts serving, answering at most {@code readers} report requests at once. */
-    public static ReportServer start(CrawlErrorReport report, HitStore store, String bind, int port,
+    public static ReportServer start(CrawlErrorReport report, StoreHealth health, String bind, int port,
             Supplier<List<String>> evidenceSources, int readers) {
-        return start(report, store, bind, port, evidenceSources, List.of(), readers);
+        return start(report, health, bind, port, evidenceSources, List.of(), readers);
     }
 
     /**
@@ -91,21 +93,46 @@ public final class ReportServer implements AutoCloseable {
      * drops) at {@code /metrics}, answering at most {@code readers} report requests at once; the
      * others wait up to {@link #READ_WAIT}, then get a 503 with Retry-After.
      */
-    public static ReportServer start(CrawlErrorReport report, HitStore store, String bind, int port,
+    public static ReportServer start(CrawlErrorReport report, StoreHealth health, String bind, int port,
             Supplier<List<String>> evidenceSources, List<? extends MeterBinder> meters, int readers) {
+        return start(report, health, bind, port, evidenceSources, meters, readers, WebConfig.NONE);
+    }
+
+    /**
+     * Starts serving as {@link #start(CrawlErrorReport, StoreHealth, String, int, Supplier, List, int)} does, to
+     * whom {@code web} lets in and over what: its users log in to every path but {@code /health}, and
+     * with its certificate the report is served over HTTPS only.
+     */
+    public static ReportServer start(CrawlErrorReport report, StoreHealth health, String bind, int port,
+            Supplier<List<String>> evidenceSources, List<? extends MeterBinder> meters, int readers, WebConfig web) {
+        BasicAuth auth = web.authenticates() ? new BasicAuth(web.users()) : null;
+        TlsConnector.KeyStoreAndPassword keys = web.tls() ? TlsConnector.keys(web) : null;
         ReadGate gate = new ReadGate(readers, READ_WAIT);
         PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        Gauge.builder("crawl_errors_hits_stored", store, s -> s.size()).description("crawler hits in the store").register(metrics);
+        Gauge.builder("crawl_errors_hits_stored", health, StoreHealth::size).description("crawler hits in the store").register(metrics);
         meters.forEach(meter -> meter.bindTo(metrics));
-        dev.crawlerrors.report.UrlReport urlReport = new dev.crawlerrors.report.UrlReport(report, store, store.urlStates());
+        dev.crawlerrors.report.UrlReport urlReport = new dev.crawlerrors.report.UrlReport(report);
         dev.crawlerrors.report.RobotsHealth robots = new dev.crawlerrors.report.RobotsHealth(urlReport);
-        ReportRoutes routes = new ReportRoutes(report, evidenceSources, robots, urlReport);
+        ReportRoutes routes = new ReportRoutes(report, health, evidenceSources, robots, urlReport);
         UrlRoutes urlRoutes = new UrlRoutes(urlReport, robots);
-        store.urlStates().catchUp(); // the hits stored while nothing served are folded now, not at the first reader
+        urlReport.catchUp(); // the hits stored while nothing served are folded now, not at the first reader
         Set<String> paths = new HashSet<>();
         Javalin app = Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
             config.http.defaultContentType = "text/plain; charset=utf-8";
+            // what Jetty refuses before a route runs (an over-long address: 414) is answered as the API's errors are
+            config.jetty.modifyServer(server -> server.setErrorHandler(new ProtocolErrors()));
+            if (keys != null) {
+                config.jetty.addConnector((server, http) -> TlsConnector.of(server, http, bind, port, web, keys));
+            }
+            // who may read comes first: nothing else is said to a request without a login, not even a 405
+            if (auth != null) {
+                config.routes.before(auth::check);
+            }
+            config.routes.exception(BasicAuth.UnauthorizedException.class, (e, ctx) -> {
+                ctx.header("WWW-Authenticate", BasicAuth.CHALLENGE);
+                error(ctx, 401, e.getMessage(), Map.of());
+            });
             // HEAD answers with the headers GET would send (and so the same 400/404 for bad requests)
             BiConsumer<String, Handler> readOnly = (path, handler) -> {
                 config.routes.get(path, handler);
@@ -130,7 +157,7 @@ public final class ReportServer implements AutoCloseable {
             readOnly.accept(ReportLinks.ROBOTS_JSON_PATH, ctx -> gate.pass(() -> urlRoutes.robotsJson(ctx)));
             readOnly.accept(ReportLinks.HIT_PATH + "{id}", ctx -> gate.pass(() -> routes.hitHtml(ctx)));
             readOnly.accept(ReportLinks.HIT_JSON_PATH + "{id}", ctx -> gate.pass(() -> routes.hitJson(ctx)));
-            readOnly.accept("/health", ctx -> health(ctx, store));
+            readOnly.accept("/health", ctx -> health(ctx, health));
             readOnly.accept("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(metrics.scrape()));
             // every other method on a path served, those that could change records, OPTIONS, TRACE and
             // methods no one registered (PROPFIND, FOO) alike, is refused before any route runs
@@ -187,7 +214,7 @@ public final class ReportServer implements AutoCloseable {
                     .register(metrics).increment());
         });
         app.start(bind, port);
-        return new ReportServer(app, report);
+        return new ReportServer(app, report, web);
     }
 
     /** Whether {@code e} comes of writing to a connection the client closed. */
@@ -205,13 +232,18 @@ public final class ReportServer implements AutoCloseable {
         return app.port();
     }
 
+    /** {@code https} when served over TLS, else {@code http}: for the address the report is announced at. */
+    public String scheme() {
+        return web.scheme();
+    }
+
     /** A method as the requests counter tags it: a name a client made up is "other", or each would be a counter of its own. */
     private static String methodTag(HandlerType method) {
         return HandlerType.commonHttp().contains(method) ? method.name() : "other";
     }
 
-    /** {@code ok} when the store can be read as the report reads it ({@link HitStore#checkReadable}); else 503 and why. */
-    private static void health(Context ctx, HitStore store) {
+    /** {@code ok} when the store can be read as the report reads it ({@link StoreHealth#checkReadable}); else 503 and why. */
+    private static void health(Context ctx, StoreHealth store) {
         try {
             store.checkReadable();
             ctx.json(Map.of("status", "ok"));

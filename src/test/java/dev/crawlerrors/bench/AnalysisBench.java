@@ -72,9 +72,9 @@ public final class AnalysisBench {
         System.out.println("load average at the start: " + Files.readString(Path.of("/proc/loadavg")).strip());
         baseline(copy);
         try (DuckDbHitStore store = DuckDbHitStore.open(copy)) {
-            System.out.printf("store %s: %,d hits%n", file, store.size());
-            CrawlErrorReport report = new CrawlErrorReport(store, ZoneOffset.UTC, List.of("/{city}/{street}/{section}"), Duration.ofSeconds(60));
-            ReportServer server = ReportServer.start(report, store, "127.0.0.1", 0);
+            System.out.printf("store %s: %,d hits%n", file, store.health().size());
+            CrawlErrorReport report = new CrawlErrorReport(store.reader(), ZoneOffset.UTC, List.of("/{city}/{street}/{section}"), Duration.ofSeconds(60));
+            ReportServer server = ReportServer.start(report, store.health(), "127.0.0.1", 0);
             base = "http://127.0.0.1:" + server.port();
             try {
                 // the plain report page (JSON, no summary) is the baseline the analysis pages are set against, in the same run
@@ -93,9 +93,9 @@ public final class AnalysisBench {
                 long[] patterns = new long[rounds];
                 long[] overview = new long[rounds];
                 for (int i = 0; i < rounds; i++) {
-                    store.append(newHits(i));
+                    store.writer().append(newHits(i));
                     patterns[i] = time("/api/crawl-errors/patterns");
-                    store.append(newHits(rounds + i));
+                    store.writer().append(newHits(rounds + i));
                     overview[i] = time("/api/crawl-errors/overview");
                 }
                 print("patterns after " + NEW_HITS + " new hits", patterns);
@@ -106,7 +106,7 @@ public final class AnalysisBench {
                         print(page + filter + " repeated", times(page + filter, rounds));
                     }
                 }
-                store.updateVerdict("66.249.1.1", "Googlebot Smartphone", new Verdict(Verification.spoofed, "bench"));
+                store.verdicts().update("66.249.1.1", "Googlebot Smartphone", new Verdict(Verification.spoofed, "bench"));
                 long changed = System.nanoTime();
                 print("patterns after a verdict change (answered from the counts before it)", time("/api/crawl-errors/patterns"));
                 print("overview after a verdict change (answered from the counts before it)", time("/api/crawl-errors/overview"));

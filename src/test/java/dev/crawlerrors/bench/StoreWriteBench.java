@@ -73,9 +73,9 @@ public final class StoreWriteBench {
             long writerCpu;
             try (DuckDbHitStore store = DuckDbHitStore.open(db, 1)) {
                 for (Chunk chunk : chunks) {
-                    store.append(chunk.hits, chunk.through);
+                    store.writer().append(chunk.hits, chunk.through);
                 }
-                store.flush();
+                store.writer().flush();
                 writerCpu = threadCpu("store-writer");
             }
             long wall = System.nanoTime() - start;
@@ -87,11 +87,11 @@ public final class StoreWriteBench {
 
         // a deep page of the default report (errors): what its last pages cost
         try (DuckDbHitStore store = DuckDbHitStore.open(db)) {
-            long total = store.count(HitFilter.ERRORS);
+            long total = store.reader().count(HitFilter.ERRORS);
             long[] times = new long[5];
             for (int i = 0; i < times.length; i++) {
                 long start = System.nanoTime();
-                store.page(HitFilter.ERRORS, total - 100, 50);
+                store.reader().page(HitFilter.ERRORS, total - 100, 50);
                 times[i] = System.nanoTime() - start;
             }
             Arrays.sort(times);

@@ -38,7 +38,7 @@ class ApacheFormatImportTest {
                 .contains("Crawler hits stored: 1; error hits (status >= 300) for the report: 1")
                 .contains("Verdicts: verified 1");
         try (DuckDbHitStore store = DuckDbHitStore.open(db)) {
-            assertThat(store.page(HitFilter.ERRORS, 0, 10)).singleElement().usingRecursiveComparison().ignoringFields("id")
+            assertThat(store.reader().page(HitFilter.ERRORS, 0, 10)).singleElement().usingRecursiveComparison().ignoringFields("id")
                     .isEqualTo(new StoredHit(0, Instant.parse("2025-05-14T07:31:02Z").toEpochMilli(), 120, "66.249.66.1", "GET",
                             "/gent/veldstraat?x=1", 404, 1.53, "Googlebot Desktop", "crawler_search", "verified",
                             "in common-crawlers.json 66.249.64.0/19 (created 2026-11-20)", SampleLogs.GOOGLEBOT, null));

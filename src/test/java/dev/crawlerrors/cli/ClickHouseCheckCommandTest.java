@@ -29,7 +29,7 @@ class ClickHouseCheckCommandTest {
         String db = ClickHouseTestCluster.database(name);
         try (ClickHouseHitStore store = ClickHouseHitStore.open(cluster.location(db), ClickHouseSettings.IMPORT)) {
             List<CrawlerHit> hits = List.of(hit("66.249.66.1", "/a"), hit("66.249.66.2", "/b"), hit("66.249.66.3", "/c"));
-            store.append(hits, new SourceProgress("f1", "access.log", 300, 3));
+            store.writer().append(hits, new SourceProgress("f1", "access.log", 300, 3));
         }
         return db;
     }

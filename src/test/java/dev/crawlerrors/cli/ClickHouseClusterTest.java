@@ -78,17 +78,17 @@ class ClickHouseClusterTest {
 
         Path defaultDb = Path.of(StoreOptions.DEFAULT_DB);
         String servedBefore = stamp(ServedStore.fileOf(defaultDb));
-        String socketBefore = stamp(ServedStore.socketOf(defaultDb));
+        String socketBefore = stamp(defaultDb.resolveSibling(defaultDb.getFileName() + ".serve.d"));
         try (DuckDbHitStore duck = DuckDbHitStore.open(dir.resolve("embedded.duckdb"));
-             ReportServer duckServer = ReportServer.start(new CrawlErrorReport(duck, ZoneId.of("Europe/Brussels")), duck, "127.0.0.1", 0);
+             ReportServer duckServer = ReportServer.start(new CrawlErrorReport(duck.reader(), ZoneId.of("Europe/Brussels")), duck.health(), "127.0.0.1", 0);
              ServeProcess serve = ServeProcess.start(dir.resolve("serve.out"), "--db", url, "--port", "0", "--timezone",
                      "Europe/Brussels", "--ip-ranges", IP_RANGES.toString(), "--dns-server", "none");
              ClickHouseHitStore other = ClickHouseHitStore.open(cluster.location(db), ClickHouseSettings.SERVE);
-             ReportServer otherServer = ReportServer.start(new CrawlErrorReport(other, ZoneId.of("Europe/Brussels")), other, "127.0.0.1", 0)) {
+             ReportServer otherServer = ReportServer.start(new CrawlErrorReport(other.reader(), ZoneId.of("Europe/Brussels")), other.health(), "127.0.0.1", 0)) {
             assertThat(Files.readString(dir.resolve("serve.out"))).contains("Store: ClickHouse store " + url + " (2 shards;");
             // ClickHouse takes every import itself: the serve listens for none where the default DuckDB file would be
             assertThat(stamp(ServedStore.fileOf(defaultDb))).isEqualTo(servedBefore);
-            assertThat(stamp(ServedStore.socketOf(defaultDb))).isEqualTo(socketBefore);
+            assertThat(stamp(defaultDb.resolveSibling(defaultDb.getFileName() + ".serve.d"))).isEqualTo(socketBefore);
             String duckBase = "http://127.0.0.1:" + duckServer.port();
             String otherBase = "http://127.0.0.1:" + otherServer.port();
             List<String> views = List.of("", "status=404", "verification=spoofed", "bot=crawler_ai&bot=crawler_other", "url=/city/1",
@@ -172,7 +172,7 @@ class ClickHouseClusterTest {
         assertThat(stored(db)).isEqualTo(lines);
         // every line a URL of its own: none twice
         try (ClickHouseHitStore store = ClickHouseHitStore.open(cluster.location(db), ClickHouseSettings.SERVE)) {
-            CrawlErrorReport report = new CrawlErrorReport(store, ZoneOffset.UTC);
+            CrawlErrorReport report = new CrawlErrorReport(store.reader(), ZoneOffset.UTC);
             java.util.Set<String> urls = new java.util.HashSet<>();
             long[] rows = {0};
             report.forEachRow(dev.crawlerrors.store.HitFilter.ERRORS, row -> {
@@ -262,7 +262,7 @@ class ClickHouseClusterTest {
     /** The hits the store counts now, as a new reader sees them. */
     private static long stored(String db) {
         try (ClickHouseHitStore store = ClickHouseHitStore.open(cluster.location(db), ClickHouseSettings.SERVE)) {
-            return store.size();
+            return store.health().size();
         }
     }
 

@@ -77,14 +77,14 @@ class DnsVerificationImportTest {
         assertThat(out.toString(StandardCharsets.UTF_8)).contains("Verdicts: verified 1 spoofed 1")
                 .contains("error hits (status >= 300) for the report: 1 (and 1 from impostors, left out as spoofed)");
         try (DuckDbHitStore store = DuckDbHitStore.open(db)) {
-            List<StoredHit> shown = store.page(HitFilter.ERRORS, 0, 10);
+            List<StoredHit> shown = store.reader().page(HitFilter.ERRORS, 0, 10);
             assertThat(shown).singleElement().satisfies(hit -> {
                 assertThat(hit.crawler()).isEqualTo("YandexBot");
                 assertThat(hit.verification()).isEqualTo("verified");
                 assertThat(hit.reason()).isEqualTo("PTR spider-198-51-100-20.yandex.com, forward-confirmed");
             });
             HitFilter spoofed = new HitFilter(List.of(), Set.of(), Set.of(Verification.spoofed), null, null, null, null);
-            assertThat(store.page(spoofed, 0, 10)).singleElement().extracting(StoredHit::reason).isEqualTo(
+            assertThat(store.reader().page(spoofed, 0, 10)).singleElement().extracting(StoredHit::reason).isEqualTo(
                     "claims Googlebot Desktop; 203.0.113.9 is in no Google list (common-crawlers.json (created 2026-11-20)) "
                             + "and no PTR for 203.0.113.9 (NXDOMAIN)");
         }
@@ -98,20 +98,20 @@ class DnsVerificationImportTest {
 
         dns.ptr("157.55.39.2", "msnbot-157-55-39-2.search.msn.com", 3600).a("msnbot-157-55-39-2.search.msn.com", "157.55.39.2", 300);
         try (DuckDbHitStore store = DuckDbHitStore.open(db)) {
-            assertThat(store.verdicts(Verification.unverified)).extracting(v -> v.verdict().reason())
+            assertThat(store.verdicts().of(Verification.unverified)).extracting(v -> v.verdict().reason())
                     .singleElement().asString().contains("SERVFAIL");
             CrawlerCatalog catalog = CrawlerCatalog.builtIn();
             try (var verifier = new dev.crawlerrors.crawler.verify.CrawlerVerifier(
                     new dev.crawlerrors.crawler.verify.IpRangeVerifier(catalog,
                             dev.crawlerrors.crawler.verify.IpRangeSource.parse(dir.resolve("ranges").toString())),
                     new dev.crawlerrors.crawler.dns.DnsVerifier(dns.address(), java.time.Duration.ofSeconds(2), 16, 100, 100));
-                 VerdictRechecks rechecks = new VerdictRechecks(store, catalog, verifier)) {
+                 VerdictRechecks rechecks = new VerdictRechecks(store.verdicts(), catalog, verifier)) {
 
                 assertThat(rechecks.run()).isEqualTo(1);
                 assertThat(verifier.awaitPending(5000)).isZero();
             }
-            assertThat(store.verdicts(Verification.verified)).extracting(StoredVerdict::ip).containsExactly("157.55.39.2");
-            assertThat(store.page(HitFilter.ERRORS, 0, 1).get(0).reason()).isEqualTo("PTR msnbot-157-55-39-2.search.msn.com, forward-confirmed");
+            assertThat(store.verdicts().of(Verification.verified)).extracting(StoredVerdict::ip).containsExactly("157.55.39.2");
+            assertThat(store.reader().page(HitFilter.ERRORS, 0, 1).get(0).reason()).isEqualTo("PTR msnbot-157-55-39-2.search.msn.com, forward-confirmed");
         }
     }
 
@@ -158,8 +158,8 @@ class DnsVerificationImportTest {
                 summaries.add(run.out().lines().filter(line -> line.startsWith("Verdicts:") || line.startsWith("Crawler hits stored:")
                         || line.startsWith("Warning: the DNS resolver")).toList().toString());
                 try (DuckDbHitStore store = DuckDbHitStore.open(db)) {
-                    verdicts.add(store.verdicts(Verification.unverified).stream().map(v -> v.ip() + " " + v.verdict().reason()).toList());
-                    assertThat(store.verdicts(Verification.spoofed)).as("nothing is called a liar on a broken resolver's word").isEmpty();
+                    verdicts.add(store.verdicts().of(Verification.unverified).stream().map(v -> v.ip() + " " + v.verdict().reason()).toList());
+                    assertThat(store.verdicts().of(Verification.spoofed)).as("nothing is called a liar on a broken resolver's word").isEmpty();
                 }
             }
 
@@ -202,16 +202,16 @@ class DnsVerificationImportTest {
             assertThat(run.out()).contains("Verification still pending for 1 crawler address (1 waiting for IP lists still being read:"
                     + " common-crawlers.json); their hits keep a provisional verdict until serve checks them again.");
             try (DuckDbHitStore store = DuckDbHitStore.open(db)) {
-                assertThat(store.verdicts(Verification.unverified)).singleElement().extracting(v -> v.verdict().reason())
+                assertThat(store.verdicts().of(Verification.unverified)).singleElement().extracting(v -> v.verdict().reason())
                         .isEqualTo("claims Googlebot Desktop; check pending (reading common-crawlers.json)");
                 CrawlerCatalog catalog = CrawlerCatalog.builtIn();
                 try (var verifier = new dev.crawlerrors.crawler.verify.CrawlerVerifier(new dev.crawlerrors.crawler.verify.IpRangeVerifier(
                         catalog, dev.crawlerrors.crawler.verify.IpRangeSource.parse(dir.resolve("ranges").toString())), null);
-                     VerdictRechecks rechecks = new VerdictRechecks(store, catalog, verifier)) {
+                     VerdictRechecks rechecks = new VerdictRechecks(store.verdicts(), catalog, verifier)) {
                     rechecks.run();
                     assertThat(verifier.awaitPending(5000)).isZero();
                 }
-                assertThat(store.verdicts(Verification.spoofed)).singleElement().extracting(StoredVerdict::ip).isEqualTo("203.0.113.9");
+                assertThat(store.verdicts().of(Verification.spoofed)).singleElement().extracting(StoredVerdict::ip).isEqualTo("203.0.113.9");
             }
         } finally {
             release.countDown();

@@ -154,10 +154,10 @@ class FollowRestartTest {
         // what the killed process committed: its hits, and the position that says it read exactly those
         try (DuckDbHitStore store = DuckDbHitStore.open(db)) {
             List<String> stored = new ArrayList<>();
-            store.forEach(HitFilter.ERRORS, hit -> stored.add(hit.url()));
+            store.reader().forEach(HitFilter.ERRORS, hit -> stored.add(hit.url()));
             byte[] content = Files.readAllBytes(log);
             byte[] beginning = Arrays.copyOf(content, Fingerprint.PREFIX_BYTES);
-            long linesRead = ResumePoint.find(log.toString(), beginning, false, store::imported,
+            long linesRead = ResumePoint.find(log.toString(), beginning, false, store.writer()::imported,
                     position -> Arrays.copyOfRange(content, (int) Math.max(0, position - TailCheck.BYTES), (int) position)).start().lines();
             assertThat(stored).containsExactlyInAnyOrderElementsOf(urls(1, (int) linesRead));
         }
@@ -175,7 +175,7 @@ class FollowRestartTest {
         assertThat(shown).hasSize(LINES).allSatisfy((url, times) -> assertThat(times).as(url).isEqualTo(1));
         try (DuckDbHitStore store = DuckDbHitStore.open(db)) {
             List<String> stored = new ArrayList<>();
-            store.forEach(HitFilter.ERRORS, hit -> stored.add(hit.url()));
+            store.reader().forEach(HitFilter.ERRORS, hit -> stored.add(hit.url()));
             assertThat(stored).containsExactlyInAnyOrderElementsOf(urls(1, LINES));
         }
         assertThat(second.printed()).contains("following " + log + " from line ");

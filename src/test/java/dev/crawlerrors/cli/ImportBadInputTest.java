@@ -67,7 +67,7 @@ class ImportBadInputTest {
 
         List<StoredHit> rows = new ArrayList<>();
         try (DuckDbHitStore store = DuckDbHitStore.open(db)) {
-            store.forEach(HitFilter.ERRORS, rows::add);
+            store.reader().forEach(HitFilter.ERRORS, rows::add);
         }
         // stored in time order, the hit from before the clock went back first
         assertThat(rows.stream().sorted(Comparator.comparingLong(StoredHit::id)).map(StoredHit::url)).containsExactly("/c", "/a", "/b", "/d");
@@ -92,7 +92,7 @@ class ImportBadInputTest {
                 access + " line 2: '1e300' (ts) is not a time in the years 1 to 9999");
         List<StoredHit> rows = new ArrayList<>();
         try (DuckDbHitStore store = DuckDbHitStore.open(db)) {
-            store.forEach(HitFilter.ERRORS, rows::add);
+            store.reader().forEach(HitFilter.ERRORS, rows::add);
         }
         assertThat(rows).extracting(StoredHit::url).containsExactly("/good");
         assertThat(rows.get(0).epochMillis()).isEqualTo(1_747_207_862_500L);
@@ -111,7 +111,7 @@ class ImportBadInputTest {
         assertThat(run.exit()).isZero();
         List<StoredHit> rows = new ArrayList<>();
         try (DuckDbHitStore store = DuckDbHitStore.open(db)) {
-            store.forEach(HitFilter.ERRORS, rows::add);
+            store.reader().forEach(HitFilter.ERRORS, rows::add);
         }
         assertThat(rows).extracting(StoredHit::url, StoredHit::verification)
                 .containsExactlyInAnyOrder(tuple("/a", "unverified"), tuple("/b", "verified"));

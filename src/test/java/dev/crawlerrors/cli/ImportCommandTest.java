@@ -70,7 +70,7 @@ class ImportCommandTest {
                 .contains("IP list common-crawlers.json: 1 prefix, created 2026-11-20T00:00:00, modified ")
                 .contains(log + " line 2: ");
         try (DuckDbHitStore store = DuckDbHitStore.open(db)) {
-            assertThat(store.count(HitFilter.ERRORS)).isEqualTo(2);
+            assertThat(store.reader().count(HitFilter.ERRORS)).isEqualTo(2);
         }
     }
 

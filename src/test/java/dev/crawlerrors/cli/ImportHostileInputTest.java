@@ -43,7 +43,7 @@ class ImportHostileInputTest {
     private List<String> storedUrls() {
         List<StoredHit> rows = new ArrayList<>();
         try (DuckDbHitStore store = DuckDbHitStore.open(db())) {
-            store.forEach(HitFilter.ERRORS, rows::add);
+            store.reader().forEach(HitFilter.ERRORS, rows::add);
         }
         return rows.stream().sorted(Comparator.comparingLong(StoredHit::id)).map(StoredHit::url).toList();
     }

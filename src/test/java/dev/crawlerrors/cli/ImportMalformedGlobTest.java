@@ -32,7 +32,7 @@ class ImportMalformedGlobTest {
         assertThat(run.out()).contains("  " + good + ": new, 2 lines\n").contains(problem());
         assertThat(run.err()).doesNotContain("Missing");
         try (DuckDbHitStore store = DuckDbHitStore.open(db)) {
-            assertThat(store.count(HitFilter.ERRORS)).isEqualTo(2);
+            assertThat(store.reader().count(HitFilter.ERRORS)).isEqualTo(2);
         }
     }
 

@@ -58,9 +58,9 @@ class KilledImportUrlStatesTest {
 
     private static List<UrlState> states(Path db) {
         try (DuckDbHitStore store = DuckDbHitStore.open(db)) {
-            Snapshot at = store.snapshot();
+            Snapshot at = store.reader().snapshot();
             List<UrlState> states = new ArrayList<>();
-            store.urlStates().forEach(EVERY, at, states::add);
+            store.reader().urlStates().forEach(EVERY, at, states::add);
             return states;
         }
     }

@@ -114,7 +114,7 @@ class ManySmallLogsImportTest {
     private static List<String> storedErrors(Path db) {
         List<String> rows = new ArrayList<>();
         try (DuckDbHitStore store = DuckDbHitStore.open(db)) {
-            store.forEach(EVERY_ERROR, (StoredHit hit) -> rows.add(String.join(" ", String.valueOf(hit.epochMillis()), hit.ip(), hit.method(),
+            store.reader().forEach(EVERY_ERROR, (StoredHit hit) -> rows.add(String.join(" ", String.valueOf(hit.epochMillis()), hit.ip(), hit.method(),
                     hit.url(), String.valueOf(hit.status()), String.valueOf(hit.durationMs()), hit.crawler(), hit.verification(),
                     hit.userAgent())));
         }
@@ -186,7 +186,7 @@ class ManySmallLogsImportTest {
 
         // and the store holds each hit once: what the first import stored, and what the changes brought
         try (DuckDbHitStore store = DuckDbHitStore.open(db)) {
-            assertThat(store.size()).isEqualTo(first + fromNew + fromReplaced);
+            assertThat(store.health().size()).isEqualTo(first + fromNew + fromReplaced);
         }
         assertThat(importing(db, copy.toString())).contains("Crawler hits stored: 0;")
                 .contains("Logs: 2,001 files unchanged since imported, not opened.");

@@ -23,7 +23,7 @@ import java.util.regex.Pattern;
  */
 record ServeProcess(Process process, String base, Path output) implements AutoCloseable {
 
-    private static final Pattern SERVING = Pattern.compile("Serving the report at (http://\\S+)/crawl-errors");
+    private static final Pattern SERVING = Pattern.compile("Serving the report at (https?://\\S+)/crawl-errors");
     private static final long START_MS = 30_000;
 
     /** Starts {@code serve ARGS...}, printing to {@code output}, and waits until it serves (at most 30 s). */

@@ -166,7 +166,7 @@ class ServePushedSourcesTest {
 
             try (DuckDbHitStore store = DuckDbHitStore.open(db)) {
                 List<String> stored = new ArrayList<>();
-                store.forEach(HitFilter.ERRORS, hit -> stored.add(hit.url()));
+                store.reader().forEach(HitFilter.ERRORS, hit -> stored.add(hit.url()));
                 assertThat(stored).containsExactlyInAnyOrder("/gent/veldstraat?x=1", "/page/1", "/page/2", "/page/3", "/page/4", "/page/5");
             }
             assertThat(serve.printed()).contains("syslog: " + tcp + ": closed after 4 frames (0 malformed): 4 lines, 4 parsed, 0 bad, "

@@ -39,7 +39,7 @@ class TrustedProxiesImportTest {
 
     private List<String> stored(Path db) {
         try (DuckDbHitStore store = DuckDbHitStore.open(db)) {
-            return store.page(EVERY_VERDICT, 0, 100).stream().sorted(Comparator.comparing(StoredHit::url))
+            return store.reader().page(EVERY_VERDICT, 0, 100).stream().sorted(Comparator.comparing(StoredHit::url))
                     .map(hit -> hit.url() + " " + hit.ip() + " " + hit.verification() + ": " + hit.reason()).toList();
         }
     }
@@ -74,6 +74,30 @@ class TrustedProxiesImportTest {
 
         assertThat(run.out()).contains("Verdicts: spoofed 4 unverified 1");
         assertThat(stored(db)).first().asString().startsWith("/antwerpen/meir 173.245.48.5 spoofed: ");
+    }
+
+    @Test
+    void aPrivateSenderIsNoProxyUntilNamedSoItsHeaderBuysNoVerdict() throws Exception {
+        // Docker's userland proxy: every client looks like 172.17.0.1 and nothing is appended, so
+        // X-Forwarded-For is what the sender wrote itself
+        Path log = dir.resolve("docker.log");
+        Files.writeString(log, "172.17.0.1 - - [14/May/2025:09:31:02 +0200] \"GET /antwerpen/meir HTTP/1.1\" 404 153 \"-\" "
+                + "\"Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)\" \"66.249.66.1\"\n"
+                + "fc.example.net - - [14/May/2025:09:31:03 +0200] \"GET /gent/veldstraat HTTP/1.1\" 404 153 \"-\" "
+                + "\"Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)\" \"66.249.66.1\"\n");
+        Path untrusted = dir.resolve("untrusted.duckdb");
+        Path trusted = dir.resolve("trusted.duckdb");
+
+        CommandRun plain = CommandRun.importing(dir, untrusted, "--format", FORMAT, log.toString());
+        CommandRun named = CommandRun.importing(dir, trusted, "--format", FORMAT, "--trusted-proxies", "172.17.0.0/16", log.toString());
+
+        assertThat(plain.exit()).isZero();
+        assertThat(plain.out()).doesNotContain("verified 1");
+        assertThat(stored(untrusted)).first().asString().startsWith("/antwerpen/meir 172.17.0.1 unverified: ");
+        assertThat(stored(untrusted)).last().asString().as("a host name starting 'fc' is no private address")
+                .startsWith("/gent/veldstraat fc.example.net ");
+        assertThat(stored(trusted)).first().asString()
+                .isEqualTo("/antwerpen/meir 66.249.66.1 verified: in common-crawlers.json 66.249.64.0/19 (created 2026-11-20)");
     }
 
     @Test

@@ -21,6 +21,15 @@ public final class SampleHits {
         return googlebot(Instant.parse(time).toEpochMilli(), ip, url, status, verdict);
     }
 
+    /** {@code n} verified Googlebot 404s from one address, a second apart, to /page/0, /page/1, ... */
+    public static List<CrawlerHit> googlebots(int n) {
+        List<CrawlerHit> hits = new java.util.ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            hits.add(googlebot(1_747_200_000_000L + i * 1000L, "66.249.66.1", "/page/" + i, 404, VERIFIED));
+        }
+        return hits;
+    }
+
     public static CrawlerHit googlebot(long epochMillis, String ip, String url, int status, Verdict verdict) {
         Hit hit = new Hit(epochMillis, 120, ip, "GET", url, status, -1, null, "Googlebot", Double.NaN, null);
         return new CrawlerHit(hit, GOOGLEBOT, verdict);

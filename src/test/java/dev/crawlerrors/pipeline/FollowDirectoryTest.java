@@ -15,6 +15,7 @@ import dev.crawlerrors.store.StoredHit;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -81,7 +82,7 @@ class FollowDirectoryTest {
 
     private List<String> storedUrls() {
         List<StoredHit> rows = new ArrayList<>();
-        store.forEach(HitFilter.ERRORS, rows::add);
+        store.reader().forEach(HitFilter.ERRORS, rows::add);
         return rows.stream().map(StoredHit::url).sorted().toList();
     }
 
@@ -180,6 +181,41 @@ class FollowDirectoryTest {
     }
 
     @Test
+    void aGlobReachingOneFileByTwoLinksAndALoopReadsItOnce() throws Exception {
+        Path site = Files.createDirectories(logs.resolve("a"));
+        Path log = site.resolve("access.log");
+        append(log, lines(1, 3));
+        Files.createSymbolicLink(logs.resolve("b"), site);           // the same directory by a second name
+        Files.createSymbolicLink(site.resolve("again"), site);       // a link back to the directory it is in
+        FollowedLogs follow = follow(logs + "/*/access.log");
+        follow.pollOnce();
+        append(log, lines(4, 5));
+        follow.pollOnce();
+        follow.pollOnce();
+
+        assertThat(storedUrls()).isEqualTo(urls(1, 5));
+        assertThat(store.health().size()).isEqualTo(5);
+    }
+
+    @Test
+    void aFileTruncatedInAFollowedDirectoryIsReadAgainFromItsStart() throws Exception {
+        Path log = logs.resolve("access.log");
+        append(log, lines(1, 3));
+        FollowedLogs follow = follow(logs.toString());
+        follow.pollOnce();
+
+        try (FileChannel channel = FileChannel.open(log, StandardOpenOption.WRITE)) {
+            channel.truncate(0);
+        }
+        append(log, lines(4, 5));
+        follow.pollOnce();
+        follow.pollOnce();
+
+        assertThat(storedUrls()).isEqualTo(urls(1, 5));
+        assertThat(store.health().size()).isEqualTo(5);
+    }
+
+    @Test
     void aPatternMatchingNothingYetSaysSoOnceAndReadsTheFirstFileThatAppears() throws Exception {
         FollowedLogs follow = follow(logs + "/*.log");
         follow.pollOnce();
@@ -233,17 +269,17 @@ class FollowDirectoryTest {
         append(logs.resolve("access.log"), lines(721, 740));
         follow(logs.toString()).pollOnce();
         List<String> followedUrls = storedUrls();
-        long followedSize = store.size();
+        long followedSize = store.health().size();
 
         try (DuckDbHitStore imported = DuckDbHitStore.open(dir.resolve("imported.duckdb"));
              CrawlerVerifier importVerifier = newVerifier()) {
             ImportSummary summary = new LogImport(imported, new CrawlerIdentifier(CrawlerCatalog.builtIn()), importVerifier,
                     LogFormat.chooser("auto", notice -> { })).run(List.of(logs.toString()), ImportListener.Factory.NONE);
             List<StoredHit> rows = new ArrayList<>();
-            imported.forEach(HitFilter.ERRORS, rows::add);
+            imported.reader().forEach(HitFilter.ERRORS, rows::add);
             assertThat(summary.problems()).isEmpty();
             assertThat(followedUrls).isEqualTo(rows.stream().map(StoredHit::url).sorted().toList());
-            assertThat(followedSize).isEqualTo(imported.size()).isEqualTo(641);
+            assertThat(followedSize).isEqualTo(imported.health().size()).isEqualTo(641);
         }
     }
 }

@@ -86,7 +86,7 @@ class FollowTest {
 
     private List<String> storedUrls() {
         List<StoredHit> rows = new ArrayList<>();
-        store.forEach(HitFilter.ERRORS, rows::add);
+        store.reader().forEach(HitFilter.ERRORS, rows::add);
         return rows.stream().sorted(Comparator.comparingLong(StoredHit::id)).map(StoredHit::url).toList();
     }
 

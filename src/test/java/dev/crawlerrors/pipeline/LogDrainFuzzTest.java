@@ -81,7 +81,7 @@ class LogDrainFuzzTest {
 
     @Property(tries = 200)
     void aBatchIsStoredWholeOrNotAtAllAndNeverAnswered500(@ForAll("batches") Batch batch) throws Exception {
-        long before = stored.store.size();
+        long before = stored.store.health().size();
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + drain.port() + LogDrainServer.PATH
                         + (batch.format() == null ? "" : "?format=" + URLEncoder.encode(batch.format(), StandardCharsets.UTF_8))))
                 .POST(HttpRequest.BodyPublishers.ofByteArray(batch.body())).header("Authorization", "Bearer " + TOKEN);
@@ -99,11 +99,11 @@ class LogDrainFuzzTest {
             // a body its Content-Length shows too large is refused (413) before it is read, and the connection closed: a
             // sender still writing it may see the connection go before the answer (curl reads the 413, Java's client not)
             assertThat((long) batch.body().length).as(batch + " lost its connection: " + e).isGreaterThan(LIMIT);
-            assertThat(LogDrainFuzzTest.stored.store.size()).as(batch.toString()).isEqualTo(before);
+            assertThat(LogDrainFuzzTest.stored.store.health().size()).as(batch.toString()).isEqualTo(before);
             return;
         }
 
-        long stored = LogDrainFuzzTest.stored.store.size() - before;
+        long stored = LogDrainFuzzTest.stored.store.health().size() - before;
         assertThat(response.statusCode()).as(batch + " answered " + response.body()).isIn(200, 400, 413, 415);
         JsonNode answer = JSON.readTree(response.body());
         if (response.statusCode() == 200) {

@@ -176,7 +176,7 @@ class LogDrainTest {
         assertThat(response.statusCode()).isEqualTo(400);
         assertThat(json(response).get("error").asText()).startsWith("the gzip body is damaged or cut short (")
                 .endsWith("); nothing of it was stored, send it again");
-        assertThat(store.size()).isZero();
+        assertThat(store.health().size()).isZero();
     }
 
     @Test
@@ -203,7 +203,7 @@ class LogDrainTest {
         assertThat(json(response).get("parameter").asText()).isEqualTo("format");
         assertThat(json(response).get("error").asText()).isEqualTo("format: 'apache-ish' is not a log format; use auto, combined, "
                 + "common, combined-vhost, common-vhost, json, w3c, nginx:'<log_format>' or apache:'<LogFormat>'");
-        assertThat(store.size()).isZero();
+        assertThat(store.health().size()).isZero();
     }
 
     @Test
@@ -225,7 +225,7 @@ class LogDrainTest {
         assertThat(response.headers().firstValue("WWW-Authenticate")).contains("Bearer realm=\"crawl-errors\"");
         assertThat(json(response).get("error").asText()).isEqualTo(
                 "a bearer token is required: send Authorization: Bearer <the token in --ingest-token-file>");
-        assertThat(store.size()).isZero();
+        assertThat(store.health().size()).isZero();
     }
 
     @Test
@@ -237,7 +237,7 @@ class LogDrainTest {
             assertThat(response.statusCode()).as(wrong).isEqualTo(401);
             assertThat(response.headers().firstValue("WWW-Authenticate")).as(wrong).hasValueSatisfying(v -> assertThat(v).startsWith("Bearer"));
         }
-        assertThat(store.size()).isZero();
+        assertThat(store.health().size()).isZero();
         assertThat(api().get("total").asInt()).isZero();
     }
 
@@ -259,7 +259,7 @@ class LogDrainTest {
         assertThat(json(gzip).get("error").asText()).startsWith("the decompressed body is larger than 256 KiB;");
         assertThat(chunked.statusCode()).as("sent without a length").isEqualTo(413);
         assertThat(json(chunked).get("error").asText()).startsWith("the body is larger than 256 KiB;");
-        assertThat(store.size()).isZero();
+        assertThat(store.health().size()).isZero();
     }
 
     @Test
@@ -294,7 +294,7 @@ class LogDrainTest {
             assertThat(new String(in.readNBytes(contentLength(head)), StandardCharsets.UTF_8)).isEqualTo(
                     "{\"lines\":6500,\"parsed\":6500,\"bad\":{},\"crawlerHits\":6500,\"firstBad\":[],\"format\":\"combined\"}");
         }
-        assertThat(store.size()).isEqualTo(6_500);
+        assertThat(store.health().size()).isEqualTo(6_500);
         assertThat(api().get("total").asInt()).isEqualTo(6_500);
         assertThat(stored.api("?url=/page/6500").get("rows").findValuesAsText("url")).containsExactly("/page/6500");
         assertThat(stored.api("?url=/page/1").get("total").asInt()).isEqualTo(1_111); // /page/1, /page/10-19, ... /page/1000-1999
@@ -313,7 +313,7 @@ class LogDrainTest {
                 + "'66.249.66.2 - - [14/May/2025:09:31:02 +0200] \\\"GET /page/2 HT...'\"}],\"format\":\"combined\","
                 + "\"hint\":\"the body holds no newline, so its records ran together into one line: curl -d drops the newlines "
                 + "of a file; send it with --data-binary @access.log, which keeps them\"}");
-        assertThat(store.size()).isZero();
+        assertThat(store.health().size()).isZero();
     }
 
     @Test
@@ -344,7 +344,7 @@ class LogDrainTest {
         assertThat(response.statusCode()).isEqualTo(415);
         assertThat(json(response).get("error").asText()).isEqualTo("the body is sent as multipart/form-data, which is not log lines: "
                 + "send the lines as they are, as text/plain or application/x-ndjson (with curl: --data-binary @access.log, not -F)");
-        assertThat(store.size()).isZero();
+        assertThat(store.health().size()).isZero();
     }
 
     /** The status line and headers of the next response, through the blank line. */
@@ -385,7 +385,7 @@ class LogDrainTest {
                 HttpResponse.BodyHandlers.ofString());
 
         assertThat(response.statusCode()).isEqualTo(404);
-        assertThat(store.size()).isZero();
+        assertThat(store.health().size()).isZero();
         assertThat(api().get("total").asInt()).isZero();
     }
 }

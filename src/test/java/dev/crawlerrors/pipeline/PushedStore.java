@@ -46,8 +46,8 @@ final class PushedStore implements AutoCloseable {
         verifier = new CrawlerVerifier(new IpRangeVerifier(catalog, IpRangeSource.parse(SampleLogs.ipRanges(dir).toString())), null);
         // as serve does at its start (in the background there); a line pushed before would have a provisional verdict
         verifier.lists().loadAll();
-        pushed = new PushedLines(store, new CrawlerIdentifier(catalog), verifier);
-        report = ReportServer.start(new CrawlErrorReport(store, ZoneId.of("UTC")), store, "127.0.0.1", 0);
+        pushed = new PushedLines(store.writer(), new CrawlerIdentifier(catalog), verifier);
+        report = ReportServer.start(new CrawlErrorReport(store.reader(), ZoneId.of("UTC")), store.health(), "127.0.0.1", 0);
     }
 
     int reportPort() {
@@ -65,7 +65,7 @@ final class PushedStore implements AutoCloseable {
     /** The URLs of the stored error hits, in the order they were stored. */
     List<String> storedUrls() {
         List<StoredHit> rows = new ArrayList<>();
-        store.forEach(HitFilter.ERRORS, rows::add);
+        store.reader().forEach(HitFilter.ERRORS, rows::add);
         return rows.stream().sorted(Comparator.comparingLong(StoredHit::id)).map(StoredHit::url).toList();
     }
 

@@ -78,7 +78,9 @@ class SyslogAbuseTest {
 
     @Test
     void idleTcpConnectionsHoldNoPlatformThreadAreCappedAndClosedWhenIdleTooLong() throws Exception {
-        SyslogListener.Options options = new SyslogListener.Options(50, Duration.ofSeconds(5), 1 << 20, Duration.ofSeconds(5));
+        // every connection counts as busy for an hour: none is closed to let another in, so the ones past the cap are refused
+        SyslogListener.Options options = new SyslogListener.Options(50, Duration.ofSeconds(5), 1 << 20, Duration.ofSeconds(5),
+                Duration.ofHours(1));
         SyslogListener listener = SyslogListener.start(SyslogAddress.parse("tcp://127.0.0.1:0"), options,
                 LogFormat.liveChooser("auto", notice -> { }), stored.pushed, notices::add);
         closing.add(listener);
@@ -98,7 +100,7 @@ class SyslogAbuseTest {
             // a platform thread a connection made 200 more; virtual threads run on a carrier a core
             assertThat(threadsWhileOpen - threadsBefore).as("platform threads started for 200 connections").isLessThan(20);
             assertThat(notices.get(0)).matches(Pattern.quote(listener.address() + ": refused a connection from 127.0.0.1:")
-                    + "\\d+: 50 connections are open, as many as --syslog-max-connections allows");
+                    + "\\d+: 50 connections are open, as many as --syslog-max-connections allows, each sending");
             assertThat(notices).filteredOn(n -> n.contains("refused a connection")).hasSize(20);
 
             await("the 50 idle ones closed", () -> listener.openConnections() == 0);
@@ -120,6 +122,44 @@ class SyslogAbuseTest {
     }
 
     @Test
+    void aSenderPastTheCapTakesThePlaceOfTheConnectionIdleLongest() throws Exception {
+        // busy means sent within no time at all: every idle connection may give its place up
+        SyslogListener.Options options = new SyslogListener.Options(50, Duration.ofMinutes(15), 1 << 20, Duration.ofSeconds(5), Duration.ZERO);
+        SyslogListener listener = SyslogListener.start(SyslogAddress.parse("tcp://127.0.0.1:0"), options,
+                LogFormat.liveChooser("auto", notice -> { }), stored.pushed, notices::add);
+        closing.add(listener);
+        List<Socket> idle = new ArrayList<>();
+        try {
+            for (int i = 0; i < 50; i++) {
+                Socket socket = new Socket();
+                socket.connect(new InetSocketAddress("127.0.0.1", listener.address().port()), 5_000);
+                socket.setSoTimeout(20_000);
+                idle.add(socket);
+                int open = i + 1;
+                await(open + " open", () -> listener.openConnections() == open);
+            }
+
+            try (Socket sender = new Socket("127.0.0.1", listener.address().port())) {
+                OutputStream out = sender.getOutputStream();
+                out.write((nginx(1) + "\n").getBytes(StandardCharsets.UTF_8));
+                out.flush();
+                await("the new sender's line stored", () -> stored.storedUrls().size() == 1);
+            }
+
+            assertThat(idle.get(0).getInputStream().read()).as("the connection idle longest was closed").isEqualTo(-1);
+            assertThat(listener.totals().refusedConnections()).isZero();
+            assertThat(listener.totals().idleConnectionsClosed()).isEqualTo(1);
+            assertThat(notices.get(0)).matches(Pattern.quote(listener.address() + ": closed the connection from 127.0.0.1:")
+                    + "\\d+, idle \\d+ s, to let one from 127.0.0.1:\\d+ in: 50 connections are open, as many as "
+                    + "--syslog-max-connections allows");
+        } finally {
+            for (Socket socket : idle) {
+                socket.close();
+            }
+        }
+    }
+
+    @Test
     void countsTheDatagramsTheKernelDroppedSaysSoAndServesTheCountAtMetrics() throws Exception {
         // the smallest receive buffer the kernel grants: a few datagrams, so a burst overflows it
         SyslogListener.Options options = new SyslogListener.Options(1_000, Duration.ofMinutes(15), 1, Duration.ofMillis(100));
@@ -127,7 +167,7 @@ class SyslogAbuseTest {
                 LogFormat.liveChooser("auto", notice -> { }), stored.pushed, notices::add);
         source.start();
         closing.add(source);
-        ReportServer metrics = ReportServer.start(new CrawlErrorReport(stored.store, ZoneId.of("UTC")), stored.store, "127.0.0.1", 0,
+        ReportServer metrics = ReportServer.start(new CrawlErrorReport(stored.store.reader(), ZoneId.of("UTC")), stored.store.health(), "127.0.0.1", 0,
                 List::of, List.of(source), ReportServer.DEFAULT_READERS);
         closing.add(metrics);
         InetSocketAddress to = new InetSocketAddress("127.0.0.1", source.address().port());

@@ -36,7 +36,7 @@ class DemoReportTest {
     @BeforeAll
     static void importDemo() throws Exception {
         store = DemoFixture.demoStore(dir);
-        report = new CrawlErrorReport(store, ZoneId.of("Europe/Brussels"));
+        report = new CrawlErrorReport(store.reader(), ZoneId.of("Europe/Brussels"));
         report.forEachRow(HitFilter.ERRORS, all::add);
     }
 
@@ -74,7 +74,7 @@ class DemoReportTest {
         }
         assertThat(paged).isEqualTo(all);
 
-        List<StoredHit> hits = store.page(HitFilter.ERRORS, 0, 1000);
+        List<StoredHit> hits = store.reader().page(HitFilter.ERRORS, 0, 1000);
         assertThat(hits.stream().map(StoredHit::id).collect(Collectors.toSet())).hasSize(226);
         for (int i = 1; i < hits.size(); i++) {
             StoredHit newer = hits.get(i - 1);
@@ -157,7 +157,7 @@ class DemoReportTest {
 
     @Test
     void leavesOutPeopleSuccessesAndImpostorsUnlessSpoofedIsAskedFor() {
-        assertThat(store.size()).isGreaterThan(226);
+        assertThat(store.health().size()).isGreaterThan(226);
         HitFilter spoofed = new HitFilter(List.of(), Set.of(), Set.of(Verification.spoofed), null, null, null, null);
         ReportPage impostors = report.page(new ReportRequest(spoofed, 1));
 

@@ -26,7 +26,7 @@ class KeptCountsTest {
     private static final Verdict VERIFIED = new Verdict(Verification.verified, "in the list");
 
     private final DuckDbHitStore store = DuckDbHitStore.inMemory();
-    private final CrawlErrorReport report = new CrawlErrorReport(store, ZoneOffset.UTC, List.of(), Duration.ofSeconds(30));
+    private final CrawlErrorReport report = new CrawlErrorReport(store.reader(), ZoneOffset.UTC, List.of(), Duration.ofSeconds(30));
 
     @AfterEach
     void close() {
@@ -46,12 +46,12 @@ class KeptCountsTest {
 
     @Test
     void countsNewHitsInWithoutCountingTheOldOnesAgain() {
-        store.append(hits("66.249.66.1", "/items/a", 5, 404));
+        store.writer().append(hits("66.249.66.1", "/items/a", 5, 404));
         assertThat(report.overview(ReportRequest.FIRST_PAGE).total()).isEqualTo(5);
         assertThat(report.patterns(ReportRequest.FIRST_PAGE).patterns()).extracting(ErrorPattern::pattern).containsExactly("/items/{1}");
 
-        store.append(hits("66.249.66.2", "/items/b", 3, 404));
-        store.append(hits("66.249.66.2", "/pages/", 4, 410));
+        store.writer().append(hits("66.249.66.2", "/items/b", 3, 404));
+        store.writer().append(hits("66.249.66.2", "/pages/", 4, 410));
 
         Overview overview = report.overview(ReportRequest.FIRST_PAGE);
         assertThat(overview.total()).isEqualTo(12);
@@ -63,11 +63,11 @@ class KeptCountsTest {
 
     @Test
     void aChangedVerdictIsAnsweredFromTheCountsBeforeItUntilTheyAreMadeAgain() throws Exception {
-        store.append(hits("66.249.66.1", "/items/a", 5, 404));
-        store.append(hits("203.0.113.7", "/items/b", 3, 404));
+        store.writer().append(hits("66.249.66.1", "/items/a", 5, 404));
+        store.writer().append(hits("203.0.113.7", "/items/b", 3, 404));
         assertThat(report.overview(ReportRequest.FIRST_PAGE).total()).isEqualTo(8);
 
-        store.updateVerdict("203.0.113.7", "Googlebot Smartphone", new Verdict(Verification.spoofed, "in no Google list"));
+        store.verdicts().update("203.0.113.7", "Googlebot Smartphone", new Verdict(Verification.spoofed, "in no Google list"));
 
         Overview during = report.overview(ReportRequest.FIRST_PAGE);
         assertThat(during.recounting()).isTrue();
@@ -85,9 +85,9 @@ class KeptCountsTest {
 
     @Test
     void theSummaryOfAPageIsCountedAtThePagesSnapshotAndSaysSo() {
-        store.append(hits("66.249.66.1", "/items/a", 5, 404));
+        store.writer().append(hits("66.249.66.1", "/items/a", 5, 404));
         ReportPage first = report.page(ReportRequest.FIRST_PAGE);
-        store.append(hits("66.249.66.1", "/items/b", 3, 404));
+        store.writer().append(hits("66.249.66.1", "/items/b", 3, 404));
         ReportPage second = report.page(ReportRequest.FIRST_PAGE);
 
         Overview summary = report.summary(ReportRequest.FIRST_PAGE, second).orElseThrow();

@@ -46,8 +46,8 @@ class AnalysisPagesBrowserTest {
     @BeforeAll
     static void start() throws Exception {
         store = DemoFixture.demoStore(Files.createDirectories(dir.resolve("demo")));
-        CrawlErrorReport report = new CrawlErrorReport(store, ZoneId.of("UTC"), List.of(DemoLog.URL_NAMES), Duration.ofSeconds(30));
-        server = ReportServer.start(report, store, "127.0.0.1", 0,
+        CrawlErrorReport report = new CrawlErrorReport(store.reader(), ZoneId.of("UTC"), List.of(DemoLog.URL_NAMES), Duration.ofSeconds(30));
+        server = ReportServer.start(report, store.health(), "127.0.0.1", 0,
                 () -> List.of("common-crawlers.json: 2 prefixes, created 2025-05-14T00:00:00 (demo data)"));
         base = "http://127.0.0.1:" + server.port();
         driver = Chromium.start(dir, 1400, 900, "--hide-scrollbars");

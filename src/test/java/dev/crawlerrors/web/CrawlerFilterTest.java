@@ -59,8 +59,8 @@ class CrawlerFilterTest {
                     Integer.parseInt(r[3]), -1, null, r[0], Double.NaN, null);
             hits.add(new CrawlerHit(hit, identifier.identify(r[0]).orElseThrow(), new Verdict(Verification.unverified, "test")));
         }
-        store.append(hits);
-        server = ReportServer.start(new CrawlErrorReport(store, ZoneId.of("UTC"), catalog), store, "127.0.0.1", 0);
+        store.writer().append(hits);
+        server = ReportServer.start(new CrawlErrorReport(store.reader(), ZoneId.of("UTC"), catalog), store.health(), "127.0.0.1", 0);
     }
 
     @AfterAll

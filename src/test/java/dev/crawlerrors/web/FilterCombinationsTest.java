@@ -115,8 +115,8 @@ class FilterCombinationsTest {
             STORED.add(new Stored(crawlerHit, verdict));
         }
         store = DuckDbHitStore.inMemory();
-        store.append(hits);
-        server = ReportServer.start(new CrawlErrorReport(store, ZONE, List.of(), Duration.ofSeconds(30)), store, "127.0.0.1", 0);
+        store.writer().append(hits);
+        server = ReportServer.start(new CrawlErrorReport(store.reader(), ZONE, List.of(), Duration.ofSeconds(30)), store.health(), "127.0.0.1", 0);
     }
 
     @AfterAll

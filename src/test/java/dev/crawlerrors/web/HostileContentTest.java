@@ -49,7 +49,7 @@ class HostileContentTest {
     }
 
     private void serve() {
-        server = ReportServer.start(new CrawlErrorReport(store, ZoneId.of("UTC")), store, "127.0.0.1", 0);
+        server = ReportServer.start(new CrawlErrorReport(store.reader(), ZoneId.of("UTC")), store.health(), "127.0.0.1", 0);
     }
 
     @Test
@@ -58,7 +58,7 @@ class HostileContentTest {
         Crawler crawler = new Crawler("Googlebot Desktop", "Google", BotType.crawler_search, List.of("Googlebot"), null, null, null);
         Hit hit = new Hit(Instant.parse("2025-05-14T10:00:00Z").toEpochMilli(), 0, "66.249.66.1", METHOD, URL, 404, 0,
                 null, AGENT, 1.25, null);
-        store.append(List.of(new CrawlerHit(hit, crawler, new Verdict(Verification.unverified, "reason with <b>markup</b>"))));
+        store.writer().append(List.of(new CrawlerHit(hit, crawler, new Verdict(Verification.unverified, "reason with <b>markup</b>"))));
         serve();
 
         String body = get("/crawl-errors");
@@ -83,7 +83,7 @@ class HostileContentTest {
         Crawler crawler = new Crawler("Googlebot Desktop", "Google", BotType.crawler_search, List.of("Googlebot"), null, null, null);
         Hit hit = new Hit(Instant.parse("2025-05-14T10:00:00Z").toEpochMilli(), 0, "66.249.66.1", "GET", url, 404, 0,
                 null, "Googlebot/2.1", 1.25, null);
-        store.append(List.of(new CrawlerHit(hit, crawler, new Verdict(Verification.unverified, reason))));
+        store.writer().append(List.of(new CrawlerHit(hit, crawler, new Verdict(Verification.unverified, reason))));
     }
 
     @Test
@@ -102,6 +102,23 @@ class HostileContentTest {
         assertThat(csv.split("\r\n")[1]).isEqualTo("2025-05-14T10:00,66.249.66.1,GET,/\\u202Etxt.exe?a=b\\u200Bc,404,1.3,crawler_search,unverified,Googlebot Desktop");
         // the API gives programs the value as it was requested
         assertThat(json.get("rows").get(0).get("url").asText()).isEqualTo("/\u202Etxt.exe?a=b\u200Bc");
+    }
+
+    @Test
+    void patternsAndChartLabelsBuiltFromHostilePathsAreText() throws Exception {
+        store = DuckDbHitStore.inMemory();
+        for (int i = 0; i < 30; i++) {
+            // paths whose segments become a pattern's text, and hosts that label the charts
+            storeHit("/<script>alert(" + i + ")</script>/x\"><svg onload=alert(1)>/" + i, "not checked");
+        }
+        serve();
+
+        for (String path : List.of("/crawl-errors/patterns", "/crawl-errors/overview")) {
+            String body = get(path);
+            assertThat(body).as(path).doesNotContain("<script>alert").doesNotContain("<svg onload").doesNotContain("\"><svg");
+        }
+        String patterns = get("/crawl-errors/patterns");
+        assertThat(Jsoup.parse(patterns).text()).contains("<script>alert(");
     }
 
     @Test

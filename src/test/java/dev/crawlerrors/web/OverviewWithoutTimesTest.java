@@ -34,9 +34,9 @@ class OverviewWithoutTimesTest {
                 new CrawlerHit(new Hit(1_431_857_163_000L, 120, "66.249.73.135", "GET", "/files/a.png", 404, 0, null, "Googlebot", Double.NaN, null),
                         googlebot, new Verdict(Verification.verified, "test")));
         try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
-            store.append(hits);
-            try (ReportServer server = ReportServer.start(new CrawlErrorReport(store, ZoneOffset.UTC, List.of(), Duration.ofSeconds(30)),
-                    store, "127.0.0.1", 0)) {
+            store.writer().append(hits);
+            try (ReportServer server = ReportServer.start(new CrawlErrorReport(store.reader(), ZoneOffset.UTC, List.of(), Duration.ofSeconds(30)),
+                    store.health(), "127.0.0.1", 0)) {
                 HttpClient http = HttpClient.newHttpClient();
                 String base = "http://127.0.0.1:" + server.port();
                 Document html = Jsoup.parse(http.send(HttpRequest.newBuilder(URI.create(base + "/crawl-errors/overview")).build(),

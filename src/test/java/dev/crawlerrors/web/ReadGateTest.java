@@ -40,9 +40,9 @@ class ReadGateTest {
             for (int i = 0; i < 20_000; i++) {
                 hits.add(googlebot(1_790_000_000_000L + i * 1_000L, "66.249.66." + (1 + i % 50), longPath + i, 404, VERIFIED));
             }
-            store.append(hits);
-            store.flush();
-            ReportServer server = ReportServer.start(new CrawlErrorReport(store, ZoneOffset.UTC), store, "127.0.0.1", 0, List::of, 1);
+            store.writer().append(hits);
+            store.writer().flush();
+            ReportServer server = ReportServer.start(new CrawlErrorReport(store.reader(), ZoneOffset.UTC), store.health(), "127.0.0.1", 0, List::of, 1);
             HttpClient http = HttpClient.newHttpClient();
             URI page = URI.create("http://127.0.0.1:" + server.port() + "/api/crawl-errors?page=1");
             try (Socket slow = new Socket("127.0.0.1", server.port())) {

@@ -45,7 +45,7 @@ class ReportPageBrowserTest {
     @BeforeEach
     void startServerAndBrowser() throws Exception {
         store = DemoFixture.demoStore(Files.createDirectories(dir.resolve("demo")));
-        server = ReportServer.start(new CrawlErrorReport(store, ZoneId.of("UTC")), store, "127.0.0.1", 0);
+        server = ReportServer.start(new CrawlErrorReport(store.reader(), ZoneId.of("UTC")), store.health(), "127.0.0.1", 0);
         base = "http://127.0.0.1:" + server.port();
 
         driver = Chromium.start(dir, 1280, 900);
@@ -74,14 +74,14 @@ class ReportPageBrowserTest {
         driver.findElement(By.id("next")).click();
         awaitPage(2);
         // page links carry the snapshot the first page was read at
-        assertThat(driver.getCurrentUrl()).isEqualTo(base + "/crawl-errors?page=2&at=" + store.snapshot().token());
+        assertThat(driver.getCurrentUrl()).isEqualTo(base + "/crawl-errors?page=2&at=" + store.reader().snapshot().token());
         assertThat(text("summary")).isEqualTo("226 error hits · page 2 of 3");
         assertThat(rows()).hasSize(100);
         assertVerifiedWithEvidence();
 
         driver.findElement(By.id("next")).click();
         awaitPage(3);
-        assertThat(driver.getCurrentUrl()).isEqualTo(base + "/crawl-errors?page=3&at=" + store.snapshot().token());
+        assertThat(driver.getCurrentUrl()).isEqualTo(base + "/crawl-errors?page=3&at=" + store.reader().snapshot().token());
         assertThat(text("summary")).isEqualTo("226 error hits · page 3 of 3");
         assertThat(rows()).hasSize(26);
         assertThat(driver.findElements(By.id("next"))).isEmpty();

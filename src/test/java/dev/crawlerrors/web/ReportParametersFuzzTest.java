@@ -54,7 +54,7 @@ class ReportParametersFuzzTest {
     static void start() throws Exception {
         dir = Files.createTempDirectory("report-parameters-fuzz");
         store = DemoFixture.demoStore(dir);
-        server = ReportServer.start(new CrawlErrorReport(store, ZoneId.of("Europe/Brussels")), store, "127.0.0.1", 0);
+        server = ReportServer.start(new CrawlErrorReport(store.reader(), ZoneId.of("Europe/Brussels")), store.health(), "127.0.0.1", 0);
     }
 
     @AfterContainer
@@ -161,7 +161,9 @@ class ReportParametersFuzzTest {
             String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             String status = answer.isEmpty() ? "" : answer.substring(0, answer.indexOf('\r'));
 
-            assertThat(status).as(target + " answered " + answer).isIn("HTTP/1.1 200 OK", "HTTP/1.1 400 Bad Request", "HTTP/1.1 404 Not Found");
+            // 302: the page's form left a field blank (an empty piece between '&'s too), sent to the address without it
+            assertThat(status).as(target + " answered " + answer).isIn("HTTP/1.1 200 OK", "HTTP/1.1 302 Found", "HTTP/1.1 400 Bad Request",
+                    "HTTP/1.1 404 Not Found");
         }
     }
 

@@ -51,8 +51,8 @@ class ReportServerTest {
     static void start() throws Exception {
         store = DemoFixture.demoStore(dir);
         // waits for the summary as long as a test may take: a loaded machine must not leave it out
-        server = ReportServer.start(new CrawlErrorReport(store, ZoneId.of("UTC"), List.of(DemoLog.URL_NAMES), Duration.ofSeconds(30)),
-                store, "127.0.0.1", 0,
+        server = ReportServer.start(new CrawlErrorReport(store.reader(), ZoneId.of("UTC"), List.of(DemoLog.URL_NAMES), Duration.ofSeconds(30)),
+                store.health(), "127.0.0.1", 0,
                 () -> List.of("common-crawlers.json: 1 prefix, created 2025-05-14T00:00:00, fetched 2026-11-21T10:00Z from http://lists.example/common-crawlers.json"));
     }
 
@@ -93,7 +93,7 @@ class ReportServerTest {
         assertThat(html.select("#hits tbody tr")).hasSize(26);
         assertThat(html.text()).contains("Timestamps are local times in UTC");
         // the links carry the snapshot the page was read at
-        assertThat(html.select("#previous").attr("href")).isEqualTo("/crawl-errors?page=2&at=" + store.snapshot().token());
+        assertThat(html.select("#previous").attr("href")).isEqualTo("/crawl-errors?page=2&at=" + store.reader().snapshot().token());
         assertThat(html.select("#next")).isEmpty();
         assertThat(html.select("#sources li").eachText()).containsExactly(
                 "common-crawlers.json: 1 prefix, created 2025-05-14T00:00:00, fetched 2026-11-21T10:00Z from http://lists.example/common-crawlers.json");
@@ -170,7 +170,7 @@ class ReportServerTest {
             assertThat(response.statusCode()).as(method + " " + path).isEqualTo(405);
             assertThat(response.headers().firstValue("Allow")).contains("GET, HEAD");
         }
-        assertThat(store.size()).isEqualTo(720);
+        assertThat(store.health().size()).isEqualTo(720);
     }
 
     /**
@@ -237,7 +237,7 @@ class ReportServerTest {
                         throw e.getCause();
                     }
                 });
-        try (ReportServer other = ReportServer.start(new CrawlErrorReport(counted, ZoneId.of("UTC")), counted, "127.0.0.1", 0)) {
+        try (ReportServer other = ReportServer.start(new CrawlErrorReport(counted.reader(), ZoneId.of("UTC")), counted.health(), "127.0.0.1", 0)) {
             HttpRequest head = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + other.port() + "/crawl-errors.csv?status=4xx"))
                     .method("HEAD", HttpRequest.BodyPublishers.noBody()).build();
             HttpResponse<String> response = HTTP.send(head, HttpResponse.BodyHandlers.ofString());
@@ -263,7 +263,7 @@ class ReportServerTest {
         Document html = Jsoup.parse(get("/crawl-errors?status=3xx").body());
 
         assertThat(html.selectFirst("#summary").text()).isEqualTo("202 error hits · page 1 of 3");
-        assertThat(html.select("#next").attr("href")).isEqualTo("/crawl-errors?page=2&status=3xx&at=" + store.snapshot().token());
+        assertThat(html.select("#next").attr("href")).isEqualTo("/crawl-errors?page=2&status=3xx&at=" + store.reader().snapshot().token());
         JsonNode json = JSON.readTree(get("/api/crawl-errors?status=404&page=1").body());
         assertThat(json.get("total").asLong()).isEqualTo(24);
     }
@@ -285,6 +285,28 @@ class ReportServerTest {
         assertThat(response.statusCode()).isEqualTo(400);
         assertThat(message(path, response)).startsWith("unknown parameter 'stauts' (did you mean status?); this page takes ")
                 .contains("status, bot, crawler, verification, from, to, url, host, pattern");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"/api/crawl-errors", "/crawl-errors.csv", "/api/crawl-errors/patterns", "/api/crawl-errors/overview"})
+    void takesAnEmptyPieceBetweenAmpersandsForNoParameter(String path) throws Exception {
+        HttpResponse<String> trailing = get(path + "?status=404&");
+        HttpResponse<String> doubled = get(path + "?&status=404&&");
+        HttpResponse<String> nameless = get(path + "?=404");
+
+        assertThat(trailing.statusCode()).as(trailing.body()).isEqualTo(200);
+        assertThat(doubled.statusCode()).as(doubled.body()).isEqualTo(200);
+        assertThat(nameless.statusCode()).as("a value with no name is still a mistake").isEqualTo(400);
+    }
+
+    @Test
+    void answersAnOverLongAddressUnderTheApiWith414InJson() throws Exception {
+        HttpResponse<String> response = get("/api/crawl-errors?url=/" + "a".repeat(20_000));
+
+        assertThat(response.statusCode()).isEqualTo(414);
+        assertThat(response.headers().firstValue("Content-Type")).contains("application/json; charset=utf-8");
+        assertThat(JSON.readTree(response.body()).get("error").asText()).isEqualTo("the request's address is longer than this server"
+                + " takes (8 KiB with its headers); ask with fewer or shorter filters");
     }
 
     @ParameterizedTest

@@ -50,7 +50,7 @@ class SnapshotPagingTest {
     @BeforeEach
     void start() {
         store = DuckDbHitStore.open(dir.resolve("hits.duckdb"));
-        server = ReportServer.start(new CrawlErrorReport(store, ZoneOffset.UTC), store, "127.0.0.1", 0, List::of);
+        server = ReportServer.start(new CrawlErrorReport(store.reader(), ZoneOffset.UTC), store.health(), "127.0.0.1", 0, List::of);
     }
 
     @AfterEach
@@ -65,8 +65,8 @@ class SnapshotPagingTest {
         for (int i = 0; i < 550; i++) {
             first.add(googlebot(START + i * 10_000L, "66.249.66." + (1 + i % 10), "/p/" + i, 404, VERIFIED));
         }
-        store.append(first);
-        store.flush();
+        store.writer().append(first);
+        store.writer().flush();
         JsonNode page1 = get("/api/crawl-errors?page=1");
         String at = page1.get("at").asText();
         assertThat(page1.get("total").asLong()).isEqualTo(550);
@@ -79,10 +79,10 @@ class SnapshotPagingTest {
             more.add(googlebot(START - 10_000L - i, "66.249.66.2", "/older/" + i, 404, VERIFIED));
             more.add(googlebot(START + 2_000_000L + i, "66.249.66.30", "/middle/" + i, 404, UNVERIFIED));
         }
-        store.append(more);
-        store.updateVerdict("66.249.66.3", "Googlebot Desktop", SPOOFED);
-        store.updateVerdict("66.249.66.30", "Googlebot Desktop", new Verdict(VERIFIED.verification(), "PTR confirmed"));
-        store.flush();
+        store.writer().append(more);
+        store.verdicts().update("66.249.66.3", "Googlebot Desktop", SPOOFED);
+        store.verdicts().update("66.249.66.30", "Googlebot Desktop", new Verdict(VERIFIED.verification(), "PTR confirmed"));
+        store.writer().flush();
 
         Set<String> seen = new HashSet<>();
         List<String> inOrder = new ArrayList<>();
@@ -122,8 +122,8 @@ class SnapshotPagingTest {
         for (int i = 0; i < 2_000; i++) {
             first.add(googlebot(START + i * 1_000L, "66.249.66." + (1 + i % 7), "/p/" + i, 308, VERIFIED));
         }
-        store.append(first);
-        store.flush();
+        store.writer().append(first);
+        store.writer().flush();
         JsonNode page1 = get("/api/crawl-errors?page=1");
         String at = page1.get("at").asText();
         int pages = page1.get("pages").asInt();
@@ -139,9 +139,9 @@ class SnapshotPagingTest {
                     batch.add(googlebot(START + (n * 7919L) % 2_000_000L, "66.249.66." + (1 + n % 9), "/new/" + n, 404,
                             n % 3 == 0 ? SPOOFED : VERIFIED));
                 }
-                store.append(batch);
-                store.updateVerdict("66.249.66." + (1 + n % 7), "Googlebot Desktop", n % 2 == 0 ? SPOOFED : VERIFIED);
-                store.flush();
+                store.writer().append(batch);
+                store.verdicts().update("66.249.66." + (1 + n % 7), "Googlebot Desktop", n % 2 == 0 ? SPOOFED : VERIFIED);
+                store.writer().flush();
                 written.addAndGet(50);
             }
         });
@@ -164,8 +164,8 @@ class SnapshotPagingTest {
 
     @Test
     void aSnapshotThatIsNotOneOfTheStoresIsGoneWithALinkToTheFreshReport() throws Exception {
-        store.append(List.of(googlebot(START, "66.249.66.1", "/a", 404, VERIFIED)));
-        store.flush();
+        store.writer().append(List.of(googlebot(START, "66.249.66.1", "/a", 404, VERIFIED)));
+        store.writer().flush();
 
         HttpResponse<String> json = send("/api/crawl-errors?status=404&at=999999.1");
         assertThat(json.statusCode()).isEqualTo(410);

@@ -10,10 +10,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The last good copy of each downloaded IP list, on disk: {@code <name>} holds the list exactly as
@@ -30,6 +34,9 @@ public final class IpListCache {
     public static final String SUFFIX = ".ip-ranges";
 
     private static final String METADATA = ".meta.json";
+    /** The directory is its owner's, as the store beside it is (its files are, being temporary files moved into place). */
+    private static final FileAttribute<Set<PosixFilePermission>> OWNER_ONLY = PosixFilePermissions.asFileAttribute(
+            PosixFilePermissions.fromString("rwx------"));
 
     private final Path directory;
 
@@ -89,7 +96,7 @@ public final class IpListCache {
 
     /** Saves a downloaded list and its metadata, replacing the previous copy. */
     void write(String name, CachedIpList copy) throws IOException {
-        Files.createDirectories(directory);
+        Files.createDirectories(directory, OWNER_ONLY);
         // The list first: should the process die between the moves, the old metadata's SHA-256
         // no longer matches and read() drops its validators instead of pairing them with new bytes.
         replace(listFile(name), copy.body());
@@ -98,7 +105,7 @@ public final class IpListCache {
 
     /** Saves only the metadata, after a {@code 304 Not Modified} moved the check time. */
     void writeMetadata(String name, CachedIpList copy) throws IOException {
-        Files.createDirectories(directory);
+        Files.createDirectories(directory, OWNER_ONLY);
         ObjectNode meta = Json.MAPPER.createObjectNode()
                 .put("url", copy.url())
                 .put("etag", copy.etag())

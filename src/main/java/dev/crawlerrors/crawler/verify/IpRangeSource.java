@@ -1,6 +1,7 @@
 package dev.crawlerrors.crawler.verify;
 
 import dev.crawlerrors.crawler.IpListSpec;
+import dev.crawlerrors.text.Credentials;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -103,7 +104,9 @@ public final class IpRangeSource {
             return new IpRangeSource(null, null, cache, snapshot, fetcher, clock);
         }
         if (value.startsWith("http://") || value.startsWith("https://")) {
-            return new IpRangeSource(null, value.endsWith("/") ? value : value + "/", cache, snapshot, fetcher, clock);
+            // a user and password in it were never sent (the HTTP client sends none): kept out of every message
+            String base = Credentials.hidden(value);
+            return new IpRangeSource(null, base.endsWith("/") ? base : base + "/", cache, snapshot, fetcher, clock);
         }
         Path dir = Path.of(value);
         if (!Files.isDirectory(dir)) {

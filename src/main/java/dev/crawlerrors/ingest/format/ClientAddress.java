@@ -1,11 +1,10 @@
 package dev.crawlerrors.ingest.format;
 
 import java.nio.charset.StandardCharsets;
-import java.util.Locale;
 
 /**
- * Client addresses as logs write them: checked cheaply on bytes, told private from public, taken
- * from an X-Forwarded-For list, or freed of a port.
+ * Client addresses as logs write them: checked cheaply on bytes, taken from an X-Forwarded-For
+ * list (only where the log records no address of its own), or freed of a port.
  */
 final class ClientAddress {
 
@@ -31,26 +30,6 @@ final class ClientAddress {
         return true;
     }
 
-    /**
-     * Whether the address is one a proxy in front of the server would have: loopback, RFC 1918,
-     * link-local, shared (100.64/10) or IPv6 unique-local.
-     */
-    static boolean isPrivate(String ip) {
-        if (ip.startsWith("10.") || ip.startsWith("127.") || ip.startsWith("192.168.") || ip.startsWith("169.254.")) {
-            return true;
-        }
-        if (ip.startsWith("172.")) {
-            int second = octet(ip, 4);
-            return second >= 16 && second <= 31;
-        }
-        if (ip.startsWith("100.")) {
-            int second = octet(ip, 4);
-            return second >= 64 && second <= 127;
-        }
-        String lower = ip.toLowerCase(Locale.ROOT);
-        return lower.equals("::1") || lower.startsWith("fc") || lower.startsWith("fd") || lower.startsWith("fe80:");
-    }
-
     /** The last address of an X-Forwarded-For list such as {@code "66.249.66.1, 10.0.0.2"}, or null. */
     static String lastForwarded(String list) {
         if (list == null) {
@@ -72,14 +51,5 @@ final class ClientAddress {
             return address.substring(0, colon); // IPv4 or name with a port; IPv6 has several colons
         }
         return address;
-    }
-
-    private static int octet(String ip, int from) {
-        int value = 0;
-        int i = from;
-        for (; i < ip.length() && i < from + 3 && Character.isDigit(ip.charAt(i)); i++) {
-            value = value * 10 + (ip.charAt(i) - '0');
-        }
-        return i < ip.length() && ip.charAt(i) == '.' ? value : -1;
     }
 }

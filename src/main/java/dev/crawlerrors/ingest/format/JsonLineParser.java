@@ -483,7 +483,7 @@ public final class JsonLineParser implements LineParser {
                 ip = ClientAddress.withoutPort(ip);
             }
             String forwarded = text[Target.FORWARDED.ordinal()];
-            if (forwarded != null && (ip == null || ClientAddress.isPrivate(ip))) {
+            if (forwarded != null && ip == null) { // forwarded only counts from a trusted proxy: the verifier's call
                 String last = ClientAddress.lastForwarded(forwarded);
                 ip = last != null ? last : ip;
             }

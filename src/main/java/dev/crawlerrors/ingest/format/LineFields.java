@@ -93,18 +93,17 @@ final class LineFields {
     }
 
     /**
-     * The hit these fields describe. The client is the address the server saw, except behind a
-     * proxy: when that address is private or loopback and the line carries X-Forwarded-For, the
-     * client is the last address in it, the one the proxy itself appended (earlier ones are
-     * whatever the client claimed, and a crawler's verification must not rest on a claim); without
-     * X-Forwarded-For, the CF-Connecting-IP or True-Client-IP address. The field itself goes with
-     * the hit, for proxies named trusted that are not private ({@code --trusted-proxies}).
+     * The hit these fields describe. The client is the address the server saw, whatever its range:
+     * a forwarded header is what the sender claims unless the sender is a proxy the user named
+     * ({@code --trusted-proxies}), so the field only goes with the hit for the verifier to judge.
+     * Only a format that records no address of its own takes the last X-Forwarded-For entry (or the
+     * CF-Connecting-IP / True-Client-IP address) as the client.
      */
     Hit hit(byte[] b) {
         String ip = clientFrom == NONE ? null : ascii(b, clientFrom, clientTo);
         String forwardedFor = forwardedFrom != NONE ? LogText.text(b, forwardedFrom, forwardedTo)
                 : connectingFrom != NONE ? LogText.text(b, connectingFrom, connectingTo) : null;
-        if (forwardedFor != null && (ip == null || ClientAddress.isPrivate(ip))) {
+        if (forwardedFor != null && ip == null) {
             String forwarded = ClientAddress.lastForwarded(forwardedFor);
             if (forwarded != null) {
                 ip = forwarded;

@@ -133,10 +133,6 @@ public final class W3cLineParser implements LineParser {
         String forwardedFor = fieldText(b, Field.FORWARDED);
         forwardedFor = forwardedFor != null ? forwardedFor.replace("%2C", ",").replace("%20", " ").replace('+', ' ')
                 : fieldText(b, Field.CONNECTING);
-        if (forwardedFor != null && ClientAddress.isPrivate(ip)) {
-            String last = ClientAddress.lastForwarded(forwardedFor);
-            ip = last != null ? last : ip;
-        }
         int m = index[Field.METHOD.ordinal()];
         String method = m < 0 ? "" : LogText.text(b, starts[m], ends[m]);
         String url;

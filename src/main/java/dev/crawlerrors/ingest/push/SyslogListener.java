@@ -7,7 +7,9 @@ import dev.crawlerrors.ingest.format.FormatChooser;
 import dev.crawlerrors.text.Figures;
 import java.io.ByteArrayInputStream;
 import java.io.Closeable;
+import java.io.FilterInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketAddress;
@@ -18,6 +20,7 @@ import java.nio.channels.ClosedChannelException;
 import java.nio.channels.DatagramChannel;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -37,8 +40,11 @@ import java.util.function.Consumer;
  *
  * <p>Under abuse ({@link Options}): a TCP connection is read on a virtual thread of its own (3,000
  * idle connections had made 2,980 platform threads and 810 MB), at most
- * {@link Options#maxConnections} are open at once (a sender past them is refused, its connection
- * closed at once) and one that sends nothing for {@link Options#idleTimeout} is closed. UDP has no
+ * {@link Options#maxConnections} are open at once, and one that sends nothing for
+ * {@link Options#idleTimeout} is closed. A sender past the cap is let in by closing the connection
+ * idle longest (a sender forgot it; one that has lines again reconnects), so idle connections can
+ * never lock senders out; only when every open connection sent within {@link Options#busyWithin}
+ * is the new one refused. UDP has no
  * connections to bound, but a burst the receive buffer cannot hold is lost in the kernel, where the
  * program never sees it: the kernel's count of the socket's drops ({@link UdpDrops}) is read every
  * {@link Options#dropCheckEvery} and a rise is said on the notices and counted in the totals.
@@ -55,13 +61,15 @@ public final class SyslogListener implements AutoCloseable {
     /**
      * How a listener bounds what its senders may cost.
      *
-     * @param maxConnections TCP connections open at once; a sender past them is refused (its connection closed at once)
+     * @param maxConnections TCP connections open at once; a sender past them takes the place of the connection idle longest
      * @param idleTimeout    a TCP connection that sends nothing for this long is closed; a sender with lines again reconnects
      * @param receiveBuffer  bytes asked of the kernel for the UDP socket's receive buffer, where a burst waits while a
      *                       batch is stored (the kernel grants at most net.core.rmem_max, doubled for its bookkeeping)
      * @param dropCheckEvery how often the kernel's count of the UDP datagrams it dropped is read
+     * @param busyWithin     a connection that sent a byte this recently is busy, never closed to let another sender in: when
+     *                       every open one is, a sender past the cap is refused (its connection closed at once)
      */
-    public record Options(int maxConnections, Duration idleTimeout, int receiveBuffer, Duration dropCheckEvery) {
+    public record Options(int maxConnections, Duration idleTimeout, int receiveBuffer, Duration dropCheckEvery, Duration busyWithin) {
 
         /**
          * A thousand connections: a site's fleet of senders, each one connection, far below the
@@ -72,11 +80,17 @@ public final class SyslogListener implements AutoCloseable {
          */
         public static final Options DEFAULT = new Options(1_000, Duration.ofMinutes(15), 4 << 20, Duration.ofSeconds(5));
 
+        /** A connection that sent within the last second is busy: it may be in the middle of a frame. */
+        public Options(int maxConnections, Duration idleTimeout, int receiveBuffer, Duration dropCheckEvery) {
+            this(maxConnections, idleTimeout, receiveBuffer, dropCheckEvery, Duration.ofSeconds(1));
+        }
+
         public Options {
             if (maxConnections < 1) {
                 throw new IllegalArgumentException("at least one connection must be allowed, not " + maxConnections);
             }
-            if (idleTimeout.isNegative() || idleTimeout.isZero() || receiveBuffer < 1 || dropCheckEvery.isNegative() || dropCheckEvery.isZero()) {
+            if (idleTimeout.isNegative() || idleTimeout.isZero() || receiveBuffer < 1 || dropCheckEvery.isNegative() || dropCheckEvery.isZero()
+                    || busyWithin.isNegative()) {
                 throw new IllegalArgumentException("timeouts, intervals and buffer sizes must be positive");
             }
         }
@@ -91,8 +105,9 @@ public final class SyslogListener implements AutoCloseable {
      * @param crawlerHits     crawler hits stored from them
      * @param droppedDatagrams UDP datagrams the kernel dropped because the receive buffer was full, -1 where the system does
      *                         not tell (0 for TCP)
-     * @param refusedConnections TCP connections refused because {@link Options#maxConnections} were open
-     * @param idleConnectionsClosed TCP connections closed after {@link Options#idleTimeout} without a byte
+     * @param refusedConnections TCP connections refused because {@link Options#maxConnections} were open, each busy
+     * @param idleConnectionsClosed TCP connections closed after {@link Options#idleTimeout} without a byte, or as the one
+     *                              idle longest to let a sender past {@link Options#maxConnections} in
      */
     public record Totals(long frames, long malformedFrames, long lines, long parsed, long bad, long crawlerHits,
             long droppedDatagrams, long refusedConnections, long idleConnectionsClosed) {
@@ -107,7 +122,9 @@ public final class SyslogListener implements AutoCloseable {
     private final Closeable socket;
     private final LineBatcher batcher;
     private final Thread receiver;
-    private final Set<Socket> connections = ConcurrentHashMap.newKeySet();
+    /** The open TCP connections, each with the {@link System#nanoTime()} its sender last sent a byte (or connected). */
+    private final Map<Socket, AtomicLong> connections = new ConcurrentHashMap<>();
+    private final AtomicLong displaced = new AtomicLong();
     private final Set<Thread> connectionThreads = ConcurrentHashMap.newKeySet();
     private final AtomicLong frames = new AtomicLong();
     private final AtomicLong malformed = new AtomicLong();
@@ -281,7 +298,7 @@ public final class SyslogListener implements AutoCloseable {
                 notices.accept(name + ": accepting a connection failed (" + e.getMessage() + "); listening on");
                 continue;
             }
-            if (connections.size() >= options.maxConnections()) {
+            if (connections.size() >= options.maxConnections() && !displaceIdlest(connection)) {
                 refuse(connection);
                 continue;
             }
@@ -291,10 +308,11 @@ public final class SyslogListener implements AutoCloseable {
                 closeQuietly(connection);
                 continue;
             }
-            connections.add(connection);
+            AtomicLong lastByte = new AtomicLong(System.nanoTime());
+            connections.put(connection, lastByte);
             // a virtual thread: a connection that waits for its sender's next line holds no platform thread
             Thread thread = Thread.ofVirtual().name("syslog " + name + " from " + connection.getRemoteSocketAddress())
-                    .unstarted(() -> readConnection(connection));
+                    .unstarted(() -> readConnection(connection, lastByte));
             connectionThreads.add(thread);
             thread.start();
             if (closing) {
@@ -303,21 +321,60 @@ public final class SyslogListener implements AutoCloseable {
         }
     }
 
-    /** Closes a connection past {@link Options#maxConnections} at once, saying so for the first few. */
+    /**
+     * Closes the open connection idle longest, to let {@code newcomer} in, unless it sent within
+     * {@link Options#busyWithin}; says so for the first few.
+     *
+     * @return whether one was closed
+     */
+    private boolean displaceIdlest(Socket newcomer) {
+        Map.Entry<Socket, AtomicLong> idlest = null;
+        for (Map.Entry<Socket, AtomicLong> open : connections.entrySet()) {
+            if (idlest == null || open.getValue().get() - idlest.getValue().get() < 0) {
+                idlest = open;
+            }
+        }
+        long idleNanos = idlest == null ? 0 : System.nanoTime() - idlest.getValue().get();
+        if (idlest == null || idleNanos < options.busyWithin().toNanos() || connections.remove(idlest.getKey()) == null) {
+            return false;
+        }
+        closeQuietly(idlest.getKey());
+        idleClosed.incrementAndGet();
+        long n = displaced.incrementAndGet();
+        if (n <= SHOWN) {
+            notices.accept(name + ": closed the connection from " + host(idlest.getKey().getRemoteSocketAddress()) + ", idle "
+                    + Duration.ofNanos(idleNanos).toSeconds() + " s, to let one from " + host(newcomer.getRemoteSocketAddress()) + " in: "
+                    + String.format(Locale.ROOT, "%,d", options.maxConnections()) + " connections are open, as many as "
+                    + "--syslog-max-connections allows" + (n == SHOWN ? " (further ones are counted, not shown)" : ""));
+        }
+        return true;
+    }
+
+    /** Closes a connection past {@link Options#maxConnections} at once, every open one being busy; says so for the first few. */
     private void refuse(Socket connection) {
         long n = refused.incrementAndGet();
         if (n <= SHOWN) {
             notices.accept(name + ": refused a connection from " + host(connection.getRemoteSocketAddress()) + ": "
                     + String.format(Locale.ROOT, "%,d", options.maxConnections()) + " connections are open, as many as "
-                    + "--syslog-max-connections allows" + (n == SHOWN ? " (further refusals are counted, not shown)" : ""));
+                    + "--syslog-max-connections allows, each sending" + (n == SHOWN ? " (further refusals are counted, not shown)" : ""));
         }
         closeQuietly(connection);
     }
 
-    private void readConnection(Socket connection) {
+    private void readConnection(Socket connection, AtomicLong lastByte) {
         SocketAddress from = connection.getRemoteSocketAddress();
         try (connection) {
-            SyslogStream.read(connection.getInputStream(), new SyslogStream.Frames() {
+            InputStream in = new FilterInputStream(connection.getInputStream()) {
+                @Override
+                public int read(byte[] b, int off, int len) throws IOException {
+                    int n = super.read(b, off, len);
+                    if (n > 0) {
+                        lastByte.set(System.nanoTime());
+                    }
+                    return n;
+                }
+            };
+            SyslogStream.read(in, new SyslogStream.Frames() {
                 @Override
                 public void frame(byte[] b, int start, int end) throws InterruptedException {
                     SyslogListener.this.frame(b, start, end, from);
@@ -396,7 +453,7 @@ public final class SyslogListener implements AutoCloseable {
             sayDrops(); // read while the socket is open: closed, it leaves the kernel's table, and its last count is kept
         }
         closeQuietly(socket);
-        connections.forEach(SyslogListener::closeQuietly);
+        connections.keySet().forEach(SyslogListener::closeQuietly);
         join(receiver);
         connectionThreads.forEach(SyslogListener::join);
         batcher.close();

@@ -4,6 +4,7 @@ import dev.crawlerrors.crawler.BotType;
 import dev.crawlerrors.store.HitFilter;
 import dev.crawlerrors.store.StatusRange;
 import dev.crawlerrors.store.UrlPattern;
+import dev.crawlerrors.store.UrlPatternMatch;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -82,54 +83,28 @@ final class ClickHouseFilter {
     }
 
     /**
-     * A URL shape, as the embedded store reads it ({@code DuckDbFilter.pattern}): the path's shape
-     * as an RE2 expression ({@code match}), each word the path must have as an equality on its
-     * segment (so the expression stays ASCII, whatever ClickHouse's RE2 takes the bytes for), and
-     * for each "any" segment the words it is not.
+     * A URL shape ({@link UrlPatternMatch}), each word the path must have as an equality on its
+     * segment, so the expression stays ASCII whatever ClickHouse's RE2 takes the bytes for.
      */
     static String pattern(UrlPattern pattern) {
-        if (pattern.matchesNothing()) {
-            return "0"; // its expression would take /a/ for a and an empty segment (see UrlPattern.matchesNothing)
+        UrlPatternMatch match = UrlPatternMatch.of(pattern, false);
+        if (match.nothing()) {
+            return "0";
         }
-        if (!pattern.rooted()) {
-            return PATH + " = " + ClickHouseSql.quote(pattern.segments().get(0).literal());
+        if (match.target() != null) {
+            return PATH + " = " + ClickHouseSql.quote(match.target());
         }
         List<String> parts = new ArrayList<>();
-        StringBuilder regex = new StringBuilder("^/");
-        List<UrlPattern.Segment> segments = pattern.segments();
-        for (int i = 0; i < segments.size(); i++) {
-            UrlPattern.Segment segment = segments.get(i);
-            boolean last = i == segments.size() - 1;
-            if (i > 0) {
-                regex.append('/');
-            }
-            regex.append(switch (segment.kind()) {
-                case LITERAL -> "[^/]*";
-                case NUMBER -> "[0-9]+";
-                case LETTER -> "[A-Za-z]";
-                // a path without a trailing slash never ends in an empty segment
-                case ANY -> last && !pattern.trailingSlash() ? "[^/]+" : "[^/]*";
+        parts.add("match(" + PATH + ", " + ClickHouseSql.quote("^" + match.expression() + "$") + ")");
+        for (UrlPatternMatch.SegmentTest test : match.segments()) {
+            String nth = "splitByChar('/', " + PATH + ")[" + test.index() + "]";
+            parts.add(switch (test.test()) {
+                case IS -> nth + " = " + ClickHouseSql.quote(test.words().get(0));
+                case NOT_IN -> nth + " NOT IN (" + ClickHouseSql.quoted(test.words()) + ")";
+                case NOT_NUMBER -> "NOT match(" + nth + ", '^" + UrlPatternMatch.NUMBER + "$')";
+                case NOT_LETTER -> "NOT match(" + nth + ", '^" + UrlPatternMatch.LETTER + "$')";
             });
-            String nth = "splitByChar('/', " + PATH + ")[" + (i + 2) + "]";
-            if (segment.kind() == UrlPattern.Kind.LITERAL) {
-                parts.add(nth + " = " + ClickHouseSql.quote(segment.literal()));
-            }
-            if (segment.kind() == UrlPattern.Kind.ANY) {
-                if (!segment.except().isEmpty()) {
-                    parts.add(nth + " NOT IN (" + ClickHouseSql.quoted(segment.except().stream().sorted().toList()) + ")");
-                }
-                if (segment.exceptNumbers()) {
-                    parts.add("NOT match(" + nth + ", '^[0-9]+$')");
-                }
-                if (segment.exceptLetters()) {
-                    parts.add("NOT match(" + nth + ", '^[A-Za-z]$')");
-                }
-            }
         }
-        if (pattern.trailingSlash() && !segments.isEmpty()) {
-            regex.append('/');
-        }
-        parts.add(0, "match(" + PATH + ", " + ClickHouseSql.quote(regex.append('$').toString()) + ")");
         return "(" + String.join(" AND ", parts) + ")";
     }
 

@@ -59,10 +59,12 @@ final class ClickHouseHitReader implements HitReader {
     private final ClickHouseSnapshots snapshots;
     private final ClickHouseVerdicts verdicts;
     private final Runnable beforeRead;
+    private final dev.crawlerrors.store.UrlStates urlStates;
 
     /** @param beforeRead commits what this process appended, so its reads see it */
     ClickHouseHitReader(ClickHouseHttp http, ClickHouseCluster cluster, String db, ClickHouseSnapshots snapshots,
-            ClickHouseVerdicts verdicts, Runnable beforeRead) {
+            ClickHouseVerdicts verdicts, Runnable beforeRead, dev.crawlerrors.store.UrlStates urlStates) {
+        this.urlStates = urlStates;
         this.http = http;
         this.cluster = cluster;
         this.db = db;
@@ -71,6 +73,11 @@ final class ClickHouseHitReader implements HitReader {
         this.snapshots = snapshots;
         this.verdicts = verdicts;
         this.beforeRead = beforeRead;
+    }
+
+    @Override
+    public dev.crawlerrors.store.UrlStates urlStates() {
+        return urlStates;
     }
 
     @Override
@@ -177,14 +184,6 @@ final class ClickHouseHitReader implements HitReader {
     /** A row as read, before its verdict is looked up. */
     private record Row(long n, long epochMillis, int offsetMinutes, String ip, String method, String url, int status, Double durationMs,
             String crawler, String botType, long claim, String userAgent, String host) {
-    }
-
-    @Override
-    public long size() {
-        ClickHouseSnapshots.View view = view(snapshot());
-        ClickHouseTsv.Reader r = new ClickHouseTsv.Reader(http.query(cluster.entry(), "SELECT sum(hits) FROM " + minuteCounts + " WHERE "
-                + view.visible()));
-        return r.nextRow() ? r.number() : 0;
     }
 
     private ClickHouseSnapshots.View view(Snapshot snapshot) {

@@ -1,5 +1,6 @@
 package dev.crawlerrors.store.clickhouse;
 
+import dev.crawlerrors.text.Credentials;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.regex.Pattern;
@@ -84,7 +85,7 @@ public record ClickHouseLocation(URI http, String database, String cluster, Stri
     }
 
     private static String bad(String url, String why) {
-        return "'" + url + "' is not a ClickHouse store: " + why + "; write clickhouse://HOST:PORT/DATABASE, PORT being "
+        return "'" + Credentials.hidden(url) + "' is not a ClickHouse store: " + why + "; write clickhouse://HOST:PORT/DATABASE, PORT being "
                 + "the server's HTTP port (" + DEFAULT_PORT + " by default)";
     }
 

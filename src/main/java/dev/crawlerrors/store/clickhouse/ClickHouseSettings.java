@@ -1,8 +1,6 @@
 package dev.crawlerrors.store.clickhouse;
 
-import java.util.Locale;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import dev.crawlerrors.store.StoreLimits;
 
 /**
  * How much of the servers one query may take, sent with every query as ClickHouse settings in its
@@ -22,8 +20,6 @@ public record ClickHouseSettings(int threads, long memoryBytes, int readers) {
     public static final ClickHouseSettings SERVE = new ClickHouseSettings(4, 1L << 30, 4);
     public static final ClickHouseSettings IMPORT = new ClickHouseSettings(0, 1L << 30, 2);
 
-    private static final Pattern SIZE = Pattern.compile("([0-9]+(?:\\.[0-9]+)?)\\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)");
-
     public ClickHouseSettings {
         if (threads < 0) {
             throw new IllegalArgumentException("ClickHouse's threads must be 0 (the server's setting) or more; got " + threads);
@@ -36,25 +32,14 @@ public record ClickHouseSettings(int threads, long memoryBytes, int readers) {
         }
     }
 
-    /** Bytes of a size written as DuckDB's memory limit is ({@code 512MB}, {@code 2GiB}). */
-    public static long bytes(String size) {
-        Matcher m = SIZE.matcher(size.strip());
-        if (!m.matches()) {
-            throw new IllegalArgumentException("a memory limit is a number and a unit such as 512MB or 2GB; got '" + size + "'");
+    /** These settings, with what {@code limits} ask in place of theirs. */
+    public ClickHouseSettings with(StoreLimits limits) {
+        long memory = limits.memory() == null ? memoryBytes : StoreLimits.bytes(limits.memory());
+        if (memory < 1 << 20) {
+            throw new StoreLimits.Refused(StoreLimits.Limit.MEMORY, "a query needs at least 1MiB; got " + memory + " bytes");
         }
-        double n = Double.parseDouble(m.group(1));
-        long unit = switch (m.group(2).toUpperCase(Locale.ROOT)) {
-            case "B" -> 1;
-            case "KB" -> 1000;
-            case "MB" -> 1000_000;
-            case "GB" -> 1000_000_000;
-            case "TB" -> 1000_000_000_000L;
-            case "KIB" -> 1L << 10;
-            case "MIB" -> 1L << 20;
-            case "GIB" -> 1L << 30;
-            default -> 1L << 40;
-        };
-        return (long) (n * unit);
+        return new ClickHouseSettings(limits.threads() == null ? threads : limits.threads(), memory,
+                limits.readers() == null ? readers : limits.readers());
     }
 
     /** The settings as URL parameters, each starting with {@code &}. */

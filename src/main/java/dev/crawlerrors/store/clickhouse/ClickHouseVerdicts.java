@@ -3,6 +3,7 @@ package dev.crawlerrors.store.clickhouse;
 import dev.crawlerrors.crawler.Verdict;
 import dev.crawlerrors.crawler.Verification;
 import dev.crawlerrors.store.StoredVerdict;
+import dev.crawlerrors.store.VerdictStore;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashMap;
@@ -25,9 +26,10 @@ import java.util.concurrent.ThreadLocalRandom;
  * snapshot are read once and kept ({@link Table}), brought up to date from an older one by the
  * verdicts recorded since: a page then asks ClickHouse for its rows only, with the claims its
  * view leaves out written into the query (the shorter list, as the embedded store does). A store
- * of more claims than {@link #MAX_KEPT_CLAIMS} asks ClickHouse instead: a subquery per page.
+ * of more claims than {@link #MAX_KEPT_CLAIMS} asks ClickHouse instead: a subquery per page. A
+ * verdict updated goes to the writer, in its next batch.
  */
-final class ClickHouseVerdicts {
+final class ClickHouseVerdicts implements VerdictStore {
 
     /** What a claim with no verdict recorded shows, as the embedded store shows it. */
     static final Verdict NOT_CHECKED = new Verdict(Verification.unverified, "not checked yet");
@@ -59,6 +61,8 @@ final class ClickHouseVerdicts {
     private final ClickHouseHttp http;
     private final ClickHouseCluster cluster;
     private final String db;
+    private final ClickHouseHitWriter writer;
+    private final Runnable beforeRead;
     private final Map<Long, Table> tables = new LinkedHashMap<>(8, 0.75f, true) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<Long, Table> eldest) {
@@ -68,10 +72,13 @@ final class ClickHouseVerdicts {
     /** Set once the store holds more claims than are kept: every read asks ClickHouse from then on. */
     private volatile boolean tooMany;
 
-    ClickHouseVerdicts(ClickHouseHttp http, ClickHouseCluster cluster, String db) {
+    /** @param beforeRead commits what this process appended, so its reads see it */
+    ClickHouseVerdicts(ClickHouseHttp http, ClickHouseCluster cluster, String db, ClickHouseHitWriter writer, Runnable beforeRead) {
         this.http = http;
         this.cluster = cluster;
         this.db = db;
+        this.writer = writer;
+        this.beforeRead = beforeRead;
     }
 
     /** A version for a verdict recorded now: a change ({@code change}) or a claim's first verdict. */
@@ -81,8 +88,15 @@ final class ClickHouseVerdicts {
         return change ? CHANGE | (millis << 12) | tie : FIRST | ((MILLIS_LIMIT - 1 - millis) << 12) | tie;
     }
 
+    @Override
+    public void update(String ip, String crawler, Verdict verdict) {
+        writer.updateVerdict(ip, crawler, verdict);
+    }
+
     /** The latest verdict of each claim whose latest is {@code verification}, by address and crawler. */
-    List<StoredVerdict> of(Verification verification) {
+    @Override
+    public List<StoredVerdict> of(Verification verification) {
+        beforeRead.run();
         ClickHouseTsv.Reader rows = new ClickHouseTsv.Reader(http.query(cluster.meta(), "SELECT ip, crawler, v, r FROM (SELECT ip, crawler,"
                 + " argMax(verification, version) AS v, argMax(reason, version) AS r FROM " + db + ".verdicts_local GROUP BY ip, crawler)"
                 + " WHERE v = " + ClickHouseSql.quote(verification.name()) + " ORDER BY ip, crawler"));

@@ -4,6 +4,7 @@ import dev.crawlerrors.store.HitFilter;
 import dev.crawlerrors.store.HitWindow;
 import dev.crawlerrors.store.StatusRange;
 import dev.crawlerrors.store.UrlPattern;
+import dev.crawlerrors.store.UrlPatternMatch;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -73,69 +74,30 @@ final class DuckDbFilter {
         return " AND h.id > ? AND h.id <= ?";
     }
 
-    /**
-     * A URL shape: the path's whole shape as a regular expression (RE2, which DuckDB uses), and for
-     * each "any" segment the words it is not, as {@link UrlPattern#matches} reads them.
-     */
+    /** A URL shape ({@link UrlPatternMatch}), its words written into the expression (DuckDB's RE2 reads UTF-8). */
     static String pattern(UrlPattern pattern, List<Object> params) {
-        if (pattern.matchesNothing()) {
-            return "FALSE"; // its expression would take /a/ for a and an empty segment (see UrlPattern.matchesNothing)
+        UrlPatternMatch match = UrlPatternMatch.of(pattern, true);
+        if (match.nothing()) {
+            return "FALSE";
         }
-        if (!pattern.rooted()) {
-            params.add(pattern.segments().get(0).literal());
+        if (match.target() != null) {
+            params.add(match.target());
             return PATH + " = ?";
         }
         List<String> parts = new ArrayList<>();
-        List<Object> exceptions = new ArrayList<>();
-        StringBuilder regex = new StringBuilder("/");
-        List<UrlPattern.Segment> segments = pattern.segments();
-        for (int i = 0; i < segments.size(); i++) {
-            UrlPattern.Segment segment = segments.get(i);
-            boolean last = i == segments.size() - 1;
-            if (i > 0) {
-                regex.append('/');
-            }
-            regex.append(switch (segment.kind()) {
-                case LITERAL -> quote(segment.literal());
-                case NUMBER -> "[0-9]+";
-                case LETTER -> "[A-Za-z]";
-                // a path without a trailing slash never ends in an empty segment
-                case ANY -> last && !pattern.trailingSlash() ? "[^/]+" : "[^/]*";
+        parts.add("regexp_full_match(" + PATH + ", ?)");
+        params.add(match.expression());
+        for (UrlPatternMatch.SegmentTest test : match.segments()) {
+            String nth = "split_part(" + PATH + ", '/', " + test.index() + ")";
+            parts.add(switch (test.test()) {
+                case IS -> nth + " = ?";
+                case NOT_IN -> nth + " NOT IN (" + placeholders(test.words().size()) + ")";
+                case NOT_NUMBER -> "NOT regexp_full_match(" + nth + ", '" + UrlPatternMatch.NUMBER + "')";
+                case NOT_LETTER -> "NOT regexp_full_match(" + nth + ", '" + UrlPatternMatch.LETTER + "')";
             });
-            if (segment.kind() == UrlPattern.Kind.ANY) {
-                String nth = "split_part(" + PATH + ", '/', " + (i + 2) + ")";
-                if (!segment.except().isEmpty()) {
-                    parts.add(nth + " NOT IN (" + placeholders(segment.except().size()) + ")");
-                    exceptions.addAll(segment.except().stream().sorted().toList());
-                }
-                if (segment.exceptNumbers()) {
-                    parts.add("NOT regexp_full_match(" + nth + ", '[0-9]+')");
-                }
-                if (segment.exceptLetters()) {
-                    parts.add("NOT regexp_full_match(" + nth + ", '[A-Za-z]')");
-                }
-            }
+            params.addAll(test.words());
         }
-        if (pattern.trailingSlash() && !segments.isEmpty()) {
-            regex.append('/');
-        }
-        parts.add(0, "regexp_full_match(" + PATH + ", ?)");
-        params.add(regex.toString());
-        params.addAll(exceptions);
         return "(" + String.join(" AND ", parts) + ")";
-    }
-
-    /** {@code text} matched as written: every character but a letter or digit as a code point escape. */
-    static String quote(String text) {
-        StringBuilder out = new StringBuilder(text.length() * 2);
-        text.codePoints().forEach(c -> {
-            if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) {
-                out.appendCodePoint(c);
-            } else {
-                out.append("\\x{").append(Integer.toHexString(c)).append('}');
-            }
-        });
-        return out.toString();
     }
 
     static String placeholders(int n) {

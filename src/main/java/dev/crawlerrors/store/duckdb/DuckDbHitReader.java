@@ -45,12 +45,19 @@ final class DuckDbHitReader implements HitReader {
     private final DuckDbClaims claims;
     private final DuckDbHitWriter writer;
     private final DuckDbTallies tallies;
+    private final dev.crawlerrors.store.UrlStates urlStates;
 
-    DuckDbHitReader(DuckDbQuery query, DuckDbClaims claims, DuckDbHitWriter writer) {
+    DuckDbHitReader(DuckDbQuery query, DuckDbClaims claims, DuckDbHitWriter writer, dev.crawlerrors.store.UrlStates urlStates) {
+        this.urlStates = urlStates;
         this.query = query;
         this.claims = claims;
         this.writer = writer;
         this.tallies = new DuckDbTallies(query, this);
+    }
+
+    @Override
+    public dev.crawlerrors.store.UrlStates urlStates() {
+        return urlStates;
     }
 
     @Override
@@ -288,45 +295,6 @@ final class DuckDbHitReader implements HitReader {
             boolean complete = n == limit || rowsRead < read;
             return new Keys(java.util.Arrays.copyOf(ids, n), n, complete, oldest, newest, lowest, highest);
         }
-    }
-
-    /** The hits appended last that {@link #checkReadable} reads whole: a vector of DuckDB's. */
-    private static final int LAST_APPENDED_READ = 2048;
-
-    /**
-     * Reads what the report's first page reads, so that a damaged block there fails here rather
-     * than on a page: the time, status, address, crawler and claim of every error hit of the
-     * default view at the newest snapshot (what the page's count and order read), every column of
-     * the hits appended last, of the verdicts and their log and of the logs' progress. About what a
-     * view of the first page costs (50 to 150 ms a million hits on two busy cores); {@code
-     * crawl-errors check} reads the rest.
-     */
-    void checkReadable() {
-        Snapshot now = snapshot();
-        List<Object> params = new ArrayList<>();
-        String errors = "SELECT count(*), sum(epoch_ms(h.ts) % 1000), sum(hash(h.ip, h.crawler, h.claim_id)) FROM hits h WHERE "
-                + DuckDbFilter.where(HitFilter.ERRORS, params) + " AND h.id <= ? AND " + claims(HitFilter.ERRORS, now);
-        params.add(now.hits());
-        query.run(errors, params, DuckDbHitReader::oneRow);
-        // a constant bound, so DuckDB skips every row group but the last by its min and max id
-        query.run("SELECT sum(hash(COLUMNS(*))) FROM hits WHERE id > ?", List.of(now.hits() - LAST_APPENDED_READ), DuckDbHitReader::oneRow);
-        for (String table : List.of("verdicts", "verdict_log", "imports", "import_files", "store_meta")) {
-            query.run("SELECT sum(hash(COLUMNS(*))) FROM " + table, List.of(), DuckDbHitReader::oneRow);
-        }
-    }
-
-    private static Void oneRow(ResultSet rs) throws SQLException {
-        rs.next();
-        return null;
-    }
-
-    @Override
-    public long size() {
-        writer.snapshot(); // what this thread appended is committed, so it is counted
-        return query.run("SELECT count(*) FROM hits", List.of(), rs -> {
-            rs.next();
-            return rs.getLong(1);
-        });
     }
 
     /**

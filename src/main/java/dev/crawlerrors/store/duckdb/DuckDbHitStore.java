@@ -1,24 +1,13 @@
 package dev.crawlerrors.store.duckdb;
 
-import dev.crawlerrors.crawler.CrawlerHit;
-import dev.crawlerrors.crawler.Verdict;
 import dev.crawlerrors.crawler.Verification;
-import dev.crawlerrors.ingest.FileStamp;
-import dev.crawlerrors.ingest.SourceProgress;
-import dev.crawlerrors.store.DamagedStoreException;
-import dev.crawlerrors.store.BreakdownCount;
-import dev.crawlerrors.store.DurationCount;
-import dev.crawlerrors.store.HitFilter;
-import dev.crawlerrors.store.HitWindow;
+import dev.crawlerrors.store.HitReader;
 import dev.crawlerrors.store.HitStore;
-import dev.crawlerrors.store.MinuteChange;
-import dev.crawlerrors.store.MinuteCounts;
-import dev.crawlerrors.store.Snapshot;
+import dev.crawlerrors.store.HitWriter;
 import dev.crawlerrors.store.StoreException;
-import dev.crawlerrors.store.StoredHit;
-import dev.crawlerrors.store.StoredVerdict;
-import dev.crawlerrors.store.TimeCount;
-import dev.crawlerrors.store.UrlCount;
+import dev.crawlerrors.store.StoreFileModes;
+import dev.crawlerrors.store.StoreHealth;
+import dev.crawlerrors.store.VerdictStore;
 import dev.crawlerrors.text.Failures;
 import dev.crawlerrors.text.Figures;
 import java.nio.file.Files;
@@ -28,22 +17,19 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.Collection;
 import java.util.List;
-import java.util.Optional;
 import java.util.Properties;
-import java.util.function.Consumer;
 import org.duckdb.DuckDBConnection;
 
 /**
- * The embedded store: one DuckDB file, one connection. Its parts, a class each: the writer
+ * The embedded store: one DuckDB file, one connection. It opens the file (migrating its tables,
+ * reading its verdicts' history) and hands out its parts, a class each: the writer
  * ({@link DuckDbHitWriter}: hits go in column by column, one statement per batch, on a thread of
- * its own), the verdicts ({@link DuckDbVerdicts}: their own table keyed by address and crawler),
- * the reader ({@link DuckDbHitReader}: the report's pages) and its tallies ({@link DuckDbTallies}:
- * the counts behind the patterns and the overview). How far each log has been
- * imported is kept in {@code imports}, by content fingerprint, written in the same transaction as
- * the hits it covers. Reads use a duplicate of the connection per query, which DuckDB allows from
- * any thread.
+ * its own, with how far each log was read in the same transaction), the verdicts
+ * ({@link DuckDbVerdicts}: their own table keyed by address and crawler), the reader
+ * ({@link DuckDbHitReader}: the report's pages, and its tallies behind the patterns and the
+ * overview) and the health ({@link DuckDbHealth}). Reads use a duplicate of the connection per
+ * query, which DuckDB allows from any thread.
  */
 public final class DuckDbHitStore implements HitStore {
 
@@ -69,6 +55,7 @@ public final class DuckDbHitStore implements HitStore {
     private final DuckDbVerdicts verdicts;
     private final DuckDbHitReader reader;
     private final DuckDbUrlStates urlStates;
+    private final DuckDbHealth health;
 
     private DuckDbHitStore(DuckDBConnection connection, DuckDbFailures failures, long commitRows, DuckDbSettings settings)
             throws SQLException {
@@ -84,11 +71,12 @@ public final class DuckDbHitStore implements HitStore {
             loadVerdictHistory(st);
         }
         this.query = new DuckDbQuery(connection, failures, settings.readers());
-        // a read of the verdicts first commits what was appended (the writer exists by then)
-        this.verdicts = new DuckDbVerdicts(connection, query, this::snapshot);
+        // the verdicts are written by the writer, and updated and read through it (it exists by then)
+        this.verdicts = new DuckDbVerdicts(connection, query, this::hitWriter);
         this.writer = new DuckDbHitWriter(connection, location, failures, commitRows, verdicts, query, claims);
-        this.reader = new DuckDbHitReader(query, claims, writer);
         this.urlStates = new DuckDbUrlStates(connection, query, claims, writer, location);
+        this.reader = new DuckDbHitReader(query, claims, writer, urlStates);
+        this.health = new DuckDbHealth(failures, query, writer, reader);
     }
 
     /**
@@ -165,6 +153,9 @@ public final class DuckDbHitStore implements HitStore {
         DuckDbFailures failures = new DuckDbFailures(location);
         Connection c = null;
         try {
+            // DuckDB makes the file, its .wal and its spill directory with the mode the umask leaves
+            StoreFileModes modes = StoreFileModes.of(file);
+            boolean masked = modes.applyToProcess();
             Path parent = file.toAbsolutePath().getParent();
             if (parent != null) {
                 Files.createDirectories(parent);
@@ -175,6 +166,10 @@ public final class DuckDbHitStore implements HitStore {
             }
             DuckDbNativeLibrary.prepare();
             c = DriverManager.getConnection("jdbc:duckdb:" + location, config);
+            modes.tighten(file); // a store an earlier version made under umask 022 loses the others' read
+            if (!masked) {
+                modes.tighten(Path.of(location + ".wal"));
+            }
             return new DuckDbHitStore(c.unwrap(DuckDBConnection.class), failures, commitRows, settings);
         } catch (SQLException e) {
             closeQuietly(c);
@@ -243,129 +238,39 @@ public final class DuckDbHitStore implements HitStore {
         return "DuckDB memory limit " + setting("memory_limit") + ", " + Figures.counted(Long.parseLong(setting("threads")), "thread");
     }
 
-    @Override
-    public void append(List<CrawlerHit> hits) {
-        writer.append(hits);
+    /** The writer, for the verdicts, which are made before it. */
+    private DuckDbHitWriter hitWriter() {
+        return writer;
     }
 
     @Override
-    public void append(List<CrawlerHit> hits, SourceProgress through) {
-        writer.append(hits, through);
+    public HitWriter writer() {
+        return writer;
     }
 
     @Override
-    public List<SourceProgress> imported(Collection<String> fingerprints) {
-        return writer.imported(fingerprints);
+    public HitReader reader() {
+        return reader;
     }
 
     @Override
-    public boolean recordsProgress() {
-        return writer.recordsProgress();
+    public VerdictStore verdicts() {
+        return verdicts;
     }
 
     @Override
-    public List<SourceProgress> importedFiles(Collection<String> keys) {
-        return writer.importedFiles(keys);
-    }
-
-    @Override
-    public long[] unchangedLines(List<FileStamp> stamps) {
-        return writer.unchangedLines(stamps);
-    }
-
-    @Override
-    public void updateVerdict(String ip, String crawler, Verdict verdict) {
-        writer.updateVerdict(ip, crawler, verdict);
-    }
-
-    @Override
-    public void flush() {
-        writer.flush();
-    }
-
-    @Override
-    public Snapshot snapshot() {
-        return reader.snapshot();
-    }
-
-    @Override
-    public boolean serves(Snapshot snapshot) {
-        return reader.serves(snapshot);
-    }
-
-    @Override
-    public MinuteCounts minuteCounts(HitFilter filter, Snapshot snapshot) {
-        return reader.minuteCounts(filter, snapshot);
-    }
-
-    @Override
-    public MinuteChange minuteChange(HitFilter filter, Snapshot from, Snapshot to) {
-        return reader.minuteChange(filter, from, to);
-    }
-
-    @Override
-    public List<StoredHit> rows(HitFilter filter, Snapshot snapshot, long fromMillis, long toMillis, long skip, int limit) {
-        return reader.rows(filter, snapshot, fromMillis, toMillis, skip, limit);
-    }
-
-    @Override
-    public boolean sameVerdicts(Snapshot from, Snapshot to) {
-        return reader.sameVerdicts(from, to);
-    }
-
-    @Override
-    public long size() {
-        return reader.size();
-    }
-
-    @Override
-    public Optional<StoredHit> hit(long id, Snapshot snapshot) {
-        return reader.hit(id, snapshot);
-    }
-
-    @Override
-    public List<TimeCount> countByTime(HitFilter filter, HitWindow window, long bucketMillis) {
-        return reader.countByTime(filter, window, bucketMillis);
-    }
-
-    @Override
-    public List<BreakdownCount> countByCrawler(HitFilter filter, HitWindow window) {
-        return reader.countByCrawler(filter, window);
-    }
-
-    @Override
-    public List<DurationCount> countByDuration(HitFilter filter, HitWindow window) {
-        return reader.countByDuration(filter, window);
-    }
-
-    @Override
-    public void forEachUrl(HitFilter filter, HitWindow window, Consumer<UrlCount> urls) {
-        reader.forEachUrl(filter, window, urls);
-    }
-
-    @Override
-    public List<StoredVerdict> verdicts(Verification verification) {
-        return verdicts.of(verification);
-    }
-
-    @Override
-    public void checkReadable() {
-        DamagedStoreException seen = failures.damage();
-        if (seen != null) {
-            throw seen;
-        }
-        reader.checkReadable();
-    }
-
-    @Override
-    public dev.crawlerrors.store.UrlStates urlStates() {
-        return urlStates;
+    public StoreHealth health() {
+        return health;
     }
 
     @Override
     public synchronized void close() {
         try {
-            urlStates.foldIfWritten();
+            try {
+                urlStates.foldIfWritten();
+            } catch (RuntimeException e) {
+                // the URLs' states stay behind: the next fold, by a read or a close, does the work
+            }
             writer.close();
         } finally {
             query.close();

@@ -1,5 +1,7 @@
 package dev.crawlerrors.store.duckdb;
 
+import dev.crawlerrors.store.StoreLimits;
+
 /**
  * How much of the machine a store may take: DuckDB's worker threads and memory, and how many reads
  * may hold a connection at once. DuckDB's own defaults are a thread per core and 80% of the
@@ -25,8 +27,12 @@ public record DuckDbSettings(int threads, String memoryLimit, int readers) {
         if (readers < 1) {
             throw new IllegalArgumentException("at least one reader is needed; got " + readers);
         }
-        if (!memoryLimit.matches("[0-9]+(\\.[0-9]+)?\\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)")) {
-            throw new IllegalArgumentException("a memory limit is a number and a unit such as 512MB or 2GB; got '" + memoryLimit + "'");
-        }
+        StoreLimits.bytes(memoryLimit); // a number and a unit, which DuckDB reads as they are
+    }
+
+    /** These settings, with what {@code limits} ask in place of theirs. */
+    public DuckDbSettings with(StoreLimits limits) {
+        return new DuckDbSettings(limits.threads() == null ? threads : limits.threads(),
+                limits.memory() == null ? memoryLimit : limits.memory(), limits.readers() == null ? readers : limits.readers());
     }
 }

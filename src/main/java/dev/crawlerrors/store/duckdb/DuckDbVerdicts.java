@@ -3,12 +3,14 @@ package dev.crawlerrors.store.duckdb;
 import dev.crawlerrors.crawler.Verdict;
 import dev.crawlerrors.crawler.Verification;
 import dev.crawlerrors.store.StoredVerdict;
+import dev.crawlerrors.store.VerdictStore;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.function.Supplier;
 import org.duckdb.DuckDBAppender;
 import org.duckdb.DuckDBConnection;
 
@@ -16,9 +18,10 @@ import org.duckdb.DuckDBConnection;
  * The verdicts table: one row per claim (address and crawler), the claim's current verdict, so a
  * verdict that changes later (a DNS check completing) is one row to update; and the verdict log,
  * every verdict recorded with its number, from which a report reads verdicts as of its snapshot.
- * Written in the writer's transactions ({@link DuckDbHitWriter}), beside the hits that brought them.
+ * Written in the writer's transactions ({@link DuckDbHitWriter}), beside the hits that brought them:
+ * a verdict updated goes to the writer, which numbers it and writes it with its next batch.
  */
-final class DuckDbVerdicts {
+final class DuckDbVerdicts implements VerdictStore {
 
     /** The verdicts of the batch being written; TEMP: this connection's own, in memory, never in the file. */
     private static final String STAGING = """
@@ -33,17 +36,17 @@ final class DuckDbVerdicts {
 
     private final DuckDBConnection connection;
     private final DuckDbQuery query;
-    private final Runnable beforeRead;
+    private final Supplier<DuckDbHitWriter> writer;
     /** The statements that move staged verdicts into verdicts and their log; made on the writer thread when first needed. */
     private PreparedStatement clearStaging;
     private PreparedStatement replace;
     private PreparedStatement log;
 
-    /** @param beforeRead commits what was appended, so a read sees it */
-    DuckDbVerdicts(DuckDBConnection connection, DuckDbQuery query, Runnable beforeRead) throws SQLException {
+    /** @param writer the store's writer, made after its verdicts: verdicts are updated through it */
+    DuckDbVerdicts(DuckDBConnection connection, DuckDbQuery query, Supplier<DuckDbHitWriter> writer) throws SQLException {
         this.connection = connection;
         this.query = query;
-        this.beforeRead = beforeRead;
+        this.writer = writer;
         // a batch's verdicts go in through an Appender into this connection's own staging table,
         // then into verdicts and their log by fixed statements (prepared once, whatever the number of rows)
         try (Statement st = connection.createStatement()) {
@@ -90,8 +93,15 @@ final class DuckDbVerdicts {
         log.executeUpdate();
     }
 
-    List<StoredVerdict> of(Verification verification) {
-        beforeRead.run();
+    @Override
+    public void update(String ip, String crawler, Verdict verdict) {
+        writer.get().updateVerdict(ip, crawler, verdict);
+    }
+
+    /** The verdicts of one kind, what was appended committed first. */
+    @Override
+    public List<StoredVerdict> of(Verification verification) {
+        writer.get().snapshot();
         return query.run("SELECT ip, crawler, verification, reason FROM verdicts WHERE verification = ? ORDER BY ip, crawler",
                 List.of(verification.name()), rs -> {
                     List<StoredVerdict> rows = new ArrayList<>();

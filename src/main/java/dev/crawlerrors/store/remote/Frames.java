@@ -20,10 +20,14 @@ import java.util.Map;
 /**
  * The store socket's messages, as bytes: a request is a kind (one byte) and its fields, an answer
  * {@link #OK} and its fields or {@link #FAILED} and a message. Strings are a length and UTF-8
- * bytes, -1 for null; a log line is at most 64 KiB, so no field comes near the int's bound.
+ * bytes, -1 for null; a log line is at most 64 KiB, so no field comes near the int's bound. An
+ * import begins with {@link #HELLO}; a serve with no place for it yet first sends {@link #WAIT} and
+ * a message, unasked. The server bounds a request's bytes in all (StoreSocketServer.Limits).
  */
 final class Frames {
 
+    static final byte HELLO = 'H';
+    static final byte WAIT = 'W';
     static final byte APPEND = 'A';
     static final byte IMPORTED = 'I';
     static final byte IMPORTED_FILES = 'L';

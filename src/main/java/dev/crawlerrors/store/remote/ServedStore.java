@@ -1,12 +1,10 @@
 package dev.crawlerrors.store.remote;
 
+import dev.crawlerrors.store.StoreFileModes;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 
@@ -23,38 +21,19 @@ import java.util.Optional;
  */
 public record ServedStore(Path store, long pid, Path socket, String report) {
 
-    /** The longest socket path Linux takes (sun_path is 108 bytes, with its terminating zero). */
-    private static final int MAX_SOCKET_PATH = 100;
-
     /** The file beside {@code store} that names its serve. */
     public static Path fileOf(Path store) {
         return store.resolveSibling(store.getFileName() + ".serve");
     }
 
-    /**
-     * Where the serve of {@code store} listens for imports: beside it, or, when that path is too long
-     * for a socket, in the temporary directory under a name made of the store's path.
-     */
-    public static Path socketOf(Path store) {
-        Path absolute = store.toAbsolutePath().normalize();
-        Path beside = absolute.resolveSibling(absolute.getFileName() + ".sock");
-        if (beside.toString().getBytes(StandardCharsets.UTF_8).length <= MAX_SOCKET_PATH) {
-            return beside;
-        }
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(absolute.toString().getBytes(StandardCharsets.UTF_8));
-            return Path.of(System.getProperty("java.io.tmpdir"), "crawl-errors-" + HexFormat.of().formatHex(digest, 0, 8) + ".sock");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every JDK has SHA-256", e);
-        }
-    }
-
-    /** Records that this process serves {@code store}. */
+    /** Records that this process serves {@code store}, in a file only those who may read the store may read. */
     public static ServedStore claim(Path store, Path socket, String report) throws IOException {
         ServedStore served = new ServedStore(store.toAbsolutePath().normalize(), ProcessHandle.current().pid(), socket, report);
         Path file = fileOf(served.store());
-        Path written = Files.writeString(file.resolveSibling(file.getFileName() + "." + served.pid()),
-                "pid=" + served.pid() + "\nsocket=" + socket + "\nreport=" + report + "\n", StandardCharsets.UTF_8);
+        Path written = file.resolveSibling(file.getFileName() + "." + served.pid());
+        Files.deleteIfExists(written); // left by a killed process of the same number: made afresh with the mode below
+        Files.createFile(written, StoreFileModes.of(served.store()).fileAttribute());
+        Files.writeString(written, "pid=" + served.pid() + "\nsocket=" + socket + "\nreport=" + report + "\n", StandardCharsets.UTF_8);
         Files.move(written, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
         return served;
     }

@@ -4,19 +4,12 @@ import dev.crawlerrors.crawler.CrawlerHit;
 import dev.crawlerrors.crawler.Verdict;
 import dev.crawlerrors.crawler.Verification;
 import dev.crawlerrors.ingest.SourceProgress;
-import dev.crawlerrors.store.BreakdownCount;
-import dev.crawlerrors.store.DurationCount;
-import dev.crawlerrors.store.HitFilter;
-import dev.crawlerrors.store.HitStore;
-import dev.crawlerrors.store.HitWindow;
-import dev.crawlerrors.store.MinuteChange;
-import dev.crawlerrors.store.MinuteCounts;
-import dev.crawlerrors.store.Snapshot;
+import dev.crawlerrors.store.HitWriter;
 import dev.crawlerrors.store.StoreException;
-import dev.crawlerrors.store.StoredHit;
+import dev.crawlerrors.store.StoreHealth;
 import dev.crawlerrors.store.StoredVerdict;
-import dev.crawlerrors.store.TimeCount;
-import dev.crawlerrors.store.UrlCount;
+import dev.crawlerrors.store.VerdictStore;
+import dev.crawlerrors.store.WritableStore;
 import dev.crawlerrors.text.Failures;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
@@ -30,36 +23,42 @@ import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
  * A store written through the socket of the {@code serve} that has it open ({@link StoreSocketServer}):
  * what an import appends goes to that process, which stores it with the log's position as a local
  * import would, so a killed import, or a killed serve, loses and repeats nothing: the next import
- * reads on from the position committed. Writes only; the report is read from serve.
+ * reads on from the position committed. It is the writing side of a store only, each of its views
+ * this one connection; the report is read from serve.
  */
-public final class StoreSocketClient implements HitStore {
+public final class StoreSocketClient implements WritableStore, HitWriter, VerdictStore, StoreHealth {
 
     private final ServedStore served;
     private final SocketChannel channel;
     private final DataInputStream in;
     private final DataOutputStream out;
+    private final Consumer<String> waiting;
 
-    private StoreSocketClient(ServedStore served, SocketChannel channel) throws IOException {
+    private StoreSocketClient(ServedStore served, SocketChannel channel, Consumer<String> waiting) throws IOException {
         this.served = served;
         this.channel = channel;
+        this.waiting = waiting;
         this.in = new DataInputStream(new BufferedInputStream(Channels.newInputStream(channel), 1 << 16));
         this.out = new DataOutputStream(new BufferedOutputStream(Channels.newOutputStream(channel), 1 << 16));
     }
 
-    /** Connects to the serve that has the store open. */
-    public static StoreSocketClient connect(ServedStore served) {
+    /**
+     * Connects to the serve that has the store open, and waits for a place there when it is taking
+     * as many imports as it takes at once: {@code waiting} is told so, once.
+     */
+    public static StoreSocketClient connect(ServedStore served, Consumer<String> waiting) {
+        StoreSocketClient client;
         try {
             SocketChannel channel = SocketChannel.open(StandardProtocolFamily.UNIX);
             try {
                 channel.connect(UnixDomainSocketAddress.of(served.socket()));
-                return new StoreSocketClient(served, channel);
+                client = new StoreSocketClient(served, channel, waiting);
             } catch (IOException e) {
                 channel.close();
                 throw e;
@@ -69,6 +68,28 @@ public final class StoreSocketClient implements HitStore {
                     + "), whose socket " + served.socket() + " does not answer (" + Failures.message(e) + "); stop that serve, "
                     + "or wait until it has started", e);
         }
+        try {
+            client.ask(Frames.HELLO, () -> { });
+        } catch (RuntimeException e) {
+            client.closeChannel();
+            throw e;
+        }
+        return client;
+    }
+
+    @Override
+    public HitWriter writer() {
+        return this;
+    }
+
+    @Override
+    public VerdictStore verdicts() {
+        return this;
+    }
+
+    @Override
+    public StoreHealth health() {
+        return this;
     }
 
     @Override
@@ -97,7 +118,7 @@ public final class StoreSocketClient implements HitStore {
     }
 
     @Override
-    public synchronized void updateVerdict(String ip, String crawler, Verdict verdict) {
+    public synchronized void update(String ip, String crawler, Verdict verdict) {
         ask(Frames.VERDICT, () -> {
             Frames.writeString(out, ip);
             Frames.writeString(out, crawler);
@@ -106,7 +127,7 @@ public final class StoreSocketClient implements HitStore {
     }
 
     @Override
-    public synchronized List<StoredVerdict> verdicts(Verification verification) {
+    public synchronized List<StoredVerdict> of(Verification verification) {
         ask(Frames.VERDICTS, () -> Frames.writeString(out, verification.name()));
         return read(() -> {
             int n = in.readInt();
@@ -140,56 +161,6 @@ public final class StoreSocketClient implements HitStore {
     }
 
     @Override
-    public Snapshot snapshot() {
-        throw readsAreServes();
-    }
-
-    @Override
-    public boolean serves(Snapshot snapshot) {
-        throw readsAreServes();
-    }
-
-    @Override
-    public MinuteCounts minuteCounts(HitFilter filter, Snapshot snapshot) {
-        throw readsAreServes();
-    }
-
-    @Override
-    public MinuteChange minuteChange(HitFilter filter, Snapshot from, Snapshot to) {
-        throw readsAreServes();
-    }
-
-    @Override
-    public List<StoredHit> rows(HitFilter filter, Snapshot snapshot, long fromMillis, long toMillis, long skip, int limit) {
-        throw readsAreServes();
-    }
-
-    @Override
-    public Optional<StoredHit> hit(long id, Snapshot snapshot) {
-        throw readsAreServes();
-    }
-
-    @Override
-    public List<TimeCount> countByTime(HitFilter filter, HitWindow window, long bucketMillis) {
-        throw readsAreServes();
-    }
-
-    @Override
-    public List<BreakdownCount> countByCrawler(HitFilter filter, HitWindow window) {
-        throw readsAreServes();
-    }
-
-    @Override
-    public List<DurationCount> countByDuration(HitFilter filter, HitWindow window) {
-        throw readsAreServes();
-    }
-
-    @Override
-    public void forEachUrl(HitFilter filter, HitWindow window, Consumer<UrlCount> urls) {
-        throw readsAreServes();
-    }
-
-    @Override
     public String describe() {
         return served.store() + ", written through crawl-errors serve (PID " + served.pid() + ")";
     }
@@ -204,16 +175,16 @@ public final class StoreSocketClient implements HitStore {
         } catch (IOException | StoreException e) {
             // closing: a failure to commit was told by flush
         } finally {
-            try {
-                channel.close();
-            } catch (IOException ignored) {
-                // closing anyway
-            }
+            closeChannel();
         }
     }
 
-    private UnsupportedOperationException readsAreServes() {
-        return new UnsupportedOperationException("the report of " + served.store() + " is read from its serve, " + served.report());
+    private void closeChannel() {
+        try {
+            channel.close();
+        } catch (IOException ignored) {
+            // closing anyway
+        }
     }
 
     private interface Writing {
@@ -231,6 +202,10 @@ public final class StoreSocketClient implements HitStore {
             request.write();
             out.flush();
             int answer = in.read();
+            while (answer == Frames.WAIT) {
+                waiting.accept(Frames.readString(in));
+                answer = in.read();
+            }
             if (answer == Frames.FAILED) {
                 throw new StoreException(served.store() + " (through crawl-errors serve, PID " + served.pid() + "): "
                         + Frames.readString(in), null);

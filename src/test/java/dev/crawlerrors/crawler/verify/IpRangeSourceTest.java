@@ -107,6 +107,24 @@ class IpRangeSourceTest {
     }
 
     @Test
+    void theCacheBesideTheStoreIsItsOwnersOnlyWhateverTheUmask() throws Exception {
+        try (dev.crawlerrors.store.Umask careless = dev.crawlerrors.store.Umask.of(0)) {
+            cached().load(common);
+        }
+
+        assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(cacheDir))).isEqualTo("rwx------");
+        try (var files = Files.list(cacheDir)) {
+            assertThat(files.map(f -> {
+                try {
+                    return java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(f));
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            })).containsOnly("rw-------");
+        }
+    }
+
+    @Test
     void secondLoadSendsTheEtagAndKeepsTheCachedCopyWhenTheServerAnswersNotModified() throws Exception {
         IpRangeSource source = cached();
         source.load(common);

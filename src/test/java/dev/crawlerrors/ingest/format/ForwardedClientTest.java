@@ -82,12 +82,30 @@ class ForwardedClientTest {
     }
 
     @Test
-    void behindAPrivateProxyTheLastForwardedAddressIsTheClientAsBefore() throws Exception {
-        LineParser parser = NginxFormat.compile("$remote_addr [$time_local] \"$request\" $status \"$http_user_agent\" \"$http_x_forwarded_for\"");
+    void aPrivateOrLoopbackSenderStaysTheClientInEveryFormat() throws Exception {
+        LineParser nginx = NginxFormat.compile("$remote_addr [$time_local] \"$request\" $status \"$http_user_agent\" \"$http_x_forwarded_for\"");
+        W3cLineParser w3c = new W3cLineParser();
+        parse(w3c, "#Fields: date time c-ip cs-method cs-uri-stem sc-status cs(User-Agent) cs(X-Forwarded-For)");
+        String json = "{\"time_iso8601\":\"2025-05-14T09:31:02+02:00\",\"remote_addr\":\"172.17.0.1\",\"request\":\"GET / HTTP/1.1\","
+                + "\"status\":404,\"http_user_agent\":\"" + AGENT + "\",\"http_x_forwarded_for\":\"66.249.66.1\"}";
 
-        Hit hit = parse(parser, "10.0.0.2 [14/May/2025:09:31:02 +0200] \"GET / HTTP/1.1\" 404 \"" + AGENT + "\" \"203.0.113.9, 66.249.66.1\"");
+        Hit fromNginx = parse(nginx, "10.0.0.2 [14/May/2025:09:31:02 +0200] \"GET / HTTP/1.1\" 404 \"" + AGENT + "\" \"203.0.113.9, 66.249.66.1\"");
+        Hit fromW3c = parse(w3c, "2025-05-14 07:31:02 127.0.0.1 GET / 404 " + AGENT.replace(' ', '+') + " 66.249.66.1");
+        Hit fromJson = parse(new JsonLineParser(), json);
+
+        assertThat(fromNginx.ip()).isEqualTo("10.0.0.2");
+        assertThat(fromNginx.forwardedFor()).isEqualTo("203.0.113.9, 66.249.66.1");
+        assertThat(fromW3c.ip()).isEqualTo("127.0.0.1");
+        assertThat(fromJson.ip()).isEqualTo("172.17.0.1");
+        assertThat(fromJson.forwardedFor()).isEqualTo("66.249.66.1");
+    }
+
+    @Test
+    void aFormatWithoutAnAddressOfItsOwnTakesTheLastForwardedOne() throws Exception {
+        LineParser parser = NginxFormat.compile("[$time_local] \"$request\" $status \"$http_user_agent\" \"$proxy_add_x_forwarded_for\"");
+
+        Hit hit = parse(parser, "[14/May/2025:09:31:02 +0200] \"GET / HTTP/1.1\" 404 \"" + AGENT + "\" \"203.0.113.9, 66.249.66.1\"");
 
         assertThat(hit.ip()).isEqualTo("66.249.66.1");
-        assertThat(hit.forwardedFor()).isEqualTo("203.0.113.9, 66.249.66.1");
     }
 }

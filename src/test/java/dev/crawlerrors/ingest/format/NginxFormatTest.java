@@ -68,7 +68,7 @@ class NginxFormatTest {
     }
 
     @Test
-    void takesTheClientFromForwardedForOnlyBehindAPrivateProxy() throws Exception {
+    void keepsTheLoggedClientWhateverForwardedForSays() throws Exception {
         LineParser parser = NginxFormat.compile("$remote_addr - $remote_user [$time_local] \"$request\" $status $body_bytes_sent "
                 + "\"$http_referer\" \"$http_user_agent\" \"$http_x_forwarded_for\"");
 
@@ -76,7 +76,8 @@ class NginxFormatTest {
                 + "\"66.249.66.1, 192.0.2.7, 66.249.66.20\"");
         Hit direct = parse(parser, "198.51.100.4 - - [14/May/2025:09:31:02 +0200] \"GET / HTTP/1.1\" 200 5 \"-\" \"Googlebot\" \"66.249.66.1\"");
 
-        assertThat(behindProxy.ip()).isEqualTo("66.249.66.20");
+        assertThat(behindProxy.ip()).as("only --trusted-proxies makes a private sender a proxy").isEqualTo("10.0.0.2");
+        assertThat(behindProxy.forwardedFor()).isEqualTo("66.249.66.1, 192.0.2.7, 66.249.66.20");
         assertThat(direct.ip()).isEqualTo("198.51.100.4");
     }
 

@@ -75,20 +75,20 @@ class ClickHouseAnalysisPagesTest {
             hits.add(new CrawlerHit(hit, crawler, new Verdict(verdict, "test")));
         }
         embedded = DuckDbHitStore.inMemory();
-        embedded.append(hits);
+        embedded.writer().append(hits);
         // two writers, as two import processes: each numbers its hits from 1
         ClickHouseLocation location = ClickHouseTestCluster.twoShards().location(ClickHouseTestCluster.database("pages"));
         try (ClickHouseHitStore other = ClickHouseHitStore.openAfresh(location, ClickHouseSettings.SERVE)) {
-            other.append(hits.subList(0, 400));
+            other.writer().append(hits.subList(0, 400));
         }
         clickHouse = ClickHouseHitStore.open(location, ClickHouseSettings.SERVE);
-        clickHouse.append(hits.subList(400, hits.size()));
+        clickHouse.writer().append(hits.subList(400, hits.size()));
         embeddedServer = serve(embedded);
         clickHouseServer = serve(clickHouse);
     }
 
     private static ReportServer serve(HitStore store) {
-        return ReportServer.start(new CrawlErrorReport(store, ZONE, List.of(), Duration.ofSeconds(30)), store, "127.0.0.1", 0);
+        return ReportServer.start(new CrawlErrorReport(store.reader(), ZONE, List.of(), Duration.ofSeconds(30)), store.health(), "127.0.0.1", 0);
     }
 
     @AfterAll

@@ -57,33 +57,33 @@ class ClickHouseHitStoreTest {
     @Test
     void ordersNewestFirstAndBreaksTiesOfAnInstantInTheOrderStored() {
         try (ClickHouseHitStore store = open(ClickHouseTestCluster.database("order"))) {
-            store.append(List.of(
+            store.writer().append(List.of(
                     hit("2025-05-14T10:00:00Z", "66.249.66.1", "/first", 308, VERIFIED),
                     hit("2025-05-14T11:00:00Z", "66.249.66.1", "/newest", 308, VERIFIED),
                     hit("2025-05-14T10:00:00Z", "66.249.66.2", "/second", 308, VERIFIED),
                     hit("2025-05-14T10:00:00Z", "66.249.66.3", "/third", 308, VERIFIED)));
 
-            assertThat(store.page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url)
+            assertThat(store.reader().page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url)
                     .containsExactly("/newest", "/third", "/second", "/first");
-            assertThat(store.page(HitFilter.ERRORS, 2, 1)).extracting(StoredHit::url).containsExactly("/second");
+            assertThat(store.reader().page(HitFilter.ERRORS, 2, 1)).extracting(StoredHit::url).containsExactly("/second");
         }
     }
 
     @Test
     void countsOnlyErrorsAndLeavesSpoofedHitsOutByDefault() {
         try (ClickHouseHitStore store = open(ClickHouseTestCluster.database("errors"))) {
-            store.append(List.of(
+            store.writer().append(List.of(
                     hit("2025-05-14T10:00:00Z", "66.249.66.1", "/ok", 200, VERIFIED),
                     hit("2025-05-14T10:00:01Z", "66.249.66.1", "/moved", 301, VERIFIED),
                     hit("2025-05-14T10:00:02Z", "203.0.113.9", "/fake", 404, SPOOFED)));
 
-            assertThat(store.size()).isEqualTo(3);
-            assertThat(store.count(HitFilter.ERRORS)).isEqualTo(1);
+            assertThat(store.health().size()).isEqualTo(3);
+            assertThat(store.reader().count(HitFilter.ERRORS)).isEqualTo(1);
             HitFilter onlySpoofed = new HitFilter(List.of(), Set.of(), Set.of(Verification.spoofed), null, null, null, null);
-            assertThat(store.page(onlySpoofed, 0, 10)).extracting(StoredHit::url, StoredHit::verification)
+            assertThat(store.reader().page(onlySpoofed, 0, 10)).extracting(StoredHit::url, StoredHit::verification)
                     .containsExactly(org.assertj.core.groups.Tuple.tuple("/fake", "spoofed"));
             HitFilter onlyVerified = new HitFilter(List.of(), Set.of(), Set.of(Verification.verified), null, null, null, null);
-            assertThat(store.count(onlyVerified)).isEqualTo(1);
+            assertThat(store.reader().count(onlyVerified)).isEqualTo(1);
         }
     }
 
@@ -91,27 +91,27 @@ class ClickHouseHitStoreTest {
     void showsTheLatestVerdictForEveryHitFromTheAddressAndAFirstVerdictNeverOverwritesAChange() {
         String db = ClickHouseTestCluster.database("verdicts");
         try (ClickHouseHitStore one = open(db); ClickHouseHitStore other = open(db)) {
-            one.append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, PENDING),
+            one.writer().append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, PENDING),
                     hit("2025-05-14T10:00:01Z", "66.249.66.1", "/b", 404, PENDING)));
-            one.flush();
-            one.updateVerdict("66.249.66.1", GOOGLEBOT.name(), VERIFIED);
-            one.flush();
+            one.writer().flush();
+            one.verdicts().update("66.249.66.1", GOOGLEBOT.name(), VERIFIED);
+            one.writer().flush();
             // another process meets the address later, identified with the first verdict it could give
-            other.append(List.of(hit("2025-05-14T10:00:02Z", "66.249.66.1", "/c", 404, PENDING)));
-            other.flush();
+            other.writer().append(List.of(hit("2025-05-14T10:00:02Z", "66.249.66.1", "/c", 404, PENDING)));
+            other.writer().flush();
             // and a change recorded before any hit of its claim is not overwritten by the hit's
-            one.updateVerdict("66.249.66.9", GOOGLEBOT.name(), VERIFIED);
-            one.append(List.of(hit("2025-05-14T10:00:03Z", "66.249.66.9", "/d", 404, PENDING)));
-            one.flush();
+            one.verdicts().update("66.249.66.9", GOOGLEBOT.name(), VERIFIED);
+            one.writer().append(List.of(hit("2025-05-14T10:00:03Z", "66.249.66.9", "/d", 404, PENDING)));
+            one.writer().flush();
 
-            assertThat(other.page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url, StoredHit::verification, StoredHit::reason)
+            assertThat(other.reader().page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url, StoredHit::verification, StoredHit::reason)
                     .containsExactly(
                             org.assertj.core.groups.Tuple.tuple("/d", "verified", VERIFIED.reason()),
                             org.assertj.core.groups.Tuple.tuple("/c", "verified", VERIFIED.reason()),
                             org.assertj.core.groups.Tuple.tuple("/b", "verified", VERIFIED.reason()),
                             org.assertj.core.groups.Tuple.tuple("/a", "verified", VERIFIED.reason()));
-            assertThat(one.verdicts(Verification.verified)).extracting(StoredVerdict::ip).containsExactly("66.249.66.1", "66.249.66.9");
-            assertThat(one.verdicts(Verification.unverified)).isEmpty();
+            assertThat(one.verdicts().of(Verification.verified)).extracting(StoredVerdict::ip).containsExactly("66.249.66.1", "66.249.66.9");
+            assertThat(one.verdicts().of(Verification.unverified)).isEmpty();
         }
     }
 
@@ -119,25 +119,25 @@ class ClickHouseHitStoreTest {
     void countsTheHitsAfterASnapshotAndKnowsWhenAVerdictOfAnEarlierHitChanged() {
         String db = ClickHouseTestCluster.database("windows");
         try (ClickHouseHitStore store = open(db)) {
-            store.append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, PENDING),
+            store.writer().append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, PENDING),
                     hit("2025-05-14T10:00:01Z", "66.249.66.1", "/b", 500, PENDING)));
-            Snapshot counted = store.snapshot();
+            Snapshot counted = store.reader().snapshot();
             // a new address's hits, identified with its first verdict: the hits counted keep theirs
-            store.append(List.of(hit("2025-05-14T10:01:00Z", "66.249.66.2", "/c", 404, VERIFIED)));
-            Snapshot newer = store.snapshot();
-            assertThat(store.sameVerdicts(counted, newer)).isTrue();
-            assertThat(store.countByCrawler(HitFilter.ERRORS, HitWindow.since(counted, newer)))
+            store.writer().append(List.of(hit("2025-05-14T10:01:00Z", "66.249.66.2", "/c", 404, VERIFIED)));
+            Snapshot newer = store.reader().snapshot();
+            assertThat(store.reader().sameVerdicts(counted, newer)).isTrue();
+            assertThat(store.reader().countByCrawler(HitFilter.ERRORS, HitWindow.since(counted, newer)))
                     .containsExactly(new BreakdownCount(GOOGLEBOT.name(), "crawler_search", "verified", 404, 1));
-            assertThat(store.countByCrawler(HitFilter.ERRORS, HitWindow.at(newer))).containsExactlyInAnyOrder(
+            assertThat(store.reader().countByCrawler(HitFilter.ERRORS, HitWindow.at(newer))).containsExactlyInAnyOrder(
                     new BreakdownCount(GOOGLEBOT.name(), "crawler_search", "unverified", 404, 1),
                     new BreakdownCount(GOOGLEBOT.name(), "crawler_search", "unverified", 500, 1),
                     new BreakdownCount(GOOGLEBOT.name(), "crawler_search", "verified", 404, 1));
             // a counted hit's address checked since: counting only the hits after is no longer enough
-            store.updateVerdict("66.249.66.1", GOOGLEBOT.name(), SPOOFED);
-            Snapshot changed = store.snapshot();
-            assertThat(store.sameVerdicts(newer, changed)).isFalse();
-            assertThat(store.sameVerdicts(counted, changed)).isFalse();
-            assertThat(store.countByCrawler(HitFilter.ERRORS, HitWindow.at(changed)))
+            store.verdicts().update("66.249.66.1", GOOGLEBOT.name(), SPOOFED);
+            Snapshot changed = store.reader().snapshot();
+            assertThat(store.reader().sameVerdicts(newer, changed)).isFalse();
+            assertThat(store.reader().sameVerdicts(counted, changed)).isFalse();
+            assertThat(store.reader().countByCrawler(HitFilter.ERRORS, HitWindow.at(changed)))
                     .containsExactly(new BreakdownCount(GOOGLEBOT.name(), "crawler_search", "verified", 404, 1));
         }
     }
@@ -152,7 +152,7 @@ class ClickHouseHitStoreTest {
             Hit onHost = new Hit(Instant.parse("2025-05-15T11:00:00Z").toEpochMilli(), 0, "66.249.66.2", "GET", "/it's", 410, -1, null,
                     "GPTBot", Double.NaN, "shop.example.org");
             hits.add(new CrawlerHit(onHost, GPTBOT, VERIFIED));
-            store.append(hits);
+            store.writer().append(hits);
 
             HitFilter notFound = new HitFilter(List.of(new StatusRange(400, 499)), Set.of(), Set.of(), null, null, null, null);
             HitFilter exact = new HitFilter(List.of(new StatusRange(308, 308), new StatusRange(410, 410)), Set.of(), Set.of(), null, null,
@@ -164,14 +164,14 @@ class ClickHouseHitStoreTest {
             HitFilter ai = new HitFilter(List.of(), Set.of(BotType.crawler_ai), Set.of(), null, null, null, null);
             HitFilter host = new HitFilter(List.of(), Set.of(), Set.of(), null, null, null, "shop.example.org");
 
-            assertThat(store.count(notFound)).isEqualTo(3);
-            assertThat(store.count(exact)).isEqualTo(2);
-            assertThat(store.count(antwerp)).isEqualTo(2);
-            assertThat(store.count(quote)).isEqualTo(1);
-            assertThat(store.count(day)).isEqualTo(2);
-            assertThat(store.page(ai, 0, 10)).extracting(StoredHit::url, StoredHit::crawler, StoredHit::botType)
+            assertThat(store.reader().count(notFound)).isEqualTo(3);
+            assertThat(store.reader().count(exact)).isEqualTo(2);
+            assertThat(store.reader().count(antwerp)).isEqualTo(2);
+            assertThat(store.reader().count(quote)).isEqualTo(1);
+            assertThat(store.reader().count(day)).isEqualTo(2);
+            assertThat(store.reader().page(ai, 0, 10)).extracting(StoredHit::url, StoredHit::crawler, StoredHit::botType)
                     .containsExactly(org.assertj.core.groups.Tuple.tuple("/it's", "GPTBot", "crawler_ai"));
-            assertThat(store.count(host)).isEqualTo(1);
+            assertThat(store.reader().count(host)).isEqualTo(1);
         }
     }
 
@@ -185,10 +185,10 @@ class ClickHouseHitStoreTest {
                     null, Double.NaN, null);
             Hit tiny = new Hit(Instant.parse("2025-05-14T10:00:02Z").toEpochMilli(), 840, "66.249.66.1", "GET", "/t", 599, 0, null, "",
                     0.1 + 0.2, "");
-            store.append(List.of(new CrawlerHit(full, GOOGLEBOT, VERIFIED), new CrawlerHit(bare, GOOGLEBOT, VERIFIED),
+            store.writer().append(List.of(new CrawlerHit(full, GOOGLEBOT, VERIFIED), new CrawlerHit(bare, GOOGLEBOT, VERIFIED),
                     new CrawlerHit(tiny, GOOGLEBOT, VERIFIED)));
 
-            List<StoredHit> rows = store.page(HitFilter.ERRORS, 0, 10);
+            List<StoredHit> rows = store.reader().page(HitFilter.ERRORS, 0, 10);
 
             assertThat(rows).extracting(StoredHit::epochMillis, StoredHit::offsetMinutes, StoredHit::ip, StoredHit::method,
                     StoredHit::url, StoredHit::status, StoredHit::durationMs, StoredHit::userAgent, StoredHit::host).containsExactly(
@@ -204,19 +204,19 @@ class ClickHouseHitStoreTest {
     void recordsHowFarALogWasImportedWithItsHitsAndKeepsTheLatest() {
         String db = ClickHouseTestCluster.database("progress");
         try (ClickHouseHitStore store = open(db)) {
-            assertThat(store.imported(List.of("f1"))).isEmpty();
-            store.append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, VERIFIED)),
+            assertThat(store.writer().imported(List.of("f1"))).isEmpty();
+            store.writer().append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, VERIFIED)),
                     new SourceProgress("f1", "access.log", 180, 1));
-            store.append(List.of(), new SourceProgress("f1", "access.log", 360, 2)); // buffered, not yet written
-            assertThat(store.imported(List.of("f1"))).containsExactly(new SourceProgress("f1", "access.log", 360, 2));
-            store.append(List.of(hit("2025-05-14T10:00:01Z", "66.249.66.1", "/b", 404, VERIFIED)),
+            store.writer().append(List.of(), new SourceProgress("f1", "access.log", 360, 2)); // buffered, not yet written
+            assertThat(store.writer().imported(List.of("f1"))).containsExactly(new SourceProgress("f1", "access.log", 360, 2));
+            store.writer().append(List.of(hit("2025-05-14T10:00:01Z", "66.249.66.1", "/b", 404, VERIFIED)),
                     new SourceProgress("f2", "access.log.1", 90, 1));
         }
         try (ClickHouseHitStore store = open(db)) {
-            assertThat(store.imported(List.of("f1", "f2", "f3")))
+            assertThat(store.writer().imported(List.of("f1", "f2", "f3")))
                     .containsExactlyInAnyOrder(new SourceProgress("f1", "access.log", 360, 2), new SourceProgress("f2", "access.log.1", 90, 1));
-            assertThat(store.imported(List.of())).isEmpty();
-            assertThat(store.size()).isEqualTo(2);
+            assertThat(store.writer().imported(List.of())).isEmpty();
+            assertThat(store.health().size()).isEqualTo(2);
         }
     }
 
@@ -230,29 +230,29 @@ class ClickHouseHitStoreTest {
         SourceProgress other = new SourceProgress("abc-2", "access.log.2.gz", 1_500, 10, null, second);
         SourceProgress elsewhere = new SourceProgress("def", "other.log", 90, 1, "c3", null);
         try (ClickHouseHitStore store = open(db)) {
-            store.append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, VERIFIED)), whole);
-            store.append(List.of(), other);
-            store.append(List.of(), elsewhere);
+            store.writer().append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, VERIFIED)), whole);
+            store.writer().append(List.of(), other);
+            store.writer().append(List.of(), elsewhere);
             // appended, and committed or not (the store commits within a second): found all the same
-            assertThat(store.imported(List.of("abc"))).extracting(p -> p.readToTheEndOf(null))
+            assertThat(store.writer().imported(List.of("abc"))).extracting(p -> p.readToTheEndOf(null))
                     .containsExactlyInAnyOrder(whole.readToTheEndOf(null), other.readToTheEndOf(null));
-            assertThat(store.importedFiles(List.of(first.key(), second.key(), "(dev=803,ino=13)"))).containsExactlyInAnyOrder(whole, other);
-            store.flush();
-            assertThat(store.imported(List.of("abc"))).containsExactlyInAnyOrder(whole.readToTheEndOf(null), other.readToTheEndOf(null));
+            assertThat(store.writer().importedFiles(List.of(first.key(), second.key(), "(dev=803,ino=13)"))).containsExactlyInAnyOrder(whole, other);
+            store.writer().flush();
+            assertThat(store.writer().imported(List.of("abc"))).containsExactlyInAnyOrder(whole.readToTheEndOf(null), other.readToTheEndOf(null));
         }
         try (ClickHouseHitStore store = open(db)) {
-            assertThat(store.imported(List.of("abc", "def", "xyz"))).containsExactlyInAnyOrder(whole.readToTheEndOf(null),
+            assertThat(store.writer().imported(List.of("abc", "def", "xyz"))).containsExactlyInAnyOrder(whole.readToTheEndOf(null),
                     other.readToTheEndOf(null), elsewhere);
-            assertThat(store.importedFiles(List.of(first.key(), second.key(), "(dev=803,ino=13)"))).containsExactlyInAnyOrder(whole, other);
-            assertThat(store.importedFiles(List.of())).isEmpty();
+            assertThat(store.writer().importedFiles(List.of(first.key(), second.key(), "(dev=803,ino=13)"))).containsExactlyInAnyOrder(whole, other);
+            assertThat(store.writer().importedFiles(List.of())).isEmpty();
             // the file grew and was read to its end again: its newest stamp is the one answered
             FileStamp grown = new FileStamp(first.key(), 1_800, 1_747_216_900_000_000_000L);
             SourceProgress further = new SourceProgress("abc", "access.log.1.gz", 4_000, 27, "c4", grown);
-            store.append(List.of(), further);
-            store.flush();
-            assertThat(store.importedFiles(List.of(first.key()))).containsExactly(further);
-            assertThat(store.unchangedLines(java.util.Arrays.asList(grown, first, null, second))).containsExactly(27, -1, -1, other.lines());
-            assertThat(store.imported(List.of("abc"))).containsExactlyInAnyOrder(further.readToTheEndOf(null), other.readToTheEndOf(null));
+            store.writer().append(List.of(), further);
+            store.writer().flush();
+            assertThat(store.writer().importedFiles(List.of(first.key()))).containsExactly(further);
+            assertThat(store.writer().unchangedLines(java.util.Arrays.asList(grown, first, null, second))).containsExactly(27, -1, -1, other.lines());
+            assertThat(store.writer().imported(List.of("abc"))).containsExactlyInAnyOrder(further.readToTheEndOf(null), other.readToTheEndOf(null));
         }
     }
 
@@ -261,14 +261,14 @@ class ClickHouseHitStoreTest {
     void aShapeEndingInAnEmptyWordWithoutASlashMatchesWhatItMatchesInJava() {
         List<String> urls = List.of("/", "//", "/a/", "/a//", "/a", "/?q=/");
         try (ClickHouseHitStore store = open(ClickHouseTestCluster.database("empty_words"))) {
-            store.append(urls.stream().map(url -> hit("2025-05-14T10:00:00Z", "66.249.66.1", url, 404, VERIFIED)).toList());
-            store.flush();
+            store.writer().append(urls.stream().map(url -> hit("2025-05-14T10:00:00Z", "66.249.66.1", url, 404, VERIFIED)).toList());
+            store.writer().flush();
             for (UrlPattern pattern : List.of(new UrlPattern(true, List.of(UrlPattern.Segment.literal("")), false),
                     new UrlPattern(true, List.of(), false),
                     new UrlPattern(true, List.of(UrlPattern.Segment.literal("a"), UrlPattern.Segment.literal("")), false),
                     new UrlPattern(true, List.of(UrlPattern.Segment.literal("")), true), new UrlPattern(true, List.of(), true),
                     new UrlPattern(true, List.of(UrlPattern.Segment.literal("a"), UrlPattern.Segment.literal("")), true))) {
-                assertThat(store.count(HitFilter.ERRORS.withUrlPattern(pattern))).as("%s", pattern)
+                assertThat(store.reader().count(HitFilter.ERRORS.withUrlPattern(pattern))).as("%s", pattern)
                         .isEqualTo(urls.stream().filter(pattern::matches).count());
             }
         }
@@ -278,25 +278,25 @@ class ClickHouseHitStoreTest {
     void countsAViewsHitsByMinuteFromTheCountsKeptAsHitsAreStoredNotFromTheHits() {
         String db = ClickHouseTestCluster.database("minute_counts");
         try (ClickHouseHitStore store = open(db)) {
-            store.append(List.of(
+            store.writer().append(List.of(
                     hit("2025-05-14T10:00:05Z", "66.249.66.1", "/a", 404, VERIFIED),
                     hit("2025-05-14T10:00:55Z", "66.249.66.2", "/b", 404, VERIFIED),
                     hit("2025-05-14T10:01:00Z", "66.249.66.1", "/c", 500, VERIFIED),
                     hit("2025-05-14T10:02:00Z", "203.0.113.9", "/d", 404, SPOOFED)));
-            store.flush();
-            assertThat(minutes(store.minuteCounts(HitFilter.ERRORS, store.snapshot()))).containsExactly(3L, 2L);
+            store.writer().flush();
+            assertThat(minutes(store.reader().minuteCounts(HitFilter.ERRORS, store.reader().snapshot()))).containsExactly(3L, 2L);
             // the hits gone, the counts stay: counts read them, the rows and a URL's count read the hits
             for (int shard = 1; shard <= cluster.shards(); shard++) {
                 cluster.query(shard, "ALTER TABLE " + db + ".hits_local DROP PARTITION 202505");
             }
-            Snapshot now = store.snapshot();
-            assertThat(minutes(store.minuteCounts(HitFilter.ERRORS, now))).containsExactly(3L, 2L);
-            assertThat(store.size()).isEqualTo(4);
+            Snapshot now = store.reader().snapshot();
+            assertThat(minutes(store.reader().minuteCounts(HitFilter.ERRORS, now))).containsExactly(3L, 2L);
+            assertThat(store.health().size()).isEqualTo(4);
             HitFilter spoofed = new HitFilter(List.of(), Set.of(), Set.of(Verification.spoofed), null, null, null, null);
-            assertThat(minutes(store.minuteCounts(spoofed, now))).containsExactly(1L, 1L);
+            assertThat(minutes(store.reader().minuteCounts(spoofed, now))).containsExactly(1L, 1L);
             HitFilter halfMinute = new HitFilter(List.of(), Set.of(), Set.of(), Instant.parse("2025-05-14T10:00:30Z"), null, null, null);
-            assertThat(minutes(store.minuteCounts(halfMinute, now))).containsExactly(0L, 0L);
-            assertThat(store.rows(HitFilter.ERRORS, now, Long.MIN_VALUE / 4, Long.MAX_VALUE / 4, 0, 10)).isEmpty();
+            assertThat(minutes(store.reader().minuteCounts(halfMinute, now))).containsExactly(0L, 0L);
+            assertThat(store.reader().rows(HitFilter.ERRORS, now, Long.MIN_VALUE / 4, Long.MAX_VALUE / 4, 0, 10)).isEmpty();
         }
     }
 
@@ -314,11 +314,11 @@ class ClickHouseHitStoreTest {
             for (int i = 0; i < 15_000; i++) {
                 hits.add(hit(start + i * 1000L, "66.249." + (i / 250) + "." + (i % 250), "/p" + i, 404, i % 100 == 0 ? SPOOFED : VERIFIED));
             }
-            store.append(hits);
-            Snapshot now = store.snapshot();
-            assertThat(store.countByTime(HitFilter.ERRORS, HitWindow.at(now), 3_600_000).stream().mapToLong(TimeCount::hits).sum())
+            store.writer().append(hits);
+            Snapshot now = store.reader().snapshot();
+            assertThat(store.reader().countByTime(HitFilter.ERRORS, HitWindow.at(now), 3_600_000).stream().mapToLong(TimeCount::hits).sum())
                     .isEqualTo(14_850);
-            assertThat(store.countByCrawler(HitFilter.ERRORS, HitWindow.at(now)).stream().mapToLong(BreakdownCount::hits).sum())
+            assertThat(store.reader().countByCrawler(HitFilter.ERRORS, HitWindow.at(now)).stream().mapToLong(BreakdownCount::hits).sum())
                     .isEqualTo(14_850);
         }
     }
@@ -327,7 +327,7 @@ class ClickHouseHitStoreTest {
     void anUpgradeFromSchemaTwoCountsTheHitsStoredBeforeIt() {
         String db = ClickHouseTestCluster.database("schema2");
         try (ClickHouseHitStore store = open(db)) {
-            store.append(List.of(
+            store.writer().append(List.of(
                     hit("2025-05-14T10:00:05Z", "66.249.66.1", "/a", 404, VERIFIED),
                     hit("2025-05-14T10:03:00Z", "66.249.66.2", "/b", 410, VERIFIED),
                     hit("2025-05-14T10:03:30Z", "203.0.113.9", "/c", 404, SPOOFED)));
@@ -353,10 +353,10 @@ class ClickHouseHitStoreTest {
         assertThat(cluster.number(1, "SELECT max(version) FROM " + db + ".schema_version")).isEqualTo(2);
 
         try (ClickHouseHitStore store = open(db)) {
-            assertThat(minutes(store.minuteCounts(HitFilter.ERRORS, store.snapshot()))).containsExactly(2L, 2L);
-            assertThat(store.size()).isEqualTo(3);
-            store.append(List.of(hit("2025-05-14T10:03:59Z", "66.249.66.2", "/d", 404, VERIFIED)));
-            assertThat(minutes(store.minuteCounts(HitFilter.ERRORS, store.snapshot()))).containsExactly(3L, 2L);
+            assertThat(minutes(store.reader().minuteCounts(HitFilter.ERRORS, store.reader().snapshot()))).containsExactly(2L, 2L);
+            assertThat(store.health().size()).isEqualTo(3);
+            store.writer().append(List.of(hit("2025-05-14T10:03:59Z", "66.249.66.2", "/d", 404, VERIFIED)));
+            assertThat(minutes(store.reader().minuteCounts(HitFilter.ERRORS, store.reader().snapshot()))).containsExactly(3L, 2L);
         }
         assertThat(cluster.number(1, "SELECT max(version) FROM " + db + ".schema_version")).isEqualTo(ClickHouseSchema.VERSION);
     }
@@ -365,7 +365,7 @@ class ClickHouseHitStoreTest {
     void bringsAStoreOfSchemaOneUpToDateAndKnowsTheLogsItRecorded() {
         String db = ClickHouseTestCluster.database("schema1");
         try (ClickHouseHitStore store = open(db)) {
-            store.flush();
+            store.writer().flush();
         }
         // as version 1 made it: commits without the prefix, check and file columns, and one log recorded
         for (String column : List.of("prefix", "check_hash", "file_key", "file_size", "file_modified_nanos")) {
@@ -381,18 +381,18 @@ class ClickHouseHitStoreTest {
 
         SourceProgress later = new SourceProgress("f1", "access.log.1", 100, 2, "c1", new FileStamp("(dev=1,ino=2)", 100, 5));
         try (ClickHouseHitStore store = open(db)) {
-            assertThat(store.imported(List.of("f0"))).containsExactly(new SourceProgress("f0", "access.log", 4096, 32));
-            store.append(List.of(), later);
-            store.flush();
+            assertThat(store.writer().imported(List.of("f0"))).containsExactly(new SourceProgress("f0", "access.log", 4096, 32));
+            store.writer().append(List.of(), later);
+            store.writer().flush();
         }
         assertThat(cluster.number(1, "SELECT max(version) FROM " + db + ".schema_version")).isEqualTo(ClickHouseSchema.VERSION);
         assertThat(java.util.Arrays.stream(cluster.query(1, "DESCRIBE TABLE " + db + ".commits").split("\n"))
                 .map(column -> column.split("\t")[0])).containsExactly("writer", "seq", "closed", "fingerprint", "name", "bytes", "lines",
                         "prefix", "check_hash", "file_key", "file_size", "file_modified_nanos", "committed", "lease");
         try (ClickHouseHitStore store = open(db)) {
-            assertThat(store.imported(List.of("f0", "f1"))).containsExactlyInAnyOrder(new SourceProgress("f0", "access.log", 4096, 32),
+            assertThat(store.writer().imported(List.of("f0", "f1"))).containsExactlyInAnyOrder(new SourceProgress("f0", "access.log", 4096, 32),
                     later.readToTheEndOf(null));
-            assertThat(store.importedFiles(List.of("(dev=1,ino=2)"))).containsExactly(later);
+            assertThat(store.writer().importedFiles(List.of("(dev=1,ino=2)"))).containsExactly(later);
         }
     }
 
@@ -400,11 +400,11 @@ class ClickHouseHitStoreTest {
     void aStoreThatCannotBeReadIsSaidInOneSentenceNamingIt() {
         String db = ClickHouseTestCluster.database("unreadable");
         try (ClickHouseHitStore store = open(db)) {
-            store.append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, VERIFIED)));
-            store.checkReadable();
+            store.writer().append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, VERIFIED)));
+            store.health().checkReadable();
             // the second shard lost its hits
             cluster.query(2, "DROP TABLE " + db + ".hits_local");
-            assertThatThrownBy(store::checkReadable).isInstanceOf(StoreException.class)
+            assertThatThrownBy(store.health()::checkReadable).isInstanceOf(StoreException.class)
                     .hasMessageStartingWith("the ClickHouse store " + cluster.location(db).shown() + " cannot be read: ")
                     .hasMessageEndingWith("; check that every server of it runs and answers");
         }
@@ -416,7 +416,7 @@ class ClickHouseHitStoreTest {
         try (ClickHouseHitStore store = open(ClickHouseTestCluster.database("hidden"))) {
             Hit check = new Hit(Instant.parse("2025-05-14T10:00:01Z").toEpochMilli(), 0, "69.162.124.226", "HEAD", "/health", 503, -1,
                     null, "UptimeRobot/2.0", Double.NaN, null);
-            store.append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, VERIFIED),
+            store.writer().append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, VERIFIED),
                     new CrawlerHit(check, uptime, new Verdict(Verification.unverified, "publishes no list"))));
 
             HitFilter every = new HitFilter(List.of(), HitFilter.ALL_BOT_TYPES, Set.of(), null, null, null, null);
@@ -424,11 +424,11 @@ class ClickHouseHitStoreTest {
             HitFilter byName = new HitFilter(List.of(), Set.of(), Set.of(), null, null, null, null, Set.of("UptimeRobot"));
             HitFilter google = new HitFilter(List.of(), Set.of(), Set.of(), null, null, null, null, Set.of("Googlebot Desktop"));
 
-            assertThat(store.page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url).containsExactly("/a");
-            assertThat(store.page(every, 0, 10)).extracting(StoredHit::url).containsExactly("/health", "/a");
-            assertThat(store.page(monitors, 0, 10)).extracting(StoredHit::url).containsExactly("/health");
-            assertThat(store.page(byName, 0, 10)).extracting(StoredHit::url).containsExactly("/health");
-            assertThat(store.page(google, 0, 10)).extracting(StoredHit::url).containsExactly("/a");
+            assertThat(store.reader().page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url).containsExactly("/a");
+            assertThat(store.reader().page(every, 0, 10)).extracting(StoredHit::url).containsExactly("/health", "/a");
+            assertThat(store.reader().page(monitors, 0, 10)).extracting(StoredHit::url).containsExactly("/health");
+            assertThat(store.reader().page(byName, 0, 10)).extracting(StoredHit::url).containsExactly("/health");
+            assertThat(store.reader().page(google, 0, 10)).extracting(StoredHit::url).containsExactly("/a");
         }
     }
 
@@ -443,21 +443,21 @@ class ClickHouseHitStoreTest {
                 for (int j = i; j < i + 1000; j++) {
                     chunk.add(hit(start + j / 3 * 1000L, "66.249.66." + (j % 200), "/p" + j, 404, VERIFIED));
                 }
-                store.append(chunk, new SourceProgress("f1", "access.log", i + 1000L, i + 1000L));
+                store.writer().append(chunk, new SourceProgress("f1", "access.log", i + 1000L, i + 1000L));
                 if (i == 60_000) {
-                    store.updateVerdict("66.249.66.7", GOOGLEBOT.name(), new Verdict(Verification.spoofed, "PTR refuted"));
+                    store.verdicts().update("66.249.66.7", GOOGLEBOT.name(), new Verdict(Verification.spoofed, "PTR refuted"));
                 }
             }
         }
         try (ClickHouseHitStore store = open(db)) {
-            assertThat(store.size()).isEqualTo(rows);
+            assertThat(store.health().size()).isEqualTo(rows);
             assertThat(cluster.number(1, "SELECT uniqExact(url) FROM " + db + ".hits")).isEqualTo(rows);
             // three hits a second: an instant's hits newest first, the later stored first
-            assertThat(store.page(HitFilter.ERRORS, 0, 4)).extracting(StoredHit::url)
+            assertThat(store.reader().page(HitFilter.ERRORS, 0, 4)).extracting(StoredHit::url)
                     .containsExactly("/p129999", "/p129998", "/p129997", "/p129996");
-            assertThat(store.imported(List.of("f1"))).containsExactly(new SourceProgress("f1", "access.log", rows, rows));
-            assertThat(store.verdicts(Verification.spoofed)).extracting(StoredVerdict::ip).containsExactly("66.249.66.7");
-            assertThat(store.count(HitFilter.ERRORS)).isEqualTo(rows - rows / 200);
+            assertThat(store.writer().imported(List.of("f1"))).containsExactly(new SourceProgress("f1", "access.log", rows, rows));
+            assertThat(store.verdicts().of(Verification.spoofed)).extracting(StoredVerdict::ip).containsExactly("66.249.66.7");
+            assertThat(store.reader().count(HitFilter.ERRORS)).isEqualTo(rows - rows / 200);
         }
     }
 
@@ -472,15 +472,15 @@ class ClickHouseHitStoreTest {
                     hits.add(hit(start + (round * 20_000L + i) * 1000, "66.249.66." + (i % 200), "/r" + round + "/" + i, 404, VERIFIED));
                 }
                 Thread committing = Thread.ofPlatform().start(() -> {
-                    store.append(hits);
-                    store.flush();
+                    store.writer().append(hits);
+                    store.writer().flush();
                 });
                 // until the batch is on its way (waiting on its insert) or the committer's lock is held
                 while (committing.getState() == Thread.State.RUNNABLE || committing.getState() == Thread.State.NEW) {
                     Thread.onSpinWait();
                 }
 
-                assertThat(store.count(HitFilter.ERRORS)).isEqualTo(round * 20_000L);
+                assertThat(store.reader().count(HitFilter.ERRORS)).isEqualTo(round * 20_000L);
                 committing.join();
             }
         }
@@ -495,8 +495,8 @@ class ClickHouseHitStoreTest {
                 hits.add(hit(Instant.parse("2025-05-14T00:00:00Z").plusSeconds(i).toString(), "66.249.66." + (i % 100), "/p" + i, 404,
                         VERIFIED));
             }
-            store.append(hits);
-            store.flush();
+            store.writer().append(hits);
+            store.writer().flush();
             assertThat(store.shards()).isEqualTo(2);
         }
         List<Long> held = cluster.perShard("SELECT count() FROM " + db + ".hits_local");
@@ -519,11 +519,11 @@ class ClickHouseHitStoreTest {
                 first.add(hit(Instant.parse("2025-05-14T10:00:00Z").plusSeconds(i * 7L).toString(), "66.249.66." + (i % 10), "/a" + i, 404,
                         PENDING));
             }
-            writer.append(first);
-            writer.flush();
-            Snapshot at = reader.snapshot();
-            MinuteCounts counts = reader.minuteCounts(HitFilter.ERRORS, at);
-            List<StoredHit> page = reader.rows(HitFilter.ERRORS, at, Long.MIN_VALUE / 2, Long.MAX_VALUE / 2, 100, 100);
+            writer.writer().append(first);
+            writer.writer().flush();
+            Snapshot at = reader.reader().snapshot();
+            MinuteCounts counts = reader.reader().minuteCounts(HitFilter.ERRORS, at);
+            List<StoredHit> page = reader.reader().rows(HitFilter.ERRORS, at, Long.MIN_VALUE / 2, Long.MAX_VALUE / 2, 100, 100);
 
             // hits arrive before, among and after the first ones, and two addresses turn out spoofed
             List<CrawlerHit> more = new ArrayList<>();
@@ -531,23 +531,23 @@ class ClickHouseHitStoreTest {
                 more.add(hit(Instant.parse("2025-05-14T09:00:00Z").plusSeconds(i * 61L).toString(), "66.249.66." + (i % 10), "/b" + i,
                         404, PENDING));
             }
-            writer.append(more);
-            writer.updateVerdict("66.249.66.3", GOOGLEBOT.name(), SPOOFED);
-            writer.updateVerdict("66.249.66.4", GOOGLEBOT.name(), SPOOFED);
-            writer.flush();
+            writer.writer().append(more);
+            writer.verdicts().update("66.249.66.3", GOOGLEBOT.name(), SPOOFED);
+            writer.verdicts().update("66.249.66.4", GOOGLEBOT.name(), SPOOFED);
+            writer.writer().flush();
 
-            assertThat(reader.serves(at)).isTrue();
-            assertThat(reader.minuteCounts(HitFilter.ERRORS, at).total()).isEqualTo(250);
-            assertThat(reader.minuteCounts(HitFilter.ERRORS, at).slices(Long.MAX_VALUE)).isEqualTo(counts.slices(Long.MAX_VALUE));
-            assertThat(reader.rows(HitFilter.ERRORS, at, Long.MIN_VALUE / 2, Long.MAX_VALUE / 2, 100, 100)).isEqualTo(page);
+            assertThat(reader.reader().serves(at)).isTrue();
+            assertThat(reader.reader().minuteCounts(HitFilter.ERRORS, at).total()).isEqualTo(250);
+            assertThat(reader.reader().minuteCounts(HitFilter.ERRORS, at).slices(Long.MAX_VALUE)).isEqualTo(counts.slices(Long.MAX_VALUE));
+            assertThat(reader.reader().rows(HitFilter.ERRORS, at, Long.MIN_VALUE / 2, Long.MAX_VALUE / 2, 100, 100)).isEqualTo(page);
 
-            Snapshot now = reader.snapshot();
+            Snapshot now = reader.reader().snapshot();
             assertThat(now).isNotEqualTo(at);
             assertThat(now.covers(at)).isTrue();
-            MinuteCounts recounted = reader.minuteCounts(HitFilter.ERRORS, now);
+            MinuteCounts recounted = reader.reader().minuteCounts(HitFilter.ERRORS, now);
             assertThat(recounted.total()).isEqualTo(340 - 68);
             // brought up to date rather than counted again: the same counts
-            MinuteCounts updated = counts.plus(reader.minuteChange(HitFilter.ERRORS, at, now));
+            MinuteCounts updated = counts.plus(reader.reader().minuteChange(HitFilter.ERRORS, at, now));
             assertThat(updated.total()).isEqualTo(recounted.total());
             assertThat(updated.slices(1)).isEqualTo(recounted.slices(1));
         }
@@ -557,18 +557,18 @@ class ClickHouseHitStoreTest {
     void anotherProcessNamesTheSameSnapshotAlikeAndServesTheOnesThisOneMade() {
         String db = ClickHouseTestCluster.database("shared");
         try (ClickHouseHitStore one = open(db); ClickHouseHitStore two = open(db)) {
-            assertThat(one.snapshot()).isEqualTo(Snapshot.EMPTY);
-            one.append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, VERIFIED)));
-            Snapshot made = one.snapshot();
-            assertThat(two.snapshot()).isEqualTo(made);
-            two.append(List.of(hit("2025-05-14T10:00:01Z", "66.249.66.2", "/b", 404, VERIFIED)));
-            two.flush();
+            assertThat(one.reader().snapshot()).isEqualTo(Snapshot.EMPTY);
+            one.writer().append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, VERIFIED)));
+            Snapshot made = one.reader().snapshot();
+            assertThat(two.reader().snapshot()).isEqualTo(made);
+            two.writer().append(List.of(hit("2025-05-14T10:00:01Z", "66.249.66.2", "/b", 404, VERIFIED)));
+            two.writer().flush();
             try (ClickHouseHitStore three = open(db)) {
-                assertThat(three.serves(made)).isTrue();
-                assertThat(three.rows(HitFilter.ERRORS, made, Long.MIN_VALUE / 2, Long.MAX_VALUE / 2, 0, 10))
+                assertThat(three.reader().serves(made)).isTrue();
+                assertThat(three.reader().rows(HitFilter.ERRORS, made, Long.MIN_VALUE / 2, Long.MAX_VALUE / 2, 0, 10))
                         .extracting(StoredHit::url).containsExactly("/a");
-                assertThat(three.serves(new Snapshot(made.hits() + 1000, 0))).isFalse();
-                assertThat(three.serves(new Snapshot(made.hits(), 7))).isFalse();
+                assertThat(three.reader().serves(new Snapshot(made.hits() + 1000, 0))).isFalse();
+                assertThat(three.reader().serves(new Snapshot(made.hits(), 7))).isFalse();
             }
         }
     }
@@ -577,8 +577,8 @@ class ClickHouseHitStoreTest {
     void rowsOfABatchNeverCommittedNeverCountEvenOnceItsWriterIsLongGone() {
         String db = ClickHouseTestCluster.database("orphans");
         try (ClickHouseHitStore store = open(db)) {
-            store.append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/committed", 404, VERIFIED)));
-            store.flush();
+            store.writer().append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/committed", 404, VERIFIED)));
+            store.writer().flush();
         }
         // a writer that registered, committed a batch, wrote the next one to a shard and was killed before its commit
         long now = cluster.number(1, "SELECT toUInt64(now())");
@@ -592,12 +592,12 @@ class ClickHouseHitStoreTest {
                     + " 'Googlebot Desktop', 'crawler_search')");
         }
         try (ClickHouseHitStore store = open(db)) {
-            assertThat(store.page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url).containsExactly("/batch1", "/committed");
+            assertThat(store.reader().page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url).containsExactly("/batch1", "/committed");
         }
         // twenty minutes on, every writer here is past its lease: the one that closed counts whole, the killed one to its last commit
         try (ClickHouseHitStore later = ClickHouseHitStore.openWithClockAhead(cluster.location(db), ClickHouseSettings.SERVE, 1200)) {
-            assertThat(later.page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url).containsExactly("/batch1", "/committed");
-            assertThat(later.size()).isEqualTo(2);
+            assertThat(later.reader().page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url).containsExactly("/batch1", "/committed");
+            assertThat(later.health().size()).isEqualTo(2);
         }
     }
 
@@ -605,7 +605,7 @@ class ClickHouseHitStoreTest {
     void theServerRefusesTheCommitOfAWriterPastItsLease() {
         String db = ClickHouseTestCluster.database("lease");
         try (ClickHouseHitStore store = open(db)) {
-            store.flush();
+            store.writer().flush();
         }
         long now = cluster.number(1, "SELECT toUInt64(now())");
         long old = (now - ClickHouseSnapshots.LEASE_SECONDS - 5) << 32;
@@ -619,7 +619,7 @@ class ClickHouseHitStoreTest {
     void createsTheDatabaseAndTablesOnEveryShardOnFirstUseAndRefusesANewerSchema() {
         String db = ClickHouseTestCluster.database("schema");
         try (ClickHouseHitStore store = open(db)) {
-            store.flush();
+            store.writer().flush();
         }
         assertThat(cluster.query(1, "SELECT name FROM system.tables WHERE database = '" + db + "' ORDER BY name").split("\n"))
                 .containsExactly("commits", "hits", "hits_local", "minute_counts", "minute_counts_local", "minute_counts_of_hits",
@@ -641,15 +641,15 @@ class ClickHouseHitStoreTest {
     void aShardThatLacksTheStoresTablesGetsThemWithEveryVerdictRecordedBefore() {
         String db = ClickHouseTestCluster.database("added");
         try (ClickHouseHitStore store = open(db)) {
-            store.append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, VERIFIED),
+            store.writer().append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, VERIFIED),
                     hit("2025-05-14T10:00:01Z", "66.249.66.2", "/b", 404, SPOOFED)));
-            store.flush();
-            store.updateVerdict("66.249.66.1", GOOGLEBOT.name(), PENDING);
+            store.writer().flush();
+            store.verdicts().update("66.249.66.1", GOOGLEBOT.name(), PENDING);
         }
         // as a shard newly added to the cluster has none of them
         cluster.query(2, "DROP DATABASE " + db);
         try (ClickHouseHitStore store = open(db)) {
-            store.flush();
+            store.writer().flush();
         }
         assertThat(cluster.query(2, "SELECT ip, verification FROM " + db + ".verdict_log_local ORDER BY ip, version").split("\n"))
                 .containsExactly("66.249.66.1\tverified", "66.249.66.1\tunverified", "66.249.66.2\tspoofed");
@@ -660,10 +660,10 @@ class ClickHouseHitStoreTest {
         ClickHouseTestCluster plain = ClickHouseTestCluster.plainServer();
         String db = ClickHouseTestCluster.database("plain");
         try (ClickHouseHitStore store = ClickHouseHitStore.open(plain.location(db), ClickHouseSettings.SERVE)) {
-            store.append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, VERIFIED),
+            store.writer().append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, VERIFIED),
                     hit("2025-05-14T10:00:01Z", "203.0.113.1", "/b", 404, SPOOFED)));
             assertThat(store.shards()).isEqualTo(1);
-            assertThat(store.page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url).containsExactly("/a");
+            assertThat(store.reader().page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url).containsExactly("/a");
         }
         assertThat(plain.query(1, "SELECT name FROM system.tables WHERE database = '" + db + "' ORDER BY name").split("\n"))
                 .containsExactly("commits", "hits_local", "minute_counts_local", "minute_counts_of_hits", "schema_version", "snapshots",

@@ -30,7 +30,7 @@ class ClickHouseLocationTest {
         assertThatThrownBy(() -> ClickHouseLocation.parse("clickhouse://127.0.0.1:8123/", null, null))
                 .hasMessage("'clickhouse://127.0.0.1:8123/' is not a ClickHouse store: it names no database" + shape);
         assertThatThrownBy(() -> ClickHouseLocation.parse("clickhouse://u:pw@127.0.0.1/crawl", null, null))
-                .hasMessage("'clickhouse://u:pw@127.0.0.1/crawl' is not a ClickHouse store: it holds a user or password; give the user "
+                .hasMessage("'clickhouse://127.0.0.1/crawl' is not a ClickHouse store: it holds a user or password; give the user "
                         + "with --db-user and the password in $CRAWL_ERRORS_DB_PASSWORD, never on the command line" + shape);
         assertThatThrownBy(() -> ClickHouseLocation.parse("clickhouse://127.0.0.1/crawl;drop", null, null))
                 .hasMessage("'clickhouse://127.0.0.1/crawl;drop' is not a ClickHouse store: the database 'crawl;drop' is not a plain name "

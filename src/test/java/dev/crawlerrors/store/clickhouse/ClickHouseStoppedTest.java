@@ -30,11 +30,11 @@ class ClickHouseStoppedTest {
         ClickHouseTestCluster own = ClickHouseTestCluster.ownServer();
         Verdict verified = new Verdict(Verification.verified, "test");
         try (ClickHouseHitStore store = ClickHouseHitStore.open(own.location("stops"), ClickHouseSettings.SERVE)) {
-            store.append(List.of(
+            store.writer().append(List.of(
                     ClickHouseHitStoreTest.hit("2025-05-14T10:00:05Z", "66.249.66.1", "/a", 404, verified),
                     ClickHouseHitStoreTest.hit("2025-05-14T10:03:00Z", "66.249.66.2", "/b", 410, verified)));
-            try (ReportServer server = ReportServer.start(new CrawlErrorReport(store, ZoneOffset.UTC, List.of(), Duration.ofSeconds(30)),
-                    store, "127.0.0.1", 0)) {
+            try (ReportServer server = ReportServer.start(new CrawlErrorReport(store.reader(), ZoneOffset.UTC, List.of(), Duration.ofSeconds(30)),
+                    store.health(), "127.0.0.1", 0)) {
                 assertThat(get(server, "/api/crawl-errors?page=1").statusCode()).isEqualTo(200);
 
                 own.stop();

@@ -74,18 +74,18 @@ class UrlStatesPagesTest {
         clickHouse = ClickHouseHitStore.openAfresh(location, ClickHouseSettings.SERVE);
         List<CrawlerHit> hits = planted();
         // in two batches each, the second after the first is folded on DuckDB
-        embedded.append(hits.subList(0, 6));
-        clickHouse.append(hits.subList(0, 6));
-        embedded.urlStates().fold();
-        clickHouse.urlStates().fold();
-        embedded.append(hits.subList(6, hits.size()));
-        clickHouse.append(hits.subList(6, hits.size()));
+        embedded.writer().append(hits.subList(0, 6));
+        clickHouse.writer().append(hits.subList(0, 6));
+        embedded.reader().urlStates().fold();
+        clickHouse.reader().urlStates().fold();
+        embedded.writer().append(hits.subList(6, hits.size()));
+        clickHouse.writer().append(hits.subList(6, hits.size()));
         embeddedServer = serve(embedded);
         clickHouseServer = serve(clickHouse);
     }
 
     private static ReportServer serve(HitStore store) {
-        return ReportServer.start(new CrawlErrorReport(store, ZoneOffset.UTC, List.of(), Duration.ofSeconds(30)), store, "127.0.0.1", 0);
+        return ReportServer.start(new CrawlErrorReport(store.reader(), ZoneOffset.UTC, List.of(), Duration.ofSeconds(30)), store.health(), "127.0.0.1", 0);
     }
 
     @AfterAll
@@ -228,8 +228,8 @@ class UrlStatesPagesTest {
         }
         // robots.txt answers again: the banner goes
         List<CrawlerHit> again = List.of(googlebot("2025-05-14T13:00:00Z", "66.249.66.5", "/robots.txt", 200, VERIFIED));
-        embedded.append(again);
-        clickHouse.append(again);
+        embedded.writer().append(again);
+        clickHouse.writer().append(again);
         for (ReportServer server : List.of(embeddedServer, clickHouseServer)) {
             assertThat(raw(server, "/crawl-errors/urls")).doesNotContain("got 503 for /robots.txt").doesNotContain("robots-alerts");
         }
@@ -246,8 +246,8 @@ class UrlStatesPagesTest {
         for (String path : paths) {
             assertThat(page(clickHouseServer, path)).as(path).isEqualTo(page(embeddedServer, path));
         }
-        embedded.urlStates().fold();
-        clickHouse.urlStates().fold();
+        embedded.reader().urlStates().fold();
+        clickHouse.reader().urlStates().fold();
         for (String path : paths) {
             assertThat(page(clickHouseServer, path)).as("folded: " + path).isEqualTo(page(embeddedServer, path));
         }

@@ -21,7 +21,7 @@ class DuckDbFlightRecorderTest {
     @Test
     void openingAStoreRegistersNoFlightRecorderEvent() {
         try (DuckDbHitStore store = DuckDbHitStore.open(dir.resolve("store.duckdb"))) {
-            assertThat(store.size()).isZero();
+            assertThat(store.health().size()).isZero();
         }
 
         assertThat(FlightRecorder.getFlightRecorder().getEventTypes()).extracting(EventType::getName)

@@ -47,12 +47,12 @@ class DuckDbHitStoreTest {
     void keepsHitsAcrossReopeningAndContinuesTheirIds() {
         Path file = dir.resolve("store.duckdb");
         try (DuckDbHitStore store = DuckDbHitStore.open(file)) {
-            store.append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, VERIFIED)));
+            store.writer().append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, VERIFIED)));
         }
         try (DuckDbHitStore store = DuckDbHitStore.open(file)) {
-            store.append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/b", 404, VERIFIED)));
+            store.writer().append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/b", 404, VERIFIED)));
 
-            List<StoredHit> rows = store.page(HitFilter.ERRORS, 0, 10);
+            List<StoredHit> rows = store.reader().page(HitFilter.ERRORS, 0, 10);
 
             assertThat(rows).extracting(StoredHit::url).containsExactly("/b", "/a");
             assertThat(rows).extracting(StoredHit::id).containsExactly(2L, 1L);
@@ -78,9 +78,9 @@ class DuckDbHitStoreTest {
             hits.add(new CrawlerHit(hit, GOOGLEBOT, VERIFIED));
         }
         try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
-            store.append(hits);
+            store.writer().append(hits);
 
-            List<StoredHit> rows = store.page(HitFilter.ERRORS, 0, 5_000);
+            List<StoredHit> rows = store.reader().page(HitFilter.ERRORS, 0, 5_000);
 
             assertThat(rows).hasSize(5_000);
             for (StoredHit row : rows) {
@@ -96,14 +96,14 @@ class DuckDbHitStoreTest {
     @Test
     void ordersNewestFirstAndBreaksTiesByTheLaterId() {
         try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
-            store.append(List.of(
+            store.writer().append(List.of(
                     hit("2025-05-14T10:00:00Z", "66.249.66.1", "/first", 308, VERIFIED),
                     hit("2025-05-14T11:00:00Z", "66.249.66.1", "/newest", 308, VERIFIED),
                     hit("2025-05-14T10:00:00Z", "66.249.66.2", "/second", 308, VERIFIED)));
 
-            assertThat(store.page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url)
+            assertThat(store.reader().page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url)
                     .containsExactly("/newest", "/second", "/first");
-            assertThat(store.page(HitFilter.ERRORS, 1, 1)).extracting(StoredHit::url).containsExactly("/second");
+            assertThat(store.reader().page(HitFilter.ERRORS, 1, 1)).extracting(StoredHit::url).containsExactly("/second");
         }
     }
 
@@ -111,15 +111,15 @@ class DuckDbHitStoreTest {
     void countsOnlyErrorsAndLeavesSpoofedHitsOutByDefault() {
         try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
             Verdict spoofed = new Verdict(Verification.spoofed, "claims Googlebot; not in any list");
-            store.append(List.of(
+            store.writer().append(List.of(
                     hit("2025-05-14T10:00:00Z", "66.249.66.1", "/ok", 200, VERIFIED),
                     hit("2025-05-14T10:00:01Z", "66.249.66.1", "/moved", 301, VERIFIED),
                     hit("2025-05-14T10:00:02Z", "203.0.113.9", "/fake", 404, spoofed)));
 
-            assertThat(store.size()).isEqualTo(3);
-            assertThat(store.count(HitFilter.ERRORS)).isEqualTo(1);
+            assertThat(store.health().size()).isEqualTo(3);
+            assertThat(store.reader().count(HitFilter.ERRORS)).isEqualTo(1);
             HitFilter onlySpoofed = new HitFilter(List.of(), Set.of(), Set.of(Verification.spoofed), null, null, null, null);
-            assertThat(store.page(onlySpoofed, 0, 10)).extracting(StoredHit::url).containsExactly("/fake");
+            assertThat(store.reader().page(onlySpoofed, 0, 10)).extracting(StoredHit::url).containsExactly("/fake");
         }
     }
 
@@ -127,12 +127,12 @@ class DuckDbHitStoreTest {
     void showsTheVerdictAsOfNowForEveryHitFromTheAddress() {
         try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
             Verdict pending = new Verdict(Verification.unverified, "not checked yet");
-            store.append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, pending),
+            store.writer().append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, pending),
                     hit("2025-05-14T10:00:01Z", "66.249.66.1", "/b", 404, pending)));
 
-            store.updateVerdict("66.249.66.1", "Googlebot Desktop", VERIFIED);
+            store.verdicts().update("66.249.66.1", "Googlebot Desktop", VERIFIED);
 
-            assertThat(store.page(HitFilter.ERRORS, 0, 10))
+            assertThat(store.reader().page(HitFilter.ERRORS, 0, 10))
                     .extracting(StoredHit::verification, StoredHit::reason)
                     .containsOnly(org.assertj.core.groups.Tuple.tuple("verified", VERIFIED.reason()));
         }
@@ -142,12 +142,12 @@ class DuckDbHitStoreTest {
     void aProvisionalVerdictArrivingAfterTheFinalOneDoesNotOverwriteIt() {
         try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
             Verdict provisional = new Verdict(Verification.unverified, "claims Googlebot; reverse DNS check pending");
-            store.updateVerdict("66.249.66.9", "Googlebot Desktop", VERIFIED);
-            store.append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.9", "/a", 404, provisional)));
+            store.verdicts().update("66.249.66.9", "Googlebot Desktop", VERIFIED);
+            store.writer().append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.9", "/a", 404, provisional)));
 
-            assertThat(store.page(HitFilter.ERRORS, 0, 1).get(0).verification()).isEqualTo("verified");
-            assertThat(store.verdicts(Verification.verified)).extracting(StoredVerdict::ip).containsExactly("66.249.66.9");
-            assertThat(store.verdicts(Verification.unverified)).isEmpty();
+            assertThat(store.reader().page(HitFilter.ERRORS, 0, 1).get(0).verification()).isEqualTo("verified");
+            assertThat(store.verdicts().of(Verification.verified)).extracting(StoredVerdict::ip).containsExactly("66.249.66.9");
+            assertThat(store.verdicts().of(Verification.unverified)).isEmpty();
         }
     }
 
@@ -158,7 +158,7 @@ class DuckDbHitStoreTest {
             hits.add(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/antwerp/meir", 308, VERIFIED));
             hits.add(hit("2025-05-14T12:00:00Z", "66.249.66.1", "/antwerp/straten/a", 404, VERIFIED));
             hits.add(hit("2025-05-15T10:00:00Z", "66.249.66.1", "/ghent/straten/b", 404, VERIFIED));
-            store.append(hits);
+            store.writer().append(hits);
 
             HitFilter notFound = new HitFilter(List.of(new StatusRange(400, 499)), Set.of(), Set.of(), null, null, null, null);
             HitFilter antwerp = new HitFilter(List.of(), Set.of(), Set.of(), null, null, "/antwerp/", null);
@@ -166,10 +166,10 @@ class DuckDbHitStoreTest {
                     Instant.parse("2025-05-15T00:00:00Z"), null, null);
             HitFilter ads = new HitFilter(List.of(), Set.of(BotType.crawler_ads), Set.of(), null, null, null, null);
 
-            assertThat(store.count(notFound)).isEqualTo(2);
-            assertThat(store.count(antwerp)).isEqualTo(2);
-            assertThat(store.count(day)).isEqualTo(2);
-            assertThat(store.count(ads)).isZero();
+            assertThat(store.reader().count(notFound)).isEqualTo(2);
+            assertThat(store.reader().count(antwerp)).isEqualTo(2);
+            assertThat(store.reader().count(day)).isEqualTo(2);
+            assertThat(store.reader().count(ads)).isZero();
         }
     }
 
@@ -177,17 +177,17 @@ class DuckDbHitStoreTest {
     void recordsHowFarALogWasImportedWithItsHitsAndKeepsTheLatest() {
         Path file = dir.resolve("store.duckdb");
         try (DuckDbHitStore store = DuckDbHitStore.open(file)) {
-            store.append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, VERIFIED)),
+            store.writer().append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, VERIFIED)),
                     new SourceProgress("f1", "access.log", 180, 1));
-            store.append(List.of(), new SourceProgress("f1", "access.log", 360, 2));
-            store.append(List.of(hit("2025-05-14T10:00:01Z", "66.249.66.1", "/b", 404, VERIFIED)),
+            store.writer().append(List.of(), new SourceProgress("f1", "access.log", 360, 2));
+            store.writer().append(List.of(hit("2025-05-14T10:00:01Z", "66.249.66.1", "/b", 404, VERIFIED)),
                     new SourceProgress("f2", "access.log.1", 90, 1));
         }
         try (DuckDbHitStore store = DuckDbHitStore.open(file)) {
-            assertThat(store.imported(List.of("f1", "f2", "f3")))
+            assertThat(store.writer().imported(List.of("f1", "f2", "f3")))
                     .containsExactlyInAnyOrder(new SourceProgress("f1", "access.log", 360, 2), new SourceProgress("f2", "access.log.1", 90, 1));
-            assertThat(store.imported(List.of())).isEmpty();
-            assertThat(store.size()).isEqualTo(2);
+            assertThat(store.writer().imported(List.of())).isEmpty();
+            assertThat(store.health().size()).isEqualTo(2);
         }
     }
 
@@ -204,10 +204,10 @@ class DuckDbHitStoreTest {
             for (int i = 0; i < 40; i++) {
                 FileStamp stamp = new FileStamp("(dev=803,ino=" + i + ")", 1_000 + i, 1_747_216_800_000_000_000L + i);
                 recorded.add(stamp);
-                store.append(List.of(), new SourceProgress("f" + i, "E2.b" + i + ".gz", 5_000 + i, 20 + i, "c" + i, stamp));
+                store.writer().append(List.of(), new SourceProgress("f" + i, "E2.b" + i + ".gz", 5_000 + i, 20 + i, "c" + i, stamp));
             }
             // not committed yet: what was appended answers
-            assertThat(store.unchangedLines(List.of(recorded.get(3), new FileStamp("(dev=803,ino=3)", 1_003, 1L)))).containsExactly(23, -1);
+            assertThat(store.writer().unchangedLines(List.of(recorded.get(3), new FileStamp("(dev=803,ino=3)", 1_003, 1L)))).containsExactly(23, -1);
         }
         FileStamp grown = new FileStamp("(dev=803,ino=5)", 2_000, 1_747_216_800_000_000_005L);
         FileStamp touched = new FileStamp("(dev=803,ino=6)", 1_006, 1_747_216_900_000_000_000L);
@@ -217,17 +217,17 @@ class DuckDbHitStoreTest {
             // eleven asked about, forty recorded: every recorded file read
             List<FileStamp> asked = new ArrayList<>(recorded.subList(0, 5));
             asked.addAll(Arrays.asList(grown, touched, otherDevice, unknown, null, recorded.get(39)));
-            assertThat(store.unchangedLines(asked)).containsExactly(20, 21, 22, 23, 24, -1, -1, -1, -1, -1, 59);
+            assertThat(store.writer().unchangedLines(asked)).containsExactly(20, 21, 22, 23, 24, -1, -1, -1, -1, -1, 59);
             // three asked about, forty recorded: the stamps handed to the query
-            assertThat(store.unchangedLines(Arrays.asList(recorded.get(8), touched, null, recorded.get(9))))
+            assertThat(store.writer().unchangedLines(Arrays.asList(recorded.get(8), touched, null, recorded.get(9))))
                     .containsExactly(28, -1, -1, 29);
-            assertThat(store.unchangedLines(List.of())).isEmpty();
+            assertThat(store.writer().unchangedLines(List.of())).isEmpty();
             // a file read again to its end: its new stamp is the one recorded, whether committed or not
-            store.append(List.of(), new SourceProgress("f5b", "E2.b5.gz", 9_000, 40, "c5b", grown));
-            assertThat(store.unchangedLines(List.of(grown, recorded.get(5)))).containsExactly(40, -1);
-            store.flush();
-            assertThat(store.unchangedLines(List.of(grown, recorded.get(5)))).containsExactly(40, -1);
-            assertThat(store.unchangedLines(recorded.subList(10, 40))).containsExactly(
+            store.writer().append(List.of(), new SourceProgress("f5b", "E2.b5.gz", 9_000, 40, "c5b", grown));
+            assertThat(store.writer().unchangedLines(List.of(grown, recorded.get(5)))).containsExactly(40, -1);
+            store.writer().flush();
+            assertThat(store.writer().unchangedLines(List.of(grown, recorded.get(5)))).containsExactly(40, -1);
+            assertThat(store.writer().unchangedLines(recorded.subList(10, 40))).containsExactly(
                     recorded.subList(10, 40).stream().mapToLong(stamp -> 20 + Long.parseLong(stamp.key().replaceAll("\\D+", " ").trim().split(" ")[1]))
                             .toArray());
         }
@@ -237,14 +237,14 @@ class DuckDbHitStoreTest {
     void findsProgressAppendedSinceANewStoreOpenedAndProgressStoredBeforeItOpened() {
         Path file = dir.resolve("store.duckdb");
         try (DuckDbHitStore store = DuckDbHitStore.open(file)) {
-            assertThat(store.imported(List.of("f1"))).isEmpty();
-            store.append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, VERIFIED))); // hits without a log
-            assertThat(store.imported(List.of("f1"))).isEmpty();
-            store.append(List.of(), new SourceProgress("f1", "access.log", 180, 1)); // buffered, not yet written
-            assertThat(store.imported(List.of("f1"))).containsExactly(new SourceProgress("f1", "access.log", 180, 1));
+            assertThat(store.writer().imported(List.of("f1"))).isEmpty();
+            store.writer().append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, VERIFIED))); // hits without a log
+            assertThat(store.writer().imported(List.of("f1"))).isEmpty();
+            store.writer().append(List.of(), new SourceProgress("f1", "access.log", 180, 1)); // buffered, not yet written
+            assertThat(store.writer().imported(List.of("f1"))).containsExactly(new SourceProgress("f1", "access.log", 180, 1));
         }
         try (DuckDbHitStore store = DuckDbHitStore.open(file)) {
-            assertThat(store.imported(List.of("f1"))).containsExactly(new SourceProgress("f1", "access.log", 180, 1));
+            assertThat(store.writer().imported(List.of("f1"))).containsExactly(new SourceProgress("f1", "access.log", 180, 1));
         }
     }
 
@@ -259,20 +259,20 @@ class DuckDbHitStoreTest {
                     chunk.add(hit(Instant.parse("2025-05-14T00:00:00Z").plusSeconds(j).toString(), "66.249.66." + (j % 200),
                             "/p" + j, 404, VERIFIED));
                 }
-                store.append(chunk, new SourceProgress("f1", "access.log", i + 1000L, i + 1000L));
+                store.writer().append(chunk, new SourceProgress("f1", "access.log", i + 1000L, i + 1000L));
                 if (i == 60_000) {
                     // a verdict that changes while a batch may be in flight is not lost to it
-                    store.updateVerdict("66.249.66.7", GOOGLEBOT.name(), new Verdict(Verification.spoofed, "PTR refuted"));
+                    store.verdicts().update("66.249.66.7", GOOGLEBOT.name(), new Verdict(Verification.spoofed, "PTR refuted"));
                 }
             }
         }
         try (DuckDbHitStore store = DuckDbHitStore.open(file)) {
-            assertThat(store.size()).isEqualTo(rows);
-            List<StoredHit> newest = store.page(HitFilter.ERRORS, 0, 3);
+            assertThat(store.health().size()).isEqualTo(rows);
+            List<StoredHit> newest = store.reader().page(HitFilter.ERRORS, 0, 3);
             assertThat(newest).extracting(StoredHit::url).containsExactly("/p129999", "/p129998", "/p129997");
             assertThat(newest).extracting(StoredHit::id).containsExactly(130_000L, 129_999L, 129_998L);
-            assertThat(store.imported(List.of("f1"))).containsExactly(new SourceProgress("f1", "access.log", rows, rows));
-            assertThat(store.verdicts(Verification.spoofed)).extracting(StoredVerdict::ip).containsExactly("66.249.66.7");
+            assertThat(store.writer().imported(List.of("f1"))).containsExactly(new SourceProgress("f1", "access.log", rows, rows));
+            assertThat(store.verdicts().of(Verification.spoofed)).extracting(StoredVerdict::ip).containsExactly("66.249.66.7");
         }
     }
 
@@ -280,13 +280,13 @@ class DuckDbHitStoreTest {
     void storesTheRowsOfABatchInTimeOrderKeepingLogOrderWithinAnInstant() {
         try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
             // as Apache writes them: stamped with their start, logged when they end
-            store.append(List.of(
+            store.writer().append(List.of(
                     hit("2025-05-14T10:00:02Z", "66.249.66.1", "/quick", 404, VERIFIED),
                     hit("2025-05-14T10:00:00Z", "66.249.66.1", "/slow", 404, VERIFIED),
                     hit("2025-05-14T10:00:02Z", "66.249.66.1", "/quick-too", 404, VERIFIED),
                     hit("2025-05-14T10:00:01Z", "66.249.66.1", "/middle", 404, VERIFIED)));
 
-            List<StoredHit> rows = store.page(HitFilter.ERRORS, 0, 10);
+            List<StoredHit> rows = store.reader().page(HitFilter.ERRORS, 0, 10);
 
             assertThat(rows).extracting(StoredHit::url).containsExactly("/quick-too", "/quick", "/middle", "/slow");
             assertThat(rows).extracting(StoredHit::id).containsExactly(4L, 3L, 2L, 1L);
@@ -296,14 +296,14 @@ class DuckDbHitStoreTest {
     @Test
     void sortsABatchWhoseTimeOrderBreaksBetweenTwoAppends() {
         try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
-            store.append(List.of(
+            store.writer().append(List.of(
                     hit("2025-05-14T10:00:00Z", "66.249.66.1", "/first", 404, VERIFIED),
                     hit("2025-05-14T10:00:02Z", "66.249.66.1", "/late", 404, VERIFIED)));
-            store.append(List.of(
+            store.writer().append(List.of(
                     hit("2025-05-14T10:00:01Z", "66.249.66.1", "/early", 404, VERIFIED),
                     hit("2025-05-14T10:00:02Z", "66.249.66.1", "/late-too", 404, VERIFIED)));
 
-            List<StoredHit> rows = store.page(HitFilter.ERRORS, 0, 10);
+            List<StoredHit> rows = store.reader().page(HitFilter.ERRORS, 0, 10);
 
             assertThat(rows).extracting(StoredHit::url).containsExactly("/late-too", "/late", "/early", "/first");
             assertThat(rows).extracting(StoredHit::id).containsExactly(4L, 3L, 2L, 1L);
@@ -337,9 +337,9 @@ class DuckDbHitStoreTest {
     void storesUrlsAndAgentsExactlyAsGiven() {
         try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
             String url = "/<script>alert('x')</script>?q=\"1\";DROP TABLE hits";
-            store.append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", url, 404, VERIFIED)));
+            store.writer().append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", url, 404, VERIFIED)));
 
-            assertThat(store.page(HitFilter.ERRORS, 0, 1).get(0).url()).isEqualTo(url);
+            assertThat(store.reader().page(HitFilter.ERRORS, 0, 1).get(0).url()).isEqualTo(url);
         }
     }
 
@@ -350,9 +350,9 @@ class DuckDbHitStoreTest {
                     "/café/€?q=日本語", 503, 1234, "https://example.org/ä", "Googlebot/2.1 (ünïcödé 😀)", 12.5, "www.example.org");
             Hit bare = new Hit(Instant.parse("2025-05-14T10:00:01Z").toEpochMilli(), 0, "66.249.66.1", "", "/", 404, -1, null,
                     null, Double.NaN, null);
-            store.append(List.of(new CrawlerHit(full, GOOGLEBOT, VERIFIED), new CrawlerHit(bare, GOOGLEBOT, VERIFIED)));
+            store.writer().append(List.of(new CrawlerHit(full, GOOGLEBOT, VERIFIED), new CrawlerHit(bare, GOOGLEBOT, VERIFIED)));
 
-            List<StoredHit> rows = store.page(HitFilter.ERRORS, 0, 10);
+            List<StoredHit> rows = store.reader().page(HitFilter.ERRORS, 0, 10);
 
             assertThat(rows).containsExactly(
                     new StoredHit(2, bare.epochMillis(), 0, "66.249.66.1", "", "/", 404, null, "Googlebot Desktop",
@@ -368,7 +368,7 @@ class DuckDbHitStoreTest {
         Path file = dir.resolve("store.duckdb");
         long time = Instant.parse("2025-05-14T10:00:00Z").toEpochMilli();
         try (DuckDbHitStore store = DuckDbHitStore.open(file)) {
-            store.append(List.of(
+            store.writer().append(List.of(
                     new CrawlerHit(new Hit(time, -720, "66.249.66.1", "GET", "/", 599, 0, null, null, 0.0, null), GOOGLEBOT, VERIFIED),
                     new CrawlerHit(new Hit(time + 1, 840, "66.249.66.1", "GET", "/", 100, 9_876_543_210L, null, null, 0.25, null),
                             GOOGLEBOT, VERIFIED),
@@ -392,12 +392,12 @@ class DuckDbHitStoreTest {
     void twoStoresOpenAtOnceEachWriteTheirOwnHits() {
         try (DuckDbHitStore one = DuckDbHitStore.open(dir.resolve("one.duckdb"));
                 DuckDbHitStore two = DuckDbHitStore.open(dir.resolve("two.duckdb"))) {
-            one.append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/one", 404, VERIFIED)));
-            two.append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.2", "/two", 404, VERIFIED),
+            one.writer().append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/one", 404, VERIFIED)));
+            two.writer().append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.2", "/two", 404, VERIFIED),
                     hit("2025-05-14T10:00:01Z", "66.249.66.2", "/two-again", 404, VERIFIED)));
 
-            assertThat(one.page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url).containsExactly("/one");
-            assertThat(two.page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url).containsExactly("/two-again", "/two");
+            assertThat(one.reader().page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url).containsExactly("/one");
+            assertThat(two.reader().page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url).containsExactly("/two-again", "/two");
         }
     }
 
@@ -409,7 +409,7 @@ class DuckDbHitStoreTest {
                 chunk.add(hit(Instant.parse("2025-05-14T00:00:00Z").plusSeconds(j).toString(), "66.249.66." + (j % 200),
                         "/p" + j, 404, VERIFIED));
             }
-            store.append(chunk, new SourceProgress("f1", "access.log", i + 1000L, i + 1000L));
+            store.writer().append(chunk, new SourceProgress("f1", "access.log", i + 1000L, i + 1000L));
         }
     }
 
@@ -423,10 +423,10 @@ class DuckDbHitStoreTest {
             appendChunks(store, 0, rows);
         }
         try (DuckDbHitStore store = DuckDbHitStore.open(file)) {
-            assertThat(store.size()).isEqualTo(rows);
-            assertThat(store.imported(List.of("f1"))).containsExactly(new SourceProgress("f1", "access.log", rows, rows));
-            assertThat(store.page(HitFilter.ERRORS, 0, 2)).extracting(StoredHit::id).containsExactly((long) rows, rows - 1L);
-            assertThat(store.page(HitFilter.ERRORS, rows - 1, 2)).extracting(StoredHit::url).containsExactly("/p0");
+            assertThat(store.health().size()).isEqualTo(rows);
+            assertThat(store.writer().imported(List.of("f1"))).containsExactly(new SourceProgress("f1", "access.log", rows, rows));
+            assertThat(store.reader().page(HitFilter.ERRORS, 0, 2)).extracting(StoredHit::id).containsExactly((long) rows, rows - 1L);
+            assertThat(store.reader().page(HitFilter.ERRORS, rows - 1, 2)).extracting(StoredHit::url).containsExactly("/p0");
         }
     }
 
@@ -435,8 +435,8 @@ class DuckDbHitStoreTest {
         try (DuckDbHitStore store = DuckDbHitStore.open(dir.resolve("store.duckdb"))) {
             appendChunks(store, 0, 60_000); // 50,000 rows go to the writer, in a transaction left open
 
-            assertThat(store.size()).isEqualTo(60_000);
-            assertThat(store.imported(List.of("f1"))).containsExactly(new SourceProgress("f1", "access.log", 60_000, 60_000));
+            assertThat(store.health().size()).isEqualTo(60_000);
+            assertThat(store.writer().imported(List.of("f1"))).containsExactly(new SourceProgress("f1", "access.log", 60_000, 60_000));
         }
     }
 
@@ -449,25 +449,25 @@ class DuckDbHitStoreTest {
             Hit noMethod = new Hit(Instant.parse("2025-05-15T00:00:00Z").toEpochMilli(), 0, "66.249.66.250", null, "/x", 404, -1,
                     null, "Googlebot", Double.NaN, null);
             CrawlerHit before = hit("2025-05-14T23:59:59Z", "66.249.66.2", "/before", 404, VERIFIED);
-            store.append(List.of(before, new CrawlerHit(noMethod, GOOGLEBOT, VERIFIED)), new SourceProgress("f1", "access.log", 60_100, 60_001));
+            store.writer().append(List.of(before, new CrawlerHit(noMethod, GOOGLEBOT, VERIFIED)), new SourceProgress("f1", "access.log", 60_100, 60_001));
 
-            assertThatThrownBy(store::flush).isInstanceOf(StoreException.class).hasMessageContaining("cannot write to");
-            assertThat(store.size()).isZero();
-            assertThat(store.imported(List.of("f1"))).isEmpty();
-            assertThat(store.verdicts(Verification.verified)).isEmpty();
+            assertThatThrownBy(store.writer()::flush).isInstanceOf(StoreException.class).hasMessageContaining("cannot write to");
+            assertThat(store.health().size()).isZero();
+            assertThat(store.writer().imported(List.of("f1"))).isEmpty();
+            assertThat(store.verdicts().of(Verification.verified)).isEmpty();
 
             // the same claim, with the key string its hits before the failure carried (as the verifier hands it out)
             CrawlerHit again = new CrawlerHit(hit("2025-05-15T00:00:02Z", "66.249.66.2", "/again", 404, VERIFIED).hit(), GOOGLEBOT,
                     VERIFIED, before.claim());
-            store.append(List.of(hit("2025-05-15T00:00:01Z", "66.249.66.1", "/after", 404, VERIFIED), again),
+            store.writer().append(List.of(hit("2025-05-15T00:00:01Z", "66.249.66.1", "/after", 404, VERIFIED), again),
                     new SourceProgress("f1", "access.log", 60_200, 60_003));
-            store.flush();
+            store.writer().flush();
         }
         try (DuckDbHitStore store = DuckDbHitStore.open(file)) {
-            assertThat(store.page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url).containsExactly("/again", "/after");
-            assertThat(store.imported(List.of("f1"))).containsExactly(new SourceProgress("f1", "access.log", 60_200, 60_003));
+            assertThat(store.reader().page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url).containsExactly("/again", "/after");
+            assertThat(store.writer().imported(List.of("f1"))).containsExactly(new SourceProgress("f1", "access.log", 60_200, 60_003));
             // the verdicts went with the failed transaction, and came again with these hits, a claim met before too
-            assertThat(store.verdicts(Verification.verified)).extracting(StoredVerdict::ip).containsExactlyInAnyOrder("66.249.66.1",
+            assertThat(store.verdicts().of(Verification.verified)).extracting(StoredVerdict::ip).containsExactlyInAnyOrder("66.249.66.1",
                     "66.249.66.2");
         }
     }

@@ -32,7 +32,7 @@ class DuckDbNativeLibraryTest {
     void leavesDuckDbToUnpackItsOwnWhenRunFromClasses() {
         DuckDbNativeLibrary.prepare();
         try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
-            assertThat(store.size()).isZero();
+            assertThat(store.health().size()).isZero();
         }
     }
 

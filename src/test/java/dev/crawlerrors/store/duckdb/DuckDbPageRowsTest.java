@@ -57,8 +57,8 @@ class DuckDbPageRowsTest {
             hits.add(googlebot(millis, ip(claim), "/" + i, status, verdict(claim)));
         }
         try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
-            store.append(hits);
-            Snapshot at = store.snapshot();
+            store.writer().append(hits);
+            Snapshot at = store.reader().snapshot();
             HitFilter spoofedOnly = new HitFilter(List.of(), Set.of(), Set.of(Verification.spoofed), null, null, null, null);
 
             for (HitFilter filter : List.of(HitFilter.ERRORS, spoofedOnly)) {
@@ -71,7 +71,7 @@ class DuckDbPageRowsTest {
                     for (int skip : new int[] {0, 1, 37, 150, view.size() - 5, view.size()}) {
                         for (int limit : new int[] {1, 100, 1_000}) {
                             List<String> page = view.subList(Math.min(skip, view.size()), Math.min(skip + limit, view.size()));
-                            assertThat(store.rows(filter, at, from, to, skip, limit)).extracting(StoredHit::url)
+                            assertThat(store.reader().rows(filter, at, from, to, skip, limit)).extracting(StoredHit::url)
                                     .as("%s, minutes %d to %d, skip %d, limit %d", filter == HitFilter.ERRORS ? "errors" : "spoofed",
                                             minute, (to - START) / 60_000, skip, limit)
                                     .containsExactlyElementsOf(page);
@@ -79,7 +79,7 @@ class DuckDbPageRowsTest {
                     }
                 }
                 List<String> whole = expected(appended, shown);
-                assertThat(store.page(filter, 250, 100)).extracting(StoredHit::url).containsExactlyElementsOf(whole.subList(250, 350));
+                assertThat(store.reader().page(filter, 250, 100)).extracting(StoredHit::url).containsExactlyElementsOf(whole.subList(250, 350));
             }
         }
     }
@@ -98,14 +98,14 @@ class DuckDbPageRowsTest {
             hits.add(googlebot(START + 120_000 + i, ip(i % 160), "/spoofed/" + i, 404, SPOOFED));
         }
         try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
-            store.append(hits);
-            Snapshot at = store.snapshot();
+            store.writer().append(hits);
+            Snapshot at = store.reader().snapshot();
             long from = START + 60_000;
             long to = START + 600_000;
 
-            assertThat(store.rows(HitFilter.ERRORS, at, from, to, 0, 100)).extracting(StoredHit::url)
+            assertThat(store.reader().rows(HitFilter.ERRORS, at, from, to, 0, 100)).extracting(StoredHit::url)
                     .containsExactlyElementsOf(kept(49, 0));
-            assertThat(store.rows(HitFilter.ERRORS, at, from, to, 10, 20)).extracting(StoredHit::url)
+            assertThat(store.reader().rows(HitFilter.ERRORS, at, from, to, 10, 20)).extracting(StoredHit::url)
                     .containsExactlyElementsOf(kept(39, 20));
         }
     }
@@ -122,19 +122,19 @@ class DuckDbPageRowsTest {
     @Test
     void aPageAtASnapshotShowsTheHitsOfAClaimWhoseVerdictChangedAfterIt() {
         try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
-            store.append(aHitOfEachClaimASecondApart());
-            Snapshot before = store.snapshot();
-            store.updateVerdict(ip(299), "Googlebot Desktop", SPOOFED);
-            store.updateVerdict(ip(5), "Googlebot Desktop", VERIFIED);
-            Snapshot after = store.snapshot();
+            store.writer().append(aHitOfEachClaimASecondApart());
+            Snapshot before = store.reader().snapshot();
+            store.verdicts().update(ip(299), "Googlebot Desktop", SPOOFED);
+            store.verdicts().update(ip(5), "Googlebot Desktop", VERIFIED);
+            Snapshot after = store.reader().snapshot();
 
-            assertThat(store.rows(HitFilter.ERRORS, before, START, START + 3_600_000, 0, 3)).extracting(StoredHit::url, StoredHit::verification)
+            assertThat(store.reader().rows(HitFilter.ERRORS, before, START, START + 3_600_000, 0, 3)).extracting(StoredHit::url, StoredHit::verification)
                     .containsExactly(org.assertj.core.groups.Tuple.tuple("/299", "unverified"),
                             org.assertj.core.groups.Tuple.tuple("/298", "unverified"),
                             org.assertj.core.groups.Tuple.tuple("/297", "unverified"));
-            assertThat(store.rows(HitFilter.ERRORS, after, START, START + 3_600_000, 0, 2)).extracting(StoredHit::url)
+            assertThat(store.reader().rows(HitFilter.ERRORS, after, START, START + 3_600_000, 0, 2)).extracting(StoredHit::url)
                     .containsExactly("/298", "/297");
-            assertThat(store.rows(HitFilter.ERRORS, after, START, START + 3_600_000, 138, 5)).extracting(StoredHit::url, StoredHit::verification)
+            assertThat(store.reader().rows(HitFilter.ERRORS, after, START, START + 3_600_000, 138, 5)).extracting(StoredHit::url, StoredHit::verification)
                     .containsExactly(org.assertj.core.groups.Tuple.tuple("/160", "verified"),
                             org.assertj.core.groups.Tuple.tuple("/5", "verified"));
         }
@@ -143,16 +143,16 @@ class DuckDbPageRowsTest {
     @Test
     void aPageReadAgainAtItsSnapshotIsTheSameWhateverArrivedSinceAndANewerSnapshotSeesTheNewHits() {
         try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
-            store.append(aHitOfEachClaimASecondApart());
-            Snapshot before = store.snapshot();
-            List<StoredHit> first = store.rows(HitFilter.ERRORS, before, START, START + 3_600_000, 0, 2);
-            store.append(List.of(googlebot(START + 400_000, ip(250), "/new", 404, UNVERIFIED)));
-            store.updateVerdict(ip(299), "Googlebot Desktop", SPOOFED);
-            Snapshot after = store.snapshot();
+            store.writer().append(aHitOfEachClaimASecondApart());
+            Snapshot before = store.reader().snapshot();
+            List<StoredHit> first = store.reader().rows(HitFilter.ERRORS, before, START, START + 3_600_000, 0, 2);
+            store.writer().append(List.of(googlebot(START + 400_000, ip(250), "/new", 404, UNVERIFIED)));
+            store.verdicts().update(ip(299), "Googlebot Desktop", SPOOFED);
+            Snapshot after = store.reader().snapshot();
 
-            assertThat(store.rows(HitFilter.ERRORS, before, START, START + 3_600_000, 0, 2)).isEqualTo(first)
+            assertThat(store.reader().rows(HitFilter.ERRORS, before, START, START + 3_600_000, 0, 2)).isEqualTo(first)
                     .extracting(StoredHit::url).containsExactly("/299", "/298");
-            assertThat(store.rows(HitFilter.ERRORS, after, START, START + 3_600_000, 0, 2)).extracting(StoredHit::url)
+            assertThat(store.reader().rows(HitFilter.ERRORS, after, START, START + 3_600_000, 0, 2)).extracting(StoredHit::url)
                     .containsExactly("/new", "/298");
         }
     }

@@ -46,29 +46,29 @@ class DuckDbRecordedPrefixesTest {
         Path file = dir.resolve("store.duckdb");
         try (DuckDbHitStore store = DuckDbHitStore.open(file)) {
             for (int i = 0; i < 5; i++) {
-                store.append(List.of(), new SourceProgress("old" + i, "a" + i + ".log", 100 + i, 1));
+                store.writer().append(List.of(), new SourceProgress("old" + i, "a" + i + ".log", 100 + i, 1));
             }
-            store.append(List.of(), new SourceProgress("old0-2", "b.log", 50, 1)); // another log beginning as old0 does
+            store.writer().append(List.of(), new SourceProgress("old0-2", "b.log", 50, 1)); // another log beginning as old0 does
         }
         try (DuckDbHitStore store = DuckDbHitStore.open(file)) {
             List<List<SourceProgress>> answers = new ArrayList<>();
             for (int ask = 0; ask < DuckDbHitWriter.PREFIX_QUERIES_BEFORE_LOADING + 2; ask++) {
-                answers.add(store.imported(List.of("old0", "old3", "new" + ask)));
-                assertThat(store.imported(List.of("nothing" + ask))).isEmpty();
+                answers.add(store.writer().imported(List.of("old0", "old3", "new" + ask)));
+                assertThat(store.writer().imported(List.of("nothing" + ask))).isEmpty();
             }
             assertThat(answers).allSatisfy(answer -> assertThat(answer).containsExactlyInAnyOrder(
                     new SourceProgress("old0", "a0.log", 100, 1), new SourceProgress("old0-2", "b.log", 50, 1),
                     new SourceProgress("old3", "a3.log", 103, 1)));
-            store.append(List.of(), new SourceProgress("new1", "n.log", 10, 1));
-            assertThat(store.imported(List.of("new1", "old4"))).containsExactlyInAnyOrder(new SourceProgress("new1", "n.log", 10, 1),
+            store.writer().append(List.of(), new SourceProgress("new1", "n.log", 10, 1));
+            assertThat(store.writer().imported(List.of("new1", "old4"))).containsExactlyInAnyOrder(new SourceProgress("new1", "n.log", 10, 1),
                     new SourceProgress("old4", "a4.log", 104, 1));
-            store.flush();
-            assertThat(store.imported(List.of("new1"))).containsExactly(new SourceProgress("new1", "n.log", 10, 1));
-            store.append(List.of(), new SourceProgress("new1", "n.log", 20, 2));
-            assertThat(store.imported(List.of("new1"))).containsExactly(new SourceProgress("new1", "n.log", 20, 2));
+            store.writer().flush();
+            assertThat(store.writer().imported(List.of("new1"))).containsExactly(new SourceProgress("new1", "n.log", 10, 1));
+            store.writer().append(List.of(), new SourceProgress("new1", "n.log", 20, 2));
+            assertThat(store.writer().imported(List.of("new1"))).containsExactly(new SourceProgress("new1", "n.log", 20, 2));
         }
         try (DuckDbHitStore store = DuckDbHitStore.open(file)) {
-            assertThat(store.imported(List.of("new1", "old1"))).containsExactlyInAnyOrder(new SourceProgress("new1", "n.log", 20, 2),
+            assertThat(store.writer().imported(List.of("new1", "old1"))).containsExactlyInAnyOrder(new SourceProgress("new1", "n.log", 20, 2),
                     new SourceProgress("old1", "a1.log", 101, 1));
         }
     }
@@ -77,15 +77,15 @@ class DuckDbRecordedPrefixesTest {
     void aNewStoreFindsWhatItCommittedWithoutReadingTheFilter() {
         try (DuckDbHitStore store = DuckDbHitStore.open(dir.resolve("new.duckdb"))) {
             for (int i = 0; i < 20; i++) {
-                store.append(List.of(), new SourceProgress("log" + i, "l" + i + ".gz", 10 * i + 10, i + 1));
+                store.writer().append(List.of(), new SourceProgress("log" + i, "l" + i + ".gz", 10 * i + 10, i + 1));
                 if (i % 3 == 0) {
-                    store.flush();
+                    store.writer().flush();
                 }
-                assertThat(store.imported(List.of("log" + i, "log" + (i + 1)))).containsExactly(
+                assertThat(store.writer().imported(List.of("log" + i, "log" + (i + 1)))).containsExactly(
                         new SourceProgress("log" + i, "l" + i + ".gz", 10 * i + 10, i + 1));
             }
             for (int i = 0; i < 20; i++) {
-                assertThat(store.imported(List.of("log" + i))).hasSize(1);
+                assertThat(store.writer().imported(List.of("log" + i))).hasSize(1);
             }
         }
     }

@@ -49,15 +49,15 @@ class DuckDbSchemaTest {
         }
 
         try (DuckDbHitStore store = DuckDbHitStore.open(file)) {
-            assertThat(store.page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url, StoredHit::verification, StoredHit::reason)
+            assertThat(store.reader().page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url, StoredHit::verification, StoredHit::reason)
                     .containsExactly(
                             org.assertj.core.groups.Tuple.tuple("/b", "unverified", "not checked yet"),
                             org.assertj.core.groups.Tuple.tuple("/a", "verified", "in common-crawlers.json"));
             HitFilter spoofed = new HitFilter(List.of(), Set.of(), Set.of(Verification.spoofed), null, null, null, null);
-            assertThat(store.page(spoofed, 0, 10)).extracting(StoredHit::url).containsExactly("/fake");
+            assertThat(store.reader().page(spoofed, 0, 10)).extracting(StoredHit::url).containsExactly("/fake");
             // the store goes on: new hits take the next numbers, a known claim keeps its number
-            store.append(List.of(googlebot("2025-05-14T11:03:00Z", "66.249.66.1", "/c", 404, VERIFIED)));
-            assertThat(store.page(HitFilter.ERRORS, 0, 1)).extracting(StoredHit::id, StoredHit::url).containsExactly(
+            store.writer().append(List.of(googlebot("2025-05-14T11:03:00Z", "66.249.66.1", "/c", 404, VERIFIED)));
+            assertThat(store.reader().page(HitFilter.ERRORS, 0, 1)).extracting(StoredHit::id, StoredHit::url).containsExactly(
                     org.assertj.core.groups.Tuple.tuple(4L, "/c"));
         }
         try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + file); Statement st = c.createStatement();

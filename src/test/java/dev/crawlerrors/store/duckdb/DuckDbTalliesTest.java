@@ -44,7 +44,7 @@ class DuckDbTalliesTest {
     @Test
     void countsByHourStatusAndVerdictEveryStatusWhenAsked() {
         try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
-            store.append(List.of(
+            store.writer().append(List.of(
                     hit("2025-05-14T10:05:00Z", "66.249.66.1", "/a", 404, 1, VERIFIED),
                     hit("2025-05-14T10:59:59Z", "66.249.66.1", "/b", 404, 1, VERIFIED),
                     hit("2025-05-14T11:00:00Z", "66.249.66.1", "/c", 200, 1, VERIFIED),
@@ -52,33 +52,33 @@ class DuckDbTalliesTest {
             HitFilter every = HitFilter.ERRORS.withStatuses(List.of(StatusRange.ANY))
                     .withVerifications(Set.of(Verification.values()));
 
-            List<TimeCount> rows = store.countByTime(every, HitWindow.at(store.snapshot()), 3_600_000);
+            List<TimeCount> rows = store.reader().countByTime(every, HitWindow.at(store.reader().snapshot()), 3_600_000);
 
             long ten = Instant.parse("2025-05-14T10:00:00Z").toEpochMilli();
             assertThat(rows).containsExactlyInAnyOrder(
                     new TimeCount(ten, 404, "verified", 2),
                     new TimeCount(ten + 3_600_000, 200, "verified", 1),
                     new TimeCount(ten + 3_600_000, 404, "spoofed", 1));
-            assertThat(store.countByTime(HitFilter.ERRORS, HitWindow.at(store.snapshot()), 3_600_000)).containsExactly(new TimeCount(ten, 404, "verified", 2));
+            assertThat(store.reader().countByTime(HitFilter.ERRORS, HitWindow.at(store.reader().snapshot()), 3_600_000)).containsExactly(new TimeCount(ten, 404, "verified", 2));
         }
     }
 
     @Test
     void countsByCrawlerAndDurationBucketAndUrl() {
         try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
-            store.append(List.of(
+            store.writer().append(List.of(
                     hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, 0.2, VERIFIED),
                     hit("2025-05-14T10:01:00Z", "66.249.66.1", "/a", 404, 1500, VERIFIED),
                     hit("2025-05-14T10:02:00Z", "66.249.66.1", "/a", 308, Double.NaN, VERIFIED)));
 
-            assertThat(store.countByCrawler(HitFilter.ERRORS, HitWindow.at(store.snapshot()))).containsExactlyInAnyOrder(
+            assertThat(store.reader().countByCrawler(HitFilter.ERRORS, HitWindow.at(store.reader().snapshot()))).containsExactlyInAnyOrder(
                     new BreakdownCount("Googlebot Desktop", "crawler_search", "verified", 404, 2),
                     new BreakdownCount("Googlebot Desktop", "crawler_search", "verified", 308, 1));
-            assertThat(store.countByDuration(HitFilter.ERRORS, HitWindow.at(store.snapshot()))).containsExactlyInAnyOrder(
+            assertThat(store.reader().countByDuration(HitFilter.ERRORS, HitWindow.at(store.reader().snapshot()))).containsExactlyInAnyOrder(
                     new DurationCount(404, "verified", DurationBuckets.bucket(0.2), 1),
                     new DurationCount(404, "verified", DurationBuckets.bucket(1500), 1));
             List<UrlCount> urls = new ArrayList<>();
-            store.forEachUrl(HitFilter.ERRORS, HitWindow.at(store.snapshot()), urls::add);
+            store.reader().forEachUrl(HitFilter.ERRORS, HitWindow.at(store.reader().snapshot()), urls::add);
             long t = Instant.parse("2025-05-14T10:00:00Z").toEpochMilli();
             assertThat(urls).containsExactlyInAnyOrder(
                     new UrlCount("/a", 404, "crawler_search", 2, t, t + 60_000, 2, 1),
@@ -89,16 +89,16 @@ class DuckDbTalliesTest {
     @Test
     void aWindowCountsOnlyTheHitsNumberedAfterItsStartThroughItsSnapshot() {
         try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
-            assertThat(store.snapshot().hits()).isZero();
-            store.append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, 1, VERIFIED)));
-            Snapshot first = store.snapshot();
-            store.append(List.of(hit("2025-05-14T09:00:00Z", "66.249.66.1", "/b", 404, 1, VERIFIED),
+            assertThat(store.reader().snapshot().hits()).isZero();
+            store.writer().append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, 1, VERIFIED)));
+            Snapshot first = store.reader().snapshot();
+            store.writer().append(List.of(hit("2025-05-14T09:00:00Z", "66.249.66.1", "/b", 404, 1, VERIFIED),
                     hit("2025-05-14T11:00:00Z", "66.249.66.1", "/c", 404, 1, VERIFIED)));
-            Snapshot second = store.snapshot();
-            store.append(List.of(hit("2025-05-14T12:00:00Z", "66.249.66.1", "/d", 404, 1, VERIFIED)));
+            Snapshot second = store.reader().snapshot();
+            store.writer().append(List.of(hit("2025-05-14T12:00:00Z", "66.249.66.1", "/d", 404, 1, VERIFIED)));
 
             List<UrlCount> since = new ArrayList<>();
-            store.forEachUrl(HitFilter.ERRORS, HitWindow.since(first, second), since::add);
+            store.reader().forEachUrl(HitFilter.ERRORS, HitWindow.since(first, second), since::add);
 
             assertThat(first.hits()).isEqualTo(1);
             assertThat(second.hits()).isEqualTo(3);
@@ -109,23 +109,23 @@ class DuckDbTalliesTest {
     @Test
     void countsVerdictsAsOfTheWindowsSnapshotNotAsTheyAreNow() {
         try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
-            store.append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, 1, VERIFIED),
+            store.writer().append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, 1, VERIFIED),
                     hit("2025-05-14T10:01:00Z", "66.249.66.1", "/b", 404, 1, VERIFIED)));
-            Snapshot before = store.snapshot();
-            store.updateVerdict("66.249.66.1", "Googlebot Desktop", SPOOFED);
-            Snapshot after = store.snapshot();
+            Snapshot before = store.reader().snapshot();
+            store.verdicts().update("66.249.66.1", "Googlebot Desktop", SPOOFED);
+            Snapshot after = store.reader().snapshot();
             HitFilter every = HitFilter.ERRORS.withVerifications(Set.of(Verification.values()));
 
             assertThat(after.verdicts()).isGreaterThan(before.verdicts());
-            assertThat(store.countByCrawler(every, HitWindow.at(before))).containsExactly(
+            assertThat(store.reader().countByCrawler(every, HitWindow.at(before))).containsExactly(
                     new BreakdownCount("Googlebot Desktop", "crawler_search", "verified", 404, 2));
-            assertThat(store.countByCrawler(every, HitWindow.at(after))).containsExactly(
+            assertThat(store.reader().countByCrawler(every, HitWindow.at(after))).containsExactly(
                     new BreakdownCount("Googlebot Desktop", "crawler_search", "spoofed", 404, 2));
             // the default view leaves the spoofed out, as of each snapshot
             List<UrlCount> shownBefore = new ArrayList<>();
-            store.forEachUrl(HitFilter.ERRORS, HitWindow.at(before), shownBefore::add);
+            store.reader().forEachUrl(HitFilter.ERRORS, HitWindow.at(before), shownBefore::add);
             List<UrlCount> shownAfter = new ArrayList<>();
-            store.forEachUrl(HitFilter.ERRORS, HitWindow.at(after), shownAfter::add);
+            store.reader().forEachUrl(HitFilter.ERRORS, HitWindow.at(after), shownAfter::add);
             assertThat(shownBefore).extracting(UrlCount::url).containsExactlyInAnyOrder("/a", "/b");
             assertThat(shownAfter).isEmpty();
         }
@@ -134,13 +134,13 @@ class DuckDbTalliesTest {
     @Test
     void findsOneHitByItsIdWhateverItsStatus() {
         try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
-            store.append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/ok", 200, 1, VERIFIED)));
+            store.writer().append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/ok", 200, 1, VERIFIED)));
 
-            Snapshot at = store.snapshot();
+            Snapshot at = store.reader().snapshot();
 
-            assertThat(store.hit(1, at)).hasValueSatisfying(h -> assertThat(h.url()).isEqualTo("/ok"));
-            assertThat(store.hit(2, at)).isEmpty();
-            assertThat(store.hit(1, Snapshot.EMPTY)).isEmpty();
+            assertThat(store.reader().hit(1, at)).hasValueSatisfying(h -> assertThat(h.url()).isEqualTo("/ok"));
+            assertThat(store.reader().hit(2, at)).isEmpty();
+            assertThat(store.reader().hit(1, Snapshot.EMPTY)).isEmpty();
         }
     }
 
@@ -152,10 +152,10 @@ class DuckDbTalliesTest {
             for (String url : urls) {
                 hits.add(hit("2025-05-14T10:00:00Z", "66.249.66.1", url, 404, 1, VERIFIED));
             }
-            store.append(hits);
+            store.writer().append(hits);
             for (UrlPattern pattern : patterns) {
                 long expected = urls.stream().filter(pattern::matches).count();
-                assertThat(store.count(HitFilter.ERRORS.withUrlPattern(pattern))).as("%s over %s", pattern, urls).isEqualTo(expected);
+                assertThat(store.reader().count(HitFilter.ERRORS.withUrlPattern(pattern))).as("%s over %s", pattern, urls).isEqualTo(expected);
             }
         }
     }
@@ -174,13 +174,13 @@ class DuckDbTalliesTest {
             for (String url : urls) {
                 hits.add(hit("2025-05-14T10:00:00Z", "66.249.66.1", url, 404, 1, VERIFIED));
             }
-            store.append(hits);
+            store.writer().append(hits);
             for (UrlPattern pattern : List.of(new UrlPattern(true, List.of(Segment.literal("")), false),
                     new UrlPattern(true, List.of(), false), new UrlPattern(true, List.of(Segment.literal("a"), Segment.literal("")), false),
                     new UrlPattern(true, List.of(Segment.literal("")), true), new UrlPattern(true, List.of(), true),
                     new UrlPattern(true, List.of(Segment.literal("a"), Segment.literal("")), true))) {
                 long expected = urls.stream().filter(pattern::matches).count();
-                assertThat(store.count(HitFilter.ERRORS.withUrlPattern(pattern))).as("%s", pattern).isEqualTo(expected);
+                assertThat(store.reader().count(HitFilter.ERRORS.withUrlPattern(pattern))).as("%s", pattern).isEqualTo(expected);
                 assertThat(pattern.matchesNothing()).as("%s", pattern).isEqualTo(expected == 0);
             }
         }

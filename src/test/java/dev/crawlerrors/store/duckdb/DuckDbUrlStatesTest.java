@@ -49,17 +49,17 @@ class DuckDbUrlStatesTest {
     }
 
     private static Map<String, UrlState> all(DuckDbHitStore store, Snapshot at) {
-        UrlPage page = store.urlStates().page(EVERY, at, 0, 100);
+        UrlPage page = store.reader().urlStates().page(EVERY, at, 0, 100);
         return page.rows().stream().collect(Collectors.toMap(UrlState::url, Function.identity()));
     }
 
     @Test
     void keepsEachUrlsStateFoldedOrNot() {
         try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
-            store.append(planted());
-            Snapshot at = store.snapshot();
+            store.writer().append(planted());
+            Snapshot at = store.reader().snapshot();
             Map<String, UrlState> before = all(store, at);
-            store.urlStates().fold();
+            store.reader().urlStates().fold();
             Map<String, UrlState> after = all(store, at);
             assertThat(after).isEqualTo(before);
             assertThat(after).containsOnlyKeys("/fixed", "/regressed", "/flaps", "/old");
@@ -73,44 +73,44 @@ class DuckDbUrlStatesTest {
             assertThat(after.get("/flaps").inconsistent()).isTrue();
             assertThat(after.get("/flaps").flips()).isEqualTo(3);
             assertThat(after.get("/old").state()).isEqualTo(UrlState.State.redirected);
-            UrlPage broken = store.urlStates().page(UrlQuery.BROKEN, at, 0, 100);
+            UrlPage broken = store.reader().urlStates().page(UrlQuery.BROKEN, at, 0, 100);
             assertThat(broken.rows()).extracting(UrlState::url).containsExactly("/flaps", "/regressed");
-            assertThat(store.urlStates().history(new UrlKey(null, "/fixed"), at).orElseThrow().hits()).hasSize(5);
+            assertThat(store.reader().urlStates().history(new UrlKey(null, "/fixed"), at).orElseThrow().hits()).hasSize(5);
         }
     }
 
     @Test
     void answersAnOlderSnapshotAsItWasAfterAFold() {
         try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
-            store.append(planted().subList(0, 2));
-            Snapshot early = store.snapshot();
+            store.writer().append(planted().subList(0, 2));
+            Snapshot early = store.reader().snapshot();
             Map<String, UrlState> then = all(store, early);
-            store.append(planted().subList(2, planted().size()));
-            store.urlStates().fold();
+            store.writer().append(planted().subList(2, planted().size()));
+            store.reader().urlStates().fold();
             assertThat(all(store, early)).isEqualTo(then);
             assertThat(then.get("/fixed").state()).isEqualTo(UrlState.State.broken);
-            assertThat(all(store, store.snapshot()).get("/fixed").fixed()).isTrue();
+            assertThat(all(store, store.reader().snapshot()).get("/fixed").fixed()).isTrue();
         }
     }
 
     @Test
     void aClaimFoundSpoofedLaterLeavesTheStates() {
         try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
-            store.append(List.of(googlebot("2025-05-14T08:00:00Z", "66.249.66.1", "/a", 200, VERIFIED),
+            store.writer().append(List.of(googlebot("2025-05-14T08:00:00Z", "66.249.66.1", "/a", 200, VERIFIED),
                     googlebot("2025-05-14T09:00:00Z", "198.51.100.7", "/a", 503, UNVERIFIED)));
-            store.urlStates().fold();
-            Snapshot before = store.snapshot();
+            store.reader().urlStates().fold();
+            Snapshot before = store.reader().snapshot();
             assertThat(all(store, before).get("/a").state()).isEqualTo(UrlState.State.broken);
-            store.updateVerdict("198.51.100.7", "Googlebot Desktop", new Verdict(Verification.spoofed, "not Google's"));
-            Snapshot after = store.snapshot();
+            store.verdicts().update("198.51.100.7", "Googlebot Desktop", new Verdict(Verification.spoofed, "not Google's"));
+            Snapshot after = store.reader().snapshot();
             assertThat(all(store, after).get("/a").state()).isEqualTo(UrlState.State.ok);
-            store.urlStates().fold();
+            store.reader().urlStates().fold();
             assertThat(all(store, after).get("/a").state()).isEqualTo(UrlState.State.ok);
-            assertThat(store.urlStates().page(EVERY, before, 0, 100).rows()).as("at %s, now %s", before, after).isNotEmpty();
+            assertThat(store.reader().urlStates().page(EVERY, before, 0, 100).rows()).as("at %s, now %s", before, after).isNotEmpty();
             assertThat(all(store, before).get("/a").state()).isEqualTo(UrlState.State.broken);
             UrlQuery spoofedOnly = new UrlQuery(HitFilter.ERRORS.withVerifications(EnumSet.of(Verification.spoofed)), Set.of(), false,
                     false, UrlSort.errors);
-            assertThat(store.urlStates().page(spoofedOnly, after, 0, 10).rows()).extracting(UrlState::lastStatus).containsExactly(503);
+            assertThat(store.reader().urlStates().page(spoofedOnly, after, 0, 10).rows()).extracting(UrlState::lastStatus).containsExactly(503);
         }
     }
 }
