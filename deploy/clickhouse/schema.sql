@@ -88,7 +88,9 @@ CREATE TABLE IF NOT EXISTS crawl_errors.minute_counts AS crawl_errors.minute_cou
 -- key (fingerprint), the fingerprint it begins with (prefix), the check of the bytes before where it
 -- was read to, and, for a file read to its end, the file's identity, size and modification time (an
 -- unchanged file is not opened again). The lease column makes the server refuse a commit of a writer
--- id older than 600 s. Schema 1 had no prefix, check_hash or file_ columns: crawl-errors adds them.
+-- id older than 600 s, and claim_lease one whose logs were claimed more than 10 s before (claimed,
+-- epoch seconds; 0 for none). Schema 1 had no prefix, check_hash or file_ columns, schema 3 no claimed
+-- or claim_lease: crawl-errors adds them.
 CREATE TABLE IF NOT EXISTS crawl_errors.commits (
   writer UInt64,
   seq UInt64,
@@ -102,10 +104,24 @@ CREATE TABLE IF NOT EXISTS crawl_errors.commits (
   file_key String DEFAULT '',
   file_size UInt64 DEFAULT 0,
   file_modified_nanos Int64 DEFAULT 0,
+  claimed UInt32 DEFAULT 0,
+  claim_lease UInt8 MATERIALIZED throwIf(claimed > 0 AND toUInt32(now()) > claimed + 10),
   committed DateTime DEFAULT now(),
   lease UInt8 MATERIALIZED throwIf(now() > toDateTime(bitShiftRight(writer, 32)) + 600)
 ) ENGINE = ReplacingMergeTree(seq)
 ORDER BY (writer, fingerprint);
+
+-- The first shard only: a writer's claim on a log's position before it moves the log on from there
+-- (withdrawn when another writer got there first): a log's position is recorded by compare-and-set.
+CREATE TABLE IF NOT EXISTS crawl_errors.log_claims (
+  fingerprint String,
+  from_bytes UInt64,
+  claim UInt64,
+  withdrawn UInt8,
+  made DateTime DEFAULT now()
+) ENGINE = MergeTree
+PARTITION BY toYYYYMMDD(made)
+ORDER BY (fingerprint, from_bytes, claim);
 
 -- The first shard only: which batches each snapshot (a report page's at=) holds.
 CREATE TABLE IF NOT EXISTS crawl_errors.snapshots (

@@ -2,6 +2,7 @@ package dev.crawlerrors.cli;
 
 import dev.crawlerrors.ingest.format.FormatChooser;
 import dev.crawlerrors.ingest.format.LogFormat;
+import dev.crawlerrors.ingest.format.NamedFormats;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import picocli.CommandLine.Model.CommandSpec;
@@ -36,17 +37,17 @@ final class FormatOption {
      * @throws ParameterException (exit 2) for a value that is no format, with a message that names {@code --format}
      */
     FormatChooser chooser(Consumer<String> notices) {
-        return chooser(LogFormat::chooser, notices);
+        return chooser(NamedFormats::chooser, notices);
     }
 
     /**
      * The chooser for the format named, for lines pushed over the network (syslog, the log drain):
-     * a batch cannot be read again, so auto-detection never gives up on one ({@link LogFormat#liveChooser}).
+     * a batch cannot be read again, so auto-detection never gives up on one ({@link NamedFormats#liveChooser}).
      *
      * @throws ParameterException as {@link #chooser} does
      */
     FormatChooser liveChooser(Consumer<String> notices) {
-        return chooser(LogFormat::liveChooser, notices);
+        return chooser(NamedFormats::liveChooser, notices);
     }
 
     private FormatChooser chooser(BiFunction<String, Consumer<String>, FormatChooser> choosers, Consumer<String> notices) {

@@ -33,7 +33,11 @@ public enum BotType {
     fetcher_preview,
     /** An uptime, performance or health check: UptimeRobot, Pingdom, a load balancer's health check. */
     monitor,
-    /** A security or vulnerability scanner, or an Internet-wide survey: Nmap, zgrab, CensysInspect. */
+    /**
+     * A security or vulnerability scanner, an Internet-wide survey or an exploit probe (Nmap, zgrab,
+     * CensysInspect, ZmEu, "Hello, World", a Shellshock payload for an agent), and any agent known only
+     * as device-detector's catch-all "Generic Bot": nothing says who runs it, and most are probes.
+     */
     security_scanner;
 
     /**

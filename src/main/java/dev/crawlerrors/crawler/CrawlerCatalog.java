@@ -11,6 +11,7 @@ import java.util.HashSet;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -27,6 +28,7 @@ public final class CrawlerCatalog {
     private final List<Crawler> crawlers;
     private final Map<String, IpListSpec> lists;
     private final LongTail longTail;
+    private volatile CrawlerIdentifier namer;
 
     /** A catalog of {@code crawlers} alone, without the long tail. */
     public CrawlerCatalog(List<Crawler> crawlers, List<IpListSpec> lists) {
@@ -35,7 +37,7 @@ public final class CrawlerCatalog {
 
     /** A catalog of {@code crawlers} with {@code longTail} (null for none) behind them. */
     public CrawlerCatalog(List<Crawler> crawlers, List<IpListSpec> lists, LongTail longTail) {
-        this.longTail = longTail;
+        this.longTail = longTail == null ? null : longTail.besides(crawlers);
         this.crawlers = List.copyOf(crawlers);
         Map<String, IpListSpec> byName = new LinkedHashMap<>();
         lists.forEach(list -> byName.put(list.name(), list));
@@ -139,18 +141,59 @@ public final class CrawlerCatalog {
      * {@code typed}, in any case: ours before the long tail's, an exact spelling before another.
      */
     public Optional<String> knownName(String typed) {
-        List<String> names = names();
-        for (String name : names) {
-            if (name.equals(typed)) {
-                return Optional.of(name);
+        for (Crawler crawler : crawlers) {
+            if (crawler.name().equals(typed)) {
+                return Optional.of(crawler.name());
             }
         }
-        for (String name : names) {
-            if (name.equalsIgnoreCase(typed)) {
-                return Optional.of(name);
+        for (Crawler crawler : crawlers) {
+            if (crawler.name().equalsIgnoreCase(typed)) {
+                return Optional.of(crawler.name());
             }
         }
-        return Optional.empty();
+        if (longTail == null) {
+            return Optional.empty();
+        }
+        Optional<String> listed = longTail.listedName(typed);
+        if (listed.isPresent()) {
+            return listed;
+        }
+        // a name the long tail gives by what an agent says (Doximity-Diffbot): the name of an agent that says only that
+        return namer().identify(typed).map(Crawler::name).filter(typed::equalsIgnoreCase);
+    }
+
+    /** Names agents as imports do, for the names only an agent can give; made when first asked. */
+    private CrawlerIdentifier namer() {
+        CrawlerIdentifier identifier = namer;
+        if (identifier == null) {
+            identifier = new CrawlerIdentifier(this);
+            namer = identifier;
+        }
+        return identifier;
+    }
+
+    /**
+     * The names of the crawlers a person means by {@code typed}, in any case: the crawler of that
+     * name, else our crawlers whose agents say it as their token: a family, whose members tell
+     * themselves apart by what else the agent says ({@code Googlebot}: Googlebot Smartphone and
+     * Googlebot Desktop), or one crawler's own token ({@code Naverbot}: Yeti). Empty when none.
+     */
+    public List<String> namesFor(String typed) {
+        Optional<String> name = knownName(typed);
+        if (name.isPresent()) {
+            return List.of(name.get());
+        }
+        String token = typed.strip();
+        return crawlers.stream().filter(c -> c.tokens().stream().anyMatch(token::equalsIgnoreCase)).map(Crawler::name).toList();
+    }
+
+    /** The names that hold {@code typed}, in any case, ours first: the choices to offer a person whose name matched none. */
+    public List<String> namesLike(String typed) {
+        String lower = typed.strip().toLowerCase(Locale.ROOT);
+        if (lower.isEmpty()) {
+            return List.of();
+        }
+        return names().stream().filter(name -> name.toLowerCase(Locale.ROOT).contains(lower)).toList();
     }
 
     /** Every name a hit's crawler can have: ours, then the long tail's that ours does not stand for. */

@@ -1,17 +1,14 @@
 package dev.crawlerrors.crawler;
 
 import dev.crawlerrors.crawler.catalog.AgentText;
-import dev.crawlerrors.crawler.catalog.BotPattern;
 import dev.crawlerrors.crawler.catalog.BotPatterns;
 import dev.crawlerrors.ingest.format.AgentFilter;
 import dev.crawlerrors.ingest.format.BytesMap;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -20,7 +17,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * entry wins: the longest matching token, then the entry with more {@code alsoContains} conditions
  * (Google-InspectionTool's agent also says Googlebot; Googlebot Smartphone is Googlebot whose agent
  * also says Mobile). Where ours knows none, the long tail's first matching entry names the bot
- * ({@link LongTail}); a name it gives that stands for a crawler of ours is that crawler.
+ * ({@link LongTail}), never by a name of ours: an agent ours does not recognise is none of ours.
  *
  * <p>A token counts where it stands as a name of its own, as device-detector matches its
  * patterns: at the start of the agent or after a character that is not a letter, digit,
@@ -49,7 +46,6 @@ public final class CrawlerIdentifier implements AgentFilter {
     private static final int PREFIX_SLOTS = 1 << 10;
     private final ConcurrentHashMap<String, Optional<Crawler>> byAgent = new ConcurrentHashMap<>();
     private final LongTail longTail;
-    private final Map<String, Crawler> oursByName = new HashMap<>();
     /** The long tail's bots as catalog entries, by name; names are a few thousand at most, and when not the map starts over. */
     private final ConcurrentHashMap<String, Crawler> longTailByName = new ConcurrentHashMap<>();
     private static final int MAX_LONG_TAIL_NAMES = 10_000;
@@ -60,7 +56,6 @@ public final class CrawlerIdentifier implements AgentFilter {
 
     public CrawlerIdentifier(CrawlerCatalog catalog) {
         this.longTail = catalog.longTail().orElse(null);
-        catalog.crawlers().forEach(c -> oursByName.put(c.name(), c));
         List<Rule> list = new ArrayList<>();
         for (Crawler crawler : catalog.crawlers()) {
             for (String token : crawler.tokens()) {
@@ -112,29 +107,27 @@ public final class CrawlerIdentifier implements AgentFilter {
             return ours == null ? Optional.empty() : Optional.of(ours.rule().crawler);
         }
         if (ours == null) {
-            return longTail.patterns().first(agent).map(m -> crawlerNamed(m.pattern(), m.name()));
+            return longTail.patterns().first(agent).map(m -> crawlerNamed(m, agent));
         }
         if (ours.at() > 0) {
             Optional<BotPatterns.PatternMatch> leading = longTail.patterns().leading(agent);
-            if (leading.isPresent()) {
-                return Optional.of(crawlerNamed(leading.get().pattern(), leading.get().name()));
+            // a leading name that is one of ours (.+diffbot matches from the start) is ours, which found it
+            if (leading.isPresent() && !longTail.isOurs(leading.get().name())) {
+                return Optional.of(crawlerNamed(leading.get(), agent));
             }
         }
         return Optional.of(ours.rule().crawler);
     }
 
-    /** The crawler the long tail's entry {@code pattern} names {@code name}: ours when ours has that name. */
-    private Crawler crawlerNamed(BotPattern pattern, String name) {
-        Crawler ours = oursByName.get(name);
-        if (ours != null) {
-            return ours;
-        }
+    /** The bot the long tail names in {@code agent} by {@code match} ({@link LongTail#name}: never one of ours). */
+    private Crawler crawlerNamed(BotPatterns.PatternMatch match, String agent) {
+        String name = longTail.name(match, agent);
         Crawler known = longTailByName.get(name);
         if (known == null) {
             if (longTailByName.size() >= MAX_LONG_TAIL_NAMES) {
                 longTailByName.clear();
             }
-            known = longTail.crawler(pattern, name);
+            known = longTail.crawler(match.pattern(), name);
             longTailByName.put(name, known);
         }
         return known;

@@ -7,17 +7,22 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.Collections;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The bots this tool knows beyond its own catalog: device-detector's bots ({@link OpenBotCatalog},
  * vendored), with the bot types {@code long-tail-types.json} gives them. Their operators publish
  * no way to verify them that this tool knows, so their hits are {@code unverified}. Our catalog
- * speaks first; a name of the long tail that is also one of ours is ours.
+ * speaks first, and the long tail never gives a name ours uses ({@link #besides}): an agent ours did
+ * not recognise is not one of ours, so device-detector's "Googlebot" entry, which also matches
+ * Google Web Preview and a dozen other Google fetchers, names each for what it is.
  */
 public final class LongTail {
 
@@ -27,13 +32,77 @@ public final class LongTail {
     private final Map<String, BotType> byCategory;
     private final Map<String, BotType> byName;
     private final Map<String, List<String>> ours;
+    /** The names ours uses, in lower case: our crawlers' names and tokens, and the long tail's own names for them. */
+    private final Set<String> reserved;
     private volatile Map<String, BotPattern> firstByName;
 
     LongTail(OpenBotCatalog catalog, Map<String, BotType> byCategory, Map<String, BotType> byName, Map<String, List<String>> ours) {
+        this(catalog, byCategory, byName, ours, Set.of());
+    }
+
+    private LongTail(OpenBotCatalog catalog, Map<String, BotType> byCategory, Map<String, BotType> byName,
+            Map<String, List<String>> ours, Set<String> reserved) {
         this.catalog = catalog;
         this.byCategory = Map.copyOf(byCategory);
         this.byName = Map.copyOf(byName);
         this.ours = Map.copyOf(ours);
+        this.reserved = Set.copyOf(reserved);
+    }
+
+    /**
+     * This long tail behind {@code crawlers}: it gives none of their names or tokens, nor its own
+     * names for them ({@code "ours"} of {@code long-tail-types.json}), to an agent.
+     */
+    LongTail besides(List<Crawler> crawlers) {
+        Set<String> names = new HashSet<>();
+        for (Crawler crawler : crawlers) {
+            names.add(crawler.name().toLowerCase(Locale.ROOT));
+            crawler.tokens().forEach(token -> names.add(token.toLowerCase(Locale.ROOT)));
+        }
+        ours.keySet().forEach(name -> names.add(name.toLowerCase(Locale.ROOT)));
+        return new LongTail(catalog, byCategory, byName, ours, names);
+    }
+
+    /** Whether {@code name} is one ours uses, in any case. */
+    boolean isOurs(String name) {
+        return reserved.contains(name.toLowerCase(Locale.ROOT));
+    }
+
+    /**
+     * Whether {@code name} says one of ours where a name starts ({@code APIs-Google-Mobile} says
+     * APIs-Google): ours would recognise an agent that says it, so the long tail never gives it.
+     */
+    private boolean holdsOurs(String name) {
+        String lower = name.toLowerCase(Locale.ROOT);
+        for (String ours : reserved) {
+            for (int at = lower.indexOf(ours); at >= 0; at = lower.indexOf(ours, at + 1)) {
+                if (at == 0 || !Character.isLetterOrDigit(lower.charAt(at - 1)) && lower.charAt(at - 1) != '-') {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The name the long tail gives {@code agent}, which {@code match} matched: the entry's, or where
+     * that is a name ours uses, the agent's own name for what the entry matched
+     * ({@link BotPattern#matchedName}: Google Web Preview, Slack-ImgProxy); where that too is one
+     * of ours, the entry's name with {@code lookalike} after it.
+     */
+    public String name(BotPatterns.PatternMatch match, String agent) {
+        if (!isOurs(match.name())) {
+            return match.name();
+        }
+        return match.pattern().matchedName(agent).filter(name -> !name.isEmpty() && !isOurs(name))
+                .orElse(match.name() + LOOKALIKE);
+    }
+
+    private static final String LOOKALIKE = " lookalike";
+
+    /** The name the long tail lists ({@link #names}) typed as {@code typed}, in any case, as it spells it. */
+    Optional<String> listedName(String typed) {
+        return names().stream().filter(name -> name.equalsIgnoreCase(typed)).findFirst();
     }
 
     /** device-detector's bots and our types for them, as the jar ships them. */
@@ -112,9 +181,16 @@ public final class LongTail {
         return catalog.bots();
     }
 
-    /** The type of the bot {@code pattern} names {@code name}: by its name, else by its category, else {@code crawler_other}. */
+    /**
+     * The type of the bot {@code pattern} names {@code name}: by its name (or the name it extends,
+     * {@code Google-AdWords-Express} by {@code Google-Adwords}), else by its category, else
+     * {@code crawler_other}.
+     */
     public BotType type(BotPattern pattern, String name) {
         BotType type = byName.get(name);
+        if (type == null && !name.equals(pattern.name())) {
+            type = byNameItExtends(name);
+        }
         if (type == null) {
             type = byName.get(pattern.name());
         }
@@ -122,6 +198,18 @@ public final class LongTail {
             type = byCategory.get(pattern.category());
         }
         return type == null ? BotType.crawler_other : type;
+    }
+
+    /** The type of the longest typed name that {@code name} continues after a {@code -}, in any case; null when none. */
+    private BotType byNameItExtends(String name) {
+        String best = null;
+        for (String typed : byName.keySet()) {
+            if (name.length() > typed.length() && name.charAt(typed.length()) == '-' && name.regionMatches(true, 0, typed, 0, typed.length())
+                    && (best == null || typed.length() > best.length())) {
+                best = typed;
+            }
+        }
+        return best == null ? null : byName.get(best);
     }
 
     /**
@@ -136,7 +224,8 @@ public final class LongTail {
 
     /**
      * Every name the long tail gives, each once, in the catalog's order ({@code $1} names spelled
-     * out where the group matches a list of strings).
+     * out where the group matches a list of strings; an entry whose name is one of ours by what
+     * each alternative matches, where that is known).
      */
     public List<String> names() {
         return List.copyOf(firstByName().keySet());
@@ -149,7 +238,15 @@ public final class LongTail {
             Map<String, BotPattern> first = new LinkedHashMap<>();
             for (BotPattern pattern : patterns().patterns()) {
                 for (String name : pattern.names()) {
-                    first.putIfAbsent(name, pattern);
+                    if (!isOurs(name)) {
+                        first.putIfAbsent(name, pattern);
+                        continue;
+                    }
+                    for (String matched : pattern.matchedNames()) {
+                        if (!holdsOurs(matched)) {
+                            first.putIfAbsent(matched, pattern);
+                        }
+                    }
                 }
             }
             known = Collections.unmodifiableMap(first);

@@ -74,7 +74,7 @@ public final class FollowedLogs implements LiveSource {
                     summary -> progress.read(summary.lines().linesRead(), summary.lines().linesBad()), notices));
         }
         this.follower = new LogFollower(files, reader, formats, identifier, store.writer()::imported,
-                (hits, through) -> progress.stored(recorder.record(hits, through)),
+                (hits, from, through) -> progress.stored(recorder.record(hits, from, through)),
                 counts -> {
                     store.writer().flush();
                     progress.read(counts.linesRead(), counts.linesBad());

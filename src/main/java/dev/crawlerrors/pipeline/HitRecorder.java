@@ -28,11 +28,30 @@ final class HitRecorder {
     }
 
     /**
-     * Stores the crawler hits among {@code hits}, and {@code through} with them when it names a log.
+     * Stores the crawler hits among {@code hits}, lines of no log (pushed over the network).
      *
      * @return the crawler hits stored
      */
-    List<CrawlerHit> record(List<Hit> hits, SourceProgress through) {
+    List<CrawlerHit> record(List<Hit> hits) {
+        List<CrawlerHit> crawlerHits = identify(hits);
+        store.append(crawlerHits);
+        return crawlerHits;
+    }
+
+    /**
+     * Stores the crawler hits among {@code hits} with their log's position, {@code through}, if the
+     * store still has the log at {@code from} ({@link HitStore#append(List, SourceProgress, SourceProgress)}).
+     *
+     * @return the crawler hits stored
+     * @throws dev.crawlerrors.store.PositionMovedException when another writer recorded the log elsewhere: nothing is stored
+     */
+    List<CrawlerHit> record(List<Hit> hits, SourceProgress from, SourceProgress through) {
+        List<CrawlerHit> crawlerHits = identify(hits);
+        store.append(crawlerHits, from, through);
+        return crawlerHits;
+    }
+
+    private List<CrawlerHit> identify(List<Hit> hits) {
         List<CrawlerHit> crawlerHits = new ArrayList<>(hits.size());
         for (Hit hit : hits) {
             Optional<Crawler> crawler = identifier.identify(hit.userAgent());
@@ -40,11 +59,6 @@ final class HitRecorder {
                 continue; // the byte filter saw escapes that the unescaped agent no longer matches
             }
             crawlerHits.add(verifier.verify(hit, crawler.get()));
-        }
-        if (through.fingerprint() == null) {
-            store.append(crawlerHits);
-        } else {
-            store.append(crawlerHits, through);
         }
         return crawlerHits;
     }

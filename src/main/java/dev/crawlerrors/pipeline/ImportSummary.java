@@ -26,7 +26,10 @@ public final class ImportSummary {
     final ParseCounts lines = new ParseCounts();
     final Map<Verification, Long> verdicts = new EnumMap<>(Verification.class);
     long crawlerHits;
+    /** Error hits the report shows by default: not spoofed, and of a bot type it shows ({@code BotType#shownByDefault}). */
     long errorHits;
+    /** Error hits of monitors and scanners, which the report leaves out unless asked ({@code bot=all}). */
+    long hiddenErrorHits;
     long spoofedErrorHits;
     /** The claims still queued when the import ended, handed to serve. */
     CrawlerVerifier.PendingChecks pending = new CrawlerVerifier.PendingChecks(0, 0, List.of());
@@ -43,6 +46,8 @@ public final class ImportSummary {
     long storedHits = -1;
     /** The logs, counted by what was done with them and the format they were read in (in the order first met). */
     private final Map<String, Group> groups = new LinkedHashMap<>();
+    /** Lines of the logs read that another writer stored while this import read them. */
+    private long otherWriterLines;
     /** Logs whose last line was left for the next import. */
     private final List<SourceOutcome> waiting = new ArrayList<>();
     /** Each log's outcome, in reading order, when a line per log is asked for; else null. */
@@ -56,6 +61,7 @@ public final class ImportSummary {
     /** Counts what was done with one log. */
     void add(SourceOutcome outcome) {
         logs++;
+        otherWriterLines += outcome.otherWriterLines();
         String key = outcome.read() ? "read:" + outcome.format() : outcome.kind().name();
         groups.computeIfAbsent(key, k -> new Group(outcome.read() ? outcome.format() : null, outcome.kind())).add(outcome);
         if (outcome.waitingBytes() > 0) {
@@ -64,6 +70,21 @@ public final class ImportSummary {
         if (eachLog != null) {
             eachLog.add(outcome);
         }
+    }
+
+    /** Counts lines of a log read again once its last lines were refused at the commit: the log itself is counted already. */
+    void addReadAgain(SourceOutcome outcome) {
+        otherWriterLines += outcome.otherWriterLines();
+    }
+
+    /** Counts lines another writer stored of a log this import read, found when it was read again. */
+    void addOtherWriterLines(long lines) {
+        otherWriterLines += lines;
+    }
+
+    /** Lines of the logs read that another writer (an import of the same log, serve --follow) stored while this import read them. */
+    public long otherWriterLines() {
+        return otherWriterLines;
     }
 
     /** Records a named source that could not be read, in one sentence that names it. */
@@ -76,9 +97,14 @@ public final class ImportSummary {
         return lines;
     }
 
-    /** Error hits the report shows (spoofed ones excluded). */
+    /** Error hits the report shows by default: spoofed ones, and monitors' and scanners', left out. */
     public long errorHits() {
         return errorHits;
+    }
+
+    /** Error hits of monitors and scanners, which the report shows with {@code bot=all} (spoofed ones left out). */
+    public long hiddenErrorHits() {
+        return hiddenErrorHits;
     }
 
     /** Crawler hits by the verdict their address had at the end of the import. */
@@ -144,11 +170,17 @@ public final class ImportSummary {
                 + (lines.linesDirective() > 0 ? grouped(lines.linesDirective()) + " directive and comment lines, " : "")
                 + grouped(lines.linesBad()) + " bad, " + grouped(lines.linesBlank()) + " blank.");
         if (storeFailure == null) {
+            // the report's own number, and the one with what it leaves out named beside it
             out.println("Crawler hits stored: " + grouped(crawlerHits) + "; error hits (status >= 300) for the report: "
-                    + grouped(errorHits) + " (and " + grouped(spoofedErrorHits) + " from impostors, left out as spoofed).");
+                    + grouped(errorHits) + (hiddenErrorHits > 0 ? "; with monitors and scanners: " + grouped(errorHits + hiddenErrorHits) : "")
+                    + " (and " + grouped(spoofedErrorHits) + " from impostors, left out as spoofed).");
         } else {
             out.println("Crawler hits read: " + grouped(crawlerHits) + "; stored before the store failed: "
                     + (storedHits < 0 ? "unknown (the store could not be asked)" : grouped(storedHits)) + ".");
+        }
+        if (otherWriterLines > 0) {
+            out.println("Lines already stored by another writer at the same time (another import of the same log, or serve --follow"
+                    + " of it): " + grouped(otherWriterLines) + "; each line is stored once, and this import read on after them.");
         }
         if (!verdicts.isEmpty()) {
             StringBuilder sb = new StringBuilder("Verdicts:");

@@ -11,6 +11,7 @@ import dev.crawlerrors.ingest.Hit;
 import dev.crawlerrors.ingest.ParseCounts;
 import dev.crawlerrors.ingest.ReadProgress;
 import dev.crawlerrors.ingest.SourceProgress;
+import dev.crawlerrors.ingest.SourceSink;
 import dev.crawlerrors.ingest.format.CombinedLineParser;
 import dev.crawlerrors.ingest.format.FamilyFormatChooser;
 import dev.crawlerrors.ingest.format.FormatChooser;
@@ -21,6 +22,7 @@ import dev.crawlerrors.ingest.source.LogReader;
 import dev.crawlerrors.ingest.source.LogSource;
 import dev.crawlerrors.ingest.source.ResumePoint;
 import dev.crawlerrors.store.HitWriter;
+import dev.crawlerrors.store.PositionMovedException;
 import dev.crawlerrors.store.StatusRange;
 import dev.crawlerrors.store.StoreException;
 import dev.crawlerrors.store.StoreHealth;
@@ -62,6 +64,11 @@ public final class LogImport {
 
     /** Files whose stamps are looked up in one query. */
     static final int STAMP_WINDOW = 65_536;
+    /**
+     * Reads of one log refused in a row (another writer recorded it first each time) before the import
+     * leaves it to the next one: two writers of a log take turns, and each turn stores lines.
+     */
+    static final int MAX_REFUSALS = 1_000;
     /** Files prepared (opened, their beginning read, looked up) ahead of the one being read, at most. */
     static final int READ_WINDOW = 256;
     /** Decompressed bytes of small files held ahead of the one being read, at most. */
@@ -167,16 +174,19 @@ public final class LogImport {
             List<LogSource> toRead = unchanged(expansion.sources(), summary);
             ExecutorService preparers = Executors.newFixedThreadPool(Math.max(1, Runtime.getRuntime().availableProcessors()),
                     runnable -> Thread.ofPlatform().daemon().name("log-open").unstarted(runnable));
+            Map<String, LogSource> read;
             try (LogReader reader = new LogReader(formats);
                  ImportListener listener = progress.start(bytesToRead(toRead), toRead.size())) {
-                new Reading(reader, listener, preparers, summary).readAll(toRead);
+                Reading reading = new Reading(reader, listener, preparers, summary);
+                reading.readAll(toRead);
+                read = reading.read;
             } finally {
                 preparers.shutdownNow();
             }
             // the checks still queued get a tenth of the reading time, so their verdicts are in the commit below
             long readMillis = (System.nanoTime() - started) / 1_000_000;
             verifier.awaitPending(Math.clamp(readMillis / 10, MIN_PENDING_WAIT_MS, MAX_PENDING_WAIT_MS));
-            writer.flush(); // the summary counts what this commit makes true
+            flush(read, summary); // the summary counts what this commit makes true
         } catch (StoreException e) {
             summary.storeFailure = Failures.message(e);
             summary.storedHits = storedSince(storedBefore);
@@ -188,6 +198,48 @@ public final class LogImport {
         summary.resolverProblem = verifier.resolverProblem().orElse(null);
         return summary;
     }
+
+    /**
+     * Commits what was read. A store that compares positions as it commits (ClickHouse) may refuse
+     * the last lines of some logs, another writer having stored them: those logs are read on from
+     * where the store has them now, and committed again, a few rounds at most.
+     */
+    private void flush(Map<String, LogSource> read, ImportSummary summary) throws Exception {
+        for (int round = 1; ; round++) {
+            try {
+                writer.flush();
+                return;
+            } catch (PositionMovedException refused) {
+                List<LogSource> again = new ArrayList<>();
+                Map<String, SourceProgress> refusedAt = new HashMap<>();
+                for (PositionMovedException.Refused log : refused.refused()) {
+                    uncount(log.hits(), summary);
+                    LogSource source = read.get(log.key());
+                    if (source != null) {
+                        again.add(source);
+                        refusedAt.put(log.key(), log.storedUpTo());
+                    }
+                }
+                if (again.isEmpty() || round == FLUSH_ROUNDS) {
+                    throw refused;
+                }
+                ExecutorService preparers = Executors.newFixedThreadPool(Math.max(1, Runtime.getRuntime().availableProcessors()),
+                        runnable -> Thread.ofPlatform().daemon().name("log-open").unstarted(runnable));
+                try (LogReader reader = new LogReader(formats)) {
+                    Reading reading = new Reading(reader, ImportListener.NONE, preparers, summary);
+                    reading.again = true;
+                    reading.refusedAt = refusedAt;
+                    reading.readAll(again);
+                    read = reading.read;
+                } finally {
+                    preparers.shutdownNow();
+                }
+            }
+        }
+    }
+
+    /** Commits tried before the logs whose last lines were refused are left to the next import. */
+    private static final int FLUSH_ROUNDS = 4;
 
     /** Tells {@code stored} the crawler hits of each batch as it is stored. */
     void onStored(Consumer<List<CrawlerHit>> stored) {
@@ -331,6 +383,12 @@ public final class LogImport {
         boolean wholeOnly;
         /** Says when to stop between logs. */
         BooleanSupplier stopping = () -> false;
+        /** Whether the logs are read again after the store refused their last lines: each is counted once in the summary already. */
+        boolean again;
+        /** When read again: how far this import's lines of each log, by its key, were stored before the refused ones. */
+        Map<String, SourceProgress> refusedAt = Map.of();
+        /** The logs this reading stored lines of, by the key their progress is recorded under. */
+        final Map<String, LogSource> read = new HashMap<>();
 
         Reading(LogReader reader, ImportListener listener, ExecutorService preparers, ImportSummary summary) {
             this.reader = reader;
@@ -438,42 +496,120 @@ public final class LogImport {
                     candidates = true; // a log that grows past it is recorded under this shorter beginning
                 }
                 if (resume == null) {
-                    summary.add(SourceOutcome.empty(source.name()));
+                    counted(SourceOutcome.empty(source.name()));
                     return;
                 }
                 SourceProgress start = resume.start();
+                SourceProgress refusedFrom = refusedAt.get(start.fingerprint());
+                if (refusedFrom != null) {
+                    // read again after its last lines were refused: another writer stored those up to here
+                    summary.addOtherWriterLines(Math.max(0, start.lines() - refusedFrom.lines()));
+                }
                 if (resume.seenBefore() && (resume.shorterThanRecorded() || source.endsBy(start.bytes()))) {
                     alreadyImported(source, start);
                     return;
                 }
                 ReadProgress progress = listener.reading(source.name(), source::consumed, index++)::accept;
-                SourceProgress[] last = {null};
-                ParseCounts counts = reader.readOn(source, resume, identifier, (hits, through) -> {
-                    store(hits, through, summary);
-                    appended.computeIfAbsent(through.prefix(), k -> new HashMap<>()).put(through.fingerprint(), through);
-                    last[0] = through;
-                }, progress, LogReader.UnfinishedLine.WAIT_WHILE_WRITTEN);
-                summary.lines.addAll(counts);
-                summary.add(outcome(source, resume, counts, last[0] == null ? 0 : last[0].bytes() - start.bytes()));
+                LogReadTally tally = new LogReadTally(resume);
+                for (int refusals = 0; ; refusals++) {
+                    tally.readEnded(reader.readOn(source, resume, identifier, (hits, from, through) -> {
+                        try {
+                            store(hits, from, through, summary);
+                        } catch (PositionMovedException moved) {
+                            for (PositionMovedException.Refused refused : moved.refused()) {
+                                tally.refused(refused.storedUpTo());
+                                uncount(refused.hits(), summary);
+                            }
+                            throw new SourceSink.Stop();
+                        }
+                        appended.computeIfAbsent(through.prefix(), k -> new HashMap<>()).put(through.fingerprint(), through);
+                        tally.stored(through);
+                    }, progress, LogReader.UnfinishedLine.WAIT_WHILE_WRITTEN));
+                    if (!tally.moved()) {
+                        break;
+                    }
+                    // another writer stored lines of it meanwhile: read on from where the store has it now
+                    resume = readOnPoint(source, prepared, lookedUp, refusals);
+                    if (resume == null) {
+                        break;
+                    }
+                    tally.readOnFrom(resume);
+                    if (resume.shorterThanRecorded() || source.endsBy(resume.start().bytes())) {
+                        break; // the other writer stored all there is
+                    }
+                }
+                summary.lines.addAll(tally.counts);
+                counted(outcome(source, tally));
+                if (tally.last() != null) {
+                    read.put(tally.last().fingerprint(), source);
+                }
                 FileStamp stamp = source.stamp();
-                if (last[0] != null && stamp != null && counts.unfinishedLineBytes() == 0 && counts.sourceErrors().isEmpty()) {
+                ParseCounts lastRead = tally.lastRead();
+                if ((tally.last() != null || tally.otherWriterLines() > 0) && !tally.moved() && stamp != null
+                        && lastRead.unfinishedLineBytes() == 0 && lastRead.sourceErrors().isEmpty()) {
                     // read to its end: a later import need not open it while it stays as it is
-                    writer.append(List.of(), last[0].readToTheEndOf(stamp));
+                    recordReadToTheEnd(tally.reached(), stamp);
                 }
             } catch (EOFException e) {
                 // a compressed log that ends before the part imported before: nothing after it to read
-                summary.add(SourceOutcome.alreadyImported(source.name(), resume == null ? 0 : resume.start().lines()));
+                counted(SourceOutcome.alreadyImported(source.name(), resume == null ? 0 : resume.start().lines()));
             } catch (IOException e) {
                 summary.problem(problem(source, e));
             }
         }
 
+        /** Counts what was done with a log: once, though it is read again after its last lines were refused. */
+        private void counted(SourceOutcome outcome) {
+            if (again) {
+                summary.addReadAgain(outcome);
+            } else {
+                summary.add(outcome);
+            }
+        }
+
+        /**
+         * Where to read {@code source} on once another writer recorded it elsewhere: looked up in the
+         * store again, as a log is when its reading starts; null when there is nothing more to read, or
+         * it cannot be read again (a stream, said as a problem).
+         */
+        private ResumePoint readOnPoint(LogSource source, Prepared prepared, Collection<String> lookedUp, int refusals) throws IOException {
+            if (source.isStream()) {
+                summary.problem(source.name() + ": another writer stored lines of the same log while this import read it, and a stream"
+                        + " cannot be read again: the lines after those are stored by the next import of it");
+                return null;
+            }
+            if (refusals >= MAX_REFUSALS) {
+                summary.problem(source.name() + ": other writers kept storing its lines while this import read it; the next import of it"
+                        + " reads on from where they got");
+                return null;
+            }
+            ResumePoint resume = ResumePoint.find(source.name(), prepared.fingerprint, lookedUp, writer::imported, source::before);
+            if (resume == null) {
+                return null;
+            }
+            SourceProgress start = resume.start();
+            appended.computeIfAbsent(start.prefix(), k -> new HashMap<>()).put(start.fingerprint(), start);
+            return resume;
+        }
+
         /** A log that holds nothing past what was imported of it: said so, and its file recorded as read to its end. */
         private void alreadyImported(LogSource source, SourceProgress start) {
-            summary.add(SourceOutcome.alreadyImported(source.name(), start.lines()));
+            counted(SourceOutcome.alreadyImported(source.name(), start.lines()));
             FileStamp stamp = source.stamp();
             if (stamp != null) {
-                writer.append(List.of(), start.readToTheEndOf(stamp));
+                recordReadToTheEnd(start, stamp);
+            }
+        }
+
+        /**
+         * Records the file {@code stamp} as read to its end at {@code position}; not when another
+         * writer moved the log on meanwhile (the next import opens the file, and finds what it holds).
+         */
+        private void recordReadToTheEnd(SourceProgress position, FileStamp stamp) {
+            try {
+                writer.append(List.of(), position, position.readToTheEndOf(stamp));
+            } catch (PositionMovedException moved) {
+                // the stamp is not worth a read of its own: what the other writer stored is recorded
             }
         }
     }
@@ -486,15 +622,17 @@ public final class LogImport {
         }
     }
 
-    private SourceOutcome outcome(LogSource source, ResumePoint resume, ParseCounts counts, long bytes) {
+    private SourceOutcome outcome(LogSource source, LogReadTally tally) {
+        ResumePoint resume = tally.first;
+        ParseCounts counts = tally.counts;
         long previousLines = resume.seenBefore() ? resume.start().lines() : 0;
-        if (counts.linesRead() == 0 && resume.seenBefore()) {
-            return SourceOutcome.alreadyImported(source.name(), previousLines).waiting(counts.unfinishedLineBytes());
+        if (counts.linesRead() == 0 && tally.otherWriterLines() == 0 && resume.seenBefore()) {
+            return SourceOutcome.alreadyImported(source.name(), previousLines).waiting(tally.lastRead().unfinishedLineBytes());
         }
         SourceOutcome.Kind kind = resume.seenBefore() ? SourceOutcome.Kind.GROWN : SourceOutcome.Kind.NEW;
         String format = counts.format() == null ? null : counts.format() + (formats.detects() ? ", auto-detected" : "");
-        return new SourceOutcome(source.name(), kind, format, counts.linesRead(), counts.linesParsed(), bytes, previousLines,
-                counts.unfinishedLineBytes());
+        return new SourceOutcome(source.name(), kind, format, counts.linesRead(), counts.linesParsed(), tally.bytes(), previousLines,
+                tally.lastRead().unfinishedLineBytes(), tally.otherWriterLines());
     }
 
     private static String problem(LogSource source, IOException e) {
@@ -502,8 +640,8 @@ public final class LogImport {
         return message.startsWith(source.name()) ? message : source.name() + ": " + message;
     }
 
-    private void store(List<Hit> hits, SourceProgress through, ImportSummary summary) {
-        List<CrawlerHit> crawlerHits = recorder.record(hits, through);
+    private void store(List<Hit> hits, SourceProgress from, SourceProgress through, ImportSummary summary) {
+        List<CrawlerHit> crawlerHits = recorder.record(hits, from, through);
         if (countClaims) {
             for (CrawlerHit crawlerHit : crawlerHits) {
                 count(crawlerHit);
@@ -511,6 +649,26 @@ public final class LogImport {
         }
         summary.crawlerHits += crawlerHits.size();
         stored.accept(crawlerHits);
+    }
+
+    /**
+     * Takes back what was counted of hits a store took and then refused as it committed them
+     * (another writer had stored their lines): the summary counts what is stored.
+     */
+    private void uncount(List<CrawlerHit> refused, ImportSummary summary) {
+        summary.crawlerHits -= refused.size();
+        if (!countClaims) {
+            return;
+        }
+        for (CrawlerHit crawlerHit : refused) {
+            Claim claim = claims.get(crawlerHit.claim());
+            if (claim != null) {
+                claim.hits--;
+                if (crawlerHit.hit().status() >= StatusRange.ERRORS.low()) {
+                    claim.errorHits--;
+                }
+            }
+        }
     }
 
     /** A method of its own, like every per-hit body on the import's path: inlined into its loop, the JIT compiled it twice. */
@@ -536,8 +694,10 @@ public final class LogImport {
             summary.verdicts.merge(verdict.verification(), claim.hits, Long::sum);
             if (verdict.verification() == Verification.spoofed) {
                 summary.spoofedErrorHits += claim.errorHits;
-            } else {
+            } else if (claim.crawler.botType().shownByDefault()) {
                 summary.errorHits += claim.errorHits;
+            } else {
+                summary.hiddenErrorHits += claim.errorHits;
             }
         }
     }

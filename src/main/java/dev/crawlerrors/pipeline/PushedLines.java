@@ -62,7 +62,7 @@ public final class PushedLines implements LineBatchSink, AutoCloseable {
         ParseCounts counts;
         try {
             counts = reader.read(in, remembering, new SourceProgress(null, source, 0, 0), identifier,
-                    (chunk, through) -> hits.addAll(chunk), ReadProgress.NONE);
+                    (chunk, from, through) -> hits.addAll(chunk), ReadProgress.NONE);
         } catch (IOException | RuntimeException e) {
             throw e;
         } catch (Exception e) {
@@ -71,7 +71,7 @@ public final class PushedLines implements LineBatchSink, AutoCloseable {
         if (in.failure != null) {
             throw in.failure; // the reader counted it and went on; a pushed batch is stored whole or not at all
         }
-        List<CrawlerHit> stored = recorder.record(hits, new SourceProgress(null, source, 0, 0));
+        List<CrawlerHit> stored = recorder.record(hits);
         store.flush();
         LineParser parser = chosen.get();
         return new PushedBatch(counts, parser == null ? null : parser.describe(), stored.size());

@@ -15,8 +15,11 @@ import dev.crawlerrors.text.Figures;
  * @param previousLines lines imported before, for a log seen before
  * @param waitingBytes  the bytes of a last line left unread because it had no newline yet while the
  *                      log was being written (read by the next import once it is whole), or 0
+ * @param otherWriterLines lines of it another writer stored while this import read it (another import
+ *                      of it, or {@code serve --follow} of it), which this import read on after
  */
-record SourceOutcome(String name, Kind kind, String format, long lines, long parsed, long bytes, long previousLines, long waitingBytes) {
+record SourceOutcome(String name, Kind kind, String format, long lines, long parsed, long bytes, long previousLines, long waitingBytes,
+        long otherWriterLines) {
 
     enum Kind {
         NEW, GROWN,
@@ -28,20 +31,20 @@ record SourceOutcome(String name, Kind kind, String format, long lines, long par
     }
 
     static SourceOutcome empty(String name) {
-        return new SourceOutcome(name, Kind.EMPTY, null, 0, 0, 0, 0, 0);
+        return new SourceOutcome(name, Kind.EMPTY, null, 0, 0, 0, 0, 0, 0);
     }
 
     static SourceOutcome alreadyImported(String name, long previousLines) {
-        return new SourceOutcome(name, Kind.ALREADY_IMPORTED, null, 0, 0, 0, previousLines, 0);
+        return new SourceOutcome(name, Kind.ALREADY_IMPORTED, null, 0, 0, 0, previousLines, 0, 0);
     }
 
     static SourceOutcome unchanged(String name, long previousLines) {
-        return new SourceOutcome(name, Kind.UNCHANGED, null, 0, 0, 0, previousLines, 0);
+        return new SourceOutcome(name, Kind.UNCHANGED, null, 0, 0, 0, previousLines, 0, 0);
     }
 
     /** This outcome with a last line of {@code bytes} left for the next import. */
     SourceOutcome waiting(long bytes) {
-        return new SourceOutcome(name, kind, format, lines, parsed, this.bytes, previousLines, bytes);
+        return new SourceOutcome(name, kind, format, lines, parsed, this.bytes, previousLines, bytes, otherWriterLines);
     }
 
     /** Whether lines of it were read this time. */
@@ -60,7 +63,15 @@ record SourceOutcome(String name, Kind kind, String format, long lines, long par
             case UNCHANGED -> name + ": unchanged since it was imported (" + lines(previousLines) + "), not opened";
             case EMPTY -> name + ": empty, nothing to import";
         };
+        if (otherWriterLines > 0) {
+            said += "; " + otherWriterNote();
+        }
         return waitingBytes == 0 ? said : said + "; " + waitingNote();
+    }
+
+    /** What is said of the lines another writer stored meanwhile. */
+    String otherWriterNote() {
+        return lines(otherWriterLines) + " already stored by another writer at the same time (stored once)";
     }
 
     /** What is said of a last line left for the next import. */

@@ -128,7 +128,7 @@ public final class CrawlErrorReport {
 
     /** A request's parameters read as this report reads them, for a page that takes {@code accepted}. */
     public ReportRequest request(Map<String, List<String>> query, java.util.Set<String> accepted) {
-        return catalog == null ? ReportParameters.parse(query, zone, accepted) : ReportParameters.parse(query, zone, accepted, catalog::knownName);
+        return catalog == null ? ReportParameters.parse(query, zone, accepted) : ReportParameters.parse(query, zone, accepted, catalog);
     }
 
     /**

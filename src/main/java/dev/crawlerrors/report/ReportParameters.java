@@ -21,9 +21,7 @@ import java.util.EnumSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
-import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -80,17 +78,16 @@ public final class ReportParameters {
 
     /** Parses the parameters of one request to a page that takes {@code accepted}, {@code crawler} names against the built-in catalog. */
     public static ReportRequest parse(Map<String, List<String>> query, ZoneId zone, Set<String> accepted) {
-        return parse(query, zone, accepted, typed -> BuiltInNames.CATALOG.knownName(typed));
+        return parse(query, zone, accepted, BuiltInNames.CATALOG);
     }
 
     /**
      * Parses the parameters of one request to a page that takes {@code accepted}.
      *
-     * @param crawlerNames the name, as the catalog spells it, of the crawler a person typed; empty if none has it
+     * @param catalog what {@code crawler} names are checked against: a crawler's name, or a family's ({@link CrawlerCatalog#namesFor})
      * @throws BadParameterException naming the first parameter that is not accepted or has a bad value
      */
-    public static ReportRequest parse(Map<String, List<String>> query, ZoneId zone, Set<String> accepted,
-            Function<String, Optional<String>> crawlerNames) {
+    public static ReportRequest parse(Map<String, List<String>> query, ZoneId zone, Set<String> accepted, CrawlerCatalog catalog) {
         for (Map.Entry<String, List<String>> parameter : query.entrySet()) {
             String name = parameter.getKey();
             // "?page=2&", "?&page=2": an empty piece between the '&'s names no parameter
@@ -116,7 +113,7 @@ public final class ReportParameters {
         // a crawler's name may hold a comma ("Slurp, Inc."): a value is split only when it is no name whole
         for (String value : query.getOrDefault("crawler", List.of())) {
             if (!value.isBlank()) {
-                crawlers.addAll(crawlers(value, crawlerNames));
+                crawlers.addAll(crawlers(value, catalog));
             }
         }
         Set<Verification> verifications = EnumSet.noneOf(Verification.class);
@@ -211,21 +208,35 @@ public final class ReportParameters {
     }
 
     /**
-     * The crawlers {@code value} names: one name (which may hold a comma), else names separated by
-     * commas. A name no crawler has is a bad value.
+     * The crawlers {@code value} names: one name or family (which may hold a comma), else names
+     * separated by commas. A name no crawler has is a bad value, and the message offers the names
+     * that hold it.
      */
-    private static List<String> crawlers(String value, Function<String, Optional<String>> crawlerNames) {
-        Optional<String> whole = crawlerNames.apply(value.trim());
-        if (whole.isPresent()) {
-            return List.of(whole.get());
+    private static List<String> crawlers(String value, CrawlerCatalog catalog) {
+        List<String> whole = catalog.namesFor(value.trim());
+        if (!whole.isEmpty()) {
+            return whole;
         }
         List<String> names = new ArrayList<>();
         for (String part : value.split(",", -1)) {
-            String name = crawlerNames.apply(part.trim()).orElseThrow(() -> new BadParameterException("crawler",
-                    "crawler must be the name of a crawler this tool knows (crawl-errors crawlers lists them); got '" + part + "'"));
-            names.add(name);
+            List<String> named = catalog.namesFor(part.trim());
+            if (named.isEmpty()) {
+                throw new BadParameterException("crawler", "crawler must be the name of a crawler this tool knows"
+                        + choices(catalog.namesLike(part)) + "; got '" + part + "'");
+            }
+            names.addAll(named);
         }
         return names;
+    }
+
+    /** The names a person may have meant, a few of them: or where to find them all. */
+    private static String choices(List<String> like) {
+        if (like.isEmpty()) {
+            return " (crawl-errors crawlers lists them)";
+        }
+        int shown = Math.min(like.size(), 8);
+        return ", such as " + String.join(", ", like.subList(0, shown))
+                + (like.size() > shown ? " and " + (like.size() - shown) + " more (crawl-errors crawlers lists them)" : "");
     }
 
     static int page(String value) {

@@ -21,9 +21,15 @@ public interface HitWriter {
     /**
      * Stores hits as {@link #append(List)} does and, in the same transaction, how far their log has
      * been read: a crash keeps both or neither, so an import that resumes from the recorded position
-     * neither loses nor repeats a hit. {@code hits} may be empty (a chunk of human traffic).
+     * neither loses nor repeats a hit. {@code hits} may be empty (a chunk of human traffic). The
+     * position is recorded by compare-and-set: only while the log's recorded position is still
+     * {@code from} (where this writer's last append of it ended, or where its read started), so that
+     * two writers of one log store each line once.
+     *
+     * @throws PositionMovedException when another writer recorded the log elsewhere since: nothing of
+     *                                this call is stored, and the caller reads on from {@link #imported}
      */
-    void append(List<CrawlerHit> hits, SourceProgress through);
+    void append(List<CrawlerHit> hits, SourceProgress from, SourceProgress through);
 
     /**
      * The recorded progress of the logs whose key begins with one of {@code fingerprints} ({@link
@@ -73,6 +79,12 @@ public interface HitWriter {
         return true;
     }
 
-    /** Makes everything appended or updated so far durable and visible to every reader. */
+    /**
+     * Makes everything appended or updated so far durable and visible to every reader.
+     *
+     * @throws PositionMovedException when a store that compares positions as it commits (ClickHouse)
+     *                                refused the lines of some logs: the rest is stored, and those
+     *                                logs are read on from {@link #imported}
+     */
     void flush();
 }

@@ -242,13 +242,16 @@ public final class ReportServer implements AutoCloseable {
         return HandlerType.commonHttp().contains(method) ? method.name() : "other";
     }
 
-    /** {@code ok} when the store can be read as the report reads it ({@link StoreHealth#checkReadable}); else 503 and why. */
+    /** {@code ok} when the store can be read as the report reads it ({@link StoreHealth#checkReadable}); else 503 and why (with Retry-After when its server may answer again). */
     private static void health(Context ctx, StoreHealth store) {
         try {
             store.checkReadable();
             ctx.json(Map.of("status", "ok"));
         } catch (DamagedStoreException e) {
             error(ctx, 503, e.getMessage(), Map.of());
+        } catch (StoreUnavailableException e) {
+            ctx.header("Retry-After", STORE_RETRY_AFTER); // its server may answer again: a monitor may try again then
+            error(ctx, 503, "the store does not answer: " + e.getMessage(), Map.of());
         } catch (RuntimeException e) {
             error(ctx, 503, "the store does not answer: " + e.getMessage(), Map.of());
         }

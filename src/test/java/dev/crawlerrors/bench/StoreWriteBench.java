@@ -73,7 +73,7 @@ public final class StoreWriteBench {
             long writerCpu;
             try (DuckDbHitStore store = DuckDbHitStore.open(db, 1)) {
                 for (Chunk chunk : chunks) {
-                    store.writer().append(chunk.hits, chunk.through);
+                    store.writer().append(chunk.hits, chunk.from, chunk.through);
                 }
                 store.writer().flush();
                 writerCpu = threadCpu("store-writer");
@@ -107,12 +107,12 @@ public final class StoreWriteBench {
         CrawlerVerifier verifier = new CrawlerVerifier(new IpRangeVerifier(catalog, IpRangeSource.parse("bench/ip-ranges")), null);
         List<Chunk> chunks = new ArrayList<>();
         try (LogReader reader = new LogReader(new CombinedLineParser()); InputStream in = Files.newInputStream(log)) {
-            reader.read(in, new SourceProgress("bench-" + log.getFileName(), log.toString(), 0, 0), identifier, (hits, through) -> {
+            reader.read(in, new SourceProgress("bench-" + log.getFileName(), log.toString(), 0, 0), identifier, (hits, from, through) -> {
                 List<CrawlerHit> crawlerHits = new ArrayList<>(hits.size());
                 for (Hit hit : hits) {
                     identifier.identify(hit.userAgent()).ifPresent(crawler -> crawlerHits.add(verifier.verify(hit, crawler)));
                 }
-                chunks.add(new Chunk(crawlerHits, through));
+                chunks.add(new Chunk(crawlerHits, from, through));
             }, ReadProgress.NONE);
         }
         return chunks;
@@ -137,6 +137,6 @@ public final class StoreWriteBench {
         Files.deleteIfExists(Path.of(db + ".wal"));
     }
 
-    private record Chunk(List<CrawlerHit> hits, SourceProgress through) {
+    private record Chunk(List<CrawlerHit> hits, SourceProgress from, SourceProgress through) {
     }
 }

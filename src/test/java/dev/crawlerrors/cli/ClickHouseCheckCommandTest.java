@@ -29,7 +29,7 @@ class ClickHouseCheckCommandTest {
         String db = ClickHouseTestCluster.database(name);
         try (ClickHouseHitStore store = ClickHouseHitStore.open(cluster.location(db), ClickHouseSettings.IMPORT)) {
             List<CrawlerHit> hits = List.of(hit("66.249.66.1", "/a"), hit("66.249.66.2", "/b"), hit("66.249.66.3", "/c"));
-            store.writer().append(hits, new SourceProgress("f1", "access.log", 300, 3));
+            store.writer().append(hits, new SourceProgress("f1", "access.log", 0, 0), new SourceProgress("f1", "access.log", 300, 3));
         }
         return db;
     }
@@ -47,7 +47,7 @@ class ClickHouseCheckCommandTest {
 
         assertThat(run.exit()).as(run.err()).isZero();
         assertThat(run.out()).startsWith("Store " + cluster.url(db) + ": sound. 3 crawler hits, 3 verdicts, 1 log imported;"
-                + " schema version 3; 2 shards answering, ");
+                + " schema version 4; 2 shards answering, ");
         assertThat(cluster.perShard("SELECT count() FROM " + db + ".hits_local")).doesNotContain(0L);
     }
 

@@ -29,10 +29,10 @@ class CrawlersCommandTest {
         assertThat(run.exit()).isZero();
         assertThat(run.err()).isEmpty();
         List<String> lines = run.out().lines().toList();
-        assertThat(lines.get(0)).isEqualTo("# 964 crawlers: 89 of crawl-errors' own catalog, 875 more named by device-detector's bots "
+        assertThat(lines.get(0)).isEqualTo("# 1003 crawlers: 89 of crawl-errors' own catalog, 914 more named by device-detector's bots "
                 + "(node-device-detector 2.2.7, LGPL-3.0-or-later), which publish no way to verify them");
         assertThat(fields(lines.get(1))).containsExactly("NAME", "OPERATOR", "BOT TYPE", "SOURCE", "VERIFIED BY", "FROM");
-        assertThat(lines).hasSize(2 + 964);
+        assertThat(lines).hasSize(2 + 1003);
         assertThat(fields(line(run.out(), "Googlebot Smartphone"))).containsExactly("Googlebot Smartphone", "Google", "crawler_search",
                 "built in", "IP list or reverse DNS", "common-crawlers.json <https://developers.google.com/static/crawling/ipranges/"
                         + "common-crawlers.json>; PTR in crawl-*.googlebot.com, geo-crawl-*.geo.googlebot.com");

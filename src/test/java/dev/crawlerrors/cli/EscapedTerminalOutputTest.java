@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.crawlerrors.ingest.SampleLogs;
 import dev.crawlerrors.ingest.format.LogFormat;
+import dev.crawlerrors.ingest.format.NamedFormats;
 import dev.crawlerrors.ingest.push.LogDrainServer;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -91,7 +92,7 @@ class EscapedTerminalOutputTest {
 
         assertThat(exit).isZero();
         assertThat(stdout()).contains("Bad lines by reason: no client address 1\n")
-                .contains("\n  " + log + " line 1: '" + SHOWN + "' is not a client address\n");
+                .contains("\n  " + log + " line 1: '" + SHOWN + "' is not a client address (an IPv4 or IPv6 address); ");
         assertNothingRawPrinted();
     }
 
@@ -149,7 +150,7 @@ class EscapedTerminalOutputTest {
 
     @Test
     void theLogDrainEchoesAFormatWithItsControlsEscaped() throws Exception {
-        try (LogDrainServer drain = LogDrainServer.start("127.0.0.1", 0, "token", LogFormat.liveChooser("auto", notice -> { }),
+        try (LogDrainServer drain = LogDrainServer.start("127.0.0.1", 0, "token", NamedFormats.liveChooser("auto", notice -> { }),
                 (lines, source, formats) -> {
                     throw new AssertionError("a batch in no format is not stored");
                 })) {

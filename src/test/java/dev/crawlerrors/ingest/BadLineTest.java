@@ -28,7 +28,8 @@ class BadLineTest {
 
         BadLine bad = firstBadLine(log);
 
-        assertThat(bad.message()).isEqualTo("'\\x1B]0;PWNED\\x07\\x1B[2J\\x1B[31mevil\\x00\\xC2\\x9B\\u202Egnp.exe' is not a client address");
+        assertThat(bad.message()).startsWith("'\\x1B]0;PWNED\\x07\\x1B[2J\\x1B[31mevil\\x00\\xC2\\x9B\\u202Egnp.exe' is not a client address")
+                .doesNotContain("\u001B", "\u0007", "\u0000", "\u009B", "\u202E");
         assertThat(bad).hasToString("esc.log line 1: " + bad.message());
     }
 
@@ -38,7 +39,7 @@ class BadLineTest {
         log.write(new byte[] {'6', '6', '.', (byte) 0xFF, (byte) 0xC3, '1'});
         log.write((REST + "\n").getBytes(StandardCharsets.UTF_8));
 
-        assertThat(firstBadLine(log.toByteArray()).message()).isEqualTo("'66.\\xFF\\xC31' is not a client address");
+        assertThat(firstBadLine(log.toByteArray()).message()).startsWith("'66.\\xFF\\xC31' is not a client address");
     }
 
     @Test
@@ -48,7 +49,7 @@ class BadLineTest {
 
         BadLine bad = firstBadLine((address + REST + "\n").getBytes(StandardCharsets.UTF_8));
 
-        assertThat(bad.message()).isEqualTo("'" + "1".repeat(59) + "...' is not a client address");
+        assertThat(bad.message()).startsWith("'" + "1".repeat(59) + "...' is not a client address");
     }
 
     @Test

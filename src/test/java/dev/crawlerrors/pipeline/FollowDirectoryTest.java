@@ -9,7 +9,7 @@ import dev.crawlerrors.crawler.verify.CrawlerVerifier;
 import dev.crawlerrors.crawler.verify.IpRangeSource;
 import dev.crawlerrors.crawler.verify.IpRangeVerifier;
 import dev.crawlerrors.ingest.SampleLogs;
-import dev.crawlerrors.ingest.format.LogFormat;
+import dev.crawlerrors.ingest.format.NamedFormats;
 import dev.crawlerrors.store.HitFilter;
 import dev.crawlerrors.store.StoredHit;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
@@ -75,7 +75,7 @@ class FollowDirectoryTest {
         if (followed != null) {
             followed.close();
         }
-        followed = new FollowedLogs(List.of(Path.of(pattern)), LogFormat.chooser("auto", notice -> { }), store,
+        followed = new FollowedLogs(List.of(Path.of(pattern)), NamedFormats.chooser("auto", notice -> { }), store,
                 new CrawlerIdentifier(CrawlerCatalog.builtIn()), verifier, notices::add);
         return followed;
     }
@@ -274,7 +274,7 @@ class FollowDirectoryTest {
         try (DuckDbHitStore imported = DuckDbHitStore.open(dir.resolve("imported.duckdb"));
              CrawlerVerifier importVerifier = newVerifier()) {
             ImportSummary summary = new LogImport(imported, new CrawlerIdentifier(CrawlerCatalog.builtIn()), importVerifier,
-                    LogFormat.chooser("auto", notice -> { })).run(List.of(logs.toString()), ImportListener.Factory.NONE);
+                    NamedFormats.chooser("auto", notice -> { })).run(List.of(logs.toString()), ImportListener.Factory.NONE);
             List<StoredHit> rows = new ArrayList<>();
             imported.reader().forEach(HitFilter.ERRORS, rows::add);
             assertThat(summary.problems()).isEmpty();

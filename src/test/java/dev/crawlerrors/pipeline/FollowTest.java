@@ -10,7 +10,7 @@ import dev.crawlerrors.crawler.verify.CrawlerVerifier;
 import dev.crawlerrors.crawler.verify.IpRangeSource;
 import dev.crawlerrors.crawler.verify.IpRangeVerifier;
 import dev.crawlerrors.ingest.SampleLogs;
-import dev.crawlerrors.ingest.format.LogFormat;
+import dev.crawlerrors.ingest.format.NamedFormats;
 import dev.crawlerrors.store.HitFilter;
 import dev.crawlerrors.store.StoredHit;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
@@ -75,7 +75,7 @@ class FollowTest {
     /** A follower of {@link #log} with {@code --format format}, not started: the test polls. */
     private FollowedLogs followed(String format) {
         CrawlerCatalog catalog = CrawlerCatalog.builtIn();
-        followed = new FollowedLogs(List.of(log), LogFormat.chooser(format, formatNotices::add), store, new CrawlerIdentifier(catalog),
+        followed = new FollowedLogs(List.of(log), NamedFormats.chooser(format, formatNotices::add), store, new CrawlerIdentifier(catalog),
                 verifier, notices::add);
         return followed;
     }

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.crawlerrors.ingest.SampleLogs;
 import dev.crawlerrors.ingest.format.FuzzLines;
-import dev.crawlerrors.ingest.format.LogFormat;
+import dev.crawlerrors.ingest.format.NamedFormats;
 import dev.crawlerrors.ingest.push.LogDrainServer;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -56,7 +56,7 @@ class LogDrainFuzzTest {
     static void start() throws Exception {
         dir = Files.createTempDirectory("log-drain-fuzz");
         stored = new PushedStore(dir);
-        drain = LogDrainServer.start("127.0.0.1", 0, TOKEN, LogFormat.liveChooser("auto", notice -> { }), stored.pushed, LIMIT);
+        drain = LogDrainServer.start("127.0.0.1", 0, TOKEN, NamedFormats.liveChooser("auto", notice -> { }), stored.pushed, LIMIT);
     }
 
     @AfterContainer

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.crawlerrors.ingest.Compressed;
 import dev.crawlerrors.ingest.SampleLogs;
 import dev.crawlerrors.ingest.format.LogFormat;
+import dev.crawlerrors.ingest.format.NamedFormats;
 import dev.crawlerrors.ingest.push.LogDrainServer;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import java.io.InputStream;
@@ -49,7 +50,7 @@ class LogDrainTest {
     void setUp() throws Exception {
         stored = new PushedStore(dir);
         store = stored.store;
-        drain = LogDrainServer.start("127.0.0.1", 0, TOKEN, LogFormat.liveChooser("auto", notice -> { }), stored.pushed, LIMIT);
+        drain = LogDrainServer.start("127.0.0.1", 0, TOKEN, NamedFormats.liveChooser("auto", notice -> { }), stored.pushed, LIMIT);
     }
 
     @AfterEach
@@ -269,7 +270,7 @@ class LogDrainTest {
         String log = lines(1, 6_500);
         byte[] body = log.getBytes(StandardCharsets.UTF_8);
         assertThat(body.length).isGreaterThan(1 << 20);
-        try (LogDrainServer realLimit = LogDrainServer.start("127.0.0.1", 0, TOKEN, LogFormat.liveChooser("auto", notice -> { }),
+        try (LogDrainServer realLimit = LogDrainServer.start("127.0.0.1", 0, TOKEN, NamedFormats.liveChooser("auto", notice -> { }),
                 stored.pushed);
                 Socket socket = new Socket("127.0.0.1", realLimit.port())) {
             socket.setSoTimeout(30_000);

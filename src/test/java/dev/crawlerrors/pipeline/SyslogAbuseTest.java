@@ -3,7 +3,7 @@ package dev.crawlerrors.pipeline;
 import static dev.crawlerrors.ingest.SampleLogs.line;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.crawlerrors.ingest.format.LogFormat;
+import dev.crawlerrors.ingest.format.NamedFormats;
 import dev.crawlerrors.ingest.push.SyslogAddress;
 import dev.crawlerrors.ingest.push.SyslogListener;
 import dev.crawlerrors.report.CrawlErrorReport;
@@ -82,7 +82,7 @@ class SyslogAbuseTest {
         SyslogListener.Options options = new SyslogListener.Options(50, Duration.ofSeconds(5), 1 << 20, Duration.ofSeconds(5),
                 Duration.ofHours(1));
         SyslogListener listener = SyslogListener.start(SyslogAddress.parse("tcp://127.0.0.1:0"), options,
-                LogFormat.liveChooser("auto", notice -> { }), stored.pushed, notices::add);
+                NamedFormats.liveChooser("auto", notice -> { }), stored.pushed, notices::add);
         closing.add(listener);
         InetSocketAddress address = new InetSocketAddress("127.0.0.1", listener.address().port());
         int threadsBefore = ManagementFactory.getThreadMXBean().getThreadCount();
@@ -126,7 +126,7 @@ class SyslogAbuseTest {
         // busy means sent within no time at all: every idle connection may give its place up
         SyslogListener.Options options = new SyslogListener.Options(50, Duration.ofMinutes(15), 1 << 20, Duration.ofSeconds(5), Duration.ZERO);
         SyslogListener listener = SyslogListener.start(SyslogAddress.parse("tcp://127.0.0.1:0"), options,
-                LogFormat.liveChooser("auto", notice -> { }), stored.pushed, notices::add);
+                NamedFormats.liveChooser("auto", notice -> { }), stored.pushed, notices::add);
         closing.add(listener);
         List<Socket> idle = new ArrayList<>();
         try {
@@ -164,7 +164,7 @@ class SyslogAbuseTest {
         // the smallest receive buffer the kernel grants: a few datagrams, so a burst overflows it
         SyslogListener.Options options = new SyslogListener.Options(1_000, Duration.ofMinutes(15), 1, Duration.ofMillis(100));
         SyslogSource source = new SyslogSource(SyslogAddress.parse("udp://127.0.0.1:0"), options,
-                LogFormat.liveChooser("auto", notice -> { }), stored.pushed, notices::add);
+                NamedFormats.liveChooser("auto", notice -> { }), stored.pushed, notices::add);
         source.start();
         closing.add(source);
         ReportServer metrics = ReportServer.start(new CrawlErrorReport(stored.store.reader(), ZoneId.of("UTC")), stored.store.health(), "127.0.0.1", 0,

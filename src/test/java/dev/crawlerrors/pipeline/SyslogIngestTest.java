@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.crawlerrors.ingest.format.FormatChooser;
-import dev.crawlerrors.ingest.format.LogFormat;
+import dev.crawlerrors.ingest.format.NamedFormats;
 import dev.crawlerrors.ingest.push.LineBatchSink;
 import dev.crawlerrors.ingest.push.SyslogAddress;
 import dev.crawlerrors.ingest.push.SyslogListener;
@@ -57,7 +57,7 @@ class SyslogIngestTest {
     }
 
     private void listen(String address) throws Exception {
-        listen(address, LogFormat.liveChooser("auto", notice -> { }));
+        listen(address, NamedFormats.liveChooser("auto", notice -> { }));
     }
 
     private void listen(String address, FormatChooser formats) throws Exception {
@@ -265,7 +265,7 @@ class SyslogIngestTest {
 
     @Test
     void badAccessLinesInWellFormedFramesAreBadLinesThatLoseNoGoodOne() throws Exception {
-        listen("udp://127.0.0.1:0", LogFormat.liveChooser("combined", notice -> { }));
+        listen("udp://127.0.0.1:0", NamedFormats.liveChooser("combined", notice -> { }));
 
         sendUdp(nginx(1), "<190>Nov 22 01:02:03 web1 nginx: this is not an access-log line", nginx(2));
 

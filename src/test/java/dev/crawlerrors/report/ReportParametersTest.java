@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.crawlerrors.crawler.BotType;
+import dev.crawlerrors.crawler.Crawler;
+import dev.crawlerrors.crawler.CrawlerCatalog;
 import dev.crawlerrors.crawler.Verification;
 import dev.crawlerrors.store.StatusRange;
 import java.time.Instant;
@@ -42,9 +44,10 @@ class ReportParametersTest {
 
     @Test
     void readsCrawlerNamesAsTheCatalogSpellsThem() {
+        CrawlerCatalog catalog = new CrawlerCatalog(List.of("Bingbot", "Slurp, Inc.", "Sogou web spider", "GPTBot").stream()
+                .map(name -> new Crawler(name, "", BotType.crawler_search, List.of(name), List.of(), List.of(), List.of())).toList(), List.of());
         ReportRequest request = ReportParameters.parse(Map.of("crawler", List.of("bingbot", "Slurp, Inc.", "Sogou web spider,GPTBOT")),
-                BRUSSELS, ReportParameters.REPORT, typed -> List.of("Bingbot", "Slurp, Inc.", "Sogou web spider", "GPTBot").stream()
-                        .filter(name -> name.equalsIgnoreCase(typed)).findFirst());
+                BRUSSELS, ReportParameters.REPORT, catalog);
 
         assertThat(request.filter().crawlers()).containsExactly("Bingbot", "Slurp, Inc.", "Sogou web spider", "GPTBot");
     }
@@ -58,9 +61,34 @@ class ReportParametersTest {
     }
 
     @Test
+    void aFamilysNameMeansEachOfItsCrawlers() {
+        assertThat(parse(Map.of("crawler", List.of("Googlebot"))).filter().crawlers())
+                .containsExactly("Googlebot Smartphone", "Googlebot Desktop");
+        assertThat(parse(Map.of("crawler", List.of("googlebot,Bingbot"))).filter().crawlers())
+                .containsExactly("Googlebot Smartphone", "Googlebot Desktop", "Bingbot");
+    }
+
+    @Test
+    void aNameThatIsNoCrawlersOffersTheNamesThatHoldIt() {
+        assertThatThrownBy(() -> parse(Map.of("crawler", List.of("googlebot-i"))))
+                .hasMessage("crawler must be the name of a crawler this tool knows, such as Googlebot-Image; got 'googlebot-i'")
+                .extracting(e -> ((BadParameterException) e).parameter()).isEqualTo("crawler");
+        assertThatThrownBy(() -> parse(Map.of("crawler", List.of("Googl"))))
+                .hasMessageStartingWith("crawler must be the name of a crawler this tool knows, such as Googlebot Smartphone, "
+                        + "Googlebot Desktop, Googlebot-Image, Googlebot-Video, Googlebot-News, Storebot-Google, Google-InspectionTool, GoogleOther and ")
+                .hasMessageEndingWith(" more (crawl-errors crawlers lists them); got 'Googl'");
+    }
+
+    @Test
+    void namesEachGoogleFetcherTheLongTailLumpsWithGooglebot() {
+        assertThat(parse(Map.of("crawler", List.of("google web preview", "Google-Lens"))).filter().crawlers())
+                .containsExactly("Google Web Preview", "Google-Lens");
+    }
+
+    @Test
     void knowsTheBuiltInCatalogsNamesTheLongTailsToo() {
-        assertThat(parse(Map.of("crawler", List.of("googlebot desktop", "UptimeRobot", "360spider-image"))).filter().crawlers())
-                .containsExactly("Googlebot Desktop", "UptimeRobot", "360Spider-Image");
+        assertThat(parse(Map.of("crawler", List.of("googlebot desktop", "UptimeRobot", "yandexmetrika"))).filter().crawlers())
+                .containsExactly("Googlebot Desktop", "UptimeRobot", "YandexMetrika");
     }
 
     @Test

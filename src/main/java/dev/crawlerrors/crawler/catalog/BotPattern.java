@@ -117,6 +117,102 @@ public record BotPattern(String regex, String name, String category, String prod
         return null;
     }
 
+    /**
+     * The agent's own name for what this entry matched in it, for an entry whose name says too
+     * much (device-detector's "Googlebot" entry also matches Google Web Preview, Google-Lens and a
+     * dozen other Google fetchers): the words its first matching alternative matched, as the
+     * catalog spells them where it lists them ({@code Google Web Preview}), to the end of the
+     * product token they end in and before a {@code /}, {@code ;} or parenthesis
+     * ({@code Google-AdWords-Express}); for an alternative that begins with a wildcard ({@code .+diffbot}),
+     * the agent's product token that the match ends in ({@code Doximity-Diffbot}); for one with a
+     * wildcard further on, the literal words before it. Empty when the entry does not match.
+     */
+    public Optional<String> matchedName(String agent) {
+        String text = agent.length() > MAX_AGENT ? agent.substring(0, MAX_AGENT) : agent;
+        for (String piece : alternatives()) {
+            Matcher m;
+            try {
+                m = compile(piece).matcher(text);
+            } catch (PatternSyntaxException e) {
+                continue;
+            }
+            for (int from = 0; from <= text.length() && m.find(from); from = m.start(1) + 1) {
+                if (!AgentText.isComparison(text, m.start(1))) {
+                    return Optional.of(spelledAs(piece, nameOf(piece, text, m.start(1), m.end(1))));
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The words of {@code text[start, end)} that name what {@code piece} matched (see {@link #matchedName}). */
+    private static String nameOf(String piece, String text, int start, int end) {
+        int wildcard = Math.max(piece.indexOf(".*"), piece.indexOf(".+"));
+        if (wildcard == 0) {
+            int from = end;
+            while (from > 0 && " ;(),".indexOf(text.charAt(from - 1)) < 0) {
+                from--;
+            }
+            start = from;
+        } else if (wildcard > 0) {
+            int literal = 0;
+            while (literal < piece.length() && ".^$?*+()[]{}|\\".indexOf(piece.charAt(literal)) < 0) {
+                literal++;
+            }
+            end = Math.min(end, start + literal);
+        }
+        if (wildcard != 0) {
+            // the rest of the product token the match ends in: Google-AdWords-Express, not Google-AdWords
+            while (end < text.length() && isNameChar(text.charAt(end))) {
+                end++;
+            }
+        }
+        int cut = start;
+        while (cut < end && "/;()".indexOf(text.charAt(cut)) < 0) {
+            cut++;
+        }
+        String name = text.substring(start, cut).strip();
+        while (name.endsWith(".")) {
+            name = name.substring(0, name.length() - 1);
+        }
+        return name;
+    }
+
+    private static boolean isNameChar(char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.';
+    }
+
+    /**
+     * Every name {@link #matchedName} can give that is known in advance: those of alternatives that
+     * match a known set of strings, and the literal words before a wildcard further on (an
+     * alternative that begins with one names what each agent says).
+     */
+    public List<String> matchedNames() {
+        List<String> names = new ArrayList<>();
+        for (String piece : alternatives()) {
+            Set<String> strings = RegexLiterals.groupStrings("(" + piece + ")", 1);
+            if (strings != null) {
+                strings.forEach(s -> names.add(nameOf(piece, s, 0, s.length())));
+            } else if (Math.max(piece.indexOf(".*"), piece.indexOf(".+")) > 0) {
+                names.add(nameOf(piece, piece, 0, piece.length()));
+            }
+        }
+        return names.stream().filter(n -> !n.isEmpty()).distinct().toList();
+    }
+
+    /** {@code name} as {@code piece} spells it, when the piece matches a known set of strings and one is it. */
+    private static String spelledAs(String piece, String name) {
+        Set<String> strings = RegexLiterals.groupStrings("(" + piece + ")", 1);
+        if (strings != null) {
+            for (String s : strings) {
+                if (s.equalsIgnoreCase(name)) {
+                    return s;
+                }
+            }
+        }
+        return name;
+    }
+
     /** Whether the expression {@code compiled} runs begins with {@code ^}, outside any group. */
     private static boolean anchoredAtStart(Pattern compiled) {
         return compiled.pattern().startsWith(START + "(^");

@@ -246,6 +246,11 @@ public final class CombinedLineParser implements LineFindingParser {
             agents = new RecurringText(256);
             addresses = new RecurringText(2048);
         }
+        checkAddress(b, ipFrom, ipEnd, to);
+        if (b[ipFrom] == '[') {
+            ipFrom++; // [IPv6]: the address without its brackets
+            ipEnd--;
+        }
         // address bytes are ASCII without escapes (addressEnd), as text reads them
         String ip = addresses.text(b, ipFrom, ipEnd, ByteSearch.hash(b, ipFrom, ipEnd));
         String method = LogText.requestMethod(b, requestStart, requestEnd);
@@ -305,7 +310,9 @@ public final class CombinedLineParser implements LineFindingParser {
         if (!filter.mayBeCrawler(b, bytesEnd, bytesEnd)) {
             return null;
         }
-        String ip = new String(b, ipFrom, ipEnd - ipFrom, StandardCharsets.US_ASCII);
+        checkAddress(b, ipFrom, ipEnd, to);
+        boolean bracketed = b[ipFrom] == '[';
+        String ip = new String(b, bracketed ? ipFrom + 1 : ipFrom, ipEnd - ipFrom - (bracketed ? 2 : 0), StandardCharsets.US_ASCII);
         String host = hostFrom < 0 ? null : new String(b, hostFrom, hostTo - hostFrom, StandardCharsets.UTF_8);
         return new Hit(epochMillis, offsetMinutes, ip, LogText.requestMethod(b, requestStart, requestEnd),
                 LogText.requestUrl(b, requestStart, requestEnd), status, bytes, null, null, durationMs, host);
@@ -450,20 +457,21 @@ public final class CombinedLineParser implements LineFindingParser {
         }
     }
 
-    /** The bytes a client address may hold (IPv4, IPv6 with a zone, or a host name), by unsigned value. */
+    /** The bytes an address field may hold (IPv4, IPv6 with a zone, in brackets or not), by unsigned value. */
     private static final boolean[] ADDRESS_BYTES = new boolean[256];
 
     static {
         for (int c = 0; c < 256; c++) {
             ADDRESS_BYTES[c] = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
-                    || c == '.' || c == ':' || c == '-' || c == '_' || c == '%';
+                    || c == '.' || c == ':' || c == '-' || c == '_' || c == '%' || c == '[' || c == ']';
         }
     }
 
     /**
      * The index of the space that ends the client address at {@code b[from]}. One walk, a table
      * load a byte (a chain of ranges was a tenth of the parser's time), both finds the space and
-     * checks the address: a space is no address byte, so the walk stops at the first one.
+     * screens the address: a space is no address byte, so the walk stops at the first one. That it
+     * is an address, not a host name, is checked where a hit is made ({@link #checkAddress}).
      */
     private static int addressEnd(byte[] b, int from, int to) throws BadLineException {
         int i = from;
@@ -476,13 +484,35 @@ public final class CombinedLineParser implements LineFindingParser {
         return i;
     }
 
-    /** Why the line has no client address, in the words of the two checks the walk of {@link #addressEnd} makes at once. */
+    /**
+     * Throws when the client field {@code b[from, end)} of the line {@code b[from, to)} is not an
+     * address ({@link AddressText#isAddress}): a host name there, such as a virtual host
+     * {@code www.example.org:443}, makes the line bad, so a {@code vhost_combined} log is never read
+     * as {@code combined} with the vhost for the client. Checked only where a hit is made, since a
+     * line the agent filter drops is dropped whatever its address (and the check is a sixth of a
+     * line's parse); detection and the per-file check keep every line, so they check every one.
+     */
+    private void checkAddress(byte[] b, int from, int end, int to) throws BadLineException {
+        if (!AddressText.isAddress(b, from, end)) {
+            throw badAddress(b, from, to);
+        }
+    }
+
+    /**
+     * Why the line has no client address: when an address follows, the field was most likely a
+     * virtual host; else the line may be of another format altogether, and is shown.
+     */
     private static BadLineException badAddress(byte[] b, int from, int to) {
-        int ipEnd = indexOf(b, from, to, (byte) ' ');
-        if (ipEnd <= from) {
+        int ipEnd = ByteSearch.indexOfEither(b, from, to, (byte) ' ', (byte) '\n');
+        if (ipEnd <= from || b[ipEnd] != ' ') {
             return noClientAddress(b, from, to);
         }
-        return new BadLineException("no client address", "'" + LogText.excerpt(b, from, ipEnd) + "' is not a client address");
+        int next = ByteSearch.indexOfEither(b, ipEnd + 1, to, (byte) ' ', (byte) '\n');
+        boolean addressFollows = next > ipEnd + 1 && AddressText.isAddress(b, ipEnd + 1, next);
+        return new BadLineException("no client address", "'" + LogText.excerpt(b, from, ipEnd)
+                + "' is not a client address (an IPv4 or IPv6 address); " + (addressFollows
+                        ? "a virtual host before the address is the combined-vhost format"
+                        : "is this the log's format? got '" + LogText.excerpt(b, from, to) + "'"));
     }
 
     private BadLineException badTime(byte[] b, int from, int to) {

@@ -19,11 +19,13 @@ enum FieldKind {
     CLIENT("an IPv4 or IPv6 address", false, 0, false) {
         @Override
         void read(byte[] b, int from, int to, LineFields out, String name) throws BadLineException {
-            if (!ClientAddress.looksLikeAddress(b, from, to)) {
+            // a screen; that it is an address, not a host name, is checked where a hit is made (LineFields#hit)
+            if (!ClientAddress.looksLikeAddress(b, from, to) && !AddressText.isBracketed(b, from, to)) {
                 throw bad("no client address", b, from, to, name);
             }
             out.clientFrom = from;
             out.clientTo = to;
+            out.clientName = name;
         }
     },
     FORWARDED_FOR("a list of addresses", true, 0, false) {

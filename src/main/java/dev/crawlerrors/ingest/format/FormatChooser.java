@@ -24,8 +24,18 @@ public interface FormatChooser {
         return false;
     }
 
-    /** The parser for a source and the stream to read it from. */
-    record Choice(LineParser parser, InputStream in) {
+    /**
+     * The parser for a source and the stream to read it from.
+     *
+     * @param format the fixed format detected in the source, whose parser {@code parser} is (or falls back
+     *               from); null when the format was named, or none was found
+     */
+    record Choice(LineParser parser, InputStream in, LogFormat format) {
+
+        /** A choice made without detection. */
+        public Choice(LineParser parser, InputStream in) {
+            this(parser, in, null);
+        }
 
         /** The format chosen for the source, without the others a {@link FallbackLineParser} tries for its bad lines. */
         public LineParser detected() {

@@ -3,16 +3,11 @@ package dev.crawlerrors.ingest.format;
 import dev.crawlerrors.ingest.BadLineException;
 import dev.crawlerrors.ingest.Hit;
 import dev.crawlerrors.text.Figures;
-import java.io.ByteArrayInputStream;
-import java.io.IOException;
 import java.io.InputStream;
-import java.io.SequenceInputStream;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Consumer;
-import java.util.stream.Collectors;
 
 /**
  * {@code --format auto}: reads a source's first {@value #SAMPLE_LINES} lines, tries every format it
@@ -34,9 +29,6 @@ public final class FormatDetector implements FormatChooser {
     public static final int SAMPLE_LINES = 1000;
     /** Bytes read to decide at most, whatever the lines: the sample is held in memory. */
     public static final int MAX_SAMPLE_BYTES = 8 << 20;
-    private static final int READ_BLOCK = 64 * 1024;
-    /** The formats tried, for messages. */
-    static final String TRIED = LogFormat.DETECTED.stream().map(LogFormat::label).collect(Collectors.joining(", "));
 
     private final Consumer<String> notices;
     private final boolean givesUp;
@@ -63,9 +55,9 @@ public final class FormatDetector implements FormatChooser {
 
     @Override
     public Choice choose(InputStream in, String source) throws UnrecognizedFormatException {
-        Sample sample = Sample.read(in);
+        LogHead sample = LogHead.read(in, SAMPLE_LINES, MAX_SAMPLE_BYTES);
         InputStream replay = sample.replay(in);
-        int[] lines = sample.lines();
+        int[] lines = sample.lines(SAMPLE_LINES);
         int count = lines.length / 2;
         if (count == 0) {
             // nothing to decide from (an empty source): read it as the most common format
@@ -77,7 +69,7 @@ public final class FormatDetector implements FormatChooser {
         int bestParsed = -1;
         int bestRank = Integer.MAX_VALUE;
         int bestAgents = 0;
-        for (LogFormat format : trialOrder(sample, lines)) {
+        for (LogFormat format : trialOrder(sample.bytes, lines)) {
             LineParser parser = format.parser();
             int rank = LogFormat.DETECTED.indexOf(format);
             int parsed = 0;
@@ -121,7 +113,7 @@ public final class FormatDetector implements FormatChooser {
                     "the log format could not be detected: %s in none of the formats tried (%s); "
                             + "the first such is '%s'. Name the format with --format, e.g. "
                             + "--format 'nginx:<the log_format of your access_log>' or --format 'apache:<the LogFormat of your CustomLog>'",
-                    which, TRIED, LogText.excerpt(sample.bytes, lines[2 * firstUnparsed], lines[2 * firstUnparsed + 1]));
+                    which, LogFormat.TRIED, LogText.excerpt(sample.bytes, lines[2 * firstUnparsed], lines[2 * firstUnparsed + 1]));
             if (givesUp) {
                 throw new UnrecognizedFormatException(message);
             }
@@ -139,7 +131,7 @@ public final class FormatDetector implements FormatChooser {
                             ? " (Traefik drops headers unless told: accessLog.fields.headers.names.User-Agent=keep)" : "");
         }
         notices.accept(notice);
-        return new Choice(FallbackLineParser.of(best, otherFormats(bestFormat)), replay);
+        return new Choice(FallbackLineParser.of(best, otherFormats(bestFormat)), replay, bestFormat);
     }
 
     /**
@@ -166,13 +158,13 @@ public final class FormatDetector implements FormatChooser {
      * of every import: 53 KB of machine code for the combined parser's, 37 KB with this (JFR, a
      * 5,000,000-line import each).
      */
-    private static List<LogFormat> trialOrder(Sample sample, int[] lines) {
+    private static List<LogFormat> trialOrder(byte[] sample, int[] lines) {
         List<LogFormat> first = new ArrayList<>();
         List<LogFormat> then = new ArrayList<>();
         for (LogFormat format : LogFormat.DETECTED) {
             boolean parsesFirstLine;
             try {
-                format.parser().parse(sample.bytes, lines[0], lines[1], AgentFilter.ALL);
+                format.parser().parse(sample, lines[0], lines[1], AgentFilter.ALL);
                 parsesFirstLine = true;
             } catch (BadLineException | RuntimeException e) {
                 parsesFirstLine = false;
@@ -181,94 +173,5 @@ public final class FormatDetector implements FormatChooser {
         }
         first.addAll(then);
         return first;
-    }
-
-    /** The first lines of a source, held to be parsed twice: once to decide, once for real. */
-    private static final class Sample {
-        byte[] bytes = new byte[READ_BLOCK];
-        int length;
-        /** Whether the sample stopped at its line limit rather than at the end of the source. */
-        boolean complete;
-        /** An error that ended reading early; the replay raises it after the sample, where it happened. */
-        IOException error;
-
-        static Sample read(InputStream in) {
-            Sample sample = new Sample();
-            int newlines = 0;
-            try {
-                while (newlines < SAMPLE_LINES && sample.length < MAX_SAMPLE_BYTES) {
-                    if (sample.length == sample.bytes.length) {
-                        sample.bytes = Arrays.copyOf(sample.bytes, Math.min(MAX_SAMPLE_BYTES, sample.bytes.length * 2));
-                    }
-                    int n = in.read(sample.bytes, sample.length, Math.min(READ_BLOCK, sample.bytes.length - sample.length));
-                    if (n < 0) {
-                        return sample;
-                    }
-                    newlines += newlines(sample.bytes, sample.length, sample.length + n);
-                    sample.length += n;
-                }
-                sample.complete = true;
-            } catch (IOException e) {
-                sample.error = e;
-            }
-            return sample;
-        }
-
-        /**
-         * The newlines in {@code b[from, to)}, found a line at a time with {@link ByteSearch#indexOf}, which the
-         * parsers use anyway: a loop of its own over every byte ran only here, a few times, and cost a
-         * C2 compilation on the stack (60 ms of compiler time) at the start of every import.
-         */
-        private static int newlines(byte[] b, int from, int to) {
-            int count = 0;
-            for (int at = ByteSearch.indexOf(b, from, to, (byte) '\n'); at >= 0; at = ByteSearch.indexOf(b, at + 1, to, (byte) '\n')) {
-                count++;
-            }
-            return count;
-        }
-
-        /** Start and end offsets of the sample's non-blank lines, at most {@value #SAMPLE_LINES} of them. */
-        int[] lines() {
-            int[] bounds = new int[2 * SAMPLE_LINES];
-            int n = 0;
-            int start = 0;
-            while (start < length && n < SAMPLE_LINES) {
-                int nl = ByteSearch.indexOf(bytes, start, length, (byte) '\n');
-                if (nl < 0) {
-                    if (complete) {
-                        break; // a line cut off by the sample's end; it is parsed for real on replay
-                    }
-                    nl = length;
-                }
-                int end = nl > start && bytes[nl - 1] == '\r' ? nl - 1 : nl;
-                if (end > start && end - start <= LineParser.MAX_LINE_BYTES) {
-                    bounds[2 * n] = start;
-                    bounds[2 * n + 1] = end;
-                    n++;
-                }
-                start = nl + 1;
-            }
-            return Arrays.copyOf(bounds, 2 * n);
-        }
-
-        /** The source from its first byte: the sample, then the rest (or the error that stopped the sample). */
-        InputStream replay(InputStream rest) {
-            InputStream head = new ByteArrayInputStream(bytes, 0, length);
-            if (error != null) {
-                IOException failure = error;
-                return new SequenceInputStream(head, new InputStream() {
-                    @Override
-                    public int read() throws IOException {
-                        throw failure;
-                    }
-
-                    @Override
-                    public int read(byte[] b, int off, int len) throws IOException {
-                        throw failure;
-                    }
-                });
-            }
-            return new SequenceInputStream(head, rest);
-        }
     }
 }

@@ -479,7 +479,11 @@ public final class JsonLineParser implements LineParser {
             }
 
             String ip = text[Target.CLIENT.ordinal()];
-            if (ip != null && unit[Target.CLIENT.ordinal()] == Unit.WITH_PORT) {
+            boolean withPort = unit[Target.CLIENT.ordinal()] == Unit.WITH_PORT;
+            if (ip != null && withPort) {
+                if (!AddressText.isAddress(ip, true)) {
+                    throw notAnAddress(ip);
+                }
                 ip = ClientAddress.withoutPort(ip);
             }
             String forwarded = text[Target.FORWARDED.ordinal()];
@@ -490,10 +494,11 @@ public final class JsonLineParser implements LineParser {
             if (ip == null) {
                 require(Target.CLIENT, "client address", "remote_addr, request.client_ip, ClientHost");
             }
-            byte[] address = ip.getBytes(StandardCharsets.UTF_8);
-            if (!ClientAddress.looksLikeAddress(address, 0, address.length)) {
-                throw new BadLineException("no client address", "'" + LogText.excerpt(ip) + "' (" + path[Target.CLIENT.ordinal()]
-                        + ") is not a client address; expected an IPv4 or IPv6 address");
+            if (ip.startsWith("[") && ip.endsWith("]")) {
+                ip = ip.substring(1, ip.length() - 1);
+            }
+            if (!AddressText.isAddress(ip, false)) {
+                throw notAnAddress(ip);
             }
 
             String request = text[Target.REQUEST.ordinal()];
@@ -585,6 +590,11 @@ public final class JsonLineParser implements LineParser {
                 throw missing(what, keysTried);
             }
             return value;
+        }
+
+        private BadLineException notAnAddress(String ip) {
+            return new BadLineException("no client address", "'" + LogText.excerpt(ip) + "' (" + path[Target.CLIENT.ordinal()]
+                    + ") is not a client address; expected an IPv4 or IPv6 address");
         }
 
         private BadLineException missing(String what, String keysTried) {

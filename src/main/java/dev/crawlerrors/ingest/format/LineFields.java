@@ -1,5 +1,6 @@
 package dev.crawlerrors.ingest.format;
 
+import dev.crawlerrors.ingest.BadLineException;
 import dev.crawlerrors.ingest.Hit;
 import java.nio.charset.StandardCharsets;
 
@@ -19,6 +20,8 @@ final class LineFields {
 
     int clientFrom;
     int clientTo;
+    /** The client field as the format names it, for messages. */
+    String clientName;
     int forwardedFrom;
     int forwardedTo;
     int connectingFrom;
@@ -99,8 +102,16 @@ final class LineFields {
      * Only a format that records no address of its own takes the last X-Forwarded-For entry (or the
      * CF-Connecting-IP / True-Client-IP address) as the client.
      */
-    Hit hit(byte[] b) {
-        String ip = clientFrom == NONE ? null : ascii(b, clientFrom, clientTo);
+    Hit hit(byte[] b) throws BadLineException {
+        String ip = null;
+        if (clientFrom != NONE) {
+            // only addresses: checked here, for the lines the agent filter kept (CombinedLineParser#checkAddress says why)
+            if (!AddressText.isAddress(b, clientFrom, clientTo)) {
+                throw FieldKind.CLIENT.bad("no client address", b, clientFrom, clientTo, clientName);
+            }
+            boolean bracketed = b[clientFrom] == '[';
+            ip = bracketed ? ascii(b, clientFrom + 1, clientTo - 1) : ascii(b, clientFrom, clientTo);
+        }
         String forwardedFor = forwardedFrom != NONE ? LogText.text(b, forwardedFrom, forwardedTo)
                 : connectingFrom != NONE ? LogText.text(b, connectingFrom, connectingTo) : null;
         if (forwardedFor != null && ip == null) {

@@ -15,7 +15,7 @@ final class UnknownFormatParser implements LineParser {
     @Override
     public Hit parse(byte[] line, int from, int to, AgentFilter filter) throws BadLineException {
         throw new BadLineException(REASON, "'" + LogText.excerpt(line, from, to) + "' is in none of the formats tried ("
-                + FormatDetector.TRIED + "); name the format with --format");
+                + LogFormat.TRIED + "); name the format with --format");
     }
 
     @Override

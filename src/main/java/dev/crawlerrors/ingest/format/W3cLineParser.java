@@ -128,7 +128,10 @@ public final class W3cLineParser implements LineParser {
             return null;
         }
 
-        // only now build strings
+        // only now check that the client is an address, not a host name (CombinedLineParser#checkAddress says why), and build strings
+        if (!AddressText.isIpv4(b, starts[c], ends[c]) && !AddressText.isIpv6(b, starts[c], ends[c])) {
+            throw new BadLineException("no client address", "'" + LogText.excerpt(b, starts[c], ends[c]) + "' is not a c-ip; expected an IPv4 or IPv6 address");
+        }
         String ip = new String(b, starts[c], ends[c] - starts[c], StandardCharsets.US_ASCII);
         String forwardedFor = fieldText(b, Field.FORWARDED);
         forwardedFor = forwardedFor != null ? forwardedFor.replace("%2C", ",").replace("%20", " ").replace('+', ' ')

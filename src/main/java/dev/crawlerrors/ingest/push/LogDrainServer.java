@@ -6,6 +6,7 @@ import dev.crawlerrors.ingest.ParseCounts;
 import dev.crawlerrors.ingest.format.ByteSearch;
 import dev.crawlerrors.ingest.format.FormatChooser;
 import dev.crawlerrors.ingest.format.LogFormat;
+import dev.crawlerrors.ingest.format.NamedFormats;
 import dev.crawlerrors.text.ShownText;
 import io.javalin.Javalin;
 import io.javalin.compression.CompressionStrategy;
@@ -114,7 +115,7 @@ public final class LogDrainServer implements AutoCloseable {
      *
      * @param token         the bearer token senders must present
      * @param defaultFormats the format of text batches that name none ({@code serve --format}, chosen for
-     *                       each batch: {@link LogFormat#liveChooser})
+     *                       each batch: {@link NamedFormats#liveChooser})
      * @param sink           stores each batch
      * @throws IllegalArgumentException for an empty token
      */
@@ -206,7 +207,7 @@ public final class LogDrainServer implements AutoCloseable {
             return defaultFormats;
         }
         try {
-            return LogFormat.liveChooser(format, notice -> { });
+            return NamedFormats.liveChooser(format, notice -> { });
         } catch (IllegalArgumentException e) {
             throw new Refusal(400, "format: " + e.getMessage(), Map.of("parameter", "format"), Map.of());
         }

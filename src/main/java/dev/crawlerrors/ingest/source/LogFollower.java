@@ -90,7 +90,8 @@ public final class LogFollower implements AutoCloseable {
      * @param reader     parses the new lines (the same one imports use)
      * @param formats    chooses each file's format ({@code --format}); auto-detection decides on the lines there are
      * @param imported   where earlier progress is looked up, so following resumes where it stopped
-     * @param sink       receives the hits with their position (which it must store together)
+     * @param sink       receives the hits with their positions (which it must store together, by compare-and-set:
+     *                   a sink that refuses them makes the file be opened again at the position the store has)
      * @param afterBatch called after each batch of lines with its counts, to make them visible (a store flush)
      * @param notices    told, in one sentence, what happened to a file (appeared, rotated, unreadable)
      */
@@ -358,7 +359,11 @@ public final class LogFollower implements AutoCloseable {
     private void deliver(Tail tail, InputStream lines, long length) throws IOException {
         ParseCounts counts;
         try {
-            counts = reader.read(lines, tail.parser, tail.position, tail.check, filter, sink, ReadProgress.NONE);
+            // from where the store has the file: a read that handed nothing on (bad lines only) moved on without it
+            counts = reader.read(lines, tail.parser, tail.position, tail.check, filter, (hits, from, through) -> {
+                sink.accept(hits, tail.recorded, through);
+                tail.recorded = through;
+            }, ReadProgress.NONE);
         } catch (IOException | RuntimeException e) {
             throw e;
         } catch (Exception e) {
@@ -425,6 +430,8 @@ public final class LogFollower implements AutoCloseable {
         final Object fileKey;
         final Fingerprint fingerprint;
         SourceProgress position;
+        /** The position last handed to the sink (where the file was opened, at first): where the store has it. */
+        SourceProgress recorded;
         /** The check of the bytes before {@link #position}, moved on as lines are read. */
         final TailCheck check;
         long drainUntil;
@@ -443,6 +450,7 @@ public final class LogFollower implements AutoCloseable {
             this.fileKey = fileKey;
             this.fingerprint = fingerprint;
             this.position = position;
+            this.recorded = position;
             this.check = check;
         }
 

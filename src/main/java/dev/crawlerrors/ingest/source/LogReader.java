@@ -90,7 +90,7 @@ public final class LogReader implements AutoCloseable {
      */
     public ParseCounts read(InputStream in, String source, AgentFilter filter, HitSink sink, ReadProgress progress)
             throws Exception {
-        return read(in, new SourceProgress(null, source, 0, 0), filter, (hits, through) -> {
+        return read(in, new SourceProgress(null, source, 0, 0), filter, (hits, from, through) -> {
             if (!hits.isEmpty()) {
                 sink.accept(hits);
             }
@@ -99,9 +99,10 @@ public final class LogReader implements AutoCloseable {
 
     /**
      * Reads {@code in}, which starts at {@code from} in its log, to its end, handing each chunk's
-     * hits to the sink with the position the chunk ends at. Bad lines are numbered from the start
-     * of the log. A read error stops this source but keeps what was parsed before it; it is
-     * recorded in the returned counts.
+     * hits to the sink with the positions the chunk starts and ends at. Bad lines are numbered from
+     * the start of the log. A read error stops this source but keeps what was parsed before it; it
+     * is recorded in the returned counts. A sink that throws {@link SourceSink.Stop} ends the read:
+     * the counts returned are those of the chunks it took.
      *
      * <p>Positions are handed on only once a line has parsed: a log read with the wrong format
      * yields none, so it is not taken for imported and can be read again with the right one.
@@ -189,6 +190,7 @@ public final class LogReader implements AutoCloseable {
         int filled = 0;
         long bufferStart = 0; // where buffer[0] is in the stream
         boolean skippingLongLine = false;
+        SourceProgress handedOn = from; // where the sink has the log: where the last chunk it took ended
         String readError = null;
         DamagedLogException damage = null;
         try {
@@ -255,7 +257,7 @@ public final class LogReader implements AutoCloseable {
                 filled -= cut;
                 System.arraycopy(chunk, cut, buffer, 0, filled);
                 while (inFlight.size() >= maxInFlight) {
-                    deliver(inFlight.poll(), total, from, sink, spare);
+                    handedOn = deliver(inFlight.poll(), total, from, handedOn, sink, spare);
                     progress.advanced(total.linesRead());
                 }
                 if (end && filled == 0) {
@@ -263,9 +265,10 @@ public final class LogReader implements AutoCloseable {
                 }
             }
             while (!inFlight.isEmpty()) {
-                deliver(inFlight.poll(), total, from, sink, spare);
+                handedOn = deliver(inFlight.poll(), total, from, handedOn, sink, spare);
             }
             progress.advanced(total.linesRead());
+            total.readAs(parser.describe());
             if (damage != null) {
                 long lines = from.lines() + total.linesRead();
                 total.sourceError(damage.getMessage() + (lines == 0 ? ": nothing of it could be read"
@@ -274,8 +277,10 @@ public final class LogReader implements AutoCloseable {
                 total.sourceError(source + ": reading stopped after line " + (from.lines() + total.linesRead()) + " (" + readError
                         + "); the lines before it were kept");
             }
-            total.readAs(parser.describe());
             return total;
+        } catch (SourceSink.Stop stop) {
+            total.readAs(parser.describe());
+            return total; // what the sink took; the rest of the log is read by whoever reads it next
         } finally {
             inFlight.forEach(p -> p.parsed.cancel(true));
             spare.forEach(spareChunks::offer);
@@ -444,8 +449,12 @@ public final class LogReader implements AutoCloseable {
         }
     }
 
-    private static void deliver(Pending pending, ParseCounts total, SourceProgress from, SourceSink sink, ArrayDeque<byte[]> spare)
-            throws Exception {
+    /**
+     * Hands a chunk's hits on, with the position the last chunk handed on ended at ({@code handedOn},
+     * where the read started for the first), and counts it; returns the position handed on now.
+     */
+    private static SourceProgress deliver(Pending pending, ParseCounts total, SourceProgress from, SourceProgress handedOn, SourceSink sink,
+            ArrayDeque<byte[]> spare) throws Exception {
         // the chunk's array goes back for the next chunk once its lines are parsed
         Parsed parsed;
         try {
@@ -456,10 +465,15 @@ public final class LogReader implements AutoCloseable {
         if (pending.chunk != null) {
             spare.push(pending.chunk);
         }
-        total.add(parsed.counts, from.lines() + total.linesRead());
-        if (!parsed.hits.isEmpty() || total.linesParsed() > 0 || total.linesDirective() > 0) {
-            sink.accept(parsed.hits, from.advancedBy(pending.endByte, total.linesRead(), pending.check));
+        // counted once the sink took the chunk: one it refused (SourceSink.Stop) was not read here
+        SourceProgress through = handedOn;
+        if (!parsed.hits.isEmpty() || total.linesParsed() + parsed.counts.linesParsed() > 0
+                || total.linesDirective() + parsed.counts.linesDirective() > 0) {
+            through = from.advancedBy(pending.endByte, total.linesRead() + parsed.counts.linesRead(), pending.check);
+            sink.accept(parsed.hits, handedOn, through);
         }
+        total.add(parsed.counts, from.lines() + total.linesRead());
+        return through;
     }
 
     /** This worker's copy of {@code parser}, made on first use (parsers keep per-line scratch state). */

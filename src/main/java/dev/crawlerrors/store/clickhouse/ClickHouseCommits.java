@@ -4,6 +4,7 @@ import dev.crawlerrors.crawler.CrawlerHit;
 import dev.crawlerrors.ingest.FileStamp;
 import dev.crawlerrors.ingest.SourceProgress;
 import dev.crawlerrors.store.HitWriter;
+import dev.crawlerrors.store.PositionMovedException;
 import dev.crawlerrors.store.StoreException;
 import dev.crawlerrors.text.Failures;
 import java.util.ArrayList;
@@ -44,8 +45,19 @@ final class ClickHouseCommits implements HitWriter {
         this.db = db;
     }
 
-    /** Starts committing every second what waits in the writer. */
-    void start() {
+    /**
+     * Starts committing every second what waits in the writer, after {@code leftovers}: the removal
+     * of what writers killed before they committed left behind (never counted, and tried again by
+     * the next writer's start when it fails: a user without ALTER cannot remove them).
+     */
+    void start(Runnable leftovers) {
+        committer.execute(() -> {
+            try {
+                leftovers.run();
+            } catch (RuntimeException e) {
+                // they never count, and the next writer's start tries again
+            }
+        });
         committer.scheduleWithFixedDelay(this::commitQuietly, 1, 1, TimeUnit.SECONDS);
     }
 
@@ -56,9 +68,9 @@ final class ClickHouseCommits implements HitWriter {
     }
 
     @Override
-    public void append(List<CrawlerHit> hits, SourceProgress through) {
+    public void append(List<CrawlerHit> hits, SourceProgress from, SourceProgress through) {
         rethrowCommitterFailure();
-        writer.append(hits, through);
+        writer.append(hits, from, through);
     }
 
     /**
@@ -120,10 +132,15 @@ final class ClickHouseCommits implements HitWriter {
         return new ArrayList<>(found.values());
     }
 
+    /** Commits what was appended; the logs whose lines another writer had moved on meanwhile are told (see {@link HitWriter#flush}). */
     @Override
     public void flush() {
         rethrowCommitterFailure();
         writer.flush();
+        List<PositionMovedException.Refused> refused = writer.takeRefused();
+        if (!refused.isEmpty()) {
+            throw PositionMovedException.atCommit(refused);
+        }
     }
 
     /** Commits what this process appended, if anything waits: a read then sees it. */

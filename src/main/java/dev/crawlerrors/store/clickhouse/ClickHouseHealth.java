@@ -3,6 +3,7 @@ package dev.crawlerrors.store.clickhouse;
 import dev.crawlerrors.store.HitFilter;
 import dev.crawlerrors.store.Snapshot;
 import dev.crawlerrors.store.StoreException;
+import dev.crawlerrors.store.StoreUnavailableException;
 import dev.crawlerrors.store.StoreHealth;
 import dev.crawlerrors.text.Failures;
 
@@ -41,6 +42,10 @@ final class ClickHouseHealth implements StoreHealth {
             reader.minuteCounts(HitFilter.ERRORS, now);
             reader.rows(HitFilter.ERRORS, now, Long.MIN_VALUE / 4, Long.MAX_VALUE / 4, 0, 1);
             http.query(cluster.meta(), "SELECT count(), sum(bytes), max(file_key) FROM " + location.database() + ".commits");
+        } catch (StoreUnavailableException e) {
+            // its server may answer again: said so, as a page is (a 503 with Retry-After)
+            throw new StoreUnavailableException("the ClickHouse store " + location.shown() + " cannot be read: " + Failures.firstLine(e)
+                    + "; check that every server of it runs and answers", e);
         } catch (RuntimeException e) {
             throw new StoreException("the ClickHouse store " + location.shown() + " cannot be read: " + Failures.firstLine(e)
                     + "; check that every server of it runs and answers", e);

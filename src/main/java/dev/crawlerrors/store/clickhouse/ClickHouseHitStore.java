@@ -50,7 +50,8 @@ public final class ClickHouseHitStore implements HitStore {
         this.health = new ClickHouseHealth(http, cluster, location, snapshots, commits, reader);
         this.committed = writer::commits;
         snapshots.dropOld();
-        commits.start();
+        new ClickHouseLogClaims(http, cluster.meta(), location.database()).dropOld(ClickHouseSnapshots.KEEP_DAYS);
+        commits.start(() -> ClickHouseLeftovers.remove(http, cluster, location.database(), snapshots.crashedWriters()));
     }
 
     /**
@@ -119,6 +120,7 @@ public final class ClickHouseHitStore implements HitStore {
         return verdicts;
     }
 
+    /** Commits what was appended; the logs whose lines another writer had moved on meanwhile are told (see {@link HitWriter#flush}). */
     @Override
     public StoreHealth health() {
         return health;

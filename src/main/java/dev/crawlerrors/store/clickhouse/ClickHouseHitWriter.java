@@ -6,11 +6,13 @@ import dev.crawlerrors.ingest.FileStamp;
 import dev.crawlerrors.ingest.Hit;
 import dev.crawlerrors.ingest.SourceProgress;
 import dev.crawlerrors.store.BatchInFlight;
+import dev.crawlerrors.store.PositionMovedException;
 import dev.crawlerrors.store.StoreException;
 import dev.crawlerrors.store.UrlKey;
 import dev.crawlerrors.text.Failures;
 import java.net.ConnectException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -43,11 +45,12 @@ final class ClickHouseHitWriter {
     private static final String URL_LOG_COLUMNS = "(k, host, url, ts_ms, writer, seq, n, status, ip, crawler, bot_type)";
     private static final String VERDICT_COLUMNS = "(ip, crawler, verification, reason, version, writer, seq)";
     private static final String COMMIT_COLUMNS = "(writer, seq, closed, fingerprint, name, bytes, lines, prefix, check_hash, file_key,"
-            + " file_size, file_modified_nanos)";
+            + " file_size, file_modified_nanos, claimed)";
 
     private final ClickHouseHttp http;
     private final ClickHouseCluster cluster;
     private final String db;
+    private final ClickHouseLogClaims claims;
 
     // the appending side, under this object's lock
     private ClickHouseBatch buffered = new ClickHouseBatch();
@@ -67,6 +70,12 @@ final class ClickHouseHitWriter {
      */
     private final Map<String, SourceProgress> uncommittedProgress = new ConcurrentHashMap<>();
     private final Map<String, SourceProgress> uncommittedFiles = new ConcurrentHashMap<>();
+    /**
+     * Logs whose lines were refused as their batch was committed (another writer had moved them on,
+     * or claimed where they start), not told yet: the appender of one is told at its next append of
+     * it, else at the next {@link #takeRefused} (the store's flush). Set by the writer's thread.
+     */
+    private final Map<String, PositionMovedException.Refused> refused = new ConcurrentHashMap<>();
     /** Whether a flush is under way: what it writes is not committed yet, though no longer dirty. */
     private volatile boolean flushing;
     private volatile Future<?> writing;
@@ -91,9 +100,15 @@ final class ClickHouseHitWriter {
         this.http = http;
         this.cluster = cluster;
         this.db = db;
+        this.claims = new ClickHouseLogClaims(http, cluster.meta(), db);
     }
 
     synchronized void append(List<CrawlerHit> hits) {
+        buffered.startRun(null);
+        add(hits);
+    }
+
+    private void add(List<CrawlerHit> hits) {
         dirty = true;
         for (CrawlerHit hit : hits) {
             if (knownClaims.add(hit.claim())) {
@@ -110,13 +125,55 @@ final class ClickHouseHitWriter {
         }
     }
 
-    synchronized void append(List<CrawlerHit> hits, SourceProgress through) {
-        buffered.progress.put(through.fingerprint(), through);
-        uncommittedProgress.put(through.fingerprint(), through);
+    /**
+     * Appends hits with their log's position, to be recorded by compare-and-set: against what this
+     * process appended of the log and has not committed, at once, and against what every writer
+     * committed and claims, when the batch goes out ({@link ClickHouseLogClaims}).
+     *
+     * @throws PositionMovedException when this process has the log elsewhere, or when lines of it
+     *                                appended before were refused as they were committed
+     */
+    synchronized void append(List<CrawlerHit> hits, SourceProgress from, SourceProgress through) {
+        String key = through.fingerprint();
+        PositionMovedException.Refused earlier = refused.remove(key);
+        if (earlier != null) {
+            // what is buffered of the log went on from the refused lines: refused with them
+            List<CrawlerHit> buffer = buffered.hitsOf(key);
+            buffered.drop(java.util.Set.of(key));
+            SourceProgress end = uncommittedProgress.remove(key);
+            if (end != null && end.file() != null) {
+                uncommittedFiles.remove(end.file().key(), end);
+            }
+            // told even when it reads on from where the store has the log: it counted the refused hits as stored
+            List<CrawlerHit> taken = new ArrayList<>(earlier.hits());
+            taken.addAll(buffer);
+            throw PositionMovedException.atCommit(List.of(new PositionMovedException.Refused(key, earlier.storedUpTo(), earlier.storeHas(),
+                    taken)));
+        }
+        SourceProgress appended = uncommittedProgress.get(key);
+        if (appended != null) {
+            PositionMovedException.check(from, appended);
+        }
+        buffered.from.putIfAbsent(key, from);
+        buffered.progress.put(key, through);
+        uncommittedProgress.put(key, through);
         if (through.file() != null) {
             uncommittedFiles.put(through.file().key(), through);
         }
-        append(hits);
+        buffered.startRun(key);
+        add(hits);
+    }
+
+    /** The logs whose lines were refused and whose appenders were not told yet: told now, by the caller. */
+    synchronized List<PositionMovedException.Refused> takeRefused() {
+        List<PositionMovedException.Refused> told = new ArrayList<>();
+        for (String key : List.copyOf(refused.keySet())) {
+            PositionMovedException.Refused log = refused.remove(key);
+            if (log != null) {
+                told.add(log);
+            }
+        }
+        return told;
     }
 
     /** The progress appended and not yet committed of the logs whose key begins with one of {@code prefixes}. */
@@ -228,7 +285,12 @@ final class ClickHouseHitWriter {
         }
     }
 
-    /** Writes and commits one batch (writer thread); a failure is tried once more under a new writer. */
+    /**
+     * Writes and commits one batch (writer thread); a failure is tried once more under a new writer.
+     * Its logs are claimed once its rows are sent, just before its commit ({@link ClickHouseLogClaims}):
+     * when some are refused whose hits went out, the rest is sent again under a new writer (the
+     * first one's rows never count), and claimed again.
+     */
     private void write(ClickHouseBatch batch) {
         for (int attempt = 1; ; attempt++) {
             try {
@@ -236,12 +298,19 @@ final class ClickHouseHitWriter {
                 long batchSeq = seq + 1;
                 long firstN = n + 1;
                 sendRows(batch, batchSeq, firstN);
+                if (!claimLogs(batch)) {
+                    claims.withdraw(batch);
+                    writer = 0;
+                    attempt--; // no failure: a smaller batch
+                    continue;
+                }
                 commit(batch, batchSeq);
                 commits.incrementAndGet();
                 seq = batchSeq;
                 n = firstN + batch.hits.size() - 1;
                 return;
             } catch (RuntimeException e) {
+                claims.withdrawQuietly(batch, e); // claimed again, if tried again
                 writer = 0; // given up: what it wrote of this batch never counts, nor does it commit again
                 if (attempt == 2 || e instanceof Ambiguous) {
                     throw e instanceof StoreException store ? store
@@ -249,6 +318,30 @@ final class ClickHouseHitWriter {
                 }
             }
         }
+    }
+
+    /**
+     * Claims the batch's logs, takes out those another writer moved on or claims, and notes them for
+     * their appenders; false when hits of theirs were among the rows sent.
+     */
+    private boolean claimLogs(ClickHouseBatch batch) {
+        Map<String, SourceProgress> ends = new HashMap<>(batch.progress);
+        List<PositionMovedException.Refused> lost = claims.claim(batch);
+        boolean sentNone = true;
+        for (PositionMovedException.Refused log : lost) {
+            refused.merge(log.key(), log, (older, newer) -> {
+                List<CrawlerHit> hits = new ArrayList<>(older.hits());
+                hits.addAll(newer.hits());
+                return new PositionMovedException.Refused(log.key(), older.storedUpTo(), newer.storeHas(), hits);
+            });
+            SourceProgress end = ends.get(log.key());
+            uncommittedProgress.remove(log.key(), end);
+            if (end.file() != null) {
+                uncommittedFiles.remove(end.file().key(), end);
+            }
+            sentNone &= log.hits().isEmpty();
+        }
+        return sentNone;
     }
 
     /** Sends the batch's verdicts to every shard and its hits to theirs, all at once, and waits for them all. */
@@ -336,9 +429,9 @@ final class ClickHouseHitWriter {
      */
     private void commit(ClickHouseBatch batch, long batchSeq) {
         ClickHouseTsv.Writer rows = new ClickHouseTsv.Writer(256);
-        commitRow(rows, batchSeq, false, null);
+        commitRow(rows, batchSeq, false, null, 0);
         for (SourceProgress p : batch.progress.values()) {
-            commitRow(rows, batchSeq, false, p);
+            commitRow(rows, batchSeq, false, p, batch.claimed.getOrDefault(p.fingerprint(), 0L));
         }
         try {
             ClickHouseHttp.await(http.insert(cluster.meta(), db + ".commits " + COMMIT_COLUMNS, rows));
@@ -375,12 +468,15 @@ final class ClickHouseHitWriter {
         return false;
     }
 
-    /** A row of {@code commits}: the batch's own ({@code progress} null), or how far one of its logs was read. */
-    private void commitRow(ClickHouseTsv.Writer rows, long batchSeq, boolean closed, SourceProgress progress) {
+    /**
+     * A row of {@code commits}: the batch's own ({@code progress} null), or how far one of its logs
+     * was read, with when its claim was made (0: a file's stamp where the log was, which claims nothing).
+     */
+    private void commitRow(ClickHouseTsv.Writer rows, long batchSeq, boolean closed, SourceProgress progress, long claimed) {
         rows.unsigned(writer).tab().field(batchSeq).tab().field(closed ? 1 : 0).tab();
         if (progress == null) {
             rows.field("").tab().field("").tab().field(0).tab().field(0).tab().field("").tab().nul().tab().field("").tab().field(0).tab()
-                    .field(0).endRow();
+                    .field(0).tab().field(0).endRow();
             return;
         }
         rows.field(progress.fingerprint()).tab().field(progress.name()).tab().field(progress.bytes()).tab().field(progress.lines()).tab()
@@ -397,7 +493,7 @@ final class ClickHouseHitWriter {
         } else {
             rows.field(file.key()).tab().field(file.size()).tab().field(file.modifiedNanos());
         }
-        rows.endRow();
+        rows.tab().field(claimed).endRow();
     }
 
     /** A writer id for the next batch: a new one at first, after a failure, and when the current one is half its lease old. */
@@ -418,7 +514,7 @@ final class ClickHouseHitWriter {
         seq = 0;
         n = 0;
         ClickHouseTsv.Writer rows = new ClickHouseTsv.Writer(64);
-        commitRow(rows, 0, false, null);
+        commitRow(rows, 0, false, null, 0);
         ClickHouseHttp.await(http.insert(cluster.meta(), db + ".commits " + COMMIT_COLUMNS, rows));
         lastWriter = id;
         registeredNanos = System.nanoTime();
@@ -431,7 +527,7 @@ final class ClickHouseHitWriter {
         }
         try {
             ClickHouseTsv.Writer rows = new ClickHouseTsv.Writer(64);
-            commitRow(rows, seq + 1, true, null);
+            commitRow(rows, seq + 1, true, null, 0);
             ClickHouseHttp.await(http.insert(cluster.meta(), db + ".commits " + COMMIT_COLUMNS, rows));
         } catch (RuntimeException e) {
             // left unclosed: snapshots go on listing it, which costs a little and loses nothing

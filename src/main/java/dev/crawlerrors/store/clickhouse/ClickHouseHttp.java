@@ -16,6 +16,9 @@ import java.time.Duration;
 import java.util.Base64;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 
 /**
@@ -40,12 +43,14 @@ final class ClickHouseHttp {
     static final int MAX_QUERY_BYTES = 4 << 20;
 
     private final HttpClient client;
+    private final ClickHouseAnswerWatch watch;
     private final String authorization;
     private final ClickHouseSettings settings;
     private final String user;
 
     ClickHouseHttp(String user, String password, ClickHouseSettings settings) {
         this.client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(CONNECT).build();
+        this.watch = new ClickHouseAnswerWatch(client);
         this.authorization = "Basic " + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
         this.settings = settings;
         this.user = user;
@@ -130,21 +135,38 @@ final class ClickHouseHttp {
     }
 
     /**
-     * Sends {@code request} to {@code server}: a timeout or a refused connection is the server being
-     * unavailable ({@link StoreUnavailableException}, a 503 to readers), any other failure to talk a
-     * {@link Stale} connection the caller may try once more on a fresh one.
+     * Sends {@code request} to {@code server}: a timeout, a refused connection or a server that stops
+     * answering ({@link ClickHouseAnswerWatch}) is the server being unavailable ({@link
+     * StoreUnavailableException}, a 503 to readers), any other failure to talk a {@link Stale}
+     * connection the caller may try once more on a fresh one.
      */
     private <T> HttpResponse<T> exchange(URI server, HttpRequest request, HttpResponse.BodyHandler<T> body) throws Stale {
+        CompletableFuture<HttpResponse<T>> answer = watch.watch(server, client.sendAsync(request, body));
+        Duration bound = request.timeout().orElseThrow().plus(ClickHouseAnswerWatch.PING.multipliedBy(2));
         try {
-            return client.send(request, body);
-        } catch (HttpTimeoutException e) {
-            throw new StoreUnavailableException("ClickHouse at " + server + " did not answer within "
-                    + request.timeout().orElseThrow().toSeconds() + " s", e);
-        } catch (ConnectException e) {
-            throw unreachable(server, e);
-        } catch (IOException e) {
-            throw new Stale(e);
+            // bounded beyond the request's own timeout too: a client that never completes it is said, not waited for
+            return answer.get(bound.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            answer.cancel(true);
+            throw new StoreUnavailableException("ClickHouse at " + server + " did not answer within " + bound.toSeconds() + " s", e);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof StoreUnavailableException unavailable) {
+                throw unavailable;
+            }
+            if (cause instanceof HttpTimeoutException) {
+                throw new StoreUnavailableException("ClickHouse at " + server + " did not answer within "
+                        + request.timeout().orElseThrow().toSeconds() + " s", cause);
+            }
+            if (cause instanceof ConnectException) {
+                throw unreachable(server, cause);
+            }
+            if (cause instanceof IOException io) {
+                throw new Stale(io);
+            }
+            throw new StoreException("a request to ClickHouse at " + server + " failed: " + cause, cause);
         } catch (InterruptedException e) {
+            answer.cancel(true);
             Thread.currentThread().interrupt();
             throw new StoreException("a request to ClickHouse at " + server + " was interrupted", e);
         }
@@ -167,10 +189,10 @@ final class ClickHouseHttp {
         URI uri = URI.create(server + "/?query=" + URLEncoder.encode(query, StandardCharsets.UTF_8) + settings.urlParameters());
         HttpRequest request = request(uri, WRITE)
                 .POST(HttpRequest.BodyPublishers.ofByteArray(rows.bytes(), 0, rows.size())).build();
-        return client.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray()).handle((response, failure) -> {
+        return watch.watch(server, client.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray())).handle((response, failure) -> {
             if (failure != null) {
                 Throwable cause = failure instanceof CompletionException c && c.getCause() != null ? c.getCause() : failure;
-                throw new CompletionException(unreachable(server, cause));
+                throw new CompletionException(cause instanceof StoreUnavailableException unavailable ? unavailable : unreachable(server, cause));
             }
             if (response.statusCode() != 200) {
                 throw new CompletionException(failed(server, response));

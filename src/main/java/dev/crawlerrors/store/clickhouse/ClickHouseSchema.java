@@ -23,12 +23,18 @@ import java.util.Set;
  *     own hits by verdict without asking another. {@code verdicts_local}, fed from it by a
  *     materialized view, a ReplacingMergeTree keeping each claim's latest version, answers
  *     "which addresses are unverified" (read with {@code argMax}, as merges run when they will);</li>
+<<<<<<< HEAD
  * <li>{@code url_log_local}, on each shard: each of its hits again under its URL's number, ordered
  *     by it, so that a URL's history is a short read; {@code url_log} reads every shard's;</li>
  * <li>on the first shard only: {@code url_states} and {@code url_folds}, the URLs' states kept
  *     ({@link ClickHouseUrlStates}), {@code commits} (each batch committed by a writer, with how far its
  *     logs were read), {@code snapshots} (which batches each snapshot holds) and
  *     {@code schema_version}.</li>
+=======
+ * <li>on the first shard only: {@code commits} (each batch committed by a writer, with how far its
+ *     logs were read), {@code log_claims} (the positions writers claimed to move logs on from),
+ *     {@code snapshots} (which batches each snapshot holds) and {@code schema_version}.</li>
+>>>>>>> main
  * </ul>
  * Only SQL that both 18.16 and current releases take: no TTL, codecs, skip indexes or
  * DateTime64 (epoch milliseconds in an Int64 instead).
@@ -41,9 +47,11 @@ final class ClickHouseSchema {
      * the file was read to its end, the file's stamp ({@link #MIGRATIONS}). 3: the hits' counts by
      * minute ({@link #MINUTE_COUNTS}), made from the hits stored so far on the upgrade, which wants
      * no writer running meanwhile and one process first (a batch written while the view is made, or
-     * two processes upgrading at once, may count twice or not at all).
+     * two processes upgrading at once, may count twice or not at all). 4: logs' positions recorded by
+     * compare-and-set ({@link ClickHouseLogClaims}): {@code log_claims}, and in {@code commits} when
+     * each log's claim was made, a commit after its life refused by the server.
      */
-    static final int VERSION = 3;
+    static final int VERSION = 4;
 
     /**
      * The columns version 2 added to {@code commits}, as {@code ALTER TABLE ... ADD COLUMN} takes
@@ -59,6 +67,10 @@ final class ClickHouseSchema {
         MIGRATIONS.put("file_key", "file_key String DEFAULT ''");
         MIGRATIONS.put("file_size", "file_size UInt64 DEFAULT 0");
         MIGRATIONS.put("file_modified_nanos", "file_modified_nanos Int64 DEFAULT 0");
+        MIGRATIONS.put("claimed", "claimed UInt32 DEFAULT 0");
+        // 0 for the rows of older parts, which a merge evaluates it for: only a claim's own commit is checked
+        MIGRATIONS.put("claim_lease", "claim_lease UInt8 MATERIALIZED throwIf(claimed > 0 AND toUInt32(now()) > claimed + "
+                + ClickHouseLogClaims.CLAIM_SECONDS + ")");
     }
 
     /**
@@ -184,10 +196,22 @@ final class ClickHouseSchema {
                   file_key String DEFAULT '',
                   file_size UInt64 DEFAULT 0,
                   file_modified_nanos Int64 DEFAULT 0,
+                  claimed UInt32 DEFAULT 0,
+                  claim_lease UInt8 MATERIALIZED throwIf(claimed > 0 AND toUInt32(now()) > claimed + %3$d),
                   committed DateTime DEFAULT now(),
                   lease UInt8 MATERIALIZED throwIf(now() > toDateTime(bitShiftRight(writer, 32)) + %2$d)
                 ) ENGINE = ReplacingMergeTree(seq)
-                ORDER BY (writer, fingerprint)""".formatted(db, ClickHouseSnapshots.LEASE_SECONDS));
+                ORDER BY (writer, fingerprint)""".formatted(db, ClickHouseSnapshots.LEASE_SECONDS, ClickHouseLogClaims.CLAIM_SECONDS));
+        tables.put("log_claims", """
+                CREATE TABLE IF NOT EXISTS %1$s.log_claims (
+                  fingerprint String,
+                  from_bytes UInt64,
+                  claim UInt64,
+                  withdrawn UInt8,
+                  made DateTime DEFAULT now()
+                ) ENGINE = MergeTree
+                PARTITION BY toYYYYMMDD(made)
+                ORDER BY (fingerprint, from_bytes, claim)""".formatted(db));
         tables.put("snapshots", """
                 CREATE TABLE IF NOT EXISTS %1$s.snapshots (
                   total UInt64,

@@ -176,12 +176,29 @@ final class ClickHouseSnapshots {
             return last.view();
         }
         long readAt = System.nanoTime();
-        View view = readNewest();
+        View view = readNewest(true);
         newest = new Newest(view, readAt, commits);
         return view;
     }
 
-    private View readNewest() {
+    /** The newest snapshot, read without storing it (for {@code check}, which changes nothing). */
+    View newestUnrecorded() {
+        return readNewest(false);
+    }
+
+    /**
+     * The writers past the fence that never closed (killed, or given up after a failure), each with
+     * the last batch it committed: rows of theirs beyond it were never committed and never will be.
+     */
+    synchronized Map<Long, Long> crashedWriters() {
+        long wanted = fence();
+        if (Long.compareUnsigned(wanted, fence) > 0) {
+            passFence(wanted);
+        }
+        return new TreeMap<>(crashed);
+    }
+
+    private View readNewest(boolean record) {
         long wanted = fence();
         synchronized (this) {
             if (Long.compareUnsigned(wanted, fence) > 0) {
@@ -207,7 +224,7 @@ final class ClickHouseSnapshots {
         View view;
         synchronized (this) {
             if (fence != fenceNow) {
-                return readNewest(); // another reader moved the fence meanwhile: read again against it
+                return readNewest(record); // another reader moved the fence meanwhile: read again against it
             }
             long total = totalBelow + activeTotal;
             if (total == 0) {
@@ -226,6 +243,9 @@ final class ClickHouseSnapshots {
                 seqs[i++] = e.getValue();
             }
             view = new View(total, fence, writers, seqs);
+        }
+        if (!record) {
+            return view;
         }
         store(view);
         synchronized (this) {

@@ -14,7 +14,8 @@ import java.util.Set;
  * {@code crawl-errors check} of a store on ClickHouse, read-only: the server {@code --db} names
  * answers, the store's schema version is one this crawl-errors knows, every shard of its cluster
  * answers over its own HTTP port and holds the store's tables, and every value of every table reads
- * (each table's rows hashed whole, so the server reads and checks each column's blocks). Nothing is
+ * (each table's rows hashed whole, so the server reads and checks each column's blocks). The hits
+ * counted are those the report counts: rows of batches never committed are not. Nothing is
  * created or changed: a store that is missing is said to be missing, not made.
  */
 public final class ClickHouseStoreCheck {
@@ -30,7 +31,7 @@ public final class ClickHouseStoreCheck {
      */
     private static final Set<Integer> DAMAGE = Set.of(40, 246, 117, 33, 32, 271, 1000);
     private static final List<String> SHARD_TABLES = List.of("hits_local", "verdict_log_local", "verdicts_local", "minute_counts_local");
-    private static final List<String> META_TABLES = List.of("commits", "snapshots", "schema_version");
+    private static final List<String> META_TABLES = List.of("commits", "log_claims", "snapshots", "schema_version");
 
     /** The schema this crawl-errors writes: an older store is brought to it by the next import or serve. */
     public static final int SCHEMA_VERSION = ClickHouseSchema.VERSION;
@@ -59,7 +60,8 @@ public final class ClickHouseStoreCheck {
         String db = location.database();
         ClickHouseCluster cluster = ClickHouseCluster.discover(http, location);
         URI meta = cluster.meta();
-        if (!tables(http, meta, db).contains("schema_version")) {
+        Set<String> metaTables = tables(http, meta, db);
+        if (!metaTables.contains("schema_version")) {
             return Optional.empty();
         }
         long version = single(http, meta, "SELECT max(version) FROM " + db + ".schema_version", location, "schema_version");
@@ -67,6 +69,9 @@ public final class ClickHouseStoreCheck {
             throw new StoreException("the ClickHouse database " + db + " was made by a newer crawl-errors (schema " + version
                     + "; this one knows " + ClickHouseSchema.VERSION + "): check it with that version", null);
         }
+        // the hits the report counts: those of committed batches, at the newest snapshot (no row left by a killed import)
+        String committed = metaTables.contains("commits") ? new ClickHouseSnapshots(http, meta, db, () -> 0, 0).newestUnrecorded().visible()
+                : "0"; // a store without its commits is damaged: said so below
         long hits = 0;
         long bytes = 0;
         long verdicts = 0;
@@ -82,18 +87,21 @@ public final class ClickHouseStoreCheck {
             if (shard.http().equals(meta)) {
                 expected.addAll(META_TABLES);
             }
-            // schema 2 had no counts by minute: the next import or serve makes them
+            // schema 2 had no counts by minute, schema 3 no claims: the next import or serve makes them
             if (version < 3) {
                 expected.remove("minute_counts_local");
+            }
+            if (version < 4) {
+                expected.remove("log_claims");
             }
             for (String table : expected) {
                 if (!present.contains(table)) {
                     throw new DamagedStoreException(location.shown(), "shard " + shard.number() + " (" + shard.http() + ") has no table "
                             + db + "." + table, null);
                 }
-                long rows = single(http, shard.http(), "SELECT count(), sum(cityHash64(*)) FROM " + db + "." + table, location, table);
+                single(http, shard.http(), "SELECT count(), sum(cityHash64(*)) FROM " + db + "." + table, location, table);
                 if (table.equals("hits_local")) {
-                    hits += rows;
+                    hits += single(http, shard.http(), "SELECT count() FROM " + db + ".hits_local WHERE " + committed, location, table);
                 }
                 if (table.equals("verdicts_local") && shard.http().equals(meta)) {
                     verdicts = single(http, meta, "SELECT uniqExact(ip, crawler) FROM " + db + ".verdicts_local", location, table);

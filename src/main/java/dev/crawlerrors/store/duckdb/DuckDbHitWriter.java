@@ -5,6 +5,7 @@ import dev.crawlerrors.crawler.Verdict;
 import dev.crawlerrors.ingest.FileStamp;
 import dev.crawlerrors.ingest.SourceProgress;
 import dev.crawlerrors.store.BatchInFlight;
+import dev.crawlerrors.store.PositionMovedException;
 import dev.crawlerrors.store.HitWriter;
 import dev.crawlerrors.store.StoreException;
 import dev.crawlerrors.store.Snapshot;
@@ -302,8 +303,18 @@ final class DuckDbHitWriter implements HitWriter {
         return id;
     }
 
+    /**
+     * Appends hits with their log's position, by compare-and-set: only when the position the store
+     * has of the log, counting what was appended and not committed yet, is {@code from}. Every
+     * writer of this store's file writes through this one (DuckDB lets one process write it, and
+     * imports beside serve write through its socket), and under this lock, so the comparison and
+     * the append are one step: of two writers of one log, the second is refused and reads on.
+     *
+     * @throws PositionMovedException when the log is elsewhere now; nothing is appended
+     */
     @Override
-    public synchronized void append(List<CrawlerHit> hits, SourceProgress through) {
+    public synchronized void append(List<CrawlerHit> hits, SourceProgress from, SourceProgress through) {
+        PositionMovedException.check(from, position(from.fingerprint()));
         // buffered before the hits, under the same lock, so the flush that writes them writes it too
         buffered.progress.put(through.fingerprint(), through);
         if (uncommittedProgress.put(through.fingerprint(), through) == null) {
@@ -314,6 +325,25 @@ final class DuckDbHitWriter implements HitWriter {
             uncommittedFiles.put(through.file().key(), through);
         }
         append(hits);
+    }
+
+    /**
+     * Where the store has the log {@code key} now: as last appended, when that is not committed yet,
+     * else as committed; null when it has none. What is appended is looked at first: an entry leaves
+     * it only once its commit is done, so a read of the store after finds it there (the readers see
+     * the newest commit), and the filter of prefixes holds its prefix by then.
+     */
+    private SourceProgress position(String key) {
+        SourceProgress appended = uncommittedProgress.get(key);
+        if (appended != null) {
+            return appended;
+        }
+        if (noProgressCommitted || !recordedPrefixes.mayHold(SourceProgress.prefixOf(key))) {
+            return null;
+        }
+        return query.run("SELECT fingerprint, name, bytes_imported, lines_imported, check_hash FROM imports WHERE fingerprint = ?",
+                List.of(key), rs -> rs.next() ? new SourceProgress(rs.getString(1), rs.getString(2), rs.getLong(3), rs.getLong(4),
+                        rs.getString(5), null) : null);
     }
 
     /**

@@ -14,7 +14,11 @@ import org.duckdb.DuckDBConnection;
 
 /**
  * Runs reads on duplicates of the store's connection, which DuckDB allows from any thread, kept in
- * a pool: a duplicate made for every query was a fresh client context each time. The pool holds
+ * a pool: a duplicate made for every query was a fresh client context each time. Every one of them
+ * commits each query on its own, so each read sees the newest commit: they are duplicated from a
+ * connection of their own, made when the store opened, never from the writer's, whose duplicate
+ * made in the middle of a transaction was one too and read that transaction's snapshot for as long
+ * as it lived (the report stuck in the past until serve restarted). The pool holds
  * at most {@code size} connections; a read beyond them waits for one (the report server bounds how
  * many reads run at once before they get here). Each connection keeps the statements it prepared
  * lately: the report asks the same few questions with other values, and planning one again for
@@ -27,7 +31,8 @@ final class DuckDbQuery implements AutoCloseable {
         T read(ResultSet rs) throws SQLException;
     }
 
-    private final DuckDBConnection connection;
+    /** What the pool's connections are duplicated from: never in a transaction, never written through. */
+    private final DuckDBConnection origin;
     private final String location;
     private final DuckDbFailures failures;
     private final BlockingQueue<Pooled> idle;
@@ -36,8 +41,10 @@ final class DuckDbQuery implements AutoCloseable {
     private final int size;
     private int made;
 
-    DuckDbQuery(DuckDBConnection connection, DuckDbFailures failures, int size) {
-        this.connection = connection;
+    /** A pool of at most {@code size} readers of the store whose connection is {@code store}, which must be in no transaction now. */
+    DuckDbQuery(DuckDBConnection store, DuckDbFailures failures, int size) throws SQLException {
+        this.origin = store.duplicate();
+        this.origin.setAutoCommit(true);
         this.location = failures.location();
         this.failures = failures;
         this.size = size;
@@ -114,7 +121,7 @@ final class DuckDbQuery implements AutoCloseable {
                 try {
                     // a duplicate takes the writer's auto-commit as it is now: made while the writer had a
                     // transaction open, it would read in one transaction of its own, never committed, forever
-                    Connection duplicate = connection.duplicate();
+                    Connection duplicate = origin.duplicate();
                     duplicate.setAutoCommit(true);
                     c = new Pooled(duplicate);
                     made++;
@@ -156,6 +163,11 @@ final class DuckDbQuery implements AutoCloseable {
             } catch (SQLException ignored) {
                 // closing anyway
             }
+        }
+        try {
+            origin.close();
+        } catch (SQLException ignored) {
+            // closing anyway
         }
     }
 

@@ -8,6 +8,7 @@ import dev.crawlerrors.crawler.Verification;
 import dev.crawlerrors.ingest.Hit;
 import dev.crawlerrors.ingest.FileStamp;
 import dev.crawlerrors.ingest.SourceProgress;
+import dev.crawlerrors.store.PositionMovedException;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -19,7 +20,8 @@ import java.util.Map;
 
 /**
  * The store socket's messages, as bytes: a request is a kind (one byte) and its fields, an answer
- * {@link #OK} and its fields or {@link #FAILED} and a message. Strings are a length and UTF-8
+ * {@link #OK} and its fields, {@link #FAILED} and a message, or {@link #MOVED} and a message and
+ * how far each refused log's lines are stored. Strings are a length and UTF-8
  * bytes, -1 for null; a log line is at most 64 KiB, so no field comes near the int's bound. An
  * import begins with {@link #HELLO}; a serve with no place for it yet first sends {@link #WAIT} and
  * a message, unasked. The server bounds a request's bytes in all (StoreSocketServer.Limits).
@@ -38,6 +40,8 @@ final class Frames {
     static final byte QUIT = 'Q';
     static final byte OK = 'K';
     static final byte FAILED = 'E';
+    /** An append refused: another writer recorded the log elsewhere; a message and the logs' keys follow. */
+    static final byte MOVED = 'M';
     /** The longest string a frame may carry: a log line is at most 64 KiB. */
     private static final int MAX_STRING = 1 << 20;
     /** The most hits one append may carry: an import appends a chunk of a log at a time. */
@@ -161,6 +165,31 @@ final class Frames {
         String check = readString(in);
         FileStamp file = in.readBoolean() ? new FileStamp(readString(in), in.readLong(), in.readLong()) : null;
         return new SourceProgress(fingerprint, name, bytes, lines, check, file);
+    }
+
+    /** A refused append ({@link #MOVED}, its message, and how far each log's lines are stored): the import reads on. */
+    static void writeMoved(DataOutputStream out, PositionMovedException moved) throws IOException {
+        out.writeByte(MOVED);
+        writeString(out, moved.getMessage());
+        out.writeInt(moved.refused().size());
+        for (PositionMovedException.Refused refused : moved.refused()) {
+            writeString(out, refused.key());
+            writeProgress(out, refused.storedUpTo());
+        }
+    }
+
+    /** What {@link #writeMoved} wrote, after its first byte. */
+    static PositionMovedException readMoved(DataInputStream in) throws IOException {
+        String message = readString(in);
+        int n = in.readInt();
+        if (n < 0 || n > MAX_HITS) {
+            throw new IOException("a refusal of " + n + " logs is not one the store socket sends");
+        }
+        List<PositionMovedException.Refused> refused = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            refused.add(new PositionMovedException.Refused(readString(in), readProgress(in), null, List.of()));
+        }
+        return PositionMovedException.told(message, refused);
     }
 
     /** Strings as a count and each string; the count bounded as a batch of hits is. */

@@ -94,13 +94,14 @@ public final class StoreSocketClient implements WritableStore, HitWriter, Verdic
 
     @Override
     public synchronized void append(List<CrawlerHit> hits) {
-        append(hits, null);
+        append(hits, null, null);
     }
 
     @Override
-    public synchronized void append(List<CrawlerHit> hits, SourceProgress through) {
+    public synchronized void append(List<CrawlerHit> hits, SourceProgress from, SourceProgress through) {
         ask(Frames.APPEND, () -> {
             Frames.writeHits(out, hits);
+            Frames.writeProgress(out, from);
             Frames.writeProgress(out, through);
         });
     }
@@ -205,6 +206,9 @@ public final class StoreSocketClient implements WritableStore, HitWriter, Verdic
             while (answer == Frames.WAIT) {
                 waiting.accept(Frames.readString(in));
                 answer = in.read();
+            }
+            if (answer == Frames.MOVED) {
+                throw Frames.readMoved(in);
             }
             if (answer == Frames.FAILED) {
                 throw new StoreException(served.store() + " (through crawl-errors serve, PID " + served.pid() + "): "

@@ -2,6 +2,7 @@ package dev.crawlerrors.store.remote;
 
 import dev.crawlerrors.crawler.Verification;
 import dev.crawlerrors.ingest.SourceProgress;
+import dev.crawlerrors.store.PositionMovedException;
 import dev.crawlerrors.store.StoreFileModes;
 import dev.crawlerrors.store.StoredVerdict;
 import dev.crawlerrors.store.WritableStore;
@@ -182,6 +183,9 @@ public final class StoreSocketServer implements AutoCloseable {
                 }
                 try {
                     answer((byte) kind, connection.in, connection.out);
+                } catch (PositionMovedException e) {
+                    // another writer got there first: the import reads on from where the store has the log
+                    Frames.writeMoved(connection.out, e);
                 } catch (RuntimeException e) {
                     // what the store refused (a full disk, a damaged file) is the import's failure to tell
                     connection.out.writeByte(Frames.FAILED);
@@ -255,11 +259,14 @@ public final class StoreSocketServer implements AutoCloseable {
             case Frames.HELLO -> out.writeByte(Frames.OK);
             case Frames.APPEND -> {
                 var hits = Frames.readHits(in);
+                SourceProgress from = Frames.readProgress(in);
                 SourceProgress through = Frames.readProgress(in);
                 if (through == null) {
                     store.writer().append(hits);
+                } else if (from == null) {
+                    throw new IOException("an append of a log's lines without the position they start from");
                 } else {
-                    store.writer().append(hits, through);
+                    store.writer().append(hits, from, through);
                 }
                 out.writeByte(Frames.OK);
             }

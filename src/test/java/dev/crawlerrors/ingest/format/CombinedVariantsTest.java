@@ -98,6 +98,24 @@ class CombinedVariantsTest {
     }
 
     @Test
+    void rejectsAVhostCombinedLineAsCombinedSayingWhatTheHostIs() {
+        assertThatThrownBy(() -> parse(CombinedLineParser.combined(), "neutralbank.example:443 66.249.66.1 - - [14/May/2025:09:31:02 +0200] "
+                + "\"GET / HTTP/1.1\" 200 5 \"-\" \"Googlebot\""))
+                .hasMessage("'neutralbank.example:443' is not a client address (an IPv4 or IPv6 address); "
+                        + "a virtual host before the address is the combined-vhost format");
+        assertThatThrownBy(() -> parse(CombinedLineParser.combined(), "www.example.org 66.249.66.1 - - [14/May/2025:09:31:02 +0200] "
+                + "\"GET / HTTP/1.1\" 200 5 \"-\" \"Googlebot\""))
+                .hasMessageEndingWith("a virtual host before the address is the combined-vhost format");
+    }
+
+    @Test
+    void readsABracketedIpv6ClientWithoutItsBrackets() throws Exception {
+        Hit hit = parse(CombinedLineParser.combined(), "[2001:db8::1] - - [14/May/2025:09:31:02 +0200] \"GET / HTTP/1.1\" 404 5 \"-\" \"Googlebot\"");
+
+        assertThat(hit.ip()).isEqualTo("2001:db8::1");
+    }
+
+    @Test
     void readsCommonLinesWithoutAnAgent() throws Exception {
         Hit hit = parse(CombinedLineParser.common(), "66.249.66.1 - frank [14/May/2025:09:31:02 +0200] \"GET /antwerpen/meir?x=1 HTTP/1.1\" 500 -");
 

@@ -13,12 +13,12 @@ class LogFormatTest {
     private final List<String> notices = new ArrayList<>();
 
     private LineParser parserFor(String value) throws Exception {
-        return LogFormat.chooser(value, notices::add).choose(new ByteArrayInputStream(new byte[0]), "access.log").parser();
+        return NamedFormats.chooser(value, notices::add).choose(new ByteArrayInputStream(new byte[0]), "access.log").parser();
     }
 
     @Test
     void mapsEachNameToItsParser() throws Exception {
-        assertThat(LogFormat.chooser("auto", notices::add)).isInstanceOf(FormatDetector.class);
+        assertThat(NamedFormats.chooser("auto", notices::add)).isInstanceOf(FormatDetector.class);
         assertThat(((CombinedLineParser) parserFor("combined")).name()).isEqualTo("combined");
         assertThat(((CombinedLineParser) parserFor("combined-vhost")).name()).isEqualTo("combined-vhost");
         assertThat(((CombinedLineParser) parserFor("common")).name()).isEqualTo("common");
@@ -32,23 +32,23 @@ class LogFormatTest {
 
     @Test
     void rejectsAnUnknownNameListingTheAcceptedForms() {
-        assertThatThrownBy(() -> LogFormat.chooser("xml", notices::add))
+        assertThatThrownBy(() -> NamedFormats.chooser("xml", notices::add))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("'xml' is not a log format; use auto, combined, common, combined-vhost, common-vhost, json, w3c, "
                         + "nginx:'<log_format>' or apache:'<LogFormat>'");
-        assertThatThrownBy(() -> LogFormat.chooser("nginx", notices::add)).hasMessageStartingWith("'nginx' is not a log format");
+        assertThatThrownBy(() -> NamedFormats.chooser("nginx", notices::add)).hasMessageStartingWith("'nginx' is not a log format");
     }
 
     @Test
     void rejectsAFormatStringItCannotUse() {
-        assertThatThrownBy(() -> LogFormat.chooser("nginx:$remote_addr \"$request\" $status", notices::add))
+        assertThatThrownBy(() -> NamedFormats.chooser("nginx:$remote_addr \"$request\" $status", notices::add))
                 .hasMessage("the nginx format has no field for a time: $time_local, $time_iso8601 or $msec; the report needs it");
     }
 
     @Test
     void saysOnceThatFormatsWithoutAnAgentStoreNothing() {
-        LogFormat.chooser("common", notices::add);
-        LogFormat.chooser("apache:%h %t \"%r\" %>s %b", notices::add);
+        NamedFormats.chooser("common", notices::add);
+        NamedFormats.chooser("apache:%h %t \"%r\" %>s %b", notices::add);
 
         assertThat(notices).containsExactly(
                 "format: common lines carry no user agent, so no crawler can be identified in them: lines are read and counted, "

@@ -65,7 +65,7 @@ class W3cLineParserTest {
         List<Hit> hits = new ArrayList<>();
 
         ParseCounts counts;
-        try (LogReader reader = new LogReader(LogFormat.chooser("auto", notices::add), 2); InputStream in = Files.newInputStream(log)) {
+        try (LogReader reader = new LogReader(NamedFormats.chooser("auto", notices::add), 2); InputStream in = Files.newInputStream(log)) {
             counts = reader.read(in, "u_ex250514.log", AgentFilter.ALL, hits::addAll, ReadProgress.NONE);
         }
 

@@ -12,7 +12,7 @@ import dev.crawlerrors.ingest.format.AgentFilter;
 import dev.crawlerrors.ingest.format.CombinedLineParser;
 import dev.crawlerrors.ingest.format.FormatDetector;
 import dev.crawlerrors.ingest.format.LineParser;
-import dev.crawlerrors.ingest.format.LogFormat;
+import dev.crawlerrors.ingest.format.NamedFormats;
 import dev.crawlerrors.ingest.format.W3cLineParser;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -187,7 +187,7 @@ class LogReaderTest {
         ParseCounts counts;
         try (LogReader reader = new LogReader(new CombinedLineParser(), 1)) {
             counts = reader.read(new ByteArrayInputStream(log.getBytes(StandardCharsets.UTF_8)),
-                    new SourceProgress("f", "access.log", 5_000, 12_345), AgentFilter.ALL, (batch, through) -> hits.addAll(batch),
+                    new SourceProgress("f", "access.log", 5_000, 12_345), AgentFilter.ALL, (batch, from, through) -> hits.addAll(batch),
                     ReadProgress.NONE);
         }
 
@@ -251,7 +251,7 @@ class LogReaderTest {
         ParseCounts counts;
         try (LogReader reader = new LogReader(new FormatDetector(message -> { }), 2)) {
             counts = reader.readOn(source, new SourceProgress(null, "u_ex250514.log", position, 0), AgentFilter.ALL,
-                    (parsed, through) -> hits.addAll(parsed), ReadProgress.NONE);
+                    (parsed, from, through) -> hits.addAll(parsed), ReadProgress.NONE);
         }
 
         assertThat(counts.linesBad()).isZero();
@@ -324,7 +324,7 @@ class LogReaderTest {
         String log = line(1) + "\n" + SampleLogs.NGINX_JSON + "\n";
 
         ParseCounts counts;
-        try (LogReader reader = new LogReader(LogFormat.chooser("combined", message -> { }), 2)) {
+        try (LogReader reader = new LogReader(NamedFormats.chooser("combined", message -> { }), 2)) {
             counts = reader.read(new ByteArrayInputStream(log.getBytes(StandardCharsets.UTF_8)), "access.log", AgentFilter.ALL,
                     hits::addAll, ReadProgress.NONE);
         }

@@ -48,7 +48,7 @@ class LogSourceTest {
     private ParseCounts read(LogSource source, long position) throws Exception {
         try (InputStream in = source.openAt(position); LogReader reader = new LogReader(new CombinedLineParser(), 2)) {
             return reader.read(in, new SourceProgress("f", source.name(), position, 0), AgentFilter.ALL,
-                    (batch, through) -> hits.addAll(batch), ReadProgress.NONE);
+                    (batch, from, through) -> hits.addAll(batch), ReadProgress.NONE);
         }
     }
 

@@ -121,11 +121,11 @@ class ResumePointTest {
         List<SourceProgress> positions = new ArrayList<>();
         try (LogReader reader = new LogReader(new CombinedLineParser(), 1)) {
             reader.read(new ByteArrayInputStream(bytes("garbage\nmore garbage\n")), new SourceProgress("f", "bad.log", 0, 0),
-                    AgentFilter.ALL, (hits, through) -> positions.add(through), ReadProgress.NONE);
+                    AgentFilter.ALL, (hits, from, through) -> positions.add(through), ReadProgress.NONE);
             assertThat(positions).isEmpty();
 
             reader.read(new ByteArrayInputStream(bytes(text)), new SourceProgress("f", "good.log", 100, 7),
-                    AgentFilter.ALL, (hits, through) -> positions.add(through), ReadProgress.NONE);
+                    AgentFilter.ALL, (hits, from, through) -> positions.add(through), ReadProgress.NONE);
         }
         assertThat(positions).containsExactly(new SourceProgress("f", "good.log", 100 + bytes(text).length, 9));
     }

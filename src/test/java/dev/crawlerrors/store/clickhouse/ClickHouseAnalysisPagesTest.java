@@ -11,6 +11,7 @@ import dev.crawlerrors.crawler.Verdict;
 import dev.crawlerrors.crawler.Verification;
 import dev.crawlerrors.ingest.Hit;
 import dev.crawlerrors.report.CrawlErrorReport;
+import dev.crawlerrors.report.ReportParameters;
 import dev.crawlerrors.store.HitStore;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import dev.crawlerrors.web.ReportServer;
@@ -28,6 +29,10 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -46,6 +51,10 @@ class ClickHouseAnalysisPagesTest {
     private static final int[] STATUSES = {200, 301, 404, 410, 500, 503};
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static final String LETTER_INDEX = "pattern=" + URLEncoder.encode("/{1}/straten/{letter}", StandardCharsets.UTF_8);
+
+    /** Values that end a quoted SQL string, escape its quote, comment the rest out or match any text in LIKE. */
+    private static final List<String> HOSTILE = List.of("'", "\\'", "it's' OR 1=1 --", "x'); DROP TABLE hits_local; --", "back\\slash",
+            "100%_off", "%", "_", "'||'", "\"quoted\"", "caf\u00e9'\u00e9", "${x}`y`", "a'b.example");
 
     static DuckDbHitStore embedded;
     static ClickHouseHitStore clickHouse;
@@ -74,6 +83,13 @@ class ClickHouseAnalysisPagesTest {
                     random.nextInt(5) == 0 ? Double.NaN : 0.1 + random.nextInt(20_000) / 10.0, random.nextBoolean() ? "a.example" : null);
             hits.add(new CrawlerHit(hit, crawler, new Verdict(verdict, "test")));
         }
+        // hits whose URL and host are made to break SQL quoted carelessly: filtered by exactly these below
+        for (int i = 0; i < HOSTILE.size(); i++) {
+            String value = HOSTILE.get(i);
+            Hit hit = new Hit(start.plusSeconds(3_600L * i).toEpochMilli(), 120, "66.249.66.1", "GET", "/" + value, 404, 0, null,
+                    CRAWLERS.get(0).name(), 12.5, value);
+            hits.add(new CrawlerHit(hit, CRAWLERS.get(0), new Verdict(Verification.verified, "test")));
+        }
         embedded = DuckDbHitStore.inMemory();
         embedded.writer().append(hits);
         // two writers, as two import processes: each numbers its hits from 1
@@ -83,6 +99,9 @@ class ClickHouseAnalysisPagesTest {
         }
         clickHouse = ClickHouseHitStore.open(location, ClickHouseSettings.SERVE);
         clickHouse.writer().append(hits.subList(400, hits.size()));
+        // committed before any page is asked for: a page asked for while a commit is under way answers the one before
+        embedded.writer().flush();
+        clickHouse.writer().flush();
         embeddedServer = serve(embedded);
         clickHouseServer = serve(clickHouse);
     }
@@ -115,6 +134,18 @@ class ClickHouseAnalysisPagesTest {
                 .replaceAll("at=[0-9]+\\.[0-9]+", "at=")
                 // a hit's id is its writer's number on ClickHouse (two writers here), the store's own on DuckDB: only ids differ
                 .replaceAll("\\{\"id\":[0-9]+,\"timestamp\":", "{\"id\":0,\"timestamp\":");
+    }
+
+    /** The status and body a server answers {@code path} with, made comparable as {@link #get} does. */
+    private static String answer(ReportServer server, String path) throws Exception {
+        HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
+                .timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.ofString());
+        return response.statusCode() + " " + response.body().replaceAll("\"(at|snapshot)\":\"[0-9]+\\.[0-9]+\"", "\"$1\":\"\"")
+                .replaceAll("at=[0-9]+\\.[0-9]+", "at=").replaceAll("\\{\"id\":[0-9]+,\"timestamp\":", "{\"id\":0,\"timestamp\":");
+    }
+
+    private static String encoded(String value) {
+        return URLEncoder.encode(value, StandardCharsets.UTF_8);
     }
 
     private static void samePage(String path) throws Exception {
@@ -157,5 +188,62 @@ class ClickHouseAnalysisPagesTest {
                     .contains("\"timestamp\":" + json.writeValueAsString(row.get("timestamp")));
         }
         assertThat(ids).hasSize(100);
+    }
+
+    @Test
+    void hostileValuesOfEveryFilterAnswerWhatTheEmbeddedStoreAnswersAndHarmNothing() throws Exception {
+        long stored = clickHouse.health().size();
+        List<String> values = new ArrayList<>();
+        for (String value : HOSTILE) {
+            values.add(value);
+            values.add("/" + value); // a URL prefix or pattern must start with '/': these reach the store
+        }
+        for (String filter : ReportParameters.FILTERS) {
+            for (String value : values) {
+                String path = "/api/crawl-errors?bot=all&verification=verified,unverified,spoofed&" + filter + "=" + encoded(value);
+                assertThat(answer(clickHouseServer, path)).as(path).isEqualTo(answer(embeddedServer, path));
+            }
+        }
+        for (String value : HOSTILE) {
+            String query = "?bot=all&verification=verified,unverified,spoofed&url=" + encoded("/" + value) + "&host=" + encoded(value);
+            String page = answer(clickHouseServer, "/api/crawl-errors" + query);
+            // each hostile hit found by its own URL and host, nothing else with it (LIKE's % and _ match themselves)
+            assertThat(page).as(value).startsWith("200 ").contains("\"total\":1,");
+            assertThat(page).isEqualTo(answer(embeddedServer, "/api/crawl-errors" + query));
+            for (String analysis : List.of("/api/crawl-errors/overview", "/api/crawl-errors/patterns")) {
+                assertThat(answer(clickHouseServer, analysis + query)).as(analysis + query).isEqualTo(answer(embeddedServer, analysis + query));
+            }
+        }
+        assertThat(clickHouse.health().size()).as("hits after the hostile filters").isEqualTo(stored).isEqualTo(embedded.health().size());
+    }
+
+    @Test
+    void sixtyFourReadersOnDistinctFiltersAtOnceEachGetAnAnswerAndTheSameOneFromEitherStore() throws Exception {
+        for (ReportServer server : List.of(embeddedServer, clickHouseServer)) {
+            List<CompletableFuture<String>> pages = new ArrayList<>();
+            try (ExecutorService readers = Executors.newFixedThreadPool(64)) {
+                for (int i = 0; i < 64; i++) {
+                    String path = "/api/crawl-errors?bot=all&verification=verified,unverified,spoofed&url=" + encoded("/p/" + i);
+                    pages.add(CompletableFuture.supplyAsync(() -> {
+                        try {
+                            return path + " " + answer(server, path);
+                        } catch (Exception e) {
+                            throw new IllegalStateException(path, e);
+                        }
+                    }, readers));
+                }
+                for (CompletableFuture<String> page : pages) {
+                    String answer = page.get(120, TimeUnit.SECONDS);
+                    // a store busy with others may ask the reader to come back (503), never answer wrongly or fail
+                    assertThat(answer).as(answer).matches("(?s)\\S+ (200|503) .*");
+                    if (answer.contains(" 200 ")) {
+                        String path = answer.substring(0, answer.indexOf(' '));
+                        assertThat(answer.substring(answer.indexOf(' ') + 1)).as((server == embeddedServer ? "DuckDB " : "ClickHouse ") + path)
+                                .isEqualTo(answer(embeddedServer, path));
+                    }
+                }
+            }
+            assertThat(answer(server, "/health")).startsWith("200 ");
+        }
     }
 }

@@ -15,6 +15,7 @@ import dev.crawlerrors.store.BreakdownCount;
 import dev.crawlerrors.store.HitFilter;
 import dev.crawlerrors.store.HitWindow;
 import dev.crawlerrors.store.MinuteCounts;
+import dev.crawlerrors.store.PositionMovedException;
 import dev.crawlerrors.store.Snapshot;
 import dev.crawlerrors.store.StatusRange;
 import dev.crawlerrors.store.StoreException;
@@ -27,6 +28,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 
 /** The store's contract on a real two-shard ClickHouse cluster (and one plain server), as the embedded store keeps it. */
@@ -48,6 +51,11 @@ class ClickHouseHitStoreTest {
     static CrawlerHit hit(long epochMillis, String ip, String url, int status, Verdict verdict) {
         Hit hit = new Hit(epochMillis, 120, ip, "GET", url, status, -1, null, "Googlebot", Double.NaN, null);
         return new CrawlerHit(hit, GOOGLEBOT, verdict);
+    }
+
+    /** Where a log's reading starts before anything of it is recorded. */
+    static SourceProgress start(String key, String name) {
+        return new SourceProgress(key, name, 0, 0);
     }
 
     private ClickHouseHitStore open(String db) {
@@ -206,11 +214,11 @@ class ClickHouseHitStoreTest {
         try (ClickHouseHitStore store = open(db)) {
             assertThat(store.writer().imported(List.of("f1"))).isEmpty();
             store.writer().append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, VERIFIED)),
-                    new SourceProgress("f1", "access.log", 180, 1));
-            store.writer().append(List.of(), new SourceProgress("f1", "access.log", 360, 2)); // buffered, not yet written
+                    start("f1", "access.log"), new SourceProgress("f1", "access.log", 180, 1));
+            store.writer().append(List.of(), new SourceProgress("f1", "access.log", 180, 1), new SourceProgress("f1", "access.log", 360, 2)); // buffered, not yet written
             assertThat(store.writer().imported(List.of("f1"))).containsExactly(new SourceProgress("f1", "access.log", 360, 2));
             store.writer().append(List.of(hit("2025-05-14T10:00:01Z", "66.249.66.1", "/b", 404, VERIFIED)),
-                    new SourceProgress("f2", "access.log.1", 90, 1));
+                    start("f2", "access.log.1"), new SourceProgress("f2", "access.log.1", 90, 1));
         }
         try (ClickHouseHitStore store = open(db)) {
             assertThat(store.writer().imported(List.of("f1", "f2", "f3")))
@@ -218,6 +226,69 @@ class ClickHouseHitStoreTest {
             assertThat(store.writer().imported(List.of())).isEmpty();
             assertThat(store.health().size()).isEqualTo(2);
         }
+    }
+
+    @Test
+    void recordsALogsPositionOnlyFromWhereTheStoreHasItWhicheverProcessWroteIt() {
+        String db = ClickHouseTestCluster.database("cas");
+        SourceProgress at100 = new SourceProgress("f1", "access.log", 100, 10);
+        try (ClickHouseHitStore one = open(db); ClickHouseHitStore other = open(db)) {
+            one.writer().append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, VERIFIED)), start("f1", "access.log"), at100);
+            one.writer().flush();
+            // another process read the same lines from the log's start: refused as its batch is claimed, and told
+            other.writer().append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a-again", 404, VERIFIED)), start("f1", "access.log"), at100);
+            assertThatThrownBy(other.writer()::flush).isInstanceOfSatisfying(PositionMovedException.class, e -> {
+                assertThat(e.keys()).containsExactly("f1");
+                assertThat(e.refused().get(0).storedUpTo()).isEqualTo(start("f1", "access.log"));
+                assertThat(e.refused().get(0).hits()).extracting(h -> h.hit().url()).containsExactly("/a-again");
+            });
+            assertThat(other.writer().imported(List.of("f1"))).containsExactly(at100);
+            // it reads on from where the store has the log
+            other.writer().append(List.of(hit("2025-05-14T10:00:01Z", "66.249.66.1", "/b", 404, VERIFIED)), at100,
+                    new SourceProgress("f1", "access.log", 200, 20));
+            other.writer().flush();
+            // a writer whose lines of a log were refused as they went out (a read commits them, as serve's committer
+            // does, and tells no one) is told when it appends on after them; its hits of no log are stored
+            one.writer().append(List.of(hit("2025-05-14T10:00:02Z", "66.249.66.1", "/c", 404, VERIFIED),
+                    hit("2025-05-14T10:00:03Z", "66.249.66.1", "/d", 404, VERIFIED)), at100, new SourceProgress("f1", "access.log", 180, 18));
+            one.writer().append(List.of(hit("2025-05-14T10:00:04Z", "66.249.66.3", "/no-log", 404, VERIFIED)));
+            assertThat(one.health().size()).isEqualTo(3);
+            assertThatThrownBy(() -> one.writer().append(List.of(), new SourceProgress("f1", "access.log", 180, 18),
+                    new SourceProgress("f1", "access.log", 190, 19))).isInstanceOfSatisfying(PositionMovedException.class,
+                    e -> assertThat(e.refused().get(0).hits()).extracting(h -> h.hit().url()).containsExactly("/c", "/d"));
+            one.writer().flush();
+            assertThat(one.reader().page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url).containsExactly("/no-log", "/b", "/a");
+            assertThat(one.writer().imported(List.of("f1"))).containsExactly(new SourceProgress("f1", "access.log", 200, 20));
+        }
+    }
+
+    @Test
+    void aLogsPositionAnotherWriterClaimsIsRefusedUntilItsClaimIsWithdrawnOrPastItsLife() {
+        String db = ClickHouseTestCluster.database("claims");
+        try (ClickHouseHitStore store = open(db)) {
+            store.writer().flush();
+            // f2: claimed by another writer now; f3: claimed, and withdrawn; f4: claimed long ago, by a writer killed since
+            cluster.query(1, "INSERT INTO " + db + ".log_claims (fingerprint, from_bytes, claim, withdrawn) VALUES ('f2', 0, 11, 0),"
+                    + " ('f3', 0, 12, 0), ('f3', 0, 12, 1)");
+            cluster.query(1, "INSERT INTO " + db + ".log_claims (fingerprint, from_bytes, claim, withdrawn, made) VALUES ('f4', 0, 13, 0,"
+                    + " now() - " + (ClickHouseLogClaims.EXPIRY_SECONDS + 5) + ")");
+            for (String key : List.of("f2", "f3", "f4")) {
+                store.writer().append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/" + key, 404, VERIFIED)), start(key, key + ".log"),
+                        new SourceProgress(key, key + ".log", 100, 1));
+            }
+            assertThatThrownBy(store.writer()::flush).isInstanceOfSatisfying(PositionMovedException.class,
+                    e -> assertThat(e.keys()).containsExactly("f2"));
+            assertThat(store.reader().page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url).containsExactlyInAnyOrder("/f3", "/f4");
+            // its claim withdrawn, not committed: f2 is where it was, and the next writer from there goes on
+            assertThat(cluster.number(1, "SELECT max(withdrawn) FROM " + db + ".log_claims WHERE fingerprint = 'f2' AND claim != 11"))
+                    .isEqualTo(1);
+            assertThat(store.writer().imported(List.of("f2"))).isEmpty();
+        }
+        // a commit made later than a claim's life allows is refused by the server itself
+        long now = cluster.number(1, "SELECT toUInt64(now())");
+        assertThatThrownBy(() -> cluster.query(1, "INSERT INTO " + db + ".commits (writer, seq, closed, fingerprint, name, bytes, lines,"
+                + " claimed) VALUES (" + Long.toUnsignedString(now << 32) + ", 1, 0, 'f5', 'f5.log', 10, 1, "
+                + (now - ClickHouseLogClaims.CLAIM_SECONDS - 5) + ")")).hasMessageContaining("Code: 395");
     }
 
     @Test
@@ -230,9 +301,9 @@ class ClickHouseHitStoreTest {
         SourceProgress other = new SourceProgress("abc-2", "access.log.2.gz", 1_500, 10, null, second);
         SourceProgress elsewhere = new SourceProgress("def", "other.log", 90, 1, "c3", null);
         try (ClickHouseHitStore store = open(db)) {
-            store.writer().append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, VERIFIED)), whole);
-            store.writer().append(List.of(), other);
-            store.writer().append(List.of(), elsewhere);
+            store.writer().append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, VERIFIED)), start("abc", whole.name()), whole);
+            store.writer().append(List.of(), start("abc-2", other.name()), other);
+            store.writer().append(List.of(), start("def", elsewhere.name()), elsewhere);
             // appended, and committed or not (the store commits within a second): found all the same
             assertThat(store.writer().imported(List.of("abc"))).extracting(p -> p.readToTheEndOf(null))
                     .containsExactlyInAnyOrder(whole.readToTheEndOf(null), other.readToTheEndOf(null));
@@ -248,7 +319,7 @@ class ClickHouseHitStoreTest {
             // the file grew and was read to its end again: its newest stamp is the one answered
             FileStamp grown = new FileStamp(first.key(), 1_800, 1_747_216_900_000_000_000L);
             SourceProgress further = new SourceProgress("abc", "access.log.1.gz", 4_000, 27, "c4", grown);
-            store.writer().append(List.of(), further);
+            store.writer().append(List.of(), whole.readToTheEndOf(null), further);
             store.writer().flush();
             assertThat(store.writer().importedFiles(List.of(first.key()))).containsExactly(further);
             assertThat(store.writer().unchangedLines(java.util.Arrays.asList(grown, first, null, second))).containsExactly(27, -1, -1, other.lines());
@@ -382,13 +453,14 @@ class ClickHouseHitStoreTest {
         SourceProgress later = new SourceProgress("f1", "access.log.1", 100, 2, "c1", new FileStamp("(dev=1,ino=2)", 100, 5));
         try (ClickHouseHitStore store = open(db)) {
             assertThat(store.writer().imported(List.of("f0"))).containsExactly(new SourceProgress("f0", "access.log", 4096, 32));
-            store.writer().append(List.of(), later);
+            store.writer().append(List.of(), start("f1", later.name()), later);
             store.writer().flush();
         }
         assertThat(cluster.number(1, "SELECT max(version) FROM " + db + ".schema_version")).isEqualTo(ClickHouseSchema.VERSION);
         assertThat(java.util.Arrays.stream(cluster.query(1, "DESCRIBE TABLE " + db + ".commits").split("\n"))
                 .map(column -> column.split("\t")[0])).containsExactly("writer", "seq", "closed", "fingerprint", "name", "bytes", "lines",
-                        "prefix", "check_hash", "file_key", "file_size", "file_modified_nanos", "committed", "lease");
+                        // claim_lease where 18.16 puts an added MATERIALIZED column, whatever AFTER says
+                        "prefix", "check_hash", "file_key", "file_size", "file_modified_nanos", "claimed", "committed", "claim_lease", "lease");
         try (ClickHouseHitStore store = open(db)) {
             assertThat(store.writer().imported(List.of("f0", "f1"))).containsExactlyInAnyOrder(new SourceProgress("f0", "access.log", 4096, 32),
                     later.readToTheEndOf(null));
@@ -443,7 +515,7 @@ class ClickHouseHitStoreTest {
                 for (int j = i; j < i + 1000; j++) {
                     chunk.add(hit(start + j / 3 * 1000L, "66.249.66." + (j % 200), "/p" + j, 404, VERIFIED));
                 }
-                store.writer().append(chunk, new SourceProgress("f1", "access.log", i + 1000L, i + 1000L));
+                store.writer().append(chunk, new SourceProgress("f1", "access.log", i, i), new SourceProgress("f1", "access.log", i + 1000L, i + 1000L));
                 if (i == 60_000) {
                     store.verdicts().update("66.249.66.7", GOOGLEBOT.name(), new Verdict(Verification.spoofed, "PTR refuted"));
                 }
@@ -541,8 +613,7 @@ class ClickHouseHitStoreTest {
             assertThat(reader.reader().minuteCounts(HitFilter.ERRORS, at).slices(Long.MAX_VALUE)).isEqualTo(counts.slices(Long.MAX_VALUE));
             assertThat(reader.reader().rows(HitFilter.ERRORS, at, Long.MIN_VALUE / 2, Long.MAX_VALUE / 2, 100, 100)).isEqualTo(page);
 
-            Snapshot now = reader.reader().snapshot();
-            assertThat(now).isNotEqualTo(at);
+            Snapshot now = newerThan(reader, at);
             assertThat(now.covers(at)).isTrue();
             MinuteCounts recounted = reader.reader().minuteCounts(HitFilter.ERRORS, now);
             assertThat(recounted.total()).isEqualTo(340 - 68);
@@ -551,6 +622,22 @@ class ClickHouseHitStoreTest {
             assertThat(updated.total()).isEqualTo(recounted.total());
             assertThat(updated.slices(1)).isEqualTo(recounted.slices(1));
         }
+    }
+
+    /**
+     * The reader's newest snapshot once it holds another writer's commit after {@code at}: a reader
+     * takes the newest it read within the last tenth of a second as the newest (readers at once share
+     * one read), so right after the commit it may still answer {@code at}. Bounded: 30 s.
+     */
+    private static Snapshot newerThan(ClickHouseHitStore reader, Snapshot at) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        Snapshot now = reader.reader().snapshot();
+        while (now.equals(at) && System.nanoTime() < deadline) {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+            now = reader.reader().snapshot();
+        }
+        assertThat(now).as("a snapshot after another writer's commit").isNotEqualTo(at);
+        return now;
     }
 
     @Test
@@ -602,6 +689,51 @@ class ClickHouseHitStoreTest {
     }
 
     @Test
+    void rowsAKilledWriterLeftUncommittedAreNotCheckedAsHitsAndTheNextWriterPastItsLeaseRemovesThem() throws InterruptedException {
+        String db = ClickHouseTestCluster.database("leftovers");
+        try (ClickHouseHitStore store = open(db)) {
+            store.writer().append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/committed", 404, VERIFIED)));
+            store.writer().flush();
+        }
+        // a writer that committed its first batch, wrote its second (hits and a verdict) and was killed before committing it
+        long crashed = (cluster.number(1, "SELECT toUInt64(now())") << 32) | 9;
+        String writer = Long.toUnsignedString(crashed);
+        cluster.query(1, "INSERT INTO " + db + ".commits (writer, seq, closed, fingerprint, name, bytes, lines) VALUES ("
+                + writer + ", 0, 0, '', '', 0, 0), (" + writer + ", 1, 0, '', '', 0, 0)");
+        for (int seq = 1; seq <= 2; seq++) {
+            cluster.query(1, "INSERT INTO " + db + ".hits_local (ts_ms, writer, seq, n, utc_offset_minutes, ip, method, url, status,"
+                    + " crawler, bot_type) VALUES (" + Instant.parse("2025-05-14T10:00:0" + seq + "Z").toEpochMilli() + ", " + writer
+                    + ", " + seq + ", " + seq + ", 0, '66.249.66.2', 'GET', '/batch" + seq + "', 404, 'Googlebot Desktop', 'crawler_search')");
+        }
+        cluster.query(1, "INSERT INTO " + db + ".verdict_log_local (ip, crawler, verification, reason, version, writer, seq) VALUES"
+                + " ('66.249.66.2', 'Googlebot Desktop', 'spoofed', 'never committed', 1, " + writer + ", 2)");
+        String leftover = " WHERE writer = " + writer + " AND seq = 2";
+
+        // what check counts is what the report counts
+        assertThat(ClickHouseStoreCheck.check(cluster.location(db), ClickHouseSettings.IMPORT).orElseThrow().contents().hits()).isEqualTo(2);
+        try (ClickHouseHitStore store = open(db)) {
+            assertThat(store.health().size()).isEqualTo(2);
+        }
+        assertThat(cluster.number(1, "SELECT count() FROM " + db + ".hits_local" + leftover)).as("within its lease: kept").isEqualTo(1);
+
+        // twenty minutes on, the killed writer is past its lease: the next writer's start removes what it left, and only that
+        try (ClickHouseHitStore later = ClickHouseHitStore.openWithClockAhead(cluster.location(db), ClickHouseSettings.SERVE, 1200)) {
+            for (int wait = 0; wait < 300 && cluster.number(1, "SELECT count() FROM " + db + ".hits_local" + leftover) > 0; wait++) {
+                Thread.sleep(100);
+            }
+            assertThat(cluster.number(1, "SELECT count() FROM " + db + ".hits_local" + leftover)).isZero();
+            for (int wait = 0; wait < 300 && cluster.number(1, "SELECT count() FROM " + db + ".verdict_log_local" + leftover)
+                    + cluster.number(1, "SELECT count() FROM " + db + ".minute_counts_local" + leftover) > 0; wait++) {
+                Thread.sleep(100);
+            }
+            assertThat(cluster.number(1, "SELECT count() FROM " + db + ".verdict_log_local" + leftover)).isZero();
+            assertThat(cluster.number(1, "SELECT count() FROM " + db + ".minute_counts_local" + leftover)).isZero();
+            assertThat(later.reader().page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url).containsExactly("/batch1", "/committed");
+        }
+        assertThat(cluster.perShard("SELECT count() FROM " + db + ".hits_local").stream().mapToLong(Long::longValue).sum()).isEqualTo(2);
+    }
+
+    @Test
     void theServerRefusesTheCommitOfAWriterPastItsLease() {
         String db = ClickHouseTestCluster.database("lease");
         try (ClickHouseHitStore store = open(db)) {
@@ -622,7 +754,7 @@ class ClickHouseHitStoreTest {
             store.writer().flush();
         }
         assertThat(cluster.query(1, "SELECT name FROM system.tables WHERE database = '" + db + "' ORDER BY name").split("\n"))
-                .containsExactly("commits", "hits", "hits_local", "minute_counts", "minute_counts_local", "minute_counts_of_hits",
+                .containsExactly("commits", "hits", "hits_local", "log_claims", "minute_counts", "minute_counts_local", "minute_counts_of_hits",
                         "schema_version", "snapshots", "verdict_log_local", "verdicts_latest", "verdicts_local");
         assertThat(cluster.query(2, "SELECT name FROM system.tables WHERE database = '" + db + "' ORDER BY name").split("\n"))
                 .containsExactly("hits", "hits_local", "minute_counts", "minute_counts_local", "minute_counts_of_hits", "verdict_log_local",
@@ -666,8 +798,8 @@ class ClickHouseHitStoreTest {
             assertThat(store.reader().page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url).containsExactly("/a");
         }
         assertThat(plain.query(1, "SELECT name FROM system.tables WHERE database = '" + db + "' ORDER BY name").split("\n"))
-                .containsExactly("commits", "hits_local", "minute_counts_local", "minute_counts_of_hits", "schema_version", "snapshots",
-                        "verdict_log_local", "verdicts_latest", "verdicts_local");
+                .containsExactly("commits", "hits_local", "log_claims", "minute_counts_local", "minute_counts_of_hits", "schema_version",
+                        "snapshots", "verdict_log_local", "verdicts_latest", "verdicts_local");
     }
 
     @Test

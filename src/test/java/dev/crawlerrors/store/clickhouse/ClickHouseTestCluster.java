@@ -132,6 +132,35 @@ public final class ClickHouseTestCluster {
         }
     }
 
+    /**
+     * Stops shard {@code shard}'s server where it is (SIGSTOP), as a hung server or a network that
+     * drops packets looks: the kernel still accepts its connections, and nothing answers them.
+     * {@link #resume} lets it go on; call it before {@link #stop}.
+     */
+    public void pause(int shard) {
+        signal(shard, "STOP");
+    }
+
+    /** Lets a {@linkplain #pause paused} server go on (SIGCONT). */
+    public void resume(int shard) {
+        signal(shard, "CONT");
+    }
+
+    private void signal(int shard, String signal) {
+        try {
+            String pid = Files.readString(dir.resolve("shard" + shard).resolve("server.pid")).strip();
+            Process kill = new ProcessBuilder("kill", "-" + signal, pid).inheritIO().start();
+            if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+                throw new IllegalStateException("kill -" + signal + " " + pid + " failed");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** A database name no other test uses. */
     public static String database(String prefix) {
         return prefix + "_" + DATABASES.incrementAndGet() + "_" + Long.toHexString(System.nanoTime() & 0xFFFFFF);

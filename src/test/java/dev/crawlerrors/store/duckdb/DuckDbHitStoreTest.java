@@ -12,6 +12,7 @@ import dev.crawlerrors.ingest.FileStamp;
 import dev.crawlerrors.ingest.Hit;
 import dev.crawlerrors.ingest.SourceProgress;
 import dev.crawlerrors.store.HitFilter;
+import dev.crawlerrors.store.PositionMovedException;
 import dev.crawlerrors.store.StatusRange;
 import dev.crawlerrors.store.StoreException;
 import dev.crawlerrors.store.StoredHit;
@@ -41,6 +42,11 @@ class DuckDbHitStoreTest {
     static CrawlerHit hit(String time, String ip, String url, int status, Verdict verdict) {
         Hit hit = new Hit(Instant.parse(time).toEpochMilli(), 120, ip, "GET", url, status, -1, null, "Googlebot", Double.NaN, null);
         return new CrawlerHit(hit, GOOGLEBOT, verdict);
+    }
+
+    /** Where a log's reading starts before anything of it is recorded. */
+    static SourceProgress start(String key, String name) {
+        return new SourceProgress(key, name, 0, 0);
     }
 
     @Test
@@ -178,16 +184,46 @@ class DuckDbHitStoreTest {
         Path file = dir.resolve("store.duckdb");
         try (DuckDbHitStore store = DuckDbHitStore.open(file)) {
             store.writer().append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, VERIFIED)),
-                    new SourceProgress("f1", "access.log", 180, 1));
-            store.writer().append(List.of(), new SourceProgress("f1", "access.log", 360, 2));
+                    start("f1", "access.log"), new SourceProgress("f1", "access.log", 180, 1));
+            store.writer().append(List.of(), new SourceProgress("f1", "access.log", 180, 1), new SourceProgress("f1", "access.log", 360, 2));
             store.writer().append(List.of(hit("2025-05-14T10:00:01Z", "66.249.66.1", "/b", 404, VERIFIED)),
-                    new SourceProgress("f2", "access.log.1", 90, 1));
+                    start("f2", "access.log.1"), new SourceProgress("f2", "access.log.1", 90, 1));
         }
         try (DuckDbHitStore store = DuckDbHitStore.open(file)) {
             assertThat(store.writer().imported(List.of("f1", "f2", "f3")))
                     .containsExactlyInAnyOrder(new SourceProgress("f1", "access.log", 360, 2), new SourceProgress("f2", "access.log.1", 90, 1));
             assertThat(store.writer().imported(List.of())).isEmpty();
             assertThat(store.health().size()).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void recordsALogsPositionOnlyFromWhereTheStoreHasItAndRefusesAWriterThatReadFromElsewhere() {
+        Path file = dir.resolve("store.duckdb");
+        SourceProgress at100 = new SourceProgress("f1", "access.log", 100, 10);
+        SourceProgress at200 = new SourceProgress("f1", "access.log", 200, 20);
+        try (DuckDbHitStore store = DuckDbHitStore.open(file)) {
+            store.writer().append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/first", 404, VERIFIED)), start("f1", "access.log"), at100);
+            // a second reader of the same log, from its start: its lines are stored already, and its hits are not stored again
+            assertThatThrownBy(() -> store.writer().append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/first", 404, VERIFIED)),
+                    start("f1", "access.log.1"), new SourceProgress("f1", "access.log.1", 100, 10)))
+                    .isInstanceOf(PositionMovedException.class)
+                    .hasMessage("access.log.1: another writer stored lines of it while this one read from line 1 (the store has it up to line 10"
+                            + " now); read on from there")
+                    .satisfies(e -> assertThat(((PositionMovedException) e).keys()).containsExactly("f1"));
+            store.writer().append(List.of(hit("2025-05-14T10:00:01Z", "66.249.66.1", "/second", 404, VERIFIED)), at100, at200);
+            store.writer().flush();
+            // committed now: compared with what the store holds
+            assertThatThrownBy(() -> store.writer().append(List.of(), at100, new SourceProgress("f1", "access.log", 150, 15)))
+                    .isInstanceOf(PositionMovedException.class);
+            assertThat(store.writer().imported(List.of("f1"))).containsExactly(at200);
+        }
+        try (DuckDbHitStore store = DuckDbHitStore.open(file)) {
+            assertThatThrownBy(() -> store.writer().append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/first", 404, VERIFIED)),
+                    start("f1", "access.log"), at100)).isInstanceOf(PositionMovedException.class);
+            store.writer().append(List.of(hit("2025-05-14T10:00:02Z", "66.249.66.1", "/third", 404, VERIFIED)), at200,
+                    new SourceProgress("f1", "access.log", 300, 30));
+            assertThat(store.reader().page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url).containsExactly("/third", "/second", "/first");
         }
     }
 
@@ -204,7 +240,8 @@ class DuckDbHitStoreTest {
             for (int i = 0; i < 40; i++) {
                 FileStamp stamp = new FileStamp("(dev=803,ino=" + i + ")", 1_000 + i, 1_747_216_800_000_000_000L + i);
                 recorded.add(stamp);
-                store.writer().append(List.of(), new SourceProgress("f" + i, "E2.b" + i + ".gz", 5_000 + i, 20 + i, "c" + i, stamp));
+                store.writer().append(List.of(), start("f" + i, "E2.b" + i + ".gz"), new SourceProgress("f" + i, "E2.b" + i + ".gz", 5_000 + i, 20 + i,
+                        "c" + i, stamp));
             }
             // not committed yet: what was appended answers
             assertThat(store.writer().unchangedLines(List.of(recorded.get(3), new FileStamp("(dev=803,ino=3)", 1_003, 1L)))).containsExactly(23, -1);
@@ -223,7 +260,7 @@ class DuckDbHitStoreTest {
                     .containsExactly(28, -1, -1, 29);
             assertThat(store.writer().unchangedLines(List.of())).isEmpty();
             // a file read again to its end: its new stamp is the one recorded, whether committed or not
-            store.writer().append(List.of(), new SourceProgress("f5b", "E2.b5.gz", 9_000, 40, "c5b", grown));
+            store.writer().append(List.of(), start("f5b", "E2.b5.gz"), new SourceProgress("f5b", "E2.b5.gz", 9_000, 40, "c5b", grown));
             assertThat(store.writer().unchangedLines(List.of(grown, recorded.get(5)))).containsExactly(40, -1);
             store.writer().flush();
             assertThat(store.writer().unchangedLines(List.of(grown, recorded.get(5)))).containsExactly(40, -1);
@@ -240,7 +277,7 @@ class DuckDbHitStoreTest {
             assertThat(store.writer().imported(List.of("f1"))).isEmpty();
             store.writer().append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, VERIFIED))); // hits without a log
             assertThat(store.writer().imported(List.of("f1"))).isEmpty();
-            store.writer().append(List.of(), new SourceProgress("f1", "access.log", 180, 1)); // buffered, not yet written
+            store.writer().append(List.of(), start("f1", "access.log"), new SourceProgress("f1", "access.log", 180, 1)); // buffered, not yet written
             assertThat(store.writer().imported(List.of("f1"))).containsExactly(new SourceProgress("f1", "access.log", 180, 1));
         }
         try (DuckDbHitStore store = DuckDbHitStore.open(file)) {
@@ -259,7 +296,7 @@ class DuckDbHitStoreTest {
                     chunk.add(hit(Instant.parse("2025-05-14T00:00:00Z").plusSeconds(j).toString(), "66.249.66." + (j % 200),
                             "/p" + j, 404, VERIFIED));
                 }
-                store.writer().append(chunk, new SourceProgress("f1", "access.log", i + 1000L, i + 1000L));
+                store.writer().append(chunk, new SourceProgress("f1", "access.log", i, i), new SourceProgress("f1", "access.log", i + 1000L, i + 1000L));
                 if (i == 60_000) {
                     // a verdict that changes while a batch may be in flight is not lost to it
                     store.verdicts().update("66.249.66.7", GOOGLEBOT.name(), new Verdict(Verification.spoofed, "PTR refuted"));
@@ -409,7 +446,7 @@ class DuckDbHitStoreTest {
                 chunk.add(hit(Instant.parse("2025-05-14T00:00:00Z").plusSeconds(j).toString(), "66.249.66." + (j % 200),
                         "/p" + j, 404, VERIFIED));
             }
-            store.writer().append(chunk, new SourceProgress("f1", "access.log", i + 1000L, i + 1000L));
+            store.writer().append(chunk, new SourceProgress("f1", "access.log", i, i), new SourceProgress("f1", "access.log", i + 1000L, i + 1000L));
         }
     }
 
@@ -449,7 +486,8 @@ class DuckDbHitStoreTest {
             Hit noMethod = new Hit(Instant.parse("2025-05-15T00:00:00Z").toEpochMilli(), 0, "66.249.66.250", null, "/x", 404, -1,
                     null, "Googlebot", Double.NaN, null);
             CrawlerHit before = hit("2025-05-14T23:59:59Z", "66.249.66.2", "/before", 404, VERIFIED);
-            store.writer().append(List.of(before, new CrawlerHit(noMethod, GOOGLEBOT, VERIFIED)), new SourceProgress("f1", "access.log", 60_100, 60_001));
+            store.writer().append(List.of(before, new CrawlerHit(noMethod, GOOGLEBOT, VERIFIED)), new SourceProgress("f1", "access.log", 60_000, 60_000),
+                    new SourceProgress("f1", "access.log", 60_100, 60_001));
 
             assertThatThrownBy(store.writer()::flush).isInstanceOf(StoreException.class).hasMessageContaining("cannot write to");
             assertThat(store.health().size()).isZero();
@@ -459,8 +497,9 @@ class DuckDbHitStoreTest {
             // the same claim, with the key string its hits before the failure carried (as the verifier hands it out)
             CrawlerHit again = new CrawlerHit(hit("2025-05-15T00:00:02Z", "66.249.66.2", "/again", 404, VERIFIED).hit(), GOOGLEBOT,
                     VERIFIED, before.claim());
+            // the log's progress went too: its next append starts where the store has it, at its start
             store.writer().append(List.of(hit("2025-05-15T00:00:01Z", "66.249.66.1", "/after", 404, VERIFIED), again),
-                    new SourceProgress("f1", "access.log", 60_200, 60_003));
+                    start("f1", "access.log"), new SourceProgress("f1", "access.log", 60_200, 60_003));
             store.writer().flush();
         }
         try (DuckDbHitStore store = DuckDbHitStore.open(file)) {

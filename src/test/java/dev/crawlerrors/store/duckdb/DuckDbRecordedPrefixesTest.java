@@ -46,9 +46,9 @@ class DuckDbRecordedPrefixesTest {
         Path file = dir.resolve("store.duckdb");
         try (DuckDbHitStore store = DuckDbHitStore.open(file)) {
             for (int i = 0; i < 5; i++) {
-                store.writer().append(List.of(), new SourceProgress("old" + i, "a" + i + ".log", 100 + i, 1));
+                store.writer().append(List.of(), new SourceProgress("old" + i, "a" + i + ".log", 0, 0), new SourceProgress("old" + i, "a" + i + ".log", 100 + i, 1));
             }
-            store.writer().append(List.of(), new SourceProgress("old0-2", "b.log", 50, 1)); // another log beginning as old0 does
+            store.writer().append(List.of(), new SourceProgress("old0-2", "b.log", 0, 0), new SourceProgress("old0-2", "b.log", 50, 1)); // another log beginning as old0 does
         }
         try (DuckDbHitStore store = DuckDbHitStore.open(file)) {
             List<List<SourceProgress>> answers = new ArrayList<>();
@@ -59,12 +59,12 @@ class DuckDbRecordedPrefixesTest {
             assertThat(answers).allSatisfy(answer -> assertThat(answer).containsExactlyInAnyOrder(
                     new SourceProgress("old0", "a0.log", 100, 1), new SourceProgress("old0-2", "b.log", 50, 1),
                     new SourceProgress("old3", "a3.log", 103, 1)));
-            store.writer().append(List.of(), new SourceProgress("new1", "n.log", 10, 1));
+            store.writer().append(List.of(), new SourceProgress("new1", "n.log", 0, 0), new SourceProgress("new1", "n.log", 10, 1));
             assertThat(store.writer().imported(List.of("new1", "old4"))).containsExactlyInAnyOrder(new SourceProgress("new1", "n.log", 10, 1),
                     new SourceProgress("old4", "a4.log", 104, 1));
             store.writer().flush();
             assertThat(store.writer().imported(List.of("new1"))).containsExactly(new SourceProgress("new1", "n.log", 10, 1));
-            store.writer().append(List.of(), new SourceProgress("new1", "n.log", 20, 2));
+            store.writer().append(List.of(), new SourceProgress("new1", "n.log", 10, 1), new SourceProgress("new1", "n.log", 20, 2));
             assertThat(store.writer().imported(List.of("new1"))).containsExactly(new SourceProgress("new1", "n.log", 20, 2));
         }
         try (DuckDbHitStore store = DuckDbHitStore.open(file)) {
@@ -77,7 +77,7 @@ class DuckDbRecordedPrefixesTest {
     void aNewStoreFindsWhatItCommittedWithoutReadingTheFilter() {
         try (DuckDbHitStore store = DuckDbHitStore.open(dir.resolve("new.duckdb"))) {
             for (int i = 0; i < 20; i++) {
-                store.writer().append(List.of(), new SourceProgress("log" + i, "l" + i + ".gz", 10 * i + 10, i + 1));
+                store.writer().append(List.of(), new SourceProgress("log" + i, "l" + i + ".gz", 0, 0), new SourceProgress("log" + i, "l" + i + ".gz", 10 * i + 10, i + 1));
                 if (i % 3 == 0) {
                     store.writer().flush();
                 }
