@@ -119,8 +119,6 @@ final class DuckDbQuery implements AutoCloseable {
         synchronized (this) {
             if (made < size) {
                 try {
-                    // a duplicate takes the writer's auto-commit as it is now: made while the writer had a
-                    // transaction open, it would read in one transaction of its own, never committed, forever
                     Connection duplicate = origin.duplicate();
                     duplicate.setAutoCommit(true);
                     c = new Pooled(duplicate);
