@@ -43,7 +43,7 @@ public final class RobotsHealth {
 
     /** The fetches of robots.txt a request asks about: its crawlers, bot types, verdicts and host, at its snapshot. */
     public RobotsFetches fetches(Map<String, List<String>> query) {
-        ReportRequest request = ReportParameters.parse(query, report.zone(), PARAMETERS, report.crawlerNames());
+        ReportRequest request = ReportParameters.parse(query, report.zone(), PARAMETERS, report.catalog());
         Snapshot at = report.snapshot(request, report.newest());
         HitFilter filter = request.filter();
         Map<String, Map<String, List<UrlHit>>> byCrawler = new TreeMap<>();

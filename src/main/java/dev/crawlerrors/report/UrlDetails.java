@@ -45,7 +45,7 @@ public final class UrlDetails {
                     + " as the URLs page links to it");
         }
         String url = urls.get(0);
-        ReportRequest request = ReportParameters.parse(rest, report.zone(), UrlParameters.URL, report.crawlerNames());
+        ReportRequest request = ReportParameters.parse(rest, report.zone(), UrlParameters.URL, report.catalog());
         Snapshot at = report.snapshot(request, report.newest());
         HitFilter filter = request.filter();
         UrlKey key = new UrlKey(filter.host(), url);

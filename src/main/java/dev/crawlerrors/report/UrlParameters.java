@@ -11,9 +11,7 @@ import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
-import java.util.function.Function;
 
 /**
  * Reads a request to the URLs page (HTML, JSON, CSV): the report's parameters ({@link ReportParameters}),
@@ -46,7 +44,7 @@ public final class UrlParameters {
      *
      * @throws BadParameterException naming the first parameter that is not accepted or has a bad value
      */
-    public static UrlRequest parse(Map<String, List<String>> query, ZoneId zone, Function<String, Optional<String>> crawlerNames) {
+    public static UrlRequest parse(Map<String, List<String>> query, ZoneId zone, dev.crawlerrors.crawler.CrawlerCatalog catalog) {
         Map<String, List<String>> rest = new LinkedHashMap<>(query);
         List<StatusRange> statuses = new ArrayList<>();
         for (String value : values(rest.remove("status"))) {
@@ -68,7 +66,7 @@ public final class UrlParameters {
             throw new BadParameterException("sort", "sort may be given once; got " + sortValues.size() + " values");
         }
         UrlSort sort = sortValues.isEmpty() ? UrlSort.errors : choice(UrlSort.class, "sort", sortValues.get(0));
-        ReportRequest report = ReportParameters.parse(rest, zone, URLS, crawlerNames);
+        ReportRequest report = ReportParameters.parse(rest, zone, URLS, catalog);
         if (stateValues.isEmpty() && fixed == null && inconsistent == null) {
             states.add(UrlState.State.broken); // the default: what is broken now
         }

@@ -15,9 +15,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.function.Consumer;
-import java.util.function.Function;
 
 /**
  * The URLs page over the store's kept URL states: every URL the view's crawlers fetched, with its
@@ -32,7 +30,6 @@ public final class UrlReport {
     private final HitReader hits;
     private final UrlStates urls;
     private final ZoneId zone;
-    private final Function<String, Optional<String>> crawlerNames;
     private final CrawlerCatalog catalog;
 
     /** The URLs page of {@code report}'s store, its crawler names and zone the report's. */
@@ -42,7 +39,6 @@ public final class UrlReport {
         this.urls = hits.urlStates();
         this.zone = report.zone();
         this.catalog = report.catalog();
-        this.crawlerNames = catalog::knownName;
     }
 
     CrawlerCatalog catalog() {
@@ -62,13 +58,10 @@ public final class UrlReport {
         return urls;
     }
 
-    Function<String, Optional<String>> crawlerNames() {
-        return crawlerNames;
-    }
 
     /** A request's parameters, as the URLs page reads them. */
     public UrlRequest request(Map<String, List<String>> query) {
-        return UrlParameters.parse(query, zone, crawlerNames);
+        return UrlParameters.parse(query, zone, catalog);
     }
 
     /**

@@ -231,7 +231,7 @@ class OneLogTwoWritersTest {
             }
         }
         List<String> notices = new ArrayList<>();
-        FollowedLogs follower = new FollowedLogs(List.of(live), LogFormat.chooser("auto", notice -> { }), store,
+        FollowedLogs follower = new FollowedLogs(List.of(live), dev.crawlerrors.ingest.format.NamedFormats.chooser("auto", notice -> { }), store,
                 new CrawlerIdentifier(catalog), verifier, notices::add);
         try {
             CountDownLatch paused = new CountDownLatch(1);
