@@ -15,12 +15,14 @@ import org.duckdb.DuckDBConnection;
  * so a log that begins as another is told apart, and each file read to its end ({@code import_files}),
  * so a file that did not change since is known without being opened. Version 4 keeps where a
  * redirect sent the crawler, when the log records it ({@code hits.location}): the patterns' diagnosis
- * reads it.
+ * reads it. Version 5 keeps each URL's
+ * history and state ({@link DuckDbUrlStates}); a store of an older version gets the tables empty,
+ * and its first fold reads the hits stored before ({@code url_keyed_from}: the last of them).
  */
 final class DuckDbSchema {
 
     /** The schema this version writes. */
-    static final int VERSION = 4;
+    static final int VERSION = 5;
 
     private static final String TABLES = """
             CREATE TABLE IF NOT EXISTS hits (
@@ -78,6 +80,41 @@ final class DuckDbSchema {
               check_hash VARCHAR,
               imported_at TIMESTAMP NOT NULL
             );
+            CREATE TABLE IF NOT EXISTS url_tail (
+              k BIGINT NOT NULL,
+              t BIGINT NOT NULL,
+              i BIGINT NOT NULL,
+              s SMALLINT NOT NULL,
+              c INTEGER,
+              b SMALLINT NOT NULL
+            );
+            CREATE TABLE IF NOT EXISTS url_log (
+              k BIGINT NOT NULL,
+              t BIGINT NOT NULL,
+              i BIGINT NOT NULL,
+              s SMALLINT NOT NULL,
+              c INTEGER,
+              b SMALLINT NOT NULL
+            );
+            CREATE TABLE IF NOT EXISTS url_names (
+              k BIGINT NOT NULL,
+              host VARCHAR NOT NULL,
+              url VARCHAR NOT NULL
+            );
+            CREATE TABLE IF NOT EXISTS url_states (
+              k BIGINT NOT NULL,
+              ok BIGINT, not_modified BIGINT, redirects BIGINT, client_errors BIGINT, server_errors BIGINT, error_hits BIGINT,
+              first_crawled BIGINT, last_crawled BIGINT, last_status SMALLINT, first_error BIGINT, first_error_status SMALLINT,
+              last_error BIGINT, last_error_status SMALLINT, fixed_since BIGINT, flips INTEGER,
+              last_hit_id BIGINT NOT NULL
+            );
+            CREATE TABLE IF NOT EXISTS url_scopes (
+              scope VARCHAR NOT NULL,
+              k BIGINT NOT NULL,
+              ok BIGINT, not_modified BIGINT, redirects BIGINT, client_errors BIGINT, server_errors BIGINT, error_hits BIGINT,
+              first_crawled BIGINT, last_crawled BIGINT, last_status SMALLINT, first_error BIGINT, first_error_status SMALLINT,
+              last_error BIGINT, last_error_status SMALLINT, fixed_since BIGINT, flips INTEGER
+            );
             CREATE TABLE IF NOT EXISTS store_meta (
               key VARCHAR PRIMARY KEY,
               value VARCHAR NOT NULL
@@ -114,6 +151,7 @@ final class DuckDbSchema {
                     }
                     st.execute(TABLES);
                     st.execute("INSERT OR REPLACE INTO store_meta VALUES ('schema_version', '" + VERSION + "')");
+                    keyedFrom(st);
                     connection.commit();
                 } catch (SQLException e) {
                     connection.rollback();
@@ -124,8 +162,17 @@ final class DuckDbSchema {
                 return;
             }
             st.execute(TABLES);
-            st.execute("INSERT OR IGNORE INTO store_meta VALUES ('schema_version', '" + VERSION + "')");
+            // a store of version 4 only lacked the URLs' tables, made just now
+            st.execute("INSERT OR " + (recorded == 4 ? "REPLACE" : "IGNORE") + " INTO store_meta VALUES ('schema_version', '" + VERSION + "')");
+            if (recorded == 4) {
+                keyedFrom(st);
+            }
         }
+    }
+
+    /** Records the last hit stored before the URLs' tables were, whose history the first fold makes from the hits. */
+    private static void keyedFrom(Statement st) throws SQLException {
+        st.execute("INSERT OR IGNORE INTO store_meta SELECT 'url_keyed_from', coalesce(max(id), 0)::VARCHAR FROM hits");
     }
 
     /**
