@@ -84,8 +84,28 @@ ORDER BY (minute, writer, seq, status, bot_type, crawler, claim);
 CREATE MATERIALIZED VIEW IF NOT EXISTS crawl_errors.minute_counts_of_hits TO crawl_errors.minute_counts_local
 AS SELECT intDiv(ts_ms, 60000) AS minute, writer, seq, status, bot_type, crawler, cityHash64(ip, if(signature = '', crawler, concat(crawler, '\x1F', signature))) AS claim, count() AS hits FROM crawl_errors.hits_local GROUP BY minute, writer, seq, status, bot_type, crawler, claim;
 
+-- Every shard: each of its hits again under its URL's number (the same in every engine), ordered by
+-- it, so that a URL's history is a short read; the URLs' states are folded from it.
+CREATE TABLE IF NOT EXISTS crawl_errors.url_log_local (
+  k Int64,
+  host String,
+  url String,
+  ts_ms Int64,
+  writer UInt64,
+  seq UInt64,
+  n UInt64,
+  status UInt16,
+  ip String,
+  crawler String,
+  bot_type String,
+  claim UInt64 MATERIALIZED cityHash64(ip, crawler)
+) ENGINE = MergeTree
+ORDER BY (k, ts_ms, writer, n);
+
 -- Every server of the cluster: all shards' hits, sharded as the writers shard them, and all shards' counts.
 CREATE TABLE IF NOT EXISTS crawl_errors.hits AS crawl_errors.hits_local ENGINE = Distributed(crawl_errors, crawl_errors, hits_local, halfMD5(ip));
+
+CREATE TABLE IF NOT EXISTS crawl_errors.url_log AS crawl_errors.url_log_local ENGINE = Distributed(crawl_errors, crawl_errors, url_log_local);
 
 CREATE TABLE IF NOT EXISTS crawl_errors.minute_counts AS crawl_errors.minute_counts_local ENGINE = Distributed(crawl_errors, crawl_errors, minute_counts_local);
 
@@ -138,6 +158,32 @@ CREATE TABLE IF NOT EXISTS crawl_errors.snapshots (
 ) ENGINE = MergeTree
 PARTITION BY toYYYYMMDD(made)
 ORDER BY (total, fence, writer);
+
+-- The first shard only: the URLs' states kept, each row a URL's state in a scope (the default view's
+-- crawlers '', every bot type '*', or one crawler) as of a fold's snapshot (version: its total; a row
+-- without a status: none left), and each fold's snapshot. A read takes each URL's newest row up to the
+-- newest fold.
+CREATE TABLE IF NOT EXISTS crawl_errors.url_states (
+  scope String,
+  k Int64,
+  host String,
+  url String,
+  ok Nullable(Int64), not_modified Nullable(Int64), redirects Nullable(Int64), client_errors Nullable(Int64),
+  server_errors Nullable(Int64), error_hits Nullable(Int64), first_crawled Nullable(Int64), last_crawled Nullable(Int64),
+  last_status Nullable(Int64), first_error Nullable(Int64), first_error_status Nullable(Int64), last_error Nullable(Int64),
+  last_error_status Nullable(Int64), fixed_since Nullable(Int64), flips Nullable(Int64),
+  version UInt64
+) ENGINE = MergeTree
+ORDER BY (scope, k, version);
+
+CREATE TABLE IF NOT EXISTS crawl_errors.url_folds (
+  total UInt64,
+  fence UInt64,
+  writers Array(UInt64),
+  seqs Array(UInt64),
+  made DateTime DEFAULT now()
+) ENGINE = MergeTree
+ORDER BY total;
 
 -- The first shard only.
 CREATE TABLE IF NOT EXISTS crawl_errors.schema_version (

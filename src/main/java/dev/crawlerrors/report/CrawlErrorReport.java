@@ -112,6 +112,16 @@ public final class CrawlErrorReport {
         return zone;
     }
 
+    /** The store's reader this report asks. */
+    HitReader reader() {
+        return store;
+    }
+
+    /** The crawlers whose names the {@code crawler} filter knows. */
+    CrawlerCatalog catalog() {
+        return catalog == null ? CrawlerCatalog.builtIn() : catalog;
+    }
+
     /** A request's parameters read as this report reads them. */
     public ReportRequest request(Map<String, List<String>> query) {
         return request(query, ReportParameters.REPORT);

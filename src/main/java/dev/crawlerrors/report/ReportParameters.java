@@ -203,7 +203,7 @@ public final class ReportParameters {
         return previous[b.length()];
     }
 
-    private static Set<String> names(List<String> first, List<String> then, List<String> last) {
+    static Set<String> names(List<String> first, List<String> then, List<String> last) {
         Set<String> names = new LinkedHashSet<>(first);
         names.addAll(then);
         names.addAll(last);
@@ -276,7 +276,8 @@ public final class ReportParameters {
         return range;
     }
 
-    private static StatusRange statusRange(String value) {
+    /** A status or a class of them, whatever the report's threshold (the URLs page lists URLs answering 200 too). */
+    static StatusRange statusRange(String value) {
         String v = value.trim().toLowerCase();
         if (v.length() == 3 && v.charAt(0) >= '1' && v.charAt(0) <= '5') {
             if (v.endsWith("xx")) {

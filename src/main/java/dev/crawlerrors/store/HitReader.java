@@ -12,6 +12,9 @@ import java.util.function.Consumer;
  */
 public interface HitReader {
 
+    /** The state of every URL the store's crawlers fetched, kept as hits arrive: what the URLs page reads. */
+    UrlStates urlStates();
+
     /**
      * The newest snapshot: every hit and verdict committed so far. What was appended but not yet
      * committed is committed first, so a reader sees what its own thread stored.

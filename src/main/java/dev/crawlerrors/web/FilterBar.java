@@ -6,9 +6,14 @@ import java.util.List;
 
 /**
  * The filter bar every page shows: a plain GET form to {@code action} holding the request's
- * filters, and the active ones as chips, each with a link that takes it off alone.
+ * filters, and the active ones as chips, each with a link that takes it off alone; a page's own
+ * parameters ({@code kept}, such as the URLs page's state and order) ride along in hidden fields.
  */
-public record FilterBar(String action, ReportLinks links) {
+public record FilterBar(String action, ReportLinks links, List<ReportLinks.Filter> kept) {
+
+    public FilterBar(String action, ReportLinks links) {
+        this(action, links, List.of());
+    }
 
     /** One active filter value and the same page without it. */
     public record Chip(String name, String value, String remove) {

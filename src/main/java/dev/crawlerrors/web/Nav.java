@@ -1,6 +1,6 @@
 package dev.crawlerrors.web;
 
-/** The links between the report's three pages, each keeping the filters; {@code current} is the page shown. */
+/** The links between the report's pages, each keeping the filters; {@code current} is the page shown. */
 public record Nav(String current, ReportLinks links) {
 
     public String report() {
@@ -13,5 +13,9 @@ public record Nav(String current, ReportLinks links) {
 
     public String overview() {
         return links.overview();
+    }
+
+    public String urls() {
+        return links.urls();
     }
 }

@@ -7,7 +7,23 @@ import java.util.List;
 import java.util.Map;
 
 /** What the overview page draws: the timeline, the error rate, the breakdowns and response times, each linking into the report. */
-public record OverviewView(Overview overview, ReportLinks links) {
+public record OverviewView(Overview overview, ReportLinks links, java.util.List<dev.crawlerrors.report.CrawlBudget.Segment> budget) {
+
+    /** A segment's share of its hits in one status class, as a bar's width in percent. */
+    public String budgetWidth(dev.crawlerrors.report.CrawlBudget.Segment segment, String statusClass) {
+        long hits = segment.hits();
+        return hits == 0 ? "0" : String.format(java.util.Locale.ROOT, "%.1f", 100.0 * segment.byClass().get(statusClass) / hits);
+    }
+
+    /** The share of a segment's hits that got a page, in percent. */
+    public String pageShare(dev.crawlerrors.report.CrawlBudget.Segment segment) {
+        return RateChart.percent(segment.pageShare());
+    }
+
+    /** The URLs page of one segment, every state. */
+    public String budgetLink(dev.crawlerrors.report.CrawlBudget.Segment segment) {
+        return links.with("url", segment.segment()).with("state", "broken,redirected,ok").urls();
+    }
 
     public Nav nav() {
         return new Nav("overview", links);

@@ -1,5 +1,7 @@
 package dev.crawlerrors.web;
 
+import dev.crawlerrors.report.PatternStates;
+import dev.crawlerrors.report.pattern.Diagnosis;
 import dev.crawlerrors.report.pattern.ErrorPattern;
 import dev.crawlerrors.report.pattern.ExploitProbes;
 import dev.crawlerrors.report.pattern.PatternReport;
@@ -10,7 +12,18 @@ import java.util.List;
 import java.util.Map;
 
 /** What the patterns page shows: each URL pattern of the error hits, with a link to the report filtered to it. */
-public record PatternsView(PatternReport report, ReportLinks links, String timeZone) {
+public record PatternsView(PatternReport report, ReportLinks links, String timeZone, Map<String, PatternStates.Now> now) {
+
+    /** What the pattern's URLs are now ("24 URLs, 21 still 404, 3 fixed since ..."), or null when that is not known. */
+    public String nowText(ErrorPattern pattern) {
+        PatternStates.Now found = now.get(pattern.pattern());
+        return found == null ? null : found.text();
+    }
+
+    /** The pattern's diagnosis, "fixed: ..." when all its URLs are. */
+    public Diagnosis diagnosis(ErrorPattern pattern) {
+        return PatternStates.diagnosis(pattern, now.get(pattern.pattern()));
+    }
 
     public Nav nav() {
         return new Nav("patterns", links);

@@ -28,6 +28,13 @@ public final class ReportLinks {
     static final String HIT_PATH = "/crawl-errors/hits/";
     static final String ALERTS_PATH = "/crawl-errors/alerts";
     static final String HIT_JSON_PATH = "/api/crawl-errors/hits/";
+    static final String URLS_PATH = "/crawl-errors/urls";
+    static final String URLS_JSON_PATH = "/api/crawl-errors/urls";
+    static final String URLS_CSV_PATH = "/crawl-errors/urls.csv";
+    static final String URL_PATH = "/crawl-errors/url";
+    static final String URL_JSON_PATH = "/api/crawl-errors/url";
+    static final String ROBOTS_PATH = "/crawl-errors/robots";
+    static final String ROBOTS_JSON_PATH = "/api/crawl-errors/robots";
     private static final Set<String> REPEATABLE = Set.of("status", "bot", "crawler", "verification");
 
     /** One filter value: a parameter's name and one of its values. */
@@ -184,6 +191,31 @@ public final class ReportLinks {
 
     public String overviewJson() {
         return OVERVIEW_JSON_PATH + query("?");
+    }
+
+    /** The URLs page with these filters (its own parameters, such as the state, are {@link UrlLinks}'). */
+    public String urls() {
+        return URLS_PATH + query("?");
+    }
+
+    /**
+     * One URL's own page, keeping the filters of its hits (crawler, bot type, verdict, time range)
+     * and the snapshot: {@code url} is the request target itself, {@code host} its host or null.
+     */
+    public String url(String url, String host) {
+        StringBuilder sb = new StringBuilder(URL_PATH).append("?url=").append(encode(url));
+        if (host != null && !host.isEmpty()) {
+            sb.append("&host=").append(encode(host));
+        }
+        for (Filter filter : filters) {
+            if (List.of("crawler", "bot", "verification", "from", "to").contains(filter.name())) {
+                sb.append('&').append(encode(filter.name())).append('=').append(encode(filter.value()));
+            }
+        }
+        if (snapshot != null) {
+            sb.append("&at=").append(encode(snapshot));
+        }
+        return sb.toString();
     }
 
     /** The filters and snapshot as a query string after {@code lead} ({@code ?} or {@code &}), or nothing when there are none. */

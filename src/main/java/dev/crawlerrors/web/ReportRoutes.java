@@ -48,18 +48,47 @@ final class ReportRoutes {
     private final StoreHealth health;
     private final VerdictEvidence evidence;
     private final Supplier<List<AlertListing>> alerts;
+    private final dev.crawlerrors.report.RobotsHealth robots;
+    private final dev.crawlerrors.report.PatternStates patternStates;
+    private final dev.crawlerrors.report.CrawlBudget budget;
 
     /** @param alerts the built-in alerts, firing first; null when {@code serve} runs none */
-    ReportRoutes(CrawlErrorReport report, StoreHealth health, VerdictEvidence evidence,
-            Supplier<List<AlertListing>> alerts) {
+    ReportRoutes(CrawlErrorReport report, StoreHealth health, VerdictEvidence evidence, Supplier<List<AlertListing>> alerts,
+            dev.crawlerrors.report.RobotsHealth robots, dev.crawlerrors.report.UrlReport urls) {
         this.report = report;
         this.health = health;
         this.evidence = evidence;
         this.alerts = alerts;
+        this.robots = robots;
+        this.patternStates = new dev.crawlerrors.report.PatternStates(urls);
+        this.budget = new dev.crawlerrors.report.CrawlBudget(urls);
     }
 
     void alertsHtml(Context ctx) {
-        ctx.html(render("alerts.jte", AlertsView.of(alerts == null ? null : alerts.get(), report.zone())));
+        ctx.html(page("alerts.jte", AlertsView.of(alerts == null ? null : alerts.get(), report.zone())));
+    }
+
+    /** Where the overview's crawl budget goes; none while the URLs' states are being brought up to a large import. */
+    private List<dev.crawlerrors.report.CrawlBudget.Segment> budget(ReportRequest request, String at) {
+        try {
+            return budget.of(report.filter(request), at);
+        } catch (dev.crawlerrors.report.StillCountingException e) {
+            return List.of();
+        }
+    }
+
+    /** What each pattern's URLs are now; none while the URLs' states are being brought up to a large import. */
+    private Map<String, dev.crawlerrors.report.PatternStates.Now> patternsNow(PatternReport patterns, ReportRequest request, String at) {
+        try {
+            return patternStates.of(patterns, request.filter(), at);
+        } catch (dev.crawlerrors.report.StillCountingException e) {
+            return Map.of();
+        }
+    }
+
+    /** A page with the robots.txt alerts in its banner's place. */
+    private String page(String template, Object model) {
+        return RobotsBanner.into(render(template, model), robots);
     }
 
     void html(Context ctx) {
@@ -75,7 +104,7 @@ final class ReportRoutes {
         Overview summary = report.summary(request, page).orElse(null);
         ReportView view = new ReportView(page, new ReportLinks(ctx.queryParamMap(), page.at()), recorded, filtered, evidence.sources(),
                 evidence.nothingProvable().orElse(null), summary, request.filter().hiddenBotTypes());
-        ctx.html(render("report.jte", view));
+        ctx.html(page("report.jte", view));
     }
 
     void json(Context ctx) throws IOException {
@@ -112,8 +141,8 @@ final class ReportRoutes {
             return;
         }
         CountedAt<PatternReport> patterns = report.patternsAt(request);
-        ctx.html(render("patterns.jte", new PatternsView(patterns.value(), new ReportLinks(ctx.queryParamMap(), patterns.at()),
-                report.zone().getId())));
+        ctx.html(page("patterns.jte", new PatternsView(patterns.value(), new ReportLinks(ctx.queryParamMap(), patterns.at()),
+                report.zone().getId(), patternsNow(patterns.value(), request, patterns.at()))));
     }
 
     void patternsJson(Context ctx) throws IOException {
@@ -121,9 +150,12 @@ final class ReportRoutes {
         CountedAt<PatternReport> counted = report.patternsAt(request);
         PatternReport patterns = counted.value();
         ReportLinks links = new ReportLinks(ctx.queryParamMap(), counted.at());
+        Map<String, dev.crawlerrors.report.PatternStates.Now> now = patternsNow(patterns, request, counted.at());
         List<Map<String, Object>> rows = new ArrayList<>();
         for (ErrorPattern pattern : patterns.patterns()) {
             Map<String, Object> row = JSON.convertValue(pattern, JSON.getTypeFactory().constructMapType(LinkedHashMap.class, String.class, Object.class));
+            row.put("diagnosis", dev.crawlerrors.report.PatternStates.diagnosis(pattern, now.get(pattern.pattern())));
+            row.put("now", now.get(pattern.pattern()));
             row.put("report", links.with("pattern", pattern.pattern()).report());
             rows.add(row);
         }
@@ -142,7 +174,8 @@ final class ReportRoutes {
             return;
         }
         Overview overview = report.overview(request);
-        ctx.html(render("overview.jte", new OverviewView(overview, new ReportLinks(ctx.queryParamMap(), overview.at()))));
+        ctx.html(page("overview.jte", new OverviewView(overview, new ReportLinks(ctx.queryParamMap(), overview.at()),
+                budget(request, overview.at()))));
     }
 
     void overviewJson(Context ctx) throws IOException {
@@ -151,13 +184,14 @@ final class ReportRoutes {
         ObjectNode body = JSON.createObjectNode();
         body.put("title", "Crawler Crawl Errors: overview");
         body.setAll((ObjectNode) JSON.valueToTree(overview));
+        body.set("crawlBudget", JSON.valueToTree(budget(request, overview.at())));
         ctx.contentType("application/json; charset=utf-8").result(JSON.writeValueAsString(body));
     }
 
     void hitHtml(Context ctx) {
         HitDetail hit = hit(ctx);
         String at = ctx.queryParam("at");
-        ctx.html(render("hit.jte", new HitView(hit, evidence.sources(), at == null || at.isBlank() ? null : at)));
+        ctx.html(page("hit.jte", new HitView(hit, evidence.sources(), at == null || at.isBlank() ? null : at)));
     }
 
     void hitJson(Context ctx) throws IOException {
@@ -189,7 +223,7 @@ final class ReportRoutes {
      * Sends a browser that submitted the filter form with fields left blank to the same page without
      * them, so its address holds only the filters in use; true when it did.
      */
-    private static boolean redirectedWithoutBlanks(Context ctx) {
+    static boolean redirectedWithoutBlanks(Context ctx) {
         boolean blanks = ctx.queryParamMap().entrySet().stream()
                 .anyMatch(e -> !e.getKey().equals("page") && e.getValue().stream().anyMatch(String::isBlank));
         if (!blanks) {

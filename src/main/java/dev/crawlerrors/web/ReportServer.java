@@ -122,7 +122,11 @@ public final class ReportServer implements AutoCloseable {
         PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         Gauge.builder("crawl_errors_hits_stored", health, StoreHealth::size).description("crawler hits in the store").register(metrics);
         meters.forEach(meter -> meter.bindTo(metrics));
-        ReportRoutes routes = new ReportRoutes(report, health, evidence, alerts);
+        dev.crawlerrors.report.UrlReport urlReport = new dev.crawlerrors.report.UrlReport(report);
+        dev.crawlerrors.report.RobotsHealth robots = new dev.crawlerrors.report.RobotsHealth(urlReport);
+        ReportRoutes routes = new ReportRoutes(report, health, evidence, alerts, robots, urlReport);
+        UrlRoutes urlRoutes = new UrlRoutes(urlReport, robots);
+        urlReport.catchUp(); // the hits stored while nothing served are folded now, not at the first reader
         Set<String> paths = new HashSet<>();
         Javalin app = Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
@@ -156,6 +160,13 @@ public final class ReportServer implements AutoCloseable {
             readOnly.accept(ReportLinks.OVERVIEW_PATH, ctx -> gate.pass(() -> routes.overviewHtml(ctx)));
             readOnly.accept(ReportLinks.OVERVIEW_JSON_PATH, ctx -> gate.pass(() -> routes.overviewJson(ctx)));
             readOnly.accept(ReportLinks.ALERTS_PATH, routes::alertsHtml);
+            readOnly.accept(ReportLinks.URLS_PATH, ctx -> gate.pass(() -> urlRoutes.html(ctx)));
+            readOnly.accept(ReportLinks.URLS_JSON_PATH, ctx -> gate.pass(() -> urlRoutes.json(ctx)));
+            readOnly.accept(ReportLinks.URLS_CSV_PATH, ctx -> gate.pass(() -> urlRoutes.csv(ctx)));
+            readOnly.accept(ReportLinks.URL_PATH, ctx -> gate.pass(() -> urlRoutes.urlHtml(ctx)));
+            readOnly.accept(ReportLinks.URL_JSON_PATH, ctx -> gate.pass(() -> urlRoutes.urlJson(ctx)));
+            readOnly.accept(ReportLinks.ROBOTS_PATH, ctx -> gate.pass(() -> urlRoutes.robotsHtml(ctx)));
+            readOnly.accept(ReportLinks.ROBOTS_JSON_PATH, ctx -> gate.pass(() -> urlRoutes.robotsJson(ctx)));
             readOnly.accept(ReportLinks.HIT_PATH + "{id}", ctx -> gate.pass(() -> routes.hitHtml(ctx)));
             readOnly.accept(ReportLinks.HIT_JSON_PATH + "{id}", ctx -> gate.pass(() -> routes.hitJson(ctx)));
             readOnly.accept("/health", ctx -> health(ctx, health));

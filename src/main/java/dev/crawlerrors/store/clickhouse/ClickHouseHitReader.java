@@ -37,7 +37,7 @@ final class ClickHouseHitReader implements HitReader {
      * of its writer (random) above, so that two writers' hits of the same number have ids of their
      * own. A writer takes a new id every few minutes, long before its numbers pass 32 bits.
      */
-    private static final String ID = "bitOr(bitShiftLeft(bitAnd(writer, 2147483647), 32), n)";
+    static final String ID = "bitOr(bitShiftLeft(bitAnd(writer, 2147483647), 32), n)";
     private static final String COLUMNS = "SELECT " + ID + ", ts_ms, utc_offset_minutes, ip, method, url, status, duration_ms, crawler, bot_type,"
             + " claim, user_agent, host";
     private static final String MINUTE = "intDiv(ts_ms, 60000)";
@@ -59,10 +59,12 @@ final class ClickHouseHitReader implements HitReader {
     private final ClickHouseSnapshots snapshots;
     private final ClickHouseVerdicts verdicts;
     private final Runnable beforeRead;
+    private final dev.crawlerrors.store.UrlStates urlStates;
 
     /** @param beforeRead commits what this process appended, so its reads see it */
     ClickHouseHitReader(ClickHouseHttp http, ClickHouseCluster cluster, String db, ClickHouseSnapshots snapshots,
-            ClickHouseVerdicts verdicts, Runnable beforeRead) {
+            ClickHouseVerdicts verdicts, Runnable beforeRead, dev.crawlerrors.store.UrlStates urlStates) {
+        this.urlStates = urlStates;
         this.http = http;
         this.cluster = cluster;
         this.db = db;
@@ -71,6 +73,11 @@ final class ClickHouseHitReader implements HitReader {
         this.snapshots = snapshots;
         this.verdicts = verdicts;
         this.beforeRead = beforeRead;
+    }
+
+    @Override
+    public dev.crawlerrors.store.UrlStates urlStates() {
+        return urlStates;
     }
 
     @Override

@@ -32,6 +32,9 @@ public final class ClickHouseHitStore implements HitStore {
     private final ClickHouseVerdicts verdicts;
     private final ClickHouseHitReader reader;
     private final ClickHouseSitemaps sitemaps;
+    private final ClickHouseUrlStates urlStates;
+    /** How many batches this process committed: a close folds the URLs' states when it wrote any. */
+    private final java.util.function.LongSupplier committed;
     private final ClickHouseHealth health;
     private final ClickHouseSignatures signatures;
     private final ClickHouseAlertStore alerts;
@@ -51,11 +54,13 @@ public final class ClickHouseHitStore implements HitStore {
         this.snapshots = new ClickHouseSnapshots(http, cluster.meta(), location.database(), writer::commits,
                 clockAheadSeconds);
         this.verdicts = new ClickHouseVerdicts(http, cluster, location.database(), writer, commits::commitIfDirty);
-        this.reader = new ClickHouseHitReader(http, cluster, location.database(), snapshots, verdicts, commits::commitIfDirty);
+        this.urlStates = new ClickHouseUrlStates(http, cluster, location.database(), snapshots, verdicts);
+        this.reader = new ClickHouseHitReader(http, cluster, location.database(), snapshots, verdicts, commits::commitIfDirty, urlStates);
         this.health = new ClickHouseHealth(http, cluster, location, snapshots, commits, reader);
         this.signatures = new ClickHouseSignatures(http, cluster, location.database());
         this.sitemaps = new ClickHouseSitemaps(http, cluster, location.database());
         this.alerts = new ClickHouseAlertStore(http, cluster.meta(), location.database());
+        this.committed = writer::commits;
         snapshots.dropOld();
         new ClickHouseLogClaims(http, cluster.meta(), location.database()).dropOld(ClickHouseSnapshots.KEEP_DAYS);
         commits.start(() -> ClickHouseLeftovers.remove(http, cluster, location.database(), snapshots.crashedWriters()));
@@ -156,5 +161,13 @@ public final class ClickHouseHitStore implements HitStore {
     @Override
     public synchronized void close() {
         commits.close();
+        urlStates.close();
+        if (committed.getAsLong() > 0) {
+            try {
+                urlStates.fold(); // what this process wrote, folded before it ends
+            } catch (RuntimeException e) {
+                // the next fold, by any process, does it
+            }
+        }
     }
 }

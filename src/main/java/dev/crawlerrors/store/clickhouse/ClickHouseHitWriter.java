@@ -8,6 +8,7 @@ import dev.crawlerrors.ingest.SourceProgress;
 import dev.crawlerrors.store.BatchInFlight;
 import dev.crawlerrors.store.PositionMovedException;
 import dev.crawlerrors.store.StoreException;
+import dev.crawlerrors.store.UrlKey;
 import dev.crawlerrors.text.Failures;
 import java.net.ConnectException;
 import java.util.ArrayList;
@@ -42,6 +43,7 @@ final class ClickHouseHitWriter {
     private static final int KNOWN_CLAIMS = 1_000_000;
     private static final String HIT_COLUMNS = "(ts_ms, writer, seq, n, utc_offset_minutes, ip, method, url, status, bytes,"
             + " duration_ms, crawler, bot_type, user_agent, referer, host, location, signature)";
+    private static final String URL_LOG_COLUMNS = "(k, host, url, ts_ms, writer, seq, n, status, ip, crawler, bot_type)";
     private static final String VERDICT_COLUMNS = "(ip, crawler, verification, reason, version, writer, seq)";
     private static final String COMMIT_COLUMNS = "(writer, seq, closed, fingerprint, name, bytes, lines, prefix, check_hash, file_key,"
             + " file_size, file_modified_nanos, claimed)";
@@ -401,18 +403,22 @@ final class ClickHouseHitWriter {
         if (!batch.hits.isEmpty()) {
             List<ClickHouseCluster.Shard> shards = cluster.shards();
             ClickHouseTsv.Writer[] rows = new ClickHouseTsv.Writer[shards.size()];
+            ClickHouseTsv.Writer[] urlRows = new ClickHouseTsv.Writer[shards.size()];
             long number = firstN;
             for (CrawlerHit crawlerHit : batch.hits) {
                 Hit hit = crawlerHit.hit();
                 int shard = cluster.shardOf(hit.ip());
                 if (rows[shard] == null) {
                     rows[shard] = new ClickHouseTsv.Writer(batch.hits.size() * 256 / shards.size());
+                    urlRows[shard] = new ClickHouseTsv.Writer(batch.hits.size() * 128 / shards.size());
                 }
+                urlRow(urlRows[shard], crawlerHit, batchSeq, number);
                 row(rows[shard], crawlerHit, batchSeq, number++);
             }
             for (int i = 0; i < rows.length; i++) {
                 if (rows[i] != null) {
                     inserts.add(http.insert(shards.get(i).http(), db + ".hits_local " + HIT_COLUMNS, rows[i]));
+                    inserts.add(http.insert(shards.get(i).http(), db + ".url_log_local " + URL_LOG_COLUMNS, urlRows[i]));
                 }
             }
         }
@@ -427,6 +433,15 @@ final class ClickHouseHitWriter {
         if (failure != null) {
             throw failure;
         }
+    }
+
+    /** A hit as its URL's history keeps it ({@link ClickHouseUrlStates}), on the same shard, counted with the same batch. */
+    private void urlRow(ClickHouseTsv.Writer rows, CrawlerHit crawlerHit, long batchSeq, long number) {
+        Hit hit = crawlerHit.hit();
+        String host = hit.host() == null ? "" : hit.host();
+        rows.field(UrlKey.number(host, hit.url())).tab().field(host).tab().field(hit.url()).tab().field(hit.epochMillis()).tab()
+                .unsigned(writer).tab().field(batchSeq).tab().field(number).tab().field(hit.status()).tab().field(hit.ip()).tab()
+                .field(crawlerHit.crawler().name()).tab().field(crawlerHit.crawler().botType().name()).endRow();
     }
 
     private void row(ClickHouseTsv.Writer rows, CrawlerHit crawlerHit, long batchSeq, long number) {

@@ -23,7 +23,10 @@ import java.util.Set;
  *     own hits by verdict without asking another. {@code verdicts_local}, fed from it by a
  *     materialized view, a ReplacingMergeTree keeping each claim's latest version, answers
  *     "which addresses are unverified" (read with {@code argMax}, as merges run when they will);</li>
- * <li>on the first shard only: {@code commits} (each batch committed by a writer, with how far its
+ * <li>{@code url_log_local}, on each shard: each of its hits again under its URL's number, ordered
+ *     by it, so that a URL's history is a short read; {@code url_log} reads every shard's;</li>
+ * <li>on the first shard only: {@code url_states} and {@code url_folds}, the URLs' states kept
+ *     ({@link ClickHouseUrlStates}), {@code commits} (each batch committed by a writer, with how far its
  *     logs were read), {@code log_claims} (the positions writers claimed to move logs on from),
  *     {@code snapshots} (which batches each snapshot holds) and {@code schema_version}.</li>
  * </ul>
@@ -161,9 +164,27 @@ final class ClickHouseSchema {
         tables.put("minute_counts_of_hits", """
                 CREATE MATERIALIZED VIEW IF NOT EXISTS %1$s.minute_counts_of_hits TO %1$s.minute_counts_local
                 AS %2$s""".formatted(db, MINUTE_COUNTS.formatted(db)));
+        tables.put("url_log_local", """
+                CREATE TABLE IF NOT EXISTS %1$s.url_log_local (
+                  k Int64,
+                  host String,
+                  url String,
+                  ts_ms Int64,
+                  writer UInt64,
+                  seq UInt64,
+                  n UInt64,
+                  status UInt16,
+                  ip String,
+                  crawler String,
+                  bot_type String,
+                  claim UInt64 MATERIALIZED cityHash64(ip, crawler)
+                ) ENGINE = MergeTree
+                ORDER BY (k, ts_ms, writer, n)""".formatted(db));
         if (cluster.distributed()) {
             tables.put("hits", "CREATE TABLE IF NOT EXISTS %1$s.hits AS %1$s.hits_local ENGINE = Distributed(%2$s, %1$s, hits_local, %3$s)"
                     .formatted(db, cluster.name(), ClickHouseCluster.SHARDING_KEY));
+            tables.put("url_log", "CREATE TABLE IF NOT EXISTS %1$s.url_log AS %1$s.url_log_local ENGINE = Distributed(%2$s, %1$s, url_log_local)"
+                    .formatted(db, cluster.name()));
             tables.put("minute_counts", ("CREATE TABLE IF NOT EXISTS %1$s.minute_counts AS %1$s.minute_counts_local"
                     + " ENGINE = Distributed(%2$s, %1$s, minute_counts_local)").formatted(db, cluster.name()));
         }
@@ -213,6 +234,28 @@ final class ClickHouseSchema {
                 ) ENGINE = MergeTree
                 PARTITION BY toYYYYMMDD(made)
                 ORDER BY (total, fence, writer)""".formatted(db));
+        tables.put("url_states", """
+                CREATE TABLE IF NOT EXISTS %1$s.url_states (
+                  scope String,
+                  k Int64,
+                  host String,
+                  url String,
+                  ok Nullable(Int64), not_modified Nullable(Int64), redirects Nullable(Int64), client_errors Nullable(Int64),
+                  server_errors Nullable(Int64), error_hits Nullable(Int64), first_crawled Nullable(Int64), last_crawled Nullable(Int64),
+                  last_status Nullable(Int64), first_error Nullable(Int64), first_error_status Nullable(Int64), last_error Nullable(Int64),
+                  last_error_status Nullable(Int64), fixed_since Nullable(Int64), flips Nullable(Int64),
+                  version UInt64
+                ) ENGINE = MergeTree
+                ORDER BY (scope, k, version)""".formatted(db));
+        tables.put("url_folds", """
+                CREATE TABLE IF NOT EXISTS %1$s.url_folds (
+                  total UInt64,
+                  fence UInt64,
+                  writers Array(UInt64),
+                  seqs Array(UInt64),
+                  made DateTime DEFAULT now()
+                ) ENGINE = MergeTree
+                ORDER BY total""".formatted(db));
         tables.put("schema_version", """
                 CREATE TABLE IF NOT EXISTS %1$s.schema_version (
                   version UInt32,

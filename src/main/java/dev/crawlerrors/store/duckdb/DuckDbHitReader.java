@@ -45,12 +45,19 @@ final class DuckDbHitReader implements HitReader {
     private final DuckDbClaims claims;
     private final DuckDbHitWriter writer;
     private final DuckDbTallies tallies;
+    private final dev.crawlerrors.store.UrlStates urlStates;
 
-    DuckDbHitReader(DuckDbQuery query, DuckDbClaims claims, DuckDbHitWriter writer) {
+    DuckDbHitReader(DuckDbQuery query, DuckDbClaims claims, DuckDbHitWriter writer, dev.crawlerrors.store.UrlStates urlStates) {
+        this.urlStates = urlStates;
         this.query = query;
         this.claims = claims;
         this.writer = writer;
         this.tallies = new DuckDbTallies(query, this);
+    }
+
+    @Override
+    public dev.crawlerrors.store.UrlStates urlStates() {
+        return urlStates;
     }
 
     @Override

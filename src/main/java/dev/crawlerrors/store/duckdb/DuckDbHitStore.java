@@ -58,6 +58,7 @@ public final class DuckDbHitStore implements HitStore {
     private final DuckDbVerdicts verdicts;
     private final DuckDbHitReader reader;
     private final DuckDbSitemaps sitemaps;
+    private final DuckDbUrlStates urlStates;
     private final DuckDbHealth health;
     private final DuckDbSignatures signatures;
     private final DuckDbAlertStore alerts;
@@ -79,7 +80,8 @@ public final class DuckDbHitStore implements HitStore {
         // the verdicts are written by the writer, and updated and read through it (it exists by then)
         this.verdicts = new DuckDbVerdicts(connection, query, this::hitWriter);
         this.writer = new DuckDbHitWriter(connection, location, failures, commitRows, verdicts, query, claims);
-        this.reader = new DuckDbHitReader(query, claims, writer);
+        this.urlStates = new DuckDbUrlStates(connection, query, claims, writer, location);
+        this.reader = new DuckDbHitReader(query, claims, writer, urlStates);
         this.health = new DuckDbHealth(failures, query, writer, reader);
         this.signatures = new DuckDbSignatures(connection, failures);
         this.alerts = new DuckDbAlertStore(connection, failures);
@@ -288,6 +290,11 @@ public final class DuckDbHitStore implements HitStore {
     @Override
     public synchronized void close() {
         try {
+            try {
+                urlStates.foldIfWritten();
+            } catch (RuntimeException e) {
+                // the URLs' states stay behind: the next fold, by a read or a close, does the work
+            }
             writer.close();
         } finally {
             sitemaps.close();

@@ -109,6 +109,8 @@ final class DuckDbHitWriter implements HitWriter {
     /** The batch being written, as a table function, and its name in this store's connection. */
     private final DuckDbBatchSource batchSource = new DuckDbBatchSource();
     private final String batchFunction;
+    /** Each batch's hits as their URLs' histories keep them, written beside them. */
+    private final DuckDbUrlTail urlTail;
     /** Numbers the table functions: two stores open in one process each register their own. */
     private static final AtomicLong SOURCES = new AtomicLong();
     private long nextId;
@@ -184,6 +186,7 @@ final class DuckDbHitWriter implements HitWriter {
             batchFunction = "crawl_errors_batch_" + SOURCES.incrementAndGet();
             st.execute(STAGING);
             DuckDBFunctions.tableFunction().withName(batchFunction).withFunction(batchSource).register(connection);
+            urlTail = new DuckDbUrlTail(connection);
             // and whether any log's progress is stored: an import asks for it before it reads a line
             try (ResultSet rs = st.executeQuery("SELECT coalesce(max(id), 0), (SELECT count(*) FROM imports) FROM hits")) {
                 rs.next();
@@ -193,6 +196,7 @@ final class DuckDbHitWriter implements HitWriter {
             }
             loadClaims(st);
             committed = new Snapshot(nextId - 1, nextVersion - 1);
+            firstIdSinceOpen = nextId;
         }
     }
 
@@ -210,6 +214,52 @@ final class DuckDbHitWriter implements HitWriter {
             rs.next();
             nextClaim = Math.max(nextClaim, rs.getInt(1) + 1);
             nextVersion = Math.max(nextVersion, rs.getLong(2) + 1);
+        }
+    }
+
+    /** The number the first hit appended after the store opened takes: what a close asks to know whether hits came. */
+    private long firstIdSinceOpen;
+
+    /** What the writer adds beside each batch for the URLs' states. */
+    DuckDbUrlTail urlTail() {
+        return urlTail;
+    }
+
+    /** Whether hits were committed since the store opened. */
+    boolean wroteSinceOpen() {
+        return committed.hits() >= firstIdSinceOpen;
+    }
+
+    /**
+     * Runs {@code task} on the writer's thread, with everything appended so far committed and no
+     * transaction open, and waits for it: its failure is this call's. It may use the writer's
+     * connection as it likes, and must leave no transaction open.
+     */
+    synchronized <T> T exclusive(java.util.function.Function<Snapshot, T> task) {
+        flush();
+        Future<T> running = writer.submit(() -> task.apply(committed));
+        writing = running;
+        try {
+            BatchInFlight.await(running);
+            return running.resultNow();
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            throw cause instanceof RuntimeException runtime ? runtime : new StoreException("cannot write to " + location + ": " + cause, cause);
+        } finally {
+            writing = null;
+        }
+    }
+
+    /** Runs {@code task} on the writer's thread after what is queued there now, without waiting (a failure is the task's to report). */
+    void later(java.util.function.Consumer<Snapshot> task) {
+        try {
+            writer.execute(() -> {
+                if (!inTransaction) { // between two batches of one transaction: the next request runs it
+                    task.accept(committed);
+                }
+            });
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            // the store is closing: its close folds what it wrote
         }
     }
 
@@ -624,6 +674,9 @@ final class DuckDbHitWriter implements HitWriter {
                 writeFiles(batch.files.values());
                 verdicts.write(batch.verdicts.values());
                 appendRows(batch);
+                if (!batch.hits.isEmpty()) {
+                    urlTail.write(batch.hits, batch.claims, batch.firstId);
+                }
                 uncommittedVerdicts.addAll(batch.verdicts.values());
                 if (!batch.hits.isEmpty()) {
                     uncommittedMaxId = Math.max(uncommittedMaxId, batch.firstId + batch.hits.size() - 1);
@@ -646,6 +699,7 @@ final class DuckDbHitWriter implements HitWriter {
                 forgetUncommitted(); // rolled back: not recorded after all
                 uncommittedVerdicts.clear();
                 uncommittedMaxId = 0;
+                urlTail.forget();
                 closeStatements(e); // a prepared statement whose execution failed is closed by the driver
                 try {
                     connection.rollback();
@@ -789,6 +843,7 @@ final class DuckDbHitWriter implements HitWriter {
     /** Closes the prepared statements, to be prepared again when next needed; failures go to {@code failure}. */
     void closeStatements(SQLException failure) {
         verdicts.closeStatements(failure);
+        urlTail.closeStatement();
         for (PreparedStatement st : new PreparedStatement[] {insertProgress, insertHits, insertFile, clearProgress, clearFiles}) {
             try {
                 if (st != null) {

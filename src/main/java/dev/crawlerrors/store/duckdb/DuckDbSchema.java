@@ -15,13 +15,16 @@ import org.duckdb.DuckDBConnection;
  * so a log that begins as another is told apart, and each file read to its end ({@code import_files}),
  * so a file that did not change since is known without being opened. Version 4 keeps where a
  * redirect sent the crawler, when the log records it ({@code hits.location}): the patterns' diagnosis
- * reads it. Version 5 adds the tables of signature verification ({@link DuckDbSignatures}): the key
+ * reads it. Version 5 keeps each URL's
+ * history and state ({@link DuckDbUrlStates}); a store of an older version gets the tables empty,
+ * and its first fold reads the hits stored before ({@code url_keyed_from}: the last of them).
+ * Version 6 adds the tables of signature verification ({@link DuckDbSignatures}): the key
  * directories read, kept in history, and the signatures waiting for one.
  */
 final class DuckDbSchema {
 
     /** The schema this version writes. */
-    static final int VERSION = 5;
+    static final int VERSION = 6;
 
     private static final String TABLES = """
             CREATE TABLE IF NOT EXISTS hits (
@@ -79,6 +82,41 @@ final class DuckDbSchema {
               check_hash VARCHAR,
               imported_at TIMESTAMP NOT NULL
             );
+            CREATE TABLE IF NOT EXISTS url_tail (
+              k BIGINT NOT NULL,
+              t BIGINT NOT NULL,
+              i BIGINT NOT NULL,
+              s SMALLINT NOT NULL,
+              c INTEGER,
+              b SMALLINT NOT NULL
+            );
+            CREATE TABLE IF NOT EXISTS url_log (
+              k BIGINT NOT NULL,
+              t BIGINT NOT NULL,
+              i BIGINT NOT NULL,
+              s SMALLINT NOT NULL,
+              c INTEGER,
+              b SMALLINT NOT NULL
+            );
+            CREATE TABLE IF NOT EXISTS url_names (
+              k BIGINT NOT NULL,
+              host VARCHAR NOT NULL,
+              url VARCHAR NOT NULL
+            );
+            CREATE TABLE IF NOT EXISTS url_states (
+              k BIGINT NOT NULL,
+              ok BIGINT, not_modified BIGINT, redirects BIGINT, client_errors BIGINT, server_errors BIGINT, error_hits BIGINT,
+              first_crawled BIGINT, last_crawled BIGINT, last_status SMALLINT, first_error BIGINT, first_error_status SMALLINT,
+              last_error BIGINT, last_error_status SMALLINT, fixed_since BIGINT, flips INTEGER,
+              last_hit_id BIGINT NOT NULL
+            );
+            CREATE TABLE IF NOT EXISTS url_scopes (
+              scope VARCHAR NOT NULL,
+              k BIGINT NOT NULL,
+              ok BIGINT, not_modified BIGINT, redirects BIGINT, client_errors BIGINT, server_errors BIGINT, error_hits BIGINT,
+              first_crawled BIGINT, last_crawled BIGINT, last_status SMALLINT, first_error BIGINT, first_error_status SMALLINT,
+              last_error BIGINT, last_error_status SMALLINT, fixed_since BIGINT, flips INTEGER
+            );
             CREATE TABLE IF NOT EXISTS store_meta (
               key VARCHAR PRIMARY KEY,
               value VARCHAR NOT NULL
@@ -100,8 +138,7 @@ final class DuckDbSchema {
             boolean claims = existed && hasColumn(st, "hits", "claim_id");
             boolean checks = existed && hasColumn(st, "imports", "check_hash");
             boolean locations = existed && hasColumn(st, "hits", "location");
-            boolean signatures = existed && hasTable(st, "signature_directories");
-            if (existed && (!claims || !checks || !locations || !signatures)) {
+            if (existed && (!claims || !checks || !locations)) {
                 connection.setAutoCommit(false);
                 try {
                     if (!claims) {
@@ -114,9 +151,10 @@ final class DuckDbSchema {
                         // version 3 to 4: no hit stored before records one (a column added is NULL in every row, at no cost)
                         st.execute("ALTER TABLE hits ADD COLUMN location VARCHAR");
                     }
-                    // version 4 to 5: the signatures' tables, made below with whatever else is missing
+                    // the URLs' tables (version 5) and the signatures' (6), made with whatever else is missing
                     st.execute(TABLES + DuckDbSignatures.TABLES);
                     st.execute("INSERT OR REPLACE INTO store_meta VALUES ('schema_version', '" + VERSION + "')");
+                    keyedFrom(st);
                     connection.commit();
                 } catch (SQLException e) {
                     connection.rollback();
@@ -127,8 +165,18 @@ final class DuckDbSchema {
                 return;
             }
             st.execute(TABLES + DuckDbSignatures.TABLES);
-            st.execute("INSERT OR IGNORE INTO store_meta VALUES ('schema_version', '" + VERSION + "')");
+            // a store of version 4 only lacked the URLs' tables and the signatures', one of 5 the signatures', made just now
+            boolean older = recorded > 0 && recorded < VERSION;
+            st.execute("INSERT OR " + (older ? "REPLACE" : "IGNORE") + " INTO store_meta VALUES ('schema_version', '" + VERSION + "')");
+            if (recorded == 4) {
+                keyedFrom(st);
+            }
         }
+    }
+
+    /** Records the last hit stored before the URLs' tables were, whose history the first fold makes from the hits. */
+    private static void keyedFrom(Statement st) throws SQLException {
+        st.execute("INSERT OR IGNORE INTO store_meta SELECT 'url_keyed_from', coalesce(max(id), 0)::VARCHAR FROM hits");
     }
 
     /**

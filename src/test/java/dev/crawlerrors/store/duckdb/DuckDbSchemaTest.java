@@ -105,4 +105,30 @@ class DuckDbSchemaTest {
             assertThat(rs.getString(1)).isEqualTo(Integer.toString(DuckDbSchema.VERSION));
         }
     }
+
+    @Test
+    void aVersionFiveStoreGetsTheSignaturesTablesAndKeepsItsUrlsStart() throws Exception {
+        Path file = dir.resolve("v5.duckdb");
+        try (DuckDbHitStore store = DuckDbHitStore.open(file)) {
+            store.writer().append(List.of(googlebot("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, VERIFIED)));
+        }
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + file); Statement st = c.createStatement()) {
+            // as version 5 left it: no table of signature verification
+            st.execute("DROP TABLE signature_directories");
+            st.execute("DROP TABLE signature_pending");
+            st.execute("UPDATE store_meta SET value = '5' WHERE key = 'schema_version'");
+        }
+
+        DuckDbHitStore.open(file).close();
+
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + file); Statement st = c.createStatement()) {
+            assertThat(DuckDbSchema.hasTable(st, "signature_directories")).isTrue();
+            assertThat(DuckDbSchema.hasTable(st, "signature_pending")).isTrue();
+            assertThat(DuckDbSchema.recordedVersion(st)).isEqualTo(DuckDbSchema.VERSION);
+            try (ResultSet rs = st.executeQuery("SELECT count(*) FROM store_meta WHERE key = 'url_keyed_from'")) {
+                rs.next();
+                assertThat(rs.getLong(1)).as("a store of version 5 keeps its URLs' history as it was").isZero();
+            }
+        }
+    }
 }

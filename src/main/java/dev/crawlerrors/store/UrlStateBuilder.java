@@ -1,0 +1,101 @@
+package dev.crawlerrors.store;
+
+/**
+ * Folds a URL's hits, given in time order (ties in the store's order), into its {@link UrlState}.
+ * One pass, constant memory: the fixed flag and the flips are kept as the hits go by.
+ */
+public final class UrlStateBuilder {
+
+    private static final int NO_CLASS = 0;
+    private static final int OK = 1;
+    private static final int ERROR = 2;
+
+    private final long key;
+    private final String host;
+    private final String url;
+    private long ok;
+    private long notModified;
+    private long redirects;
+    private long clientErrors;
+    private long serverErrors;
+    private long firstCrawled = UrlState.NONE;
+    private long lastCrawled = UrlState.NONE;
+    private int lastStatus;
+    private long firstError = UrlState.NONE;
+    private int firstErrorStatus;
+    private long lastError = UrlState.NONE;
+    private int lastErrorStatus;
+    /** The first ok hit after the last error, if any. */
+    private long okAfterError = UrlState.NONE;
+    /** Whether a hit that was not ok came after {@link #okAfterError}. */
+    private boolean notOkSince;
+    private int flips;
+    private int lastClass = NO_CLASS;
+
+    public UrlStateBuilder(long key, String host, String url) {
+        this.key = key;
+        this.host = host;
+        this.url = url;
+    }
+
+    /** Adds the next hit: no earlier than those added before. */
+    public UrlStateBuilder add(long epochMillis, int status) {
+        if (firstCrawled == UrlState.NONE) {
+            firstCrawled = epochMillis;
+        }
+        lastCrawled = epochMillis;
+        lastStatus = status;
+        UrlState.State state = UrlState.State.of(status);
+        switch (state) {
+            case broken -> {
+                if (status >= 500) {
+                    serverErrors++;
+                } else {
+                    clientErrors++;
+                }
+                if (firstError == UrlState.NONE) {
+                    firstError = epochMillis;
+                    firstErrorStatus = status;
+                }
+                lastError = epochMillis;
+                lastErrorStatus = status;
+                okAfterError = UrlState.NONE;
+                notOkSince = false;
+                flips += lastClass == OK ? 1 : 0;
+                lastClass = ERROR;
+            }
+            case redirected -> {
+                redirects++;
+                notOkSince |= okAfterError != UrlState.NONE;
+            }
+            case ok -> {
+                if (status == 304) {
+                    notModified++;
+                } else {
+                    this.ok++;
+                }
+                if (firstError != UrlState.NONE && okAfterError == UrlState.NONE) {
+                    okAfterError = epochMillis;
+                }
+                flips += lastClass == ERROR ? 1 : 0;
+                lastClass = OK;
+            }
+        }
+        return this;
+    }
+
+    /** Whether any hit was added. */
+    public boolean isEmpty() {
+        return firstCrawled == UrlState.NONE;
+    }
+
+    /** The state of the hits added so far; null when none was. */
+    public UrlState build() {
+        if (isEmpty()) {
+            return null;
+        }
+        long fixedSince = okAfterError != UrlState.NONE && !notOkSince ? okAfterError : UrlState.NONE;
+        return new UrlState(key, host, url, ok, notModified, redirects, clientErrors, serverErrors, firstCrawled, lastCrawled, lastStatus,
+                firstError, firstErrorStatus, lastError, lastErrorStatus, fixedSince, flips);
+    }
+}

@@ -1,0 +1,430 @@
+package dev.crawlerrors.store.clickhouse;
+
+import dev.crawlerrors.crawler.Verification;
+import dev.crawlerrors.store.HitFilter;
+import dev.crawlerrors.store.Snapshot;
+import dev.crawlerrors.store.StatusRange;
+import dev.crawlerrors.store.UrlHistory;
+import dev.crawlerrors.store.UrlHit;
+import dev.crawlerrors.store.UrlKey;
+import dev.crawlerrors.store.UrlPage;
+import dev.crawlerrors.store.UrlQuery;
+import dev.crawlerrors.store.UrlSort;
+import dev.crawlerrors.store.UrlState;
+import dev.crawlerrors.store.UrlStateReading;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+
+/**
+ * The URLs' states on ClickHouse. Each hit is written beside it to {@code url_log_local} on its
+ * shard, ordered by its URL's number ({@link UrlKey#number()}), so a URL's history is a read of a
+ * few granules. A fold makes the states of the URLs whose histories differ between the last fold's
+ * snapshot and the newest (rows of batches in one and not the other, or hits of a claim whose
+ * verdict was recorded in between) and adds them to {@code url_states} on the first shard under
+ * the new snapshot's total, then records the fold in {@code url_folds}: a read takes each URL's row
+ * of the highest total up to the fold it reads, so folds of several processes, or a fold killed
+ * half-way, never show half a fold. A URL whose scope has no hit left gets a row without a status.
+ */
+final class ClickHouseUrlStates extends UrlStateReading {
+
+    /** URLs whose histories a fold reads at once. */
+    private static final int FOLD_CHUNK = 2_000;
+    private static final String STATE_COLUMNS = "ok, not_modified, redirects, client_errors, server_errors, error_hits, first_crawled,"
+            + " last_crawled, last_status, first_error, first_error_status, last_error, last_error_status, fixed_since, flips";
+    private static final String HISTORY = "k, host, url, ts_ms, " + ClickHouseHitReader.ID + ", status, claim, crawler, bot_type, ip";
+
+    private final ClickHouseHttp http;
+    private final ClickHouseCluster cluster;
+    private final String db;
+    private final String log;
+    private final ClickHouseSnapshots snapshots;
+    private final ClickHouseVerdicts verdicts;
+    private final ExecutorService background = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "url-state-fold");
+        t.setDaemon(true);
+        return t;
+    });
+    private final AtomicBoolean foldAsked = new AtomicBoolean();
+    /** The snapshot of the newest fold, as last read. */
+    private volatile ClickHouseSnapshots.View folded;
+
+    ClickHouseUrlStates(ClickHouseHttp http, ClickHouseCluster cluster, String db, ClickHouseSnapshots snapshots,
+            ClickHouseVerdicts verdicts) {
+        this.http = http;
+        this.cluster = cluster;
+        this.db = db;
+        this.log = db + (cluster.distributed() ? ".url_log" : ".url_log_local");
+        this.snapshots = snapshots;
+        this.verdicts = verdicts;
+        this.folded = lastFold();
+    }
+
+    /** The snapshot of the newest fold any process recorded. */
+    private ClickHouseSnapshots.View lastFold() {
+        ClickHouseTsv.Reader rows = new ClickHouseTsv.Reader(http.query(cluster.meta(), "SELECT total, fence, arrayStringConcat(arrayMap(w"
+                + " -> toString(w), writers), ','), arrayStringConcat(arrayMap(s -> toString(s), seqs), ',') FROM " + db
+                + ".url_folds ORDER BY total DESC, made DESC LIMIT 1"));
+        if (!rows.nextRow()) {
+            return ClickHouseSnapshots.View.EMPTY;
+        }
+        long total = rows.unsigned();
+        long fence = rows.unsigned();
+        return new ClickHouseSnapshots.View(total, fence, numbers(rows.text()), numbers(rows.text()));
+    }
+
+    private static long[] numbers(String list) {
+        return list == null || list.isEmpty() ? new long[0]
+                : java.util.Arrays.stream(list.split(",")).mapToLong(Long::parseUnsignedLong).toArray();
+    }
+
+    /** The snapshot a read names, as this store's snapshots know it. */
+    private ClickHouseSnapshots.View view(Snapshot at) {
+        ClickHouseSnapshots.View view = snapshots.of(at);
+        if (view == null) {
+            throw new IllegalArgumentException("snapshot " + at.token() + " is not one this store made");
+        }
+        return view;
+    }
+
+    @Override
+    public void fold() {
+        synchronized (this) {
+            ClickHouseSnapshots.View from = lastFold();
+            ClickHouseSnapshots.View to = snapshots.newest();
+            if (to.total() <= from.total()) {
+                folded = from;
+                return;
+            }
+            Set<Long> keys = differing(from, to, Integer.MAX_VALUE);
+            List<Long> all = new ArrayList<>(keys);
+            for (int i = 0; i < all.size(); i += FOLD_CHUNK) {
+                foldChunk(all.subList(i, Math.min(all.size(), i + FOLD_CHUNK)), to);
+            }
+            ClickHouseTsv.Writer row = new ClickHouseTsv.Writer(256);
+            row.unsigned(to.total()).tab().unsigned(to.fence()).tab().field(array(to.writers())).tab().field(array(to.seqs())).endRow();
+            ClickHouseHttp.await(http.insert(cluster.meta(), db + ".url_folds (total, fence, writers, seqs)", row));
+            folding.writeLock().lock();
+            try {
+                folded = to;
+            } finally {
+                folding.writeLock().unlock();
+            }
+        }
+    }
+
+    private static String array(long[] values) {
+        StringBuilder sb = new StringBuilder("[");
+        for (int i = 0; i < values.length; i++) {
+            sb.append(i == 0 ? "" : ",").append(Long.toUnsignedString(values[i]));
+        }
+        return sb.append(']').toString();
+    }
+
+    /** Makes and writes the states of {@code keys} at {@code to}, every scope they had before left without a status where it has none now. */
+    private void foldChunk(List<Long> keys, ClickHouseSnapshots.View to) {
+        Map<Long, Set<String>> before = new LinkedHashMap<>();
+        ClickHouseTsv.Reader old = new ClickHouseTsv.Reader(http.query(cluster.meta(), "SELECT DISTINCT k, scope FROM " + db
+                + ".url_states WHERE k IN (" + list(keys) + ")"));
+        while (old.nextRow()) {
+            before.computeIfAbsent(old.number(), k -> new LinkedHashSet<>()).add(old.text());
+        }
+        ClickHouseTsv.Writer rows = new ClickHouseTsv.Writer(keys.size() * 256);
+        Set<Long> made = new LinkedHashSet<>();
+        histories(keys, to.snapshot(), false, history -> {
+            long k = history.key().number();
+            made.add(k);
+            Set<String> gone = before.getOrDefault(k, new LinkedHashSet<>());
+            Set<String> scopes = new LinkedHashSet<>();
+            scopes.add(UrlQuery.EVERY_CRAWLER);
+            scopes.add(UrlQuery.EVERY_BOT_TYPE);
+            history.hits().forEach(hit -> scopes.add(hit.crawler()));
+            for (String scope : scopes) {
+                UrlState state = history.state(scopeQuery(scope));
+                if (state != null) {
+                    gone.remove(scope);
+                    stateRow(rows, scope, history.key(), state, to.total());
+                }
+            }
+            for (String scope : gone) {
+                stateRow(rows, scope, history.key(), null, to.total());
+            }
+        });
+        for (Map.Entry<Long, Set<String>> was : before.entrySet()) {
+            if (!made.contains(was.getKey())) {
+                for (String scope : was.getValue()) {
+                    stateRow(rows, scope, new UrlKey("", ""), null, to.total(), was.getKey());
+                }
+            }
+        }
+        if (rows.rows() > 0) {
+            ClickHouseHttp.await(http.insert(cluster.meta(), db + ".url_states (scope, k, host, url, " + STATE_COLUMNS + ", version)", rows));
+        }
+    }
+
+    /** The view whose states a kept scope holds. */
+    private static UrlQuery scopeQuery(String scope) {
+        HitFilter filter = switch (scope) {
+            case UrlQuery.EVERY_CRAWLER -> HitFilter.ERRORS;
+            case UrlQuery.EVERY_BOT_TYPE -> new HitFilter(List.of(), HitFilter.ALL_BOT_TYPES, Set.of(), null, null, null, null);
+            default -> new HitFilter(List.of(), Set.of(), Set.of(), null, null, null, null, Set.of(scope));
+        };
+        return new UrlQuery(filter, Set.of(), false, false, UrlSort.errors);
+    }
+
+    private static void stateRow(ClickHouseTsv.Writer rows, String scope, UrlKey key, UrlState s, long version) {
+        stateRow(rows, scope, key, s, version, key.number());
+    }
+
+    private static void stateRow(ClickHouseTsv.Writer rows, String scope, UrlKey key, UrlState s, long version, long k) {
+        rows.field(scope).tab().field(k).tab().field(key.host()).tab().field(key.url()).tab();
+        if (s == null) {
+            for (int i = 0; i < 15; i++) {
+                rows.nul().tab();
+            }
+        } else {
+            long[] values = {s.ok(), s.notModified(), s.redirects(), s.clientErrors(), s.serverErrors(), s.errorHits(), s.firstCrawled(),
+                s.lastCrawled(), s.lastStatus(), s.firstError(), s.firstErrorStatus(), s.lastError(), s.lastErrorStatus(), s.fixedSince(),
+                s.flips()};
+            for (long value : values) {
+                rows.field(value).tab();
+            }
+        }
+        rows.unsigned(version).endRow();
+    }
+
+    @Override
+    public void catchUp() {
+        if (folded.total() >= snapshots.newest().total() || !foldAsked.compareAndSet(false, true)) {
+            return;
+        }
+        background.execute(() -> {
+            try {
+                fold();
+            } catch (RuntimeException e) {
+                // a read asked for it; the next one asks again
+            } finally {
+                foldAsked.set(false);
+            }
+        });
+    }
+
+    /** Stops the background fold: what a store's close does. */
+    void close() {
+        background.shutdownNow();
+    }
+
+    @Override
+    protected boolean foldReaches(Snapshot at) {
+        return at.hits() >= folded.total();
+    }
+
+    @Override
+    protected Set<Long> changed(Snapshot at, int max) {
+        ClickHouseSnapshots.View newest = lastFold();
+        if (newest.total() > folded.total()) {
+            folded = newest; // another process folded further
+        }
+        ClickHouseSnapshots.View view = view(at);
+        if (view.total() == folded.total()) {
+            return new LinkedHashSet<>();
+        }
+        return differing(folded, view, max);
+    }
+
+    /** The URLs whose histories differ between two snapshots; null when more than {@code max}. */
+    private Set<Long> differing(ClickHouseSnapshots.View a, ClickHouseSnapshots.View b, int max) {
+        String differ = "(" + a.visible() + ") != (" + b.visible() + ")";
+        String sql = "SELECT DISTINCT k FROM " + log + " WHERE " + differ + " OR claim IN (SELECT claim FROM " + db
+                + ".verdict_log_local WHERE " + differ + ")" + (max == Integer.MAX_VALUE ? "" : " LIMIT " + (max + 1));
+        Set<Long> keys = new LinkedHashSet<>();
+        ClickHouseTsv.Reader rows = new ClickHouseTsv.Reader(http.query(cluster.entry(), sql));
+        while (rows.nextRow()) {
+            keys.add(rows.number());
+        }
+        return keys.size() > max ? null : keys;
+    }
+
+    @Override
+    protected UrlPage kept(UrlQuery q, String scope, Set<Long> excluded, long offset, int limit) {
+        String from = from(q, scope, excluded);
+        ClickHouseTsv.Reader count = new ClickHouseTsv.Reader(http.query(cluster.meta(), "SELECT count() " + from));
+        long total = count.nextRow() ? count.number() : 0;
+        List<UrlState> rows = new ArrayList<>();
+        if (limit > 0 && offset < total) {
+            states("SELECT k, host, url, " + STATE_COLUMNS + " " + from + " ORDER BY " + orderBy(q) + " LIMIT " + offset + ", " + limit,
+                    rows::add);
+        }
+        return new UrlPage(total, rows);
+    }
+
+    @Override
+    protected void forEachKept(UrlQuery q, String scope, Set<Long> excluded, Consumer<UrlState> rows) {
+        states("SELECT k, host, url, " + STATE_COLUMNS + " " + from(q, scope, excluded) + " ORDER BY " + orderBy(q), rows);
+    }
+
+    private void states(String sql, Consumer<UrlState> each) {
+        ClickHouseTsv.Reader r = new ClickHouseTsv.Reader(http.query(cluster.meta(), sql));
+        while (r.nextRow()) {
+            long k = r.number();
+            String host = r.text();
+            String url = r.text();
+            long[] v = new long[15];
+            for (int i = 0; i < v.length; i++) {
+                v[i] = r.number();
+            }
+            each.accept(new UrlState(k, host, url, v[0], v[1], v[2], v[3], v[4], v[6], v[7], (int) v[8], v[9], (int) v[10], v[11],
+                    (int) v[12], v[13], (int) v[14]));
+        }
+    }
+
+    /** The kept states of a scope, each URL's of the newest fold read, that a query takes by URL and state, less {@code excluded}. */
+    private String from(UrlQuery q, String scope, Set<Long> excluded) {
+        List<String> parts = new ArrayList<>();
+        parts.add("last_status IS NOT NULL");
+        if (!excluded.isEmpty()) {
+            parts.add("k NOT IN (" + list(excluded) + ")");
+        }
+        urlConditions(q, parts);
+        if (!q.states().isEmpty()) {
+            List<String> states = new ArrayList<>();
+            for (UrlState.State state : q.states()) {
+                states.add(switch (state) {
+                    case broken -> "last_status >= 400";
+                    case redirected -> "(last_status BETWEEN 300 AND 399 AND last_status != 304)";
+                    case ok -> "(last_status < 300 OR last_status = 304)";
+                });
+            }
+            parts.add("(" + String.join(" OR ", states) + ")");
+        }
+        if (q.fixedOnly()) {
+            parts.add("fixed_since != " + UrlState.NONE);
+        }
+        if (q.inconsistentOnly()) {
+            parts.add("flips >= 2");
+        }
+        if (!q.filter().statuses().isEmpty()) {
+            List<String> statuses = new ArrayList<>();
+            for (StatusRange range : q.filter().statuses()) {
+                statuses.add("last_status BETWEEN " + range.low() + " AND " + range.high());
+            }
+            parts.add("(" + String.join(" OR ", statuses) + ")");
+        }
+        return "FROM (SELECT * FROM " + db + ".url_states WHERE scope = " + ClickHouseSql.quote(scope) + " AND version <= "
+                + folded.total() + " ORDER BY k, version DESC LIMIT 1 BY k) WHERE " + String.join(" AND ", parts);
+    }
+
+    /** A query's conditions on a URL's name: its host, prefix and shape. */
+    private static void urlConditions(UrlQuery q, List<String> parts) {
+        if (q.filter().host() != null) {
+            parts.add("host = " + ClickHouseSql.quote(q.filter().host()));
+        }
+        if (q.filter().urlPrefix() != null) {
+            parts.add("startsWith(url, " + ClickHouseSql.quote(q.filter().urlPrefix()) + ")");
+        }
+        if (q.filter().urlPattern() != null) {
+            parts.add(ClickHouseFilter.pattern(q.filter().urlPattern()));
+        }
+    }
+
+    private static String orderBy(UrlQuery q) {
+        String first = switch (q.sort()) {
+            case errors -> "error_hits DESC";
+            case last_error -> "last_error DESC";
+            case first_error -> "first_error DESC";
+            case last_crawled -> "last_crawled DESC";
+        };
+        return first + ", k";
+    }
+
+    private static String list(Collection<Long> keys) {
+        StringBuilder sb = new StringBuilder(keys.size() * 20);
+        for (long k : keys) {
+            sb.append(sb.isEmpty() ? "" : ",").append(k);
+        }
+        return sb.toString();
+    }
+
+    @Override
+    protected void histories(Collection<Long> keys, Snapshot at, boolean addresses, Consumer<UrlHistory> each) {
+        if (keys.isEmpty()) {
+            return;
+        }
+        ClickHouseSnapshots.View view = view(at);
+        read("SELECT " + HISTORY + " FROM " + log + " WHERE k IN (" + list(keys) + ") AND " + view.visible()
+                + " ORDER BY k, ts_ms, writer, n", view, addresses, each);
+    }
+
+    @Override
+    protected Set<Long> hostsOf(String url, Snapshot at) {
+        Set<Long> keys = new LinkedHashSet<>();
+        ClickHouseTsv.Reader rows = new ClickHouseTsv.Reader(http.query(cluster.entry(), "SELECT DISTINCT k FROM " + log + " WHERE url = "
+                + ClickHouseSql.quote(url) + " AND " + view(at).visible()));
+        while (rows.nextRow()) {
+            keys.add(rows.number());
+        }
+        return keys;
+    }
+
+    @Override
+    protected void histories(UrlQuery q, Snapshot at, Consumer<UrlHistory> each) {
+        ClickHouseSnapshots.View view = view(at);
+        List<String> parts = new ArrayList<>();
+        parts.add(view.visible());
+        if (q.filter().from() != null) {
+            parts.add("ts_ms >= " + q.filter().from().toEpochMilli());
+        }
+        if (q.filter().to() != null) {
+            parts.add("ts_ms < " + q.filter().to().toEpochMilli());
+        }
+        if (!q.filter().crawlers().isEmpty()) {
+            parts.add("crawler IN (" + ClickHouseSql.quoted(q.filter().crawlers().stream().sorted().toList()) + ")");
+        }
+        urlConditions(q, parts);
+        read("SELECT " + HISTORY + " FROM " + log + " WHERE " + String.join(" AND ", parts) + " ORDER BY k, ts_ms, writer, n", view, false,
+                each);
+    }
+
+    /** Reads histories (each URL's rows together, in time order), with each hit's verdict at {@code view}. */
+    private void read(String sql, ClickHouseSnapshots.View view, boolean addresses, Consumer<UrlHistory> each) {
+        ClickHouseTsv.Reader r = new ClickHouseTsv.Reader(http.query(cluster.entry(), sql));
+        List<Object[]> rows = new ArrayList<>();
+        Set<Long> claims = new LinkedHashSet<>();
+        while (r.nextRow()) {
+            Object[] row = {r.number(), r.text(), r.text(), r.number(), r.number(), (int) r.number(), r.unsigned(), r.text(), r.text(),
+                r.text()};
+            claims.add((Long) row[6]);
+            rows.add(row);
+        }
+        Map<Long, dev.crawlerrors.crawler.Verdict> found = verdicts.at(claims.stream().mapToLong(Long::longValue).toArray(), view);
+        UrlKey key = null;
+        long number = 0;
+        List<UrlHit> hits = new ArrayList<>();
+        for (Object[] row : rows) {
+            long k = (Long) row[0];
+            if (key == null || k != number) {
+                if (key != null) {
+                    each.accept(new UrlHistory(key, hits));
+                    hits = new ArrayList<>();
+                }
+                key = new UrlKey((String) row[1], (String) row[2]);
+                number = k;
+            }
+            long claim = (Long) row[6];
+            Verification verdict = found.getOrDefault(claim, ClickHouseVerdicts.NOT_CHECKED).verification();
+            hits.add(new UrlHit((Long) row[3], (Long) row[4], (Integer) row[5], claim, (String) row[7], (String) row[8],
+                    addresses ? (String) row[9] : null, verdict));
+        }
+        if (key != null) {
+            each.accept(new UrlHistory(key, hits));
+        }
+    }
+}

@@ -1,0 +1,246 @@
+package dev.crawlerrors.store.duckdb;
+
+import dev.crawlerrors.crawler.BotType;
+import dev.crawlerrors.crawler.Verification;
+import dev.crawlerrors.store.Snapshot;
+import dev.crawlerrors.store.UrlQuery;
+import dev.crawlerrors.store.UrlStateBuilder;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.duckdb.DuckDBConnection;
+
+/**
+ * Folds the hits stored since the last fold into the URLs' histories and states, on the writer's
+ * thread, in one transaction: their rows of {@code url_tail} go to {@code url_log} as one run
+ * sorted by URL number (so that a URL's history is read from a row group or two a run), and every
+ * URL they hit has its states made again from its whole history: the default view's
+ * ({@code url_states}, with the URL's last hit), every bot type's and each crawler's
+ * ({@code url_scopes}); so do the URLs of claims whose verdict went to or from spoofed since. Made
+ * from the whole history, a URL's states do not depend on how its hits were split between folds or
+ * in what order they came: a fold killed half-way leaves the last one's, and the next does its work.
+ * The URLs are made a slice of their numbers at a time, so that a fold of millions holds a slice.
+ */
+final class DuckDbUrlFold {
+
+    /** Runs of {@code url_log} beyond which a fold sorts it whole again: a URL's history reads a row group or two a run. */
+    static final int MAX_RUNS = 8;
+    /** Slices of the URLs' numbers a fold makes states for one at a time. */
+    static final int SLICES = 16;
+    /** Hits stored before the URL states were kept, read into {@code url_tail} this many at a time. */
+    private static final int OLD_HITS_CHUNK = 50_000;
+
+    private final DuckDBConnection connection;
+    private final DuckDbClaims claims;
+    private final DuckDbClaimNames names;
+    private final DuckDbUrlTail tail;
+    /** The states of the slice of URLs being made. */
+    private final DuckDbUrlStateRows made = new DuckDbUrlStateRows();
+    private final boolean[] hidden = new boolean[DuckDbUrlTail.BOT_TYPES.length];
+
+    DuckDbUrlFold(DuckDBConnection connection, DuckDbClaims claims, DuckDbClaimNames names, DuckDbUrlTail tail) throws SQLException {
+        this.connection = connection;
+        this.claims = claims;
+        this.names = names;
+        this.tail = tail;
+        for (BotType type : BotType.hiddenByDefault()) {
+            hidden[type.ordinal()] = true;
+        }
+    }
+
+    /**
+     * Folds the hits after {@code from} up to {@code to}, with the verdicts of {@code to}, and calls
+     * {@code publish} to commit (so that readers see the states and the snapshot they are at together).
+     */
+    void fold(Snapshot from, Snapshot to, Runnable publish) throws SQLException {
+        connection.setAutoCommit(false);
+        try (Statement st = connection.createStatement()) {
+            long runs = meta(st, "url_log_runs");
+            long keyedFrom = meta(st, "url_keyed_from");
+            if (from.hits() < keyedFrom) {
+                tailOld(from.hits(), Math.min(to.hits(), keyedFrom));
+            }
+            boolean whole = runs == 0; // the new run is the whole log, in order already
+            param(st, "CREATE OR REPLACE TEMPORARY TABLE fold_keys AS SELECT DISTINCT k FROM url_tail WHERE i > ? AND i <= ?", from, to);
+            param(st, "INSERT INTO url_log SELECT * FROM url_tail WHERE i > ? AND i <= ? ORDER BY k, t, i", from, to);
+            param(st, "DELETE FROM url_tail WHERE i > ? AND i <= ?", from, to);
+            int[] moved = moved(from.verdicts(), to.verdicts());
+            if (moved.length > 0) {
+                whole = false;
+                try (PreparedStatement urls = connection.prepareStatement("INSERT INTO fold_keys SELECT DISTINCT k FROM url_log"
+                        + " WHERE c IN (SELECT unnest(?::INTEGER[])) AND k NOT IN (SELECT k FROM fold_keys)")) {
+                    urls.setArray(1, connection.createArrayOf("INTEGER", Arrays.stream(moved).boxed().toArray()));
+                    urls.execute();
+                }
+            }
+            if (!whole) {
+                st.execute("DELETE FROM url_states WHERE k IN (SELECT k FROM fold_keys)");
+                st.execute("DELETE FROM url_scopes WHERE k IN (SELECT k FROM fold_keys)");
+            }
+            long slice = Long.MAX_VALUE / SLICES + 1;
+            for (int n = 0; n < SLICES; n++) {
+                long low = n * slice;
+                long high = n == SLICES - 1 ? Long.MAX_VALUE : low + slice;
+                makeStates(whole, low, high, to.verdicts());
+            }
+            runs++;
+            if (runs > MAX_RUNS) {
+                st.execute("CREATE TABLE url_log_sorted AS SELECT * FROM url_log ORDER BY k, t, i");
+                st.execute("DROP TABLE url_log");
+                st.execute("ALTER TABLE url_log_sorted RENAME TO url_log");
+                runs = 1;
+            }
+            st.execute("INSERT OR REPLACE INTO store_meta VALUES ('url_fold_hits', '" + to.hits() + "'), ('url_fold_verdicts', '"
+                    + to.verdicts() + "'), ('url_log_runs', '" + runs + "')");
+            publish.run();
+            st.execute("DROP TABLE IF EXISTS fold_keys");
+        } catch (SQLException | RuntimeException e) {
+            try {
+                connection.rollback();
+            } catch (SQLException again) {
+                e.addSuppressed(again);
+            }
+            tail.forget();
+            throw e;
+        } finally {
+            made.clear();
+            connection.setAutoCommit(true);
+        }
+    }
+
+    private static long meta(Statement st, String key) throws SQLException {
+        try (ResultSet rs = st.executeQuery("SELECT coalesce((SELECT value::BIGINT FROM store_meta WHERE key = '" + key + "'), 0)")) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    private void param(Statement st, String sql, Snapshot from, Snapshot to) throws SQLException {
+        try (PreparedStatement ps = connection.prepareStatement(sql)) {
+            ps.setLong(1, from.hits());
+            ps.setLong(2, to.hits());
+            ps.execute();
+        }
+    }
+
+    /** The hits stored before the URL states were kept, from {@code after} to {@code through}, into {@code url_tail}. */
+    private void tailOld(long after, long through) throws SQLException {
+        for (long low = after; low < through; low += OLD_HITS_CHUNK) {
+            try (PreparedStatement ps = connection.prepareStatement("SELECT h.id, epoch_ms(h.ts), h.status, h.claim_id, h.bot_type,"
+                    + " coalesce(h.host, ''), h.url FROM hits h WHERE h.id > ? AND h.id <= ? ORDER BY h.id")) {
+                ps.setLong(1, low);
+                ps.setLong(2, Math.min(through, low + OLD_HITS_CHUNK));
+                // read whole before it is written: one connection runs one statement at a time
+                java.util.List<Object[]> rows = new java.util.ArrayList<>();
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        rows.add(new Object[] {rs.getLong(1), rs.getLong(2), rs.getInt(3), rs.getInt(4), rs.getString(5), rs.getString(6),
+                            rs.getString(7)});
+                    }
+                }
+                tail.writeOld(rows);
+            }
+        }
+    }
+
+    /** The claims whose verdict went to or from spoofed between two verdict versions: their hits move in or out of the kept states. */
+    int[] moved(long from, long to) {
+        if (from == to) {
+            return new int[0];
+        }
+        long low = Math.min(from, to);
+        long high = Math.max(from, to);
+        return Arrays.stream(claims.changedBetween(low, high)).filter(claim -> spoofed(claim, low) != spoofed(claim, high)).toArray();
+    }
+
+    private boolean spoofed(int claim, long version) {
+        return claims.verdict(claim, version).verification() == Verification.spoofed;
+    }
+
+    /**
+     * Makes the states of the URLs numbered from {@code low} to {@code high} (exclusive) that the fold
+     * touches, from their whole histories read in order, and writes them: the default scope's always
+     * (none when no hit of it is one the default view shows: the row keeps the URL's last hit), every
+     * bot type's, and one for each crawler.
+     */
+    private void makeStates(boolean whole, long low, long high, long version) throws SQLException {
+        String sql = whole ? "SELECT k, t, i, s, c, b FROM url_log WHERE k >= ? AND k < ?"
+                : "SELECT l.k, l.t, l.i, l.s, l.c, l.b FROM url_log l SEMI JOIN fold_keys f ON l.k = f.k WHERE l.k >= ? AND l.k < ?"
+                        + " ORDER BY l.k, l.t, l.i";
+        made.clear();
+        try (PreparedStatement ps = connection.prepareStatement(sql)) {
+            ps.setLong(1, low);
+            ps.setLong(2, high);
+            try (ResultSet rs = ps.executeQuery()) {
+                readStates(rs, version);
+            }
+        }
+        if (!made.isEmpty()) {
+            made.write(connection); // after the read is closed: one connection runs one statement at a time
+            made.clear();
+        }
+    }
+
+    /** Reads histories hit by hit (each URL's together, in time order) into {@link #made}. */
+    private void readStates(ResultSet rs, long version) throws SQLException {
+        long key = -1;
+        UrlStateBuilder every = null;
+        UrlStateBuilder everyType = null;
+        Map<String, UrlStateBuilder> crawlers = new LinkedHashMap<>();
+        long lastId = 0;
+        byte[] spoofedClaims = new byte[1024]; // 0 unknown, 1 not spoofed, 2 spoofed
+        while (rs.next()) {
+            long k = rs.getLong(1);
+            if (k != key) {
+                if (every != null) {
+                    add(key, every, everyType, crawlers, lastId);
+                }
+                key = k;
+                every = new UrlStateBuilder(k, "", "");
+                everyType = new UrlStateBuilder(k, "", "");
+                crawlers.clear();
+                lastId = 0;
+            }
+            long millis = rs.getLong(2);
+            lastId = Math.max(lastId, rs.getLong(3));
+            int status = rs.getInt(4);
+            int claim = rs.getInt(5);
+            if (claim >= spoofedClaims.length) {
+                spoofedClaims = Arrays.copyOf(spoofedClaims, Math.max(claim + 1, spoofedClaims.length * 2));
+            }
+            if (spoofedClaims[claim] == 0) {
+                spoofedClaims[claim] = (byte) (spoofed(claim, version) ? 2 : 1);
+            }
+            if (spoofedClaims[claim] == 2) {
+                continue;
+            }
+            String crawler = names.crawler(claim);
+            if (crawler != null) {
+                long k2 = k;
+                crawlers.computeIfAbsent(crawler, c -> new UrlStateBuilder(k2, "", "")).add(millis, status);
+            }
+            everyType.add(millis, status);
+            int type = rs.getInt(6);
+            if (type < 0 || type >= hidden.length || !hidden[type]) {
+                every.add(millis, status);
+            }
+        }
+        if (every != null) {
+            add(key, every, everyType, crawlers, lastId);
+        }
+    }
+
+    private void add(long key, UrlStateBuilder every, UrlStateBuilder everyType, Map<String, UrlStateBuilder> crawlers, long lastId) {
+        made.add(null, key, every.build(), lastId);
+        if (!everyType.isEmpty()) {
+            made.add(UrlQuery.EVERY_BOT_TYPE, key, everyType.build(), 0);
+        }
+        for (Map.Entry<String, UrlStateBuilder> crawler : crawlers.entrySet()) {
+            made.add(crawler.getKey(), key, crawler.getValue().build(), 0);
+        }
+    }
+}

@@ -1,0 +1,124 @@
+package dev.crawlerrors.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.crawlerrors.DemoFixture;
+import dev.crawlerrors.demo.DemoLog;
+import dev.crawlerrors.report.CrawlErrorReport;
+import dev.crawlerrors.store.duckdb.DuckDbHitStore;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.ZoneId;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+
+/**
+ * The URLs page, a URL's own page, robots.txt's fetches and the overview's crawl budget in
+ * Debian's headless chromium, on a desktop (1400 px) and a phone (375 px): the demo in a real
+ * DuckDB store, the real server on a loopback port; screenshots under {@code target/screenshots/}.
+ */
+class UrlPagesBrowserTest {
+
+    private static final Path SCREENSHOTS = Path.of("target", "screenshots");
+
+    @TempDir
+    static Path dir;
+
+    static DuckDbHitStore store;
+    static ReportServer server;
+    static ChromeDriver driver;
+    static String base;
+
+    @BeforeAll
+    static void start() throws Exception {
+        store = DemoFixture.demoStore(Files.createDirectories(dir.resolve("demo")));
+        CrawlErrorReport report = new CrawlErrorReport(store.reader(), ZoneId.of("UTC"), List.of(DemoLog.URL_NAMES), Duration.ofSeconds(30));
+        server = ReportServer.start(report, store.health(), "127.0.0.1", 0);
+        base = "http://127.0.0.1:" + server.port();
+        driver = Chromium.start(dir, 1400, 900, "--hide-scrollbars");
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        Chromium.stop(driver, server, store);
+    }
+
+    @Test
+    void theUrlPagesAreReadableOnADesktopAndOnAPhone() throws Exception {
+        for (int width : new int[] {1400, 375}) {
+            viewport(width);
+            driver.get(base + "/crawl-errors/urls");
+            List<WebElement> rows = driver.findElements(By.cssSelector("#urls tbody tr"));
+            assertThat(rows).as("the URLs broken now").isNotEmpty();
+            fits("urls", width);
+            String first = driver.findElement(By.cssSelector("#urls tbody tr td.url a")).getText();
+
+            driver.findElement(By.cssSelector("#urls tbody tr td.url a")).click();
+            await(() -> driver.getCurrentUrl().contains("/crawl-errors/url?"));
+            assertThat(driver.findElement(By.id("url")).getText()).contains(first);
+            assertThat(driver.findElements(By.cssSelector("#hits tbody tr"))).isNotEmpty();
+            assertThat(driver.findElements(By.cssSelector("#crawlers tbody tr"))).isNotEmpty();
+            fits("url", width);
+
+            driver.get(base + "/crawl-errors/urls?state=broken,redirected,ok&sort=last_crawled");
+            assertThat(driver.findElements(By.cssSelector("#urls tbody tr"))).hasSizeGreaterThan(rows.size() - 1);
+            fits("urls-every-state", width);
+
+            driver.get(base + "/crawl-errors/robots");
+            fits("robots", width);
+
+            driver.get(base + "/crawl-errors/overview");
+            assertThat(driver.findElements(By.cssSelector("#budget tbody tr"))).isNotEmpty();
+            assertThat(driver.findElements(By.cssSelector("#budget .budget-bar span")).stream()
+                    .anyMatch(bar -> bar.getSize().getWidth() > 0)).as("the bars are drawn").isTrue();
+            fits("overview-budget", width);
+
+            driver.get(base + "/crawl-errors/patterns");
+            assertThat(driver.findElements(By.cssSelector("#patterns .now"))).isNotEmpty();
+            fits("patterns-now", width);
+        }
+        viewport(1400);
+    }
+
+    /** Nothing wider than the screen, and a screenshot of the whole page. */
+    private static void fits(String name, int width) throws Exception {
+        Number scrollWidth = (Number) driver.executeScript("return document.documentElement.scrollWidth;");
+        assertThat(scrollWidth.intValue()).as("%s at %d px: the page's width", name, width).isLessThanOrEqualTo(width);
+        screenshot(SCREENSHOTS.resolve(name + "-" + width + ".png"));
+    }
+
+    private static void await(java.util.function.Supplier<Boolean> condition) throws InterruptedException {
+        long deadline = System.nanoTime() + Chromium.WAIT.toNanos();
+        while (!condition.get() && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        assertThat(condition.get()).as("at " + driver.getCurrentUrl()).isTrue();
+    }
+
+    private static void viewport(int width) {
+        driver.executeCdpCommand("Emulation.setDeviceMetricsOverride",
+                Map.of("width", width, "height", 900, "deviceScaleFactor", 1, "mobile", width < 500));
+    }
+
+    private static void screenshot(Path file) throws Exception {
+        Map<String, Object> metrics = driver.executeCdpCommand("Page.getLayoutMetrics", Map.of());
+        @SuppressWarnings("unchecked")
+        Map<String, Object> size = (Map<String, Object>) metrics.get("cssContentSize");
+        Map<String, Object> clip = Map.of("x", 0, "y", 0, "width", ((Number) size.get("width")).doubleValue(),
+                "height", ((Number) size.get("height")).doubleValue(), "scale", 1);
+        Map<String, Object> shot = driver.executeCdpCommand("Page.captureScreenshot",
+                Map.of("format", "png", "captureBeyondViewport", true, "clip", clip));
+        Files.createDirectories(file.toAbsolutePath().getParent());
+        Files.write(file, Base64.getDecoder().decode((String) shot.get("data")));
+        assertThat(file).isNotEmptyFile();
+    }
+}
