@@ -184,6 +184,7 @@ class StoreSocketServerTest {
                     Frames.writeString(out, "Googlebot");
                     out.writeDouble(Double.NaN);
                     Frames.writeString(out, null);
+                    Frames.writeString(out, null); // no redirect target
                     Frames.writeString(out, "Googlebot Desktop");
                     Frames.writeString(out, "crawler_search");
                     Frames.writeString(out, "verified");
