@@ -116,9 +116,9 @@ class DamagedStoreTest {
         }
 
         assertThatThrownBy(() -> DuckDbHitStore.open(file)).isInstanceOf(StoreException.class)
-                .hasMessage("the store " + file + " holds tables of a newer crawl-errors (schema version 5; this one knows 4): run that "
+                .hasMessage("the store " + file + " holds tables of a newer crawl-errors (schema version 6; this one knows 5): run that "
                         + "version, or import the logs into a new store");
         assertThatThrownBy(() -> DuckDbStoreCheck.check(file)).isInstanceOf(StoreException.class)
-                .hasMessageContaining("holds tables of a newer crawl-errors (schema version 5; this one knows 4)");
+                .hasMessageContaining("holds tables of a newer crawl-errors (schema version 6; this one knows 5)");
     }
 }
