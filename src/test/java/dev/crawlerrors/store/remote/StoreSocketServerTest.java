@@ -183,8 +183,8 @@ class StoreSocketServerTest {
                     Frames.writeString(out, null);
                     Frames.writeString(out, "Googlebot");
                     out.writeDouble(Double.NaN);
-                    Frames.writeString(out, null);
-                    Frames.writeString(out, null); // no redirect target
+                    Frames.writeString(out, null); // host
+                    Frames.writeString(out, null); // location
                     Frames.writeString(out, "Googlebot Desktop");
                     Frames.writeString(out, "crawler_search");
                     Frames.writeString(out, "verified");
