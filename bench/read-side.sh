@@ -12,11 +12,17 @@
 #   - one reader: first (JSON and HTML), middle, last, random, filtered pages, p50 and p99 (dev.crawlerrors.bench.ReadBench)
 #   - start to counts ready: until the patterns and the overview, which serve counts in the background
 #     when it starts, answer (the pages below are timed after it, so they do not share the cores with it)
+#   - one reader, each filter alone (status, bot type, verification, crawler, host, URL prefix, time
+#     range) and all at once, fresh values every request (a view never asked before: the time ranges
+#     start at a random minute), and the same combined view repeated, to compare the two
 #   - 64 readers on random pages of one snapshot for WRK_SECONDS (wrk), each wrk thread its own pages:
-#     pages/s, errors, latency, and serve's CPU time a page (from /proc)
+#     pages/s, errors, latency, and serve's CPU time a page (from /proc); then 64 readers on the
+#     first page, JSON and HTML (the page most readers open)
 #   - serve's peak resident memory (VmHWM)
 # BASELINE_JAR=path/to/crawl-errors.jar (a build of an earlier commit) times its serve the same way,
-# in the same run, before this build's; PLAIN=0 leaves out plain DuckDB's OFFSET pages.
+# in the same run, before this build's; PLAIN=0 leaves out plain DuckDB's OFFSET pages; STORES="in-order"
+# measures one store only; CLICKHOUSE=1 also imports the month into a two-shard ClickHouse cluster on this
+# host (deploy/clickhouse/test-cluster.sh, stopped at the end) and measures serve on it the same way.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -72,6 +78,12 @@ request = function()
 end
 LUA
 
+ch_dir=""
+cleanup() {
+  kill "${serve_pid:-}" 2>/dev/null || true
+  if [ -n "$ch_dir" ]; then deploy/clickhouse/test-cluster.sh stop "$ch_dir" >/dev/null 2>&1 || true; fi
+}
+trap cleanup EXIT
 ticks=$(getconf CLK_TCK)
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 
@@ -82,7 +94,6 @@ measure_serve() {
   "$@" >"$work/serve.out" 2>&1 &
   pid=$!
   serve_pid=$pid
-  trap 'kill "${serve_pid:-}" 2>/dev/null || true' EXIT
   until curl -sf -o /dev/null "http://127.0.0.1:$port/api/crawl-errors?page=1"; do
     kill -0 "$pid" 2>/dev/null || { cat "$work/serve.out"; exit 1; }
     sleep 0.02
@@ -104,11 +115,15 @@ measure_serve() {
   requests_done=$(echo "$out" | awk '/requests in/ {print $1}')
   echo "serve CPU a page under 64 readers: $(awk -v t="$(( $(cpu_ticks "$pid") - before ))" -v hz="$ticks" -v n="$requests_done" \
     'BEGIN {printf "%.2f ms", t * 1000 / hz / n}')"
+  for first in /api/crawl-errors /crawl-errors; do
+    echo "64 readers on the first page, $first:"
+    wrk -t2 -c64 -d"${wrk_seconds}s" --latency "http://127.0.0.1:$port$first" | grep -E "Requests/sec|Non-2xx|Socket errors|50%|99%"
+  done
   echo "serve peak resident memory: $(grep VmHWM /proc/$pid/status | awk '{printf "%.0f MiB", $2/1024}')"
   kill "$pid"; wait "$pid" 2>/dev/null || true
 }
 
-for store in in-order out-of-order; do
+for store in ${STORES:-in-order out-of-order}; do
   db="$work/$store.duckdb"
   echo
   echo "== $store: $db"
@@ -122,3 +137,21 @@ for store in in-order out-of-order; do
   fi
   measure_serve env JAVA_HOME="$java_home" ./crawl-errors serve --db "$db" --port "$port"
 done
+
+if [ "${CLICKHOUSE:-0}" = 1 ]; then
+  [ -x /usr/sbin/clickhouse-server ] || { echo "clickhouse-server is not installed" >&2; exit 1; }
+  ch_dir="$work/ch"
+  base=$("$java" -cp "$cp" dev.crawlerrors.bench.FreePort 3)
+  CH_MAX_MEMORY_USAGE=2000000000 deploy/clickhouse/test-cluster.sh start "$ch_dir" "$base" >&2
+  db="clickhouse://127.0.0.1:$base/bench"
+  echo "importing the month into $db ..." >&2
+  import "$db" "$work/month.log"
+  echo
+  echo "== clickhouse, in order: $db"
+  if [ -n "${BASELINE_JAR:-}" ]; then
+    echo "-- baseline: $BASELINE_JAR"
+    measure_serve "$java" --enable-native-access=ALL-UNNAMED -jar "$BASELINE_JAR" serve --db "$db" --port "$port"
+    echo "-- this build"
+  fi
+  measure_serve env JAVA_HOME="$java_home" ./crawl-errors serve --db "$db" --port "$port"
+fi

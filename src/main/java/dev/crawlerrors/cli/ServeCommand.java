@@ -201,14 +201,18 @@ final class ServeCommand implements Callable<Integer> {
      */
     static void serveUntilStopped(ReportServer server, CrawlErrorReport report, HitStore hits, ServingFrom store, String displayHost,
             List<AutoCloseable> feeds) throws InterruptedException {
-        // the default view's patterns and overview are counted now too, in the background
-        report.startCounting();
-        // the report's first page is counted now, not when the first reader asks for it
+        // the report's first page is counted now, not when the first reader asks for it; the default
+        // view's patterns and overview after it, in the background, so they do not share the cores with it
         Thread.ofPlatform().daemon().name("report-warm-up").start(() -> {
             try {
                 report.page(ReportRequest.FIRST_PAGE);
             } catch (RuntimeException e) {
                 // the first reader's request will say what is wrong
+            }
+            try {
+                report.startCounting();
+            } catch (RuntimeException e) {
+                // serve stopped first: nothing is left to count for
             }
         });
         CountDownLatch stopped = new CountDownLatch(1);

@@ -26,6 +26,10 @@ final class ServerOptions {
 
     static final String DEFAULT_PORT = "8080";
     static final String DEFAULT_BIND = "127.0.0.1";
+    /** Rendered pages kept by default: some 300 HTML pages, thousands of JSON ones. */
+    static final int DEFAULT_PAGE_CACHE_MIB = 64;
+    /** A bound that catches a size given in bytes where MiB were meant. */
+    static final int MAX_PAGE_CACHE_MIB = 16_384;
 
     private CommandSpec spec;
 
@@ -34,6 +38,9 @@ final class ServerOptions {
     String bind;
 
     int readers;
+
+    /** MiB of rendered report pages kept, from {@code --page-cache}. */
+    int pageCacheMib;
 
     Path webConfigFile;
 
@@ -53,6 +60,9 @@ final class ServerOptions {
                 "Report requests answered at once (default: " + ReportServer.DEFAULT_READERS + "); the others wait up to two "
                         + "seconds, then get 503 with Retry-After. Each holds a store connection while it runs.")
                 .defaultValue(Integer.toString(ReportServer.DEFAULT_READERS)).build());
+        command.addOption(CommandSpecs.option("--page-cache", "MIB", int.class, () -> pageCacheMib, value -> pageCacheMib = value,
+                "Memory for report pages kept rendered, each shared by every reader until new hits arrive (default: "
+                        + DEFAULT_PAGE_CACHE_MIB + " MiB; 0 keeps none).").defaultValue(Integer.toString(DEFAULT_PAGE_CACHE_MIB)).build());
         command.addOption(CommandSpecs.option("--web-config", "FILE", Path.class, () -> webConfigFile, value -> webConfigFile = value,
                 "Who may read the report, in the web config format of Prometheus's exporters: basic_auth_users (bcrypt "
                         + "hashes) must log in to every page, the API, the CSV and /metrics (/health stays open); "
@@ -68,6 +78,9 @@ final class ServerOptions {
     void check() {
         if (readers < 1) {
             throw new ParameterException(spec.commandLine(), "--readers must be 1 or more; got " + readers);
+        }
+        if (pageCacheMib < 0 || pageCacheMib > MAX_PAGE_CACHE_MIB) {
+            throw new ParameterException(spec.commandLine(), "--page-cache must be 0 to " + MAX_PAGE_CACHE_MIB + " (MiB); got " + pageCacheMib);
         }
         if (webConfigFile != null) {
             try {
@@ -108,7 +121,7 @@ final class ServerOptions {
     ReportServer start(CrawlErrorReport report, StoreHealth health, VerdictEvidence evidence, List<? extends MeterBinder> meters,
             Supplier<List<AlertListing>> alerts) {
         try {
-            return ReportServer.start(report, health, bind, port, evidence, meters, readers, web, alerts);
+            return ReportServer.start(report, health, bind, port, evidence, meters, readers, web, alerts, (long) pageCacheMib << 20);
         } catch (RuntimeException e) {
             throw cannotListen(e);
         }

@@ -168,6 +168,11 @@ public final class CrawlErrorReport {
         forEachRow(new ReportRequest(filter, 1, null), rows);
     }
 
+    /** The store's newest snapshot: what a request without {@code at} is read at. */
+    public Snapshot newest() {
+        return store.snapshot();
+    }
+
     /** The read model, for metrics. */
     public ViewIndex index() {
         return index;

@@ -51,11 +51,13 @@ final class ReportRoutes {
     private final dev.crawlerrors.report.RobotsHealth robots;
     private final dev.crawlerrors.report.PatternStates patternStates;
     private final dev.crawlerrors.report.CrawlBudget budget;
+    private final RenderedPages rendered;
 
     /** @param alerts the built-in alerts, firing first; null when {@code serve} runs none */
     ReportRoutes(CrawlErrorReport report, StoreHealth health, VerdictEvidence evidence, Supplier<List<AlertListing>> alerts,
-            dev.crawlerrors.report.RobotsHealth robots, dev.crawlerrors.report.UrlReport urls) {
+            dev.crawlerrors.report.RobotsHealth robots, dev.crawlerrors.report.UrlReport urls, RenderedPages rendered) {
         this.report = report;
+        this.rendered = rendered;
         this.health = health;
         this.evidence = evidence;
         this.alerts = alerts;
@@ -96,21 +98,37 @@ final class ReportRoutes {
         if (redirectedWithoutBlanks(ctx)) {
             return;
         }
+        // what the page shows besides the snapshot's hits: the evidence under it
+        List<String> sources = evidence.sources();
+        String nothingProvable = evidence.nothingProvable().orElse(null);
+        String address = ctx.queryString() + "\n" + sources + "\n" + nothingProvable;
+        ctx.contentType(io.javalin.http.ContentType.TEXT_HTML).result(rendered.answer("html", address, report::newest,
+                () -> htmlPage(ctx, request, sources, nothingProvable)));
+    }
+
+    private RenderedPages.Rendered htmlPage(Context ctx, ReportRequest request, List<String> sources, String nothingProvable) {
         ReportPage page = report.page(request);
         // an empty report says whether anything at all has been recorded
         boolean recorded = page.total() > 0 || health.size() > 0;
         boolean filtered = ctx.queryParamMap().keySet().stream().anyMatch(k -> !k.equals("page") && !k.equals("at"));
         // the summary at the page's snapshot: its figures add up to the header's total
         Overview summary = report.summary(request, page).orElse(null);
-        ReportView view = new ReportView(page, new ReportLinks(ctx.queryParamMap(), page.at()), recorded, filtered, evidence.sources(),
-                evidence.nothingProvable().orElse(null), summary, request.filter().hiddenBotTypes());
-        ctx.html(page("report.jte", view));
+        ReportView view = new ReportView(page, new ReportLinks(ctx.queryParamMap(), page.at()), recorded, filtered, sources,
+                nothingProvable, summary, request.filter().hiddenBotTypes());
+        // a page whose summary is still being counted is shown without it, and not kept so
+        return new RenderedPages.Rendered(page("report.jte", view).getBytes(StandardCharsets.UTF_8), summary != null);
     }
 
-    void json(Context ctx) throws IOException {
+    void json(Context ctx) {
         ReportRequest request = parse(ctx, ReportParameters.REPORT);
-        ReportPage page = report.page(request);
-        ctx.contentType("application/json; charset=utf-8").result(JSON.writeValueAsString(page));
+        ctx.contentType("application/json; charset=utf-8").result(rendered.answer("json", String.valueOf(ctx.queryString()),
+                report::newest, () -> {
+                    try {
+                        return new RenderedPages.Rendered(JSON.writeValueAsBytes(report.page(request)), true);
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                }));
     }
 
     void csv(Context ctx) throws IOException {

@@ -116,6 +116,16 @@ public final class ReportServer implements AutoCloseable {
     public static ReportServer start(CrawlErrorReport report, StoreHealth health, String bind, int port,
             VerdictEvidence evidence, List<? extends MeterBinder> meters, int readers, WebConfig web,
             Supplier<List<AlertListing>> alerts) {
+        return start(report, health, bind, port, evidence, meters, readers, web, alerts, RenderedPages.DEFAULT_BYTES);
+    }
+
+    /**
+     * Starts serving as the method above does, keeping rendered report pages in at most
+     * {@code pageCacheBytes} ({@link RenderedPages}; 0 keeps none).
+     */
+    public static ReportServer start(CrawlErrorReport report, StoreHealth health, String bind, int port,
+            VerdictEvidence evidence, List<? extends MeterBinder> meters, int readers, WebConfig web,
+            Supplier<List<AlertListing>> alerts, long pageCacheBytes) {
         BasicAuth auth = web.authenticates() ? new BasicAuth(web.users()) : null;
         TlsConnector.KeyStoreAndPassword keys = web.tls() ? TlsConnector.keys(web) : null;
         ReadGate gate = new ReadGate(readers, READ_WAIT);
@@ -124,7 +134,10 @@ public final class ReportServer implements AutoCloseable {
         meters.forEach(meter -> meter.bindTo(metrics));
         dev.crawlerrors.report.UrlReport urlReport = new dev.crawlerrors.report.UrlReport(report);
         dev.crawlerrors.report.RobotsHealth robots = new dev.crawlerrors.report.RobotsHealth(urlReport);
-        ReportRoutes routes = new ReportRoutes(report, health, evidence, alerts, robots, urlReport);
+        RenderedPages rendered = new RenderedPages(pageCacheBytes);
+        Gauge.builder("crawl_errors_page_cache_bytes", rendered, pages -> pages.footprint()[1])
+                .description("bytes of the report pages kept rendered").register(metrics);
+        ReportRoutes routes = new ReportRoutes(report, health, evidence, alerts, robots, urlReport, rendered);
         UrlRoutes urlRoutes = new UrlRoutes(urlReport, robots);
         urlReport.catchUp(); // the hits stored while nothing served are folded now, not at the first reader
         Set<String> paths = new HashSet<>();

@@ -69,6 +69,44 @@ public final class ReadBench {
             String day = FIRST_DAY.plusDays(random.nextInt(31)).toString();
             return base + "/api/crawl-errors?status=404&bot=crawler_search&from=" + day + "&to=" + day + "&page=" + (1 + random.nextInt(30));
         }, client));
+        // each filter alone, then all at once: fresh values (and pages) every request
+        String api = base + "/api/crawl-errors?";
+        report("status", time(requests, i -> api + "status=" + STATUSES[random.nextInt(STATUSES.length)] + "&page=" + (1 + random.nextInt(3)), client));
+        report("bot type", time(requests, i -> api + "bot=" + (random.nextInt(4) == 0 ? "crawler_inspection_tool" : "crawler_search")
+                + "&page=" + (1 + random.nextInt(100)), client));
+        report("verification", time(requests, i -> api + "verification=" + (random.nextInt(4) == 0 ? "spoofed" : "verified")
+                + "&page=" + (1 + random.nextInt(50)), client));
+        report("crawler", time(requests, i -> api + "crawler=" + CRAWLERS[random.nextInt(CRAWLERS.length)].replace(" ", "+")
+                + "&page=" + (1 + random.nextInt(50)), client));
+        report("host", time(requests, i -> api + "host=h" + random.nextInt(1_000_000) + ".example", client));
+        report("URL prefix", time(requests, i -> api + "url=" + prefix(random) + "&page=" + (1 + random.nextInt(3)), client));
+        report("time range (fresh minutes)", time(requests, i -> api + window(random), client));
+        report("combined, fresh", time(requests, i -> api + "status=" + STATUSES[random.nextInt(STATUSES.length)] + "&bot=crawler_search"
+                + "&verification=verified&crawler=" + CRAWLERS[random.nextInt(2)].replace(" ", "+") + "&url=" + prefix(random) + "&" + window(random),
+                client));
+        String repeated = api + "status=404&bot=crawler_search&verification=verified&url=/gent/&from=2026-10-07T10:00&to=2026-10-09T16:59";
+        report("combined, repeated", time(requests, i -> repeated, client));
+        report("HTML, filtered fresh", time(requests, i -> base + "/crawl-errors?status=" + STATUSES[random.nextInt(STATUSES.length)]
+                + "&url=" + prefix(random) + "&" + window(random), client));
+    }
+
+    private static final int[] STATUSES = {301, 304, 308, 404, 410, 500, 503};
+    private static final String[] CRAWLERS = {"Googlebot Smartphone", "Googlebot Desktop", "Google-InspectionTool"};
+    private static final String[] CITIES = {"antwerpen", "gent", "brugge", "leuven", "mechelen", "vilvoorde", "hasselt", "kortrijk",
+        "oostende", "aalst", "genk", "sint-niklaas", "brussel", "namur", "liege", "charleroi"};
+
+    /** A city's pages, or its streets' index under one letter. */
+    private static String prefix(SplittableRandom random) {
+        String city = CITIES[random.nextInt(CITIES.length)];
+        return random.nextBoolean() ? "/" + city + "/" : "/" + city + "/straten/" + (char) ('a' + random.nextInt(26));
+    }
+
+    /** A time range of 1 to 48 hours starting at a random minute of the month: a view never asked before. */
+    private static String window(SplittableRandom random) {
+        java.time.LocalDateTime from = FIRST_DAY.atStartOfDay().plusMinutes(random.nextInt(30 * 24 * 60));
+        java.time.LocalDateTime to = from.plusMinutes(60 + random.nextInt(47 * 60));
+        java.time.format.DateTimeFormatter minute = java.time.format.DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm");
+        return "from=" + minute.format(from) + "&to=" + minute.format(to);
     }
 
     private static long[] time(int requests, LongFunction<String> url, HttpClient client) throws Exception {

@@ -1,0 +1,221 @@
+package dev.crawlerrors.web;
+
+import static dev.crawlerrors.crawler.SampleHits.SPOOFED;
+import static dev.crawlerrors.crawler.SampleHits.VERIFIED;
+import static dev.crawlerrors.crawler.SampleHits.googlebot;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.crawlerrors.crawler.CrawlerHit;
+import dev.crawlerrors.report.CrawlErrorReport;
+import dev.crawlerrors.store.Snapshot;
+import dev.crawlerrors.store.duckdb.DuckDbHitStore;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Report pages rendered once and shared: the same address at the same newest snapshot is rendered
+ * once whoever asks, and no reader ever gets an answer older than the newest snapshot it could have
+ * seen (the real store, the real server on loopback, a writer committing while readers read).
+ */
+class RenderedPagesTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final long START = Instant.parse("2026-10-14T08:00:00Z").toEpochMilli();
+
+    @TempDir
+    Path dir;
+
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+
+    private static RenderedPages.Rendered rendered(String text) {
+        return new RenderedPages.Rendered(text.getBytes(StandardCharsets.UTF_8), true);
+    }
+
+    @Test
+    void anAddressIsRenderedOnceASnapshotAndAgainWhenTheSnapshotMoves() {
+        RenderedPages pages = new RenderedPages(1 << 20);
+        AtomicReference<Snapshot> newest = new AtomicReference<>(new Snapshot(10, 1));
+        AtomicInteger renders = new AtomicInteger();
+        for (int i = 0; i < 3; i++) {
+            byte[] body = pages.answer("json", "page=1", newest::get, () -> rendered("at 10 #" + renders.incrementAndGet()));
+            assertThat(new String(body, StandardCharsets.UTF_8)).isEqualTo("at 10 #1");
+        }
+        newest.set(new Snapshot(11, 1));
+        assertThat(new String(pages.answer("json", "page=1", newest::get, () -> rendered("at 11")), StandardCharsets.UTF_8))
+                .as("a new snapshot is never answered from the old one's page").isEqualTo("at 11");
+        newest.set(new Snapshot(11, 2));
+        assertThat(new String(pages.answer("json", "page=1", newest::get, () -> rendered("verdicts 2")), StandardCharsets.UTF_8))
+                .as("changed verdicts are a new snapshot too").isEqualTo("verdicts 2");
+        assertThat(new String(pages.answer("html", "page=1", newest::get, () -> rendered("html")), StandardCharsets.UTF_8))
+                .as("each kind its own").isEqualTo("html");
+    }
+
+    @Test
+    void aPageWhoseSnapshotMovedWhileItWasRenderedOrThatSaysNotToIsNotKept() {
+        RenderedPages pages = new RenderedPages(1 << 20);
+        AtomicReference<Snapshot> newest = new AtomicReference<>(new Snapshot(10, 1));
+        pages.answer("json", "a", newest::get, () -> {
+            newest.set(new Snapshot(12, 1)); // a commit lands while the page is made
+            return rendered("made across a commit");
+        });
+        newest.set(new Snapshot(10, 1));
+        assertThat(new String(pages.answer("json", "a", newest::get, () -> rendered("fresh")), StandardCharsets.UTF_8)).isEqualTo("fresh");
+        pages.answer("html", "b", newest::get, () -> new RenderedPages.Rendered("no summary yet".getBytes(StandardCharsets.UTF_8), false));
+        assertThat(new String(pages.answer("html", "b", newest::get, () -> rendered("with summary")), StandardCharsets.UTF_8))
+                .isEqualTo("with summary");
+    }
+
+    @Test
+    void keptPagesStayWithinTheirBytesTheEldestOutFirst() {
+        long budget = 10_000;
+        RenderedPages pages = new RenderedPages(budget);
+        Snapshot at = new Snapshot(5, 0);
+        AtomicInteger renders = new AtomicInteger();
+        for (int i = 0; i < 100; i++) {
+            pages.answer("json", "page=" + i, () -> at, () -> {
+                renders.incrementAndGet();
+                return rendered("x".repeat(1_000));
+            });
+            assertThat(pages.footprint()[1]).as("bytes kept after page " + i).isLessThanOrEqualTo(budget);
+        }
+        assertThat(pages.footprint()[0]).isBetween(5L, 9L);
+        pages.answer("json", "page=99", () -> at, () -> rendered("again"));
+        assertThat(renders).as("the newest kept").hasValue(100);
+        assertThat(new String(pages.answer("json", "page=0", () -> at, () -> rendered("again")), StandardCharsets.UTF_8))
+                .as("the eldest let go").isEqualTo("again");
+        assertThat(new RenderedPages(0).answer("json", "p", () -> at, () -> rendered("none kept"))).isNotEmpty();
+    }
+
+    @Test
+    void readersAskingAtOnceShareOneRendering() throws Exception {
+        RenderedPages pages = new RenderedPages(1 << 20);
+        CountDownLatch rendering = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicInteger renders = new AtomicInteger();
+        Snapshot at = new Snapshot(7, 0);
+        try (ExecutorService readers = Executors.newFixedThreadPool(8)) {
+            List<Future<byte[]>> answers = new ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                answers.add(readers.submit(() -> pages.answer("html", "page=1", () -> at, () -> {
+                    renders.incrementAndGet();
+                    rendering.countDown();
+                    try {
+                        release.await(30, TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    return rendered("shared");
+                })));
+            }
+            assertThat(rendering.await(30, TimeUnit.SECONDS)).isTrue();
+            Thread.sleep(100); // let the others arrive and wait on the rendering
+            release.countDown();
+            for (Future<byte[]> answer : answers) {
+                assertThat(new String(answer.get(30, TimeUnit.SECONDS), StandardCharsets.UTF_8)).isEqualTo("shared");
+            }
+        }
+        assertThat(renders).hasValue(1);
+    }
+
+    @Test
+    void everyReaderSeesEveryCommitThroughTheKeptPages() throws Exception {
+        try (DuckDbHitStore store = DuckDbHitStore.open(dir.resolve("hits.duckdb"))) {
+            ReportServer server = ReportServer.start(new CrawlErrorReport(store.reader(), ZoneOffset.UTC), store.health(), "127.0.0.1", 0,
+                    List::of, 16);
+            try {
+                String base = "http://127.0.0.1:" + server.port();
+                AtomicLong committed = new AtomicLong();
+                AtomicBoolean writing = new AtomicBoolean(true);
+                List<Future<Integer>> asked = new ArrayList<>();
+                try (ExecutorService readers = Executors.newFixedThreadPool(6)) {
+                    for (int r = 0; r < 6; r++) {
+                        String path = switch (r % 3) {
+                            case 0 -> "/api/crawl-errors";
+                            case 1 -> "/crawl-errors";
+                            default -> "/api/crawl-errors?status=404";
+                        };
+                        asked.add(readers.submit(() -> {
+                            int answers = 0;
+                            long shown = 0;
+                            while (writing.get() || answers == 0) {
+                                long before = committed.get();
+                                long total = total(get(base + path));
+                                assertThat(total).as(path + ": committed before it was asked").isGreaterThanOrEqualTo(before);
+                                assertThat(total).as(path + ": never less than it showed").isGreaterThanOrEqualTo(shown);
+                                shown = total;
+                                answers++;
+                            }
+                            return answers;
+                        }));
+                    }
+                    for (int batch = 0; batch < 20; batch++) {
+                        List<CrawlerHit> hits = new ArrayList<>();
+                        for (int i = 0; i < 150; i++) {
+                            hits.add(googlebot(START + (batch * 150L + i) * 1_000L, "66.249.66." + (1 + i % 9), "/b" + batch + "/" + i, 404,
+                                    VERIFIED));
+                        }
+                        store.writer().append(hits);
+                        store.writer().flush();
+                        committed.addAndGet(hits.size());
+                        Thread.sleep(20);
+                    }
+                    writing.set(false);
+                    for (Future<Integer> reader : asked) {
+                        assertThat(reader.get(120, TimeUnit.SECONDS)).isPositive();
+                    }
+                }
+                assertThat(total(get(base + "/api/crawl-errors"))).isEqualTo(3_000);
+                assertThat(total(get(base + "/crawl-errors"))).isEqualTo(3_000);
+
+                // a page kept while its snapshot was the newest says there is newer once there is
+                String at = JSON.readTree(get(base + "/api/crawl-errors")).get("at").asText();
+                assertThat(JSON.readTree(get(base + "/api/crawl-errors?at=" + at)).get("newer").asBoolean()).isFalse();
+                store.verdicts().update("66.249.66.3", "Googlebot Desktop", SPOOFED);
+                store.writer().flush();
+                assertThat(JSON.readTree(get(base + "/api/crawl-errors?at=" + at)).get("newer").asBoolean()).isTrue();
+                assertThat(total(get(base + "/api/crawl-errors"))).as("a verdict changed: a new snapshot").isLessThan(3_000);
+            } finally {
+                server.close();
+            }
+        }
+    }
+
+    private String get(String url) throws Exception {
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(60)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as(url + ": " + response.body()).isEqualTo(200);
+        return response.body();
+    }
+
+    /** The total a page says: the JSON's field, or the HTML page's count of error hits. */
+    private static long total(String body) throws Exception {
+        if (body.startsWith("{")) {
+            return JSON.readTree(body).get("total").asLong();
+        }
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("<span id=\"total\">(\\d+)</span>").matcher(body);
+        assertThat(m.find()).as("the page's total").isTrue();
+        return Long.parseLong(m.group(1));
+    }
+}
