@@ -27,6 +27,8 @@ public final class ViewIndex {
     private record Key(HitFilter filter, Snapshot snapshot) {
     }
 
+    private static final long MINUTE_MILLIS = 60_000;
+
     private final HitReader store;
     private final long budgetBytes;
     private final LinkedHashMap<Key, MinuteCounts> views = new LinkedHashMap<>(64, 0.75f, true);
@@ -39,8 +41,24 @@ public final class ViewIndex {
         this.budgetBytes = budgetBytes;
     }
 
-    /** The view's minute counts at {@code snapshot}. */
+    /**
+     * The view's minute counts at {@code snapshot}. A view over a time range of whole minutes is the
+     * same view over all time cut to the range: counted once, it answers every range of it.
+     */
     public MinuteCounts counts(HitFilter filter, Snapshot snapshot) {
+        if (filter.from() == null && filter.to() == null) {
+            return allTime(filter, snapshot);
+        }
+        long from = filter.from() == null ? Long.MIN_VALUE : filter.from().toEpochMilli();
+        long to = filter.to() == null ? Long.MAX_VALUE : filter.to().toEpochMilli();
+        if ((filter.from() != null && from % MINUTE_MILLIS != 0) || (filter.to() != null && to % MINUTE_MILLIS != 0)) {
+            return allTime(filter, snapshot);
+        }
+        return allTime(filter.withTimes(null, null), snapshot).within(from, to);
+    }
+
+    /** The minute counts of {@code filter} as it is, kept. */
+    private MinuteCounts allTime(HitFilter filter, Snapshot snapshot) {
         Key key = new Key(filter, snapshot);
         CompletableFuture<MinuteCounts> mine;
         CompletableFuture<MinuteCounts> theirs;

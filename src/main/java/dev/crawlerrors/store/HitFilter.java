@@ -106,6 +106,11 @@ public record HitFilter(
         return new HitFilter(statuses, botTypes, value, from, to, urlPrefix, host, crawlers, urlPattern, inSitemap);
     }
 
+    /** This filter over another time range ({@code from} inclusive, {@code to} exclusive; null: no bound). */
+    public HitFilter withTimes(Instant from, Instant to) {
+        return new HitFilter(statuses, botTypes, verifications, from, to, urlPrefix, host, crawlers, urlPattern, inSitemap);
+    }
+
     /** This filter with another URL shape, or none. */
     public HitFilter withUrlPattern(UrlPattern value) {
         return new HitFilter(statuses, botTypes, verifications, from, to, urlPrefix, host, crawlers, value, inSitemap);

@@ -149,6 +149,52 @@ public final class MinuteCounts {
         return slices;
     }
 
+    /**
+     * The view's minutes in {@code [fromMillis, toMillis)} (each a whole minute, or
+     * {@code Long.MIN_VALUE} / {@code Long.MAX_VALUE} for no bound): the same view over a time range,
+     * without counting it again.
+     *
+     * @throws IllegalArgumentException when a bound is not a whole minute
+     */
+    public MinuteCounts within(long fromMillis, long toMillis) {
+        boolean fromBound = fromMillis != Long.MIN_VALUE;
+        boolean toBound = toMillis != Long.MAX_VALUE;
+        if ((fromBound && fromMillis % MINUTE_MILLIS != 0) || (toBound && toMillis % MINUTE_MILLIS != 0)) {
+            throw new IllegalArgumentException("not whole minutes: " + fromMillis + " to " + toMillis);
+        }
+        // minutes are newest first: [newest, oldest) is the run of minutes below toMillis and at or above fromMillis
+        int newest = toBound ? firstBelow(Math.floorDiv(toMillis, MINUTE_MILLIS)) : 0;
+        int oldest = fromBound ? firstBelow(Math.floorDiv(fromMillis, MINUTE_MILLIS)) : minutes.length;
+        if (newest == 0 && oldest == minutes.length) {
+            return this;
+        }
+        if (oldest <= newest) {
+            return NONE;
+        }
+        long before = newest == 0 ? 0 : through[newest - 1];
+        long[] kept = Arrays.copyOfRange(minutes, newest, oldest);
+        long[] running = new long[kept.length];
+        for (int i = 0; i < kept.length; i++) {
+            running[i] = through[newest + i] - before;
+        }
+        return new MinuteCounts(kept, running);
+    }
+
+    /** The index of the first minute (newest first) older than {@code minute}; the size when none is. */
+    private int firstBelow(long minute) {
+        int lo = 0;
+        int hi = minutes.length;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (minutes[mid] < minute) {
+                hi = mid;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        return lo;
+    }
+
     /** The bytes this index holds, for the read model's memory budget. */
     public long bytes() {
         return 48 + 16L * minutes.length;
