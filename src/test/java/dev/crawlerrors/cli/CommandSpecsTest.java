@@ -64,10 +64,21 @@ class CommandSpecsTest {
         assertThat(serve.server.bind).isEqualTo("127.0.0.1");
         assertThat(serve.format.format).isEqualTo("auto");
         assertThat(serve.pushed.ingestPort).isNull();
+        assertThat(serve.server.pageCacheMib).isEqualTo(64);
         assertThat(importer.store.db).isEqualTo("x.duckdb");
         assertThat(importer.store.timezone.timezone).isEqualTo("Europe/Brussels");
         assertThat(importer.store.dnsServer).isNull();
         assertThat(importer.files).containsExactly("a.log", "b.log");
+    }
+
+    @Test
+    void aPageCacheOutOfRangeIsAUsageErrorNamingTheOption() {
+        for (String size : List.of("-1", "16385")) {
+            ServeCommand serve = new ServeCommand();
+            new CommandLine(serve.spec()).parseArgs("--page-cache", size);
+            org.assertj.core.api.Assertions.assertThatThrownBy(serve.server::check)
+                    .isInstanceOf(CommandLine.ParameterException.class).hasMessageContaining("--page-cache");
+        }
     }
 
     @Test
