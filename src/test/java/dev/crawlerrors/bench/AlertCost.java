@@ -266,14 +266,14 @@ public final class AlertCost {
 
     /** 100 rules of the four kinds over the crawler families, the probe's robots-txt rule among them, and the webhook. */
     private Path writeRules() throws IOException {
-        String[] families = {"Google", "Microsoft", "OpenAI", "Apple", "Ahrefs", "Semrush", "Yandex", "Meta", "Amazon", "Anthropic",
-            "Baidu", "DuckDuckGo", "Perplexity", "Common Crawl", "Yahoo", "Seznam", "Naver", "Mojeek", "Qwant", "Moz", "Majestic",
-            "ByteDance", "Huawei", "Sogou", "LinkedIn"};
+        String[] families = {"Google", "Microsoft", "OpenAI", "Apple", "Ahrefs", "Yandex", "Amazon", "Anthropic", "Baidu", "Coc Coc",
+            "Common Crawl", "DuckDuckGo", "Huawei", "Mistral AI", "Mojeek", "Naver", "Perplexity", "Qwant", "SISTRIX", "Seznam", "Sogou",
+            "Yahoo", "other"};
         StringBuilder text = new StringBuilder("# bench/alert-cost.sh: " + RULES + " rules\n");
         text.append("robots-txt name=").append(PROBE).append(" family=Google\n");
         int n = 1;
         for (int i = 0; i < 25; i++) {
-            String family = "\"" + families[i] + "\"";
+            String family = "\"" + families[i % families.length] + "\"";
             text.append("new-pattern name=NewPattern").append(i).append(" min-hits=").append(3 + i).append(" window=").append(5 + i).append("m\n");
             text.append("server-error-burst name=Burst").append(i).append(" family=").append(family).append(" min-hits=").append(5 + i)
                     .append(" window=").append(1 + i % 10).append("m\n");
