@@ -152,7 +152,7 @@ public final class AlertCost {
             String base = awaitServing(serve, output);
             received.clear();
             Feeder feeder = new Feeder(log);
-            Thread feeding = Thread.ofPlatform().name("feeder").start(feeder);
+            Thread feeding = Thread.ofPlatform().name("feeder").daemon().start(feeder); // a failed run ends the JVM
             Thread.sleep(warmUp * 1000L);
             long cpu0 = cpuTicks(serve.pid());
             long t0 = System.nanoTime();
