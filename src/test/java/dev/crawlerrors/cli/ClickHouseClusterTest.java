@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.crawlerrors.ClickHouseTest;
+import dev.crawlerrors.ProcessTest;
 import dev.crawlerrors.report.CrawlErrorReport;
 import dev.crawlerrors.store.clickhouse.ClickHouseHitStore;
 import dev.crawlerrors.store.clickhouse.ClickHouseSettings;
@@ -39,6 +41,8 @@ import org.junit.jupiter.api.io.TempDir;
  * processes writing at once, a real {@code serve} and a second report server reading it, every page
  * compared with the embedded store's for the same logs, and a worker killed mid-import.
  */
+@ProcessTest
+@ClickHouseTest
 class ClickHouseClusterTest {
 
     private static final Path IP_RANGES = Path.of("bench/ip-ranges");

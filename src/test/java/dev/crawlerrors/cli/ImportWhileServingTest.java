@@ -3,6 +3,7 @@ package dev.crawlerrors.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.crawlerrors.ProcessTest;
 import dev.crawlerrors.ingest.SampleLogs;
 import java.io.BufferedWriter;
 import java.net.URI;
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * that serve, says the same, and its rows are in the report when it returns; killed mid-way, it or
  * the serve loses and repeats nothing; a second serve of the store is refused with the first's PID.
  */
+@ProcessTest
 class ImportWhileServingTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();

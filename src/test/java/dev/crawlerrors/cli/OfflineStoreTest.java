@@ -3,6 +3,8 @@ package dev.crawlerrors.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.crawlerrors.ClickHouseTest;
+import dev.crawlerrors.ProcessTest;
 import dev.crawlerrors.crawler.CrawlerCatalog;
 import dev.crawlerrors.crawler.Verification;
 import dev.crawlerrors.crawler.dns.DnsVerifier;
@@ -35,6 +37,8 @@ import org.junit.jupiter.api.io.TempDir;
  * serve's start-up re-check finds what the import found, so it records nothing, and the snapshot
  * ({@code at}) of every page stays as it was, on both engines.
  */
+@ProcessTest
+@ClickHouseTest
 class OfflineStoreTest {
 
     private static final String GOOGLEBOT = "66.249.66.12 - - [14/May/2025:09:31:02 +0200] \"GET /antwerp/meir HTTP/1.1\" 308 0 \"-\" "

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.crawlerrors.ProcessTest;
 import dev.crawlerrors.alert.AlertReceiver;
 import dev.crawlerrors.ingest.SampleLogs;
 import java.io.IOException;
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  * on a planted 5xx burst and reach a real Alertmanager, which posts them to a webhook on loopback;
  * serve's built-in alerts reach the same Alertmanager through its {@code /api/v2/alerts}.
  */
+@ProcessTest
 class PrometheusAlertmanagerTest {
 
     private static final Path SHIPPED = Path.of("deploy/prometheus");

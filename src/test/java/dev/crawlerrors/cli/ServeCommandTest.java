@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.crawlerrors.ProcessTest;
 import dev.crawlerrors.ingest.SampleLogs;
 import dev.crawlerrors.pipeline.FollowProgress;
 import java.io.ByteArrayOutputStream;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /** {@code crawl-errors serve}: its options, and a followed log seen through the real server. */
+@ProcessTest
 class ServeCommandTest {
 
     /** Generous: the contract is a second (bench/follow-latency.sh measures it); a loaded CI machine must not fail this. */

@@ -2,6 +2,7 @@ package dev.crawlerrors.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.crawlerrors.BrowserTest;
 import dev.crawlerrors.DemoFixture;
 import dev.crawlerrors.report.CrawlErrorReport;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
@@ -27,6 +28,7 @@ import org.openqa.selenium.chrome.ChromeDriver;
  * a free loopback port, and Debian's headless chromium driven through chromedriver. Nothing is
  * downloaded: the browser and driver are the system ones, and a missing one fails the test.
  */
+@BrowserTest
 class ReportPageBrowserTest {
 
     private static final Path SCREENSHOT = Path.of("target", "report-page-1.png");

@@ -3,6 +3,7 @@ package dev.crawlerrors.store.clickhouse;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.crawlerrors.ClickHouseTest;
 import dev.crawlerrors.crawler.BotType;
 import dev.crawlerrors.crawler.Crawler;
 import dev.crawlerrors.crawler.CrawlerHit;
@@ -34,6 +35,7 @@ import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 
 /** The store's contract on a real two-shard ClickHouse cluster (and one plain server), as the embedded store keeps it. */
+@ClickHouseTest
 class ClickHouseHitStoreTest {
 
     static final Crawler GOOGLEBOT = new Crawler("Googlebot Desktop", "Google", BotType.crawler_search,
