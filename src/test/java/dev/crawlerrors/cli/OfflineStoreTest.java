@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.crawlerrors.ClickHouseTest;
 import dev.crawlerrors.ProcessTest;
+import dev.crawlerrors.Waits;
 import dev.crawlerrors.crawler.CrawlerCatalog;
 import dev.crawlerrors.crawler.Verification;
 import dev.crawlerrors.crawler.dns.DnsVerifier;
@@ -103,11 +104,7 @@ class OfflineStoreTest {
             assertThat(page.indexOf("id=\"nothing-provable\"")).isLessThan(page.indexOf("<table id=\"hits\""));
 
             // the start-up re-check (after a few seconds) checks both claims, finds what the import found, and records nothing
-            long deadline = System.currentTimeMillis() + 30_000;
-            while (!serve.printed().contains("checking 2 verdicts again") && System.currentTimeMillis() < deadline) {
-                Thread.sleep(50);
-            }
-            assertThat(serve.printed()).contains("checking 2 verdicts again");
+            Waits.await("the start-up re-check").untilAsserted(() -> assertThat(serve.printed()).contains("checking 2 verdicts again"));
             Thread.sleep(1_000); // the resolver answers in milliseconds: a recorded verdict would be committed by now
             assertThat(at(get(serve, "/api/crawl-errors"))).isEqualTo(at);
             assertThat(get(serve, "/crawl-errors")).doesNotContain("id=\"recounting\"");

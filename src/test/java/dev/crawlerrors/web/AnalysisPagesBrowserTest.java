@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.crawlerrors.BrowserTest;
 import dev.crawlerrors.DemoFixture;
+import dev.crawlerrors.Waits;
 import dev.crawlerrors.demo.DemoLog;
 import dev.crawlerrors.report.CrawlErrorReport;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
@@ -171,12 +172,9 @@ class AnalysisPagesBrowserTest {
         return driver.switchTo().activeElement();
     }
 
-    private static void await(Supplier<Boolean> condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (!condition.get() && System.nanoTime() < deadline) {
-            Thread.sleep(50);
-        }
-        assertThat(condition.get()).as(what + ", at " + driver.getCurrentUrl()).isTrue();
+    private static void await(Supplier<Boolean> condition, String what) {
+        Waits.await(what).atMost(WAIT)
+                .untilAsserted(() -> assertThat(condition.get()).as(what + ", at " + driver.getCurrentUrl()).isTrue());
     }
 
     /** The page laid out as on a screen {@code width} CSS pixels wide (a phone's when narrow). */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.crawlerrors.BrowserTest;
 import dev.crawlerrors.DemoFixture;
+import dev.crawlerrors.Waits;
 import dev.crawlerrors.demo.DemoLog;
 import dev.crawlerrors.report.CrawlErrorReport;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
@@ -98,12 +99,9 @@ class UrlPagesBrowserTest {
         screenshot(SCREENSHOTS.resolve(name + "-" + width + ".png"));
     }
 
-    private static void await(java.util.function.Supplier<Boolean> condition) throws InterruptedException {
-        long deadline = System.nanoTime() + Chromium.WAIT.toNanos();
-        while (!condition.get() && System.nanoTime() < deadline) {
-            Thread.sleep(50);
-        }
-        assertThat(condition.get()).as("at " + driver.getCurrentUrl()).isTrue();
+    private static void await(java.util.function.Supplier<Boolean> condition) {
+        Waits.await("the browser").atMost(Chromium.WAIT)
+                .untilAsserted(() -> assertThat(condition.get()).as("at " + driver.getCurrentUrl()).isTrue());
     }
 
     private static void viewport(int width) {
