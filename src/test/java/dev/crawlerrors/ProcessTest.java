@@ -17,6 +17,6 @@ import org.junit.jupiter.api.Timeout;
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
 @Tag("process")
-@Timeout(value = 5, unit = TimeUnit.MINUTES)
+@Timeout(value = 10, unit = TimeUnit.MINUTES)
 public @interface ProcessTest {
 }
