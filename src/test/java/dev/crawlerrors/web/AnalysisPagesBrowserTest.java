@@ -12,10 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZoneId;
-import java.util.Base64;
 import java.util.List;
-import java.util.Map;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -36,7 +33,6 @@ import org.openqa.selenium.chrome.ChromeDriver;
 class AnalysisPagesBrowserTest {
 
     private static final Path SCREENSHOTS = Path.of("target", "screenshots");
-    private static final Duration WAIT = Chromium.WAIT;
 
     @TempDir
     static Path dir;
@@ -102,17 +98,17 @@ class AnalysisPagesBrowserTest {
     @Test
     void everyPageIsReadableOnADesktopAndOnAPhone() throws Exception {
         for (int width : new int[] {1400, 375}) {
-            viewport(width);
+            Chromium.viewport(driver, width);
             for (Page page : PAGES) {
                 driver.get(base + page.path());
                 page.check().run();
                 // nothing wider than the screen: a wide chart scrolls in its own box, a table becomes cards
                 Number scrollWidth = (Number) driver.executeScript("return document.documentElement.scrollWidth;");
                 assertThat(scrollWidth.intValue()).as("%s at %d px: the page's width", page.name(), width).isLessThanOrEqualTo(width);
-                screenshot(SCREENSHOTS.resolve(page.name() + "-" + width + ".png"));
+                Chromium.screenshot(driver, SCREENSHOTS.resolve(page.name() + "-" + width + ".png"));
             }
         }
-        viewport(1400);
+        Chromium.viewport(driver, 1400);
     }
 
     @Test
@@ -120,7 +116,7 @@ class AnalysisPagesBrowserTest {
         driver.get(base + "/crawl-errors");
         WebElement status = driver.findElement(By.cssSelector("#filters input[name=status]"));
         status.sendKeys("404" + Keys.ENTER);
-        await(() -> driver.getCurrentUrl().equals(base + "/crawl-errors?status=404"), "the form's address");
+        Chromium.await(driver, () -> driver.getCurrentUrl().equals(base + "/crawl-errors?status=404"), "the form's address");
 
         assertThat(text("summary")).isEqualTo("24 error hits · page 1 of 1");
         WebElement chip = driver.findElement(By.cssSelector("#chips a"));
@@ -128,7 +124,7 @@ class AnalysisPagesBrowserTest {
 
         focus(chip).sendKeys(Keys.ENTER);
         // the chip's link keeps the page's snapshot, as every link of the page does
-        await(() -> driver.getCurrentUrl().matches(java.util.regex.Pattern.quote(base + "/crawl-errors?at=") + "[0-9]+\\.[0-9]+"),
+        Chromium.await(driver, () -> driver.getCurrentUrl().matches(java.util.regex.Pattern.quote(base + "/crawl-errors?at=") + "[0-9]+\\.[0-9]+"),
                 "the address without the chip's filter");
         assertThat(text("summary")).isEqualTo("226 error hits · page 1 of 3");
     }
@@ -147,7 +143,7 @@ class AnalysisPagesBrowserTest {
         assertThat(active.getText()).isEqualTo("/{city}/{street}");
 
         active.sendKeys(Keys.ENTER);
-        await(() -> driver.getCurrentUrl().contains("pattern="), "the report of the pattern");
+        Chromium.await(driver, () -> driver.getCurrentUrl().contains("pattern="), "the report of the pattern");
         assertThat(text("summary")).isEqualTo("110 error hits · page 1 of 2");
     }
 
@@ -159,7 +155,7 @@ class AnalysisPagesBrowserTest {
         assertThat(label).startsWith("2025-05-13T22:00: 10 error hits");
 
         focus(bar).sendKeys(Keys.ENTER);
-        await(() -> driver.getCurrentUrl().contains("from=2025-05-13T22"), "the report of the hour");
+        Chromium.await(driver, () -> driver.getCurrentUrl().contains("from=2025-05-13T22"), "the report of the hour");
         assertThat(text("summary")).isEqualTo("10 error hits · page 1 of 1");
     }
 
@@ -171,11 +167,8 @@ class AnalysisPagesBrowserTest {
         driver.executeScript("arguments[0].focus();", element);
         return driver.switchTo().activeElement();
     }
+<<<<<<< HEAD
 
-    private static void await(Supplier<Boolean> condition, String what) {
-        Waits.await(what).atMost(WAIT)
-                .untilAsserted(() -> assertThat(condition.get()).as(what + ", at " + driver.getCurrentUrl()).isTrue());
-    }
 
     /** The page laid out as on a screen {@code width} CSS pixels wide (a phone's when narrow). */
     private static void viewport(int width) {
@@ -196,4 +189,6 @@ class AnalysisPagesBrowserTest {
         Files.write(file, Base64.getDecoder().decode((String) shot.get("data")));
         assertThat(file).isNotEmptyFile();
     }
+=======
+>>>>>>> main
 }
