@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.crawlerrors.BrowserTest;
 import dev.crawlerrors.DemoFixture;
-import dev.crawlerrors.Waits;
 import dev.crawlerrors.demo.DemoLog;
 import dev.crawlerrors.report.CrawlErrorReport;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
@@ -167,28 +166,4 @@ class AnalysisPagesBrowserTest {
         driver.executeScript("arguments[0].focus();", element);
         return driver.switchTo().activeElement();
     }
-<<<<<<< HEAD
-
-
-    /** The page laid out as on a screen {@code width} CSS pixels wide (a phone's when narrow). */
-    private static void viewport(int width) {
-        driver.executeCdpCommand("Emulation.setDeviceMetricsOverride",
-                Map.of("width", width, "height", 900, "deviceScaleFactor", 1, "mobile", width < 500));
-    }
-
-    /** The whole document, not only the viewport, through the DevTools protocol. */
-    private static void screenshot(Path file) throws Exception {
-        Map<String, Object> metrics = driver.executeCdpCommand("Page.getLayoutMetrics", Map.of());
-        @SuppressWarnings("unchecked")
-        Map<String, Object> size = (Map<String, Object>) metrics.get("cssContentSize");
-        Map<String, Object> clip = Map.of("x", 0, "y", 0, "width", ((Number) size.get("width")).doubleValue(),
-                "height", ((Number) size.get("height")).doubleValue(), "scale", 1);
-        Map<String, Object> shot = driver.executeCdpCommand("Page.captureScreenshot",
-                Map.of("format", "png", "captureBeyondViewport", true, "clip", clip));
-        Files.createDirectories(file.toAbsolutePath().getParent());
-        Files.write(file, Base64.getDecoder().decode((String) shot.get("data")));
-        assertThat(file).isNotEmptyFile();
-    }
-=======
->>>>>>> main
 }

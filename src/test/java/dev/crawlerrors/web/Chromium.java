@@ -1,8 +1,8 @@
 package dev.crawlerrors.web;
 
-import dev.crawlerrors.Waits;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.crawlerrors.Waits;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
