@@ -18,4 +18,8 @@ public record Nav(String current, ReportLinks links) {
     public String urls() {
         return links.urls();
     }
+
+    public String sitemaps() {
+        return links.atSnapshot(null).sitemaps();
+    }
 }

@@ -124,7 +124,7 @@ final class ReportRoutes {
         }
         BufferedWriter writer = new BufferedWriter(new OutputStreamWriter(ctx.outputStream(), StandardCharsets.UTF_8), 1 << 16);
         CsvWriter csv = new CsvWriter(writer);
-        csv.row(ReportColumns.CSV_LABELS);
+        csv.row(report.sitemapsHeld() ? ReportColumns.CSV_LABELS_WITH_SITEMAPS : ReportColumns.CSV_LABELS);
         report.forEachRow(request, row -> {
             try {
                 csv.row(ReportColumns.csvCells(row));
