@@ -1,6 +1,9 @@
 package dev.crawlerrors.web;
 
-/** The links between the report's pages, each keeping the filters; {@code current} is the page shown. */
+/**
+ * The links between the report's pages, each keeping the filters (but the Alerts page's, which
+ * lists every alert whatever the filters); {@code current} is the page shown.
+ */
 public record Nav(String current, ReportLinks links) {
 
     public String report() {
@@ -21,5 +24,9 @@ public record Nav(String current, ReportLinks links) {
 
     public String sitemaps() {
         return links.atSnapshot(null).sitemaps();
+    }
+
+    public String alerts() {
+        return ReportLinks.ALERTS_PATH;
     }
 }
