@@ -576,7 +576,7 @@ public final class LogFollower implements AutoCloseable {
 
     private static boolean compressed(byte[] beginning) {
         try {
-            return LogSource.Compression.of(beginning, "") != LogSource.Compression.NONE;
+            return Compression.of(beginning, "") != Compression.NONE;
         } catch (IOException e) {
             return true; // bzip2, xz, zip
         }

@@ -59,7 +59,7 @@ class LogSourceTest {
         LogSource source = LogSource.of(file.toString());
         read(source, 0);
 
-        assertThat(source.compression()).isEqualTo(LogSource.Compression.ZSTD);
+        assertThat(source.compression()).isEqualTo(Compression.ZSTD);
         assertThat(hits).extracting(Hit::url).containsExactly("/page/1", "/page/2", "/page/3");
     }
 
