@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.crawlerrors.ClickHouseTest;
 import dev.crawlerrors.cli.DemoCommand;
 import dev.crawlerrors.demo.DemoLog;
 import dev.crawlerrors.report.CrawlErrorReport;
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the sitemaps page, the patterns' sitemap counts and diagnosis, and each error hit's
  * {@code inSitemap} say the same, exactly, from both.
  */
+@ClickHouseTest
 class SitemapsPageTest {
 
     private static final HttpClient HTTP = HttpClient.newHttpClient();
