@@ -25,6 +25,10 @@ public record AlertsView(boolean on, List<Row> firing, List<Row> resolved, Strin
             int receiversTold) {
     }
 
+    public Nav nav() {
+        return new Nav("alerts", new ReportLinks(Map.of()));
+    }
+
     /** The page for {@code alerts} (null: alerts are off), times in {@code zone}. */
     static AlertsView of(List<AlertListing> alerts, ZoneId zone) {
         if (alerts == null) {

@@ -1,6 +1,9 @@
 package dev.crawlerrors.web;
 
-/** The links between the report's pages, each keeping the filters; {@code current} is the page shown. */
+/**
+ * The links between the report's pages, each keeping the filters (but the Alerts page's, which
+ * lists every alert whatever the filters); {@code current} is the page shown.
+ */
 public record Nav(String current, ReportLinks links) {
 
     public String report() {
@@ -17,5 +20,9 @@ public record Nav(String current, ReportLinks links) {
 
     public String urls() {
         return links.urls();
+    }
+
+    public String alerts() {
+        return ReportLinks.ALERTS_PATH;
     }
 }

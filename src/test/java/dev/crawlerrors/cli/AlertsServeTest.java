@@ -153,6 +153,29 @@ class AlertsServeTest {
     }
 
     @Test
+    void alertVerificationWidensWhoseHitsCount() throws Exception {
+        AlertReceiver receiver = receiver();
+        Path rules = rules("""
+                server-error-burst min-hits=5 window=10m
+                webhook %s
+                """.formatted(receiver.url()));
+        Path log = dir.resolve("access.log");
+        append(log, line(GOOGLEBOT_IP, Instant.now(), "/", 200));
+        ServeProcess serve = serve(log, dir.resolve("hits.duckdb").toString(), rules, "--alert-verification", "verified,spoofed");
+        // the same spoofed burst that fires nothing by default fires once the operator counts spoofed hits
+        StringBuilder spoofed = new StringBuilder();
+        for (int i = 0; i < 6; i++) {
+            spoofed.append(line(SPOOFER_IP, Instant.now(), "/api/" + i, 503));
+        }
+        append(log, spoofed.toString());
+        JsonNode alert = receiver.await("CrawlerServerErrors", "firing", 30);
+        assertThat(alert.path("annotations").path("summary").asText())
+                .startsWith("Google's verified or spoofed crawlers got 6 server errors (5xx)");
+        assertThat(alert.path("generatorURL").asText()).startsWith(serve.base() + "/crawl-errors?")
+                .contains("verification=spoofed&verification=verified");
+    }
+
+    @Test
     void aRestartWhileAnAlertFiresDoesNotSendItAgain() throws Exception {
         restartSendsNothingTwice(dir.resolve("hits.duckdb").toString());
     }

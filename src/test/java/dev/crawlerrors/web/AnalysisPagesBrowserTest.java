@@ -10,10 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZoneId;
-import java.util.Base64;
 import java.util.List;
-import java.util.Map;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -33,7 +30,6 @@ import org.openqa.selenium.chrome.ChromeDriver;
 class AnalysisPagesBrowserTest {
 
     private static final Path SCREENSHOTS = Path.of("target", "screenshots");
-    private static final Duration WAIT = Chromium.WAIT;
 
     @TempDir
     static Path dir;
@@ -99,17 +95,17 @@ class AnalysisPagesBrowserTest {
     @Test
     void everyPageIsReadableOnADesktopAndOnAPhone() throws Exception {
         for (int width : new int[] {1400, 375}) {
-            viewport(width);
+            Chromium.viewport(driver, width);
             for (Page page : PAGES) {
                 driver.get(base + page.path());
                 page.check().run();
                 // nothing wider than the screen: a wide chart scrolls in its own box, a table becomes cards
                 Number scrollWidth = (Number) driver.executeScript("return document.documentElement.scrollWidth;");
                 assertThat(scrollWidth.intValue()).as("%s at %d px: the page's width", page.name(), width).isLessThanOrEqualTo(width);
-                screenshot(SCREENSHOTS.resolve(page.name() + "-" + width + ".png"));
+                Chromium.screenshot(driver, SCREENSHOTS.resolve(page.name() + "-" + width + ".png"));
             }
         }
-        viewport(1400);
+        Chromium.viewport(driver, 1400);
     }
 
     @Test
@@ -117,7 +113,7 @@ class AnalysisPagesBrowserTest {
         driver.get(base + "/crawl-errors");
         WebElement status = driver.findElement(By.cssSelector("#filters input[name=status]"));
         status.sendKeys("404" + Keys.ENTER);
-        await(() -> driver.getCurrentUrl().equals(base + "/crawl-errors?status=404"), "the form's address");
+        Chromium.await(driver, () -> driver.getCurrentUrl().equals(base + "/crawl-errors?status=404"), "the form's address");
 
         assertThat(text("summary")).isEqualTo("24 error hits · page 1 of 1");
         WebElement chip = driver.findElement(By.cssSelector("#chips a"));
@@ -125,7 +121,7 @@ class AnalysisPagesBrowserTest {
 
         focus(chip).sendKeys(Keys.ENTER);
         // the chip's link keeps the page's snapshot, as every link of the page does
-        await(() -> driver.getCurrentUrl().matches(java.util.regex.Pattern.quote(base + "/crawl-errors?at=") + "[0-9]+\\.[0-9]+"),
+        Chromium.await(driver, () -> driver.getCurrentUrl().matches(java.util.regex.Pattern.quote(base + "/crawl-errors?at=") + "[0-9]+\\.[0-9]+"),
                 "the address without the chip's filter");
         assertThat(text("summary")).isEqualTo("226 error hits · page 1 of 3");
     }
@@ -144,7 +140,7 @@ class AnalysisPagesBrowserTest {
         assertThat(active.getText()).isEqualTo("/{city}/{street}");
 
         active.sendKeys(Keys.ENTER);
-        await(() -> driver.getCurrentUrl().contains("pattern="), "the report of the pattern");
+        Chromium.await(driver, () -> driver.getCurrentUrl().contains("pattern="), "the report of the pattern");
         assertThat(text("summary")).isEqualTo("110 error hits · page 1 of 2");
     }
 
@@ -156,7 +152,7 @@ class AnalysisPagesBrowserTest {
         assertThat(label).startsWith("2025-05-13T22:00: 10 error hits");
 
         focus(bar).sendKeys(Keys.ENTER);
-        await(() -> driver.getCurrentUrl().contains("from=2025-05-13T22"), "the report of the hour");
+        Chromium.await(driver, () -> driver.getCurrentUrl().contains("from=2025-05-13T22"), "the report of the hour");
         assertThat(text("summary")).isEqualTo("10 error hits · page 1 of 1");
     }
 
@@ -167,33 +163,5 @@ class AnalysisPagesBrowserTest {
     private static WebElement focus(WebElement element) {
         driver.executeScript("arguments[0].focus();", element);
         return driver.switchTo().activeElement();
-    }
-
-    private static void await(Supplier<Boolean> condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (!condition.get() && System.nanoTime() < deadline) {
-            Thread.sleep(50);
-        }
-        assertThat(condition.get()).as(what + ", at " + driver.getCurrentUrl()).isTrue();
-    }
-
-    /** The page laid out as on a screen {@code width} CSS pixels wide (a phone's when narrow). */
-    private static void viewport(int width) {
-        driver.executeCdpCommand("Emulation.setDeviceMetricsOverride",
-                Map.of("width", width, "height", 900, "deviceScaleFactor", 1, "mobile", width < 500));
-    }
-
-    /** The whole document, not only the viewport, through the DevTools protocol. */
-    private static void screenshot(Path file) throws Exception {
-        Map<String, Object> metrics = driver.executeCdpCommand("Page.getLayoutMetrics", Map.of());
-        @SuppressWarnings("unchecked")
-        Map<String, Object> size = (Map<String, Object>) metrics.get("cssContentSize");
-        Map<String, Object> clip = Map.of("x", 0, "y", 0, "width", ((Number) size.get("width")).doubleValue(),
-                "height", ((Number) size.get("height")).doubleValue(), "scale", 1);
-        Map<String, Object> shot = driver.executeCdpCommand("Page.captureScreenshot",
-                Map.of("format", "png", "captureBeyondViewport", true, "clip", clip));
-        Files.createDirectories(file.toAbsolutePath().getParent());
-        Files.write(file, Base64.getDecoder().decode((String) shot.get("data")));
-        assertThat(file).isNotEmptyFile();
     }
 }

@@ -9,9 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZoneId;
-import java.util.Base64;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -69,7 +67,7 @@ class ReportPageBrowserTest {
         assertThat(rows().getFirst().findElement(By.cssSelector("td:nth-child(1)")).getText())
                 .matches("\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}");
         assertVerifiedWithEvidence();
-        saveFullPageScreenshot(SCREENSHOT);
+        Chromium.screenshot(driver, SCREENSHOT);
 
         driver.findElement(By.id("next")).click();
         awaitPage(2);
@@ -130,22 +128,5 @@ class ReportPageBrowserTest {
             Thread.sleep(50);
         }
         assertThat(shown).as("page shown after following the link").isEqualTo(Integer.toString(page));
-    }
-
-    /** The whole document, not only the viewport, through the DevTools protocol. */
-    private void saveFullPageScreenshot(Path file) throws Exception {
-        Map<String, Object> metrics = driver.executeCdpCommand("Page.getLayoutMetrics", Map.of());
-        @SuppressWarnings("unchecked")
-        Map<String, Object> size = (Map<String, Object>) metrics.get("cssContentSize");
-        Map<String, Object> clip = Map.of(
-                "x", 0, "y", 0,
-                "width", ((Number) size.get("width")).doubleValue(),
-                "height", ((Number) size.get("height")).doubleValue(),
-                "scale", 1);
-        Map<String, Object> shot = driver.executeCdpCommand("Page.captureScreenshot",
-                Map.of("format", "png", "captureBeyondViewport", true, "clip", clip));
-        Files.createDirectories(file.toAbsolutePath().getParent());
-        Files.write(file, Base64.getDecoder().decode((String) shot.get("data")));
-        assertThat(file).isNotEmptyFile();
     }
 }

@@ -10,9 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZoneId;
-import java.util.Base64;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -55,7 +53,7 @@ class UrlPagesBrowserTest {
     @Test
     void theUrlPagesAreReadableOnADesktopAndOnAPhone() throws Exception {
         for (int width : new int[] {1400, 375}) {
-            viewport(width);
+            Chromium.viewport(driver, width);
             driver.get(base + "/crawl-errors/urls");
             List<WebElement> rows = driver.findElements(By.cssSelector("#urls tbody tr"));
             assertThat(rows).as("the URLs broken now").isNotEmpty();
@@ -63,7 +61,7 @@ class UrlPagesBrowserTest {
             String first = driver.findElement(By.cssSelector("#urls tbody tr td.url a")).getText();
 
             driver.findElement(By.cssSelector("#urls tbody tr td.url a")).click();
-            await(() -> driver.getCurrentUrl().contains("/crawl-errors/url?"));
+            Chromium.await(driver, () -> driver.getCurrentUrl().contains("/crawl-errors/url?"), "the URL's page opened");
             assertThat(driver.findElement(By.id("url")).getText()).contains(first);
             assertThat(driver.findElements(By.cssSelector("#hits tbody tr"))).isNotEmpty();
             assertThat(driver.findElements(By.cssSelector("#crawlers tbody tr"))).isNotEmpty();
@@ -86,39 +84,13 @@ class UrlPagesBrowserTest {
             assertThat(driver.findElements(By.cssSelector("#patterns .now"))).isNotEmpty();
             fits("patterns-now", width);
         }
-        viewport(1400);
+        Chromium.viewport(driver, 1400);
     }
 
     /** Nothing wider than the screen, and a screenshot of the whole page. */
     private static void fits(String name, int width) throws Exception {
         Number scrollWidth = (Number) driver.executeScript("return document.documentElement.scrollWidth;");
         assertThat(scrollWidth.intValue()).as("%s at %d px: the page's width", name, width).isLessThanOrEqualTo(width);
-        screenshot(SCREENSHOTS.resolve(name + "-" + width + ".png"));
-    }
-
-    private static void await(java.util.function.Supplier<Boolean> condition) throws InterruptedException {
-        long deadline = System.nanoTime() + Chromium.WAIT.toNanos();
-        while (!condition.get() && System.nanoTime() < deadline) {
-            Thread.sleep(50);
-        }
-        assertThat(condition.get()).as("at " + driver.getCurrentUrl()).isTrue();
-    }
-
-    private static void viewport(int width) {
-        driver.executeCdpCommand("Emulation.setDeviceMetricsOverride",
-                Map.of("width", width, "height", 900, "deviceScaleFactor", 1, "mobile", width < 500));
-    }
-
-    private static void screenshot(Path file) throws Exception {
-        Map<String, Object> metrics = driver.executeCdpCommand("Page.getLayoutMetrics", Map.of());
-        @SuppressWarnings("unchecked")
-        Map<String, Object> size = (Map<String, Object>) metrics.get("cssContentSize");
-        Map<String, Object> clip = Map.of("x", 0, "y", 0, "width", ((Number) size.get("width")).doubleValue(),
-                "height", ((Number) size.get("height")).doubleValue(), "scale", 1);
-        Map<String, Object> shot = driver.executeCdpCommand("Page.captureScreenshot",
-                Map.of("format", "png", "captureBeyondViewport", true, "clip", clip));
-        Files.createDirectories(file.toAbsolutePath().getParent());
-        Files.write(file, Base64.getDecoder().decode((String) shot.get("data")));
-        assertThat(file).isNotEmptyFile();
+        Chromium.screenshot(driver, SCREENSHOTS.resolve(name + "-" + width + ".png"));
     }
 }
