@@ -5,6 +5,9 @@
 #
 # Run:  bench/url-side.sh [HITS] [URLS]       (defaults 10,000,000 and 1,000,000; WORK=/tmp/url-side
 #                                              keeps the log between runs; REQUESTS=100 per kind of page)
+#       STORE=path/to/store.duckdb SERVE_JAR=path/to/crawl-errors.jar bench/url-side.sh
+#                                             (times the pages of a store imported before, served by
+#                                              that build: run twice, alternating builds, to compare)
 #
 # Measures, in one run:
 #   - the import of the month with URL states kept: wall time; BASELINE_JAR=path/to/crawl-errors.jar
@@ -29,12 +32,14 @@ source "$here/bin/find-java"
 java_home="$(find_java_home)" || { echo "no JDK 21 or newer found; set JAVA_HOME" >&2; exit 1; }
 java="$java_home/bin/java"
 cd "$here"
-JAVA_HOME="$java_home" ./crawl-errors --version >/dev/null
-JAVA_HOME="$java_home" mvn -B -q -o test-compile >&2
+if [ -z "${SERVE_JAR:-}" ] || [ -z "${STORE:-}" ]; then
+  JAVA_HOME="$java_home" ./crawl-errors --version >/dev/null
+  JAVA_HOME="$java_home" mvn -B -q -o test-compile >&2
+fi
 cp="target/test-classes:target/crawl-errors.jar"
 mkdir -p "$work"
 
-if [ ! -f "$work/month.log" ] || [ "$(cat "$work/size" 2>/dev/null)" != "$hits $urls" ]; then
+if [ -z "${STORE:-}" ] && { [ ! -f "$work/month.log" ] || [ "$(cat "$work/size" 2>/dev/null)" != "$hits $urls" ]; }; then
   echo "generating $hits hits over $urls URLs in $work ..." >&2
   rm -f "$work"/*.log "$work"/*.duckdb*
   "$java" -cp "$cp" dev.crawlerrors.bench.UrlBenchLog "$hits" "$urls" "$work/month.log"
@@ -54,7 +59,10 @@ import_with() { # $1: jar or "", $2: store
   end=$(date +%s.%N)
   echo "$end - $start" | bc
 }
-if [ -n "${BASELINE_JAR:-}" ]; then
+store="${STORE:-$work/urls.duckdb}"
+if [ -n "${STORE:-}" ]; then
+  echo "store $store, imported before"
+elif [ -n "${BASELINE_JAR:-}" ]; then
   for round in 1 2; do
     echo "import, baseline (round $round): $(import_with "$BASELINE_JAR" "$work/baseline.duckdb") s"
     echo "import, URL states kept (round $round): $(import_with "" "$work/urls.duckdb") s"
@@ -63,8 +71,12 @@ else
   echo "import, URL states kept: $(import_with "" "$work/urls.duckdb") s"
 fi
 
-JAVA_HOME="$java_home" ./crawl-errors serve --db "$work/urls.duckdb" --port "$port" --dns-server none --timezone UTC \
-  >"$work/serve.out" 2>&1 &
+if [ -n "${SERVE_JAR:-}" ]; then
+  "$java" --enable-native-access=ALL-UNNAMED -jar "$SERVE_JAR" serve --db "$store" --port "$port" --dns-server none --timezone UTC \
+    >"$work/serve.out" 2>&1 &
+else
+  JAVA_HOME="$java_home" ./crawl-errors serve --db "$store" --port "$port" --dns-server none --timezone UTC >"$work/serve.out" 2>&1 &
+fi
 serve=$!
 trap 'kill $serve 2>/dev/null || true' EXIT
 for _ in $(seq 1 600); do
@@ -92,6 +104,7 @@ timed() {
 }
 report() { echo "/api/crawl-errors?page=$(( ($1 % 5) + 1 ))"; }
 urls_default() { echo "/api/crawl-errors/urls?page=$(( ($1 % 3) + 1 ))"; }
+urls_crawler() { echo "/api/crawl-errors/urls?crawler=Googlebot+Smartphone&page=$(( ($1 % 3) + 1 ))"; }
 urls_filtered() {
   local day=$(( ($1 % 28) + 1 ))
   printf '/api/crawl-errors/urls?crawler=Googlebot+Smartphone&url=%%2Fantwerpen%%2F&from=2026-10-%02d&to=2026-10-%02d&state=broken,redirected,ok\n' \
@@ -105,9 +118,10 @@ for row in json.load(sys.stdin)["rows"]:
 mapfile -t some_urls <"$work/some-urls"
 one_url() { echo "/api/crawl-errors/url?url=${some_urls[$(( $1 % ${#some_urls[@]} ))]}"; }
 
-echo "store: $hits hits over $urls URLs; $requests requests each, one at a time"
+echo "store: ${STORE:-$hits hits over $urls URLs}; $requests requests each, one at a time"
 timed "report, first pages" report
 timed "URLs, default view" urls_default
+timed "URLs, one crawler" urls_crawler
 timed "URLs, filtered" urls_filtered
 timed "a URL's own page" one_url
 timed "report, first pages (again)" report

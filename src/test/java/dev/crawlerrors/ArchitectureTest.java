@@ -51,7 +51,7 @@ class ArchitectureTest {
                     "ingest.push", "sitemap", "text")),
             // report.pattern finds the URL patterns of error hits (store's counts in, patterns out)
             Map.entry("report.pattern", Set.of("store", "text")),
-            Map.entry("report", Set.of("report.pattern", "store", "crawler", "text")),
+            Map.entry("report", Set.of("report.pattern", "store", "crawler", "sitemap", "text")),
             // the built-in alerts count what the store takes and keep their state in it
             Map.entry("alert", Set.of("store", "crawler", "ingest", "text")),
             Map.entry("web", Set.of("report", "report.pattern", "alert", "store", "crawler", "text")),

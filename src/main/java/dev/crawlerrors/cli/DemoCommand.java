@@ -77,6 +77,7 @@ public final class DemoCommand implements Callable<Integer> {
         try {
             summary = demo.importInto(store);
             summary.print(System.out);
+            demo.readSitemap(store, System.out::println);
             List<String> lists = summary.describeLists();
             reportServer = server.start(report, store.health(), () -> lists);
         } catch (Exception e) {
@@ -97,8 +98,8 @@ public final class DemoCommand implements Callable<Integer> {
         }
     }
 
-    /** The demo's files in one directory: a fresh log, the directory of its IP lists ({@code --ip-ranges}), and a fresh store. */
-    public record Demo(Path log, Path ipRanges, Path db) {
+    /** The demo's files in one directory: a fresh log, the directory of its IP lists ({@code --ip-ranges}), a fresh store, the site's sitemap. */
+    public record Demo(Path log, Path ipRanges, Path db, Path sitemap) {
 
         public static Demo prepare(Path dir) throws IOException {
             Files.createDirectories(dir);
@@ -111,7 +112,17 @@ public final class DemoCommand implements Callable<Integer> {
             Path db = dir.resolve("demo.duckdb");
             Files.deleteIfExists(db);
             Files.deleteIfExists(dir.resolve("demo.duckdb.wal"));
-            return new Demo(log, ipRanges, db);
+            Path sitemap = dir.resolve("sitemap.xml");
+            try (Writer out = Files.newBufferedWriter(sitemap, StandardCharsets.UTF_8)) {
+                DemoLog.writeSitemap(out);
+            }
+            return new Demo(log, ipRanges, db, sitemap);
+        }
+
+        /** Reads the demo site's sitemap into {@code store}, as {@code import --sitemap} does, saying what it came to to {@code notices}. */
+        public void readSitemap(WritableStore store, java.util.function.Consumer<String> notices) {
+            new dev.crawlerrors.pipeline.SitemapReads(List.of(sitemap.toString()),
+                    new dev.crawlerrors.sitemap.SitemapReader(dev.crawlerrors.sitemap.SitemapLimits.DEFAULT), store.sitemaps(), notices).readAll();
         }
 
         public ImportSummary importInto(WritableStore store) throws Exception {

@@ -45,11 +45,13 @@ public record Crawler(
 
     /**
      * The family its hits are counted under at {@code /metrics} and in alerts: its operator when
-     * the crawler can be verified ({@code Google}, {@code Microsoft}), else {@value #OTHER_FAMILY}.
-     * A few dozen values whatever the logs hold, so it may be a metric's label.
+     * the crawler can be verified, by its address or by its signature ({@code Google},
+     * {@code OpenAI} for GPTBot and ChatGPT agent alike), else {@value #OTHER_FAMILY}. A signer the
+     * catalog does not name has no operator ({@code Signers}), so this stays a few dozen values
+     * whatever the logs hold, and may be a metric's label.
      */
     public String family() {
-        return verifiable() && operator != null && !operator.isBlank() ? operator : OTHER_FAMILY;
+        return (verifiable() || !signatureAgents.isEmpty()) && operator != null && !operator.isBlank() ? operator : OTHER_FAMILY;
     }
 
     /** Whether the operator publishes a way to check, from the address, that a request is genuine. */

@@ -122,6 +122,29 @@ public final class DemoLog {
         }
     }
 
+    /** The host the demo's sitemap names (the demo's log records none). */
+    public static final String SITE = "https://www.example.be";
+
+    /**
+     * Writes the demo site's sitemap (sitemaps.org XML): each city's page, and each street and its
+     * sections in the form without the final slash, which the site redirects (308) to the form with
+     * it: the mistake the sitemaps page and the patterns' diagnosis point out.
+     */
+    public static void writeSitemap(Writer out) throws IOException {
+        out.write("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n");
+        for (int city = 0; city < CITIES.size(); city++) {
+            out.write("  <url><loc>" + SITE + "/" + CITIES.get(city) + "/</loc></url>\n");
+            for (String street : STREETS.get(city)) {
+                String path = "/" + CITIES.get(city) + "/" + street;
+                out.write("  <url><loc>" + SITE + path + "</loc></url>\n");
+                for (String section : SECTIONS) {
+                    out.write("  <url><loc>" + SITE + path + "/" + section + "</loc></url>\n");
+                }
+            }
+        }
+        out.write("</urlset>\n");
+    }
+
     private void generate() {
         List<Line> errors = new ArrayList<>();
         for (int i = 0; i < STREET_308; i++) {

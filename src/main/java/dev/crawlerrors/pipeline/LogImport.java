@@ -19,6 +19,7 @@ import dev.crawlerrors.ingest.source.DamagedLogException;
 import dev.crawlerrors.ingest.source.Fingerprint;
 import dev.crawlerrors.ingest.source.LogFiles;
 import dev.crawlerrors.ingest.source.LogReader;
+import dev.crawlerrors.ingest.source.ReadRequest;
 import dev.crawlerrors.ingest.source.LogSource;
 import dev.crawlerrors.ingest.source.ResumePoint;
 import dev.crawlerrors.store.HitWriter;
@@ -525,7 +526,7 @@ public final class LogImport {
                 ReadProgress progress = listener.reading(source.name(), source::consumed, index++)::accept;
                 LogReadTally tally = new LogReadTally(resume);
                 for (int refusals = 0; ; refusals++) {
-                    tally.readEnded(reader.readOn(source, resume, identifier, (hits, from, through) -> {
+                    tally.readEnded(reader.readOn(source, ReadRequest.of(resume.start(), identifier, (hits, from, through) -> {
                         try {
                             store(hits, from, through, summary);
                         } catch (PositionMovedException moved) {
@@ -537,7 +538,7 @@ public final class LogImport {
                         }
                         appended.computeIfAbsent(through.prefix(), k -> new HashMap<>()).put(through.fingerprint(), through);
                         tally.stored(through);
-                    }, progress, LogReader.UnfinishedLine.WAIT_WHILE_WRITTEN));
+                    }).withResume(resume).withProgress(progress).withUnfinished(LogReader.UnfinishedLine.WAIT_WHILE_WRITTEN)));
                     if (!tally.moved()) {
                         break;
                     }

@@ -12,6 +12,7 @@ import dev.crawlerrors.ingest.format.LineParser;
 import dev.crawlerrors.ingest.push.LineBatchSink;
 import dev.crawlerrors.ingest.push.PushedBatch;
 import dev.crawlerrors.ingest.source.LogReader;
+import dev.crawlerrors.ingest.source.ReadRequest;
 import dev.crawlerrors.store.HitWriter;
 import dev.crawlerrors.store.SignatureStore;
 import java.io.FilterInputStream;
@@ -62,8 +63,8 @@ public final class PushedLines implements LineBatchSink, AutoCloseable {
         FailureKept in = new FailureKept(lines);
         ParseCounts counts;
         try {
-            counts = reader.read(in, remembering, new SourceProgress(null, source, 0, 0), identifier,
-                    (chunk, from, through) -> hits.addAll(chunk), ReadProgress.NONE);
+            counts = reader.read(in, ReadRequest.of(new SourceProgress(null, source, 0, 0), identifier,
+                    (chunk, from, through) -> hits.addAll(chunk)).withFormats(remembering));
         } catch (IOException | RuntimeException e) {
             throw e;
         } catch (Exception e) {

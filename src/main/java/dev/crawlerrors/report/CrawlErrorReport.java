@@ -152,6 +152,7 @@ public final class CrawlErrorReport {
         List<ReportRow> rows = range == null ? List.of()
                 : store.rows(filter, at, range.fromMillis(), range.toMillis(), range.skip(), Paging.PAGE_SIZE)
                         .stream().map(this::row).toList();
+        rows = withSitemaps(rows, sitemapsHeld());
         return new ReportPage(ReportPage.TITLE, total, request.page(), pages, Paging.PAGE_SIZE, zone.getId(), at.token(),
                 !at.equals(newest), rows);
     }
@@ -160,8 +161,20 @@ public final class CrawlErrorReport {
     public void forEachRow(ReportRequest request, Consumer<ReportRow> rows) {
         Snapshot at = snapshot(request, store.snapshot());
         HitFilter filter = filter(request, at);
-        store.forEach(filter, at, index.counts(filter, at), hit -> rows.accept(row(hit)));
+        boolean held = sitemapsHeld();
+        List<ReportRow> batch = new java.util.ArrayList<>(SITEMAP_BATCH);
+        store.forEach(filter, at, index.counts(filter, at), hit -> {
+            batch.add(row(hit));
+            if (batch.size() == SITEMAP_BATCH) {
+                withSitemaps(batch, held).forEach(rows);
+                batch.clear();
+            }
+        });
+        withSitemaps(batch, held).forEach(rows);
     }
+
+    /** Rows streamed are asked of the sitemaps this many at a time. */
+    private static final int SITEMAP_BATCH = 1_000;
 
     /** Every matching row at the newest snapshot. */
     public void forEachRow(HitFilter filter, Consumer<ReportRow> rows) {
@@ -181,7 +194,8 @@ public final class CrawlErrorReport {
      */
     public Optional<HitDetail> hit(long id, Snapshot requested) {
         Snapshot at = requested == null ? store.snapshot() : snapshot(new ReportRequest(HitFilter.ERRORS, 1, requested), null);
-        return store.hit(id, at).map(hit -> new HitDetail(hit.id(), row(hit), hit.offsetMinutes(),
+        boolean held = sitemapsHeld();
+        return store.hit(id, at).map(hit -> new HitDetail(hit.id(), withSitemaps(List.of(row(hit)), held).get(0), hit.offsetMinutes(),
                 ExploitProbes.of(hit.url(), hit.userAgent()).map(ExploitProbes::diagnosis).orElse(null)));
     }
 
@@ -326,6 +340,20 @@ public final class CrawlErrorReport {
         String timestamp = MINUTE.format(Instant.ofEpochMilli(hit.epochMillis()).atZone(zone));
         return new ReportRow(hit.id(), timestamp, hit.ip(), hit.method(), hit.url(), hit.status(),
                 ReportColumns.oneDecimal(hit.durationMs()), hit.botType(), hit.verification(), hit.crawler(),
-                hit.reason(), hit.userAgent(), hit.host());
+                hit.reason(), hit.userAgent(), hit.host(), null);
+    }
+
+    /** Whether the store holds a sitemap: then rows say whether one lists their URL. */
+    public boolean sitemapsHeld() {
+        return !store.sitemaps().sitemaps().isEmpty();
+    }
+
+    /** {@code rows}, each saying whether a sitemap lists its URL, when {@code held}; asked of the store at once. */
+    private List<ReportRow> withSitemaps(List<ReportRow> rows, boolean held) {
+        if (!held || rows.isEmpty()) {
+            return rows;
+        }
+        java.util.Set<dev.crawlerrors.sitemap.SitemapUrl> listed = store.sitemaps().listed(rows.stream().map(ReportRow::sitemapKey).toList());
+        return rows.stream().map(row -> row.inSitemap(listed.contains(row.sitemapKey()))).toList();
     }
 }

@@ -23,10 +23,22 @@ public final class ReportColumns {
         return List.copyOf(labels);
     }
 
-    /** The row's text in each of {@link #CSV_LABELS}, in order. */
+    /** The CSV's columns when a sitemap is held: {@link #CSV_LABELS}, then whether a sitemap lists the URL. */
+    public static final List<String> CSV_LABELS_WITH_SITEMAPS = withSitemaps();
+
+    private static List<String> withSitemaps() {
+        List<String> labels = new ArrayList<>(CSV_LABELS);
+        labels.add("In sitemap");
+        return List.copyOf(labels);
+    }
+
+    /** The row's text in each of {@link #CSV_LABELS} (and "In sitemap" when the row says), in order. */
     public static List<String> csvCells(ReportRow row) {
         List<String> cells = new ArrayList<>(cells(row));
         cells.add(row.crawler());
+        if (row.inSitemap() != null) {
+            cells.add(row.inSitemap() ? "yes" : "no");
+        }
         return cells;
     }
 

@@ -1,5 +1,7 @@
 package dev.crawlerrors.report;
 
+import dev.crawlerrors.sitemap.SitemapUrl;
+
 /**
  * One row of the report as it is shown: the spec's eight columns, then the evidence behind them.
  *
@@ -7,6 +9,7 @@ package dev.crawlerrors.report;
  * @param timestamp          {@code YYYY-MM-DDTHH:MM} in the display zone
  * @param durationMs         rounded to one decimal place, or null when the log carried no time
  * @param verificationReason the one-line evidence for {@code verification}
+ * @param inSitemap          whether a sitemap lists its URL; null (left out of the JSON) when no sitemap is held
  */
 public record ReportRow(
         long id,
@@ -21,5 +24,17 @@ public record ReportRow(
         String crawler,
         String verificationReason,
         String userAgent,
-        String host) {
+        String host,
+        @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL) Boolean inSitemap) {
+
+    /** This row, saying whether a sitemap lists its URL. */
+    public ReportRow inSitemap(boolean listed) {
+        return new ReportRow(id, timestamp, ip, method, url, status, durationMs, botType, verification, crawler, verificationReason,
+                userAgent, host, listed);
+    }
+
+    /** Its URL as a sitemap's would be matched: host (empty when the log has none) and target. */
+    public SitemapUrl sitemapKey() {
+        return new SitemapUrl(host == null ? "" : host, url);
+    }
 }

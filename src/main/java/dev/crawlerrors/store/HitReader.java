@@ -15,6 +15,9 @@ public interface HitReader {
     /** The state of every URL the store's crawlers fetched, kept as hits arrive: what the URLs page reads. */
     UrlStates urlStates();
 
+    /** The URLs the site's sitemaps list: which of a page's rows are in one, and the sitemaps page. */
+    SitemapStore sitemaps();
+
     /**
      * The newest snapshot: every hit and verdict committed so far. What was appended but not yet
      * committed is committed first, so a reader sees what its own thread stored.

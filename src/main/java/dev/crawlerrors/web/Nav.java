@@ -22,6 +22,10 @@ public record Nav(String current, ReportLinks links) {
         return links.urls();
     }
 
+    public String sitemaps() {
+        return links.atSnapshot(null).sitemaps();
+    }
+
     public String alerts() {
         return ReportLinks.ALERTS_PATH;
     }

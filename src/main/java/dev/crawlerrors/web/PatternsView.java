@@ -12,7 +12,14 @@ import java.util.List;
 import java.util.Map;
 
 /** What the patterns page shows: each URL pattern of the error hits, with a link to the report filtered to it. */
-public record PatternsView(PatternReport report, ReportLinks links, String timeZone, Map<String, PatternStates.Now> now) {
+public record PatternsView(PatternReport report, ReportLinks links, String timeZone, Map<String, PatternStates.Now> now,
+        Map<String, dev.crawlerrors.report.PatternSitemaps.Listed> listed, List<dev.crawlerrors.store.StoredSitemap> sitemaps) {
+
+    /** "96 of these 110 URLs are in the sitemap", or null when no sitemap is held. */
+    public String sitemapText(ErrorPattern pattern) {
+        dev.crawlerrors.report.PatternSitemaps.Listed found = listed.get(pattern.pattern());
+        return found == null ? null : found.text();
+    }
 
     /** What the pattern's URLs are now ("24 URLs, 21 still 404, 3 fixed since ..."), or null when that is not known. */
     public String nowText(ErrorPattern pattern) {
@@ -22,7 +29,8 @@ public record PatternsView(PatternReport report, ReportLinks links, String timeZ
 
     /** The pattern's diagnosis, "fixed: ..." when all its URLs are. */
     public Diagnosis diagnosis(ErrorPattern pattern) {
-        return PatternStates.diagnosis(pattern, now.get(pattern.pattern()));
+        return dev.crawlerrors.report.PatternSitemaps.diagnosis(listed.get(pattern.pattern()),
+                PatternStates.diagnosis(pattern, now.get(pattern.pattern())), sitemaps);
     }
 
     public Nav nav() {

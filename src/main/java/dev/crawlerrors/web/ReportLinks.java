@@ -35,6 +35,9 @@ public final class ReportLinks {
     static final String URL_JSON_PATH = "/api/crawl-errors/url";
     static final String ROBOTS_PATH = "/crawl-errors/robots";
     static final String ROBOTS_JSON_PATH = "/api/crawl-errors/robots";
+    static final String SITEMAPS_PATH = "/crawl-errors/sitemaps";
+    static final String SITEMAPS_JSON_PATH = "/api/crawl-errors/sitemaps";
+    static final String SITEMAPS_CSV_PATH = "/crawl-errors/sitemaps.csv";
     private static final Set<String> REPEATABLE = Set.of("status", "bot", "crawler", "verification");
 
     /** One filter value: a parameter's name and one of its values. */
@@ -196,6 +199,16 @@ public final class ReportLinks {
     /** The URLs page with these filters (its own parameters, such as the state, are {@link UrlLinks}'). */
     public String urls() {
         return URLS_PATH + query("?");
+    }
+
+    /** The sitemaps page at {@code path} (HTML, JSON or CSV), keeping the filters it takes and the snapshot. */
+    public String sitemaps(String path) {
+        List<Filter> kept = filters.stream().filter(f -> dev.crawlerrors.report.SitemapReport.PARAMETERS.contains(f.name())).toList();
+        return path + new ReportLinks(kept, snapshot).query("?");
+    }
+
+    public String sitemaps() {
+        return sitemaps(SITEMAPS_PATH);
     }
 
     /**

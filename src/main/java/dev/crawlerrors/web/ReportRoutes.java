@@ -51,6 +51,7 @@ final class ReportRoutes {
     private final dev.crawlerrors.report.RobotsHealth robots;
     private final dev.crawlerrors.report.PatternStates patternStates;
     private final dev.crawlerrors.report.CrawlBudget budget;
+    private final dev.crawlerrors.report.PatternSitemaps patternSitemaps;
 
     /** @param alerts the built-in alerts, firing first; null when {@code serve} runs none */
     ReportRoutes(CrawlErrorReport report, StoreHealth health, VerdictEvidence evidence, Supplier<List<AlertListing>> alerts,
@@ -62,6 +63,7 @@ final class ReportRoutes {
         this.robots = robots;
         this.patternStates = new dev.crawlerrors.report.PatternStates(urls);
         this.budget = new dev.crawlerrors.report.CrawlBudget(urls);
+        this.patternSitemaps = new dev.crawlerrors.report.PatternSitemaps(report, urls);
     }
 
     void alertsHtml(Context ctx) {
@@ -81,6 +83,15 @@ final class ReportRoutes {
     private Map<String, dev.crawlerrors.report.PatternStates.Now> patternsNow(PatternReport patterns, ReportRequest request, String at) {
         try {
             return patternStates.of(patterns, request.filter(), at);
+        } catch (dev.crawlerrors.report.StillCountingException e) {
+            return Map.of();
+        }
+    }
+
+    /** How many of each pattern's URLs a sitemap lists; none while the URLs' states are being brought up to a large import. */
+    private Map<String, dev.crawlerrors.report.PatternSitemaps.Listed> patternsListed(PatternReport patterns, ReportRequest request, String at) {
+        try {
+            return patternSitemaps.of(patterns, request.filter(), at);
         } catch (dev.crawlerrors.report.StillCountingException e) {
             return Map.of();
         }
@@ -124,7 +135,7 @@ final class ReportRoutes {
         }
         BufferedWriter writer = new BufferedWriter(new OutputStreamWriter(ctx.outputStream(), StandardCharsets.UTF_8), 1 << 16);
         CsvWriter csv = new CsvWriter(writer);
-        csv.row(ReportColumns.CSV_LABELS);
+        csv.row(report.sitemapsHeld() ? ReportColumns.CSV_LABELS_WITH_SITEMAPS : ReportColumns.CSV_LABELS);
         report.forEachRow(request, row -> {
             try {
                 csv.row(ReportColumns.csvCells(row));
@@ -142,7 +153,8 @@ final class ReportRoutes {
         }
         CountedAt<PatternReport> patterns = report.patternsAt(request);
         ctx.html(page("patterns.jte", new PatternsView(patterns.value(), new ReportLinks(ctx.queryParamMap(), patterns.at()),
-                report.zone().getId(), patternsNow(patterns.value(), request, patterns.at()))));
+                report.zone().getId(), patternsNow(patterns.value(), request, patterns.at()),
+                patternsListed(patterns.value(), request, patterns.at()), patternSitemaps.held())));
     }
 
     void patternsJson(Context ctx) throws IOException {
@@ -151,10 +163,18 @@ final class ReportRoutes {
         PatternReport patterns = counted.value();
         ReportLinks links = new ReportLinks(ctx.queryParamMap(), counted.at());
         Map<String, dev.crawlerrors.report.PatternStates.Now> now = patternsNow(patterns, request, counted.at());
+        Map<String, dev.crawlerrors.report.PatternSitemaps.Listed> listed = patternsListed(patterns, request, counted.at());
+        List<dev.crawlerrors.store.StoredSitemap> held = listed.isEmpty() ? List.of() : patternSitemaps.held();
         List<Map<String, Object>> rows = new ArrayList<>();
         for (ErrorPattern pattern : patterns.patterns()) {
             Map<String, Object> row = JSON.convertValue(pattern, JSON.getTypeFactory().constructMapType(LinkedHashMap.class, String.class, Object.class));
-            row.put("diagnosis", dev.crawlerrors.report.PatternStates.diagnosis(pattern, now.get(pattern.pattern())));
+            dev.crawlerrors.report.PatternSitemaps.Listed inSitemap = listed.get(pattern.pattern());
+            row.put("diagnosis", dev.crawlerrors.report.PatternSitemaps.diagnosis(inSitemap,
+                    dev.crawlerrors.report.PatternStates.diagnosis(pattern, now.get(pattern.pattern())), held));
+            if (inSitemap != null) {
+                row.put("inSitemap", inSitemap.inSitemap());
+                row.put("sitemap", inSitemap.text());
+            }
             row.put("now", now.get(pattern.pattern()));
             row.put("report", links.with("pattern", pattern.pattern()).report());
             rows.add(row);

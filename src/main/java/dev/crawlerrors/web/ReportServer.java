@@ -126,6 +126,7 @@ public final class ReportServer implements AutoCloseable {
         dev.crawlerrors.report.RobotsHealth robots = new dev.crawlerrors.report.RobotsHealth(urlReport);
         ReportRoutes routes = new ReportRoutes(report, health, evidence, alerts, robots, urlReport);
         UrlRoutes urlRoutes = new UrlRoutes(urlReport, robots);
+        SitemapRoutes sitemapRoutes = new SitemapRoutes(new dev.crawlerrors.report.SitemapReport(report, urlReport), robots);
         urlReport.catchUp(); // the hits stored while nothing served are folded now, not at the first reader
         Set<String> paths = new HashSet<>();
         Javalin app = Javalin.create(config -> {
@@ -167,6 +168,9 @@ public final class ReportServer implements AutoCloseable {
             readOnly.accept(ReportLinks.URL_JSON_PATH, ctx -> gate.pass(() -> urlRoutes.urlJson(ctx)));
             readOnly.accept(ReportLinks.ROBOTS_PATH, ctx -> gate.pass(() -> urlRoutes.robotsHtml(ctx)));
             readOnly.accept(ReportLinks.ROBOTS_JSON_PATH, ctx -> gate.pass(() -> urlRoutes.robotsJson(ctx)));
+            readOnly.accept(ReportLinks.SITEMAPS_PATH, ctx -> gate.pass(() -> sitemapRoutes.html(ctx)));
+            readOnly.accept(ReportLinks.SITEMAPS_JSON_PATH, ctx -> gate.pass(() -> sitemapRoutes.json(ctx)));
+            readOnly.accept(ReportLinks.SITEMAPS_CSV_PATH, ctx -> gate.pass(() -> sitemapRoutes.csv(ctx)));
             readOnly.accept(ReportLinks.HIT_PATH + "{id}", ctx -> gate.pass(() -> routes.hitHtml(ctx)));
             readOnly.accept(ReportLinks.HIT_JSON_PATH + "{id}", ctx -> gate.pass(() -> routes.hitJson(ctx)));
             readOnly.accept("/health", ctx -> health(ctx, health));

@@ -3,9 +3,11 @@ package dev.crawlerrors.alert;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
+import dev.crawlerrors.Waits;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -78,15 +80,8 @@ public final class AlertReceiver implements AutoCloseable {
 
     /** Waits at most {@code seconds} for an alert of {@code alertname} with {@code status}; the one found. */
     public JsonNode await(String alertname, String status, int seconds) throws InterruptedException {
-        long deadline = System.currentTimeMillis() + seconds * 1000L;
-        while (System.currentTimeMillis() < deadline) {
-            List<JsonNode> found = alerts(alertname, status);
-            if (!found.isEmpty()) {
-                return found.get(0);
-            }
-            Thread.sleep(50);
-        }
-        throw new AssertionError("no " + status + " alert " + alertname + " within " + seconds + " s; got " + bodies());
+        return Waits.await("a " + status + " alert " + alertname).atMost(Duration.ofSeconds(seconds))
+                .until(() -> alerts(alertname, status), found -> !found.isEmpty()).get(0);
     }
 
     @Override

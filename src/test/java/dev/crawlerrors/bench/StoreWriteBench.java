@@ -1,5 +1,7 @@
 package dev.crawlerrors.bench;
 
+import dev.crawlerrors.ingest.source.ReadRequest;
+import dev.crawlerrors.ingest.format.FormatChooser;
 import dev.crawlerrors.crawler.CrawlerCatalog;
 import dev.crawlerrors.crawler.CrawlerHit;
 import dev.crawlerrors.crawler.CrawlerIdentifier;
@@ -106,14 +108,14 @@ public final class StoreWriteBench {
         CrawlerIdentifier identifier = new CrawlerIdentifier(catalog);
         CrawlerVerifier verifier = new CrawlerVerifier(new IpRangeVerifier(catalog, IpRangeSource.parse("bench/ip-ranges")), null);
         List<Chunk> chunks = new ArrayList<>();
-        try (LogReader reader = new LogReader(new CombinedLineParser()); InputStream in = Files.newInputStream(log)) {
-            reader.read(in, new SourceProgress("bench-" + log.getFileName(), log.toString(), 0, 0), identifier, (hits, from, through) -> {
+        try (LogReader reader = new LogReader(FormatChooser.of(new CombinedLineParser())); InputStream in = Files.newInputStream(log)) {
+            reader.read(in, ReadRequest.of(new SourceProgress("bench-" + log.getFileName(), log.toString(), 0, 0), identifier, (hits, from, through) -> {
                 List<CrawlerHit> crawlerHits = new ArrayList<>(hits.size());
                 for (Hit hit : hits) {
                     identifier.identify(hit.userAgent()).ifPresent(crawler -> crawlerHits.add(verifier.verify(hit, crawler)));
                 }
                 chunks.add(new Chunk(crawlerHits, from, through));
-            }, ReadProgress.NONE);
+            }));
         }
         return chunks;
     }

@@ -5,6 +5,7 @@ import static dev.crawlerrors.cli.AlertsServeTest.append;
 import static dev.crawlerrors.cli.AlertsServeTest.line;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.crawlerrors.BrowserTest;
 import dev.crawlerrors.alert.AlertReceiver;
 import dev.crawlerrors.ingest.SampleLogs;
 import dev.crawlerrors.web.Chromium;
@@ -24,6 +25,7 @@ import org.openqa.selenium.chrome.ChromeDriver;
  * resolved, on a desktop (1400 px) and a phone (375 px); each row's link opens the report's hits
  * behind it. Screenshots under {@code target/screenshots/}.
  */
+@BrowserTest
 class AlertsPageBrowserTest {
 
     private static final Path SCREENSHOTS = Path.of("target", "screenshots");

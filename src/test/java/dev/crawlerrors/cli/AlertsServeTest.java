@@ -3,6 +3,8 @@ package dev.crawlerrors.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.crawlerrors.ClickHouseTest;
+import dev.crawlerrors.ProcessTest;
 import dev.crawlerrors.alert.AlertReceiver;
 import dev.crawlerrors.ingest.SampleLogs;
 import dev.crawlerrors.store.clickhouse.ClickHouseTestCluster;
@@ -30,6 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
  * loopback; a spoofed Googlebot's burst sets off nothing; a restart while an alert fires sends it
  * no second time; a receiver that is down gets the alert once it is up.
  */
+@ProcessTest
+@ClickHouseTest
 class AlertsServeTest {
 
     static final String GOOGLEBOT_IP = "66.249.66.1";

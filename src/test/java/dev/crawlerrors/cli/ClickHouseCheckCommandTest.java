@@ -2,6 +2,7 @@ package dev.crawlerrors.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.crawlerrors.ClickHouseTest;
 import dev.crawlerrors.crawler.BotType;
 import dev.crawlerrors.crawler.Crawler;
 import dev.crawlerrors.crawler.CrawlerHit;
@@ -17,6 +18,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** {@code crawl-errors check --db clickhouse://...} against the two-shard test cluster. */
+@ClickHouseTest
 class ClickHouseCheckCommandTest {
 
     private static final Crawler GOOGLEBOT = new Crawler("Googlebot", "Google", BotType.crawler_search, List.of("Googlebot"), null, null,

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.crawlerrors.ClickHouseTest;
+import dev.crawlerrors.ProcessTest;
+import dev.crawlerrors.Waits;
 import dev.crawlerrors.report.CrawlErrorReport;
 import dev.crawlerrors.store.clickhouse.ClickHouseHitStore;
 import dev.crawlerrors.store.clickhouse.ClickHouseSettings;
@@ -21,6 +24,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
@@ -39,6 +43,8 @@ import org.junit.jupiter.api.io.TempDir;
  * processes writing at once, a real {@code serve} and a second report server reading it, every page
  * compared with the embedded store's for the same logs, and a worker killed mid-import.
  */
+@ProcessTest
+@ClickHouseTest
 class ClickHouseClusterTest {
 
     private static final Path IP_RANGES = Path.of("bench/ip-ranges");
@@ -289,12 +295,8 @@ class ClickHouseClusterTest {
      * starts, and a page counted before a re-check says it is being recounted until it is.
      */
     private String counted(String url) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        String page = body(url);
-        while (page.contains("\"recounting\":true") && System.nanoTime() < deadline) {
-            Thread.sleep(200);
-            page = body(url);
-        }
+        String page = Waits.await("the page recounted").pollInterval(Duration.ofMillis(200))
+                .until(() -> body(url), counted -> !counted.contains("\"recounting\":true"));
         return page;
     }
 

@@ -3,6 +3,7 @@ package dev.crawlerrors.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import dev.crawlerrors.ProcessTest;
 import dev.crawlerrors.StoreFixture;
 import dev.crawlerrors.ingest.SampleLogs;
 import java.nio.file.Files;
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
  * zeroed inside a real store, a store cut in half. {@code import} exited 0 and appended to such a
  * store, and no command said a word about the damage but DuckDB's own raw message.
  */
+@ProcessTest
 class DamagedStoreCommandsTest {
 
     static final String WHAT_TO_DO = "; restore it from a backup, or move it aside and import the logs again (they are the source of truth)";

@@ -3,6 +3,7 @@ package dev.crawlerrors.cli;
 import static dev.crawlerrors.ingest.SampleLogs.lines;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.crawlerrors.ProcessTest;
 import dev.crawlerrors.ingest.SampleLogs;
 import dev.crawlerrors.store.HitFilter;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
@@ -35,6 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
  * and after SIGKILL and a restart, with files added and a file grown while it was dead, every line
  * is in the store exactly once.
  */
+@ProcessTest
 class FollowDirectoryRestartTest {
 
     private static final long DEADLINE_MS = 60_000;

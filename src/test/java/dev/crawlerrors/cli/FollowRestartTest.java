@@ -3,6 +3,7 @@ package dev.crawlerrors.cli;
 import static dev.crawlerrors.ingest.SampleLogs.line;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.crawlerrors.ProcessTest;
 import dev.crawlerrors.ingest.SampleLogs;
 import dev.crawlerrors.ingest.source.Fingerprint;
 import dev.crawlerrors.ingest.source.ResumePoint;
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code serve --follow} in a process of its own, killed with SIGKILL while lines are being written
  * and started again: every line ends up in the store exactly once.
  */
+@ProcessTest
 class FollowRestartTest {
 
     private static final int LINES = 600;

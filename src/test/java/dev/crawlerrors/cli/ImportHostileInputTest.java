@@ -4,6 +4,7 @@ import static dev.crawlerrors.ingest.SampleLogs.lines;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import dev.crawlerrors.ProcessTest;
 import dev.crawlerrors.ingest.Compressed;
 import dev.crawlerrors.ingest.SampleLogs;
 import dev.crawlerrors.store.HitFilter;
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * a named pipe and a process substitution, a glob inside a linked directory, a compressed log cut
  * short, a log it may not read. Each against the real store, with real files and pipes.
  */
+@ProcessTest
 class ImportHostileInputTest {
 
     @TempDir

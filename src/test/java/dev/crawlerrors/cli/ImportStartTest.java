@@ -2,6 +2,7 @@ package dev.crawlerrors.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.crawlerrors.ProcessTest;
 import dev.crawlerrors.ingest.SampleLogs;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the JDK scan all its locales; {@code java.util.Formatter} starts its locale providers too (see
  * {@code JsonDocument}, {@code IpRangeSource.Log}, {@code Figures}).
  */
+@ProcessTest
 class ImportStartTest {
 
     @TempDir

@@ -3,6 +3,8 @@ package dev.crawlerrors.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.crawlerrors.ProcessTest;
+import dev.crawlerrors.Waits;
 import dev.crawlerrors.ingest.SampleLogs;
 import java.io.BufferedWriter;
 import java.net.URI;
@@ -12,6 +14,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -24,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * that serve, says the same, and its rows are in the report when it returns; killed mid-way, it or
  * the serve loses and repeats nothing; a second serve of the store is refused with the first's PID.
  */
+@ProcessTest
 class ImportWhileServingTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -161,16 +165,11 @@ class ImportWhileServingTest {
 
     /** Waits until the report holds some of the import's hits and the import still runs; the hits it holds. */
     private long awaitSomeButNotAll(ServeProcess serve, Process importing, int lines) throws Exception {
-        long deadline = System.currentTimeMillis() + 60_000;
-        while (System.currentTimeMillis() < deadline) {
+        return Waits.await("some of the import's hits in the report").pollInterval(Duration.ofMillis(10)).until(() -> {
             long total = total(serve);
             assertThat(importing.isAlive()).as("the import was still running at " + total + " hits").isTrue();
-            if (total > 0 && total < lines) {
-                return total;
-            }
-            Thread.sleep(10);
-        }
-        throw new AssertionError("no hit reached the report within a minute");
+            return total;
+        }, total -> total > 0 && total < lines);
     }
 
     private static String withoutTimesAndStore(String summary) {

@@ -2,6 +2,7 @@ package dev.crawlerrors.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.crawlerrors.ProcessTest;
 import dev.crawlerrors.store.HitFilter;
 import dev.crawlerrors.store.Snapshot;
 import dev.crawlerrors.store.UrlQuery;
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** An import killed with SIGKILL mid-way and run again leaves every URL's state as one clean import of the log does. */
+@ProcessTest
 class KilledImportUrlStatesTest {
 
     private static final int LINES = 600_000;

@@ -2,6 +2,7 @@ package dev.crawlerrors.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.crawlerrors.ProcessTest;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The launcher script ({@code crawl-errors}) deciding when to build the jar, run in a copy of the
  * project whose Maven and JDK are stand-ins that only record what they were asked to do.
  */
+@ProcessTest
 class LauncherTest {
 
     @TempDir

@@ -2,6 +2,7 @@ package dev.crawlerrors.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.crawlerrors.ClickHouseTest;
 import dev.crawlerrors.ingest.SampleLogs;
 import dev.crawlerrors.report.CrawlErrorReport;
 import dev.crawlerrors.report.ReportRequest;
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * (which redirects again) and a missing robots.txt beside them. Each
  * pattern reads like the site, and each redirect's diagnosis rests on the target the log gives.
  */
+@ClickHouseTest
 class MixedSitePatternsTest {
 
     private static final String FORMAT = "nginx:$remote_addr - $remote_user [$time_local] \"$request\" $status $body_bytes_sent"

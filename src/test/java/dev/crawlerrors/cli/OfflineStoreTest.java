@@ -3,6 +3,9 @@ package dev.crawlerrors.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.crawlerrors.ClickHouseTest;
+import dev.crawlerrors.ProcessTest;
+import dev.crawlerrors.Waits;
 import dev.crawlerrors.crawler.CrawlerCatalog;
 import dev.crawlerrors.crawler.Verification;
 import dev.crawlerrors.crawler.dns.DnsVerifier;
@@ -35,6 +38,8 @@ import org.junit.jupiter.api.io.TempDir;
  * serve's start-up re-check finds what the import found, so it records nothing, and the snapshot
  * ({@code at}) of every page stays as it was, on both engines.
  */
+@ProcessTest
+@ClickHouseTest
 class OfflineStoreTest {
 
     private static final String GOOGLEBOT = "66.249.66.12 - - [14/May/2025:09:31:02 +0200] \"GET /antwerp/meir HTTP/1.1\" 308 0 \"-\" "
@@ -99,11 +104,7 @@ class OfflineStoreTest {
             assertThat(page.indexOf("id=\"nothing-provable\"")).isLessThan(page.indexOf("<table id=\"hits\""));
 
             // the start-up re-check (after a few seconds) checks both claims, finds what the import found, and records nothing
-            long deadline = System.currentTimeMillis() + 30_000;
-            while (!serve.printed().contains("checking 2 verdicts again") && System.currentTimeMillis() < deadline) {
-                Thread.sleep(50);
-            }
-            assertThat(serve.printed()).contains("checking 2 verdicts again");
+            Waits.await("the start-up re-check").untilAsserted(() -> assertThat(serve.printed()).contains("checking 2 verdicts again"));
             Thread.sleep(1_000); // the resolver answers in milliseconds: a recorded verdict would be committed by now
             assertThat(at(get(serve, "/api/crawl-errors"))).isEqualTo(at);
             assertThat(get(serve, "/crawl-errors")).doesNotContain("id=\"recounting\"");

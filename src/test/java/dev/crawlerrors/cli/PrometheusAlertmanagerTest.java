@@ -7,6 +7,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.crawlerrors.ProcessTest;
+import dev.crawlerrors.Waits;
 import dev.crawlerrors.alert.AlertReceiver;
 import dev.crawlerrors.ingest.SampleLogs;
 import java.io.IOException;
@@ -19,9 +21,11 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -34,6 +38,7 @@ import org.junit.jupiter.api.io.TempDir;
  * on a planted 5xx burst and reach a real Alertmanager, which posts them to a webhook on loopback;
  * serve's built-in alerts reach the same Alertmanager through its {@code /api/v2/alerts}.
  */
+@ProcessTest
 class PrometheusAlertmanagerTest {
 
     private static final Path SHIPPED = Path.of("deploy/prometheus");
@@ -144,47 +149,22 @@ class PrometheusAlertmanagerTest {
 
     /** The alert of {@code alertname} (and built-in {@code kind}; empty for one of Prometheus's rules) the receiver got, firing. */
     private static JsonNode awaitAlert(AlertReceiver receiver, String alertname, String kind, int seconds) throws InterruptedException {
-        long deadline = System.currentTimeMillis() + seconds * 1000L;
-        while (System.currentTimeMillis() < deadline) {
-            for (JsonNode alert : receiver.alerts(alertname, "firing")) {
-                if (alert.path("labels").path("kind").asText().equals(kind)) {
-                    return alert;
-                }
-            }
-            Thread.sleep(100);
-        }
-        throw new AssertionError("no " + alertname + " (kind '" + kind + "') within " + seconds + " s; got " + receiver.bodies());
+        return Waits.await(alertname + " (kind '" + kind + "') firing").atMost(Duration.ofSeconds(seconds))
+                .until(() -> receiver.alerts(alertname, "firing").stream().filter(alert -> alert.path("labels").path("kind").asText().equals(kind))
+                        .findFirst(), Optional::isPresent).orElseThrow();
     }
 
     private void awaitQuery(String prometheus, String query) throws Exception {
-        long deadline = System.currentTimeMillis() + 60_000;
-        while (System.currentTimeMillis() < deadline) {
-            try {
-                JsonNode answer = JSON.readTree(get(prometheus + "/api/v1/query?query=" + URLEncoder.encode(query, StandardCharsets.UTF_8)));
-                if (!answer.path("data").path("result").isEmpty()) {
-                    return;
-                }
-            } catch (IOException e) {
-                // not listening yet
-            }
-            Thread.sleep(200);
-        }
-        throw new AssertionError("Prometheus found nothing for " + query + " within 60 s");
+        // an IOException: not listening yet
+        Waits.await("Prometheus to find something for " + query).pollInterval(Duration.ofMillis(200)).ignoreExceptionsInstanceOf(IOException.class)
+                .until(() -> !JSON.readTree(get(prometheus + "/api/v1/query?query=" + URLEncoder.encode(query, StandardCharsets.UTF_8)))
+                        .path("data").path("result").isEmpty());
     }
 
     private void awaitUp(String url) throws Exception {
-        long deadline = System.currentTimeMillis() + 30_000;
-        while (System.currentTimeMillis() < deadline) {
-            try {
-                if (http.send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
-                    return;
-                }
-            } catch (IOException e) {
-                // not listening yet
-            }
-            Thread.sleep(100);
-        }
-        throw new AssertionError(url + " did not answer within 30 s");
+        // an IOException: not listening yet
+        Waits.await(url + " to answer").atMost(Duration.ofSeconds(30)).ignoreExceptionsInstanceOf(IOException.class)
+                .until(() -> http.send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.discarding()).statusCode() == 200);
     }
 
     private void start(Path output, String... command) throws IOException {

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.crawlerrors.ProcessTest;
+import dev.crawlerrors.Waits;
 import dev.crawlerrors.ingest.SampleLogs;
 import dev.crawlerrors.pipeline.FollowProgress;
 import java.io.ByteArrayOutputStream;
@@ -22,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /** {@code crawl-errors serve}: its options, and a followed log seen through the real server. */
+@ProcessTest
 class ServeCommandTest {
 
     /** Generous: the contract is a second (bench/follow-latency.sh measures it); a loaded CI machine must not fail this. */
@@ -86,10 +89,7 @@ class ServeCommandTest {
         Files.writeString(log, line(1) + line(2));
         try (ServeProcess serve = ServeProcess.start(dir.resolve("serve.out"), "--follow", log.toString(),
                 "--db", dir.resolve("hits.duckdb").toString(), "--port", "0", "--dns-server", "none", "--ip-ranges", SampleLogs.ipRanges(dir).toString())) {
-            long deadline = System.nanoTime() + 3 * FollowProgress.EVERY.toNanos();
-            while (!serve.printed().contains("follow: 2 lines in ") && System.nanoTime() - deadline < 0) {
-                Thread.sleep(50);
-            }
+            Waits.await("the progress line").atMost(FollowProgress.EVERY.multipliedBy(3)).until(() -> serve.printed().contains("follow: 2 lines in "));
 
             // off a terminal (a file here): one line for the interval, not one per log line
             assertThat(serve.printed().lines().filter(l -> l.contains(" lines in ")))

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
+import dev.crawlerrors.ProcessTest;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code serve} refuses it loudly (a WARN line in its log, the list's line on the report page) and
  * keeps the copy it had, so the verified hits stay verified and in the report.
  */
+@ProcessTest
 class ServeListRefusalTest {
 
     private static final String GOOD = "{\"creationTime\":\"2026-11-20T00:00:00\",\"prefixes\":[{\"ipv4Prefix\":\"66.249.64.0/19\"},"

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.crawlerrors.ProcessTest;
 import dev.crawlerrors.ingest.SampleLogs;
 import dev.crawlerrors.store.HitFilter;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
@@ -36,6 +37,7 @@ import picocli.CommandLine;
  * starts, and a serve process of its own taking lines over UDP, TCP and the drain at once, then
  * stopped with SIGTERM.
  */
+@ProcessTest
 class ServePushedSourcesTest {
 
     private static final Pattern UDP = Pattern.compile("Listening for syslog on (udp://\\S+)");

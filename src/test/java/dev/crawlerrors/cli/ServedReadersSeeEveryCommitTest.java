@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.crawlerrors.ProcessTest;
 import dev.crawlerrors.ingest.SampleLogs;
 import java.io.BufferedWriter;
 import java.net.URI;
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  * grows. Readers made while the writer was mid-transaction once read its snapshot for ever (totals
  * of 0 where every hit was stored, until serve restarted).
  */
+@ProcessTest
 class ServedReadersSeeEveryCommitTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();

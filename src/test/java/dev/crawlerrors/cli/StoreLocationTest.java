@@ -2,6 +2,7 @@ package dev.crawlerrors.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.crawlerrors.ProcessTest;
 import dev.crawlerrors.ingest.SampleLogs;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
  * import and a serve started elsewhere use two stores. Each names the store it uses by its
  * absolute path, and a serve whose store is new says so, so the two stores show.
  */
+@ProcessTest
 class StoreLocationTest {
 
     @TempDir

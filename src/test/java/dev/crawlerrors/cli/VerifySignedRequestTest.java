@@ -87,7 +87,7 @@ class VerifySignedRequestTest {
         CommandRun run = verify(fields, "/", MADE);
 
         assertThat(run.exit()).isEqualTo(VerifyCommand.UNVERIFIED);
-        assertThat(run.out()).contains("signer:   agent.stranger.example (agent.stranger.example, fetcher_user), https://agent.stranger.example\n",
+        assertThat(run.out()).contains("signer:   agent.stranger.example (unknown, fetcher_user), https://agent.stranger.example\n",
                 "step:     directory: agent.stranger.example is not one this tool may read (the files of --signature-directories " + dir + ")\n",
                 "verdict:  unverified\n");
     }

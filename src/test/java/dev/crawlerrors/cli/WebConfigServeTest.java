@@ -3,6 +3,7 @@ package dev.crawlerrors.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import at.favre.lib.crypto.bcrypt.BCrypt;
+import dev.crawlerrors.ProcessTest;
 import dev.crawlerrors.ingest.SampleLogs;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code serve --web-config}: a bad file stops the start before the store is made, and a report
  * served beyond loopback without a login says so, once.
  */
+@ProcessTest
 class WebConfigServeTest {
 
     private static final String WARNING = "crawl-errors: warning: the report on 0.0.0.0 can be read by anyone who reaches it; "

@@ -1,5 +1,7 @@
 package dev.crawlerrors.ingest;
 
+import dev.crawlerrors.ingest.source.ReadRequest;
+import dev.crawlerrors.ingest.format.FormatChooser;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.crawlerrors.ingest.format.AgentFilter;
@@ -16,8 +18,8 @@ class BadLineTest {
     private static final String REST = " - - [14/May/2025:09:31:02 +0200] \"GET / HTTP/1.1\" 200 1 \"-\" \"Googlebot/2.1\"";
 
     private static BadLine firstBadLine(byte[] log) throws Exception {
-        try (LogReader reader = new LogReader(new CombinedLineParser(), 1)) {
-            ParseCounts counts = reader.read(new ByteArrayInputStream(log), "esc.log", AgentFilter.ALL, hits -> { }, ReadProgress.NONE);
+        try (LogReader reader = new LogReader(FormatChooser.of(new CombinedLineParser()), 1)) {
+            ParseCounts counts = reader.read(new ByteArrayInputStream(log), ReadRequest.of("esc.log", AgentFilter.ALL, hits -> { }));
             return counts.firstBadLines().get(0);
         }
     }

@@ -4,6 +4,7 @@ import static dev.crawlerrors.ingest.SampleLogs.line;
 import static dev.crawlerrors.ingest.SampleLogs.lines;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.crawlerrors.Waits;
 import dev.crawlerrors.crawler.CrawlerCatalog;
 import dev.crawlerrors.crawler.CrawlerIdentifier;
 import dev.crawlerrors.crawler.verify.CrawlerVerifier;
@@ -32,8 +33,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** {@code serve --follow}: lines appended to a followed log reach the store at once, through rotation, exactly once. */
 class FollowTest {
-
-    private static final long DEADLINE_MS = 5_000;
 
     @TempDir
     Path dir;
@@ -96,10 +95,7 @@ class FollowTest {
 
     /** Waits until {@code /page/from..to} are all stored, then checks that each is stored exactly once. */
     private void awaitStoredExactly(int from, int to) throws InterruptedException {
-        long deadline = System.currentTimeMillis() + DEADLINE_MS;
-        while (!storedUrls().containsAll(urls(from, to)) && System.currentTimeMillis() < deadline) {
-            Thread.sleep(20);
-        }
+        Waits.await("/page/" + from + " to " + to + " stored").until(() -> storedUrls().containsAll(urls(from, to)));
         assertThat(storedUrls()).containsExactlyInAnyOrderElementsOf(urls(from, to));
     }
 

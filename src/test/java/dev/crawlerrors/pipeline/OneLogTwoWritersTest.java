@@ -2,6 +2,7 @@ package dev.crawlerrors.pipeline;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.crawlerrors.ClickHouseTest;
 import dev.crawlerrors.crawler.CrawlerCatalog;
 import dev.crawlerrors.crawler.CrawlerIdentifier;
 import dev.crawlerrors.crawler.verify.CrawlerVerifier;
@@ -45,6 +46,7 @@ import org.junit.jupiter.api.io.TempDir;
  * turns at a chosen point (the first waits after its first chunk until the second is done), so
  * the race happens on every run.
  */
+@ClickHouseTest
 class OneLogTwoWritersTest {
 
     private static final int LINES = 40_000;

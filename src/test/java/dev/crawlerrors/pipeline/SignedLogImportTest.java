@@ -3,6 +3,7 @@ package dev.crawlerrors.pipeline;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.groups.Tuple.tuple;
 
+import dev.crawlerrors.ClickHouseTest;
 import dev.crawlerrors.crawler.CrawlerCatalog;
 import dev.crawlerrors.crawler.CrawlerIdentifier;
 import dev.crawlerrors.crawler.Verification;
@@ -48,6 +49,7 @@ import org.junit.jupiter.api.io.TempDir;
  * directory is down they wait, unverified, and are settled once it is back; a key rotated since
  * still proves its old lines from the key history the store kept.
  */
+@ClickHouseTest
 class SignedLogImportTest {
 
     private static final String HOST = "www.example.com";

@@ -3,6 +3,7 @@ package dev.crawlerrors.pipeline;
 import static dev.crawlerrors.ingest.SampleLogs.line;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.crawlerrors.Waits;
 import dev.crawlerrors.ingest.format.NamedFormats;
 import dev.crawlerrors.ingest.push.SyslogAddress;
 import dev.crawlerrors.ingest.push.SyslogListener;
@@ -42,8 +43,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class SyslogAbuseTest {
 
-    private static final long DEADLINE_MS = 20_000;
-
     @TempDir
     Path dir;
 
@@ -64,12 +63,8 @@ class SyslogAbuseTest {
         stored.close();
     }
 
-    private static void await(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.currentTimeMillis() + DEADLINE_MS;
-        while (!condition.getAsBoolean()) {
-            assertThat(System.currentTimeMillis()).as("waited for " + what).isLessThan(deadline);
-            Thread.sleep(20);
-        }
+    private static void await(String what, BooleanSupplier condition) {
+        Waits.await(what).until(condition::getAsBoolean);
     }
 
     private static String nginx(int i) {

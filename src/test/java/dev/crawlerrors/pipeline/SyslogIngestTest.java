@@ -4,6 +4,7 @@ import static dev.crawlerrors.ingest.SampleLogs.line;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.crawlerrors.Waits;
 import dev.crawlerrors.ingest.format.FormatChooser;
 import dev.crawlerrors.ingest.format.NamedFormats;
 import dev.crawlerrors.ingest.push.LineBatchSink;
@@ -32,8 +33,6 @@ import org.junit.jupiter.api.io.TempDir;
  * and other senders write them, the real store, and the report's JSON API.
  */
 class SyslogIngestTest {
-
-    private static final long DEADLINE_MS = 5_000;
 
     @TempDir
     Path dir;
@@ -116,11 +115,8 @@ class SyslogIngestTest {
         return IntStream.rangeClosed(from, to).mapToObj(i -> "/page/" + i).toList();
     }
 
-    private static void await(BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.currentTimeMillis() + DEADLINE_MS;
-        while (!condition.getAsBoolean() && System.currentTimeMillis() < deadline) {
-            Thread.sleep(10);
-        }
+    private static void await(BooleanSupplier condition) {
+        Waits.await("the frames sent").until(condition::getAsBoolean);
     }
 
     private void awaitStored(int from, int to) throws InterruptedException {

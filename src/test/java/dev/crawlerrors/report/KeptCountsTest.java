@@ -2,6 +2,7 @@ package dev.crawlerrors.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.crawlerrors.Waits;
 import dev.crawlerrors.crawler.BotType;
 import dev.crawlerrors.crawler.Crawler;
 import dev.crawlerrors.crawler.CrawlerHit;
@@ -72,13 +73,7 @@ class KeptCountsTest {
         Overview during = report.overview(ReportRequest.FIRST_PAGE);
         assertThat(during.recounting()).isTrue();
         assertThat(during.total()).isEqualTo(8);
-        Overview after = during;
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (after.recounting() && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-            after = report.overview(ReportRequest.FIRST_PAGE);
-        }
-        assertThat(after.recounting()).isFalse();
+        Overview after = Waits.await("the recount").until(() -> report.overview(ReportRequest.FIRST_PAGE), o -> !o.recounting());
         assertThat(after.total()).isEqualTo(5);
         assertThat(after.spoofedLeftOut()).isEqualTo(3);
     }

@@ -2,6 +2,7 @@ package dev.crawlerrors.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.crawlerrors.BrowserTest;
 import dev.crawlerrors.DemoFixture;
 import dev.crawlerrors.demo.DemoLog;
 import dev.crawlerrors.report.CrawlErrorReport;
@@ -27,6 +28,7 @@ import org.openqa.selenium.chrome.ChromeDriver;
  * filter form, a pattern's link, a bar of the timeline. The bundled demo in a real DuckDB store, the
  * real server on a loopback port, Debian's headless chromium through chromedriver.
  */
+@BrowserTest
 class AnalysisPagesBrowserTest {
 
     private static final Path SCREENSHOTS = Path.of("target", "screenshots");

@@ -2,6 +2,7 @@ package dev.crawlerrors.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.crawlerrors.Waits;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -86,10 +87,6 @@ public final class Chromium {
 
     /** Waits until {@code condition} holds, at most {@link #WAIT}; fails saying {@code what} and where the browser is. */
     public static void await(ChromeDriver driver, Supplier<Boolean> condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (!condition.get() && System.nanoTime() < deadline) {
-            Thread.sleep(50);
-        }
-        assertThat(condition.get()).as(what + ", at " + driver.getCurrentUrl()).isTrue();
+        Waits.await(what).atMost(WAIT).untilAsserted(() -> assertThat(condition.get()).as(what + ", at " + driver.getCurrentUrl()).isTrue());
     }
 }

@@ -27,12 +27,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.regex.Pattern;
 import org.jsoup.Jsoup;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * Every combination of the report's filters, through HTTP against the real store, against counts
@@ -135,6 +137,7 @@ class FilterCombinationsTest {
     }
 
     @Test
+    @Timeout(value = 15, unit = TimeUnit.MINUTES) // the unit suite's slowest test: 7 minutes on a loaded 2-core machine
     void everyCombinationOfFiltersCountsWhatTheFiltersKeep() throws Exception {
         for (int mask = 0; mask < 1 << FILTERS.size(); mask++) {
             List<Filter> chosen = new ArrayList<>();

@@ -4,6 +4,7 @@ import static dev.crawlerrors.crawler.SampleHits.VERIFIED;
 import static dev.crawlerrors.crawler.SampleHits.googlebot;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.crawlerrors.Waits;
 import dev.crawlerrors.crawler.CrawlerHit;
 import dev.crawlerrors.report.CrawlErrorReport;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
@@ -66,15 +67,8 @@ class ReadGateTest {
                 assertThat(waited).as("it waited its turn before being told").isGreaterThanOrEqualTo(ReportServer.READ_WAIT.toMillis() - 100);
             }
             // the slow reader is gone: its place is free again
-            HttpResponse<String> answered = null;
-            for (int attempt = 0; attempt < 50; attempt++) {
-                answered = http.send(HttpRequest.newBuilder(page).timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
-                if (answered.statusCode() == 200) {
-                    break;
-                }
-                Thread.sleep(200);
-            }
-            assertThat(answered.statusCode()).isEqualTo(200);
+            Waits.await("the page answered again").untilAsserted(() -> assertThat(http.send(HttpRequest.newBuilder(page)
+                    .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(200));
             server.close();
         }
     }

@@ -2,7 +2,9 @@ package dev.crawlerrors.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.crawlerrors.BrowserTest;
 import dev.crawlerrors.DemoFixture;
+import dev.crawlerrors.Waits;
 import dev.crawlerrors.report.CrawlErrorReport;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import java.nio.file.Files;
@@ -25,6 +27,7 @@ import org.openqa.selenium.chrome.ChromeDriver;
  * a free loopback port, and Debian's headless chromium driven through chromedriver. Nothing is
  * downloaded: the browser and driver are the system ones, and a missing one fails the test.
  */
+@BrowserTest
 class ReportPageBrowserTest {
 
     private static final Path SCREENSHOT = Path.of("target", "report-page-1.png");
@@ -113,20 +116,10 @@ class ReportPageBrowserTest {
     }
 
     /** Waits for the page a clicked link leads to: its number shown in the header line. */
-    private void awaitPage(int page) throws InterruptedException {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        String shown = null;
-        while (System.nanoTime() < deadline) {
-            try {
-                shown = text("page");
-                if (shown.equals(Integer.toString(page))) {
-                    return;
-                }
-            } catch (NoSuchElementException | StaleElementReferenceException e) {
-                // between pages
-            }
-            Thread.sleep(50);
-        }
-        assertThat(shown).as("page shown after following the link").isEqualTo(Integer.toString(page));
+    private void awaitPage(int page) {
+        // between pages, the element may be missing or stale
+        Waits.await("page " + page).atMost(WAIT).ignoreExceptionsInstanceOf(NoSuchElementException.class)
+                .ignoreExceptionsInstanceOf(StaleElementReferenceException.class)
+                .untilAsserted(() -> assertThat(text("page")).as("page shown after following the link").isEqualTo(Integer.toString(page)));
     }
 }

@@ -2,6 +2,7 @@ package dev.crawlerrors.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.crawlerrors.BrowserTest;
 import dev.crawlerrors.DemoFixture;
 import dev.crawlerrors.demo.DemoLog;
 import dev.crawlerrors.report.CrawlErrorReport;
@@ -24,6 +25,7 @@ import org.openqa.selenium.chrome.ChromeDriver;
  * Debian's headless chromium, on a desktop (1400 px) and a phone (375 px): the demo in a real
  * DuckDB store, the real server on a loopback port; screenshots under {@code target/screenshots/}.
  */
+@BrowserTest
 class UrlPagesBrowserTest {
 
     private static final Path SCREENSHOTS = Path.of("target", "screenshots");

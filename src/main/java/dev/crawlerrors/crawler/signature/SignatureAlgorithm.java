@@ -27,8 +27,23 @@ public enum SignatureAlgorithm {
     private final String keyType;
     private final String jwkAlg;
     private final String jca;
-    /** A verifier per thread and algorithm: {@link Signature#getInstance} looks the providers up each time. */
-    private final ThreadLocal<Signature> verifiers;
+    /**
+     * A verifier per thread and algorithm, with the key it was last initialised for:
+     * {@link Signature#getInstance} looks the providers up each time, and {@code initVerify} decodes
+     * the key again each time (an Ed25519 point's square root), while a verifier that has verified
+     * is ready for the next signature of the same key.
+     */
+    private final ThreadLocal<Verifier> verifiers;
+
+    /** A thread's verifier and the key it is ready for (null when it must be initialised first). */
+    private static final class Verifier {
+        final Signature signature;
+        PublicKey readyFor;
+
+        Verifier(Signature signature) {
+            this.signature = signature;
+        }
+    }
 
     SignatureAlgorithm(String httpName, String keyType, String jwkAlg, String jca) {
         this.httpName = httpName;
@@ -73,29 +88,36 @@ public enum SignatureAlgorithm {
 
     /** Whether {@code signature} is {@code key}'s over {@code base}. */
     public Check verify(PublicKey key, byte[] base, byte[] signature) {
-        Signature verifier = verifiers.get();
-        try {
-            verifier.initVerify(key);
-        } catch (InvalidKeyException e) {
-            return Check.KEY_UNUSABLE;
+        Verifier one = verifiers.get();
+        Signature verifier = one.signature;
+        if (one.readyFor != key) {
+            one.readyFor = null;
+            try {
+                verifier.initVerify(key);
+            } catch (InvalidKeyException e) {
+                return Check.KEY_UNUSABLE;
+            }
         }
         try {
             verifier.update(base);
-            return verifier.verify(signature) ? Check.VALID : Check.INVALID;
+            boolean valid = verifier.verify(signature);
+            one.readyFor = key; // verify resets the verifier to the state initVerify left it in
+            return valid ? Check.VALID : Check.INVALID;
         } catch (GeneralSecurityException | RuntimeException e) {
             // a signature of the wrong length or encoding; the verifier is left for initVerify to reset
+            one.readyFor = null;
             return Check.INVALID;
         }
     }
 
-    private Signature newVerifier() {
+    private Verifier newVerifier() {
         try {
             Signature signature = Signature.getInstance(jca);
             if (this == RSA_PSS_SHA512) {
                 // RFC 9421 section 3.3.1: SHA-512, MGF1 with SHA-512, a salt of 64 bytes
                 signature.setParameter(new PSSParameterSpec("SHA-512", "MGF1", MGF1ParameterSpec.SHA512, 64, 1));
             }
-            return signature;
+            return new Verifier(signature);
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("this Java cannot verify " + httpName + " signatures", e);
         }

@@ -14,7 +14,8 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * Who signed a request, as the catalog names it: the entry whose {@code signatureAgents} holds the
  * signer's origin ({@code https://chatgpt.com} is ChatGPT agent), else a signer of its own, named
- * after its host, of type {@code fetcher_user}; a request whose signer cannot be told is the
+ * after its host, of type {@code fetcher_user} and no operator (whoever runs it is not known, and
+ * its name, anyone's to choose, must not become a {@linkplain Crawler#family family}); a request whose signer cannot be told is the
  * {@link #unknown()} signer's. The hosts the catalog names are where directories may be fetched
  * from unless the user says otherwise ({@link #publishedHosts}).
  */
@@ -56,7 +57,7 @@ public final class Signers {
                 others.clear();
             }
             String name = origin.authority();
-            other = new Crawler(name, name, BotType.fetcher_user, List.of(), List.of(), List.of(), List.of(), List.of(origin.toString()));
+            other = new Crawler(name, null, BotType.fetcher_user, List.of(), List.of(), List.of(), List.of(), List.of(origin.toString()));
             others.put(origin.toString(), other);
         }
         return other;

@@ -4,6 +4,8 @@ import dev.crawlerrors.crawler.Verdict;
 import dev.crawlerrors.crawler.Verification;
 import dev.crawlerrors.ingest.SignatureFields;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -201,8 +203,7 @@ public final class WebBotAuthVerifier {
             steps.accept("algorithm: " + algorithm.httpName() + " does not fit a " + key.type() + " key");
             return spoofed("alg-mismatch " + thumbprint, origin, "the signature's algorithm does not fit key " + thumbprint + " of " + origin);
         }
-        String cacheKey = origin + "\n" + thumbprint + "\n" + Base64.getEncoder().encodeToString(bytes) + "\n"
-                + new String(base, StandardCharsets.UTF_8);
+        String cacheKey = checkKey(origin, thumbprint, base, bytes);
         SignatureAlgorithm.Check check = checked.get(cacheKey);
         if (check == null) {
             check = algorithm.verify(key.key(), base, bytes);
@@ -225,6 +226,31 @@ public final class WebBotAuthVerifier {
             case KEY_UNUSABLE -> unverified("key-unusable " + thumbprint, origin, "key " + thumbprint + " of " + origin
                     + " cannot be used to verify");
         };
+    }
+
+    /**
+     * What a check is cached by: a SHA-256 of the directory, key, base and signature, some 100
+     * bytes an entry where the text itself took some 500 (each signed request has a base and
+     * signature of its own, so the cache fills with entries it will rarely meet again).
+     */
+    private static String checkKey(SignerOrigin origin, String thumbprint, byte[] base, byte[] signature) {
+        try {
+            MessageDigest sha = MessageDigest.getInstance("SHA-256");
+            sha.update(origin.toString().getBytes(StandardCharsets.UTF_8));
+            sha.update((byte) '\n');
+            sha.update(thumbprint.getBytes(StandardCharsets.UTF_8));
+            sha.update((byte) '\n');
+            sha.update(intBytes(base.length));
+            sha.update(base);
+            sha.update(signature);
+            return Base64.getEncoder().withoutPadding().encodeToString(sha.digest());
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static byte[] intBytes(int value) {
+        return new byte[] {(byte) (value >>> 24), (byte) (value >>> 16), (byte) (value >>> 8), (byte) value};
     }
 
     private static String validity(SigningKey key) {

@@ -66,11 +66,10 @@ public final class JsonLineParser implements LineParser {
     static final Map<String, Key> KEYS = keys();
 
     private final Map<String, Key> keys;
-    /** The names (last path component) of keys that hold the user agent, for the byte search. */
-    private final byte[][] agentNames;
+    /** Finds the user agent in a line without parsing it. */
+    private final JsonAgentScan agentScan;
     private final String description;
     private final Values values = new Values();
-    private byte[] agent = new byte[256];
     private long caddyLines;
     private long traefikLines;
     private long otherLines;
@@ -78,13 +77,7 @@ public final class JsonLineParser implements LineParser {
     private JsonLineParser(Map<String, Key> keys, String description) {
         this.keys = keys;
         this.description = description;
-        List<byte[]> names = new ArrayList<>();
-        keys.forEach((path, key) -> {
-            if (key.target == Target.AGENT) {
-                names.add(path.substring(path.lastIndexOf('.') + 1).getBytes(StandardCharsets.UTF_8));
-            }
-        });
-        this.agentNames = names.toArray(new byte[0][]);
+        this.agentScan = new JsonAgentScan(keys);
     }
 
     /** The parser for JSON access logs with the usual key names (nginx, Caddy, Traefik). */
@@ -99,87 +92,7 @@ public final class JsonLineParser implements LineParser {
      * @throws IllegalArgumentException when the template lacks a time, status, request or client
      */
     static JsonLineParser forTemplate(String template, String description) {
-        Map<String, Key> keys = new HashMap<>();
-        int i = 0;
-        while (true) {
-            int keyStart = template.indexOf('"', i);
-            if (keyStart < 0) {
-                break;
-            }
-            int keyEnd = template.indexOf('"', keyStart + 1);
-            if (keyEnd < 0) {
-                break;
-            }
-            int p = skipSpaces(template, keyEnd + 1);
-            if (p >= template.length() || template.charAt(p) != ':') {
-                i = keyEnd + 1;
-                continue;
-            }
-            p = skipSpaces(template, p + 1);
-            boolean quoted = p < template.length() && template.charAt(p) == '"';
-            int var = quoted ? p + 1 : p;
-            if (var < template.length() && template.charAt(var) == '$') {
-                int end = var + 1;
-                while (end < template.length() && (Character.isLetterOrDigit(template.charAt(end)) || template.charAt(end) == '_')) {
-                    end++;
-                }
-                Key key = fromVariable(NginxFormat.variable(template.substring(var + 1, end)));
-                if (key != null) {
-                    keys.put(template.substring(keyStart + 1, keyEnd), key);
-                }
-                i = end;
-            } else {
-                i = var;
-            }
-            if (quoted) {
-                // past the value's closing quote, so the next quote found opens a key
-                int close = template.indexOf('"', i);
-                i = close < 0 ? template.length() : close + 1;
-            }
-        }
-        requireTarget(keys, "a time: $time_iso8601, $time_local or $msec", Target.TIME);
-        requireTarget(keys, "$status", Target.STATUS);
-        requireTarget(keys, "the request: $request, $request_uri or $uri", Target.REQUEST, Target.URI, Target.PATH);
-        requireTarget(keys, "the client address: $remote_addr", Target.CLIENT, Target.FORWARDED);
-        return new JsonLineParser(Map.copyOf(keys), description);
-    }
-
-    private static void requireTarget(Map<String, Key> keys, String what, Target... targets) {
-        for (Key key : keys.values()) {
-            for (Target target : targets) {
-                if (key.target == target) {
-                    return;
-                }
-            }
-        }
-        throw new IllegalArgumentException("the nginx JSON format has no key for " + what + "; the report needs it");
-    }
-
-    private static Key fromVariable(FieldKind kind) {
-        return switch (kind) {
-            case CLIENT -> new Key(Target.CLIENT, 2, Unit.NONE);
-            case FORWARDED_FOR -> new Key(Target.FORWARDED, 2, Unit.NONE);
-            case CONNECTING_IP -> new Key(Target.FORWARDED, 1, Unit.NONE);
-            case TIME_LOCAL, TIME_ISO8601, EPOCH_SECONDS -> new Key(Target.TIME, 2, Unit.NONE);
-            case REQUEST -> new Key(Target.REQUEST, 2, Unit.NONE);
-            case METHOD -> new Key(Target.METHOD, 2, Unit.NONE);
-            case REQUEST_URI -> new Key(Target.URI, 2, Unit.NONE);
-            case PATH -> new Key(Target.PATH, 2, Unit.NONE);
-            case ARGS -> new Key(Target.QUERY, 2, Unit.NONE);
-            case STATUS -> new Key(Target.STATUS, 2, Unit.NONE);
-            case BODY_BYTES -> new Key(Target.BYTES, 3, Unit.NONE);
-            case BYTES_SENT -> new Key(Target.BYTES, 2, Unit.NONE);
-            case REFERER -> new Key(Target.REFERER, 2, Unit.NONE);
-            case USER_AGENT -> new Key(Target.AGENT, 2, Unit.NONE);
-            case HOST -> new Key(Target.HOST, 2, Unit.WITH_PORT);
-            case SECONDS -> new Key(Target.DURATION, 3, Unit.SECONDS);
-            case UPSTREAM_SECONDS -> new Key(Target.DURATION, 1, Unit.SECONDS);
-            case LOCATION -> new Key(Target.LOCATION, 2, Unit.NONE);
-            case SIGNATURE -> new Key(Target.SIGNATURE, 2, Unit.NONE);
-            case SIGNATURE_INPUT -> new Key(Target.SIGNATURE_INPUT, 2, Unit.NONE);
-            case SIGNATURE_AGENT -> new Key(Target.SIGNATURE_AGENT, 2, Unit.NONE);
-            default -> null;
-        };
+        return new JsonLineParser(NginxJsonTemplate.keys(template), description);
     }
 
     @Override
@@ -201,9 +114,9 @@ public final class JsonLineParser implements LineParser {
         if (b[to - 1] != '}') {
             throw new BadLineException("truncated", "the JSON object does not end with '}'; the line looks truncated");
         }
-        int agentLength = findAgent(b, from, to);
-        boolean crawler = agentLength >= 0 && filter.mayBeCrawler(agent, 0, agentLength);
-        if (agentLength >= 0 && !crawler && !mayBeSigned(b, from, to)) {
+        int agentLength = agentScan.find(b, from, to);
+        boolean crawler = agentLength >= 0 && filter.mayBeCrawler(agentScan.agent(), 0, agentLength);
+        if (agentLength >= 0 && !crawler && !JsonAgentScan.mayBeSigned(b, from, to)) {
             return null;
         }
         values.reset();
@@ -268,158 +181,6 @@ public final class JsonLineParser implements LineParser {
         if (token != JsonToken.END_OBJECT) {
             throw new IOException("the JSON object is not closed");
         }
-    }
-
-    /**
-     * Finds the first key that holds the user agent by walking the line's strings, decodes its
-     * string value into {@link #agent} and returns its length; -1 when no such key has a string value.
-     */
-    private int findAgent(byte[] b, int from, int to) {
-        int p = from + 1;
-        while (p < to) {
-            int open = ByteSearch.indexOf(b, p, to, (byte) '"');
-            if (open < 0) {
-                return -1;
-            }
-            int close = LogText.closingQuote(b, open + 1, to);
-            if (close < 0) {
-                return -1;
-            }
-            int colon = skipSpaces(b, close + 1, to);
-            if (colon >= to || b[colon] != ':') {
-                p = close + 1; // a value, not a key
-                continue;
-            }
-            if (isAgentName(b, open + 1, close)) {
-                int v = skipSpaces(b, colon + 1, to);
-                if (v < to && b[v] == '[') {
-                    v = skipSpaces(b, v + 1, to);
-                }
-                if (v < to && b[v] == '"') {
-                    int end = LogText.closingQuote(b, v + 1, to);
-                    if (end >= 0) {
-                        return decode(b, v + 1, end);
-                    }
-                }
-                return -1;
-            }
-            p = colon + 1;
-        }
-        return -1;
-    }
-
-    private static final byte[] SIGNATURE_WORD = "ignature".getBytes(StandardCharsets.US_ASCII);
-
-    /**
-     * Whether the line may carry a Web Bot Auth field: it holds {@code ignature} (every key that
-     * can name one does: {@code Signature-Agent}, {@code http_signature_input}). A line of a person's
-     * agent is dropped without a parse unless it does.
-     */
-    private static boolean mayBeSigned(byte[] b, int from, int to) {
-        int last = to - SIGNATURE_WORD.length;
-        for (int p = ByteSearch.indexOf(b, from + 1, to, (byte) 'g'); p >= 0 && p - 1 <= last; p = ByteSearch.indexOf(b, p + 1, to, (byte) 'g')) {
-            if (Arrays.equals(b, p - 1, p - 1 + SIGNATURE_WORD.length, SIGNATURE_WORD, 0, SIGNATURE_WORD.length)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private boolean isAgentName(byte[] b, int from, int to) {
-        for (byte[] name : agentNames) {
-            if (name.length == to - from && Arrays.equals(name, 0, name.length, b, from, to)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** Undoes JSON string escapes of {@code b[from, to)} into {@link #agent}, as UTF-8; returns the length. */
-    private int decode(byte[] b, int from, int to) {
-        if (agent.length < to - from) {
-            agent = new byte[Math.max(to - from, agent.length * 2)];
-        }
-        byte[] out = agent;
-        int n = 0;
-        for (int i = from; i < to; i++) {
-            byte c = b[i];
-            if (c != '\\' || i + 1 >= to) {
-                out[n++] = c;
-                continue;
-            }
-            byte e = b[++i];
-            switch (e) {
-                case 'n' -> out[n++] = '\n';
-                case 't' -> out[n++] = '\t';
-                case 'r' -> out[n++] = '\r';
-                case 'b' -> out[n++] = '\b';
-                case 'f' -> out[n++] = '\f';
-                case 'u' -> {
-                    int code = i + 4 < to ? hex4(b, i + 1) : -1;
-                    if (code < 0) {
-                        out[n++] = e;
-                        break;
-                    }
-                    i += 4;
-                    if (Character.isHighSurrogate((char) code) && i + 6 < to && b[i + 1] == '\\' && b[i + 2] == 'u') {
-                        int low = hex4(b, i + 3);
-                        if (low >= 0 && Character.isLowSurrogate((char) low)) {
-                            code = Character.toCodePoint((char) code, (char) low);
-                            i += 6;
-                        }
-                    }
-                    n = utf8(code, out, n);
-                }
-                default -> out[n++] = e; // \" \\ \/
-            }
-        }
-        return n;
-    }
-
-    private static int hex4(byte[] b, int p) {
-        int value = 0;
-        for (int k = 0; k < 4; k++) {
-            int d = LogText.hex(b[p + k]);
-            if (d < 0) {
-                return -1;
-            }
-            value = value * 16 + d;
-        }
-        return value;
-    }
-
-    /** Writes a code point as UTF-8 (at most as many bytes as its escape took) and returns the new length. */
-    private static int utf8(int code, byte[] out, int n) {
-        if (code < 0x80) {
-            out[n++] = (byte) code;
-        } else if (code < 0x800) {
-            out[n++] = (byte) (0xC0 | (code >> 6));
-            out[n++] = (byte) (0x80 | (code & 0x3F));
-        } else if (code < 0x10000) {
-            out[n++] = (byte) (0xE0 | (code >> 12));
-            out[n++] = (byte) (0x80 | ((code >> 6) & 0x3F));
-            out[n++] = (byte) (0x80 | (code & 0x3F));
-        } else {
-            out[n++] = (byte) (0xF0 | (code >> 18));
-            out[n++] = (byte) (0x80 | ((code >> 12) & 0x3F));
-            out[n++] = (byte) (0x80 | ((code >> 6) & 0x3F));
-            out[n++] = (byte) (0x80 | (code & 0x3F));
-        }
-        return n;
-    }
-
-    private static int skipSpaces(byte[] b, int p, int to) {
-        while (p < to && (b[p] == ' ' || b[p] == '\t')) {
-            p++;
-        }
-        return p;
-    }
-
-    private static int skipSpaces(String s, int p) {
-        while (p < s.length() && Character.isWhitespace(s.charAt(p))) {
-            p++;
-        }
-        return p;
     }
 
     private static String firstLine(String message) {

@@ -405,10 +405,10 @@ public final class LogFollower implements AutoCloseable {
         ParseCounts counts;
         try {
             // from where the store has the file: a read that handed nothing on (bad lines only) moved on without it
-            counts = reader.read(lines, tail.parser, tail.position, tail.check, filter, (hits, from, through) -> {
+            counts = reader.read(lines, ReadRequest.of(tail.position, filter, (hits, from, through) -> {
                 sink.accept(hits, tail.recorded, through);
                 tail.recorded = through;
-            }, ReadProgress.NONE);
+            }).withParser(tail.parser).withCheck(tail.check));
         } catch (IOException | RuntimeException e) {
             throw e;
         } catch (Exception e) {
@@ -454,7 +454,7 @@ public final class LogFollower implements AutoCloseable {
                 if (resume == null || !resume.seenBefore() || resume.shorterThanRecorded() || source.endsBy(resume.start().bytes())) {
                     continue;
                 }
-                ParseCounts counts = reader.readOn(source, resume, filter, sink, ReadProgress.NONE, LogReader.UnfinishedLine.READ);
+                ParseCounts counts = reader.readOn(source, ReadRequest.of(resume.start(), filter, sink).withResume(resume));
                 afterBatch.accept(counts);
                 counts.sourceErrors().forEach(notices);
                 if (counts.linesRead() > 0) {
@@ -576,7 +576,7 @@ public final class LogFollower implements AutoCloseable {
 
     private static boolean compressed(byte[] beginning) {
         try {
-            return LogSource.Compression.of(beginning, "") != LogSource.Compression.NONE;
+            return Compression.of(beginning, "") != Compression.NONE;
         } catch (IOException e) {
             return true; // bzip2, xz, zip
         }

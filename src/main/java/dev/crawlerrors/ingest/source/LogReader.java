@@ -76,59 +76,30 @@ public final class LogReader implements AutoCloseable {
         this(formats, Runtime.getRuntime().availableProcessors());
     }
 
-    public LogReader(LineParser parser, int threads) {
-        this(FormatChooser.of(parser), threads);
-    }
-
-    public LogReader(LineParser parser) {
-        this(FormatChooser.of(parser));
-    }
-
     /**
-     * Reads {@code in} to its end. A read error stops this source but keeps what was parsed
-     * before it; it is recorded in the returned counts.
-     */
-    public ParseCounts read(InputStream in, String source, AgentFilter filter, HitSink sink, ReadProgress progress)
-            throws Exception {
-        return read(in, new SourceProgress(null, source, 0, 0), filter, (hits, from, through) -> {
-            if (!hits.isEmpty()) {
-                sink.accept(hits);
-            }
-        }, progress);
-    }
-
-    /**
-     * Reads {@code in}, which starts at {@code from} in its log, to its end, handing each chunk's
-     * hits to the sink with the positions the chunk starts and ends at. Bad lines are numbered from
-     * the start of the log. A read error stops this source but keeps what was parsed before it; it
-     * is recorded in the returned counts. A sink that throws {@link SourceSink.Stop} ends the read:
-     * the counts returned are those of the chunks it took.
+     * Reads {@code in}, which starts at {@code reading.from()} in its log, to its end, handing each
+     * chunk's hits to the sink with the positions the chunk starts and ends at. Bad lines are numbered
+     * from the start of the log. A read error stops this source but keeps what was parsed before it;
+     * it is recorded in the returned counts. A sink that throws {@link SourceSink.Stop} ends the read:
+     * the counts returned are those of the chunks it took. The parser is the reading's, else the
+     * format its chooser or the reader's own chooses.
      *
      * <p>Positions are handed on only once a line has parsed: a log read with the wrong format
      * yields none, so it is not taken for imported and can be read again with the right one.
      */
-    public ParseCounts read(InputStream in, SourceProgress from, AgentFilter filter, SourceSink sink, ReadProgress progress)
-            throws Exception {
-        return read(in, formats, from, filter, sink, progress);
+    public ParseCounts read(InputStream in, ReadRequest reading) throws Exception {
+        Pass pass = new Pass(reading, reading.check(), NEVER, false);
+        return reading.parser() != null ? read(in, reading.parser(), pass)
+                : read(in, reading.formats() != null ? reading.formats() : formats, pass);
     }
 
-    /**
-     * Reads {@code in} as {@link #read(InputStream, SourceProgress, AgentFilter, SourceSink, ReadProgress)}
-     * does, in the format {@code formats} chooses for it rather than the reader's own: for sources
-     * that name their format with each batch (the log drain's {@code ?format=}).
-     */
-    public ParseCounts read(InputStream in, FormatChooser formats, SourceProgress from, AgentFilter filter, SourceSink sink,
-            ReadProgress progress) throws Exception {
-        return read(in, formats, new Reading(from, null, filter, sink, progress, NEVER, false));
-    }
-
-    private ParseCounts read(InputStream in, FormatChooser formats, Reading reading) throws Exception {
+    private ParseCounts read(InputStream in, FormatChooser formats, Pass reading) throws Exception {
         FormatChooser.Choice choice;
         try {
-            choice = formats.choose(in, reading.from.name());
+            choice = formats.choose(in, reading.from().name());
         } catch (UnrecognizedFormatException e) {
             ParseCounts none = new ParseCounts();
-            none.sourceError(reading.from.name() + ": " + e.getMessage());
+            none.sourceError(reading.from().name() + ": " + e.getMessage());
             return none;
         }
         LineParser parser = choice.parser();
@@ -136,44 +107,24 @@ public final class LogReader implements AutoCloseable {
     }
 
     /**
-     * Reads {@code in} as {@link #read(InputStream, SourceProgress, AgentFilter, SourceSink, ReadProgress)}
-     * does, with the parser the caller chose rather than the reader's chooser: a followed log keeps
-     * the format chosen for its file from one batch of lines to the next. A {@linkplain
-     * LineParser#sequential() sequential} parser is used itself, not a copy, so what its directives
-     * set (W3C's {@code #Fields:}) carries on to the caller's next read.
+     * How one read goes: what was asked, the check of the bytes before the positions it hands on
+     * (null: none), and what it does with a last line without a newline ({@code leaveUnfinished} is
+     * asked when the input ends in one: true leaves that line unread and the position before it, for
+     * a later read). {@code inline} parses on the calling thread: a log of a few lines is parsed in
+     * less time than handing it to a worker takes.
      */
-    public ParseCounts read(InputStream in, LineParser parser, SourceProgress from, AgentFilter filter, SourceSink sink,
-            ReadProgress progress) throws Exception {
-        return read(in, parser, new Reading(from, null, filter, sink, progress, NEVER, false));
-    }
-
-    /**
-     * {@link #read(InputStream, LineParser, SourceProgress, AgentFilter, SourceSink, ReadProgress)},
-     * handing on with each position the check of the bytes before it ({@link TailCheck}), kept in
-     * {@code check} from one read to the next: a followed file is read a few lines at a time.
-     */
-    public ParseCounts read(InputStream in, LineParser parser, SourceProgress from, TailCheck check, AgentFilter filter,
-            SourceSink sink, ReadProgress progress) throws Exception {
-        return read(in, parser, new Reading(from, check, filter, sink, progress, NEVER, false));
-    }
-
-    /**
-     * How one read goes: where it starts, the check of the bytes before the positions it hands on
-     * (null: none), where its hits go, and what it does with a last line without a newline
-     * ({@code leaveUnfinished} is asked when the input ends in one: true leaves that line unread and
-     * the position before it, for a later read). {@code inline} parses on the calling thread: a
-     * log of a few lines is parsed in less time than handing it to a worker takes.
-     */
-    private record Reading(SourceProgress from, TailCheck check, AgentFilter filter, SourceSink sink, ReadProgress progress,
-            BooleanSupplier leaveUnfinished, boolean inline) {
+    private record Pass(ReadRequest reading, TailCheck check, BooleanSupplier leaveUnfinished, boolean inline) {
+        SourceProgress from() {
+            return reading.from();
+        }
     }
 
     /** The read itself. */
-    private ParseCounts read(InputStream in, LineParser parser, Reading reading) throws Exception {
-        SourceProgress from = reading.from;
-        AgentFilter filter = reading.filter;
-        SourceSink sink = reading.sink;
-        ReadProgress progress = reading.progress;
+    private ParseCounts read(InputStream in, LineParser parser, Pass reading) throws Exception {
+        SourceProgress from = reading.from();
+        AgentFilter filter = reading.reading().filter();
+        SourceSink sink = reading.reading().sink();
+        ReadProgress progress = reading.reading().progress();
         BooleanSupplier leaveUnfinished = reading.leaveUnfinished;
         TailCheck check = reading.check;
         String source = from.name();
@@ -317,43 +268,32 @@ public final class LogReader implements AutoCloseable {
     }
 
     /**
-     * Reads {@code source} on from {@code from} to its end, as {@link #read(InputStream, SourceProgress,
-     * AgentFilter, SourceSink, ReadProgress)} does, with the state the lines before there set
-     * ({@link #resumedParser}): an import of a log that grew, or a follower's rotated copy. The
-     * positions it hands on carry the check of the bytes before them ({@link TailCheck}).
+     * Reads {@code source} on to its end from {@code reading.from()}, or from where its {@linkplain
+     * ReadRequest#resume() resume point} says, as {@link #read} does, with the state the lines before
+     * there set ({@link #resumedParser}): an import of a log that grew, or a follower's rotated copy.
+     * The positions it hands on carry the check of the bytes before them ({@link TailCheck}); a last
+     * line without a newline is done with as {@link ReadRequest#unfinished()} says (a line left is counted
+     * in {@link ParseCounts#unfinishedLineBytes()}). A stream is checked as it is skipped to there
+     * ({@link LogSource#openAt(long, String, TailCheck)}). A {@linkplain LogSource#load() loaded}
+     * source is parsed on the calling thread.
      *
-     * @throws java.io.EOFException when a compressed log ends before {@code from}
+     * @throws java.io.EOFException when a compressed log ends before the start
+     * @throws OtherLogException when a stream turns out to be another log than the one the resume point took it for
      */
-    public ParseCounts readOn(LogSource source, SourceProgress from, AgentFilter filter, SourceSink sink, ReadProgress progress)
-            throws Exception {
-        byte[] before = from.bytes() == 0 ? new byte[0] : source.isStream() ? null : source.before(from.bytes());
-        return readOn(source, from, before, null, filter, sink, progress, UnfinishedLine.READ);
-    }
-
-    /**
-     * Reads {@code source} on from where {@code resume} says, as {@link #readOn(LogSource, SourceProgress,
-     * AgentFilter, SourceSink, ReadProgress)} does, doing with a last line that has no newline what
-     * {@code unfinished} says (a line left is counted in {@link ParseCounts#unfinishedLineBytes()}).
-     * A stream is checked as it is skipped to there ({@link LogSource#openAt(long, String, TailCheck)}).
-     * A {@linkplain LogSource#load() loaded} source is parsed on the calling thread.
-     *
-     * @throws OtherLogException when a stream turns out to be another log than the one {@code resume} took it for
-     */
-    public ParseCounts readOn(LogSource source, ResumePoint resume, AgentFilter filter, SourceSink sink, ReadProgress progress,
-            UnfinishedLine unfinished) throws Exception {
-        return readOn(source, resume.start(), resume.before(), resume.unverified(), filter, sink, progress, unfinished);
-    }
-
-    private ParseCounts readOn(LogSource source, SourceProgress from, byte[] before, String unverified, AgentFilter filter,
-            SourceSink sink, ReadProgress progress, UnfinishedLine unfinished) throws Exception {
-        BooleanSupplier leave = unfinished == UnfinishedLine.WAIT_WHILE_WRITTEN ? source::beingWritten : NEVER;
+    public ParseCounts readOn(LogSource source, ReadRequest reading) throws Exception {
+        ResumePoint resume = reading.resume();
+        SourceProgress from = reading.from();
+        byte[] before = resume != null ? resume.before()
+                : from.bytes() == 0 ? new byte[0] : source.isStream() ? null : source.before(from.bytes());
+        String unverified = resume != null ? resume.unverified() : null;
+        BooleanSupplier leave = reading.unfinished() == UnfinishedLine.WAIT_WHILE_WRITTEN ? source::beingWritten : NEVER;
         LineParser resumed = resumedParser(source, from.bytes());
         TailCheck check = before == null ? new TailCheck() : new TailCheck(before);
         // a stream's bytes before the position are seen as it is skipped there
         boolean stream = source.isStream();
         try (InputStream in = source.openAt(from.bytes(), unverified, stream ? check : null)) {
-            Reading reading = new Reading(from, before != null || stream ? check : null, filter, sink, progress, leave, source.loaded());
-            return resumed == null ? read(in, formats, reading) : read(in, resumed, reading);
+            Pass pass = new Pass(reading, before != null || stream ? check : null, leave, source.loaded());
+            return resumed == null ? read(in, formats, pass) : read(in, resumed, pass);
         }
     }
 

@@ -60,11 +60,14 @@ final class ClickHouseHitReader implements HitReader {
     private final ClickHouseVerdicts verdicts;
     private final Runnable beforeRead;
     private final dev.crawlerrors.store.UrlStates urlStates;
+    private final dev.crawlerrors.store.SitemapStore sitemaps;
 
     /** @param beforeRead commits what this process appended, so its reads see it */
     ClickHouseHitReader(ClickHouseHttp http, ClickHouseCluster cluster, String db, ClickHouseSnapshots snapshots,
-            ClickHouseVerdicts verdicts, Runnable beforeRead, dev.crawlerrors.store.UrlStates urlStates) {
+            ClickHouseVerdicts verdicts, Runnable beforeRead, dev.crawlerrors.store.UrlStates urlStates,
+            dev.crawlerrors.store.SitemapStore sitemaps) {
         this.urlStates = urlStates;
+        this.sitemaps = sitemaps;
         this.http = http;
         this.cluster = cluster;
         this.db = db;
@@ -78,6 +81,11 @@ final class ClickHouseHitReader implements HitReader {
     @Override
     public dev.crawlerrors.store.UrlStates urlStates() {
         return urlStates;
+    }
+
+    @Override
+    public dev.crawlerrors.store.SitemapStore sitemaps() {
+        return sitemaps;
     }
 
     @Override

@@ -55,10 +55,11 @@ public final class ClickHouseHitStore implements HitStore {
                 clockAheadSeconds);
         this.verdicts = new ClickHouseVerdicts(http, cluster, location.database(), writer, commits::commitIfDirty);
         this.urlStates = new ClickHouseUrlStates(http, cluster, location.database(), snapshots, verdicts);
-        this.reader = new ClickHouseHitReader(http, cluster, location.database(), snapshots, verdicts, commits::commitIfDirty, urlStates);
+        this.sitemaps = new ClickHouseSitemaps(http, cluster, location.database());
+        this.reader = new ClickHouseHitReader(http, cluster, location.database(), snapshots, verdicts, commits::commitIfDirty, urlStates,
+                sitemaps);
         this.health = new ClickHouseHealth(http, cluster, location, snapshots, commits, reader);
         this.signatures = new ClickHouseSignatures(http, cluster, location.database());
-        this.sitemaps = new ClickHouseSitemaps(http, cluster, location.database());
         this.alerts = new ClickHouseAlertStore(http, cluster.meta(), location.database());
         this.committed = writer::commits;
         snapshots.dropOld();

@@ -5,7 +5,12 @@ import dev.crawlerrors.store.SitemapStore;
 import dev.crawlerrors.store.StoredSitemap;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.function.Consumer;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -38,9 +43,14 @@ final class ClickHouseSitemaps implements SitemapStore {
         }
     }
 
+    /** Each sitemap's newest complete read, as a condition on a table of {@code (sitemap, version, ...)}. */
+    private static String current(String db) {
+        return "(sitemap, version) IN (SELECT sitemap, max(version) FROM " + db + ".sitemap_reads_local GROUP BY sitemap)";
+    }
+
     /** The condition that a hit's URL is listed ({@code listed}) or not, on the shard's own copy. */
     static String condition(String db, boolean listed) {
-        String current = " WHERE (sitemap, version) IN (SELECT sitemap, max(version) FROM " + db + ".sitemap_reads_local GROUP BY sitemap)";
+        String current = " WHERE " + current(db);
         String condition = "((ifNull(host, '') = '' AND url IN (SELECT target FROM " + db + ".sitemap_urls_local" + current + "))"
                 + " OR concat(lower(ifNull(host, '')), ' ', url) IN (SELECT concat(host, ' ', target) FROM " + db + ".sitemap_urls_local"
                 + current + "))";
@@ -84,5 +94,35 @@ final class ClickHouseSitemaps implements SitemapStore {
             held.add(new StoredSitemap(rows.text(), Instant.ofEpochMilli(rows.number()), rows.number()));
         }
         return held;
+    }
+
+    @Override
+    public void forEachUrl(String sitemap, Consumer<SitemapUrl> urls) {
+        http.queryRows(cluster.meta(), "SELECT host, target FROM " + db + ".sitemap_urls_local WHERE sitemap = " + ClickHouseSql.quote(sitemap)
+                + " AND " + current(db), rows -> {
+                    while (rows.nextRow()) {
+                        urls.accept(new SitemapUrl(rows.text(), rows.text()));
+                    }
+                });
+    }
+
+    @Override
+    public Set<SitemapUrl> listed(Collection<SitemapUrl> urls) {
+        Set<String> targets = new LinkedHashSet<>();
+        urls.forEach(url -> targets.add(url.target()));
+        if (targets.isEmpty()) {
+            return Set.of();
+        }
+        Set<String> hostTargets = new HashSet<>();
+        Set<String> anyHost = new HashSet<>();
+        ClickHouseTsv.Reader rows = new ClickHouseTsv.Reader(http.query(cluster.meta(), "SELECT DISTINCT host, target FROM " + db
+                + ".sitemap_urls_local WHERE target IN (" + ClickHouseSql.quoted(targets) + ") AND " + current(db)));
+        while (rows.nextRow()) {
+            String host = rows.text();
+            String target = rows.text();
+            hostTargets.add(host + ' ' + target);
+            anyHost.add(target);
+        }
+        return SitemapStore.matched(urls, hostTargets, anyHost);
     }
 }

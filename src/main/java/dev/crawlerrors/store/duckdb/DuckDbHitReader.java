@@ -46,9 +46,12 @@ final class DuckDbHitReader implements HitReader {
     private final DuckDbHitWriter writer;
     private final DuckDbTallies tallies;
     private final dev.crawlerrors.store.UrlStates urlStates;
+    private final dev.crawlerrors.store.SitemapStore sitemaps;
 
-    DuckDbHitReader(DuckDbQuery query, DuckDbClaims claims, DuckDbHitWriter writer, dev.crawlerrors.store.UrlStates urlStates) {
+    DuckDbHitReader(DuckDbQuery query, DuckDbClaims claims, DuckDbHitWriter writer, dev.crawlerrors.store.UrlStates urlStates,
+            dev.crawlerrors.store.SitemapStore sitemaps) {
         this.urlStates = urlStates;
+        this.sitemaps = sitemaps;
         this.query = query;
         this.claims = claims;
         this.writer = writer;
@@ -58,6 +61,11 @@ final class DuckDbHitReader implements HitReader {
     @Override
     public dev.crawlerrors.store.UrlStates urlStates() {
         return urlStates;
+    }
+
+    @Override
+    public dev.crawlerrors.store.SitemapStore sitemaps() {
+        return sitemaps;
     }
 
     @Override

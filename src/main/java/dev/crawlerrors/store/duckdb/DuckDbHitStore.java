@@ -81,11 +81,11 @@ public final class DuckDbHitStore implements HitStore {
         this.verdicts = new DuckDbVerdicts(connection, query, this::hitWriter);
         this.writer = new DuckDbHitWriter(connection, location, failures, commitRows, verdicts, query, claims);
         this.urlStates = new DuckDbUrlStates(connection, query, claims, writer, location);
-        this.reader = new DuckDbHitReader(query, claims, writer, urlStates);
+        this.sitemaps = new DuckDbSitemaps((DuckDBConnection) connection.duplicate(), failures);
+        this.reader = new DuckDbHitReader(query, claims, writer, urlStates, sitemaps);
         this.health = new DuckDbHealth(failures, query, writer, reader);
         this.signatures = new DuckDbSignatures(connection, failures);
         this.alerts = new DuckDbAlertStore(connection, failures);
-        this.sitemaps = new DuckDbSitemaps((DuckDBConnection) connection.duplicate(), failures);
     }
 
     @Override

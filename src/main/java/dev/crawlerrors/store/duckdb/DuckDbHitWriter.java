@@ -17,17 +17,14 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
-import org.duckdb.DuckDBAppender;
 import org.duckdb.DuckDBConnection;
 import org.duckdb.DuckDBFunctions;
 
@@ -103,7 +100,6 @@ final class DuckDbHitWriter implements HitWriter {
     });
     /** The batch being written, if any. */
     private Future<?> writing;
-    private PreparedStatement insertProgress;
     /** Reads the batch being written through {@link #batchSource}; prepared when first needed. */
     private PreparedStatement insertHits;
     /** The batch being written, as a table function, and its name in this store's connection. */
@@ -119,6 +115,8 @@ final class DuckDbHitWriter implements HitWriter {
     private long uncommittedRows;
     /** Logs' progress and files handed to the writer in the transaction it has open (appending side). */
     private long uncommittedLogs;
+    /** How far each log was read: committed, and appended since. */
+    private final DuckDbLedger ledger;
     /**
      * Logs' progress after which a transaction commits though nobody flushed: until it commits, what
      * it holds is kept in memory too ({@link #uncommittedProgress}), and an import of 50,000 small
@@ -129,48 +127,6 @@ final class DuckDbHitWriter implements HitWriter {
     private long uncommittedSince;
     /** Whether the writer thread has a transaction open (writer side). */
     private boolean inTransaction;
-    /**
-     * Whether no log's progress is committed (since open: a new store, or one that only ever took
-     * hits without a log, such as the drain's). Then {@link #imported} knows its answer without a
-     * query. On a new store that query was an import's first, before its first line: the logs'
-     * planning took 38-50 ms with it and 26-34 ms without (four alternating pairs of an
-     * instrumented import, the logs' fingerprints included).
-     */
-    private volatile boolean noProgressCommitted;
-    /**
-     * Progress appended that no commit has covered yet, by log key and by file identity: what
-     * {@link #imported} and {@link #importedFiles} add to what the store holds. They used to commit
-     * first, so the reader would find it; an import of 5,000 small logs committed 5,000 times (each
-     * an fsync), and that was nine tenths of its time. Entries go once their commit is done (or
-     * rolled back), unless a later one took their place.
-     */
-    private final Map<String, SourceProgress> uncommittedProgress = new ConcurrentHashMap<>();
-    /** How many logs in {@link #uncommittedProgress} have each prefix: most asked about have none. */
-    private final Map<String, Integer> uncommittedPrefixes = new ConcurrentHashMap<>();
-    /** The prefixes of the logs whose progress is committed, as a filter that rules most logs out without a query. */
-    private final DuckDbRecordedPrefixes recordedPrefixes;
-    /**
-     * Queries {@link #imported} made while the filter was not complete: at the fourth, every
-     * committed prefix is read into it. A nightly run over a directory asks about its few new logs
-     * in a query or two, and a store of millions of logs is not read for them.
-     */
-    private int prefixQueries;
-    static final int PREFIX_QUERIES_BEFORE_LOADING = 4;
-    private final Map<String, SourceProgress> uncommittedFiles = new ConcurrentHashMap<>();
-    /** The progress and files written in the transaction the writer has open (writer side). */
-    private final List<SourceProgress> transactionProgress = new ArrayList<>();
-    private final List<SourceProgress> transactionFiles = new ArrayList<>();
-    private PreparedStatement insertFile;
-    private PreparedStatement clearProgress;
-    private PreparedStatement clearFiles;
-    /** Where a batch's progress and files are appended before one statement each moves them (this connection's own). */
-    private static final String STAGING = """
-            CREATE TEMPORARY TABLE IF NOT EXISTS progress_staging (
-              fingerprint VARCHAR, name VARCHAR, bytes_imported BIGINT, lines_imported BIGINT, prefix VARCHAR, check_hash VARCHAR);
-            CREATE TEMPORARY TABLE IF NOT EXISTS file_staging (
-              file_key VARCHAR, size BIGINT, modified_nanos BIGINT, fingerprint VARCHAR, name VARCHAR, bytes_imported BIGINT,
-              lines_imported BIGINT, check_hash VARCHAR)""";
-
     DuckDbHitWriter(DuckDBConnection connection, String location, DuckDbFailures failures, long commitRows, DuckDbVerdicts verdicts,
             DuckDbQuery query, DuckDbClaims claims) throws SQLException {
         this.connection = connection;
@@ -184,15 +140,13 @@ final class DuckDbHitWriter implements HitWriter {
             // Registered here, outside any transaction: registered in a batch's transaction, the
             // function went with it when that transaction rolled back.
             batchFunction = "crawl_errors_batch_" + SOURCES.incrementAndGet();
-            st.execute(STAGING);
             DuckDBFunctions.tableFunction().withName(batchFunction).withFunction(batchSource).register(connection);
             urlTail = new DuckDbUrlTail(connection);
             // and whether any log's progress is stored: an import asks for it before it reads a line
             try (ResultSet rs = st.executeQuery("SELECT coalesce(max(id), 0), (SELECT count(*) FROM imports) FROM hits")) {
                 rs.next();
                 nextId = rs.getLong(1) + 1;
-                noProgressCommitted = rs.getLong(2) == 0;
-                recordedPrefixes = new DuckDbRecordedPrefixes(rs.getLong(2));
+                ledger = new DuckDbLedger(connection, query, rs.getLong(2));
             }
             loadClaims(st);
             committed = new Snapshot(nextId - 1, nextVersion - 1);
@@ -319,238 +273,36 @@ final class DuckDbHitWriter implements HitWriter {
      */
     @Override
     public synchronized void append(List<CrawlerHit> hits, SourceProgress from, SourceProgress through) {
-        PositionMovedException.check(from, position(from.fingerprint()));
+        PositionMovedException.check(from, ledger.position(from.fingerprint()));
         // buffered before the hits, under the same lock, so the flush that writes them writes it too
         buffered.progress.put(through.fingerprint(), through);
-        if (uncommittedProgress.put(through.fingerprint(), through) == null) {
-            uncommittedPrefixes.merge(through.prefix(), 1, Integer::sum);
-        }
         if (through.file() != null) {
             buffered.files.put(through.file().key(), through);
-            uncommittedFiles.put(through.file().key(), through);
         }
+        ledger.appended(through);
         append(hits);
     }
 
-    /**
-     * Where the store has the log {@code key} now: as last appended, when that is not committed yet,
-     * else as committed; null when it has none. What is appended is looked at first: an entry leaves
-     * it only once its commit is done, so a read of the store after finds it there (the readers see
-     * the newest commit), and the filter of prefixes holds its prefix by then.
-     */
-    private SourceProgress position(String key) {
-        SourceProgress appended = uncommittedProgress.get(key);
-        if (appended != null) {
-            return appended;
-        }
-        if (noProgressCommitted || !recordedPrefixes.mayHold(SourceProgress.prefixOf(key))) {
-            return null;
-        }
-        return query.run("SELECT fingerprint, name, bytes_imported, lines_imported, check_hash FROM imports WHERE fingerprint = ?",
-                List.of(key), rs -> rs.next() ? new SourceProgress(rs.getString(1), rs.getString(2), rs.getLong(3), rs.getLong(4),
-                        rs.getString(5), null) : null);
-    }
-
-    /**
-     * The progress recorded of the logs whose key begins with one of {@code prefixes}: what is
-     * committed, and what was appended since, without committing it.
-     */
     @Override
     public List<SourceProgress> imported(Collection<String> prefixes) {
-        if (prefixes.isEmpty()) {
-            return List.of();
-        }
-        // what is appended is looked at before the store: an entry committed in between is in the store by then
-        Map<String, SourceProgress> found = new HashMap<>();
-        Set<String> wanted = prefixes instanceof Set<String> set ? set : new HashSet<>(prefixes);
-        if (holdsAnyUncommitted(wanted)) {
-            for (SourceProgress progress : uncommittedProgress.values()) {
-                if (wanted.contains(progress.prefix())) {
-                    found.put(progress.fingerprint(), progress);
-                }
-            }
-        }
-        List<String> asked = noProgressCommitted ? List.of() : mayBeCommitted(wanted);
-        if (!asked.isEmpty()) {
-            List<SourceProgress> stored = query.run("SELECT fingerprint, name, bytes_imported, lines_imported, check_hash"
-                    + " FROM imports WHERE prefix IN (SELECT unnest(?::VARCHAR[]))", List.of(DuckDbQuery.Array.strings(asked)), rs -> {
-                        List<SourceProgress> rows = new ArrayList<>();
-                        while (rs.next()) {
-                            rows.add(new SourceProgress(rs.getString(1), rs.getString(2), rs.getLong(3), rs.getLong(4),
-                                    rs.getString(5), null));
-                        }
-                        return rows;
-                    });
-            for (SourceProgress progress : stored) {
-                found.merge(progress.fingerprint(), progress, DuckDbHitWriter::furthest);
-            }
-        }
-        return new ArrayList<>(found.values());
+        return ledger.imported(prefixes);
     }
 
-    private boolean holdsAnyUncommitted(Set<String> prefixes) {
-        if (uncommittedPrefixes.isEmpty()) {
-            return false;
-        }
-        for (String prefix : prefixes) {
-            if (uncommittedPrefixes.containsKey(prefix)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** Of {@code prefixes}, those the store may have committed, by the filter (read whole at the {@value #PREFIX_QUERIES_BEFORE_LOADING}th query). */
-    private List<String> mayBeCommitted(Set<String> prefixes) {
-        if (!recordedPrefixes.complete() && ++prefixQueries >= PREFIX_QUERIES_BEFORE_LOADING) {
-            query.run("SELECT prefix FROM imports", List.of(), rs -> {
-                while (rs.next()) {
-                    recordedPrefixes.add(rs.getString(1));
-                }
-                return null;
-            });
-            recordedPrefixes.loaded(); // what commits while it was read, its commit added
-        }
-        List<String> asked = new ArrayList<>();
-        for (String prefix : prefixes) {
-            if (recordedPrefixes.mayHold(prefix)) {
-                asked.add(prefix);
-            }
-        }
-        return asked;
-    }
-
-    /**
-     * {@link dev.crawlerrors.store.HitWriter#unchangedLines}: a re-run over 50,000 unchanged files
-     * decoded all eight columns of every recorded file to compare the stamps. Now, when the store
-     * records no more than {@value #SCAN_RECORDED_FILES} times as many files as are asked about, it reads the four
-     * columns that tell of all of them in one pass; otherwise (a nightly run over a few years of
-     * logs) it hands the stamps to a query that compares them, which costs some 3 us a stamp in
-     * DuckDB's list parameters (50,000 files: 43-125 ms a pass against 163-255 ms, warm).
-     */
     @Override
     public long[] unchangedLines(List<FileStamp> stamps) {
-        long[] lines = new long[stamps.size()];
-        Arrays.fill(lines, -1);
-        // what was appended since the last commit is newer than what the store holds
-        int[] asked = new int[stamps.size()];
-        int count = 0;
-        for (int i = 0; i < lines.length; i++) {
-            FileStamp stamp = stamps.get(i);
-            SourceProgress appended = stamp == null || uncommittedFiles.isEmpty() ? null : uncommittedFiles.get(stamp.key());
-            if (appended != null) {
-                lines[i] = appended.file().equals(stamp) ? appended.lines() : -1;
-            } else if (stamp != null) {
-                asked[count++] = i;
-            }
-        }
-        if (count == 0 || noProgressCommitted) {
-            return lines;
-        }
-        long recorded = query.run("SELECT count(*) FROM import_files", List.of(), rs -> rs.next() ? rs.getLong(1) : 0L);
-        if (recorded <= (long) SCAN_RECORDED_FILES * count) {
-            scanFiles(stamps, asked, count, lines);
-        } else {
-            compareFiles(stamps, asked, count, lines);
-        }
-        return lines;
+        return ledger.unchangedLines(stamps);
     }
 
-    /** {@link #unchangedLines} by files recorded, at most so many times as many as the files asked about. */
-    static final int SCAN_RECORDED_FILES = 4;
-
-    /** Compares the stamps at {@code asked[0, count)} with every recorded file's, read in one pass. */
-    private void scanFiles(List<FileStamp> stamps, int[] asked, int count, long[] lines) {
-        Map<String, Integer> wanted = new HashMap<>(count * 2);
-        for (int j = 0; j < count; j++) {
-            wanted.put(stamps.get(asked[j]).key(), asked[j]);
-        }
-        query.run("SELECT file_key, size, modified_nanos, lines_imported FROM import_files", List.of(), rs -> {
-            while (rs.next()) {
-                noteUnchanged(rs, stamps, wanted, lines);
-            }
-            return null;
-        });
-    }
-
-    /** A method of its own, run for each recorded file: compiled early (see LogFiles.expand). */
-    private static void noteUnchanged(ResultSet rs, List<FileStamp> stamps, Map<String, Integer> wanted, long[] lines) throws SQLException {
-        Integer i = wanted.get(rs.getString(1));
-        if (i != null) {
-            FileStamp stamp = stamps.get(i);
-            if (stamp.size() == rs.getLong(2) && stamp.modifiedNanos() == rs.getLong(3)) {
-                lines[i] = rs.getLong(4);
-            }
-        }
-    }
-
-    /** Compares the stamps at {@code asked[0, count)} in a query that is handed them. */
-    private void compareFiles(List<FileStamp> stamps, int[] asked, int count, long[] lines) {
-        String[] keys = new String[count];
-        Long[] sizes = new Long[count];
-        Long[] modified = new Long[count];
-        for (int j = 0; j < count; j++) {
-            FileStamp stamp = stamps.get(asked[j]);
-            keys[j] = stamp.key();
-            sizes[j] = stamp.size();
-            modified[j] = stamp.modifiedNanos();
-        }
-        query.run("SELECT w.i, f.lines_imported FROM (SELECT unnest(?::VARCHAR[]) AS k, unnest(?::BIGINT[]) AS s,"
-                + " unnest(?::BIGINT[]) AS m, unnest(range(?)) AS i) w"
-                + " JOIN import_files f ON f.file_key = w.k AND f.size = w.s AND f.modified_nanos = w.m",
-                List.of(new DuckDbQuery.Array("VARCHAR", keys), new DuckDbQuery.Array("BIGINT", sizes), new DuckDbQuery.Array("BIGINT", modified),
-                        (long) count), rs -> {
-                    while (rs.next()) {
-                        lines[asked[(int) rs.getLong(1)]] = rs.getLong(2);
-                    }
-                    return null;
-                });
-    }
-
-    /**
-     * The files among {@code keys} (file identities, {@link dev.crawlerrors.ingest.FileStamp#key()})
-     * recorded as read to their end, with the stamp they had then.
-     */
     @Override
     public List<SourceProgress> importedFiles(Collection<String> keys) {
-        if (keys.isEmpty()) {
-            return List.of();
-        }
-        Map<String, SourceProgress> found = new HashMap<>();
-        Set<String> wanted = keys instanceof Set<String> set ? set : new HashSet<>(keys);
-        for (SourceProgress progress : uncommittedFiles.values()) {
-            if (wanted.contains(progress.file().key())) {
-                found.put(progress.file().key(), progress);
-            }
-        }
-        if (!noProgressCommitted) {
-            List<SourceProgress> stored = query.run("SELECT file_key, size, modified_nanos, fingerprint, name, bytes_imported,"
-                    + " lines_imported, check_hash FROM import_files WHERE file_key IN (SELECT unnest(?::VARCHAR[]))",
-                    List.of(DuckDbQuery.Array.strings(keys)), rs -> {
-                        List<SourceProgress> rows = new ArrayList<>();
-                        while (rs.next()) {
-                            rows.add(new SourceProgress(rs.getString(4), rs.getString(5), rs.getLong(6), rs.getLong(7), rs.getString(8),
-                                    new FileStamp(rs.getString(1), rs.getLong(2), rs.getLong(3))));
-                        }
-                        return rows;
-                    });
-            for (SourceProgress progress : stored) {
-                found.putIfAbsent(progress.file().key(), progress); // what was appended since is newer
-            }
-        }
-        return new ArrayList<>(found.values());
+        return ledger.importedFiles(keys);
     }
 
-    /** Whether any log's progress is committed, or was appended since the store opened. */
     @Override
     public boolean recordsProgress() {
-        return !noProgressCommitted || !uncommittedProgress.isEmpty();
+        return ledger.recordsProgress();
     }
 
-    /** Of two records of one log, the one read further (a log's progress only grows). */
-    private static SourceProgress furthest(SourceProgress a, SourceProgress b) {
-        return b.bytes() > a.bytes() ? b : a;
-    }
 
     /**
      * Buffers a verdict that changed, to be written with the next batch. One the claim has already
@@ -670,8 +422,8 @@ final class DuckDbHitWriter implements HitWriter {
             }
             try {
                 batch.sortByTime();
-                writeProgress(batch.progress.values());
-                writeFiles(batch.files.values());
+                ledger.writeProgress(batch.progress.values());
+                ledger.writeFiles(batch.files.values());
                 verdicts.write(batch.verdicts.values());
                 appendRows(batch);
                 if (!batch.hits.isEmpty()) {
@@ -683,20 +435,15 @@ final class DuckDbHitWriter implements HitWriter {
                 }
                 if (batch.commit) {
                     connection.commit();
-                    for (SourceProgress progress : transactionProgress) {
-                        recordedPrefixes.add(progress.prefix()); // before they leave uncommittedProgress (see imported)
-                    }
+                    ledger.committed();
                     inTransaction = false;
                     connection.setAutoCommit(true);
                     publish();
-                    if (!transactionProgress.isEmpty()) {
-                        noProgressCommitted = false;
-                    }
-                    forgetUncommitted();
+                    ledger.forgetUncommitted();
                 }
             } catch (SQLException e) {
                 inTransaction = false;
-                forgetUncommitted(); // rolled back: not recorded after all
+                ledger.forgetUncommitted(); // rolled back: not recorded after all
                 uncommittedVerdicts.clear();
                 uncommittedMaxId = 0;
                 urlTail.forget();
@@ -730,76 +477,6 @@ final class DuckDbHitWriter implements HitWriter {
         committed = new Snapshot(Math.max(committed.hits(), uncommittedMaxId), version);
         uncommittedVerdicts.clear();
         uncommittedMaxId = 0;
-    }
-
-    /** The appended progress the open transaction covered leaves {@link #uncommittedProgress}, unless newer took its place. */
-    private void forgetUncommitted() {
-        for (SourceProgress progress : transactionProgress) {
-            if (uncommittedProgress.remove(progress.fingerprint(), progress)) {
-                uncommittedPrefixes.computeIfPresent(progress.prefix(), (prefix, n) -> n == 1 ? null : n - 1);
-            }
-        }
-        for (SourceProgress progress : transactionFiles) {
-            uncommittedFiles.remove(progress.file().key(), progress);
-        }
-        transactionProgress.clear();
-        transactionFiles.clear();
-    }
-
-    /**
-     * Records how far each log got, and the files read to their end. Through an Appender into this
-     * connection's staging tables, then one statement each: executed a row at a time, as a batch of
-     * a prepared statement is, 5,000 small logs' rows took the writer seconds.
-     */
-    private void writeProgress(Collection<SourceProgress> progresses) throws SQLException {
-        if (progresses.isEmpty()) {
-            return;
-        }
-        if (insertProgress == null) {
-            // prepared once: planning it for every batch was 3% of the writer thread
-            clearProgress = connection.prepareStatement("DELETE FROM progress_staging");
-            insertProgress = connection.prepareStatement("INSERT OR REPLACE INTO imports"
-                    + " (fingerprint, name, bytes_imported, lines_imported, imported_at, prefix, check_hash)"
-                    + " SELECT fingerprint, name, bytes_imported, lines_imported, now(), prefix, check_hash FROM progress_staging");
-        }
-        clearProgress.execute(); // a statement first: the Appender joins the open transaction only once one began it
-        try (DuckDBAppender appender = connection.createAppender(DuckDBConnection.DEFAULT_SCHEMA, "progress_staging")) {
-            for (SourceProgress progress : progresses) {
-                appender.beginRow().append(progress.fingerprint()).append(progress.name()).append(progress.bytes())
-                        .append(progress.lines()).append(progress.prefix());
-                orNull(appender, progress.check()).endRow();
-            }
-        }
-        insertProgress.executeUpdate();
-        transactionProgress.addAll(progresses);
-    }
-
-    private static DuckDBAppender orNull(DuckDBAppender appender, String value) throws SQLException {
-        return value == null ? appender.appendNull() : appender.append(value);
-    }
-
-    /** Records the files read to their end, by their identity, with the stamp they had. */
-    private void writeFiles(Collection<SourceProgress> files) throws SQLException {
-        if (files.isEmpty()) {
-            return;
-        }
-        if (insertFile == null) {
-            clearFiles = connection.prepareStatement("DELETE FROM file_staging");
-            insertFile = connection.prepareStatement("INSERT OR REPLACE INTO import_files (file_key, size, modified_nanos, fingerprint,"
-                    + " name, bytes_imported, lines_imported, check_hash, imported_at)"
-                    + " SELECT file_key, size, modified_nanos, fingerprint, name, bytes_imported, lines_imported, check_hash, now()"
-                    + " FROM file_staging");
-        }
-        clearFiles.execute();
-        try (DuckDBAppender appender = connection.createAppender(DuckDBConnection.DEFAULT_SCHEMA, "file_staging")) {
-            for (SourceProgress file : files) {
-                appender.beginRow().append(file.file().key()).append(file.file().size()).append(file.file().modifiedNanos())
-                        .append(file.fingerprint()).append(file.name()).append(file.bytes()).append(file.lines());
-                orNull(appender, file.check()).endRow();
-            }
-        }
-        insertFile.executeUpdate();
-        transactionFiles.addAll(files);
     }
 
     /**
@@ -844,19 +521,14 @@ final class DuckDbHitWriter implements HitWriter {
     void closeStatements(SQLException failure) {
         verdicts.closeStatements(failure);
         urlTail.closeStatement();
-        for (PreparedStatement st : new PreparedStatement[] {insertProgress, insertHits, insertFile, clearProgress, clearFiles}) {
-            try {
-                if (st != null) {
-                    st.close();
-                }
-            } catch (SQLException e) {
-                failure.addSuppressed(e);
+        ledger.closeStatements(failure);
+        try {
+            if (insertHits != null) {
+                insertHits.close();
             }
+        } catch (SQLException e) {
+            failure.addSuppressed(e);
         }
-        insertProgress = null;
         insertHits = null;
-        insertFile = null;
-        clearProgress = null;
-        clearFiles = null;
     }
 }

@@ -9,7 +9,12 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.function.Consumer;
 import org.duckdb.DuckDBAppender;
 import org.duckdb.DuckDBConnection;
 
@@ -79,6 +84,43 @@ final class DuckDbSitemaps implements SitemapStore, AutoCloseable {
             throw failures.of("cannot read which sitemaps it holds", e);
         }
         return held;
+    }
+
+    @Override
+    public synchronized void forEachUrl(String sitemap, Consumer<SitemapUrl> urls) {
+        try (PreparedStatement st = connection.prepareStatement("SELECT host, target FROM sitemap_urls WHERE sitemap = ?")) {
+            st.setString(1, sitemap);
+            try (ResultSet rs = st.executeQuery()) {
+                while (rs.next()) {
+                    urls.accept(new SitemapUrl(rs.getString(1), rs.getString(2)));
+                }
+            }
+        } catch (SQLException e) {
+            throw failures.of("cannot read the URLs of sitemap " + sitemap, e);
+        }
+    }
+
+    @Override
+    public synchronized Set<SitemapUrl> listed(Collection<SitemapUrl> urls) {
+        Set<String> targets = new LinkedHashSet<>();
+        urls.forEach(url -> targets.add(url.target()));
+        if (targets.isEmpty()) {
+            return Set.of();
+        }
+        Set<String> hostTargets = new HashSet<>();
+        Set<String> anyHost = new HashSet<>();
+        try (PreparedStatement st = connection.prepareStatement("SELECT DISTINCT host, target FROM sitemap_urls WHERE target IN (SELECT unnest(?))")) {
+            st.setArray(1, connection.createArrayOf("VARCHAR", targets.toArray()));
+            try (ResultSet rs = st.executeQuery()) {
+                while (rs.next()) {
+                    hostTargets.add(rs.getString(1) + ' ' + rs.getString(2));
+                    anyHost.add(rs.getString(2));
+                }
+            }
+        } catch (SQLException e) {
+            throw failures.of("cannot read which URLs the sitemaps list", e);
+        }
+        return SitemapStore.matched(urls, hostTargets, anyHost);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.crawlerrors.ingest.format;
 
+import dev.crawlerrors.ingest.source.ReadRequest;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -66,7 +67,7 @@ class W3cLineParserTest {
 
         ParseCounts counts;
         try (LogReader reader = new LogReader(NamedFormats.chooser("auto", notices::add), 2); InputStream in = Files.newInputStream(log)) {
-            counts = reader.read(in, "u_ex250514.log", AgentFilter.ALL, hits::addAll, ReadProgress.NONE);
+            counts = reader.read(in, ReadRequest.of("u_ex250514.log", AgentFilter.ALL, hits::addAll));
         }
 
         assertThat(hits).containsExactly(

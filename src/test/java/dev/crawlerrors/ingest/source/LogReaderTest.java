@@ -1,5 +1,6 @@
 package dev.crawlerrors.ingest.source;
 
+import dev.crawlerrors.ingest.format.FormatChooser;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.crawlerrors.ingest.BadLine;
@@ -40,8 +41,8 @@ class LogReaderTest {
     private final List<Hit> hits = new ArrayList<>();
 
     private ParseCounts read(byte[] log, int threads) throws Exception {
-        try (LogReader reader = new LogReader(new CombinedLineParser(), threads)) {
-            return reader.read(new ByteArrayInputStream(log), "access.log", AgentFilter.ALL, hits::addAll, ReadProgress.NONE);
+        try (LogReader reader = new LogReader(FormatChooser.of(new CombinedLineParser()), threads)) {
+            return reader.read(new ByteArrayInputStream(log), ReadRequest.of("access.log", AgentFilter.ALL, hits::addAll));
         }
     }
 
@@ -149,8 +150,8 @@ class LogReaderTest {
         Files.write(file, gz.toByteArray());
 
         LogSource source = LogSource.of(file.toString());
-        try (InputStream in = source.open(); LogReader reader = new LogReader(new CombinedLineParser(), 2)) {
-            reader.read(in, source.name(), AgentFilter.ALL, hits::addAll, ReadProgress.NONE);
+        try (InputStream in = source.open(); LogReader reader = new LogReader(FormatChooser.of(new CombinedLineParser()), 2)) {
+            reader.read(in, ReadRequest.of(source.name(), AgentFilter.ALL, hits::addAll));
         }
 
         assertThat(hits).extracting(Hit::url).containsExactly("/page/1", "/page/2");
@@ -171,8 +172,8 @@ class LogReaderTest {
 
         ParseCounts counts;
         LogSource source = LogSource.of(file.toString());
-        try (InputStream in = source.open(); LogReader reader = new LogReader(new CombinedLineParser(), 2)) {
-            counts = reader.read(in, source.name(), AgentFilter.ALL, hits::addAll, ReadProgress.NONE);
+        try (InputStream in = source.open(); LogReader reader = new LogReader(FormatChooser.of(new CombinedLineParser()), 2)) {
+            counts = reader.read(in, ReadRequest.of(source.name(), AgentFilter.ALL, hits::addAll));
         }
 
         assertThat(hits).isNotEmpty();
@@ -185,10 +186,8 @@ class LogReaderTest {
     void numbersBadLinesFromTheStartOfTheLogWhenReadingOnFromAPosition() throws Exception {
         String log = line(1) + "\n" + "garbage\n";
         ParseCounts counts;
-        try (LogReader reader = new LogReader(new CombinedLineParser(), 1)) {
-            counts = reader.read(new ByteArrayInputStream(log.getBytes(StandardCharsets.UTF_8)),
-                    new SourceProgress("f", "access.log", 5_000, 12_345), AgentFilter.ALL, (batch, from, through) -> hits.addAll(batch),
-                    ReadProgress.NONE);
+        try (LogReader reader = new LogReader(FormatChooser.of(new CombinedLineParser()), 1)) {
+            counts = reader.read(new ByteArrayInputStream(log.getBytes(StandardCharsets.UTF_8)), ReadRequest.of(new SourceProgress("f", "access.log", 5_000, 12_345), AgentFilter.ALL, (batch, from, through) -> hits.addAll(batch)));
         }
 
         assertThat(counts.firstBadLines()).extracting(BadLine::toString).containsExactly("access.log line 12347: "
@@ -215,8 +214,8 @@ class LogReaderTest {
         assertThat(bytes.length - change).isGreaterThan(LogReader.CHUNK_BYTES);
 
         ParseCounts counts;
-        try (LogReader reader = new LogReader(new W3cLineParser(), 2)) {
-            counts = reader.read(new ByteArrayInputStream(bytes), "u_ex250514.log", AgentFilter.ALL, hits::addAll, ReadProgress.NONE);
+        try (LogReader reader = new LogReader(FormatChooser.of(new W3cLineParser()), 2)) {
+            counts = reader.read(new ByteArrayInputStream(bytes), ReadRequest.of("u_ex250514.log", AgentFilter.ALL, hits::addAll));
         }
 
         assertThat(counts.linesBad()).isZero();
@@ -250,8 +249,7 @@ class LogReaderTest {
 
         ParseCounts counts;
         try (LogReader reader = new LogReader(new FormatDetector(message -> { }), 2)) {
-            counts = reader.readOn(source, new SourceProgress(null, "u_ex250514.log", position, 0), AgentFilter.ALL,
-                    (parsed, from, through) -> hits.addAll(parsed), ReadProgress.NONE);
+            counts = reader.readOn(source, ReadRequest.of(new SourceProgress(null, "u_ex250514.log", position, 0), AgentFilter.ALL, (parsed, from, through) -> hits.addAll(parsed)));
         }
 
         assertThat(counts.linesBad()).isZero();
@@ -275,8 +273,7 @@ class LogReaderTest {
 
         ParseCounts counts;
         try (LogReader reader = new LogReader(new FormatDetector(message -> { }), 2)) {
-            counts = reader.read(new ByteArrayInputStream(log.getBytes(StandardCharsets.UTF_8)), "access.log", AgentFilter.ALL,
-                    hits::addAll, ReadProgress.NONE);
+            counts = reader.read(new ByteArrayInputStream(log.getBytes(StandardCharsets.UTF_8)), ReadRequest.of("access.log", AgentFilter.ALL, hits::addAll));
         }
 
         assertThat(hits).extracting(Hit::url).containsExactly("/page/1", "/gent/veldstraat?x=1", "/page/2", "/page/3");
@@ -305,8 +302,7 @@ class LogReaderTest {
 
         ParseCounts counts;
         try (LogReader reader = new LogReader(new FormatDetector(notices::add), 2)) {
-            counts = reader.read(new ByteArrayInputStream(log.toString().getBytes(StandardCharsets.UTF_8)), "access.log",
-                    AgentFilter.ALL, hits::addAll, ReadProgress.NONE);
+            counts = reader.read(new ByteArrayInputStream(log.toString().getBytes(StandardCharsets.UTF_8)), ReadRequest.of("access.log", AgentFilter.ALL, hits::addAll));
         }
 
         assertThat(notices).singleElement().asString().startsWith("format: combined");
@@ -325,8 +321,7 @@ class LogReaderTest {
 
         ParseCounts counts;
         try (LogReader reader = new LogReader(NamedFormats.chooser("combined", message -> { }), 2)) {
-            counts = reader.read(new ByteArrayInputStream(log.getBytes(StandardCharsets.UTF_8)), "access.log", AgentFilter.ALL,
-                    hits::addAll, ReadProgress.NONE);
+            counts = reader.read(new ByteArrayInputStream(log.getBytes(StandardCharsets.UTF_8)), ReadRequest.of("access.log", AgentFilter.ALL, hits::addAll));
         }
 
         assertThat(hits).extracting(Hit::url).containsExactly("/page/1");
@@ -340,8 +335,7 @@ class LogReaderTest {
 
         ParseCounts counts;
         try (LogReader reader = new LogReader(new FormatDetector(message -> { }), 2)) {
-            counts = reader.read(new ByteArrayInputStream(log.getBytes(StandardCharsets.UTF_8)), "error.log", AgentFilter.ALL,
-                    hits::addAll, ReadProgress.NONE);
+            counts = reader.read(new ByteArrayInputStream(log.getBytes(StandardCharsets.UTF_8)), ReadRequest.of("error.log", AgentFilter.ALL, hits::addAll));
         }
 
         assertThat(hits).isEmpty();

@@ -1,5 +1,6 @@
 package dev.crawlerrors.ingest.source;
 
+import dev.crawlerrors.ingest.format.FormatChooser;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -46,9 +47,8 @@ class LogSourceTest {
     }
 
     private ParseCounts read(LogSource source, long position) throws Exception {
-        try (InputStream in = source.openAt(position); LogReader reader = new LogReader(new CombinedLineParser(), 2)) {
-            return reader.read(in, new SourceProgress("f", source.name(), position, 0), AgentFilter.ALL,
-                    (batch, from, through) -> hits.addAll(batch), ReadProgress.NONE);
+        try (InputStream in = source.openAt(position); LogReader reader = new LogReader(FormatChooser.of(new CombinedLineParser()), 2)) {
+            return reader.read(in, ReadRequest.of(new SourceProgress("f", source.name(), position, 0), AgentFilter.ALL, (batch, from, through) -> hits.addAll(batch)));
         }
     }
 
@@ -59,7 +59,7 @@ class LogSourceTest {
         LogSource source = LogSource.of(file.toString());
         read(source, 0);
 
-        assertThat(source.compression()).isEqualTo(LogSource.Compression.ZSTD);
+        assertThat(source.compression()).isEqualTo(Compression.ZSTD);
         assertThat(hits).extracting(Hit::url).containsExactly("/page/1", "/page/2", "/page/3");
     }
 

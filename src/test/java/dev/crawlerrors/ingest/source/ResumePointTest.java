@@ -1,5 +1,6 @@
 package dev.crawlerrors.ingest.source;
 
+import dev.crawlerrors.ingest.format.FormatChooser;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.crawlerrors.ingest.ReadProgress;
@@ -119,13 +120,11 @@ class ResumePointTest {
     void theReaderHandsOnPositionsOnlyOnceALineParsed() throws Exception {
         String text = "garbage\n" + LogReaderTest.line(1) + "\n";
         List<SourceProgress> positions = new ArrayList<>();
-        try (LogReader reader = new LogReader(new CombinedLineParser(), 1)) {
-            reader.read(new ByteArrayInputStream(bytes("garbage\nmore garbage\n")), new SourceProgress("f", "bad.log", 0, 0),
-                    AgentFilter.ALL, (hits, from, through) -> positions.add(through), ReadProgress.NONE);
+        try (LogReader reader = new LogReader(FormatChooser.of(new CombinedLineParser()), 1)) {
+            reader.read(new ByteArrayInputStream(bytes("garbage\nmore garbage\n")), ReadRequest.of(new SourceProgress("f", "bad.log", 0, 0), AgentFilter.ALL, (hits, from, through) -> positions.add(through)));
             assertThat(positions).isEmpty();
 
-            reader.read(new ByteArrayInputStream(bytes(text)), new SourceProgress("f", "good.log", 100, 7),
-                    AgentFilter.ALL, (hits, from, through) -> positions.add(through), ReadProgress.NONE);
+            reader.read(new ByteArrayInputStream(bytes(text)), ReadRequest.of(new SourceProgress("f", "good.log", 100, 7), AgentFilter.ALL, (hits, from, through) -> positions.add(through)));
         }
         assertThat(positions).containsExactly(new SourceProgress("f", "good.log", 100 + bytes(text).length, 9));
     }

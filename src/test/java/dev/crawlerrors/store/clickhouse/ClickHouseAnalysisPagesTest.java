@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.crawlerrors.ClickHouseTest;
 import dev.crawlerrors.crawler.BotType;
 import dev.crawlerrors.crawler.Crawler;
 import dev.crawlerrors.crawler.CrawlerHit;
@@ -41,6 +42,7 @@ import org.junit.jupiter.api.Test;
  * The patterns and overview pages, and a report filtered by a URL shape, served from ClickHouse
  * say exactly what they say served from the embedded store of the same hits.
  */
+@ClickHouseTest
 class ClickHouseAnalysisPagesTest {
 
     private static final ZoneId ZONE = ZoneId.of("Europe/Brussels");

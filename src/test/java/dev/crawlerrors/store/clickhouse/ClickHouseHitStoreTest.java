@@ -3,6 +3,8 @@ package dev.crawlerrors.store.clickhouse;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.crawlerrors.ClickHouseTest;
+import dev.crawlerrors.Waits;
 import dev.crawlerrors.crawler.BotType;
 import dev.crawlerrors.crawler.Crawler;
 import dev.crawlerrors.crawler.CrawlerHit;
@@ -24,16 +26,16 @@ import dev.crawlerrors.store.StoredVerdict;
 import dev.crawlerrors.store.TimeCount;
 import dev.crawlerrors.store.UrlCount;
 import dev.crawlerrors.store.UrlPattern;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 
 /** The store's contract on a real two-shard ClickHouse cluster (and one plain server), as the embedded store keeps it. */
+@ClickHouseTest
 class ClickHouseHitStoreTest {
 
     static final Crawler GOOGLEBOT = new Crawler("Googlebot Desktop", "Google", BotType.crawler_search,
@@ -426,16 +428,8 @@ class ClickHouseHitStoreTest {
         cluster.query(1, "INSERT INTO " + db + ".schema_version (version) VALUES (" + version + ")");
         cluster.query(1, "ALTER TABLE " + db + ".schema_version DELETE WHERE version > " + version);
         // a mutation runs in the background (18.16 has no mutations_sync): wait for it, within bounds
-        long deadline = System.nanoTime() + 20_000_000_000L;
-        while (cluster.number(1, "SELECT max(version) FROM " + db + ".schema_version") != version && System.nanoTime() < deadline) {
-            try {
-                Thread.sleep(50);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError(e);
-            }
-        }
-        assertThat(cluster.number(1, "SELECT max(version) FROM " + db + ".schema_version")).isEqualTo(version);
+        Waits.await("the schema version mutated").untilAsserted(
+                () -> assertThat(cluster.number(1, "SELECT max(version) FROM " + db + ".schema_version")).isEqualTo(version));
     }
 
     @Test
@@ -666,14 +660,8 @@ class ClickHouseHitStoreTest {
      * one read), so right after the commit it may still answer {@code at}. Bounded: 30 s.
      */
     private static Snapshot newerThan(ClickHouseHitStore reader, Snapshot at) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        Snapshot now = reader.reader().snapshot();
-        while (now.equals(at) && System.nanoTime() < deadline) {
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
-            now = reader.reader().snapshot();
-        }
-        assertThat(now).as("a snapshot after another writer's commit").isNotEqualTo(at);
-        return now;
+        return Waits.await("a snapshot after another writer's commit").atMost(Duration.ofSeconds(30))
+                .until(() -> reader.reader().snapshot(), now -> !now.equals(at));
     }
 
     @Test

@@ -3,11 +3,13 @@ package dev.crawlerrors.store.clickhouse;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.crawlerrors.ClickHouseTest;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Reads over ClickHouse's HTTP interface, against the test cluster's first server (18.16 has no repeat(): arrays make long text). */
+@ClickHouseTest
 class ClickHouseHttpTest {
 
     private final ClickHouseTestCluster cluster = ClickHouseTestCluster.twoShards();

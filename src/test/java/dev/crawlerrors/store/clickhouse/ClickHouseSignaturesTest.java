@@ -2,6 +2,7 @@ package dev.crawlerrors.store.clickhouse;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.crawlerrors.ClickHouseTest;
 import dev.crawlerrors.store.HitFilter;
 import dev.crawlerrors.store.SignatureStoreContract;
 import dev.crawlerrors.store.StoredHit;
@@ -12,6 +13,7 @@ import org.junit.jupiter.api.Test;
  * What signature verification keeps, on a real two-shard ClickHouse cluster ({@link SignatureStoreContract}),
  * and a store of schema 3 brought to 4: its hits keep their claims and verdicts, and signed claims work.
  */
+@ClickHouseTest
 class ClickHouseSignaturesTest {
 
     private final ClickHouseTestCluster cluster = ClickHouseTestCluster.twoShards();

@@ -2,6 +2,7 @@ package dev.crawlerrors.store.clickhouse;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.crawlerrors.ClickHouseTest;
 import dev.crawlerrors.crawler.Verdict;
 import dev.crawlerrors.crawler.Verification;
 import dev.crawlerrors.report.CrawlErrorReport;
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.Test;
  * A ClickHouse server that stops answering while the report is served: a 503 that says so, never a
  * 500, and within seconds when the server hangs rather than goes.
  */
+@ClickHouseTest
 class ClickHouseStoppedTest {
 
     private static final HttpClient HTTP = HttpClient.newHttpClient();

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.crawlerrors.ClickHouseTest;
 import dev.crawlerrors.crawler.CrawlerHit;
 import dev.crawlerrors.report.CrawlErrorReport;
 import dev.crawlerrors.store.HitStore;
@@ -35,6 +36,7 @@ import org.junit.jupiter.api.Test;
  * same pages, before and after their states are folded.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@ClickHouseTest
 class UrlStatesPagesTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();

@@ -52,7 +52,7 @@ class DuckDbRecordedPrefixesTest {
         }
         try (DuckDbHitStore store = DuckDbHitStore.open(file)) {
             List<List<SourceProgress>> answers = new ArrayList<>();
-            for (int ask = 0; ask < DuckDbHitWriter.PREFIX_QUERIES_BEFORE_LOADING + 2; ask++) {
+            for (int ask = 0; ask < DuckDbLedger.PREFIX_QUERIES_BEFORE_LOADING + 2; ask++) {
                 answers.add(store.writer().imported(List.of("old0", "old3", "new" + ask)));
                 assertThat(store.writer().imported(List.of("nothing" + ask))).isEmpty();
             }

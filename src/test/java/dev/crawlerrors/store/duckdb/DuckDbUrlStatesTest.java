@@ -113,4 +113,42 @@ class DuckDbUrlStatesTest {
             assertThat(store.reader().urlStates().page(spoofedOnly, after, 0, 10).rows()).extracting(UrlState::lastStatus).containsExactly(503);
         }
     }
+
+    @Test
+    void pagesKeptStatesInTheirOrderAsTheHistoriesMakeThem() {
+        // 260 URLs, each with its own count of errors: pages of 100 read by number, 50 numbers a read
+        List<CrawlerHit> hits = new java.util.ArrayList<>();
+        long start = Instant.parse("2025-05-14T08:00:00Z").toEpochMilli();
+        for (int u = 0; u < 260; u++) {
+            for (int h = 0; h <= u % 7; h++) {
+                hits.add(googlebot(start + u * 60_000L + h * 1000L, "66.249.66.1", "/u/" + u, h % 3 == 2 ? 200 : 404, VERIFIED));
+            }
+        }
+        try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
+            store.writer().append(hits);
+            store.reader().urlStates().fold();
+            Snapshot at = store.reader().snapshot();
+            HitFilter googlebot = new HitFilter(List.of(), Set.of(), Set.of(), null, null, null, null, Set.of("Googlebot Desktop"));
+            HitFilter ranged = new HitFilter(List.of(), Set.of(), Set.of(), Instant.ofEpochMilli(start - 1), Instant.ofEpochMilli(start
+                    + 86_400_000L), null, null);
+            for (UrlSort sort : UrlSort.values()) {
+                List<UrlState> made = pages(store, new UrlQuery(ranged, Set.of(), false, false, sort), at);
+                assertThat(made).as("made from the histories, by %s", sort).hasSize(260);
+                assertThat(pages(store, new UrlQuery(HitFilter.ERRORS, Set.of(), false, false, sort), at)).as("kept, by %s", sort)
+                        .isEqualTo(made);
+                assertThat(pages(store, new UrlQuery(googlebot, Set.of(), false, false, sort), at)).as("one crawler's, by %s", sort)
+                        .isEqualTo(made);
+            }
+        }
+    }
+
+    private static List<UrlState> pages(DuckDbHitStore store, UrlQuery query, Snapshot at) {
+        List<UrlState> rows = new java.util.ArrayList<>();
+        for (int offset = 0; offset < 300; offset += 100) {
+            UrlPage page = store.reader().urlStates().page(query, at, offset, 100);
+            assertThat(page.total()).isEqualTo(260);
+            rows.addAll(page.rows());
+        }
+        return rows;
+    }
 }
