@@ -64,13 +64,15 @@ final class DuckDbUrlFold {
             if (from.hits() < keyedFrom) {
                 tailOld(from.hits(), Math.min(to.hits(), keyedFrom));
             }
-            boolean whole = runs == 0; // the new run is the whole log, in order already
-            param(st, "CREATE OR REPLACE TEMPORARY TABLE fold_keys AS SELECT DISTINCT k FROM url_tail WHERE i > ? AND i <= ?", from, to);
+            int[] moved = moved(from.verdicts(), to.verdicts());
+            // the new run is the whole log, in order already: every URL is made, and none needs naming
+            boolean whole = runs == 0 && moved.length == 0;
+            if (!whole) {
+                param(st, "CREATE OR REPLACE TEMPORARY TABLE fold_keys AS SELECT DISTINCT k FROM url_tail WHERE i > ? AND i <= ?", from, to);
+            }
             param(st, "INSERT INTO url_log SELECT * FROM url_tail WHERE i > ? AND i <= ? ORDER BY k, t, i", from, to);
             param(st, "DELETE FROM url_tail WHERE i > ? AND i <= ?", from, to);
-            int[] moved = moved(from.verdicts(), to.verdicts());
             if (moved.length > 0) {
-                whole = false;
                 try (PreparedStatement urls = connection.prepareStatement("INSERT INTO fold_keys SELECT DISTINCT k FROM url_log"
                         + " WHERE c IN (SELECT unnest(?::INTEGER[])) AND k NOT IN (SELECT k FROM fold_keys)")) {
                     urls.setArray(1, connection.createArrayOf("INTEGER", Arrays.stream(moved).boxed().toArray()));
@@ -207,7 +209,7 @@ final class DuckDbUrlFold {
             }
             long millis = rs.getLong(2);
             lastId = Math.max(lastId, rs.getLong(3));
-            int status = rs.getInt(4);
+            int status = rs.getShort(4); // as the column is typed: getInt of a SMALLINT boxes each value
             int claim = rs.getInt(5);
             if (claim >= spoofedClaims.length) {
                 spoofedClaims = Arrays.copyOf(spoofedClaims, Math.max(claim + 1, spoofedClaims.length * 2));
@@ -224,7 +226,7 @@ final class DuckDbUrlFold {
                 crawlers.computeIfAbsent(crawler, c -> new UrlStateBuilder(k2, "", "")).add(millis, status);
             }
             everyType.add(millis, status);
-            int type = rs.getInt(6);
+            int type = rs.getShort(6);
             if (type < 0 || type >= hidden.length || !hidden[type]) {
                 every.add(millis, status);
             }
