@@ -17,9 +17,11 @@ import java.util.function.Supplier;
 
 /**
  * The alerts, firing and resolved, and what each receiver was told of them: what the evaluation
- * changes ({@link #update}) and the senders read ({@link #due}) and mark ({@link #delivered}). Each
- * change is kept in the store at once, so a restart starts from here, not from nothing. A store
- * that fails to keep one is said in the log once a minute; the alerts go on from memory.
+ * changes ({@link #update}) and the senders read ({@link #due}) and mark ({@link #delivered}).
+ * Changes are made in memory under the book's lock, then kept in the store, all of a call's in one
+ * write, before that call returns: a restart starts from here, not from nothing, and a sender never
+ * waits for the store to read what is due. A store that fails to keep them is said in the log once
+ * a minute; the alerts go on from memory.
  */
 final class AlertBook {
 
@@ -39,6 +41,10 @@ final class AlertBook {
     private final Duration repeat;
     private final Consumer<String> log;
     private final Map<String, Alert> alerts = new LinkedHashMap<>();
+    /** Each changed alert's latest record, not yet in the store; guarded by the book's lock. */
+    private Map<String, StoredAlert> unsaved = new LinkedHashMap<>();
+    /** Held while records are written, so a later record of a key is never overwritten by an earlier one. */
+    private final Object saving = new Object();
     private long storeFailureSaid = NEVER;
 
     /**
@@ -68,7 +74,13 @@ final class AlertBook {
      *
      * @return whether an alert started or resolved
      */
-    synchronized boolean update(List<Firing> firing, long now, Supplier<String> snapshot) {
+    boolean update(List<Firing> firing, long now, Supplier<String> snapshot) {
+        boolean changed = change(firing, now, snapshot);
+        save(now);
+        return changed;
+    }
+
+    private synchronized boolean change(List<Firing> firing, long now, Supplier<String> snapshot) {
         boolean changed = false;
         Set<String> holding = new HashSet<>();
         String at = null;
@@ -127,7 +139,12 @@ final class AlertBook {
     }
 
     /** {@code receiver} took {@code notices} at {@code now}; what each said is kept as told. */
-    synchronized void delivered(Receiver receiver, List<Alert.Notice> notices, long now) {
+    void delivered(Receiver receiver, List<Alert.Notice> notices, long now) {
+        markDelivered(receiver, notices, now);
+        save(now);
+    }
+
+    private synchronized void markDelivered(Receiver receiver, List<Alert.Notice> notices, long now) {
         String id = receiver.id();
         for (Alert.Notice notice : notices) {
             Alert alert = alerts.get(notice.key());
@@ -159,25 +176,53 @@ final class AlertBook {
     }
 
     /** Forgets alerts resolved longer than {@link #KEEP_RESOLVED} ago, here and in the store. */
-    synchronized void forgetOld(long now) {
+    void forgetOld(long now) {
         long before = now - KEEP_RESOLVED.toMillis();
-        alerts.values().removeIf(alert -> !alert.firing && alert.endsMillis < before);
-        try {
-            store.forgetResolved(before);
-        } catch (RuntimeException e) {
-            storeFailed(e, now);
+        synchronized (this) {
+            alerts.values().removeIf(alert -> !alert.firing && alert.endsMillis < before);
+        }
+        synchronized (saving) {
+            try {
+                store.forgetResolved(before);
+            } catch (RuntimeException e) {
+                storeFailed(e, now);
+            }
         }
     }
 
+    /** Notes {@code alert}'s state as to be kept: by the end of the call that changed it. */
     private void keep(Alert alert, long now) {
-        try {
-            store.save(alert.stored(now));
-        } catch (RuntimeException e) {
-            storeFailed(e, now);
+        unsaved.put(alert.key, alert.stored(now));
+    }
+
+    /**
+     * Writes the records changed so far, in one write, outside the book's lock: the senders read
+     * what is due meanwhile. The records are taken and written under {@link #saving}, so writes
+     * keep the order the changes were made in.
+     */
+    private void save(long now) {
+        synchronized (saving) {
+            List<StoredAlert> records;
+            synchronized (this) {
+                if (unsaved.isEmpty()) {
+                    return;
+                }
+                records = List.copyOf(unsaved.values());
+                unsaved = new LinkedHashMap<>();
+            }
+            try {
+                store.save(records);
+            } catch (RuntimeException e) {
+                storeFailed(e, now);
+                synchronized (this) {
+                    // tried again with the next change, unless a later record of the key is there by then
+                    records.forEach(record -> unsaved.putIfAbsent(record.key(), record));
+                }
+            }
         }
     }
 
-    private void storeFailed(RuntimeException e, long now) {
+    private synchronized void storeFailed(RuntimeException e, long now) {
         if (now - storeFailureSaid >= 60_000) {
             storeFailureSaid = now;
             log.accept("the store could not keep the alerts' state (" + e.getMessage() + "); alerts go on, and a restart may send"

@@ -7,15 +7,19 @@ import java.util.Map;
  * What the built-in alerts keep in the store, so that a restart neither sends again what was sent
  * nor takes a URL shape that erred before for a new one: each alert's latest state, and the URL
  * shapes known to have erred. Small and written seldom (when an alert changes or is delivered),
- * from one thread; a class per engine beside its other concerns.
+ * from one thread at a time; a class per engine beside its other concerns.
  */
 public interface AlertStore {
 
     /** Every alert kept, its latest record each, the most recently updated first, at most {@code limit}. */
     List<StoredAlert> alerts(int limit);
 
-    /** Keeps {@code alert} as its key's latest record. */
-    void save(StoredAlert alert);
+    /**
+     * Keeps each of {@code alerts} as its key's latest record, all in one write: an evaluation that
+     * starts or resolves hundreds of alerts costs one transaction, not one each. At most one record
+     * a key; nothing is written when it is empty.
+     */
+    void save(List<StoredAlert> alerts);
 
     /** Forgets the alerts that resolved before {@code endedBeforeMillis}. */
     void forgetResolved(long endedBeforeMillis);

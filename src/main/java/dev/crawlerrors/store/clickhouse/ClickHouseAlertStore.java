@@ -10,7 +10,7 @@ import java.util.Map;
 
 /**
  * The alerts' state in a ClickHouse store, on its first shard (a few rows, read by one serve):
- * {@code alerts}, a row for each state an alert was in, the latest (by {@code updated_ms}) its
+ * {@code alerts}, a row for each state an alert was in (an evaluation's changes in one insert), the latest (by {@code updated_ms}) its
  * state, read with {@code argMax} as merges run when they will; {@code alert_shapes}, the URL
  * shapes known to have erred, each with the first time it was seen (the smallest wins), and under
  * the empty shape, which no URL has, the hit they were read through (the largest wins). Made when
@@ -69,11 +69,18 @@ final class ClickHouseAlertStore implements AlertStore {
     }
 
     @Override
-    public synchronized void save(StoredAlert alert) {
+    public synchronized void save(List<StoredAlert> alerts) {
+        if (alerts.isEmpty()) {
+            return;
+        }
         make();
-        http.execute(server, "INSERT INTO " + db + ".alerts (key, firing, starts_ms, ends_ms, updated_ms, details) VALUES ("
-                + ClickHouseSql.quote(alert.key()) + ", " + (alert.firing() ? 1 : 0) + ", " + alert.startsMillis() + ", "
-                + alert.endsMillis() + ", " + alert.updatedMillis() + ", " + ClickHouseSql.quote(alert.details()) + ")");
+        StringBuilder values = new StringBuilder();
+        for (StoredAlert alert : alerts) {
+            values.append(values.isEmpty() ? "" : ", ").append('(').append(ClickHouseSql.quote(alert.key())).append(", ")
+                    .append(alert.firing() ? 1 : 0).append(", ").append(alert.startsMillis()).append(", ").append(alert.endsMillis())
+                    .append(", ").append(alert.updatedMillis()).append(", ").append(ClickHouseSql.quote(alert.details())).append(')');
+        }
+        http.execute(server, "INSERT INTO " + db + ".alerts (key, firing, starts_ms, ends_ms, updated_ms, details) VALUES " + values);
     }
 
     @Override

@@ -15,7 +15,7 @@ import org.duckdb.DuckDBConnection;
 
 /**
  * The alerts' state in a DuckDB store: table {@code alerts} (a row per key, replaced as the alert
- * changes), {@code alert_shapes} (the URL shapes known to have erred) and the hit they were read
+ * changes, an evaluation's changes in one transaction), {@code alert_shapes} (the URL shapes known to have erred) and the hit they were read
  * through in {@code store_meta}. On a connection of its own, committing each write at once: the
  * writer's transactions, which never touch these tables, go on beside it. The tables are made when
  * alerts are first used, so a store that never had alerts has none.
@@ -79,17 +79,33 @@ final class DuckDbAlertStore implements AlertStore {
     }
 
     @Override
-    public synchronized void save(StoredAlert alert) {
-        try (PreparedStatement st = connection().prepareStatement("INSERT OR REPLACE INTO alerts VALUES (?, ?, ?, ?, ?, ?)")) {
-            st.setString(1, alert.key());
-            st.setBoolean(2, alert.firing());
-            st.setLong(3, alert.startsMillis());
-            st.setLong(4, alert.endsMillis());
-            st.setLong(5, alert.updatedMillis());
-            st.setString(6, alert.details());
-            st.execute();
+    public synchronized void save(List<StoredAlert> alerts) {
+        if (alerts.isEmpty()) {
+            return;
+        }
+        try {
+            Connection c = connection();
+            c.setAutoCommit(false);
+            try (PreparedStatement st = c.prepareStatement("INSERT OR REPLACE INTO alerts VALUES (?, ?, ?, ?, ?, ?)")) {
+                for (StoredAlert alert : alerts) {
+                    st.setString(1, alert.key());
+                    st.setBoolean(2, alert.firing());
+                    st.setLong(3, alert.startsMillis());
+                    st.setLong(4, alert.endsMillis());
+                    st.setLong(5, alert.updatedMillis());
+                    st.setString(6, alert.details());
+                    st.addBatch();
+                }
+                st.executeBatch();
+                c.commit();
+            } catch (SQLException e) {
+                c.rollback();
+                throw e;
+            } finally {
+                c.setAutoCommit(true);
+            }
         } catch (SQLException e) {
-            throw failures.of("cannot keep an alert in", e);
+            throw failures.of("cannot keep the alerts in", e);
         }
     }
 
