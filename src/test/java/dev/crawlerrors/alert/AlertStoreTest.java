@@ -2,6 +2,7 @@ package dev.crawlerrors.alert;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.crawlerrors.ClickHouseTest;
 import dev.crawlerrors.store.HitStore;
 import dev.crawlerrors.store.StoredAlert;
 import dev.crawlerrors.store.clickhouse.ClickHouseHitStore;
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.Test;
  * The alerts' state kept a batch at a time on both engines: hundreds of records in one write, the
  * next write's records of the same keys taking their place, what is read back the latest of each.
  */
+@ClickHouseTest
 class AlertStoreTest {
 
     private static final long NOW = 1_780_000_000_000L;
