@@ -7,7 +7,10 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.time.Duration;
+import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
@@ -31,6 +34,9 @@ final class WebhookSender implements AutoCloseable {
     /** Alerts in one message at most; more go in the messages after it. */
     static final int MAX_ALERTS = 100;
     private static final long SAY_EVERY = Duration.ofMinutes(1).toMillis();
+    /** The latest start or resolution first: what just happened before what is told again. */
+    private static final Comparator<Alert.Notice> LATEST_FIRST = Comparator.comparingLong(
+            (Alert.Notice notice) -> notice.firing() ? notice.startsMillis() : notice.endsMillis()).reversed();
 
     private final Receiver receiver;
     private final AlertBook book;
@@ -103,17 +109,26 @@ final class WebhookSender implements AutoCloseable {
         }
     }
 
-    /** Sends what is due, a message of at most {@link #MAX_ALERTS} at a time, until one fails. */
+    /**
+     * Sends what is due, a message of at most {@link #MAX_ALERTS} at a time, until one fails. What
+     * is due is read again before each message and the latest changes go first, so an alert that
+     * fires while a flood is being sent waits for one message, not for the whole backlog.
+     */
     void sendDue(long now) {
-        List<Alert.Notice> due = book.due(receiver, now);
-        for (int from = 0; from < due.size() && !stopped; from += MAX_ALERTS) {
-            List<Alert.Notice> message = due.subList(from, Math.min(due.size(), from + MAX_ALERTS));
+        Set<Alert.Notice> told = new HashSet<>();
+        while (!stopped) {
+            List<Alert.Notice> message = book.due(receiver, now).stream().filter(notice -> !told.contains(notice))
+                    .sorted(LATEST_FIRST).limit(MAX_ALERTS).toList();
+            if (message.isEmpty()) {
+                return;
+            }
             String failure = send(message, now);
             if (failure != null) {
                 failed(message.size(), failure, now);
                 return;
             }
             book.delivered(receiver, message, clock.getAsLong());
+            told.addAll(message);
             sent.addAndGet(message.size());
             recovered(now);
             log.accept("sent to " + receiver.shown() + ": " + described(message));

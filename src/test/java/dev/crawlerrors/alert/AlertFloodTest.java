@@ -11,6 +11,8 @@ import dev.crawlerrors.ingest.Hit;
 import dev.crawlerrors.store.AlertStore;
 import dev.crawlerrors.store.StoredAlert;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
+import dev.crawlerrors.Waits;
+import java.net.http.HttpClient;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -41,7 +43,7 @@ class AlertFloodTest {
     private static final class WatchedStore implements AlertStore {
         final AlertStore store;
         final AtomicInteger writes = new AtomicInteger();
-        final CountDownLatch writing = new CountDownLatch(1);
+        volatile CountDownLatch writing = new CountDownLatch(1);
         volatile CountDownLatch letGo = new CountDownLatch(0);
 
         WatchedStore(AlertStore store) {
@@ -186,6 +188,44 @@ class AlertFloodTest {
         few.add(hits.subList(0, 5), NOW);
         assertThat(rule.firing(few, NOW, ZoneOffset.UTC)).hasSizeLessThanOrEqualTo(NewPatternRule.ONE_BY_ONE)
                 .noneSatisfy(f -> assertThat(f.labels()).containsEntry("shape", NewPatternRule.MORE_SHAPES));
+    }
+
+    @Test
+    void anAlertFiringWhileAFloodIsSentGoesInTheNextMessage() throws Exception {
+        try (DuckDbHitStore duckdb = DuckDbHitStore.inMemory(); AlertReceiver hook = new AlertReceiver()) {
+            WatchedStore store = new WatchedStore(duckdb.alerts());
+            AlertBook book = new AlertBook(store, Duration.ofHours(4), line -> { });
+            Receiver receiver = Receiver.of(hook.url(), AlertFormat.alertmanager);
+            HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+            WebhookSender sender = new WebhookSender(receiver, book, new AlertPayload(() -> "http://127.0.0.1/"), client, line -> { },
+                    () -> NOW + 10);
+            book.update(firing(300), NOW, () -> "s1");
+            store.writing = new CountDownLatch(1);
+            store.letGo = new CountDownLatch(1);
+            List<Firing> withProbe = new ArrayList<>(firing(300));
+            withProbe.add(new Firing("robots-txt|Probe|Google|probe", Map.of("alertname", "Probe"), "robots.txt got 500 on probe",
+                    new ReportLink().with("url", List.of("/robots.txt"))));
+            ExecutorService threads = Executors.newCachedThreadPool();
+            try {
+                CompletableFuture<Void> sending = CompletableFuture.runAsync(() -> sender.sendDue(NOW + 10), threads);
+                // the first 100 of the flood went out, and their delivery is being kept when the probe fires
+                assertThat(store.writing.await(30, TimeUnit.SECONDS)).isTrue();
+                CompletableFuture<Boolean> firing = CompletableFuture.supplyAsync(() -> book.update(withProbe, NOW + 1_000, () -> "s2"), threads);
+                Waits.await("the probe's alert due").atMost(Duration.ofSeconds(30))
+                        .until(() -> book.due(receiver, NOW + 10), due -> due.stream().anyMatch(n -> n.key().contains("Probe")));
+                store.letGo.countDown();
+                sending.get(30, TimeUnit.SECONDS);
+                assertThat(firing.get(30, TimeUnit.SECONDS)).isTrue();
+            } finally {
+                store.letGo.countDown();
+                threads.shutdown();
+            }
+            List<com.fasterxml.jackson.databind.JsonNode> bodies = hook.bodies();
+            assertThat(bodies.get(0).path("alerts")).hasSize(100);
+            assertThat(bodies.get(1).path("alerts").get(0).path("labels").path("alertname").asText()).isEqualTo("Probe");
+            assertThat(bodies.stream().mapToInt(body -> body.path("alerts").size()).sum()).isEqualTo(301);
+            assertThat(sender.sent).hasValue(301);
+        }
     }
 
     /** A lower-case word for {@code i}, distinct for each: {@code ba}, {@code bb}, ... */

@@ -153,6 +153,7 @@ public final class AlertCost {
             received.clear();
             Feeder feeder = new Feeder(log);
             Thread feeding = Thread.ofPlatform().name("feeder").daemon().start(feeder); // a failed run ends the JVM
+            long fed = System.nanoTime();
             Thread.sleep(warmUp * 1000L);
             long cpu0 = cpuTicks(serve.pid());
             long t0 = System.nanoTime();
@@ -163,7 +164,10 @@ public final class AlertCost {
                 long slot = System.nanoTime();
                 long written = feeder.probe(failing ? 500 : 200);
                 if (rules != null) {
-                    latencies.add(awaitAlert(failing ? "firing" : "resolved", written));
+                    double ms = awaitAlert(failing ? "firing" : "resolved", written);
+                    latencies.add(ms);
+                    System.out.printf(Locale.ROOT, "  probe at %5.1f s after the feed began (%s): %,6.0f ms, load %s%n",
+                            (written - fed) / 1e9, failing ? "firing" : "resolved", ms, loadAverage());
                 }
                 failing = !failing;
                 long rest = slot + PROBE_EVERY_MS * 1_000_000 - System.nanoTime();
@@ -188,6 +192,11 @@ public final class AlertCost {
                 serve.destroyForcibly();
             }
         }
+    }
+
+    /** The machine's 1-minute load average, to read a slow alert against. */
+    private static String loadAverage() throws IOException {
+        return Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
     }
 
     /** Waits for the probe's alert of {@code status}; the ms since {@code since}. */
