@@ -80,7 +80,7 @@ public final class UrlReport {
         if (request.report().page() > pages) {
             throw new PageNotFoundException(request.report().page(), pages);
         }
-        List<UrlRow> rows = found.rows().stream().map(this::row).toList();
+        List<UrlRow> rows = withSitemaps(found.rows().stream().map(this::row).toList(), report.sitemapsHeld());
         return new UrlListPage(UrlListPage.TITLE, found.total(), request.report().page(), pages, Paging.PAGE_SIZE, zone.getId(), at.token(),
                 !at.equals(newest), rows);
     }
@@ -89,10 +89,34 @@ public final class UrlReport {
     public void forEachRow(UrlRequest request, Consumer<UrlRow> rows) {
         Snapshot at = snapshot(request.report(), hits.snapshot());
         UrlQuery query = query(request, at);
+        boolean held = report.sitemapsHeld();
+        List<UrlRow> slice = new java.util.ArrayList<>();
         read(() -> {
-            urls.forEach(query, at, state -> rows.accept(row(state)));
+            // asked of the sitemaps a thousand rows at a time, not one question a row
+            urls.forEach(query, at, state -> {
+                slice.add(row(state));
+                if (slice.size() == 1000) {
+                    withSitemaps(slice, held).forEach(rows);
+                    slice.clear();
+                }
+            });
             return null;
         });
+        withSitemaps(slice, held).forEach(rows);
+    }
+
+    /** Whether the store holds a sitemap: then rows say whether one lists their URL, and the CSV has a column for it. */
+    public boolean sitemapsHeld() {
+        return report.sitemapsHeld();
+    }
+
+    /** {@code rows}, each saying whether a sitemap lists its URL, when {@code held}; asked of the store at once. */
+    private List<UrlRow> withSitemaps(List<UrlRow> rows, boolean held) {
+        if (!held || rows.isEmpty()) {
+            return rows;
+        }
+        java.util.Set<dev.crawlerrors.sitemap.SitemapUrl> listed = hits.sitemaps().listed(rows.stream().map(UrlRow::sitemapKey).toList());
+        return rows.stream().map(row -> row.inSitemap(listed.contains(row.sitemapKey()))).toList();
     }
 
     /** The store's question for a request at {@code at}: its filter with its pattern read into the paths it matches. */
@@ -147,6 +171,6 @@ public final class UrlReport {
         return new UrlRow(state.url(), state.host().isEmpty() ? null : state.host(), state.state().name(), state.lastStatus(),
                 minute(state.lastCrawled()), minute(state.firstCrawled()), state.hits(), state.errorHits(), minute(state.firstError()),
                 state.hadError() ? state.firstErrorStatus() : null, minute(state.lastError()), state.hadError() ? state.lastErrorStatus() : null,
-                state.fixed(), minute(state.fixedSince()), state.inconsistent(), state.flips(), byClass);
+                state.fixed(), minute(state.fixedSince()), state.inconsistent(), state.flips(), byClass, null);
     }
 }

@@ -1,5 +1,6 @@
 package dev.crawlerrors.store;
 
+import dev.crawlerrors.sitemap.SitemapUrl;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -55,8 +56,11 @@ public abstract class UrlStateReading implements UrlStates {
     /** Whether a fold would bring the kept states up to {@code at} (it is not older than they are). */
     protected abstract boolean foldReaches(Snapshot at);
 
-    /** The histories at {@code at} of every URL {@code query} asks about (host, prefix, shape), of the hits in its time range. */
+    /** The histories at {@code at} of every URL {@code query} asks about (host, prefix, shape, sitemap), of the hits in its time range. */
     protected abstract void histories(UrlQuery query, Snapshot at, Consumer<UrlHistory> each);
+
+    /** The store's sitemaps, which the states made from histories are matched against for {@code in_sitemap}. */
+    protected abstract SitemapStore sitemaps();
 
 
     @Override
@@ -197,6 +201,11 @@ public abstract class UrlStateReading implements UrlStates {
         if (!keys.isEmpty()) {
             histories(keys, at, false, history -> take(query, history, made::add));
         }
+        if (query.filter().inSitemap() != null && !made.isEmpty()) {
+            // asked of the store at once for all of them, as the engine's own query asks of the kept states
+            Set<SitemapUrl> listed = sitemaps().listed(made.stream().map(UrlStateReading::sitemapKey).toList());
+            made.removeIf(state -> listed.contains(sitemapKey(state)) != query.filter().inSitemap());
+        }
         made.sort(query.sort().order());
         return made;
     }
@@ -220,6 +229,10 @@ public abstract class UrlStateReading implements UrlStates {
         sorted.sort(order);
         List<UrlState> rows = offset >= sorted.size() ? List.of() : sorted.subList((int) offset, sorted.size());
         return new UrlPage(total[0], rows);
+    }
+
+    private static SitemapUrl sitemapKey(UrlState state) {
+        return new SitemapUrl(state.host(), state.url());
     }
 
     private static void take(UrlQuery query, UrlHistory history, Consumer<UrlState> rows) {

@@ -95,7 +95,7 @@ final class UrlRoutes {
         }
         BufferedWriter writer = new BufferedWriter(new OutputStreamWriter(ctx.outputStream(), StandardCharsets.UTF_8), 1 << 16);
         CsvWriter csv = new CsvWriter(writer);
-        csv.row(UrlRow.CSV_LABELS);
+        csv.row(urls.sitemapsHeld() ? UrlRow.CSV_LABELS_WITH_SITEMAPS : UrlRow.CSV_LABELS);
         urls.forEachRow(request, row -> {
             try {
                 csv.row(row.csvCells());

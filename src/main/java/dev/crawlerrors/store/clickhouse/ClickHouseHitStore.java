@@ -54,8 +54,8 @@ public final class ClickHouseHitStore implements HitStore {
         this.snapshots = new ClickHouseSnapshots(http, cluster.meta(), location.database(), writer::commits,
                 clockAheadSeconds);
         this.verdicts = new ClickHouseVerdicts(http, cluster, location.database(), writer, commits::commitIfDirty);
-        this.urlStates = new ClickHouseUrlStates(http, cluster, location.database(), snapshots, verdicts);
         this.sitemaps = new ClickHouseSitemaps(http, cluster, location.database());
+        this.urlStates = new ClickHouseUrlStates(http, cluster, location.database(), snapshots, verdicts, sitemaps);
         this.reader = new ClickHouseHitReader(http, cluster, location.database(), snapshots, verdicts, commits::commitIfDirty, urlStates,
                 sitemaps);
         this.health = new ClickHouseHealth(http, cluster, location, snapshots, commits, reader);

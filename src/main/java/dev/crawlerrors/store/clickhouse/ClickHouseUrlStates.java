@@ -2,6 +2,7 @@ package dev.crawlerrors.store.clickhouse;
 
 import dev.crawlerrors.crawler.Verification;
 import dev.crawlerrors.store.HitFilter;
+import dev.crawlerrors.store.SitemapStore;
 import dev.crawlerrors.store.Snapshot;
 import dev.crawlerrors.store.StatusRange;
 import dev.crawlerrors.store.UrlHistory;
@@ -56,10 +57,12 @@ final class ClickHouseUrlStates extends UrlStateReading {
     private final AtomicBoolean foldAsked = new AtomicBoolean();
     /** The snapshot of the newest fold, as last read. */
     private volatile ClickHouseSnapshots.View folded;
+    private final SitemapStore sitemaps;
 
     ClickHouseUrlStates(ClickHouseHttp http, ClickHouseCluster cluster, String db, ClickHouseSnapshots snapshots,
-            ClickHouseVerdicts verdicts) {
+            ClickHouseVerdicts verdicts, SitemapStore sitemaps) {
         this.http = http;
+        this.sitemaps = sitemaps;
         this.cluster = cluster;
         this.db = db;
         this.log = db + (cluster.distributed() ? ".url_log" : ".url_log_local");
@@ -202,6 +205,11 @@ final class ClickHouseUrlStates extends UrlStateReading {
     }
 
     @Override
+    protected SitemapStore sitemaps() {
+        return sitemaps;
+    }
+
+    @Override
     public void catchUp() {
         if (folded.total() >= snapshots.newest().total() || !foldAsked.compareAndSet(false, true)) {
             return;
@@ -322,8 +330,8 @@ final class ClickHouseUrlStates extends UrlStateReading {
                 + folded.total() + " ORDER BY k, version DESC LIMIT 1 BY k) WHERE " + String.join(" AND ", parts);
     }
 
-    /** A query's conditions on a URL's name: its host, prefix and shape. */
-    private static void urlConditions(UrlQuery q, List<String> parts) {
+    /** A query's conditions on a URL's name: its host, prefix and shape, and whether a sitemap lists it. */
+    private void urlConditions(UrlQuery q, List<String> parts) {
         if (q.filter().host() != null) {
             parts.add("host = " + ClickHouseSql.quote(q.filter().host()));
         }
@@ -332,6 +340,9 @@ final class ClickHouseUrlStates extends UrlStateReading {
         }
         if (q.filter().urlPattern() != null) {
             parts.add(ClickHouseFilter.pattern(q.filter().urlPattern()));
+        }
+        if (q.filter().inSitemap() != null) {
+            parts.add(ClickHouseSitemaps.condition(db, q.filter().inSitemap()));
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.crawlerrors.store.duckdb;
 
+import dev.crawlerrors.store.SitemapStore;
 import dev.crawlerrors.store.Snapshot;
 import dev.crawlerrors.store.StatusRange;
 import dev.crawlerrors.store.StoreException;
@@ -55,10 +56,12 @@ final class DuckDbUrlStates extends UrlStateReading {
     /** The last hit stored before the store kept URL states: those up to it have no history until a fold reads them. */
     private final long keyedFrom;
     private final AtomicBoolean foldAsked = new AtomicBoolean();
+    private final SitemapStore sitemaps;
 
-    DuckDbUrlStates(org.duckdb.DuckDBConnection connection, DuckDbQuery query, DuckDbClaims claims, DuckDbHitWriter writer, String location)
-            throws SQLException {
+    DuckDbUrlStates(org.duckdb.DuckDBConnection connection, DuckDbQuery query, DuckDbClaims claims, DuckDbHitWriter writer, String location,
+            SitemapStore sitemaps) throws SQLException {
         this.connection = connection;
+        this.sitemaps = sitemaps;
         this.query = query;
         this.claims = claims;
         this.writer = writer;
@@ -78,6 +81,11 @@ final class DuckDbUrlStates extends UrlStateReading {
     @Override
     public void fold() {
         writer.exclusive(this::foldTo);
+    }
+
+    @Override
+    protected SitemapStore sitemaps() {
+        return sitemaps;
     }
 
     @Override
@@ -292,6 +300,10 @@ final class DuckDbUrlStates extends UrlStateReading {
         }
         if (q.filter().urlPattern() != null) {
             parts.add(DuckDbFilter.pattern(q.filter().urlPattern(), params).replace("h.url", "n.url"));
+        }
+        if (q.filter().inSitemap() != null) {
+            String listed = DuckDbSitemaps.LISTED.replace("h.host", "n.host").replace("h.url", "n.url");
+            parts.add(q.filter().inSitemap() ? listed : "NOT " + listed);
         }
     }
 

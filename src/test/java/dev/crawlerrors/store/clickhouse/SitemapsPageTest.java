@@ -193,4 +193,40 @@ class SitemapsPageTest {
         assertThat(csv.lines().findFirst().orElseThrow()).endsWith(",Crawler,In sitemap");
         assertThat(csv.lines().skip(1).filter(line -> line.endsWith(",yes")).count()).isEqualTo(listedRows);
     }
+
+    @Test
+    void filtersTheUrlsPageBySitemapAndSaysOfEachUrlWhetherOneListsItTheSameFromBothStores() throws Exception {
+        List<String> fromEach = new ArrayList<>();
+        for (ReportServer server : List.of(embeddedServer, clickHouseServer)) {
+            StringBuilder listed = new StringBuilder();
+            JsonNode first = json(server, "/api/crawl-errors/urls?state=all");
+            for (int page = 1; page <= first.get("pages").asInt(); page++) {
+                for (JsonNode row : json(server, "/api/crawl-errors/urls?state=all&page=" + page).get("rows")) {
+                    listed.append(row.get("url").asText()).append(' ').append(row.get("inSitemap").asBoolean()).append('\n');
+                }
+            }
+            long yes = listed.toString().lines().filter(line -> line.endsWith(" true")).count();
+            assertThat(yes).isPositive();
+            // the kept states (all time) and the states made from a time range's hits answer alike
+            for (String view : List.of("state=all", "state=all&from=2020-01-01T00:00")) {
+                JsonNode inSitemap = json(server, "/api/crawl-errors/urls?" + view + "&in_sitemap=yes");
+                assertThat(inSitemap.get("total").asLong()).as(view).isEqualTo(yes);
+                assertThat(inSitemap.get("rows").findValues("inSitemap")).allMatch(JsonNode::asBoolean);
+                JsonNode notInSitemap = json(server, "/api/crawl-errors/urls?" + view + "&in_sitemap=no");
+                assertThat(notInSitemap.get("total").asLong()).as(view).isEqualTo(first.get("total").asLong() - yes);
+                assertThat(notInSitemap.get("rows").findValues("inSitemap")).noneMatch(JsonNode::asBoolean);
+            }
+            fromEach.add(listed.toString());
+        }
+
+        assertThat(fromEach.get(0).lines()).contains("/antwerp/de-keyserlei true", "/antwerp/de-keyserlei/ false");
+        assertThat(fromEach.get(1)).isEqualTo(fromEach.get(0));
+        String csv = get(embeddedServer, "/crawl-errors/urls.csv?state=all").body();
+        assertThat(csv.lines().findFirst().orElseThrow()).endsWith(",Inconsistent,In sitemap");
+        assertThat(csv.lines().skip(1).filter(line -> line.endsWith(",yes")).count())
+                .isEqualTo(fromEach.get(0).lines().filter(line -> line.endsWith(" true")).count());
+        HttpResponse<String> bad = get(embeddedServer, "/api/crawl-errors/urls?in_sitemap=maybe");
+        assertThat(bad.statusCode()).isEqualTo(400);
+        assertThat(JSON.readTree(bad.body()).get("parameter").asText()).isEqualTo("in_sitemap");
+    }
 }
