@@ -5,6 +5,7 @@ import dev.crawlerrors.store.AlertStore;
 import dev.crawlerrors.store.HitReader;
 import dev.crawlerrors.store.Snapshot;
 import dev.crawlerrors.text.Failures;
+import dev.crawlerrors.text.Threads;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -203,13 +204,7 @@ public final class Alerts implements AutoCloseable, MeterBinder {
         synchronized (this) {
             t = thread;
         }
-        if (t != null) {
-            try {
-                t.join(TimeUnit.SECONDS.toMillis(5));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        Threads.awaitEnd(t, Duration.ofSeconds(5));
         senders.forEach(WebhookSender::close);
     }
 }

@@ -8,9 +8,11 @@ import dev.crawlerrors.ingest.source.LogFollower;
 import dev.crawlerrors.ingest.source.LogReader;
 import dev.crawlerrors.store.WritableStore;
 import dev.crawlerrors.text.Failures;
+import dev.crawlerrors.text.Threads;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -174,13 +176,7 @@ public final class FollowedLogs implements LiveSource {
         synchronized (this) {
             t = thread;
         }
-        if (t != null) {
-            try {
-                t.join(TimeUnit.SECONDS.toMillis(30));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        Threads.awaitEnd(t, Duration.ofSeconds(30));
         follower.close();
         reader.close();
         patternReaders.forEach(LogReader::close);

@@ -12,6 +12,7 @@ import dev.crawlerrors.ingest.format.LineParser;
 import dev.crawlerrors.ingest.format.UnrecognizedFormatException;
 import dev.crawlerrors.text.Failures;
 import dev.crawlerrors.text.Figures;
+import dev.crawlerrors.text.Threads;
 import java.io.ByteArrayInputStream;
 import java.io.EOFException;
 import java.io.IOException;
@@ -158,13 +159,7 @@ public final class LogFollower implements AutoCloseable {
         synchronized (this) {
             t = thread;
         }
-        if (t != null) {
-            try {
-                t.join(TimeUnit.SECONDS.toMillis(30));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        Threads.awaitEnd(t, Duration.ofSeconds(30));
         files.forEach(Followed::close);
     }
 
