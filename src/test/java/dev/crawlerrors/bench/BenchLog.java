@@ -1,5 +1,8 @@
 package dev.crawlerrors.bench;
 
+import static dev.crawlerrors.bench.BenchWords.CITIES;
+import static dev.crawlerrors.bench.BenchWords.MONTHS;
+
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -53,12 +56,9 @@ public final class BenchLog {
     private static final int MEAN_GAP_MILLIS = 86;
 
     private static final String SITE = "https://www.straatinfo.test";
-    private static final String[] MONTHS = {"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
 
     // ---- site structure ---------------------------------------------------------------------
 
-    private static final String[] CITIES = {"antwerpen", "gent", "brugge", "leuven", "mechelen", "vilvoorde", "hasselt",
-        "kortrijk", "oostende", "aalst", "genk", "sint-niklaas", "brussel", "namur", "liege", "charleroi"};
     private static final String[] STREET_FIRST = {"kerk", "molen", "stations", "markt", "school", "linden", "beuken",
         "eiken", "hoog", "nieuw", "oud", "zand", "brouwers", "koning", "bos", "dorp", "veld", "water", "sint-jans", "kasteel"};
     private static final String[] STREET_LAST = {"straat", "laan", "plein", "weg", "dreef", "lei", "steenweg", "kaai", "hof", "pad"};

@@ -1,5 +1,7 @@
 package dev.crawlerrors.bench;
 
+import static dev.crawlerrors.bench.BenchWords.CITIES;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.net.URI;
@@ -92,8 +94,6 @@ public final class ReadBench {
 
     private static final int[] STATUSES = {301, 304, 308, 404, 410, 500, 503};
     private static final String[] CRAWLERS = {"Googlebot Smartphone", "Googlebot Desktop", "Google-InspectionTool"};
-    private static final String[] CITIES = {"antwerpen", "gent", "brugge", "leuven", "mechelen", "vilvoorde", "hasselt", "kortrijk",
-        "oostende", "aalst", "genk", "sint-niklaas", "brussel", "namur", "liege", "charleroi"};
 
     /** A city's pages, or its streets' index under one letter. */
     private static String prefix(SplittableRandom random) {

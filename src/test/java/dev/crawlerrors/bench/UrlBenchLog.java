@@ -1,5 +1,12 @@
 package dev.crawlerrors.bench;
 
+import static dev.crawlerrors.bench.BenchWords.CITIES;
+import static dev.crawlerrors.bench.BenchWords.DESKTOP;
+import static dev.crawlerrors.bench.BenchWords.INSPECTION;
+import static dev.crawlerrors.bench.BenchWords.MONTHS;
+import static dev.crawlerrors.bench.BenchWords.SECTIONS;
+import static dev.crawlerrors.bench.BenchWords.SMARTPHONE;
+
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -30,14 +37,6 @@ import java.util.SplittableRandom;
 public final class UrlBenchLog {
 
     private static final long SEED = 20261130L;
-    private static final String[] MONTHS = {"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
-    private static final String[] CITIES = {"antwerpen", "gent", "brugge", "leuven", "mechelen", "vilvoorde", "hasselt",
-        "kortrijk", "oostende", "aalst", "genk", "sint-niklaas", "brussel", "namur", "liege", "charleroi"};
-    private static final String[] SECTIONS = {"parkeren", "mobiliteit", "bedrijven", "scholen"};
-    private static final String SMARTPHONE = "Mozilla/5.0 (Linux; Android 6.0.1; Nexus 5X Build/MMB29P) AppleWebKit/537.36"
-            + " (KHTML, like Gecko) Chrome/131.0.6778.108 Mobile Safari/537.36 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
-    private static final String DESKTOP = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
-    private static final String INSPECTION = "Mozilla/5.0 (compatible; Google-InspectionTool/1.0;)";
     private static final String BING = "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)";
     private static final String GPT = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)";
     static final long DAY = 86_400_000L;
