@@ -10,11 +10,11 @@ import dev.crawlerrors.store.WritableStore;
 import dev.crawlerrors.store.remote.StoreSocketClient;
 import dev.crawlerrors.text.Failures;
 import dev.crawlerrors.text.Figures;
+import dev.crawlerrors.text.Futures;
 import dev.crawlerrors.text.ShownText;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code crawl-errors import FILE...}: reads access logs into the store. */
@@ -105,10 +105,6 @@ final class ImportCommand implements Callable<Integer> {
 
     /** The store once open; a failure to open it is thrown as it was thrown. */
     private static WritableStore opened(CompletableFuture<WritableStore> opening) {
-        try {
-            return opening.join();
-        } catch (CompletionException e) {
-            throw e.getCause() instanceof RuntimeException cause ? cause : e;
-        }
+        return Futures.join(opening);
     }
 }

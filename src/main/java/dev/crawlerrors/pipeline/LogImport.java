@@ -31,6 +31,7 @@ import dev.crawlerrors.store.StoreHealth;
 import dev.crawlerrors.store.VerdictStore;
 import dev.crawlerrors.store.WritableStore;
 import dev.crawlerrors.text.Failures;
+import dev.crawlerrors.text.Futures;
 import java.io.EOFException;
 import java.io.IOException;
 import java.util.ArrayDeque;
@@ -43,8 +44,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -151,11 +150,7 @@ public final class LogImport {
 
         /** The listing once done; a failure is thrown as it was thrown. */
         LogFiles.Expansion get() {
-            try {
-                return expansion.join();
-            } catch (CompletionException e) {
-                throw e.getCause() instanceof RuntimeException cause ? cause : e;
-            }
+            return Futures.join(expansion);
         }
     }
 
@@ -629,11 +624,7 @@ public final class LogImport {
     }
 
     private static Prepared get(Future<Prepared> prepared) throws Exception {
-        try {
-            return prepared.get();
-        } catch (ExecutionException e) {
-            throw e.getCause() instanceof Exception cause ? cause : e;
-        }
+        return Futures.get(prepared);
     }
 
     private SourceOutcome outcome(LogSource source, LogReadTally tally) {

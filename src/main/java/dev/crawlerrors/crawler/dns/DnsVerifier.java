@@ -1,5 +1,6 @@
 package dev.crawlerrors.crawler.dns;
 
+import dev.crawlerrors.text.Futures;
 import java.net.Inet4Address;
 import java.net.Inet6Address;
 import java.net.InetAddress;
@@ -12,11 +13,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -191,7 +190,7 @@ public final class DnsVerifier implements AutoCloseable {
      */
     public CompletableFuture<DnsEvidence> check(String ip, List<String> domains) {
         try {
-            return start(ip, domains).exceptionally(e -> DnsEvidence.failed("checking " + ip + " failed: " + unwrap(e)));
+            return start(ip, domains).exceptionally(e -> DnsEvidence.failed("checking " + ip + " failed: " + Futures.unwrap(e)));
         } catch (RuntimeException e) {
             return done(DnsEvidence.failed("checking " + ip + " failed: " + e));
         }
@@ -440,7 +439,7 @@ public final class DnsVerifier implements AutoCloseable {
     }
 
     private String describe(Throwable error) {
-        Throwable cause = unwrap(error);
+        Throwable cause = Futures.unwrap(error);
         if (cause instanceof SocketTimeoutException) {
             return timedOut;
         }
@@ -515,14 +514,6 @@ public final class DnsVerifier implements AutoCloseable {
         InetAddress host = address.getAddress();
         String text = DnsAnswer.text(host);
         return (host instanceof Inet6Address ? "[" + text + "]" : text) + ":" + address.getPort();
-    }
-
-    private static Throwable unwrap(Throwable error) {
-        Throwable cause = error;
-        while ((cause instanceof CompletionException || cause instanceof ExecutionException) && cause.getCause() != null) {
-            cause = cause.getCause();
-        }
-        return cause;
     }
 
     private static <T> CompletableFuture<T> done(T value) {

@@ -19,13 +19,13 @@ import dev.crawlerrors.ingest.format.LogText;
 import dev.crawlerrors.ingest.format.UnrecognizedFormatException;
 import dev.crawlerrors.text.Failures;
 import dev.crawlerrors.text.Figures;
+import dev.crawlerrors.text.Futures;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -396,12 +396,7 @@ public final class LogReader implements AutoCloseable {
     private static SourceProgress deliver(Pending pending, ParseCounts total, SourceProgress from, SourceProgress handedOn, SourceSink sink,
             ArrayDeque<byte[]> spare) throws Exception {
         // the chunk's array goes back for the next chunk once its lines are parsed
-        Parsed parsed;
-        try {
-            parsed = pending.parsed.get();
-        } catch (ExecutionException e) {
-            throw e.getCause() instanceof Exception cause ? cause : e;
-        }
+        Parsed parsed = Futures.get(pending.parsed);
         if (pending.chunk != null) {
             spare.push(pending.chunk);
         }
