@@ -12,6 +12,7 @@ import dev.crawlerrors.text.Failures;
 import dev.crawlerrors.text.Figures;
 import dev.crawlerrors.text.Futures;
 import dev.crawlerrors.text.ShownText;
+import dev.crawlerrors.text.Threads;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
@@ -71,7 +72,7 @@ final class ImportCommand implements Callable<Integer> {
         // each is a tenth of a second or more of every import's start. A catalog of the user's own
         // is read first, so that a mistake in it leaves no store file behind.
         CompletableFuture<WritableStore> opening = store.hasOwnCatalog() ? null
-                : CompletableFuture.supplyAsync(store::openStoreForImport, task -> Thread.ofPlatform().daemon().name("store-open").start(task));
+                : CompletableFuture.supplyAsync(store::openStoreForImport, task -> Threads.startDaemon("store-open", task));
         CrawlerCatalog catalog = store.catalog();
         boolean reading = false;
         try (WritableStore hits = opening == null ? store.openStoreForImport() : opened(opening);

@@ -32,6 +32,7 @@ import dev.crawlerrors.store.VerdictStore;
 import dev.crawlerrors.store.WritableStore;
 import dev.crawlerrors.text.Failures;
 import dev.crawlerrors.text.Futures;
+import dev.crawlerrors.text.Threads;
 import java.io.EOFException;
 import java.io.IOException;
 import java.util.ArrayDeque;
@@ -161,7 +162,7 @@ public final class LogImport {
      */
     public static Listing listAhead(List<String> sources) {
         return new Listing(CompletableFuture.supplyAsync(() -> LogFiles.expand(sources),
-                task -> Thread.ofPlatform().daemon().name("log-list").start(task)));
+                task -> Threads.startDaemon("log-list", task)));
     }
 
     /** {@link #run(List, ImportListener.Factory, boolean)}, the arguments listed by {@link #listAhead}. */
@@ -175,7 +176,7 @@ public final class LogImport {
         try {
             List<LogSource> toRead = unchanged(expansion.sources(), summary);
             ExecutorService preparers = Executors.newFixedThreadPool(Math.max(1, Runtime.getRuntime().availableProcessors()),
-                    runnable -> Thread.ofPlatform().daemon().name("log-open").unstarted(runnable));
+                    Threads.daemons("log-open"));
             Map<String, LogSource> read;
             try (LogReader reader = new LogReader(formats);
                  ImportListener listener = progress.start(bytesToRead(toRead), toRead.size())) {
@@ -233,7 +234,7 @@ public final class LogImport {
                     throw refused;
                 }
                 ExecutorService preparers = Executors.newFixedThreadPool(Math.max(1, Runtime.getRuntime().availableProcessors()),
-                        runnable -> Thread.ofPlatform().daemon().name("log-open").unstarted(runnable));
+                        Threads.daemons("log-open"));
                 try (LogReader reader = new LogReader(formats)) {
                     Reading reading = new Reading(reader, ImportListener.NONE, preparers, summary);
                     reading.again = true;
@@ -276,7 +277,7 @@ public final class LogImport {
                 return summary;
             }
             ExecutorService preparers = Executors.newFixedThreadPool(Math.max(1, Runtime.getRuntime().availableProcessors()),
-                    runnable -> Thread.ofPlatform().daemon().name("log-open").unstarted(runnable));
+                    Threads.daemons("log-open"));
             try {
                 Reading reading = new Reading(reader, ImportListener.NONE, preparers, summary);
                 reading.wholeOnly = true;

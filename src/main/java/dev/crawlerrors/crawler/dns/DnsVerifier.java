@@ -1,6 +1,7 @@
 package dev.crawlerrors.crawler.dns;
 
 import dev.crawlerrors.text.Futures;
+import dev.crawlerrors.text.Threads;
 import java.net.Inet4Address;
 import java.net.Inet6Address;
 import java.net.InetAddress;
@@ -20,10 +21,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 import org.xbill.DNS.Address;
@@ -137,12 +136,12 @@ public final class DnsVerifier implements AutoCloseable {
         this.timeoutNanos = timeout.toNanos();
         this.timedOut = "timed out after " + timeout.toMillis() + " ms asking " + serverText;
         this.cache = new DnsAnswerCache(maxCachedAnswers, maxCachedNegatives, nanoTime);
-        this.workers = Executors.newFixedThreadPool(WORKER_THREADS, daemon("dns-verifier-"));
+        this.workers = Executors.newFixedThreadPool(WORKER_THREADS, Threads.numberedDaemons("dns-verifier-"));
         this.permits = new QueryPermits(maxInFlight);
         // One sweep over the queries in send order rather than a timer task per query, which costs
         // a locked heap insert and removal for every answer that comes in time.
         long tick = Math.clamp(timeoutNanos / 20, TimeUnit.MILLISECONDS.toNanos(5), TimeUnit.MILLISECONDS.toNanos(100));
-        this.timer = new ScheduledThreadPoolExecutor(1, daemon("dns-verifier-timeouts-"));
+        this.timer = new ScheduledThreadPoolExecutor(1, Threads.numberedDaemons("dns-verifier-timeouts-"));
         this.timer.scheduleWithFixedDelay(this::expire, tick, tick, TimeUnit.NANOSECONDS);
     }
 
@@ -518,15 +517,6 @@ public final class DnsVerifier implements AutoCloseable {
 
     private static <T> CompletableFuture<T> done(T value) {
         return CompletableFuture.completedFuture(value);
-    }
-
-    private static ThreadFactory daemon(String prefix) {
-        AtomicInteger count = new AtomicInteger();
-        return task -> {
-            Thread thread = new Thread(task, prefix + count.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        };
     }
 
     /** A query in flight; {@code settled} makes answer, error, timeout and close race safely. */
