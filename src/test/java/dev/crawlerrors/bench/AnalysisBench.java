@@ -7,6 +7,7 @@ import dev.crawlerrors.crawler.Verdict;
 import dev.crawlerrors.crawler.Verification;
 import dev.crawlerrors.ingest.Hit;
 import dev.crawlerrors.report.CrawlErrorReport;
+import dev.crawlerrors.report.ReportConfig;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import dev.crawlerrors.web.ReportServer;
 import java.net.URI;
@@ -73,7 +74,7 @@ public final class AnalysisBench {
         baseline(copy);
         try (DuckDbHitStore store = DuckDbHitStore.open(copy)) {
             System.out.printf("store %s: %,d hits%n", file, store.health().size());
-            CrawlErrorReport report = new CrawlErrorReport(store.reader(), ZoneOffset.UTC, List.of("/{city}/{street}/{section}"), Duration.ofSeconds(60));
+            CrawlErrorReport report = new CrawlErrorReport(store.reader(), ReportConfig.in(ZoneOffset.UTC).withUrlNames(List.of("/{city}/{street}/{section}")).withSummaryWait(Duration.ofSeconds(60)));
             ReportServer server = ReportServer.start(report, store.health(), "127.0.0.1", 0);
             base = "http://127.0.0.1:" + server.port();
             try {

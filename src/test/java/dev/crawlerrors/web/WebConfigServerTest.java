@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import at.favre.lib.crypto.bcrypt.BCrypt;
 import dev.crawlerrors.DemoFixture;
 import dev.crawlerrors.report.CrawlErrorReport;
+import dev.crawlerrors.report.ReportConfig;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import java.io.InputStream;
 import java.net.URI;
@@ -49,7 +50,7 @@ class WebConfigServerTest {
     @BeforeAll
     static void open() throws Exception {
         store = DemoFixture.demoStore(dir);
-        report = new CrawlErrorReport(store.reader(), ZoneId.of("UTC"));
+        report = new CrawlErrorReport(store.reader(), ReportConfig.in(ZoneId.of("UTC")));
     }
 
     @AfterAll
