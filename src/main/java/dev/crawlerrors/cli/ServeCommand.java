@@ -151,8 +151,8 @@ final class ServeCommand implements Callable<Integer> {
             if (alerts != null) {
                 meters.add(alerts);
             }
-            reportServer = server.start(report, hits.health(), new ServedEvidence(verifier), meters,
-                    alerts == null ? null : alerts::listing);
+            reportServer = server.start(report, hits.health(), server.config().withEvidence(new ServedEvidence(verifier))
+                    .withMeters(meters).withAlerts(alerts == null ? null : alerts::listing));
             listening[0] = reportServer;
             started.add(reportServer);
             if (alerts != null) {

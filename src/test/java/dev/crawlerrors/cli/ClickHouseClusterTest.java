@@ -15,6 +15,7 @@ import dev.crawlerrors.store.clickhouse.ClickHouseTestCluster;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import dev.crawlerrors.store.remote.ServedStore;
 import dev.crawlerrors.web.ReportServer;
+import dev.crawlerrors.web.ServerConfig;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.net.URI;
@@ -87,11 +88,11 @@ class ClickHouseClusterTest {
         String servedBefore = stamp(ServedStore.fileOf(defaultDb));
         String socketBefore = stamp(defaultDb.resolveSibling(defaultDb.getFileName() + ".serve.d"));
         try (DuckDbHitStore duck = DuckDbHitStore.open(dir.resolve("embedded.duckdb"));
-             ReportServer duckServer = ReportServer.start(new CrawlErrorReport(duck.reader(), ReportConfig.in(ZoneId.of("Europe/Brussels"))), duck.health(), "127.0.0.1", 0);
+             ReportServer duckServer = ReportServer.start(new CrawlErrorReport(duck.reader(), ReportConfig.in(ZoneId.of("Europe/Brussels"))), duck.health(), ServerConfig.on("127.0.0.1", 0));
              ServeProcess serve = ServeProcess.start(dir.resolve("serve.out"), "--db", url, "--port", "0", "--timezone",
                      "Europe/Brussels", "--ip-ranges", IP_RANGES.toString(), "--dns-server", "none");
              ClickHouseHitStore other = ClickHouseHitStore.open(cluster.location(db), ClickHouseSettings.SERVE);
-             ReportServer otherServer = ReportServer.start(new CrawlErrorReport(other.reader(), ReportConfig.in(ZoneId.of("Europe/Brussels"))), other.health(), "127.0.0.1", 0)) {
+             ReportServer otherServer = ReportServer.start(new CrawlErrorReport(other.reader(), ReportConfig.in(ZoneId.of("Europe/Brussels"))), other.health(), ServerConfig.on("127.0.0.1", 0))) {
             assertThat(Files.readString(dir.resolve("serve.out"))).contains("Store: ClickHouse store " + url + " (2 shards;");
             // ClickHouse takes every import itself: the serve listens for none where the default DuckDB file would be
             assertThat(stamp(ServedStore.fileOf(defaultDb))).isEqualTo(servedBefore);

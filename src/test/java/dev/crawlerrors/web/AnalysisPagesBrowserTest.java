@@ -46,8 +46,7 @@ class AnalysisPagesBrowserTest {
     static void start() throws Exception {
         store = DemoFixture.demoStore(Files.createDirectories(dir.resolve("demo")));
         CrawlErrorReport report = new CrawlErrorReport(store.reader(), ReportConfig.in(ZoneId.of("UTC")).withUrlNames(List.of(DemoLog.URL_NAMES)).withSummaryWait(Duration.ofSeconds(30)));
-        server = ReportServer.start(report, store.health(), "127.0.0.1", 0,
-                () -> List.of("common-crawlers.json: 2 prefixes, created 2025-05-14T00:00:00 (demo data)"));
+        server = ReportServer.start(report, store.health(), ServerConfig.on("127.0.0.1", 0).withEvidence(() -> List.of("common-crawlers.json: 2 prefixes, created 2025-05-14T00:00:00 (demo data)")));
         base = "http://127.0.0.1:" + server.port();
         driver = Chromium.start(dir, 1400, 900, "--hide-scrollbars");
     }

@@ -61,7 +61,7 @@ class CrawlerFilterTest {
             hits.add(new CrawlerHit(hit, identifier.identify(r[0]).orElseThrow(), new Verdict(Verification.unverified, "test")));
         }
         store.writer().append(hits);
-        server = ReportServer.start(new CrawlErrorReport(store.reader(), ReportConfig.in(ZoneId.of("UTC")).withCatalog(catalog)), store.health(), "127.0.0.1", 0);
+        server = ReportServer.start(new CrawlErrorReport(store.reader(), ReportConfig.in(ZoneId.of("UTC")).withCatalog(catalog)), store.health(), ServerConfig.on("127.0.0.1", 0));
     }
 
     @AfterAll

@@ -121,7 +121,7 @@ class FilterCombinationsTest {
         }
         store = DuckDbHitStore.inMemory();
         store.writer().append(hits);
-        server = ReportServer.start(new CrawlErrorReport(store.reader(), ReportConfig.in(ZONE).withSummaryWait(Duration.ofSeconds(30))), store.health(), "127.0.0.1", 0);
+        server = ReportServer.start(new CrawlErrorReport(store.reader(), ReportConfig.in(ZONE).withSummaryWait(Duration.ofSeconds(30))), store.health(), ServerConfig.on("127.0.0.1", 0));
     }
 
     @AfterAll

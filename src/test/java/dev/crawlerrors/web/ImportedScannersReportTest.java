@@ -95,7 +95,7 @@ class ImportedScannersReportTest {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         summary.print(new PrintStream(out, true, StandardCharsets.UTF_8));
         printed = out.toString(StandardCharsets.UTF_8);
-        server = ReportServer.start(new CrawlErrorReport(store.reader(), ReportConfig.in(ZoneId.of("UTC")).withCatalog(catalog)), store.health(), "127.0.0.1", 0);
+        server = ReportServer.start(new CrawlErrorReport(store.reader(), ReportConfig.in(ZoneId.of("UTC")).withCatalog(catalog)), store.health(), ServerConfig.on("127.0.0.1", 0));
     }
 
     private static String line(int minute, String ip, String url, int status, String agent) {

@@ -51,8 +51,7 @@ class InSitemapFilterTest {
         }
         List<SitemapUrl> listed = urls.stream().filter(u -> u.hashCode() % 2 == 0).map(u -> new SitemapUrl("www.example.be", u)).toList();
         store.sitemaps().replace("https://www.example.be/sitemap.xml", Instant.now(), listed);
-        server = ReportServer.start(new CrawlErrorReport(store.reader(), ReportConfig.in(ZoneId.of("UTC")).withUrlNames(List.of(DemoLog.URL_NAMES)).withSummaryWait(Duration.ofSeconds(30))),
-                store.health(), "127.0.0.1", 0);
+        server = ReportServer.start(new CrawlErrorReport(store.reader(), ReportConfig.in(ZoneId.of("UTC")).withUrlNames(List.of(DemoLog.URL_NAMES)).withSummaryWait(Duration.ofSeconds(30))), store.health(), ServerConfig.on("127.0.0.1", 0));
     }
 
     @AfterAll

@@ -36,8 +36,7 @@ class OverviewWithoutTimesTest {
                         googlebot, new Verdict(Verification.verified, "test")));
         try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
             store.writer().append(hits);
-            try (ReportServer server = ReportServer.start(new CrawlErrorReport(store.reader(), ReportConfig.in(ZoneOffset.UTC).withSummaryWait(Duration.ofSeconds(30))),
-                    store.health(), "127.0.0.1", 0)) {
+            try (ReportServer server = ReportServer.start(new CrawlErrorReport(store.reader(), ReportConfig.in(ZoneOffset.UTC).withSummaryWait(Duration.ofSeconds(30))), store.health(), ServerConfig.on("127.0.0.1", 0))) {
                 HttpClient http = HttpClient.newHttpClient();
                 String base = "http://127.0.0.1:" + server.port();
                 Document html = Jsoup.parse(http.send(HttpRequest.newBuilder(URI.create(base + "/crawl-errors/overview")).build(),

@@ -55,7 +55,7 @@ class ReportParametersFuzzTest {
     static void start() throws Exception {
         dir = Files.createTempDirectory("report-parameters-fuzz");
         store = DemoFixture.demoStore(dir);
-        server = ReportServer.start(new CrawlErrorReport(store.reader(), ReportConfig.in(ZoneId.of("Europe/Brussels"))), store.health(), "127.0.0.1", 0);
+        server = ReportServer.start(new CrawlErrorReport(store.reader(), ReportConfig.in(ZoneId.of("Europe/Brussels"))), store.health(), ServerConfig.on("127.0.0.1", 0));
     }
 
     @AfterContainer

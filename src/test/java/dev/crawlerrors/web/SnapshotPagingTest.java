@@ -51,7 +51,7 @@ class SnapshotPagingTest {
     @BeforeEach
     void start() {
         store = DuckDbHitStore.open(dir.resolve("hits.duckdb"));
-        server = ReportServer.start(new CrawlErrorReport(store.reader(), ReportConfig.in(ZoneOffset.UTC)), store.health(), "127.0.0.1", 0, List::of);
+        server = ReportServer.start(new CrawlErrorReport(store.reader(), ReportConfig.in(ZoneOffset.UTC)), store.health(), ServerConfig.on("127.0.0.1", 0));
     }
 
     @AfterEach

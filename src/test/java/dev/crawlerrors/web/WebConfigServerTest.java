@@ -69,7 +69,7 @@ class WebConfigServerTest {
     }
 
     private static ReportServer serve(WebConfig web) {
-        return ReportServer.start(report, store.health(), "127.0.0.1", 0, List::of, List.of(), 4, web);
+        return ReportServer.start(report, store.health(), ServerConfig.on("127.0.0.1", 0).withReaders(4).withWeb(web));
     }
 
     private static HttpResponse<String> get(HttpClient client, String url, String user, String password) throws Exception {
