@@ -184,7 +184,7 @@ public final class DnsVerifier implements AutoCloseable {
      * is not in {@code googlebot.com}).
      *
      * @param ip      an IPv4 or IPv6 address as text; an IPv4-mapped IPv6 address is checked as IPv4
-     * @param domains the accepted domains, e.g. {@link Crawler#dnsDomains()}
+     * @param domains the accepted domains, e.g. {@code Crawler#dnsDomains()}
      * @return the evidence; never fails exceptionally
      */
     public CompletableFuture<DnsEvidence> check(String ip, List<String> domains) {

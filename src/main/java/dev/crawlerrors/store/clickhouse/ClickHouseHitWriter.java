@@ -73,7 +73,7 @@ final class ClickHouseHitWriter {
     private volatile boolean dirty;
     /**
      * Progress appended that no commit has covered yet, by log key and by file identity: what
-     * {@link #imported} and {@link #importedFiles} add to what the store holds, so that an import of
+     * {@code #imported} and {@code #importedFiles} add to what the store holds, so that an import of
      * thousands of small logs does not commit once a log to find its own progress. Entries go once
      * the batch that carries them is committed (or failed), unless a later one took their place.
      */

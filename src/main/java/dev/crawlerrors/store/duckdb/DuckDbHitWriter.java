@@ -116,7 +116,7 @@ final class DuckDbHitWriter implements HitWriter {
     private final DuckDbLedger ledger;
     /**
      * Logs' progress after which a transaction commits though nobody flushed: until it commits, what
-     * it holds is kept in memory too ({@link #uncommittedProgress}), and an import of 50,000 small
+     * it holds is kept in memory too ({@code #uncommittedProgress}), and an import of 50,000 small
      * logs holds few hits and many logs.
      */
     static final long COMMIT_LOGS = 10_000;
