@@ -8,6 +8,7 @@ import dev.crawlerrors.store.SitemapWrite;
 import dev.crawlerrors.store.StoredSitemap;
 import dev.crawlerrors.text.Failures;
 import dev.crawlerrors.text.Figures;
+import dev.crawlerrors.text.Threads;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -60,7 +61,7 @@ public final class SitemapReads implements AutoCloseable {
         if (given.isEmpty()) {
             return;
         }
-        schedule = Executors.newSingleThreadScheduledExecutor(task -> Thread.ofPlatform().daemon().name("sitemaps").unstarted(task));
+        schedule = Executors.newSingleThreadScheduledExecutor(Threads.daemons("sitemaps"));
         schedule.scheduleWithFixedDelay(this::readAll, 0, every.toMillis(), TimeUnit.MILLISECONDS);
     }
 

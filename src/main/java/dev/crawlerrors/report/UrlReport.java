@@ -20,7 +20,7 @@ import java.util.function.Consumer;
 /**
  * The URLs page over the store's kept URL states: every URL the view's crawlers fetched, with its
  * state now, 100 a page, at a snapshot (so that paging neither repeats nor skips a URL while hits
- * arrive), in HTML, JSON and CSV; each URL's own page is {@link UrlPages}'.
+ * arrive), in HTML, JSON and CSV; each URL's own page is {@code UrlPages}'.
  */
 public final class UrlReport {
 

@@ -161,7 +161,7 @@ public final class SitemapReader {
         return children;
     }
 
-    /** Whether the text starts with '<' after any byte-order mark and white space (XML), rather than a URL (plain text). */
+    /** Whether the text starts with {@code <} after any byte-order mark and white space (XML), rather than a URL (plain text). */
     private static boolean startsWithMarkup(BufferedInputStream in) throws IOException {
         in.mark(4096);
         try {

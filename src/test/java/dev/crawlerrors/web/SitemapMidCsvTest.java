@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.crawlerrors.DemoFixture;
 import dev.crawlerrors.demo.DemoLog;
 import dev.crawlerrors.report.CrawlErrorReport;
+import dev.crawlerrors.report.ReportConfig;
 import dev.crawlerrors.sitemap.SitemapUrl;
 import dev.crawlerrors.store.HitFilter;
 import dev.crawlerrors.store.HitReader;
@@ -57,8 +58,8 @@ class SitemapMidCsvTest {
             });
             HitReader reader = forwarding(HitReader.class, store.reader(),
                     (real, method, args) -> method.getName().equals("sitemaps") ? sitemaps : method.invoke(real, args));
-            CrawlErrorReport report = new CrawlErrorReport(reader, ZoneId.of("UTC"), List.of(DemoLog.URL_NAMES), Duration.ofSeconds(30));
-            try (ReportServer server = ReportServer.start(report, store.health(), "127.0.0.1", 0)) {
+            CrawlErrorReport report = new CrawlErrorReport(reader, ReportConfig.in(ZoneId.of("UTC")).withUrlNames(List.of(DemoLog.URL_NAMES)).withSummaryWait(Duration.ofSeconds(30)));
+            try (ReportServer server = ReportServer.start(report, store.health(), ServerConfig.on("127.0.0.1", 0))) {
                 armed.set(true);
                 HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
                         URI.create("http://127.0.0.1:" + server.port() + path)).build(), HttpResponse.BodyHandlers.ofString());

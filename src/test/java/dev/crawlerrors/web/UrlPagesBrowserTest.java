@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.crawlerrors.pipeline.SitemapReads;
 import dev.crawlerrors.report.CrawlErrorReport;
+import dev.crawlerrors.report.ReportConfig;
 import dev.crawlerrors.sitemap.SitemapLimits;
 import dev.crawlerrors.sitemap.SitemapReader;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
@@ -48,8 +49,8 @@ class UrlPagesBrowserTest {
     @BeforeAll
     static void start() throws Exception {
         store = DemoFixture.demoStore(Files.createDirectories(dir.resolve("demo")));
-        CrawlErrorReport report = new CrawlErrorReport(store.reader(), ZoneId.of("UTC"), List.of(DemoLog.URL_NAMES), Duration.ofSeconds(30));
-        server = ReportServer.start(report, store.health(), "127.0.0.1", 0);
+        CrawlErrorReport report = new CrawlErrorReport(store.reader(), ReportConfig.in(ZoneId.of("UTC")).withUrlNames(List.of(DemoLog.URL_NAMES)).withSummaryWait(Duration.ofSeconds(30)));
+        server = ReportServer.start(report, store.health(), ServerConfig.on("127.0.0.1", 0));
         base = "http://127.0.0.1:" + server.port();
         driver = Chromium.start(dir, 1400, 900, "--hide-scrollbars");
     }
