@@ -38,6 +38,8 @@ final class HitRecorder {
     /** Settles the signatures left unchecked; made with the first of them. */
     private volatile SignatureSettler settler;
     private boolean releaseAtOnce = true;
+    private int settleCapacity = SignatureSettler.CAPACITY;
+    private int settleThreads = SignatureSettler.threads();
 
     /**
      * A recorder writing to {@code store}, keeping what signature verification keeps in {@code kept};
@@ -144,8 +146,7 @@ final class HitRecorder {
 
     private synchronized SignatureSettler settler() {
         if (settler == null) {
-            settler = new SignatureSettler(kept, verdicts, signatures, SignatureSettler.CAPACITY, SignatureSettler.threads(),
-                    releaseAtOnce);
+            settler = new SignatureSettler(kept, verdicts, signatures, settleCapacity, settleThreads, releaseAtOnce);
         }
         return settler;
     }
@@ -156,6 +157,12 @@ final class HitRecorder {
      */
     synchronized void releaseAfterCommit() {
         releaseAtOnce = false;
+    }
+
+    /** Settles with a queue of {@code capacity} and {@code threads} threads (none: every signature is left to serve), for tests. */
+    synchronized void settleWith(int capacity, int threads) {
+        settleCapacity = capacity;
+        settleThreads = threads;
     }
 
     /** The settler of this recorder's unchecked signatures; null when none was left unchecked. */

@@ -274,6 +274,15 @@ public final class LogImport {
     /** Commits tried before the logs whose last lines were refused are left to the next import. */
     private static final int FLUSH_ROUNDS = 4;
 
+    HitRecorder recorder() {
+        return recorder;
+    }
+
+    /** Checks the signatures left unchecked with a queue of {@code capacity} and {@code threads} threads, for tests. */
+    void settleSignaturesWith(int capacity, int threads) {
+        recorder.settleWith(capacity, threads);
+    }
+
     /** Tells {@code stored} the crawler hits of each batch as it is stored. */
     void onStored(Consumer<List<CrawlerHit>> stored) {
         this.stored = stored;

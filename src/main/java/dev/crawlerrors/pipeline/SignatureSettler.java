@@ -124,6 +124,11 @@ final class SignatureSettler {
         return settledCount.get();
     }
 
+    /** Signatures in the queue, not taken by a thread yet. */
+    int queued() {
+        return queue.size();
+    }
+
     /** Signatures queued and not settled yet, with those the queue had no room for. */
     long waiting() {
         return outstanding.get() + overflow.get();
