@@ -209,7 +209,7 @@ public final class ImportSummary {
         if (signaturesChecked + signaturesPending > 0) {
             double seconds = nanos / 1e9;
             out.println("Signatures checked beside the reading: " + grouped(signaturesChecked)
-                    + (seconds > 0 ? " (" + grouped(Math.round(signaturesChecked / seconds)) + " a second)" : "")
+                    + (seconds > 0 && signaturesChecked >= 1_000 ? " (" + grouped(Math.round(signaturesChecked / seconds)) + " a second)" : "")
                     + (signaturesPending == 0 ? "." : "; still pending: " + grouped(signaturesPending)
                             + ", their hits unverified until serve checks them."));
         }

@@ -116,7 +116,7 @@ class SignatureSettlerTest {
                         tuple("/antwerp/meir", "Test agent", "unverified", pending));
         assertThat(summary.signaturesChecked).isZero();
         assertThat(summary.signaturesPending).isEqualTo(3);
-        assertThat(printed(summary)).contains("Signatures checked beside the reading: 0 (0 a second); still pending: 3, their hits"
+        assertThat(printed(summary)).contains("Signatures checked beside the reading: 0; still pending: 3, their hits"
                 + " unverified until serve checks them.\n").contains("Verdicts: unverified 3\n");
         assertThat(store.signatures().pendingCount()).isEqualTo(3);
         Snapshot before = store.reader().snapshot();
