@@ -45,6 +45,7 @@ public final class CrawlErrorReport {
 
     private final HitReader store;
     private final ViewIndex index;
+    private final KeptCube cube;
     private final CrawlerCatalog catalog;
     private final ZoneId zone;
     private final PlaceholderNames names;
@@ -74,14 +75,16 @@ public final class CrawlErrorReport {
      * @param catalog     the crawlers whose names the {@code crawler} filter knows (null: the built-in catalog's)
      * @param urlNames    the site's URL templates, such as {@code /{city}/{street}}, naming the patterns' placeholders
      * @param summaryWait how long the report page waits for its summary
-     * @param indexBytes  the memory the report's read model may take ({@link ViewIndex})
+     * @param indexBytes  the memory the report's read model may take: its views ({@link ViewIndex}), and its count cube
+     *                    ({@link KeptCube}) as much again
      * @throws IllegalArgumentException saying which template is not one
      */
     public CrawlErrorReport(HitReader store, ZoneId zone, CrawlerCatalog catalog, List<String> urlNames, Duration summaryWait,
             long indexBytes) {
         this.store = store;
         this.catalog = catalog;
-        this.index = new ViewIndex(store, indexBytes);
+        this.cube = new KeptCube(store, indexBytes);
+        this.index = new ViewIndex(store, indexBytes, cube);
         this.zone = zone;
         this.names = PlaceholderNames.of(urlNames);
         this.summaryWait = summaryWait;
@@ -265,11 +268,13 @@ public final class CrawlErrorReport {
     }
 
     /**
-     * Starts counting what the default view's patterns and overview are read from, in the
-     * background, so that their first request finds them counted (on a large store the first count
-     * takes seconds; later ones add only the hits stored since).
+     * Starts counting the count cube that filtered views are summed from, and what the default
+     * view's patterns and overview are read from, in the background, so that their first request
+     * finds them counted (on a large store the first count takes seconds; later ones add only the
+     * hits stored since).
      */
     public void startCounting() {
+        cube.start();
         HitFilter filter = HitFilter.ERRORS;
         Snapshot at = store.snapshot();
         counts.read(ErrorCounts.key(filter), at, Duration.ZERO, "start", kept -> Boolean.TRUE);
@@ -278,6 +283,7 @@ public final class CrawlErrorReport {
 
     /** Stops counting, after the count that is running, if any: call it before the store closes. */
     public void close() {
+        cube.close();
         counts.close();
         shapes.close();
     }
