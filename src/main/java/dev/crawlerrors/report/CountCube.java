@@ -36,6 +36,8 @@ final class CountCube {
 
     static final CountCube EMPTY = new CountCube(Map.of(), 0);
     private static final long COMBO_BYTES = 100;
+    /** Spans of minutes summed in one array (8 MiB, two years): wider ones are merged run by run. */
+    static final long DENSE_MINUTES = 1 << 20;
 
     private final Map<Combo, Cells> combos;
     private final long cells;
@@ -66,7 +68,41 @@ final class CountCube {
         if (matched.isEmpty()) {
             return MinuteCounts.NONE;
         }
-        // pairwise merges of sorted runs: each cell is moved about log2(combinations) times
+        long first = Long.MAX_VALUE;
+        long last = Long.MIN_VALUE;
+        for (Cells cells : matched) {
+            first = Math.min(first, cells.minutes()[0]);
+            last = Math.max(last, cells.minutes()[cells.minutes().length - 1]);
+        }
+        return last - first < DENSE_MINUTES ? dense(matched, (int) first, (int) (last - first + 1)) : merged(matched);
+    }
+
+    /** The runs summed into one array of every minute from {@code first}: the common case, a few years of minutes at most. */
+    private static MinuteCounts dense(List<Cells> matched, int first, int span) {
+        long[] sum = new long[span];
+        for (Cells cells : matched) {
+            for (int i = 0; i < cells.minutes().length; i++) {
+                sum[cells.minutes()[i] - first] += cells.counts()[i];
+            }
+        }
+        int n = 0;
+        for (long count : sum) {
+            n += count == 0 ? 0 : 1;
+        }
+        long[] minutes = new long[n];
+        long[] counts = new long[n];
+        n = 0;
+        for (int i = 0; i < span; i++) {
+            if (sum[i] != 0) {
+                minutes[n] = first + i;
+                counts[n++] = sum[i];
+            }
+        }
+        return MinuteCounts.of(minutes, counts);
+    }
+
+    /** The runs merged pairwise: each cell is moved about log2(runs) times, whatever the minutes' span. */
+    private static MinuteCounts merged(List<Cells> matched) {
         while (matched.size() > 1) {
             List<Cells> merged = new ArrayList<>((matched.size() + 1) / 2);
             for (int i = 0; i + 1 < matched.size(); i += 2) {

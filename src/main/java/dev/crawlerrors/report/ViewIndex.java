@@ -114,17 +114,15 @@ public final class ViewIndex {
     }
 
     private MinuteCounts compute(HitFilter filter, Snapshot snapshot, Key base, MinuteCounts baseCounts) {
-        MinuteCounts summed = cube == null ? null : cube.counts(filter, snapshot);
-        if (summed != null) {
-            return summed;
-        }
+        // a view kept at an earlier snapshot needs only the hits since (a followed log's few); a new one, the cube's sum
         if (baseCounts != null) {
             MinuteChange change = store.minuteChange(filter, base.snapshot(), snapshot);
             if (change != null) {
                 return baseCounts.plus(change);
             }
         }
-        return store.minuteCounts(filter, snapshot);
+        MinuteCounts summed = cube == null ? null : cube.counts(filter, snapshot);
+        return summed != null ? summed : store.minuteCounts(filter, snapshot);
     }
 
     /** The newest kept snapshot of the view that {@code snapshot} covers, if any. */
