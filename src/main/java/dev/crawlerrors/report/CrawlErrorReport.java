@@ -189,6 +189,11 @@ public final class CrawlErrorReport {
         return store.snapshot();
     }
 
+    /** The bytes the count cube takes (0 until counted, or past its bound), for metrics. */
+    public long cubeBytes() {
+        return cube.footprint().get(1);
+    }
+
     /** The read model, for metrics. */
     public ViewIndex index() {
         return index;
