@@ -4,6 +4,7 @@ import dev.crawlerrors.sitemap.SitemapRead;
 import dev.crawlerrors.sitemap.SitemapReader;
 import dev.crawlerrors.sitemap.SitemapRefusedException;
 import dev.crawlerrors.store.SitemapStore;
+import dev.crawlerrors.store.SitemapWrite;
 import dev.crawlerrors.store.StoredSitemap;
 import dev.crawlerrors.text.Failures;
 import dev.crawlerrors.text.Figures;
@@ -78,10 +79,13 @@ public final class SitemapReads implements AutoCloseable {
         Instant at = Instant.now();
         String refusal;
         try {
-            SitemapRead read = reader.read(sitemap);
-            store.replace(sitemap, read.readAt(), read.urls());
+            SitemapRead read;
+            try (SitemapWrite write = store.replacing(sitemap)) {
+                read = reader.read(sitemap, write);
+                write.commit(read.readAt());
+            }
             attempts.put(sitemap, new Attempt(at, null));
-            notices.accept("sitemap " + sitemap + ": " + Figures.counted(read.urls().size(), "URL") + " read from "
+            notices.accept("sitemap " + sitemap + ": " + Figures.counted(read.urls(), "URL") + " read from "
                     + Figures.counted(read.files(), "file"));
             read.warnings().forEach(warning -> notices.accept("sitemap: " + warning));
             return true;

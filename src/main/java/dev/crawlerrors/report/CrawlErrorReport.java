@@ -162,9 +162,16 @@ public final class CrawlErrorReport {
 
     /** Every matching row at the request's snapshot, newest first, streamed a time slice at a time. */
     public void forEachRow(ReportRequest request, Consumer<ReportRow> rows) {
+        forEachRow(request, sitemapsHeld(), rows);
+    }
+
+    /**
+     * Every matching row, each saying whether a sitemap lists it when {@code held}: asked once by the
+     * caller that wrote a CSV's header, so that a sitemap read mid-response changes no row's columns.
+     */
+    public void forEachRow(ReportRequest request, boolean held, Consumer<ReportRow> rows) {
         Snapshot at = snapshot(request, store.snapshot());
         HitFilter filter = filter(request, at);
-        boolean held = sitemapsHeld();
         List<ReportRow> batch = new java.util.ArrayList<>(SITEMAP_BATCH);
         store.forEach(filter, at, index.counts(filter, at), hit -> {
             batch.add(row(hit));

@@ -5,13 +5,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.crawlerrors.BrowserTest;
 import dev.crawlerrors.DemoFixture;
 import dev.crawlerrors.demo.DemoLog;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.crawlerrors.pipeline.SitemapReads;
 import dev.crawlerrors.report.CrawlErrorReport;
+import dev.crawlerrors.sitemap.SitemapLimits;
+import dev.crawlerrors.sitemap.SitemapReader;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZoneId;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -87,6 +94,34 @@ class UrlPagesBrowserTest {
             fits("patterns-now", width);
         }
         Chromium.viewport(driver, 1400);
+    }
+
+    @Test
+    void theUrlsPageMarksTheUrlsASitemapListsAsItsJsonDoes() throws Exception {
+        Path sitemap = dir.resolve("sitemap.xml");
+        try (java.io.Writer out = Files.newBufferedWriter(sitemap)) {
+            DemoLog.writeSitemap(out);
+        }
+        assertThat(new SitemapReads(List.of(sitemap.toString()), new SitemapReader(SitemapLimits.DEFAULT), store.sitemaps(), notice -> { })
+                .readAll()).isTrue();
+        String query = "?state=broken,redirected,ok&sort=last_crawled";
+        JsonNode rows = new ObjectMapper().readTree(java.net.URI.create(base + "/api/crawl-errors/urls" + query).toURL()).get("rows");
+        Set<String> listed = new TreeSet<>();
+        rows.forEach(row -> {
+            if (row.path("inSitemap").asBoolean()) {
+                listed.add(row.get("url").asText());
+            }
+        });
+        assertThat(listed).as("URLs the demo's sitemap lists").isNotEmpty().hasSizeLessThan(rows.size());
+
+        driver.get(base + "/crawl-errors/urls" + query);
+        Set<String> badged = new TreeSet<>();
+        for (WebElement badge : driver.findElements(By.cssSelector("#urls tbody td.url .listed"))) {
+            assertThat(badge.getText()).isEqualTo("in sitemap");
+            badged.add(badge.findElement(By.xpath("..")).findElement(By.tagName("a")).getText());
+        }
+        assertThat(badged).isEqualTo(listed);
+        fits("urls-in-sitemap", 1400);
     }
 
     /** Nothing wider than the screen, and a screenshot of the whole page. */
