@@ -20,7 +20,8 @@ import org.duckdb.DuckDBConnection;
  * sorted by URL number (so that a URL's history is read from a row group or two a run), and every
  * URL they hit has its states (the default view's in {@code url_states}, with the URL's last hit,
  * every bot type's and each crawler's in {@code url_scopes}) merged with its new hits in SQL
- * ({@link DuckDbUrlStateMerge}), which reads no history. A URL whose new hits are older than its
+ * ({@link DuckDbUrlStateMerge}), which reads no history (the first fold of a store, whose log is
+ * one sorted run, reads it once instead). A URL whose new hits are older than its
  * kept ones, or that has hits of a claim whose verdict went to or from spoofed since, has its states
  * made again from its whole history, so a URL's states do not depend on how its hits were split
  * between folds or in what order they came: a fold killed half-way leaves the last one's, and the
@@ -77,16 +78,23 @@ final class DuckDbUrlFold {
             param(st, "DELETE FROM url_tail WHERE i > ? AND i <= ?", from, to);
             st.execute("CREATE OR REPLACE TEMPORARY TABLE fold_keys (k BIGINT)");
             int slices = (int) Math.clamp((to.hits() - from.hits()) / SLICE_HITS, 1, SLICES);
-            if (!fresh && remade(st, moved, from, to)) {
-                st.execute("DELETE FROM url_states WHERE k IN (SELECT k FROM fold_keys)");
-                st.execute("DELETE FROM url_scopes WHERE k IN (SELECT k FROM fold_keys)");
+            if (fresh) {
+                // one read of the sorted run makes every state: cheaper than the merge's windows, which sort it again
                 for (int n = 0; n < SLICES; n++) {
-                    makeStates(low(n, SLICES), high(n, SLICES), to.verdicts());
+                    makeStates(true, low(n, SLICES), high(n, SLICES), to.verdicts());
                 }
-            }
-            claims(from, to);
-            for (int n = 0; n < slices; n++) {
-                merge.merge(low(n, slices), high(n, slices), from.hits(), to.hits(), fresh);
+            } else {
+                if (remade(st, moved, from, to)) {
+                    st.execute("DELETE FROM url_states WHERE k IN (SELECT k FROM fold_keys)");
+                    st.execute("DELETE FROM url_scopes WHERE k IN (SELECT k FROM fold_keys)");
+                    for (int n = 0; n < SLICES; n++) {
+                        makeStates(false, low(n, SLICES), high(n, SLICES), to.verdicts());
+                    }
+                }
+                claims(from, to);
+                for (int n = 0; n < slices; n++) {
+                    merge.merge(low(n, slices), high(n, slices), from.hits(), to.hits());
+                }
             }
             runs++;
             if (runs > MAX_RUNS) {
@@ -221,14 +229,16 @@ final class DuckDbUrlFold {
     }
 
     /**
-     * Makes the states of the URLs in {@code fold_keys} numbered from {@code low} to {@code high}
-     * (exclusive) from their whole histories read in order, and writes them: the default scope's
-     * always (none when no hit of it is one the default view shows: the row keeps the URL's last
-     * hit), every bot type's, and one for each crawler.
+     * Makes the states of the URLs in {@code fold_keys} ({@code every}: of every URL, the log being
+     * one sorted run) numbered from {@code low} to {@code high} (exclusive) from their whole
+     * histories read in order, and writes them: the default scope's always (none when no hit of it
+     * is one the default view shows: the row keeps the URL's last hit), every bot type's, and one
+     * for each crawler.
      */
-    private void makeStates(long low, long high, long version) throws SQLException {
-        String sql = "SELECT l.k, l.t, l.i, l.s, l.c, l.b FROM url_log l SEMI JOIN fold_keys f ON l.k = f.k WHERE l.k >= ? AND l.k < ?"
-                + " ORDER BY l.k, l.t, l.i";
+    private void makeStates(boolean every, long low, long high, long version) throws SQLException {
+        String sql = every ? "SELECT k, t, i, s, c, b FROM url_log WHERE k >= ? AND k < ?"
+                : "SELECT l.k, l.t, l.i, l.s, l.c, l.b FROM url_log l SEMI JOIN fold_keys f ON l.k = f.k WHERE l.k >= ? AND l.k < ?"
+                        + " ORDER BY l.k, l.t, l.i";
         made.clear();
         try (PreparedStatement ps = connection.prepareStatement(sql)) {
             ps.setLong(1, low);

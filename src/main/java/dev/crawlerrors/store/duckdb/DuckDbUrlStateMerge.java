@@ -34,10 +34,9 @@ final class DuckDbUrlStateMerge {
 
     /**
      * Merges the hits numbered after {@code from} up to {@code to} of the URLs numbered from
-     * {@code low} to {@code high} (exclusive) but those in {@code fold_keys} into their states;
-     * {@code fresh}: no URL has a state yet, so none is removed.
+     * {@code low} to {@code high} (exclusive) but those in {@code fold_keys} into their states.
      */
-    void merge(long low, long high, long from, long to, boolean fresh) throws SQLException {
+    void merge(long low, long high, long from, long to) throws SQLException {
         try (PreparedStatement ps = connection.prepareStatement(made)) {
             ps.setLong(1, low);
             ps.setLong(2, high);
@@ -50,11 +49,9 @@ final class DuckDbUrlStateMerge {
             ps.execute();
         }
         try (Statement st = connection.createStatement()) {
-            if (!fresh) {
-                st.execute("DELETE FROM url_states WHERE k IN (SELECT k FROM fold_made WHERE scope = '')");
-                st.execute("DELETE FROM url_scopes USING fold_made m WHERE url_scopes.k = m.k AND url_scopes.scope = m.scope"
-                        + " AND m.scope <> ''");
-            }
+            st.execute("DELETE FROM url_states WHERE k IN (SELECT k FROM fold_made WHERE scope = '')");
+            st.execute("DELETE FROM url_scopes USING fold_made m WHERE url_scopes.k = m.k AND url_scopes.scope = m.scope"
+                    + " AND m.scope <> ''");
             st.execute("INSERT INTO url_states (k, " + COLUMNS + ", last_hit_id, carry) SELECT k, " + COLUMNS
                     + ", last_hit_id, carry FROM fold_made WHERE scope = ''");
             st.execute("INSERT INTO url_scopes (scope, k, " + COLUMNS + ", carry) SELECT scope, k, " + COLUMNS
