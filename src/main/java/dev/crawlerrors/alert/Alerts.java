@@ -94,7 +94,7 @@ public final class Alerts implements AutoCloseable, MeterBinder {
         if (start == null) {
             prepare();
         }
-        thread = Thread.ofPlatform().daemon().name("alerts").start(this::run);
+        thread = Threads.startDaemon("alerts", this::run);
     }
 
     private void run() {

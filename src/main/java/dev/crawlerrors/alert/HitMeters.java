@@ -5,6 +5,7 @@ import dev.crawlerrors.crawler.CrawlerHit;
 import dev.crawlerrors.crawler.Verification;
 import dev.crawlerrors.store.HitReader;
 import dev.crawlerrors.store.StoredHit;
+import dev.crawlerrors.text.Threads;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -73,7 +74,7 @@ public final class HitMeters implements MeterBinder {
      * own: a slow store must not delay serving, and a fetch stored meanwhile is newer anyway.
      */
     public void seedInBackground(HitReader store, Function<String, String> familyOf) {
-        Thread.ofPlatform().daemon().name("metrics-seed").start(() -> {
+        Threads.startDaemon("metrics-seed", () -> {
             try {
                 seedRobots(CountsSeed.robotsFetches(store, store.snapshot(), Set.of(Verification.verified)), familyOf);
             } catch (RuntimeException e) {

@@ -1,6 +1,7 @@
 package dev.crawlerrors.alert;
 
 import dev.crawlerrors.text.Failures;
+import dev.crawlerrors.text.Threads;
 import java.io.IOException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -73,7 +74,7 @@ final class WebhookSender implements AutoCloseable {
     }
 
     void start() {
-        thread = Thread.ofPlatform().daemon().name("alert-webhook").start(this::run);
+        thread = Threads.startDaemon("alert-webhook", this::run);
     }
 
     /** Something may be due: look now (unless waiting to try again). */

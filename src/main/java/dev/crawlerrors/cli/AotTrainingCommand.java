@@ -1,9 +1,11 @@
 package dev.crawlerrors.cli;
 
 import dev.crawlerrors.report.CrawlErrorReport;
+import dev.crawlerrors.report.ReportConfig;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import dev.crawlerrors.text.Figures;
 import dev.crawlerrors.web.ReportServer;
+import dev.crawlerrors.web.ServerConfig;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintWriter;
@@ -106,8 +108,7 @@ final class AotTrainingCommand implements Callable<Integer> {
                 return status;
             }
             try (DuckDbHitStore store = DuckDbHitStore.open(demo.db());
-                 ReportServer server = ReportServer.start(new CrawlErrorReport(store.reader(), ZoneOffset.UTC), store.health(), "127.0.0.1", 0,
-                         List::of)) {
+                 ReportServer server = ReportServer.start(new CrawlErrorReport(store.reader(), ReportConfig.in(ZoneOffset.UTC)), store.health(), ServerConfig.on("127.0.0.1", 0))) {
                 HttpClient client = HttpClient.newHttpClient();
                 for (String path : List.of("/crawl-errors", "/crawl-errors?page=2", "/api/crawl-errors", "/crawl-errors.csv",
                         "/crawl-errors?page=abc")) {

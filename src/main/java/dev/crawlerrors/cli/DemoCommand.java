@@ -79,7 +79,7 @@ public final class DemoCommand implements Callable<Integer> {
             summary.print(System.out);
             demo.readSitemap(store, System.out::println);
             List<String> lists = summary.describeLists();
-            reportServer = server.start(report, store.health(), () -> lists);
+            reportServer = server.start(report, store.health(), server.config().withEvidence(() -> lists));
         } catch (Exception e) {
             store.close();
             throw e;

@@ -10,11 +10,12 @@ import dev.crawlerrors.store.WritableStore;
 import dev.crawlerrors.store.remote.StoreSocketClient;
 import dev.crawlerrors.text.Failures;
 import dev.crawlerrors.text.Figures;
+import dev.crawlerrors.text.Futures;
 import dev.crawlerrors.text.ShownText;
+import dev.crawlerrors.text.Threads;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code crawl-errors import FILE...}: reads access logs into the store. */
@@ -71,7 +72,7 @@ final class ImportCommand implements Callable<Integer> {
         // each is a tenth of a second or more of every import's start. A catalog of the user's own
         // is read first, so that a mistake in it leaves no store file behind.
         CompletableFuture<WritableStore> opening = store.hasOwnCatalog() ? null
-                : CompletableFuture.supplyAsync(store::openStoreForImport, task -> Thread.ofPlatform().daemon().name("store-open").start(task));
+                : CompletableFuture.supplyAsync(store::openStoreForImport, task -> Threads.startDaemon("store-open", task));
         CrawlerCatalog catalog = store.catalog();
         boolean reading = false;
         try (WritableStore hits = opening == null ? store.openStoreForImport() : opened(opening);
@@ -105,10 +106,6 @@ final class ImportCommand implements Callable<Integer> {
 
     /** The store once open; a failure to open it is thrown as it was thrown. */
     private static WritableStore opened(CompletableFuture<WritableStore> opening) {
-        try {
-            return opening.join();
-        } catch (CompletionException e) {
-            throw e.getCause() instanceof RuntimeException cause ? cause : e;
-        }
+        return Futures.join(opening);
     }
 }

@@ -18,6 +18,7 @@ import dev.crawlerrors.report.ReportRequest;
 import dev.crawlerrors.store.HitStore;
 import dev.crawlerrors.store.TappedStore;
 import dev.crawlerrors.text.ShownText;
+import dev.crawlerrors.text.Threads;
 import dev.crawlerrors.web.ReportServer;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.nio.file.Path;
@@ -125,7 +126,7 @@ final class ServeCommand implements Callable<Integer> {
             VerdictRechecks rechecks = new VerdictRechecks(hits.verdicts(), hits.signatures(), catalog, verifier);
             CrawlerIdentifier identifier = new CrawlerIdentifier(catalog);
             // fetch every published list now (in the background: a slow host must not delay serving)
-            Thread.ofPlatform().daemon().name("ip-lists").start(verifier.lists()::loadAll);
+            Threads.startDaemon("ip-lists", verifier.lists()::loadAll);
             rechecks.start();
             started.add(rechecks);
             // started in this order, and stopped in it before what stores their lines
@@ -150,8 +151,8 @@ final class ServeCommand implements Callable<Integer> {
             if (alerts != null) {
                 meters.add(alerts);
             }
-            reportServer = server.start(report, hits.health(), new ServedEvidence(verifier), meters,
-                    alerts == null ? null : alerts::listing);
+            reportServer = server.start(report, hits.health(), server.config().withEvidence(new ServedEvidence(verifier))
+                    .withMeters(meters).withAlerts(alerts == null ? null : alerts::listing));
             listening[0] = reportServer;
             started.add(reportServer);
             if (alerts != null) {
@@ -203,7 +204,7 @@ final class ServeCommand implements Callable<Integer> {
             List<AutoCloseable> feeds) throws InterruptedException {
         // the report's first page is counted now, not when the first reader asks for it; the default
         // view's patterns and overview after it, in the background, so they do not share the cores with it
-        Thread.ofPlatform().daemon().name("report-warm-up").start(() -> {
+        Threads.startDaemon("report-warm-up", () -> {
             try {
                 report.page(ReportRequest.FIRST_PAGE);
             } catch (RuntimeException e) {

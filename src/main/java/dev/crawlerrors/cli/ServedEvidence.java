@@ -2,6 +2,7 @@ package dev.crawlerrors.cli;
 
 import dev.crawlerrors.crawler.verify.CrawlerVerifier;
 import dev.crawlerrors.crawler.verify.NothingProvable;
+import dev.crawlerrors.text.Threads;
 import dev.crawlerrors.web.VerdictEvidence;
 import java.time.Duration;
 import java.time.Instant;
@@ -24,7 +25,7 @@ final class ServedEvidence implements VerdictEvidence {
     ServedEvidence(CrawlerVerifier verifier) {
         this.verifier = verifier;
         this.waitUntil = System.nanoTime() + FIRST_WAIT.toNanos();
-        Thread.ofPlatform().daemon().name("evidence-check").start(this::nothingProvable);
+        Threads.startDaemon("evidence-check", this::nothingProvable);
     }
 
     @Override

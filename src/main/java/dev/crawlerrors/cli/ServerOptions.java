@@ -1,14 +1,12 @@
 package dev.crawlerrors.cli;
 
-import dev.crawlerrors.alert.AlertListing;
 import dev.crawlerrors.report.CrawlErrorReport;
 import dev.crawlerrors.store.StoreHealth;
 import dev.crawlerrors.text.Failures;
 import dev.crawlerrors.web.ReportServer;
-import dev.crawlerrors.web.VerdictEvidence;
+import dev.crawlerrors.web.ServerConfig;
 import dev.crawlerrors.web.WebConfig;
 import dev.crawlerrors.web.WebConfigFile;
-import io.micrometer.core.instrument.binder.MeterBinder;
 import java.io.IOException;
 import java.net.BindException;
 import java.net.InetAddress;
@@ -16,8 +14,6 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.function.Supplier;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 
@@ -57,9 +53,9 @@ final class ServerOptions {
         command.addOption(CommandSpecs.option("--bind", "ADDR", String.class, () -> bind, value -> bind = value,
                 "Address to listen on (default: " + DEFAULT_BIND + "; 0.0.0.0 for every interface).").defaultValue(DEFAULT_BIND).build());
         command.addOption(CommandSpecs.option("--readers", "N", int.class, () -> readers, value -> readers = value,
-                "Report requests answered at once (default: " + ReportServer.DEFAULT_READERS + "); the others wait up to two "
+                "Report requests answered at once (default: " + ServerConfig.DEFAULT_READERS + "); the others wait up to two "
                         + "seconds, then get 503 with Retry-After. Each holds a store connection while it runs.")
-                .defaultValue(Integer.toString(ReportServer.DEFAULT_READERS)).build());
+                .defaultValue(Integer.toString(ServerConfig.DEFAULT_READERS)).build());
         command.addOption(CommandSpecs.option("--page-cache", "MIB", int.class, () -> pageCacheMib, value -> pageCacheMib = value,
                 "Memory for report pages kept rendered, each shared by every reader until new hits arrive (default: "
                         + DEFAULT_PAGE_CACHE_MIB + " MiB; 0 keeps none).").defaultValue(Integer.toString(DEFAULT_PAGE_CACHE_MIB)).build());
@@ -108,20 +104,15 @@ final class ServerOptions {
         }
     }
 
-    ReportServer start(CrawlErrorReport report, StoreHealth health, VerdictEvidence evidence) {
-        return start(report, health, evidence, List.of());
+    /** Where and how the options say to serve, for callers to add what they show ({@link #start}). */
+    ServerConfig config() {
+        return ServerConfig.on(bind, port).withReaders(readers).withWeb(web).withPageCacheBytes((long) pageCacheMib << 20);
     }
 
-    /** Starts the report's server, with what {@code meters} count at /metrics. */
-    ReportServer start(CrawlErrorReport report, StoreHealth health, VerdictEvidence evidence, List<? extends MeterBinder> meters) {
-        return start(report, health, evidence, meters, null);
-    }
-
-    /** Starts the report's server, with what {@code meters} count at /metrics and the Alerts page listing {@code alerts} (null: off). */
-    ReportServer start(CrawlErrorReport report, StoreHealth health, VerdictEvidence evidence, List<? extends MeterBinder> meters,
-            Supplier<List<AlertListing>> alerts) {
+    /** Starts the report's server as {@code config} says, or says in plain words why it cannot listen. */
+    ReportServer start(CrawlErrorReport report, StoreHealth health, ServerConfig config) {
         try {
-            return ReportServer.start(report, health, bind, port, evidence, meters, readers, web, alerts, (long) pageCacheMib << 20);
+            return ReportServer.start(report, health, config);
         } catch (RuntimeException e) {
             throw cannotListen(e);
         }

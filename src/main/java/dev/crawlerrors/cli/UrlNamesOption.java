@@ -2,6 +2,7 @@ package dev.crawlerrors.cli;
 
 import dev.crawlerrors.crawler.CrawlerCatalog;
 import dev.crawlerrors.report.CrawlErrorReport;
+import dev.crawlerrors.report.ReportConfig;
 import dev.crawlerrors.store.HitReader;
 import java.time.ZoneId;
 import java.util.ArrayList;
@@ -51,6 +52,6 @@ final class UrlNamesOption {
 
     /** As above, its {@code crawler} filter knowing {@code catalog}'s names (null: the built-in catalog's). */
     CrawlErrorReport report(HitReader store, ZoneId zone, CrawlerCatalog catalog) {
-        return new CrawlErrorReport(store, zone, catalog, templates, CrawlErrorReport.SUMMARY_WAIT, CrawlErrorReport.DEFAULT_INDEX_BYTES);
+        return new CrawlErrorReport(store, ReportConfig.in(zone).withCatalog(catalog).withUrlNames(templates));
     }
 }

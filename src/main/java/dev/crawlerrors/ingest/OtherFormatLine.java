@@ -4,11 +4,11 @@ import dev.crawlerrors.text.ShownText;
 
 /**
  * The first line of a log that its detected format rejected and another read
- * ({@link FallbackLineParser}): where the log changed format, shown to the user.
+ * ({@code FallbackLineParser}): where the log changed format, shown to the user.
  *
  * @param source     the file name, or {@code -} for stdin, made safe to show ({@link ShownText})
  * @param lineNumber 1-based
- * @param format     the other format, in words ({@link LineParser#describe()})
+ * @param format     the other format, in words ({@code LineParser#describe()})
  */
 public record OtherFormatLine(String source, long lineNumber, String format) {
 

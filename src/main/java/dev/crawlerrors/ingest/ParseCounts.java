@@ -43,7 +43,7 @@ public final class ParseCounts {
     }
 
     /**
-     * Counts a line its log's format rejected and {@code format} read ({@link FallbackLineParser}):
+     * Counts a line its log's format rejected and {@code format} read ({@code FallbackLineParser}):
      * parsed, and kept apart to tell the user that the log changed format.
      */
     public void countParsedInOtherFormat(boolean kept, String format, String source, long lineNumber) {
@@ -152,13 +152,13 @@ public final class ParseCounts {
 
     /**
      * The bytes of a last line that had no newline and was left unread because its log was being
-     * written (see {@link LogReader.UnfinishedLine}); 0 when there was none.
+     * written (see {@code LogReader.UnfinishedLine}); 0 when there was none.
      */
     public long unfinishedLineBytes() {
         return unfinishedLineBytes;
     }
 
-    /** Lines read in another format than the one detected for their log, by format ({@link FallbackLineParser}). */
+    /** Lines read in another format than the one detected for their log, by format ({@code FallbackLineParser}). */
     public Map<String, Long> inOtherFormat() {
         return Collections.unmodifiableMap(inOtherFormat);
     }

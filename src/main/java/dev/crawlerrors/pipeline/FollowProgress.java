@@ -2,6 +2,7 @@ package dev.crawlerrors.pipeline;
 
 import dev.crawlerrors.crawler.CrawlerHit;
 import dev.crawlerrors.store.StatusRange;
+import dev.crawlerrors.text.Threads;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -47,11 +48,7 @@ public final class FollowProgress implements AutoCloseable {
 
     /** Starts saying, every {@link #EVERY}, what was read since the last time. */
     synchronized void start() {
-        timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "follow-progress");
-            thread.setDaemon(true);
-            return thread;
-        });
+        timer = Executors.newSingleThreadScheduledExecutor(Threads.daemons("follow-progress"));
         timer.scheduleAtFixedRate(this::tick, EVERY.toMillis(), EVERY.toMillis(), TimeUnit.MILLISECONDS);
     }
 

@@ -94,9 +94,7 @@ public final class FollowedLogs implements LiveSource {
 
     @Override
     public synchronized void start() {
-        thread = new Thread(this::run, "log-follower");
-        thread.setDaemon(true);
-        thread.start();
+        thread = Threads.startDaemon("log-follower", this::run);
         progress.start();
     }
 

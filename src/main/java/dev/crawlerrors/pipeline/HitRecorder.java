@@ -59,7 +59,7 @@ final class HitRecorder {
 
     /**
      * Stores the crawler hits among {@code hits} with their log's position, {@code through}, if the
-     * store still has the log at {@code from} ({@link HitStore#append(List, SourceProgress, SourceProgress)}).
+     * store still has the log at {@code from} (SourceProgress, SourceProgress)).
      *
      * @return the crawler hits stored
      * @throws dev.crawlerrors.store.PositionMovedException when another writer recorded the log elsewhere: nothing is stored

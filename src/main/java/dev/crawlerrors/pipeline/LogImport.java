@@ -31,6 +31,8 @@ import dev.crawlerrors.store.StoreHealth;
 import dev.crawlerrors.store.VerdictStore;
 import dev.crawlerrors.store.WritableStore;
 import dev.crawlerrors.text.Failures;
+import dev.crawlerrors.text.Futures;
+import dev.crawlerrors.text.Threads;
 import java.io.EOFException;
 import java.io.IOException;
 import java.util.ArrayDeque;
@@ -43,8 +45,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -151,11 +151,7 @@ public final class LogImport {
 
         /** The listing once done; a failure is thrown as it was thrown. */
         LogFiles.Expansion get() {
-            try {
-                return expansion.join();
-            } catch (CompletionException e) {
-                throw e.getCause() instanceof RuntimeException cause ? cause : e;
-            }
+            return Futures.join(expansion);
         }
     }
 
@@ -166,7 +162,7 @@ public final class LogImport {
      */
     public static Listing listAhead(List<String> sources) {
         return new Listing(CompletableFuture.supplyAsync(() -> LogFiles.expand(sources),
-                task -> Thread.ofPlatform().daemon().name("log-list").start(task)));
+                task -> Threads.startDaemon("log-list", task)));
     }
 
     /** {@link #run(List, ImportListener.Factory, boolean)}, the arguments listed by {@link #listAhead}. */
@@ -180,7 +176,7 @@ public final class LogImport {
         try {
             List<LogSource> toRead = unchanged(expansion.sources(), summary);
             ExecutorService preparers = Executors.newFixedThreadPool(Math.max(1, Runtime.getRuntime().availableProcessors()),
-                    runnable -> Thread.ofPlatform().daemon().name("log-open").unstarted(runnable));
+                    Threads.daemons("log-open"));
             Map<String, LogSource> read;
             try (LogReader reader = new LogReader(formats);
                  ImportListener listener = progress.start(bytesToRead(toRead), toRead.size())) {
@@ -238,7 +234,7 @@ public final class LogImport {
                     throw refused;
                 }
                 ExecutorService preparers = Executors.newFixedThreadPool(Math.max(1, Runtime.getRuntime().availableProcessors()),
-                        runnable -> Thread.ofPlatform().daemon().name("log-open").unstarted(runnable));
+                        Threads.daemons("log-open"));
                 try (LogReader reader = new LogReader(formats)) {
                     Reading reading = new Reading(reader, ImportListener.NONE, preparers, summary);
                     reading.again = true;
@@ -281,7 +277,7 @@ public final class LogImport {
                 return summary;
             }
             ExecutorService preparers = Executors.newFixedThreadPool(Math.max(1, Runtime.getRuntime().availableProcessors()),
-                    runnable -> Thread.ofPlatform().daemon().name("log-open").unstarted(runnable));
+                    Threads.daemons("log-open"));
             try {
                 Reading reading = new Reading(reader, ImportListener.NONE, preparers, summary);
                 reading.wholeOnly = true;
@@ -629,11 +625,7 @@ public final class LogImport {
     }
 
     private static Prepared get(Future<Prepared> prepared) throws Exception {
-        try {
-            return prepared.get();
-        } catch (ExecutionException e) {
-            throw e.getCause() instanceof Exception cause ? cause : e;
-        }
+        return Futures.get(prepared);
     }
 
     private SourceOutcome outcome(LogSource source, LogReadTally tally) {

@@ -4,9 +4,11 @@ import dev.crawlerrors.sitemap.SitemapRead;
 import dev.crawlerrors.sitemap.SitemapReader;
 import dev.crawlerrors.sitemap.SitemapRefusedException;
 import dev.crawlerrors.store.SitemapStore;
+import dev.crawlerrors.store.SitemapWrite;
 import dev.crawlerrors.store.StoredSitemap;
 import dev.crawlerrors.text.Failures;
 import dev.crawlerrors.text.Figures;
+import dev.crawlerrors.text.Threads;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -59,7 +61,7 @@ public final class SitemapReads implements AutoCloseable {
         if (given.isEmpty()) {
             return;
         }
-        schedule = Executors.newSingleThreadScheduledExecutor(task -> Thread.ofPlatform().daemon().name("sitemaps").unstarted(task));
+        schedule = Executors.newSingleThreadScheduledExecutor(Threads.daemons("sitemaps"));
         schedule.scheduleWithFixedDelay(this::readAll, 0, every.toMillis(), TimeUnit.MILLISECONDS);
     }
 
@@ -78,10 +80,13 @@ public final class SitemapReads implements AutoCloseable {
         Instant at = Instant.now();
         String refusal;
         try {
-            SitemapRead read = reader.read(sitemap);
-            store.replace(sitemap, read.readAt(), read.urls());
+            SitemapRead read;
+            try (SitemapWrite write = store.replacing(sitemap)) {
+                read = reader.read(sitemap, write);
+                write.commit(read.readAt());
+            }
             attempts.put(sitemap, new Attempt(at, null));
-            notices.accept("sitemap " + sitemap + ": " + Figures.counted(read.urls().size(), "URL") + " read from "
+            notices.accept("sitemap " + sitemap + ": " + Figures.counted(read.urls(), "URL") + " read from "
                     + Figures.counted(read.files(), "file"));
             read.warnings().forEach(warning -> notices.accept("sitemap: " + warning));
             return true;

@@ -7,6 +7,7 @@ import dev.crawlerrors.crawler.verify.CrawlerVerifier;
 import dev.crawlerrors.store.SignatureStore;
 import dev.crawlerrors.store.StoredVerdict;
 import dev.crawlerrors.store.VerdictStore;
+import dev.crawlerrors.text.Threads;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,11 +37,7 @@ public final class VerdictRechecks implements AutoCloseable {
     private final SignatureStore signatures;
     private final CrawlerCatalog catalog;
     private final CrawlerVerifier verifier;
-    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread thread = new Thread(r, "verdict-rechecks");
-        thread.setDaemon(true);
-        return thread;
-    });
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(Threads.daemons("verdict-rechecks"));
 
     public VerdictRechecks(VerdictStore verdicts, SignatureStore signatures, CrawlerCatalog catalog, CrawlerVerifier verifier) {
         this.verdicts = verdicts;

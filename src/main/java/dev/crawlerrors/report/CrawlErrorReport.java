@@ -33,15 +33,11 @@ import java.util.function.Consumer;
 public final class CrawlErrorReport {
 
     private static final DateTimeFormatter MINUTE = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm");
-    /** How long the report page waits for its summary before it is shown without (the count goes on). */
-    public static final Duration SUMMARY_WAIT = Duration.ofMillis(200);
     /** How long the patterns and overview pages wait for figures counted for the first time. */
     static final Duration ANALYSIS_WAIT = Duration.ofSeconds(30);
     /** Filters whose counts are kept; their memory is bounded each (see UrlShapes, ErrorCounts). */
     private static final int KEPT_FILTERS = 16;
     private static final int KEPT_SHAPES = 8;
-    /** The views kept by default: some 90 views of a month of minutes each. */
-    public static final long DEFAULT_INDEX_BYTES = 64L << 20;
 
     private final HitReader store;
     private final ViewIndex index;
@@ -52,40 +48,19 @@ public final class CrawlErrorReport {
     private final KeptCounts<ErrorCounts> counts;
     private final KeptCounts<UrlShapes> shapes;
 
-    /** The report over {@code store}, its {@code crawler} filter knowing the built-in catalog's names. */
-    public CrawlErrorReport(HitReader store, ZoneId zone) {
-        this(store, zone, null, List.of(), SUMMARY_WAIT, DEFAULT_INDEX_BYTES);
-    }
-
-    public CrawlErrorReport(HitReader store, ZoneId zone, long indexBytes) {
-        this(store, zone, null, List.of(), SUMMARY_WAIT, indexBytes);
-    }
-
-    /** The report over {@code store}, its {@code crawler} filter knowing {@code catalog}'s names (null: the built-in catalog's). */
-    public CrawlErrorReport(HitReader store, ZoneId zone, CrawlerCatalog catalog) {
-        this(store, zone, catalog, List.of(), SUMMARY_WAIT, DEFAULT_INDEX_BYTES);
-    }
-
-    public CrawlErrorReport(HitReader store, ZoneId zone, List<String> urlNames, Duration summaryWait) {
-        this(store, zone, null, urlNames, summaryWait, DEFAULT_INDEX_BYTES);
-    }
-
     /**
-     * @param catalog     the crawlers whose names the {@code crawler} filter knows (null: the built-in catalog's)
-     * @param urlNames    the site's URL templates, such as {@code /{city}/{street}}, naming the patterns' placeholders
-     * @param summaryWait how long the report page waits for its summary
-     * @param indexBytes  the memory the report's read model may take ({@link ViewIndex})
-     * @throws IllegalArgumentException saying which template is not one
+     * The report over {@code store}, read and shown as {@code config} says.
+     *
+     * @throws IllegalArgumentException saying which URL template is not one
      */
-    public CrawlErrorReport(HitReader store, ZoneId zone, CrawlerCatalog catalog, List<String> urlNames, Duration summaryWait,
-            long indexBytes) {
+    public CrawlErrorReport(HitReader store, ReportConfig config) {
         this.store = store;
-        this.catalog = catalog;
-        this.index = new ViewIndex(store, indexBytes);
-        this.zone = zone;
-        this.names = PlaceholderNames.of(urlNames);
-        this.summaryWait = summaryWait;
-        this.counts = new KeptCounts<>(store, ErrorCounts.counting(store, bucketMillis(zone)), KEPT_FILTERS, "report-counts");
+        this.catalog = config.catalog();
+        this.index = new ViewIndex(store, config.indexBytes());
+        this.zone = config.zone();
+        this.names = PlaceholderNames.of(config.urlNames());
+        this.summaryWait = config.summaryWait();
+        this.counts = new KeptCounts<>(store, ErrorCounts.counting(store, bucketMillis(config.zone())), KEPT_FILTERS, "report-counts");
         this.shapes = new KeptCounts<>(store, new KeptCounts.Counting<>() {
             @Override
             public UrlShapes start() {
@@ -159,9 +134,16 @@ public final class CrawlErrorReport {
 
     /** Every matching row at the request's snapshot, newest first, streamed a time slice at a time. */
     public void forEachRow(ReportRequest request, Consumer<ReportRow> rows) {
+        forEachRow(request, sitemapsHeld(), rows);
+    }
+
+    /**
+     * Every matching row, each saying whether a sitemap lists it when {@code held}: asked once by the
+     * caller that wrote a CSV's header, so that a sitemap read mid-response changes no row's columns.
+     */
+    public void forEachRow(ReportRequest request, boolean held, Consumer<ReportRow> rows) {
         Snapshot at = snapshot(request, store.snapshot());
         HitFilter filter = filter(request, at);
-        boolean held = sitemapsHeld();
         List<ReportRow> batch = new java.util.ArrayList<>(SITEMAP_BATCH);
         store.forEach(filter, at, index.counts(filter, at), hit -> {
             batch.add(row(hit));

@@ -5,6 +5,7 @@ import dev.crawlerrors.store.HitReader;
 import dev.crawlerrors.store.HitWindow;
 import dev.crawlerrors.store.Snapshot;
 import dev.crawlerrors.store.StoreException;
+import dev.crawlerrors.text.Threads;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -80,11 +81,7 @@ final class KeptCounts<S> {
                 return size() > capacity;
             }
         };
-        this.counter = Executors.newSingleThreadExecutor(runnable -> {
-            Thread thread = new Thread(runnable, name);
-            thread.setDaemon(true);
-            return thread;
-        });
+        this.counter = Executors.newSingleThreadExecutor(Threads.daemons(name));
     }
 
     /**

@@ -20,7 +20,7 @@ import java.util.function.Consumer;
 /**
  * The URLs page over the store's kept URL states: every URL the view's crawlers fetched, with its
  * state now, 100 a page, at a snapshot (so that paging neither repeats nor skips a URL while hits
- * arrive), in HTML, JSON and CSV; each URL's own page is {@link UrlPages}'.
+ * arrive), in HTML, JSON and CSV; each URL's own page is {@code UrlPages}'.
  */
 public final class UrlReport {
 
@@ -87,9 +87,13 @@ public final class UrlReport {
 
     /** Every URL a request lists, in its order, at its snapshot. */
     public void forEachRow(UrlRequest request, Consumer<UrlRow> rows) {
+        forEachRow(request, report.sitemapsHeld(), rows);
+    }
+
+    /** Every URL a request lists, each saying whether a sitemap lists it when {@code held} (asked once by the CSV that wrote its header). */
+    public void forEachRow(UrlRequest request, boolean held, Consumer<UrlRow> rows) {
         Snapshot at = snapshot(request.report(), hits.snapshot());
         UrlQuery query = query(request, at);
-        boolean held = report.sitemapsHeld();
         List<UrlRow> slice = new java.util.ArrayList<>();
         read(() -> {
             // asked of the sitemaps a thousand rows at a time, not one question a row

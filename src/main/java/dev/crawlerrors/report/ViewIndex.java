@@ -5,6 +5,7 @@ import dev.crawlerrors.store.HitReader;
 import dev.crawlerrors.store.MinuteChange;
 import dev.crawlerrors.store.MinuteCounts;
 import dev.crawlerrors.store.Snapshot;
+import dev.crawlerrors.text.Futures;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -12,7 +13,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 
 /**
  * The report's read model: for each view (a filter) at a snapshot, how many of its hits fall in
@@ -82,11 +82,7 @@ public final class ViewIndex {
             }
         }
         if (theirs != null) {
-            try {
-                return theirs.join();
-            } catch (CompletionException e) {
-                throw e.getCause() instanceof RuntimeException cause ? cause : e;
-            }
+            return Futures.join(theirs);
         }
         try {
             MinuteCounts counts = compute(filter, snapshot, base, baseCounts);

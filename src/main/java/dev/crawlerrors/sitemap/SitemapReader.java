@@ -6,7 +6,6 @@ import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
-import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayDeque;
@@ -47,13 +46,13 @@ public final class SitemapReader {
     }
 
     /**
-     * Reads {@code given} and every file it leads to.
+     * Reads {@code given} and every file it leads to, each URL to {@code sink} as it is read.
      *
      * @throws SitemapRefusedException one sentence naming the file refused and the rule it broke
      */
-    public SitemapRead read(String given) throws SitemapRefusedException {
+    public SitemapRead read(String given, SitemapSink sink) throws SitemapRefusedException {
         Instant deadline = Instant.now().plus(limits.deadline());
-        Walk walk = new Walk(given);
+        Walk walk = new Walk(given, sink);
         Deque<Pending> pending = new ArrayDeque<>();
         pending.add(first(given));
         Set<String> seen = new HashSet<>();
@@ -66,14 +65,14 @@ public final class SitemapReader {
             }
         }
         walk.finish();
-        return new SitemapRead(given, Instant.now(), List.copyOf(walk.urls), walk.files, List.copyOf(walk.warnings));
+        return new SitemapRead(given, Instant.now(), walk.urls, walk.files, List.copyOf(walk.warnings));
     }
 
     private Pending first(String given) throws SitemapRefusedException {
         if (!SCHEME.matcher(given).find()) {
             return new Pending(given, null, Path.of(given), 0);
         }
-        URI url = httpUrl(given);
+        URI url = SitemapLoc.httpUrl(given);
         if (url == null) {
             throw new SitemapRefusedException("sitemap " + given + " was refused: only HTTP(S) URLs and local files are read");
         }
@@ -82,7 +81,7 @@ public final class SitemapReader {
 
     /** Queues {@code child}, listed by {@code parent}, unless it is no HTTP(S) URL, read already, too deep or one too many. */
     private void enqueue(Pending parent, String child, Walk walk, Deque<Pending> pending, Set<String> seen) {
-        URI url = httpUrl(child);
+        URI url = SitemapLoc.httpUrl(child);
         if (url == null) {
             walk.warn(parent.name() + " lists " + child + ", which is not an HTTP(S) URL: left out");
         } else if (!seen.add(url.normalize().toString())) {
@@ -162,7 +161,7 @@ public final class SitemapReader {
         return children;
     }
 
-    /** Whether the text starts with '<' after any byte-order mark and white space (XML), rather than a URL (plain text). */
+    /** Whether the text starts with {@code <} after any byte-order mark and white space (XML), rather than a URL (plain text). */
     private static boolean startsWithMarkup(BufferedInputStream in) throws IOException {
         in.mark(4096);
         try {
@@ -204,24 +203,14 @@ public final class SitemapReader {
         return (at >= 0 ? message.substring(at + "Message: ".length()) : message).strip().replace('\n', ' ');
     }
 
-    /** {@code text} as an HTTP(S) URL with a host, or null. */
-    static URI httpUrl(String text) {
-        try {
-            URI url = new URI(text);
-            String scheme = url.getScheme() == null ? "" : url.getScheme().toLowerCase(Locale.ROOT);
-            return (scheme.equals("http") || scheme.equals("https")) && url.getHost() != null ? url : null;
-        } catch (URISyntaxException e) {
-            return null;
-        }
-    }
-
     /** What one read has found so far. */
     private final class Walk {
         final String given;
-        final Set<SitemapUrl> urls = new LinkedHashSet<>();
+        final SitemapSink sink;
         final List<String> warnings = new ArrayList<>();
         final Map<String, String> hosts = new HashMap<>();
         final Set<String> leftOutBy = new LinkedHashSet<>();
+        int urls;
         int files;
         int listed;
         int overlong;
@@ -229,30 +218,27 @@ public final class SitemapReader {
         String firstNotUrl;
         boolean full;
 
-        Walk(String given) {
+        Walk(String given, SitemapSink sink) {
             this.given = given;
+            this.sink = sink;
         }
 
         void page(String loc) {
             listed++;
-            URI url = httpUrl(loc);
+            SitemapUrl url = SitemapLoc.parse(loc);
             if (url == null) {
                 if (notUrls++ == 0) {
                     firstNotUrl = loc;
                 }
                 return;
             }
-            if (urls.size() >= limits.maxUrls()) {
+            if (urls >= limits.maxUrls()) {
                 full = true;
                 return;
             }
-            String host = url.getHost().toLowerCase(Locale.ROOT);
-            int port = url.getPort();
-            boolean defaultPort = port < 0 || (port == 80 && url.getScheme().equalsIgnoreCase("http"))
-                    || (port == 443 && url.getScheme().equalsIgnoreCase("https"));
-            host = hosts.computeIfAbsent(defaultPort ? host : host + ":" + port, h -> h);
-            String path = url.getRawPath() == null || url.getRawPath().isEmpty() ? "/" : url.getRawPath();
-            urls.add(new SitemapUrl(host, url.getRawQuery() == null ? path : path + "?" + url.getRawQuery()));
+            if (sink.add(new SitemapUrl(hosts.computeIfAbsent(url.host(), h -> h), url.target()))) {
+                urls++;
+            }
         }
 
         void leftOut(String index) {

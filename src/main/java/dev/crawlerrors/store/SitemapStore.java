@@ -20,8 +20,16 @@ import java.util.function.Consumer;
  */
 public interface SitemapStore {
 
+    /** Starts a new read of {@code sitemap}: its URLs are written as they come and matched once it is committed. */
+    SitemapWrite replacing(String sitemap);
+
     /** Makes {@code urls} what {@code sitemap} lists, as read at {@code readAt}, once every URL is written. */
-    void replace(String sitemap, Instant readAt, List<SitemapUrl> urls);
+    default void replace(String sitemap, Instant readAt, List<SitemapUrl> urls) {
+        try (SitemapWrite write = replacing(sitemap)) {
+            write.addAll(urls);
+            write.commit(readAt);
+        }
+    }
 
     /** Each sitemap held: the newest read of each, by name. */
     List<StoredSitemap> sitemaps();
@@ -52,7 +60,7 @@ public interface SitemapStore {
     static SitemapStore refusing(String message) {
         return new SitemapStore() {
             @Override
-            public void replace(String sitemap, Instant readAt, List<SitemapUrl> urls) {
+            public SitemapWrite replacing(String sitemap) {
                 throw new StoreException(message, null);
             }
 

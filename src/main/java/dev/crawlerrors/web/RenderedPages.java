@@ -1,12 +1,12 @@
 package dev.crawlerrors.web;
 
 import dev.crawlerrors.store.Snapshot;
+import dev.crawlerrors.text.Futures;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.function.Supplier;
 
 /**
@@ -69,11 +69,7 @@ final class RenderedPages {
             }
         }
         if (theirs != null) {
-            try {
-                return theirs.join();
-            } catch (CompletionException e) {
-                throw e.getCause() instanceof RuntimeException cause ? cause : e;
-            }
+            return Futures.join(theirs);
         }
         try {
             Rendered rendered = render.get();

@@ -155,8 +155,9 @@ final class ReportRoutes {
         }
         BufferedWriter writer = new BufferedWriter(new OutputStreamWriter(ctx.outputStream(), StandardCharsets.UTF_8), 1 << 16);
         CsvWriter csv = new CsvWriter(writer);
-        csv.row(report.sitemapsHeld() ? ReportColumns.CSV_LABELS_WITH_SITEMAPS : ReportColumns.CSV_LABELS);
-        report.forEachRow(request, row -> {
+        boolean held = report.sitemapsHeld(); // asked once: a sitemap read mid-response changes neither header nor rows
+        csv.row(held ? ReportColumns.CSV_LABELS_WITH_SITEMAPS : ReportColumns.CSV_LABELS);
+        report.forEachRow(request, held, row -> {
             try {
                 csv.row(ReportColumns.csvCells(row));
             } catch (IOException e) {

@@ -47,8 +47,6 @@ public final class ReportServer implements AutoCloseable {
     private static final String STORE_RETRY_AFTER = "10";
     private static final String ALLOWED = "GET, HEAD";
 
-    /** Report requests answered at once by default: about what two cores keep busy. */
-    public static final int DEFAULT_READERS = 4;
     /** How long a report request waits for its turn before it is told to come back. */
     static final java.time.Duration READ_WAIT = java.time.Duration.ofSeconds(2);
 
@@ -69,72 +67,26 @@ public final class ReportServer implements AutoCloseable {
         }
     }
 
-    /** Starts serving on {@code bind}:{@code port}; port 0 picks a free one. */
-    public static ReportServer start(CrawlErrorReport report, StoreHealth health, String bind, int port) {
-        return start(report, health, bind, port, VerdictEvidence.NONE);
-    }
-
     /**
-     * Starts serving, showing what the verdicts rest on ({@code evidence}: the published IP lists
-     * under the report, and above it when nothing can be proven).
+     * Starts serving {@code report} as {@code serving} says; typed exceptions are mapped to statuses
+     * here, and report requests beyond {@code serving.readers()} wait up to {@link #READ_WAIT}, then get
+     * a 503 with Retry-After.
      */
-    public static ReportServer start(CrawlErrorReport report, StoreHealth health, String bind, int port,
-            VerdictEvidence evidence) {
-        return start(report, health, bind, port, evidence, List.of(), DEFAULT_READERS);
-    }
-
-    /** Starts serving, answering at most {@code readers} report requests at once. */
-    public static ReportServer start(CrawlErrorReport report, StoreHealth health, String bind, int port,
-            VerdictEvidence evidence, int readers) {
-        return start(report, health, bind, port, evidence, List.of(), readers);
-    }
-
-    /**
-     * Starts serving, with what {@code meters} count (the sources that feed the store: syslog's
-     * drops) at {@code /metrics}, answering at most {@code readers} report requests at once; the
-     * others wait up to {@link #READ_WAIT}, then get a 503 with Retry-After.
-     */
-    public static ReportServer start(CrawlErrorReport report, StoreHealth health, String bind, int port,
-            VerdictEvidence evidence, List<? extends MeterBinder> meters, int readers) {
-        return start(report, health, bind, port, evidence, meters, readers, WebConfig.NONE);
-    }
-
-    /**
-     * Starts serving as {@link #start(CrawlErrorReport, StoreHealth, String, int, VerdictEvidence, List, int)} does, to
-     * whom {@code web} lets in and over what: its users log in to every path but {@code /health}, and
-     * with its certificate the report is served over HTTPS only.
-     */
-    public static ReportServer start(CrawlErrorReport report, StoreHealth health, String bind, int port,
-            VerdictEvidence evidence, List<? extends MeterBinder> meters, int readers, WebConfig web) {
-        return start(report, health, bind, port, evidence, meters, readers, web, null);
-    }
-
-    /**
-     * Starts serving as {@link #start(CrawlErrorReport, StoreHealth, String, int, VerdictEvidence, List, int, WebConfig)} does,
-     * with the Alerts page listing {@code alerts} (null: the page says the built-in alerts are off).
-     */
-    public static ReportServer start(CrawlErrorReport report, StoreHealth health, String bind, int port,
-            VerdictEvidence evidence, List<? extends MeterBinder> meters, int readers, WebConfig web,
-            Supplier<List<AlertListing>> alerts) {
-        return start(report, health, bind, port, evidence, meters, readers, web, alerts, RenderedPages.DEFAULT_BYTES);
-    }
-
-    /**
-     * Starts serving as the method above does, keeping rendered report pages in at most
-     * {@code pageCacheBytes} ({@link RenderedPages}; 0 keeps none).
-     */
-    public static ReportServer start(CrawlErrorReport report, StoreHealth health, String bind, int port,
-            VerdictEvidence evidence, List<? extends MeterBinder> meters, int readers, WebConfig web,
-            Supplier<List<AlertListing>> alerts, long pageCacheBytes) {
+    public static ReportServer start(CrawlErrorReport report, StoreHealth health, ServerConfig serving) {
+        String bind = serving.bind();
+        int port = serving.port();
+        WebConfig web = serving.web();
+        VerdictEvidence evidence = serving.evidence();
+        Supplier<List<AlertListing>> alerts = serving.alerts();
         BasicAuth auth = web.authenticates() ? new BasicAuth(web.users()) : null;
         TlsConnector.KeyStoreAndPassword keys = web.tls() ? TlsConnector.keys(web) : null;
-        ReadGate gate = new ReadGate(readers, READ_WAIT);
+        ReadGate gate = new ReadGate(serving.readers(), READ_WAIT);
         PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         Gauge.builder("crawl_errors_hits_stored", health, StoreHealth::size).description("crawler hits in the store").register(metrics);
-        meters.forEach(meter -> meter.bindTo(metrics));
+        serving.meters().forEach(meter -> meter.bindTo(metrics));
         dev.crawlerrors.report.UrlReport urlReport = new dev.crawlerrors.report.UrlReport(report);
         dev.crawlerrors.report.RobotsHealth robots = new dev.crawlerrors.report.RobotsHealth(urlReport);
-        RenderedPages rendered = new RenderedPages(pageCacheBytes);
+        RenderedPages rendered = new RenderedPages(serving.pageCacheBytes());
         Gauge.builder("crawl_errors_page_cache_bytes", rendered, pages -> pages.footprint()[1])
                 .description("bytes of the report pages kept rendered").register(metrics);
         ReportRoutes routes = new ReportRoutes(report, health, evidence, alerts, robots, urlReport, rendered);

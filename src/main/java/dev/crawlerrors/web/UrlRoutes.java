@@ -95,8 +95,9 @@ final class UrlRoutes {
         }
         BufferedWriter writer = new BufferedWriter(new OutputStreamWriter(ctx.outputStream(), StandardCharsets.UTF_8), 1 << 16);
         CsvWriter csv = new CsvWriter(writer);
-        csv.row(urls.sitemapsHeld() ? UrlRow.CSV_LABELS_WITH_SITEMAPS : UrlRow.CSV_LABELS);
-        urls.forEachRow(request, row -> {
+        boolean held = urls.sitemapsHeld(); // asked once: a sitemap read mid-response changes neither header nor rows
+        csv.row(held ? UrlRow.CSV_LABELS_WITH_SITEMAPS : UrlRow.CSV_LABELS);
+        urls.forEachRow(request, held, row -> {
             try {
                 csv.row(row.csvCells());
             } catch (IOException e) {

@@ -7,8 +7,10 @@ import dev.crawlerrors.crawler.Verdict;
 import dev.crawlerrors.crawler.Verification;
 import dev.crawlerrors.ingest.Hit;
 import dev.crawlerrors.report.CrawlErrorReport;
+import dev.crawlerrors.report.ReportConfig;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import dev.crawlerrors.web.ReportServer;
+import dev.crawlerrors.web.ServerConfig;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -73,8 +75,8 @@ public final class AnalysisBench {
         baseline(copy);
         try (DuckDbHitStore store = DuckDbHitStore.open(copy)) {
             System.out.printf("store %s: %,d hits%n", file, store.health().size());
-            CrawlErrorReport report = new CrawlErrorReport(store.reader(), ZoneOffset.UTC, List.of("/{city}/{street}/{section}"), Duration.ofSeconds(60));
-            ReportServer server = ReportServer.start(report, store.health(), "127.0.0.1", 0);
+            CrawlErrorReport report = new CrawlErrorReport(store.reader(), ReportConfig.in(ZoneOffset.UTC).withUrlNames(List.of("/{city}/{street}/{section}")).withSummaryWait(Duration.ofSeconds(60)));
+            ReportServer server = ReportServer.start(report, store.health(), ServerConfig.on("127.0.0.1", 0));
             base = "http://127.0.0.1:" + server.port();
             try {
                 // the plain report page (JSON, no summary) is the baseline the analysis pages are set against, in the same run

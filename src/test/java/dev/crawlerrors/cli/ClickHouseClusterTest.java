@@ -8,12 +8,14 @@ import dev.crawlerrors.ClickHouseTest;
 import dev.crawlerrors.ProcessTest;
 import dev.crawlerrors.Waits;
 import dev.crawlerrors.report.CrawlErrorReport;
+import dev.crawlerrors.report.ReportConfig;
 import dev.crawlerrors.store.clickhouse.ClickHouseHitStore;
 import dev.crawlerrors.store.clickhouse.ClickHouseSettings;
 import dev.crawlerrors.store.clickhouse.ClickHouseTestCluster;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import dev.crawlerrors.store.remote.ServedStore;
 import dev.crawlerrors.web.ReportServer;
+import dev.crawlerrors.web.ServerConfig;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.net.URI;
@@ -86,11 +88,11 @@ class ClickHouseClusterTest {
         String servedBefore = stamp(ServedStore.fileOf(defaultDb));
         String socketBefore = stamp(defaultDb.resolveSibling(defaultDb.getFileName() + ".serve.d"));
         try (DuckDbHitStore duck = DuckDbHitStore.open(dir.resolve("embedded.duckdb"));
-             ReportServer duckServer = ReportServer.start(new CrawlErrorReport(duck.reader(), ZoneId.of("Europe/Brussels")), duck.health(), "127.0.0.1", 0);
+             ReportServer duckServer = ReportServer.start(new CrawlErrorReport(duck.reader(), ReportConfig.in(ZoneId.of("Europe/Brussels"))), duck.health(), ServerConfig.on("127.0.0.1", 0));
              ServeProcess serve = ServeProcess.start(dir.resolve("serve.out"), "--db", url, "--port", "0", "--timezone",
                      "Europe/Brussels", "--ip-ranges", IP_RANGES.toString(), "--dns-server", "none");
              ClickHouseHitStore other = ClickHouseHitStore.open(cluster.location(db), ClickHouseSettings.SERVE);
-             ReportServer otherServer = ReportServer.start(new CrawlErrorReport(other.reader(), ZoneId.of("Europe/Brussels")), other.health(), "127.0.0.1", 0)) {
+             ReportServer otherServer = ReportServer.start(new CrawlErrorReport(other.reader(), ReportConfig.in(ZoneId.of("Europe/Brussels"))), other.health(), ServerConfig.on("127.0.0.1", 0))) {
             assertThat(Files.readString(dir.resolve("serve.out"))).contains("Store: ClickHouse store " + url + " (2 shards;");
             // ClickHouse takes every import itself: the serve listens for none where the default DuckDB file would be
             assertThat(stamp(ServedStore.fileOf(defaultDb))).isEqualTo(servedBefore);
@@ -178,7 +180,7 @@ class ClickHouseClusterTest {
         assertThat(stored(db)).isEqualTo(lines);
         // every line a URL of its own: none twice
         try (ClickHouseHitStore store = ClickHouseHitStore.open(cluster.location(db), ClickHouseSettings.SERVE)) {
-            CrawlErrorReport report = new CrawlErrorReport(store.reader(), ZoneOffset.UTC);
+            CrawlErrorReport report = new CrawlErrorReport(store.reader(), ReportConfig.in(ZoneOffset.UTC));
             java.util.Set<String> urls = new java.util.HashSet<>();
             long[] rows = {0};
             report.forEachRow(dev.crawlerrors.store.HitFilter.ERRORS, row -> {

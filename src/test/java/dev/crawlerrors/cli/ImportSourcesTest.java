@@ -249,7 +249,7 @@ class ImportSourcesTest {
                 + (swapped ? "cs-uri-stem" : "c-ip") + " cs(User-Agent) cs(Referer) sc-status sc-substatus sc-win32-status time-taken\n";
     }
 
-    /** {@link #line(int)}'s hit in an IIS log with {@link #iisHeader}'s fields. */
+    /** {@code #line(int)}'s hit in an IIS log with {@link #iisHeader}'s fields. */
     private static String iisLine(int i, boolean swapped) {
         String path = "/page/" + i;
         String client = "66.249.66." + (i % 250);

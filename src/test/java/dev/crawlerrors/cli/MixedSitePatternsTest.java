@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.crawlerrors.ClickHouseTest;
 import dev.crawlerrors.ingest.SampleLogs;
 import dev.crawlerrors.report.CrawlErrorReport;
+import dev.crawlerrors.report.ReportConfig;
 import dev.crawlerrors.report.ReportRequest;
 import dev.crawlerrors.report.pattern.ErrorPattern;
 import dev.crawlerrors.store.HitStore;
@@ -90,7 +91,7 @@ class MixedSitePatternsTest {
     }
 
     private static Map<String, String> kinds(HitStore store) {
-        CrawlErrorReport report = new CrawlErrorReport(store.reader(), ZoneOffset.UTC, List.of("/{city}/{street}/{section}"), Duration.ofSeconds(30));
+        CrawlErrorReport report = new CrawlErrorReport(store.reader(), ReportConfig.in(ZoneOffset.UTC).withUrlNames(List.of("/{city}/{street}/{section}")).withSummaryWait(Duration.ofSeconds(30)));
         try {
             Map<String, String> kinds = new LinkedHashMap<>();
             for (ErrorPattern pattern : report.patterns(ReportRequest.FIRST_PAGE).patterns()) {
@@ -137,7 +138,7 @@ class MixedSitePatternsTest {
         assertThat(run.exit()).as(run.err()).isZero();
 
         try (DuckDbHitStore store = DuckDbHitStore.open(db)) {
-            CrawlErrorReport report = new CrawlErrorReport(store.reader(), ZoneOffset.UTC, List.of(), Duration.ofSeconds(30));
+            CrawlErrorReport report = new CrawlErrorReport(store.reader(), ReportConfig.in(ZoneOffset.UTC).withSummaryWait(Duration.ofSeconds(30)));
             assertThat(report.patterns(ReportRequest.FIRST_PAGE).patterns()).singleElement().satisfies(p -> {
                 assertThat(p.pattern()).isEqualTo("/old/{n}");
                 assertThat(p.diagnosis().text()).isEqualTo("Redirect (301): the log does not say where to; internal links and the"

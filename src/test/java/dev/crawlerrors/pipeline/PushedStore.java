@@ -11,10 +11,12 @@ import dev.crawlerrors.crawler.verify.IpRangeSource;
 import dev.crawlerrors.crawler.verify.IpRangeVerifier;
 import dev.crawlerrors.ingest.SampleLogs;
 import dev.crawlerrors.report.CrawlErrorReport;
+import dev.crawlerrors.report.ReportConfig;
 import dev.crawlerrors.store.HitFilter;
 import dev.crawlerrors.store.StoredHit;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import dev.crawlerrors.web.ReportServer;
+import dev.crawlerrors.web.ServerConfig;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -47,7 +49,7 @@ final class PushedStore implements AutoCloseable {
         // as serve does at its start (in the background there); a line pushed before would have a provisional verdict
         verifier.lists().loadAll();
         pushed = new PushedLines(store.writer(), store.signatures(), new CrawlerIdentifier(catalog), verifier);
-        report = ReportServer.start(new CrawlErrorReport(store.reader(), ZoneId.of("UTC")), store.health(), "127.0.0.1", 0);
+        report = ReportServer.start(new CrawlErrorReport(store.reader(), ReportConfig.in(ZoneId.of("UTC"))), store.health(), ServerConfig.on("127.0.0.1", 0));
     }
 
     int reportPort() {

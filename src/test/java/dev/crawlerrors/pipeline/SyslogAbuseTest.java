@@ -8,7 +8,9 @@ import dev.crawlerrors.ingest.format.NamedFormats;
 import dev.crawlerrors.ingest.push.SyslogAddress;
 import dev.crawlerrors.ingest.push.SyslogListener;
 import dev.crawlerrors.report.CrawlErrorReport;
+import dev.crawlerrors.report.ReportConfig;
 import dev.crawlerrors.web.ReportServer;
+import dev.crawlerrors.web.ServerConfig;
 import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
@@ -162,8 +164,7 @@ class SyslogAbuseTest {
                 NamedFormats.liveChooser("auto", notice -> { }), stored.pushed, notices::add);
         source.start();
         closing.add(source);
-        ReportServer metrics = ReportServer.start(new CrawlErrorReport(stored.store.reader(), ZoneId.of("UTC")), stored.store.health(), "127.0.0.1", 0,
-                List::of, List.of(source), ReportServer.DEFAULT_READERS);
+        ReportServer metrics = ReportServer.start(new CrawlErrorReport(stored.store.reader(), ReportConfig.in(ZoneId.of("UTC"))), stored.store.health(), ServerConfig.on("127.0.0.1", 0).withMeters(List.of(source)));
         closing.add(metrics);
         InetSocketAddress to = new InetSocketAddress("127.0.0.1", source.address().port());
         byte[] datagram = (nginx(1) + " " + "x".repeat(600)).getBytes(StandardCharsets.UTF_8);

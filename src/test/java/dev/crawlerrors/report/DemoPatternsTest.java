@@ -34,7 +34,7 @@ class DemoPatternsTest {
     @BeforeAll
     static void importDemo() throws Exception {
         store = DemoFixture.demoStore(dir);
-        report = new CrawlErrorReport(store.reader(), ZoneId.of("Europe/Brussels"), List.of(DemoLog.URL_NAMES), Duration.ofSeconds(30));
+        report = new CrawlErrorReport(store.reader(), ReportConfig.in(ZoneId.of("Europe/Brussels")).withUrlNames(List.of(DemoLog.URL_NAMES)).withSummaryWait(Duration.ofSeconds(30)));
     }
 
     @AfterAll
@@ -96,7 +96,7 @@ class DemoPatternsTest {
 
     @Test
     void withoutTheSitesTemplatePlaceholdersAreNumbered() {
-        CrawlErrorReport unnamed = new CrawlErrorReport(store.reader(), ZoneId.of("Europe/Brussels"), List.of(), Duration.ofSeconds(30));
+        CrawlErrorReport unnamed = new CrawlErrorReport(store.reader(), ReportConfig.in(ZoneId.of("Europe/Brussels")).withSummaryWait(Duration.ofSeconds(30)));
 
         assertThat(unnamed.patterns(ReportRequest.FIRST_PAGE).patterns()).extracting(ErrorPattern::pattern).containsExactly(
                 "/{1}/{2}", "/{1}/{2}/", "/{1}/{2}/{3}", "/{1}/straten/{letter}", "/{1}/{2}/{3}/", "/{1}/parkeren");

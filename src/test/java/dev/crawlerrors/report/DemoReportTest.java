@@ -36,7 +36,7 @@ class DemoReportTest {
     @BeforeAll
     static void importDemo() throws Exception {
         store = DemoFixture.demoStore(dir);
-        report = new CrawlErrorReport(store.reader(), ZoneId.of("Europe/Brussels"));
+        report = new CrawlErrorReport(store.reader(), ReportConfig.in(ZoneId.of("Europe/Brussels")));
         report.forEachRow(HitFilter.ERRORS, all::add);
     }
 

@@ -27,7 +27,7 @@ class KeptCountsTest {
     private static final Verdict VERIFIED = new Verdict(Verification.verified, "in the list");
 
     private final DuckDbHitStore store = DuckDbHitStore.inMemory();
-    private final CrawlErrorReport report = new CrawlErrorReport(store.reader(), ZoneOffset.UTC, List.of(), Duration.ofSeconds(30));
+    private final CrawlErrorReport report = new CrawlErrorReport(store.reader(), ReportConfig.in(ZoneOffset.UTC).withSummaryWait(Duration.ofSeconds(30)));
 
     @AfterEach
     void close() {

@@ -31,7 +31,7 @@ class OverviewBucketsTest {
         }
         try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
             store.writer().append(hits);
-            CrawlErrorReport report = new CrawlErrorReport(store.reader(), ZONE, List.of(), Duration.ofSeconds(30));
+            CrawlErrorReport report = new CrawlErrorReport(store.reader(), ReportConfig.in(ZONE).withSummaryWait(Duration.ofSeconds(30)));
             try {
                 Map<String, List<String>> query = interval == null ? Map.of() : Map.of("interval", List.of(interval));
                 return report.overview(report.request(query, ReportParameters.OVERVIEW));

@@ -12,6 +12,9 @@ import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -42,8 +45,19 @@ class SitemapReaderTest {
         server.close();
     }
 
-    private SitemapRead read(String given) throws SitemapRefusedException {
-        return new SitemapReader(SMALL).read(given);
+    /** A read and the URLs it listed, each once, in the order first read. */
+    private record Found(String given, List<SitemapUrl> urls, int files, List<String> warnings) {
+    }
+
+    private Found read(String given) throws SitemapRefusedException {
+        return read(new SitemapReader(SMALL), given);
+    }
+
+    static Found read(SitemapReader reader, String given) throws SitemapRefusedException {
+        Set<SitemapUrl> urls = new LinkedHashSet<>();
+        SitemapRead read = reader.read(given, urls::add);
+        assertThat(read.urls()).isEqualTo(urls.size());
+        return new Found(read.given(), List.copyOf(urls), read.files(), read.warnings());
     }
 
     @Test
@@ -54,7 +68,7 @@ class SitemapReaderTest {
                 .serve("/letters.txt", "\uFEFFhttps://www.example.be/antwerp/straten/a\r\n\r\n  https://www.example.be/antwerp/straten/b  \n"
                         + "not a url\nhttps://www.example.be/antwerp/meir\n");
 
-        SitemapRead read = read(base + "/sitemap_index.xml");
+        Found read = read(base + "/sitemap_index.xml");
 
         assertThat(read.urls()).containsExactly(
                 new SitemapUrl("www.example.be", "/antwerp/meir"),
@@ -74,7 +88,7 @@ class SitemapReaderTest {
                 .serve("/a.xml", urlset("http://example.org/"))
                 .serve("/b.xml", urlset("http://example.org:8080/b"));
 
-        SitemapRead read = read(base + "/robots.txt");
+        Found read = read(base + "/robots.txt");
 
         assertThat(read.urls()).containsExactly(new SitemapUrl("example.org", "/"), new SitemapUrl("example.org:8080", "/b"));
         assertThat(read.files()).isEqualTo(3);
@@ -93,7 +107,7 @@ class SitemapReaderTest {
         Path file = dir.resolve("sitemap.xml");
         Files.write(file, gzip(urlset("https://example.org/a", "https://example.org/b")));
 
-        SitemapRead read = read(file.toString());
+        Found read = read(file.toString());
 
         assertThat(read.urls()).extracting(SitemapUrl::target).containsExactly("/a", "/b");
     }
@@ -177,8 +191,8 @@ class SitemapReaderTest {
         }
         server.serve("/bomb.xml.gz", bomb.toByteArray());
 
-        assertThatThrownBy(() -> new SitemapReader(new SitemapLimits(1 << 20, 256 << 10, 100, 5, 2, Duration.ofSeconds(2),
-                Duration.ofSeconds(2), Duration.ofSeconds(5))).read(base + "/bomb.xml.gz"))
+        assertThatThrownBy(() -> read(new SitemapReader(new SitemapLimits(1 << 20, 256 << 10, 100, 5, 2, Duration.ofSeconds(2),
+                Duration.ofSeconds(2), Duration.ofSeconds(5))), base + "/bomb.xml.gz"))
                 .hasMessage("sitemap " + base + "/bomb.xml.gz was cut off: it unzips to more than 256.0 KiB (the limit of a gzipped sitemap)");
     }
 
@@ -187,7 +201,7 @@ class SitemapReaderTest {
         String text = IntStream.rangeClosed(1, 50_001).mapToObj(i -> "https://example.org/p" + i).collect(Collectors.joining("\n"));
         server.serve("/many.txt.gz", gzip(text));
 
-        SitemapRead read = read(base + "/many.txt.gz");
+        Found read = read(base + "/many.txt.gz");
 
         assertThat(read.urls()).hasSize(50_001);
         assertThat(read.warnings()).containsExactly(base + "/many.txt.gz lists 50,001 URLs, more than the protocol's 50,000 a file: read anyway");
@@ -199,7 +213,7 @@ class SitemapReaderTest {
                 .serve("/pages.xml", index(base + "/loop.xml", base + "/leaf.xml"))
                 .serve("/leaf.xml", urlset("https://example.org/leaf"));
 
-        SitemapRead read = read(base + "/loop.xml");
+        Found read = read(base + "/loop.xml");
 
         assertThat(read.urls()).containsExactly(new SitemapUrl("example.org", "/leaf"));
         assertThat(read.files()).isEqualTo(3);
@@ -215,7 +229,7 @@ class SitemapReaderTest {
             SitemapServer.answer(exchange, 200, urlset("https://example.org" + exchange.getRequestURI().getPath()).getBytes());
         });
 
-        SitemapRead read = read(base + "/huge-index.xml");
+        Found read = read(base + "/huge-index.xml");
 
         assertThat(read.files()).isEqualTo(50);
         assertThat(fetched.get()).isEqualTo(49);
@@ -231,7 +245,7 @@ class SitemapReaderTest {
         assertThatThrownBy(() -> read("file:///etc/passwd")).hasMessage("sitemap file:///etc/passwd was refused: only HTTP(S) URLs and local files are read");
 
         server.serve("/index.xml", index("file:///etc/passwd", base + "/ok.xml")).serve("/ok.xml", urlset("https://example.org/ok"));
-        SitemapRead read = read(base + "/index.xml");
+        Found read = read(base + "/index.xml");
         assertThat(read.urls()).containsExactly(new SitemapUrl("example.org", "/ok"));
         assertThat(read.warnings()).containsExactly(base + "/index.xml lists file:///etc/passwd, which is not an HTTP(S) URL: left out");
     }
@@ -260,7 +274,7 @@ class SitemapReaderTest {
         });
 
         SitemapLimits quick = new SitemapLimits(1 << 20, 1 << 20, 100, 5, 2, Duration.ofSeconds(2), Duration.ofMillis(500), Duration.ofSeconds(20));
-        assertThatThrownBy(() -> new SitemapReader(quick).read(base + "/silent.xml")).hasMessage("sitemap " + base
+        assertThatThrownBy(() -> read(new SitemapReader(quick), base + "/silent.xml")).hasMessage("sitemap " + base
                 + "/silent.xml was not read: the server sent nothing for 500 ms (the time allowed to connect or between bytes)");
     }
 
@@ -283,7 +297,7 @@ class SitemapReaderTest {
 
         SitemapLimits shortDeadline = new SitemapLimits(1 << 20, 1 << 20, 100, 5, 2, Duration.ofSeconds(2), Duration.ofSeconds(2),
                 Duration.ofSeconds(2));
-        assertThatThrownBy(() -> new SitemapReader(shortDeadline).read(base + "/trickle.xml")).hasMessage("sitemap " + base
+        assertThatThrownBy(() -> read(new SitemapReader(shortDeadline), base + "/trickle.xml")).hasMessage("sitemap " + base
                 + "/trickle.xml was cut off: its read took longer than 2 s (the time allowed to read a sitemap and the files it names)");
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(30));
     }

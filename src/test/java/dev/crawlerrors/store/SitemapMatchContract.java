@@ -78,6 +78,36 @@ public abstract class SitemapMatchContract {
     }
 
     @Test
+    void aReadWrittenAsItComesIsMatchedOnlyOnceCommittedAndDroppedWhenNot() {
+        try (HitStore store = open()) {
+            store.writer().append(List.of(
+                    hit("2025-05-14T10:00:00Z", "/antwerp/de-keyserlei", 308, null),
+                    hit("2025-05-14T10:01:00Z", "/antwerp/straten/q", 404, null)));
+            store.writer().flush();
+            store.sitemaps().replace("streets", Instant.parse("2025-05-14T09:00:00Z"), SITEMAP);
+            SitemapUrl later = new SitemapUrl("www.example.be", "/antwerp/straten/q");
+            try (SitemapWrite refused = store.sitemaps().replacing("streets")) {
+                assertThat(refused.add(later)).isTrue();
+                assertThat(refused.add(later)).isFalse();
+                assertThat(store.reader().page(HitFilter.ERRORS.withInSitemap(true), 0, 10)).extracting(StoredHit::url)
+                        .containsExactly("/antwerp/de-keyserlei");
+            }
+            assertThat(store.reader().page(HitFilter.ERRORS.withInSitemap(true), 0, 10)).extracting(StoredHit::url)
+                    .containsExactly("/antwerp/de-keyserlei");
+            assertThat(store.sitemaps().listed(List.of(later))).isEmpty();
+
+            try (SitemapWrite read = store.sitemaps().replacing("streets")) {
+                read.add(later);
+                read.add(later);
+                read.commit(Instant.parse("2025-05-14T11:00:00Z"));
+            }
+            assertThat(store.reader().page(HitFilter.ERRORS.withInSitemap(true), 0, 10)).extracting(StoredHit::url)
+                    .containsExactly("/antwerp/straten/q");
+            assertThat(store.sitemaps().sitemaps()).containsExactly(new StoredSitemap("streets", Instant.parse("2025-05-14T11:00:00Z"), 1));
+        }
+    }
+
+    @Test
     void noSitemapListsNothing() {
         try (HitStore store = open()) {
             store.writer().append(List.of(hit("2025-05-14T10:00:00Z", "/a", 404, null)));

@@ -42,4 +42,20 @@ class ThreadsTest {
         stuck.interrupt();
         stuck.join();
     }
+
+    @Test
+    void workerThreadsAreNamedDaemons() throws InterruptedException {
+        Thread started = Threads.startDaemon("log-follower", () -> { });
+        started.join(Duration.ofMinutes(1).toMillis());
+        assertThat(started.getName()).isEqualTo("log-follower");
+        assertThat(started.isDaemon()).isTrue();
+        Thread made = Threads.daemons("store-writer").newThread(() -> { });
+        assertThat(made.getName()).isEqualTo("store-writer");
+        assertThat(made.isDaemon()).isTrue();
+        var numbered = Threads.numberedDaemons("dns-verifier-");
+        assertThat(numbered.newThread(() -> { }).getName()).isEqualTo("dns-verifier-1");
+        Thread second = numbered.newThread(() -> { });
+        assertThat(second.getName()).isEqualTo("dns-verifier-2");
+        assertThat(second.isDaemon()).isTrue();
+    }
 }

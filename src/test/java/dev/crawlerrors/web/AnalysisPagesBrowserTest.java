@@ -6,6 +6,7 @@ import dev.crawlerrors.BrowserTest;
 import dev.crawlerrors.DemoFixture;
 import dev.crawlerrors.demo.DemoLog;
 import dev.crawlerrors.report.CrawlErrorReport;
+import dev.crawlerrors.report.ReportConfig;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -44,9 +45,8 @@ class AnalysisPagesBrowserTest {
     @BeforeAll
     static void start() throws Exception {
         store = DemoFixture.demoStore(Files.createDirectories(dir.resolve("demo")));
-        CrawlErrorReport report = new CrawlErrorReport(store.reader(), ZoneId.of("UTC"), List.of(DemoLog.URL_NAMES), Duration.ofSeconds(30));
-        server = ReportServer.start(report, store.health(), "127.0.0.1", 0,
-                () -> List.of("common-crawlers.json: 2 prefixes, created 2025-05-14T00:00:00 (demo data)"));
+        CrawlErrorReport report = new CrawlErrorReport(store.reader(), ReportConfig.in(ZoneId.of("UTC")).withUrlNames(List.of(DemoLog.URL_NAMES)).withSummaryWait(Duration.ofSeconds(30)));
+        server = ReportServer.start(report, store.health(), ServerConfig.on("127.0.0.1", 0).withEvidence(() -> List.of("common-crawlers.json: 2 prefixes, created 2025-05-14T00:00:00 (demo data)")));
         base = "http://127.0.0.1:" + server.port();
         driver = Chromium.start(dir, 1400, 900, "--hide-scrollbars");
     }

@@ -11,6 +11,7 @@ import dev.crawlerrors.crawler.Verdict;
 import dev.crawlerrors.crawler.Verification;
 import dev.crawlerrors.ingest.Hit;
 import dev.crawlerrors.report.CrawlErrorReport;
+import dev.crawlerrors.report.ReportConfig;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -60,7 +61,7 @@ class CrawlerFilterTest {
             hits.add(new CrawlerHit(hit, identifier.identify(r[0]).orElseThrow(), new Verdict(Verification.unverified, "test")));
         }
         store.writer().append(hits);
-        server = ReportServer.start(new CrawlErrorReport(store.reader(), ZoneId.of("UTC"), catalog), store.health(), "127.0.0.1", 0);
+        server = ReportServer.start(new CrawlErrorReport(store.reader(), ReportConfig.in(ZoneId.of("UTC")).withCatalog(catalog)), store.health(), ServerConfig.on("127.0.0.1", 0));
     }
 
     @AfterAll

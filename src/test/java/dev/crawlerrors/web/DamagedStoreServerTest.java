@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.crawlerrors.StoreFixture;
 import dev.crawlerrors.report.CrawlErrorReport;
+import dev.crawlerrors.report.ReportConfig;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -42,7 +43,7 @@ class DamagedStoreServerTest {
         String damaged = "the store " + file + " is damaged: part of it fails its checksum";
         String whatToDo = "; restore it from a backup, or move it aside and import the logs again (they are the source of truth)";
         DuckDbHitStore store = DuckDbHitStore.open(file);
-        try (ReportServer server = ReportServer.start(new CrawlErrorReport(store.reader(), ZoneId.of("UTC")), store.health(), "127.0.0.1", 0)) {
+        try (ReportServer server = ReportServer.start(new CrawlErrorReport(store.reader(), ReportConfig.in(ZoneId.of("UTC"))), store.health(), ServerConfig.on("127.0.0.1", 0))) {
             StoreFixture.zero(file, 1 << 20, 800 * 1024);
 
             HttpResponse<String> health = get(server, "/health");

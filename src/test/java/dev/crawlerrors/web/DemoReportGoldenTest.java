@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.crawlerrors.DemoFixture;
 import dev.crawlerrors.demo.DemoLog;
 import dev.crawlerrors.report.CrawlErrorReport;
+import dev.crawlerrors.report.ReportConfig;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -46,8 +47,7 @@ class DemoReportGoldenTest {
     @BeforeAll
     static void start() throws Exception {
         store = DemoFixture.demoStore(dir);
-        server = ReportServer.start(new CrawlErrorReport(store.reader(), ZoneId.of("UTC"), List.of(DemoLog.URL_NAMES), Duration.ofSeconds(30)),
-                store.health(), "127.0.0.1", 0);
+        server = ReportServer.start(new CrawlErrorReport(store.reader(), ReportConfig.in(ZoneId.of("UTC")).withUrlNames(List.of(DemoLog.URL_NAMES)).withSummaryWait(Duration.ofSeconds(30))), store.health(), ServerConfig.on("127.0.0.1", 0));
     }
 
     @AfterAll

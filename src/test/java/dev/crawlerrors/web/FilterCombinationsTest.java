@@ -11,6 +11,7 @@ import dev.crawlerrors.crawler.Verdict;
 import dev.crawlerrors.crawler.Verification;
 import dev.crawlerrors.ingest.Hit;
 import dev.crawlerrors.report.CrawlErrorReport;
+import dev.crawlerrors.report.ReportConfig;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -120,7 +121,7 @@ class FilterCombinationsTest {
         }
         store = DuckDbHitStore.inMemory();
         store.writer().append(hits);
-        server = ReportServer.start(new CrawlErrorReport(store.reader(), ZONE, List.of(), Duration.ofSeconds(30)), store.health(), "127.0.0.1", 0);
+        server = ReportServer.start(new CrawlErrorReport(store.reader(), ReportConfig.in(ZONE).withSummaryWait(Duration.ofSeconds(30))), store.health(), ServerConfig.on("127.0.0.1", 0));
     }
 
     @AfterAll

@@ -11,6 +11,7 @@ import dev.crawlerrors.crawler.Verdict;
 import dev.crawlerrors.crawler.Verification;
 import dev.crawlerrors.ingest.Hit;
 import dev.crawlerrors.report.CrawlErrorReport;
+import dev.crawlerrors.report.ReportConfig;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -49,7 +50,7 @@ class HostileContentTest {
     }
 
     private void serve() {
-        server = ReportServer.start(new CrawlErrorReport(store.reader(), ZoneId.of("UTC")), store.health(), "127.0.0.1", 0);
+        server = ReportServer.start(new CrawlErrorReport(store.reader(), ReportConfig.in(ZoneId.of("UTC"))), store.health(), ServerConfig.on("127.0.0.1", 0));
     }
 
     @Test

@@ -15,6 +15,7 @@ import dev.crawlerrors.pipeline.ImportListener;
 import dev.crawlerrors.pipeline.ImportSummary;
 import dev.crawlerrors.pipeline.LogImport;
 import dev.crawlerrors.report.CrawlErrorReport;
+import dev.crawlerrors.report.ReportConfig;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -94,7 +95,7 @@ class ImportedScannersReportTest {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         summary.print(new PrintStream(out, true, StandardCharsets.UTF_8));
         printed = out.toString(StandardCharsets.UTF_8);
-        server = ReportServer.start(new CrawlErrorReport(store.reader(), ZoneId.of("UTC"), catalog), store.health(), "127.0.0.1", 0);
+        server = ReportServer.start(new CrawlErrorReport(store.reader(), ReportConfig.in(ZoneId.of("UTC")).withCatalog(catalog)), store.health(), ServerConfig.on("127.0.0.1", 0));
     }
 
     private static String line(int minute, String ip, String url, int status, String agent) {

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.crawlerrors.DemoFixture;
 import dev.crawlerrors.demo.DemoLog;
 import dev.crawlerrors.report.CrawlErrorReport;
+import dev.crawlerrors.report.ReportConfig;
 import dev.crawlerrors.sitemap.SitemapUrl;
 import dev.crawlerrors.store.HitFilter;
 import dev.crawlerrors.store.StoredHit;
@@ -50,8 +51,7 @@ class InSitemapFilterTest {
         }
         List<SitemapUrl> listed = urls.stream().filter(u -> u.hashCode() % 2 == 0).map(u -> new SitemapUrl("www.example.be", u)).toList();
         store.sitemaps().replace("https://www.example.be/sitemap.xml", Instant.now(), listed);
-        server = ReportServer.start(new CrawlErrorReport(store.reader(), ZoneId.of("UTC"), List.of(DemoLog.URL_NAMES), Duration.ofSeconds(30)),
-                store.health(), "127.0.0.1", 0);
+        server = ReportServer.start(new CrawlErrorReport(store.reader(), ReportConfig.in(ZoneId.of("UTC")).withUrlNames(List.of(DemoLog.URL_NAMES)).withSummaryWait(Duration.ofSeconds(30))), store.health(), ServerConfig.on("127.0.0.1", 0));
     }
 
     @AfterAll

@@ -10,6 +10,7 @@ import dev.crawlerrors.crawler.Verdict;
 import dev.crawlerrors.crawler.Verification;
 import dev.crawlerrors.ingest.Hit;
 import dev.crawlerrors.report.CrawlErrorReport;
+import dev.crawlerrors.report.ReportConfig;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -35,8 +36,7 @@ class OverviewWithoutTimesTest {
                         googlebot, new Verdict(Verification.verified, "test")));
         try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
             store.writer().append(hits);
-            try (ReportServer server = ReportServer.start(new CrawlErrorReport(store.reader(), ZoneOffset.UTC, List.of(), Duration.ofSeconds(30)),
-                    store.health(), "127.0.0.1", 0)) {
+            try (ReportServer server = ReportServer.start(new CrawlErrorReport(store.reader(), ReportConfig.in(ZoneOffset.UTC).withSummaryWait(Duration.ofSeconds(30))), store.health(), ServerConfig.on("127.0.0.1", 0))) {
                 HttpClient http = HttpClient.newHttpClient();
                 String base = "http://127.0.0.1:" + server.port();
                 Document html = Jsoup.parse(http.send(HttpRequest.newBuilder(URI.create(base + "/crawl-errors/overview")).build(),

@@ -11,6 +11,7 @@ import dev.crawlerrors.crawler.Verdict;
 import dev.crawlerrors.crawler.Verification;
 import dev.crawlerrors.ingest.Hit;
 import dev.crawlerrors.report.CrawlErrorReport;
+import dev.crawlerrors.report.ReportConfig;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -53,7 +54,7 @@ class ProbesShownTest {
                 hit(t + 3_000, "203.0.113.7", "/cgi-bin/status", SHELLSHOCK, SCANNER),
                 hit(t + 3_500, "203.0.113.7", "/cgi-bin/bash", SHELLSHOCK, SCANNER),
                 hit(t + 4_000, "203.0.113.8", "/index.php", SHELLSHOCK, SCANNER)));
-        server = ReportServer.start(new CrawlErrorReport(store.reader(), ZoneId.of("UTC")), store.health(), "127.0.0.1", 0);
+        server = ReportServer.start(new CrawlErrorReport(store.reader(), ReportConfig.in(ZoneId.of("UTC"))), store.health(), ServerConfig.on("127.0.0.1", 0));
     }
 
     private static CrawlerHit hit(long millis, String ip, String url, String agent, Crawler crawler) {

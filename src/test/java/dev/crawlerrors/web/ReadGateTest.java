@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.crawlerrors.Waits;
 import dev.crawlerrors.crawler.CrawlerHit;
 import dev.crawlerrors.report.CrawlErrorReport;
+import dev.crawlerrors.report.ReportConfig;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -43,7 +44,7 @@ class ReadGateTest {
             }
             store.writer().append(hits);
             store.writer().flush();
-            ReportServer server = ReportServer.start(new CrawlErrorReport(store.reader(), ZoneOffset.UTC), store.health(), "127.0.0.1", 0, List::of, 1);
+            ReportServer server = ReportServer.start(new CrawlErrorReport(store.reader(), ReportConfig.in(ZoneOffset.UTC)), store.health(), ServerConfig.on("127.0.0.1", 0).withReaders(1));
             HttpClient http = HttpClient.newHttpClient();
             URI page = URI.create("http://127.0.0.1:" + server.port() + "/api/crawl-errors?page=1");
             try (Socket slow = new Socket("127.0.0.1", server.port())) {

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.crawlerrors.crawler.CrawlerHit;
 import dev.crawlerrors.report.CrawlErrorReport;
+import dev.crawlerrors.report.ReportConfig;
 import dev.crawlerrors.store.Snapshot;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import java.net.URI;
@@ -142,8 +143,7 @@ class RenderedPagesTest {
     @Test
     void everyReaderSeesEveryCommitThroughTheKeptPages() throws Exception {
         try (DuckDbHitStore store = DuckDbHitStore.open(dir.resolve("hits.duckdb"))) {
-            ReportServer server = ReportServer.start(new CrawlErrorReport(store.reader(), ZoneOffset.UTC), store.health(), "127.0.0.1", 0,
-                    List::of, 16);
+            ReportServer server = ReportServer.start(new CrawlErrorReport(store.reader(), ReportConfig.in(ZoneOffset.UTC)), store.health(), ServerConfig.on("127.0.0.1", 0).withReaders(16));
             try {
                 String base = "http://127.0.0.1:" + server.port();
                 AtomicLong committed = new AtomicLong();

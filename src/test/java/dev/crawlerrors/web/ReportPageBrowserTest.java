@@ -6,6 +6,7 @@ import dev.crawlerrors.BrowserTest;
 import dev.crawlerrors.DemoFixture;
 import dev.crawlerrors.Waits;
 import dev.crawlerrors.report.CrawlErrorReport;
+import dev.crawlerrors.report.ReportConfig;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -46,7 +47,7 @@ class ReportPageBrowserTest {
     @BeforeEach
     void startServerAndBrowser() throws Exception {
         store = DemoFixture.demoStore(Files.createDirectories(dir.resolve("demo")));
-        server = ReportServer.start(new CrawlErrorReport(store.reader(), ZoneId.of("UTC")), store.health(), "127.0.0.1", 0);
+        server = ReportServer.start(new CrawlErrorReport(store.reader(), ReportConfig.in(ZoneId.of("UTC"))), store.health(), ServerConfig.on("127.0.0.1", 0));
         base = "http://127.0.0.1:" + server.port();
 
         driver = Chromium.start(dir, 1280, 900);

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.crawlerrors.DemoFixture;
 import dev.crawlerrors.report.CrawlErrorReport;
+import dev.crawlerrors.report.ReportConfig;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import dev.crawlerrors.text.ShownText;
 import java.io.IOException;
@@ -54,7 +55,7 @@ class ReportParametersFuzzTest {
     static void start() throws Exception {
         dir = Files.createTempDirectory("report-parameters-fuzz");
         store = DemoFixture.demoStore(dir);
-        server = ReportServer.start(new CrawlErrorReport(store.reader(), ZoneId.of("Europe/Brussels")), store.health(), "127.0.0.1", 0);
+        server = ReportServer.start(new CrawlErrorReport(store.reader(), ReportConfig.in(ZoneId.of("Europe/Brussels"))), store.health(), ServerConfig.on("127.0.0.1", 0));
     }
 
     @AfterContainer

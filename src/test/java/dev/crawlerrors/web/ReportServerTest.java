@@ -8,6 +8,7 @@ import dev.crawlerrors.DemoFixture;
 import dev.crawlerrors.demo.DemoLog;
 import dev.crawlerrors.report.CrawlErrorReport;
 import dev.crawlerrors.report.ReportColumns;
+import dev.crawlerrors.report.ReportConfig;
 import dev.crawlerrors.store.HitStore;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import java.io.BufferedReader;
@@ -51,9 +52,7 @@ class ReportServerTest {
     static void start() throws Exception {
         store = DemoFixture.demoStore(dir);
         // waits for the summary as long as a test may take: a loaded machine must not leave it out
-        server = ReportServer.start(new CrawlErrorReport(store.reader(), ZoneId.of("UTC"), List.of(DemoLog.URL_NAMES), Duration.ofSeconds(30)),
-                store.health(), "127.0.0.1", 0,
-                () -> List.of("common-crawlers.json: 1 prefix, created 2025-05-14T00:00:00, fetched 2026-11-21T10:00Z from http://lists.example/common-crawlers.json"));
+        server = ReportServer.start(new CrawlErrorReport(store.reader(), ReportConfig.in(ZoneId.of("UTC")).withUrlNames(List.of(DemoLog.URL_NAMES)).withSummaryWait(Duration.ofSeconds(30))), store.health(), ServerConfig.on("127.0.0.1", 0).withEvidence(() -> List.of("common-crawlers.json: 1 prefix, created 2025-05-14T00:00:00, fetched 2026-11-21T10:00Z from http://lists.example/common-crawlers.json")));
     }
 
     @AfterAll
@@ -237,7 +236,7 @@ class ReportServerTest {
                         throw e.getCause();
                     }
                 });
-        try (ReportServer other = ReportServer.start(new CrawlErrorReport(counted.reader(), ZoneId.of("UTC")), counted.health(), "127.0.0.1", 0)) {
+        try (ReportServer other = ReportServer.start(new CrawlErrorReport(counted.reader(), ReportConfig.in(ZoneId.of("UTC"))), counted.health(), ServerConfig.on("127.0.0.1", 0))) {
             HttpRequest head = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + other.port() + "/crawl-errors.csv?status=4xx"))
                     .method("HEAD", HttpRequest.BodyPublishers.noBody()).build();
             HttpResponse<String> response = HTTP.send(head, HttpResponse.BodyHandlers.ofString());

@@ -21,6 +21,7 @@ import dev.crawlerrors.ingest.format.NginxFormat;
 import dev.crawlerrors.pipeline.ImportListener;
 import dev.crawlerrors.pipeline.LogImport;
 import dev.crawlerrors.report.CrawlErrorReport;
+import dev.crawlerrors.report.ReportConfig;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -88,8 +89,7 @@ class SignedHitPageTest {
         store = DuckDbHitStore.open(dir.resolve("hits.duckdb"));
         new LogImport(store, new CrawlerIdentifier(catalog), verifier, FormatChooser.of(NginxFormat.compile(SignedLines.NGINX_FORMAT)))
                 .run(List.of(log.toString()), ImportListener.Factory.NONE);
-        server = ReportServer.start(new CrawlErrorReport(store.reader(), ZoneOffset.UTC), store.health(), "127.0.0.1", 0,
-                () -> verifier.describeEvidence(Instant.now()));
+        server = ReportServer.start(new CrawlErrorReport(store.reader(), ReportConfig.in(ZoneOffset.UTC)), store.health(), ServerConfig.on("127.0.0.1", 0).withEvidence(() -> verifier.describeEvidence(Instant.now())));
 
         ObjectMapper mapper = new ObjectMapper();
         JsonNode row = mapper.readTree(get("/api/crawl-errors")).get("rows").get(0);

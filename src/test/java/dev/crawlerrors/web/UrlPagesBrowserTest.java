@@ -5,13 +5,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.crawlerrors.BrowserTest;
 import dev.crawlerrors.DemoFixture;
 import dev.crawlerrors.demo.DemoLog;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.crawlerrors.pipeline.SitemapReads;
 import dev.crawlerrors.report.CrawlErrorReport;
+import dev.crawlerrors.report.ReportConfig;
+import dev.crawlerrors.sitemap.SitemapLimits;
+import dev.crawlerrors.sitemap.SitemapReader;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZoneId;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -41,8 +49,8 @@ class UrlPagesBrowserTest {
     @BeforeAll
     static void start() throws Exception {
         store = DemoFixture.demoStore(Files.createDirectories(dir.resolve("demo")));
-        CrawlErrorReport report = new CrawlErrorReport(store.reader(), ZoneId.of("UTC"), List.of(DemoLog.URL_NAMES), Duration.ofSeconds(30));
-        server = ReportServer.start(report, store.health(), "127.0.0.1", 0);
+        CrawlErrorReport report = new CrawlErrorReport(store.reader(), ReportConfig.in(ZoneId.of("UTC")).withUrlNames(List.of(DemoLog.URL_NAMES)).withSummaryWait(Duration.ofSeconds(30)));
+        server = ReportServer.start(report, store.health(), ServerConfig.on("127.0.0.1", 0));
         base = "http://127.0.0.1:" + server.port();
         driver = Chromium.start(dir, 1400, 900, "--hide-scrollbars");
     }
@@ -87,6 +95,34 @@ class UrlPagesBrowserTest {
             fits("patterns-now", width);
         }
         Chromium.viewport(driver, 1400);
+    }
+
+    @Test
+    void theUrlsPageMarksTheUrlsASitemapListsAsItsJsonDoes() throws Exception {
+        Path sitemap = dir.resolve("sitemap.xml");
+        try (java.io.Writer out = Files.newBufferedWriter(sitemap)) {
+            DemoLog.writeSitemap(out);
+        }
+        assertThat(new SitemapReads(List.of(sitemap.toString()), new SitemapReader(SitemapLimits.DEFAULT), store.sitemaps(), notice -> { })
+                .readAll()).isTrue();
+        String query = "?state=broken,redirected,ok&sort=last_crawled";
+        JsonNode rows = new ObjectMapper().readTree(java.net.URI.create(base + "/api/crawl-errors/urls" + query).toURL()).get("rows");
+        Set<String> listed = new TreeSet<>();
+        rows.forEach(row -> {
+            if (row.path("inSitemap").asBoolean()) {
+                listed.add(row.get("url").asText());
+            }
+        });
+        assertThat(listed).as("URLs the demo's sitemap lists").isNotEmpty().hasSizeLessThan(rows.size());
+
+        driver.get(base + "/crawl-errors/urls" + query);
+        Set<String> badged = new TreeSet<>();
+        for (WebElement badge : driver.findElements(By.cssSelector("#urls tbody td.url .listed"))) {
+            assertThat(badge.getText()).isEqualTo("in sitemap");
+            badged.add(badge.findElement(By.xpath("..")).findElement(By.tagName("a")).getText());
+        }
+        assertThat(badged).isEqualTo(listed);
+        fits("urls-in-sitemap", 1400);
     }
 
     /** Nothing wider than the screen, and a screenshot of the whole page. */

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import at.favre.lib.crypto.bcrypt.BCrypt;
 import dev.crawlerrors.DemoFixture;
 import dev.crawlerrors.report.CrawlErrorReport;
+import dev.crawlerrors.report.ReportConfig;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import java.io.InputStream;
 import java.net.URI;
@@ -49,7 +50,7 @@ class WebConfigServerTest {
     @BeforeAll
     static void open() throws Exception {
         store = DemoFixture.demoStore(dir);
-        report = new CrawlErrorReport(store.reader(), ZoneId.of("UTC"));
+        report = new CrawlErrorReport(store.reader(), ReportConfig.in(ZoneId.of("UTC")));
     }
 
     @AfterAll
@@ -68,7 +69,7 @@ class WebConfigServerTest {
     }
 
     private static ReportServer serve(WebConfig web) {
-        return ReportServer.start(report, store.health(), "127.0.0.1", 0, List::of, List.of(), 4, web);
+        return ReportServer.start(report, store.health(), ServerConfig.on("127.0.0.1", 0).withReaders(4).withWeb(web));
     }
 
     private static HttpResponse<String> get(HttpClient client, String url, String user, String password) throws Exception {

@@ -1,5 +1,7 @@
 package dev.crawlerrors.crawler.dns;
 
+import dev.crawlerrors.text.Futures;
+import dev.crawlerrors.text.Threads;
 import java.net.Inet4Address;
 import java.net.Inet6Address;
 import java.net.InetAddress;
@@ -12,19 +14,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 import org.xbill.DNS.Address;
@@ -138,12 +136,12 @@ public final class DnsVerifier implements AutoCloseable {
         this.timeoutNanos = timeout.toNanos();
         this.timedOut = "timed out after " + timeout.toMillis() + " ms asking " + serverText;
         this.cache = new DnsAnswerCache(maxCachedAnswers, maxCachedNegatives, nanoTime);
-        this.workers = Executors.newFixedThreadPool(WORKER_THREADS, daemon("dns-verifier-"));
+        this.workers = Executors.newFixedThreadPool(WORKER_THREADS, Threads.numberedDaemons("dns-verifier-"));
         this.permits = new QueryPermits(maxInFlight);
         // One sweep over the queries in send order rather than a timer task per query, which costs
         // a locked heap insert and removal for every answer that comes in time.
         long tick = Math.clamp(timeoutNanos / 20, TimeUnit.MILLISECONDS.toNanos(5), TimeUnit.MILLISECONDS.toNanos(100));
-        this.timer = new ScheduledThreadPoolExecutor(1, daemon("dns-verifier-timeouts-"));
+        this.timer = new ScheduledThreadPoolExecutor(1, Threads.numberedDaemons("dns-verifier-timeouts-"));
         this.timer.scheduleWithFixedDelay(this::expire, tick, tick, TimeUnit.NANOSECONDS);
     }
 
@@ -186,12 +184,12 @@ public final class DnsVerifier implements AutoCloseable {
      * is not in {@code googlebot.com}).
      *
      * @param ip      an IPv4 or IPv6 address as text; an IPv4-mapped IPv6 address is checked as IPv4
-     * @param domains the accepted domains, e.g. {@link Crawler#dnsDomains()}
+     * @param domains the accepted domains, e.g. {@code Crawler#dnsDomains()}
      * @return the evidence; never fails exceptionally
      */
     public CompletableFuture<DnsEvidence> check(String ip, List<String> domains) {
         try {
-            return start(ip, domains).exceptionally(e -> DnsEvidence.failed("checking " + ip + " failed: " + unwrap(e)));
+            return start(ip, domains).exceptionally(e -> DnsEvidence.failed("checking " + ip + " failed: " + Futures.unwrap(e)));
         } catch (RuntimeException e) {
             return done(DnsEvidence.failed("checking " + ip + " failed: " + e));
         }
@@ -440,7 +438,7 @@ public final class DnsVerifier implements AutoCloseable {
     }
 
     private String describe(Throwable error) {
-        Throwable cause = unwrap(error);
+        Throwable cause = Futures.unwrap(error);
         if (cause instanceof SocketTimeoutException) {
             return timedOut;
         }
@@ -517,25 +515,8 @@ public final class DnsVerifier implements AutoCloseable {
         return (host instanceof Inet6Address ? "[" + text + "]" : text) + ":" + address.getPort();
     }
 
-    private static Throwable unwrap(Throwable error) {
-        Throwable cause = error;
-        while ((cause instanceof CompletionException || cause instanceof ExecutionException) && cause.getCause() != null) {
-            cause = cause.getCause();
-        }
-        return cause;
-    }
-
     private static <T> CompletableFuture<T> done(T value) {
         return CompletableFuture.completedFuture(value);
-    }
-
-    private static ThreadFactory daemon(String prefix) {
-        AtomicInteger count = new AtomicInteger();
-        return task -> {
-            Thread thread = new Thread(task, prefix + count.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        };
     }
 
     /** A query in flight; {@code settled} makes answer, error, timeout and close race safely. */

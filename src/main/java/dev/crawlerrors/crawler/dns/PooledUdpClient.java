@@ -1,5 +1,6 @@
 package dev.crawlerrors.crawler.dns;
 
+import dev.crawlerrors.text.Threads;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -137,9 +138,7 @@ final class PooledUdpClient implements UdpIoClient, AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot open a selector for DNS over UDP to " + serverText, e);
         }
-        this.reader = new Thread(this::read, threadName);
-        this.reader.setDaemon(true);
-        this.reader.start();
+        this.reader = Threads.startDaemon(threadName, this::read);
     }
 
     /**

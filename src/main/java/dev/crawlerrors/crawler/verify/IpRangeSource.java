@@ -327,7 +327,7 @@ public final class IpRangeSource {
     /**
      * The logger, made on first use: starting SLF4J's simple logger formats its dates with a
      * {@code SimpleDateFormat}, which starts {@code java.util.Calendar} and its scan of the JDK's
-     * locales (see {@link JsonDocument} for what that cost), and an import that reads its lists
+     * locales (see {@code JsonDocument} for what that cost), and an import that reads its lists
      * without trouble logs nothing here.
      */
     private static final class Log {

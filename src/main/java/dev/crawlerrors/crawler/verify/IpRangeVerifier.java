@@ -6,6 +6,7 @@ import dev.crawlerrors.crawler.CrawlerHit;
 import dev.crawlerrors.crawler.IpListSpec;
 import dev.crawlerrors.crawler.Verdict;
 import dev.crawlerrors.crawler.Verification;
+import dev.crawlerrors.text.Threads;
 import inet.ipaddr.IPAddress;
 import java.io.IOException;
 import java.time.Duration;
@@ -18,7 +19,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Checks a crawler's address against its operator's published IP lists. Lists are read on first
@@ -42,12 +42,8 @@ public final class IpRangeVerifier {
     public IpRangeVerifier(CrawlerCatalog catalog, IpRangeSource source) {
         this.catalog = catalog;
         this.source = source;
-        AtomicInteger count = new AtomicInteger();
-        this.loaders = new ThreadPoolExecutor(LOADERS, LOADERS, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), task -> {
-            Thread thread = new Thread(task, "ip-lists-" + count.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        });
+        this.loaders = new ThreadPoolExecutor(LOADERS, LOADERS, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
+                Threads.numberedDaemons("ip-lists-"));
         this.loaders.allowCoreThreadTimeOut(true);
     }
 

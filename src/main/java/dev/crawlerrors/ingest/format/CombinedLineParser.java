@@ -222,7 +222,7 @@ public final class CombinedLineParser implements LineFindingParser {
     /**
      * Records where the line ended, the newline at {@code newline} or {@code limit} when there is
      * none, and returns the end of its text: before the newline, and before a carriage return
-     * just before it ({@code \r\n} endings), as {@link LogReader} cuts lines.
+     * just before it ({@code \r\n} endings), as {@code LogReader} cuts lines.
      */
     private int endLine(byte[] b, int newline, int limit) {
         if (newline < 0) {

@@ -13,7 +13,7 @@ import java.util.List;
  * those lines are good lines. Read as bad lines, every crawler hit after the change was lost.
  *
  * <p>The other formats are tried only for a line the detected one rejected, so a log in one format
- * pays nothing: {@link LogReader} parses with {@link #primary()} and asks {@link #parseOther} in the
+ * pays nothing: {@code LogReader} parses with {@link #primary()} and asks {@link #parseOther} in the
  * path of a bad line. Only formats that carry the user agent are tried: a line that reads only in an
  * agent-less format can never be a crawler's hit, and a combined line cut short after its size reads
  * as a common one, which would hide the truncation.

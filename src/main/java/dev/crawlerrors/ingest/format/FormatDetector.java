@@ -21,7 +21,7 @@ import java.util.function.Consumer;
  * right {@code --format}, and a batch they push may be a single line: {@link #forLiveSources}
  * never gives up. It reads with the format that parsed the most, so the good lines among garbage
  * are kept, and when no line parses in any format each is counted as a bad line that says so. (A
- * followed log can be looked at again: {@link LogFollower} tries it again as it grows.)
+ * followed log can be looked at again: {@code LogFollower} tries it again as it grows.)
  */
 public final class FormatDetector implements FormatChooser {
 

@@ -6,7 +6,7 @@ import dev.crawlerrors.ingest.Hit;
 /**
  * A {@link LineParser} that finds where its line ends in the same walk that reads the fields, so
  * that a chunk of log is not read once to split it into lines and again to parse them.
- * {@link LogReader} uses it for the lines it can (every line of a well-formed log), and splits and
+ * {@code LogReader} uses it for the lines it can (every line of a well-formed log), and splits and
  * parses the others as it does for any parser, so bad lines keep their exact reasons.
  */
 public interface LineFindingParser extends LineParser {

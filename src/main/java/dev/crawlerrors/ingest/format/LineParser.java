@@ -27,7 +27,7 @@ public interface LineParser {
     /**
      * Whether the lines of a source must be parsed in order by one parser, because a line can change
      * how the lines after it are read (W3C's {@code #Fields:} directive may change in the middle of
-     * a file). {@link LogReader} parses such a source on one thread; every other format is parsed
+     * a file). {@code LogReader} parses such a source on one thread; every other format is parsed
      * on all cores.
      */
     default boolean sequential() {

@@ -31,7 +31,7 @@ import java.util.Locale;
  * decoded before the filter sees it. Directive lines yield no hit and are not bad lines.
  *
  * <p>A {@code #Fields:} directive changes how every later line reads, so this parser is
- * {@linkplain #sequential() sequential}: {@link LogReader} parses a W3C source in order on one
+ * {@linkplain #sequential() sequential}: {@code LogReader} parses a W3C source in order on one
  * thread, and a directive in one chunk governs the next.
  */
 public final class W3cLineParser implements LineParser {

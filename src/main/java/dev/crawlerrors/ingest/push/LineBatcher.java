@@ -1,5 +1,6 @@
 package dev.crawlerrors.ingest.push;
 
+import dev.crawlerrors.text.Threads;
 import java.time.Duration;
 import java.util.Arrays;
 
@@ -40,9 +41,7 @@ final class LineBatcher implements AutoCloseable {
 
     LineBatcher(String name, Batches out) {
         this.out = out;
-        this.thread = new Thread(this::run, name);
-        thread.setDaemon(true);
-        thread.start();
+        this.thread = Threads.startDaemon(name, this::run);
     }
 
     /**

@@ -5,6 +5,7 @@ import dev.crawlerrors.ingest.BadLineException;
 import dev.crawlerrors.ingest.ParseCounts;
 import dev.crawlerrors.ingest.format.FormatChooser;
 import dev.crawlerrors.text.Figures;
+import dev.crawlerrors.text.Threads;
 import java.io.ByteArrayInputStream;
 import java.io.Closeable;
 import java.io.FilterInputStream;
@@ -156,8 +157,7 @@ public final class SyslogListener implements AutoCloseable {
         this.sink = sink;
         this.notices = notices;
         this.batcher = new LineBatcher("syslog-batches " + name, this::store);
-        this.receiver = new Thread(address.tcp() ? this::acceptConnections : this::receiveDatagrams, "syslog " + name);
-        receiver.setDaemon(true);
+        this.receiver = Threads.daemons("syslog " + name).newThread(address.tcp() ? this::acceptConnections : this::receiveDatagrams);
     }
 
     /** Listens on {@code address} until closed, bounded as {@link Options#DEFAULT} says. */

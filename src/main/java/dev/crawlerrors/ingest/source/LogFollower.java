@@ -112,9 +112,7 @@ public final class LogFollower implements AutoCloseable {
 
     /** Starts following on a thread of its own. */
     public synchronized void start() {
-        thread = new Thread(this::run, "log-follower");
-        thread.setDaemon(true);
-        thread.start();
+        thread = Threads.startDaemon("log-follower", this::run);
     }
 
     private void run() {

@@ -19,13 +19,14 @@ import dev.crawlerrors.ingest.format.LogText;
 import dev.crawlerrors.ingest.format.UnrecognizedFormatException;
 import dev.crawlerrors.text.Failures;
 import dev.crawlerrors.text.Figures;
+import dev.crawlerrors.text.Futures;
+import dev.crawlerrors.text.Threads;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -66,7 +67,7 @@ public final class LogReader implements AutoCloseable {
 
     public LogReader(FormatChooser formats, int threads) {
         this.threads = Math.max(1, threads);
-        this.workers = Executors.newFixedThreadPool(this.threads, LogReader::parserThread);
+        this.workers = Executors.newFixedThreadPool(this.threads, Threads.daemons("log-parser"));
         this.formats = formats;
         this.spareChunks = new ArrayBlockingQueue<>(this.threads * 2 + 2);
     }
@@ -396,12 +397,7 @@ public final class LogReader implements AutoCloseable {
     private static SourceProgress deliver(Pending pending, ParseCounts total, SourceProgress from, SourceProgress handedOn, SourceSink sink,
             ArrayDeque<byte[]> spare) throws Exception {
         // the chunk's array goes back for the next chunk once its lines are parsed
-        Parsed parsed;
-        try {
-            parsed = pending.parsed.get();
-        } catch (ExecutionException e) {
-            throw e.getCause() instanceof Exception cause ? cause : e;
-        }
+        Parsed parsed = Futures.get(pending.parsed);
         if (pending.chunk != null) {
             spare.push(pending.chunk);
         }
@@ -428,15 +424,9 @@ public final class LogReader implements AutoCloseable {
 
     private synchronized ExecutorService sequentialWorker() {
         if (sequentialWorker == null) {
-            sequentialWorker = Executors.newSingleThreadExecutor(LogReader::parserThread);
+            sequentialWorker = Executors.newSingleThreadExecutor(Threads.daemons("log-parser"));
         }
         return sequentialWorker;
-    }
-
-    private static Thread parserThread(Runnable runnable) {
-        Thread thread = new Thread(runnable, "log-parser");
-        thread.setDaemon(true);
-        return thread;
     }
 
     private static Parsed parse(LineParser reading, byte[] chunk, int from, int to, String source, AgentFilter filter) {

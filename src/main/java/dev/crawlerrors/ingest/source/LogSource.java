@@ -250,7 +250,7 @@ public final class LogSource {
      * The (at most {@value TailCheck#BYTES}) bytes just before {@code position} in the decompressed
      * content, to check that it holds what was read of a log there; null when it ends before.
      *
-     * @throws UnsupportedOperationException for a stream, which is checked as it is read ({@link #openAt(long, String)})
+     * @throws UnsupportedOperationException for a stream, which is checked as it is read (String))
      */
     public byte[] before(long position) throws IOException {
         return stored().before(position);

@@ -1,6 +1,7 @@
 package dev.crawlerrors.store.clickhouse;
 
 import dev.crawlerrors.store.StoreUnavailableException;
+import dev.crawlerrors.text.Threads;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -30,11 +31,7 @@ final class ClickHouseAnswerWatch {
     static final Duration PING = Duration.ofSeconds(2);
 
     private final HttpClient client;
-    private final ScheduledExecutorService looks = Executors.newSingleThreadScheduledExecutor(runnable -> {
-        Thread thread = new Thread(runnable, "clickhouse-watch");
-        thread.setDaemon(true);
-        return thread;
-    });
+    private final ScheduledExecutorService looks = Executors.newSingleThreadScheduledExecutor(Threads.daemons("clickhouse-watch"));
 
     ClickHouseAnswerWatch(HttpClient client) {
         this.client = client;

@@ -7,6 +7,7 @@ import dev.crawlerrors.store.HitWriter;
 import dev.crawlerrors.store.PositionMovedException;
 import dev.crawlerrors.store.StoreException;
 import dev.crawlerrors.text.Failures;
+import dev.crawlerrors.text.Threads;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -30,11 +31,7 @@ final class ClickHouseCommits implements HitWriter {
     private final ClickHouseHttp http;
     private final ClickHouseCluster cluster;
     private final String db;
-    private final ScheduledExecutorService committer = Executors.newSingleThreadScheduledExecutor(runnable -> {
-        Thread t = new Thread(runnable, "clickhouse-committer");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ScheduledExecutorService committer = Executors.newSingleThreadScheduledExecutor(Threads.daemons("clickhouse-committer"));
     /** A failure of the committer's, told to the next caller. */
     private volatile StoreException committerFailure;
 

@@ -10,6 +10,7 @@ import dev.crawlerrors.store.PositionMovedException;
 import dev.crawlerrors.store.StoreException;
 import dev.crawlerrors.store.UrlKey;
 import dev.crawlerrors.text.Failures;
+import dev.crawlerrors.text.Threads;
 import java.net.ConnectException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -72,7 +73,7 @@ final class ClickHouseHitWriter {
     private volatile boolean dirty;
     /**
      * Progress appended that no commit has covered yet, by log key and by file identity: what
-     * {@link #imported} and {@link #importedFiles} add to what the store holds, so that an import of
+     * {@code #imported} and {@code #importedFiles} add to what the store holds, so that an import of
      * thousands of small logs does not commit once a log to find its own progress. Entries go once
      * the batch that carries them is committed (or failed), unless a later one took their place.
      */
@@ -87,11 +88,7 @@ final class ClickHouseHitWriter {
     /** Whether a flush is under way: what it writes is not committed yet, though no longer dirty. */
     private volatile boolean flushing;
     private volatile Future<?> writing;
-    private final ExecutorService thread = Executors.newSingleThreadExecutor(runnable -> {
-        Thread t = new Thread(runnable, "clickhouse-writer");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ExecutorService thread = Executors.newSingleThreadExecutor(Threads.daemons("clickhouse-writer"));
 
     // the writer thread's
     /** This writer's id; 0 before the first batch, and after a failure. */

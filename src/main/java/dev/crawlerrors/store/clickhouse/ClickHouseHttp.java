@@ -2,6 +2,7 @@ package dev.crawlerrors.store.clickhouse;
 
 import dev.crawlerrors.store.StoreException;
 import dev.crawlerrors.store.StoreUnavailableException;
+import dev.crawlerrors.text.Futures;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.ConnectException;
@@ -203,11 +204,7 @@ final class ClickHouseHttp {
 
     /** Waits for an insert; its failure as this call's. */
     static void await(CompletableFuture<Void> insert) {
-        try {
-            insert.join();
-        } catch (CompletionException e) {
-            throw e.getCause() instanceof RuntimeException cause ? cause : e;
-        }
+        Futures.join(insert);
     }
 
     private HttpRequest.Builder request(URI uri, Duration timeout) {

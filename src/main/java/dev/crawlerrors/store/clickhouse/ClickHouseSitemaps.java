@@ -2,6 +2,8 @@ package dev.crawlerrors.store.clickhouse;
 
 import dev.crawlerrors.sitemap.SitemapUrl;
 import dev.crawlerrors.store.SitemapStore;
+import dev.crawlerrors.store.SitemapUrlsSeen;
+import dev.crawlerrors.store.SitemapWrite;
 import dev.crawlerrors.store.StoredSitemap;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -58,22 +60,69 @@ final class ClickHouseSitemaps implements SitemapStore {
     }
 
     @Override
-    public void replace(String sitemap, Instant readAt, List<SitemapUrl> urls) {
-        long version = readAt.toEpochMilli() * 1000 + ThreadLocalRandom.current().nextInt(1000);
-        for (int from = 0; from < urls.size(); from += BATCH_ROWS) {
-            ClickHouseTsv.Writer rows = new ClickHouseTsv.Writer(1 << 20);
-            for (SitemapUrl url : urls.subList(from, Math.min(urls.size(), from + BATCH_ROWS))) {
-                rows.field(sitemap).tab().unsigned(version).tab().field(url.host()).tab().field(url.target()).endRow();
-            }
-            onEveryShard(db + ".sitemap_urls_local (sitemap, version, host, target)", rows);
+    public SitemapWrite replacing(String sitemap) {
+        return new Write(sitemap, System.currentTimeMillis() * 1000 + ThreadLocalRandom.current().nextInt(1000));
+    }
+
+    /** One read being written: its URLs sent to every shard a batch at a time under a new version, its row in the reads last. */
+    private final class Write implements SitemapWrite {
+        private final String sitemap;
+        private final long version;
+        private final SitemapUrlsSeen seen = new SitemapUrlsSeen();
+        private ClickHouseTsv.Writer rows = new ClickHouseTsv.Writer(1 << 20);
+        private int batched;
+        private boolean committed;
+
+        Write(String sitemap, long version) {
+            this.sitemap = sitemap;
+            this.version = version;
         }
-        ClickHouseTsv.Writer read = new ClickHouseTsv.Writer(256);
-        read.field(sitemap).tab().unsigned(version).tab().field(readAt.toEpochMilli()).tab().unsigned(urls.size()).endRow();
-        onEveryShard(db + ".sitemap_reads_local (sitemap, version, read_at_ms, urls)", read);
-        for (ClickHouseCluster.Shard shard : cluster.shards()) {
-            String older = " DELETE WHERE sitemap = " + ClickHouseSql.quote(sitemap) + " AND version < " + Long.toUnsignedString(version);
-            http.execute(shard.http(), "ALTER TABLE " + db + ".sitemap_urls_local" + older);
-            http.execute(shard.http(), "ALTER TABLE " + db + ".sitemap_reads_local" + older);
+
+        @Override
+        public boolean add(SitemapUrl url) {
+            if (!seen.add(url)) {
+                return false;
+            }
+            rows.field(sitemap).tab().unsigned(version).tab().field(url.host()).tab().field(url.target()).endRow();
+            if (++batched == BATCH_ROWS) {
+                flush();
+            }
+            return true;
+        }
+
+        private void flush() {
+            if (batched > 0) {
+                onEveryShard(db + ".sitemap_urls_local (sitemap, version, host, target)", rows);
+                rows = new ClickHouseTsv.Writer(1 << 20);
+                batched = 0;
+            }
+        }
+
+        @Override
+        public void commit(Instant readAt) {
+            flush();
+            ClickHouseTsv.Writer read = new ClickHouseTsv.Writer(256);
+            read.field(sitemap).tab().unsigned(version).tab().field(readAt.toEpochMilli()).tab().unsigned(seen.size()).endRow();
+            onEveryShard(db + ".sitemap_reads_local (sitemap, version, read_at_ms, urls)", read);
+            committed = true;
+            deleteVersions("version < " + Long.toUnsignedString(version));
+        }
+
+        @Override
+        public void close() {
+            if (!committed && seen.size() > batched) {
+                deleteVersions("version = " + Long.toUnsignedString(version)); // the batches sent of a read refused half-way
+            }
+        }
+
+        private void deleteVersions(String which) {
+            for (ClickHouseCluster.Shard shard : cluster.shards()) {
+                String older = " DELETE WHERE sitemap = " + ClickHouseSql.quote(sitemap) + " AND " + which;
+                http.execute(shard.http(), "ALTER TABLE " + db + ".sitemap_urls_local" + older);
+                if (committed) {
+                    http.execute(shard.http(), "ALTER TABLE " + db + ".sitemap_reads_local" + older);
+                }
+            }
         }
     }
 

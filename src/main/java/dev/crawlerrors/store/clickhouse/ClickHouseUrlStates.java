@@ -13,6 +13,7 @@ import dev.crawlerrors.store.UrlQuery;
 import dev.crawlerrors.store.UrlSort;
 import dev.crawlerrors.store.UrlState;
 import dev.crawlerrors.store.UrlStateReading;
+import dev.crawlerrors.text.Threads;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -49,11 +50,7 @@ final class ClickHouseUrlStates extends UrlStateReading {
     private final String log;
     private final ClickHouseSnapshots snapshots;
     private final ClickHouseVerdicts verdicts;
-    private final ExecutorService background = Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "url-state-fold");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ExecutorService background = Executors.newSingleThreadExecutor(Threads.daemons("url-state-fold"));
     private final AtomicBoolean foldAsked = new AtomicBoolean();
     /** The snapshot of the newest fold, as last read. */
     private volatile ClickHouseSnapshots.View folded;

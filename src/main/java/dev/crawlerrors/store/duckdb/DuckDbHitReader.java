@@ -125,7 +125,8 @@ final class DuckDbHitReader implements HitReader {
             return scannedRows(filter, snapshot, fromMillis, toMillis, skip, limit);
         }
         PageKey key = new PageKey(filter, snapshot, fromMillis, toMillis, skip, limit);
-        List<StoredHit> kept = pages.get(key);
+        boolean keep = filter.inSitemap() == null; // a read of a sitemap changes these pages, and makes no new snapshot
+        List<StoredHit> kept = keep ? pages.get(key) : null;
         if (kept != null) {
             return kept;
         }
@@ -133,7 +134,9 @@ final class DuckDbHitReader implements HitReader {
         List<StoredHit> rows = List.copyOf(shown.claims().length > MAX_LISTED_CLAIMS
                 ? keyedRows(filter, snapshot, fromMillis, toMillis, skip, limit, shown)
                 : scannedRows(filter, snapshot, fromMillis, toMillis, skip, limit));
-        pages.put(key, rows);
+        if (keep) {
+            pages.put(key, rows);
+        }
         return rows;
     }
 

@@ -13,6 +13,7 @@ import dev.crawlerrors.store.StoreHealth;
 import dev.crawlerrors.store.VerdictStore;
 import dev.crawlerrors.text.Failures;
 import dev.crawlerrors.text.Figures;
+import dev.crawlerrors.text.Threads;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -213,7 +214,7 @@ public final class DuckDbHitStore implements HitStore {
      * the command line instead of following it. A failure is left for the opening to report.
      */
     public static void loadLibraryInBackground() {
-        Thread.ofPlatform().daemon().name("duckdb-load").start(() -> {
+        Threads.startDaemon("duckdb-load", () -> {
             try {
                 DuckDbNativeLibrary.load();
             } catch (Throwable e) {

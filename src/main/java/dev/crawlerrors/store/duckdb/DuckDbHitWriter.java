@@ -9,6 +9,7 @@ import dev.crawlerrors.store.PositionMovedException;
 import dev.crawlerrors.store.HitWriter;
 import dev.crawlerrors.store.StoreException;
 import dev.crawlerrors.store.Snapshot;
+import dev.crawlerrors.text.Threads;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -93,11 +94,7 @@ final class DuckDbHitWriter implements HitWriter {
      * reader) goes on reading while DuckDB takes the previous batch: at most one batch is being
      * written and one is being filled, which bounds memory.
      */
-    private final ExecutorService writer = Executors.newSingleThreadExecutor(runnable -> {
-        Thread thread = new Thread(runnable, "store-writer");
-        thread.setDaemon(true);
-        return thread;
-    });
+    private final ExecutorService writer = Executors.newSingleThreadExecutor(Threads.daemons("store-writer"));
     /** The batch being written, if any. */
     private Future<?> writing;
     /** Reads the batch being written through {@link #batchSource}; prepared when first needed. */
@@ -119,7 +116,7 @@ final class DuckDbHitWriter implements HitWriter {
     private final DuckDbLedger ledger;
     /**
      * Logs' progress after which a transaction commits though nobody flushed: until it commits, what
-     * it holds is kept in memory too ({@link #uncommittedProgress}), and an import of 50,000 small
+     * it holds is kept in memory too ({@code #uncommittedProgress}), and an import of 50,000 small
      * logs holds few hits and many logs.
      */
     static final long COMMIT_LOGS = 10_000;

@@ -10,7 +10,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * the import went: two fifths of the reading thread, for answers that were all "none".
  *
  * <p>Complete once it holds every committed prefix: from the start for a store that recorded none,
- * or once {@link #load loaded}; until then it answers "may be" for anything. Prefixes are added as
+ * or once loaded; until then it answers "may be" for anything. Prefixes are added as
  * their commit is done, before they leave what the writer keeps of the uncommitted, so a reader
  * that misses one there finds it here. Its size is fixed when the store opens (16 bits for each
  * prefix recorded then and for 250,000 more, at most {@value #MAX_BITS} bits, 16 MiB): past that

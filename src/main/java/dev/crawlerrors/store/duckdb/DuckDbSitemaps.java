@@ -2,6 +2,8 @@ package dev.crawlerrors.store.duckdb;
 
 import dev.crawlerrors.sitemap.SitemapUrl;
 import dev.crawlerrors.store.SitemapStore;
+import dev.crawlerrors.store.SitemapUrlsSeen;
+import dev.crawlerrors.store.SitemapWrite;
 import dev.crawlerrors.store.StoredSitemap;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -43,32 +45,78 @@ final class DuckDbSitemaps implements SitemapStore, AutoCloseable {
         }
     }
 
+    /** On a connection of its own, so the report goes on reading the last good copy while a read of minutes is written. */
     @Override
-    public synchronized void replace(String sitemap, Instant readAt, List<SitemapUrl> urls) {
+    public synchronized SitemapWrite replacing(String sitemap) {
         try {
-            connection.setAutoCommit(false);
-            try (PreparedStatement delete = connection.prepareStatement("DELETE FROM sitemap_urls WHERE sitemap = ?");
-                 PreparedStatement read = connection.prepareStatement("INSERT OR REPLACE INTO sitemap_reads VALUES (?, ?, ?)")) {
-                delete.setString(1, sitemap);
-                delete.execute(); // a statement first: the Appender joins the open transaction only once one began it
-                try (DuckDBAppender appender = connection.createAppender(DuckDBConnection.DEFAULT_SCHEMA, "sitemap_urls")) {
-                    for (SitemapUrl url : urls) {
-                        appender.beginRow().append(sitemap).append(url.host()).append(url.target()).endRow();
-                    }
-                }
-                read.setString(1, sitemap);
-                read.setLong(2, readAt.toEpochMilli());
-                read.setLong(3, urls.size());
-                read.execute();
-                connection.commit();
-            } catch (SQLException | RuntimeException e) {
-                connection.rollback();
-                throw e;
-            } finally {
-                connection.setAutoCommit(true);
-            }
+            return new Write(sitemap, (DuckDBConnection) connection.duplicate());
         } catch (SQLException e) {
             throw failures.of("cannot keep the URLs of sitemap " + sitemap, e);
+        }
+    }
+
+    /** One read being written: a transaction on its own connection, the URLs through an appender. */
+    private final class Write implements SitemapWrite {
+        private final String sitemap;
+        private final DuckDBConnection own;
+        private final DuckDBAppender appender;
+        private final SitemapUrlsSeen seen = new SitemapUrlsSeen();
+        private boolean committed;
+
+        Write(String sitemap, DuckDBConnection own) throws SQLException {
+            this.sitemap = sitemap;
+            this.own = own;
+            try {
+                own.setAutoCommit(false);
+                try (PreparedStatement delete = own.prepareStatement("DELETE FROM sitemap_urls WHERE sitemap = ?")) {
+                    delete.setString(1, sitemap);
+                    delete.execute(); // a statement first: the Appender joins the open transaction only once one began it
+                }
+                appender = own.createAppender(DuckDBConnection.DEFAULT_SCHEMA, "sitemap_urls");
+            } catch (SQLException | RuntimeException e) {
+                own.close();
+                throw e;
+            }
+        }
+
+        @Override
+        public boolean add(SitemapUrl url) {
+            if (!seen.add(url)) {
+                return false;
+            }
+            try {
+                appender.beginRow().append(sitemap).append(url.host()).append(url.target()).endRow();
+            } catch (SQLException e) {
+                throw failures.of("cannot keep the URLs of sitemap " + sitemap, e);
+            }
+            return true;
+        }
+
+        @Override
+        public void commit(Instant readAt) {
+            try (PreparedStatement read = own.prepareStatement("INSERT OR REPLACE INTO sitemap_reads VALUES (?, ?, ?)")) {
+                appender.close();
+                read.setString(1, sitemap);
+                read.setLong(2, readAt.toEpochMilli());
+                read.setLong(3, seen.size());
+                read.execute();
+                own.commit();
+                committed = true;
+            } catch (SQLException e) {
+                throw failures.of("cannot keep the URLs of sitemap " + sitemap, e);
+            }
+        }
+
+        @Override
+        public void close() {
+            try (own) {
+                if (!committed) {
+                    appender.close();
+                    own.rollback();
+                }
+            } catch (SQLException e) {
+                throw failures.of("cannot drop the unfinished read of sitemap " + sitemap, e);
+            }
         }
     }
 

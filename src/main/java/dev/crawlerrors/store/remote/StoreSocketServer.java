@@ -7,6 +7,7 @@ import dev.crawlerrors.store.StoreFileModes;
 import dev.crawlerrors.store.StoredVerdict;
 import dev.crawlerrors.store.WritableStore;
 import dev.crawlerrors.text.Failures;
+import dev.crawlerrors.text.Threads;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.EOFException;
@@ -109,8 +110,8 @@ public final class StoreSocketServer implements AutoCloseable {
             throw new IOException("cannot listen for imports on " + path + " (" + Failures.message(e) + ")", e);
         }
         StoreSocketServer server = new StoreSocketServer(store, directory, channel, limits);
-        Thread.ofPlatform().daemon().name("store-socket").start(server::accept);
-        Thread.ofPlatform().daemon().name("store-socket-watch").start(server::watch);
+        Threads.startDaemon("store-socket", server::accept);
+        Threads.startDaemon("store-socket-watch", server::watch);
         return server;
     }
 

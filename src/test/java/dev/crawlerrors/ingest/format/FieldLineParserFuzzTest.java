@@ -9,7 +9,7 @@ import net.jqwik.api.constraints.Size;
 
 /**
  * Compiled format strings: arbitrary lines may only ever be a hit, a dropped line, or a
- * {@link BadLineException}; arbitrary format strings only a parser or an {@link IllegalArgumentException}.
+ * {@code BadLineException}; arbitrary format strings only a parser or an {@link IllegalArgumentException}.
  */
 class FieldLineParserFuzzTest {
 

@@ -7,7 +7,7 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.Size;
 
-/** Arbitrary input may only ever be a hit, a dropped line, or a {@link BadLineException}. */
+/** Arbitrary input may only ever be a hit, a dropped line, or a {@code BadLineException}. */
 class JsonLineParserFuzzTest {
 
     private final LineParser parser = new JsonLineParser();

@@ -10,7 +10,7 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.Size;
 
-/** Arbitrary lines, directives among them, may only ever be a hit, nothing, or a {@link BadLineException}. */
+/** Arbitrary lines, directives among them, may only ever be a hit, nothing, or a {@code BadLineException}. */
 class W3cLineParserFuzzTest {
 
     @Property(tries = 3000)

@@ -12,10 +12,12 @@ import dev.crawlerrors.crawler.Verdict;
 import dev.crawlerrors.crawler.Verification;
 import dev.crawlerrors.ingest.Hit;
 import dev.crawlerrors.report.CrawlErrorReport;
+import dev.crawlerrors.report.ReportConfig;
 import dev.crawlerrors.report.ReportParameters;
 import dev.crawlerrors.store.HitStore;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import dev.crawlerrors.web.ReportServer;
+import dev.crawlerrors.web.ServerConfig;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -109,7 +111,7 @@ class ClickHouseAnalysisPagesTest {
     }
 
     private static ReportServer serve(HitStore store) {
-        return ReportServer.start(new CrawlErrorReport(store.reader(), ZONE, List.of(), Duration.ofSeconds(30)), store.health(), "127.0.0.1", 0);
+        return ReportServer.start(new CrawlErrorReport(store.reader(), ReportConfig.in(ZONE).withSummaryWait(Duration.ofSeconds(30))), store.health(), ServerConfig.on("127.0.0.1", 0));
     }
 
     @AfterAll

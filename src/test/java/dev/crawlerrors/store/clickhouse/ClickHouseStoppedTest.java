@@ -6,7 +6,9 @@ import dev.crawlerrors.ClickHouseTest;
 import dev.crawlerrors.crawler.Verdict;
 import dev.crawlerrors.crawler.Verification;
 import dev.crawlerrors.report.CrawlErrorReport;
+import dev.crawlerrors.report.ReportConfig;
 import dev.crawlerrors.web.ReportServer;
+import dev.crawlerrors.web.ServerConfig;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -38,8 +40,7 @@ class ClickHouseStoppedTest {
             store.writer().append(List.of(
                     ClickHouseHitStoreTest.hit("2025-05-14T10:00:05Z", "66.249.66.1", "/a", 404, verified),
                     ClickHouseHitStoreTest.hit("2025-05-14T10:03:00Z", "66.249.66.2", "/b", 410, verified)));
-            try (ReportServer server = ReportServer.start(new CrawlErrorReport(store.reader(), ZoneOffset.UTC, List.of(), Duration.ofSeconds(30)),
-                    store.health(), "127.0.0.1", 0)) {
+            try (ReportServer server = ReportServer.start(new CrawlErrorReport(store.reader(), ReportConfig.in(ZoneOffset.UTC).withSummaryWait(Duration.ofSeconds(30))), store.health(), ServerConfig.on("127.0.0.1", 0))) {
                 assertThat(get(server, "/api/crawl-errors?page=1").statusCode()).isEqualTo(200);
 
                 own.stop();
@@ -63,8 +64,7 @@ class ClickHouseStoppedTest {
         Verdict verified = new Verdict(Verification.verified, "test");
         try (ClickHouseHitStore store = ClickHouseHitStore.open(own.location("hangs"), ClickHouseSettings.SERVE)) {
             store.writer().append(List.of(ClickHouseHitStoreTest.hit("2025-05-14T10:00:05Z", "66.249.66.1", "/a", 404, verified)));
-            try (ReportServer server = ReportServer.start(new CrawlErrorReport(store.reader(), ZoneOffset.UTC, List.of(), Duration.ofSeconds(30)),
-                    store.health(), "127.0.0.1", 0)) {
+            try (ReportServer server = ReportServer.start(new CrawlErrorReport(store.reader(), ReportConfig.in(ZoneOffset.UTC).withSummaryWait(Duration.ofSeconds(30))), store.health(), ServerConfig.on("127.0.0.1", 0))) {
                 assertThat(get(server, "/health").statusCode()).isEqualTo(200);
 
                 own.pause(1);

@@ -8,9 +8,11 @@ import dev.crawlerrors.ClickHouseTest;
 import dev.crawlerrors.cli.DemoCommand;
 import dev.crawlerrors.demo.DemoLog;
 import dev.crawlerrors.report.CrawlErrorReport;
+import dev.crawlerrors.report.ReportConfig;
 import dev.crawlerrors.store.HitStore;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import dev.crawlerrors.web.ReportServer;
+import dev.crawlerrors.web.ServerConfig;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -62,8 +64,7 @@ class SitemapsPageTest {
     }
 
     private static ReportServer serve(HitStore store) {
-        return ReportServer.start(new CrawlErrorReport(store.reader(), ZoneId.of("UTC"), List.of(DemoLog.URL_NAMES), Duration.ofSeconds(30)),
-                store.health(), "127.0.0.1", 0);
+        return ReportServer.start(new CrawlErrorReport(store.reader(), ReportConfig.in(ZoneId.of("UTC")).withUrlNames(List.of(DemoLog.URL_NAMES)).withSummaryWait(Duration.ofSeconds(30))), store.health(), ServerConfig.on("127.0.0.1", 0));
     }
 
     @AfterAll

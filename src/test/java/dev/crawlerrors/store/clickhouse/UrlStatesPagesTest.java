@@ -10,9 +10,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.crawlerrors.ClickHouseTest;
 import dev.crawlerrors.crawler.CrawlerHit;
 import dev.crawlerrors.report.CrawlErrorReport;
+import dev.crawlerrors.report.ReportConfig;
 import dev.crawlerrors.store.HitStore;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import dev.crawlerrors.web.ReportServer;
+import dev.crawlerrors.web.ServerConfig;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -87,7 +89,7 @@ class UrlStatesPagesTest {
     }
 
     private static ReportServer serve(HitStore store) {
-        return ReportServer.start(new CrawlErrorReport(store.reader(), ZoneOffset.UTC, List.of(), Duration.ofSeconds(30)), store.health(), "127.0.0.1", 0);
+        return ReportServer.start(new CrawlErrorReport(store.reader(), ReportConfig.in(ZoneOffset.UTC).withSummaryWait(Duration.ofSeconds(30))), store.health(), ServerConfig.on("127.0.0.1", 0));
     }
 
     @AfterAll
