@@ -84,6 +84,16 @@ public final class UrlStateBuilder {
         return this;
     }
 
+    /**
+     * What the next hit's effect depends on beyond the state: the class of the last hit that was
+     * ok or broken (0 none, 1 ok, 2 broken), plus 4 when an ok hit after the last error was followed
+     * by one that was not ok (a fix that did not hold). A store that folds hits into a kept state
+     * keeps it beside the state.
+     */
+    public int carry() {
+        return lastClass + (okAfterError != UrlState.NONE && notOkSince ? 4 : 0);
+    }
+
     /** Whether any hit was added. */
     public boolean isEmpty() {
         return firstCrawled == UrlState.NONE;

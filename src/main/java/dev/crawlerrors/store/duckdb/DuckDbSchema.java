@@ -19,12 +19,20 @@ import org.duckdb.DuckDBConnection;
  * history and state ({@link DuckDbUrlStates}); a store of an older version gets the tables empty,
  * and its first fold reads the hits stored before ({@code url_keyed_from}: the last of them).
  * Version 6 adds the tables of signature verification ({@link DuckDbSignatures}): the key
- * directories read, kept in history, and the signatures waiting for one.
+ * directories read, kept in history, and the signatures waiting for one. Version 7 keeps beside
+ * each URL state its carry ({@link DuckDbUrlStateMerge}), so a fold adds new hits to a state
+ * without reading the URL's history; a row without one is made again from its history.
  */
 final class DuckDbSchema {
 
     /** The schema this version writes. */
-    static final int VERSION = 6;
+    static final int VERSION = 7;
+
+    /** Version 7: what a URL's next hit depends on beside its kept state, NULL in a row an older version made. */
+    private static final String CARRY = """
+            ALTER TABLE url_states ADD COLUMN IF NOT EXISTS carry SMALLINT;
+            ALTER TABLE url_scopes ADD COLUMN IF NOT EXISTS carry SMALLINT;
+            """;
 
     private static final String TABLES = """
             CREATE TABLE IF NOT EXISTS hits (
@@ -152,7 +160,7 @@ final class DuckDbSchema {
                         st.execute("ALTER TABLE hits ADD COLUMN location VARCHAR");
                     }
                     // the URLs' tables (version 5) and the signatures' (6), made with whatever else is missing
-                    st.execute(TABLES + DuckDbSignatures.TABLES);
+                    st.execute(TABLES + DuckDbSignatures.TABLES + CARRY);
                     st.execute("INSERT OR REPLACE INTO store_meta VALUES ('schema_version', '" + VERSION + "')");
                     keyedFrom(st);
                     connection.commit();
@@ -164,7 +172,7 @@ final class DuckDbSchema {
                 }
                 return;
             }
-            st.execute(TABLES + DuckDbSignatures.TABLES);
+            st.execute(TABLES + DuckDbSignatures.TABLES + CARRY);
             // a store of version 4 only lacked the URLs' tables and the signatures', one of 5 the signatures', made just now
             boolean older = recorded > 0 && recorded < VERSION;
             st.execute("INSERT OR " + (older ? "REPLACE" : "IGNORE") + " INTO store_meta VALUES ('schema_version', '" + VERSION + "')");

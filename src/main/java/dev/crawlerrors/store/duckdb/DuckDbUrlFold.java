@@ -18,19 +18,24 @@ import org.duckdb.DuckDBConnection;
  * Folds the hits stored since the last fold into the URLs' histories and states, on the writer's
  * thread, in one transaction: their rows of {@code url_tail} go to {@code url_log} as one run
  * sorted by URL number (so that a URL's history is read from a row group or two a run), and every
- * URL they hit has its states made again from its whole history: the default view's
- * ({@code url_states}, with the URL's last hit), every bot type's and each crawler's
- * ({@code url_scopes}); so do the URLs of claims whose verdict went to or from spoofed since. Made
- * from the whole history, a URL's states do not depend on how its hits were split between folds or
- * in what order they came: a fold killed half-way leaves the last one's, and the next does its work.
- * The URLs are made a slice of their numbers at a time, so that a fold of millions holds a slice.
+ * URL they hit has its states (the default view's in {@code url_states}, with the URL's last hit,
+ * every bot type's and each crawler's in {@code url_scopes}) merged with its new hits in SQL
+ * ({@link DuckDbUrlStateMerge}), which reads no history (the first fold of a store, whose log is
+ * one sorted run, reads it once instead). A URL whose new hits are older than its
+ * kept ones, or that has hits of a claim whose verdict went to or from spoofed since, has its states
+ * made again from its whole history, so a URL's states do not depend on how its hits were split
+ * between folds or in what order they came: a fold killed half-way leaves the last one's, and the
+ * next does its work. The URLs are made a slice of their numbers at a time, so that a fold of
+ * millions holds a slice.
  */
 final class DuckDbUrlFold {
 
     /** Runs of {@code url_log} beyond which a fold sorts it whole again: a URL's history reads a row group or two a run. */
     static final int MAX_RUNS = 8;
-    /** Slices of the URLs' numbers a fold makes states for one at a time. */
+    /** Slices of the URLs' numbers a fold makes states for one at a time, at most. */
     static final int SLICES = 16;
+    /** New hits a slice of a fold holds, about. */
+    private static final long SLICE_HITS = 500_000;
     /** Hits stored before the URL states were kept, read into {@code url_tail} this many at a time. */
     private static final int OLD_HITS_CHUNK = 50_000;
 
@@ -40,6 +45,7 @@ final class DuckDbUrlFold {
     private final DuckDbUrlTail tail;
     /** The states of the slice of URLs being made. */
     private final DuckDbUrlStateRows made = new DuckDbUrlStateRows();
+    private final DuckDbUrlStateMerge merge;
     private final boolean[] hidden = new boolean[DuckDbUrlTail.BOT_TYPES.length];
 
     DuckDbUrlFold(DuckDBConnection connection, DuckDbClaims claims, DuckDbClaimNames names, DuckDbUrlTail tail) throws SQLException {
@@ -47,6 +53,7 @@ final class DuckDbUrlFold {
         this.claims = claims;
         this.names = names;
         this.tail = tail;
+        this.merge = new DuckDbUrlStateMerge(connection);
         for (BotType type : BotType.hiddenByDefault()) {
             hidden[type.ordinal()] = true;
         }
@@ -65,29 +72,29 @@ final class DuckDbUrlFold {
                 tailOld(from.hits(), Math.min(to.hits(), keyedFrom));
             }
             int[] moved = moved(from.verdicts(), to.verdicts());
-            // the new run is the whole log, in order already: every URL is made, and none needs naming
-            boolean whole = runs == 0 && moved.length == 0;
-            if (!whole) {
-                param(st, "CREATE OR REPLACE TEMPORARY TABLE fold_keys AS SELECT DISTINCT k FROM url_tail WHERE i > ? AND i <= ?", from, to);
-            }
+            // the new run is the whole log, in order already: no URL has a state to merge with
+            boolean fresh = runs == 0 && moved.length == 0;
             param(st, "INSERT INTO url_log SELECT * FROM url_tail WHERE i > ? AND i <= ? ORDER BY k, t, i", from, to);
             param(st, "DELETE FROM url_tail WHERE i > ? AND i <= ?", from, to);
-            if (moved.length > 0) {
-                try (PreparedStatement urls = connection.prepareStatement("INSERT INTO fold_keys SELECT DISTINCT k FROM url_log"
-                        + " WHERE c IN (SELECT unnest(?::INTEGER[])) AND k NOT IN (SELECT k FROM fold_keys)")) {
-                    urls.setArray(1, connection.createArrayOf("INTEGER", Arrays.stream(moved).boxed().toArray()));
-                    urls.execute();
+            st.execute("CREATE OR REPLACE TEMPORARY TABLE fold_keys (k BIGINT)");
+            int slices = (int) Math.clamp((to.hits() - from.hits()) / SLICE_HITS, 1, SLICES);
+            if (fresh) {
+                // one read of the sorted run makes every state: cheaper than the merge's windows, which sort it again
+                for (int n = 0; n < SLICES; n++) {
+                    makeStates(true, low(n, SLICES), high(n, SLICES), to.verdicts());
                 }
-            }
-            if (!whole) {
-                st.execute("DELETE FROM url_states WHERE k IN (SELECT k FROM fold_keys)");
-                st.execute("DELETE FROM url_scopes WHERE k IN (SELECT k FROM fold_keys)");
-            }
-            long slice = Long.MAX_VALUE / SLICES + 1;
-            for (int n = 0; n < SLICES; n++) {
-                long low = n * slice;
-                long high = n == SLICES - 1 ? Long.MAX_VALUE : low + slice;
-                makeStates(whole, low, high, to.verdicts());
+            } else {
+                if (remade(st, moved, from, to)) {
+                    st.execute("DELETE FROM url_states WHERE k IN (SELECT k FROM fold_keys)");
+                    st.execute("DELETE FROM url_scopes WHERE k IN (SELECT k FROM fold_keys)");
+                    for (int n = 0; n < SLICES; n++) {
+                        makeStates(false, low(n, SLICES), high(n, SLICES), to.verdicts());
+                    }
+                }
+                claims(from, to);
+                for (int n = 0; n < slices; n++) {
+                    merge.merge(low(n, slices), high(n, slices), from.hits(), to.hits());
+                }
             }
             runs++;
             if (runs > MAX_RUNS) {
@@ -100,6 +107,7 @@ final class DuckDbUrlFold {
                     + to.verdicts() + "'), ('url_log_runs', '" + runs + "')");
             publish.run();
             st.execute("DROP TABLE IF EXISTS fold_keys");
+            st.execute("DROP TABLE IF EXISTS fold_claims");
         } catch (SQLException | RuntimeException e) {
             try {
                 connection.rollback();
@@ -163,14 +171,72 @@ final class DuckDbUrlFold {
         return claims.verdict(claim, version).verification() == Verification.spoofed;
     }
 
+    private static long low(int slice, int slices) {
+        return slice * (Long.MAX_VALUE / slices + 1);
+    }
+
+    private static long high(int slice, int slices) {
+        return slice == slices - 1 ? Long.MAX_VALUE : low(slice + 1, slices);
+    }
+
     /**
-     * Makes the states of the URLs numbered from {@code low} to {@code high} (exclusive) that the fold
-     * touches, from their whole histories read in order, and writes them: the default scope's always
-     * (none when no hit of it is one the default view shows: the row keeps the URL's last hit), every
-     * bot type's, and one for each crawler.
+     * Puts into {@code fold_keys} the URLs whose states are made again from their histories: those
+     * with hits of a claim whose verdict moved, with new hits older than their kept ones, or whose
+     * state an older version kept (without its carry). Whether there is any.
      */
-    private void makeStates(boolean whole, long low, long high, long version) throws SQLException {
-        String sql = whole ? "SELECT k, t, i, s, c, b FROM url_log WHERE k >= ? AND k < ?"
+    private boolean remade(Statement st, int[] moved, Snapshot from, Snapshot to) throws SQLException {
+        if (moved.length > 0) {
+            try (PreparedStatement urls = connection.prepareStatement("INSERT INTO fold_keys SELECT DISTINCT k FROM url_log"
+                    + " WHERE c IN (SELECT unnest(?::INTEGER[]))")) {
+                urls.setArray(1, connection.createArrayOf("INTEGER", Arrays.stream(moved).boxed().toArray()));
+                urls.execute();
+            }
+        }
+        param(st, "INSERT INTO fold_keys SELECT n.k FROM (SELECT k, min(t) AS t FROM url_log WHERE i > ? AND i <= ? GROUP BY k) n"
+                + " JOIN url_scopes o ON o.k = n.k AND o.scope = '" + UrlQuery.EVERY_BOT_TYPE + "'"
+                + " WHERE (o.carry IS NULL OR n.t < o.last_crawled) AND n.k NOT IN (SELECT k FROM fold_keys)", from, to);
+        try (ResultSet rs = st.executeQuery("SELECT count(*) > 0 FROM fold_keys")) {
+            rs.next();
+            return rs.getBoolean(1);
+        }
+    }
+
+    /** Makes {@code fold_claims}: each claim of the fold's new hits, its crawler's name and whether it is spoofed at the fold's verdicts. */
+    private void claims(Snapshot from, Snapshot to) throws SQLException {
+        java.util.List<Integer> numbers = new java.util.ArrayList<>();
+        try (PreparedStatement ps = connection.prepareStatement("SELECT DISTINCT coalesce(c, 0) FROM url_log WHERE i > ? AND i <= ?")) {
+            ps.setLong(1, from.hits());
+            ps.setLong(2, to.hits());
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    numbers.add(rs.getInt(1));
+                }
+            }
+        }
+        Object[] crawlers = new Object[numbers.size()];
+        Object[] spoofed = new Object[numbers.size()];
+        for (int i = 0; i < crawlers.length; i++) {
+            crawlers[i] = names.crawler(numbers.get(i));
+            spoofed[i] = spoofed(numbers.get(i), to.verdicts());
+        }
+        try (PreparedStatement ps = connection.prepareStatement("CREATE OR REPLACE TEMPORARY TABLE fold_claims AS SELECT"
+                + " unnest(?::INTEGER[]) AS c, unnest(?::VARCHAR[]) AS crawler, unnest(?::BOOLEAN[]) AS spoofed")) {
+            ps.setArray(1, connection.createArrayOf("INTEGER", numbers.toArray()));
+            ps.setArray(2, connection.createArrayOf("VARCHAR", crawlers));
+            ps.setArray(3, connection.createArrayOf("BOOLEAN", spoofed));
+            ps.execute();
+        }
+    }
+
+    /**
+     * Makes the states of the URLs in {@code fold_keys} ({@code every}: of every URL, the log being
+     * one sorted run) numbered from {@code low} to {@code high} (exclusive) from their whole
+     * histories read in order, and writes them: the default scope's always (none when no hit of it
+     * is one the default view shows: the row keeps the URL's last hit), every bot type's, and one
+     * for each crawler.
+     */
+    private void makeStates(boolean every, long low, long high, long version) throws SQLException {
+        String sql = every ? "SELECT k, t, i, s, c, b FROM url_log WHERE k >= ? AND k < ?"
                 : "SELECT l.k, l.t, l.i, l.s, l.c, l.b FROM url_log l SEMI JOIN fold_keys f ON l.k = f.k WHERE l.k >= ? AND l.k < ?"
                         + " ORDER BY l.k, l.t, l.i";
         made.clear();
@@ -237,12 +303,12 @@ final class DuckDbUrlFold {
     }
 
     private void add(long key, UrlStateBuilder every, UrlStateBuilder everyType, Map<String, UrlStateBuilder> crawlers, long lastId) {
-        made.add(null, key, every.build(), lastId);
+        made.add(null, key, every.build(), every.carry(), lastId);
         if (!everyType.isEmpty()) {
-            made.add(UrlQuery.EVERY_BOT_TYPE, key, everyType.build(), 0);
+            made.add(UrlQuery.EVERY_BOT_TYPE, key, everyType.build(), everyType.carry(), 0);
         }
         for (Map.Entry<String, UrlStateBuilder> crawler : crawlers.entrySet()) {
-            made.add(crawler.getKey(), key, crawler.getValue().build(), 0);
+            made.add(crawler.getKey(), key, crawler.getValue().build(), crawler.getValue().carry(), 0);
         }
     }
 }

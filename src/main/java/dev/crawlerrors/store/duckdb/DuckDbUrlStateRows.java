@@ -22,6 +22,7 @@ final class DuckDbUrlStateRows {
     private final List<UrlState> states = new ArrayList<>();
     private long[] keys = new long[1024];
     private long[] lastIds = new long[1024];
+    private short[] carries = new short[1024];
 
     boolean isEmpty() {
         return states.isEmpty();
@@ -32,17 +33,22 @@ final class DuckDbUrlStateRows {
         states.clear();
     }
 
-    /** A URL's state (null: none) in a scope (null for the default view's, whose rows keep the URL's last hit). */
-    void add(String scope, long key, UrlState state, long lastId) {
+    /**
+     * A URL's state (null: none) in a scope (null for the default view's, whose rows keep the URL's
+     * last hit), with its {@link dev.crawlerrors.store.UrlStateBuilder#carry() carry}.
+     */
+    void add(String scope, long key, UrlState state, int carry, long lastId) {
         int n = states.size();
         if (n == keys.length) {
             keys = java.util.Arrays.copyOf(keys, n * 2);
             lastIds = java.util.Arrays.copyOf(lastIds, n * 2);
+            carries = java.util.Arrays.copyOf(carries, n * 2);
         }
         scopes.add(scope);
         states.add(state);
         keys[n] = key;
         lastIds[n] = lastId;
+        carries[n] = (short) carry;
     }
 
     /** Appends the default view's states to {@code url_states} and the others to {@code url_scopes}. */
@@ -61,6 +67,7 @@ final class DuckDbUrlStateRows {
                 if (scope == null) {
                     out.append(lastIds[i]);
                 }
+                out.append(carries[i]);
                 out.endRow();
             }
         }

@@ -116,9 +116,10 @@ class DamagedStoreTest {
         }
 
         assertThatThrownBy(() -> DuckDbHitStore.open(file)).isInstanceOf(StoreException.class)
-                .hasMessage("the store " + file + " holds tables of a newer crawl-errors (schema version 7; this one knows 6): run that "
-                        + "version, or import the logs into a new store");
+                .hasMessage("the store " + file + " holds tables of a newer crawl-errors (schema version " + (DuckDbHitStore.SCHEMA_VERSION + 1)
+                        + "; this one knows " + DuckDbHitStore.SCHEMA_VERSION + "): run that version, or import the logs into a new store");
         assertThatThrownBy(() -> DuckDbStoreCheck.check(file)).isInstanceOf(StoreException.class)
-                .hasMessageContaining("holds tables of a newer crawl-errors (schema version 7; this one knows 6)");
+                .hasMessageContaining("holds tables of a newer crawl-errors (schema version " + (DuckDbHitStore.SCHEMA_VERSION + 1)
+                        + "; this one knows " + DuckDbHitStore.SCHEMA_VERSION + ")");
     }
 }
