@@ -7,6 +7,7 @@ import dev.crawlerrors.pipeline.DrainSource;
 import dev.crawlerrors.pipeline.LiveSource;
 import dev.crawlerrors.pipeline.PushedLines;
 import dev.crawlerrors.pipeline.SyslogSource;
+import dev.crawlerrors.text.Failures;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -110,7 +111,7 @@ final class PushedSourceOptions {
         try {
             token = Files.readString(tokenFile, StandardCharsets.UTF_8).strip();
         } catch (IOException e) {
-            throw new ParameterException(spec.commandLine(), "--ingest-token-file: " + tokenFile + " cannot be read (" + e + ")");
+            throw new ParameterException(spec.commandLine(), "--ingest-token-file: " + tokenFile + " cannot be read (" + Failures.message(e) + ")");
         }
         if (token.isEmpty()) {
             throw new ParameterException(spec.commandLine(), "--ingest-token-file: " + tokenFile + " is empty; write the token "

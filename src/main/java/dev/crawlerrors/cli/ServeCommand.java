@@ -17,6 +17,7 @@ import dev.crawlerrors.report.CrawlErrorReport;
 import dev.crawlerrors.report.ReportRequest;
 import dev.crawlerrors.store.HitStore;
 import dev.crawlerrors.store.TappedStore;
+import dev.crawlerrors.text.Failures;
 import dev.crawlerrors.text.ShownText;
 import dev.crawlerrors.text.Threads;
 import dev.crawlerrors.web.ReportServer;
@@ -223,7 +224,7 @@ final class ServeCommand implements Callable<Integer> {
                 try {
                     feed.close();
                 } catch (Exception e) {
-                    System.err.println("crawl-errors: stopping " + feed.getClass().getSimpleName() + " failed: " + ShownText.of(e.getMessage()));
+                    System.err.println("crawl-errors: stopping a source failed: " + ShownText.of(Failures.message(e)));
                 }
             }
             report.close(); // the counting in the background stops before the store closes

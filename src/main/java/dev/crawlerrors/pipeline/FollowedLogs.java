@@ -55,7 +55,7 @@ public final class FollowedLogs implements LiveSource {
      */
     public FollowedLogs(List<Path> paths, FormatChooser formats, WritableStore store, CrawlerIdentifier identifier, CrawlerVerifier verifier,
             Consumer<String> notices) {
-        HitRecorder recorder = new HitRecorder(store.writer(), store.signatures(), identifier, verifier);
+        HitRecorder recorder = new HitRecorder(store.writer(), store.signatures(), store.verdicts(), identifier, verifier);
         this.notices = notices;
         this.progress = new FollowProgress(notices);
         this.reader = new LogReader(formats, PARSER_THREADS);

@@ -10,6 +10,7 @@ import dev.crawlerrors.ingest.SourceProgress;
 import dev.crawlerrors.store.HitWriter;
 import dev.crawlerrors.store.SignatureStore;
 import dev.crawlerrors.store.StoredSignature;
+import dev.crawlerrors.store.VerdictStore;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -19,23 +20,36 @@ import java.util.concurrent.atomic.AtomicLong;
  * Names the crawler behind each parsed hit, verifies it, and appends the crawler hits to the store
  * together with how far their log has been read. Imports and followed logs record hits this one way.
  * A request that carries a Web Bot Auth signature is its signer's hit, verified by its signature
- * ({@link SignedHits}, on every core: an Ed25519 check costs what parsing some hundred lines does);
- * the signatures whose directory could not be read are kept in the store to be checked again.
+ * ({@link SignedHits}); the signature's own check, an Ed25519 check costing what parsing some
+ * hundred lines does, is left to a {@link SignatureSettler} beside the reader, its hit stored
+ * pending meanwhile. Pending signatures are kept in the store, to be checked again by whichever
+ * process runs next if this one does not settle them.
  */
 final class HitRecorder {
 
     private final HitWriter store;
     private final SignatureStore kept;
+    private final VerdictStore verdicts;
     private final CrawlerIdentifier identifier;
     private final CrawlerVerifier verifier;
     private final SignedHits signatures;
-    /** Signatures this recorder kept to be checked again. */
+    /** Signatures this recorder kept to be checked again because their directory could not be read. */
     private final AtomicLong pendingKept = new AtomicLong();
+    /** Settles the signatures left unchecked; made with the first of them. */
+    private volatile SignatureSettler settler;
+    private boolean releaseAtOnce = true;
+    private int settleCapacity = SignatureSettler.CAPACITY;
+    private int settleThreads = SignatureSettler.threads();
 
-    /** A recorder writing to {@code store}, keeping what signature verification keeps in {@code kept}. */
-    HitRecorder(HitWriter store, SignatureStore kept, CrawlerIdentifier identifier, CrawlerVerifier verifier) {
+    /**
+     * A recorder writing to {@code store}, keeping what signature verification keeps in {@code kept};
+     * signatures are checked beside the reader, their verdicts recorded in {@code verdicts}, or, when
+     * it is null, before their hits are stored.
+     */
+    HitRecorder(HitWriter store, SignatureStore kept, VerdictStore verdicts, CrawlerIdentifier identifier, CrawlerVerifier verifier) {
         this.store = store;
         this.kept = kept;
+        this.verdicts = verdicts;
         this.identifier = identifier;
         this.verifier = verifier;
         this.signatures = verifier.signatures();
@@ -51,9 +65,10 @@ final class HitRecorder {
      */
     List<CrawlerHit> record(List<Hit> hits) {
         List<StoredSignature> pending = new ArrayList<>();
-        List<CrawlerHit> crawlerHits = identify(hits, pending);
+        List<SignatureSettler.Waiting> deferred = new ArrayList<>();
+        List<CrawlerHit> crawlerHits = identify(hits, pending, deferred);
         store.append(crawlerHits);
-        keep(pending);
+        keep(pending, deferred);
         return crawlerHits;
     }
 
@@ -66,14 +81,18 @@ final class HitRecorder {
      */
     List<CrawlerHit> record(List<Hit> hits, SourceProgress from, SourceProgress through) {
         List<StoredSignature> pending = new ArrayList<>();
-        List<CrawlerHit> crawlerHits = identify(hits, pending);
+        List<SignatureSettler.Waiting> deferred = new ArrayList<>();
+        List<CrawlerHit> crawlerHits = identify(hits, pending, deferred);
         store.append(crawlerHits, from, through);
-        keep(pending);
+        keep(pending, deferred);
         return crawlerHits;
     }
 
-    /** The crawler hits among {@code hits}, in log order; the signatures to be checked again are added to {@code pending}. */
-    private List<CrawlerHit> identify(List<Hit> hits, List<StoredSignature> pending) {
+    /**
+     * The crawler hits among {@code hits}, in log order; the signatures to be checked again are added
+     * to {@code pending}, and those of them left unchecked to be settled beside the reader to {@code deferred} too.
+     */
+    private List<CrawlerHit> identify(List<Hit> hits, List<StoredSignature> pending, List<SignatureSettler.Waiting> deferred) {
         List<CrawlerHit> crawlerHits = new ArrayList<>(hits.size());
         List<Hit> signed = null;
         List<Integer> signedAt = null;
@@ -95,27 +114,63 @@ final class HitRecorder {
             crawlerHits.add(verifier.verify(hit, crawler.get()));
         }
         if (signed != null) {
-            List<SignedHits.Signed> checked = signatures.verifyAll(signed);
+            List<SignedHits.Signed> checked = signatures.verifyAll(signed, verdicts != null);
             for (int i = 0; i < checked.size(); i++) {
                 SignedHits.Signed one = checked.get(i);
                 crawlerHits.set(signedAt.get(i), one.hit());
                 if (one.pending() != null) {
                     pending.add(SignatureKeeping.kept(one.hit(), one.pending()));
+                    if (one.deferred()) {
+                        deferred.add(new SignatureSettler.Waiting(one.hit().hit().ip(), one.hit().claimCrawler(), one.pending()));
+                    }
                 }
             }
         }
         return crawlerHits;
     }
 
-    /** Keeps the signatures whose directory could not be read, once their hits are stored. */
-    private void keep(List<StoredSignature> pending) {
+    /**
+     * Keeps the signatures to be checked again, once their hits are stored, and hands those left
+     * unchecked to the settler: kept first, so one the settler has no room for still waits in the store.
+     */
+    private void keep(List<StoredSignature> pending, List<SignatureSettler.Waiting> deferred) {
         if (!pending.isEmpty()) {
             kept.keepPending(pending);
-            pendingKept.addAndGet(pending.size());
+            pendingKept.addAndGet(pending.size() - deferred.size());
+        }
+        if (!deferred.isEmpty()) {
+            SignatureSettler to = settler();
+            deferred.forEach(to::offer);
         }
     }
 
-    /** Whether this recorder kept any signature to be checked again. */
+    private synchronized SignatureSettler settler() {
+        if (settler == null) {
+            settler = new SignatureSettler(kept, verdicts, signatures, settleCapacity, settleThreads, releaseAtOnce);
+        }
+        return settler;
+    }
+
+    /**
+     * Lets settled signatures wait in the store until {@link SignatureSettler#release}, after their verdicts
+     * are committed, rather than go at once: for an import, which commits at its end.
+     */
+    synchronized void releaseAfterCommit() {
+        releaseAtOnce = false;
+    }
+
+    /** Settles with a queue of {@code capacity} and {@code threads} threads (none: every signature is left to serve), for tests. */
+    synchronized void settleWith(int capacity, int threads) {
+        settleCapacity = capacity;
+        settleThreads = threads;
+    }
+
+    /** The settler of this recorder's unchecked signatures; null when none was left unchecked. */
+    SignatureSettler settling() {
+        return settler;
+    }
+
+    /** Whether this recorder kept any signature to be checked again because its directory could not be read. */
     boolean keptPending() {
         return pendingKept.get() > 0;
     }

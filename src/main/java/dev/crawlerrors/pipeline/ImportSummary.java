@@ -33,6 +33,9 @@ public final class ImportSummary {
     long spoofedErrorHits;
     /** The claims still queued when the import ended, handed to serve. */
     CrawlerVerifier.PendingChecks pending = new CrawlerVerifier.PendingChecks(0, 0, List.of());
+    /** Signatures checked beside the reader, and those still pending when the import ended, handed to serve. */
+    long signaturesChecked;
+    long signaturesPending;
     /** Why the DNS resolver's answers were not believed, or null when they were (or none was asked). */
     String resolverProblem;
     long nanos;
@@ -202,6 +205,13 @@ public final class ImportSummary {
                 sb.append(grouped(pending.forDns())).append(" waiting for DNS");
             }
             out.println(sb.append("); their hits keep a provisional verdict until serve checks them again."));
+        }
+        if (signaturesChecked + signaturesPending > 0) {
+            double seconds = nanos / 1e9;
+            out.println("Signatures checked beside the reading: " + grouped(signaturesChecked)
+                    + (seconds > 0 && signaturesChecked >= 1_000 ? " (" + grouped(Math.round(signaturesChecked / seconds)) + " a second)" : "")
+                    + (signaturesPending == 0 ? "." : "; still pending: " + grouped(signaturesPending)
+                            + ", their hits unverified until serve checks them."));
         }
         if (resolverProblem != null) {
             out.println("Warning: " + ShownText.of(resolverProblem) + ".");

@@ -91,6 +91,12 @@ public final class LogImport {
      */
     static final long MIN_PENDING_WAIT_MS = 5_000;
     static final long MAX_PENDING_WAIT_MS = 10_000;
+    /**
+     * The least an import waits at its end for the signatures checked beside its reader: less than
+     * for DNS, as they all settle in a second unless there are thousands, and a log in which every
+     * line is signed should not import much slower than the same log unsigned.
+     */
+    static final long MIN_SIGNATURE_WAIT_MS = 1_000;
 
     private final CrawlerVerifier verifier;
     private final FormatChooser formats;
@@ -114,7 +120,8 @@ public final class LogImport {
         this.identifier = identifier;
         this.verifier = verifier;
         this.signatures = store.signatures();
-        this.recorder = new HitRecorder(writer, signatures, identifier, verifier);
+        this.recorder = new HitRecorder(writer, signatures, store.verdicts(), identifier, verifier);
+        recorder.releaseAfterCommit();
         // detected once per family of logs, and checked on each (FamilyFormatChooser)
         this.formats = formats.detects() ? new FamilyFormatChooser(formats) : formats;
         this.verdicts = store.verdicts();
@@ -189,11 +196,23 @@ public final class LogImport {
             // the checks still queued get a tenth of the reading time, so their verdicts are in the commit below
             long readMillis = (System.nanoTime() - started) / 1_000_000;
             verifier.awaitPending(Math.clamp(readMillis / 10, MIN_PENDING_WAIT_MS, MAX_PENDING_WAIT_MS));
+            SignatureSettler settling = recorder.settling();
+            if (settling != null) {
+                // the signatures checked beside the reader get a tenth of the reading time too; what is left waits for serve
+                settling.awaitIdle(Math.clamp(readMillis / 10, MIN_SIGNATURE_WAIT_MS, MAX_PENDING_WAIT_MS));
+                settling.stop();
+                rechecked.putAll(settling.settled());
+                summary.signaturesChecked = settling.settledCount();
+                summary.signaturesPending = settling.waiting();
+            }
             if (recorder.keptPending()) {
                 // signatures whose directory could not be read: it may answer now (what still waits is serve's)
                 rechecked.putAll(SignatureKeeping.recheck(signatures, verdicts, verifier.signatures()));
             }
             flush(read, summary); // the summary counts what this commit makes true
+            if (settling != null) {
+                settling.release(); // their verdicts are committed: their signatures wait no longer
+            }
         } catch (StoreException e) {
             summary.storeFailure = Failures.message(e);
             summary.storedHits = storedSince(storedBefore);
@@ -250,6 +269,15 @@ public final class LogImport {
 
     /** Commits tried before the logs whose last lines were refused are left to the next import. */
     private static final int FLUSH_ROUNDS = 4;
+
+    HitRecorder recorder() {
+        return recorder;
+    }
+
+    /** Checks the signatures left unchecked with a queue of {@code capacity} and {@code threads} threads, for tests. */
+    void settleSignaturesWith(int capacity, int threads) {
+        recorder.settleWith(capacity, threads);
+    }
 
     /** Tells {@code stored} the crawler hits of each batch as it is stored. */
     void onStored(Consumer<List<CrawlerHit>> stored) {

@@ -46,7 +46,7 @@ public final class PushedLines implements LineBatchSink, AutoCloseable {
     public PushedLines(HitWriter store, SignatureStore kept, CrawlerIdentifier identifier, CrawlerVerifier verifier) {
         this.store = store;
         this.identifier = identifier;
-        this.recorder = new HitRecorder(store, kept, identifier, verifier);
+        this.recorder = new HitRecorder(store, kept, null, identifier, verifier);
         // every read names its own format; this default is never used
         this.reader = new LogReader(FormatChooser.of(null), PARSER_THREADS);
     }

@@ -3,6 +3,7 @@ package dev.crawlerrors.pipeline;
 import dev.crawlerrors.crawler.Crawler;
 import dev.crawlerrors.crawler.CrawlerCatalog;
 import dev.crawlerrors.crawler.Verification;
+import dev.crawlerrors.crawler.signature.SignedHits;
 import dev.crawlerrors.crawler.verify.CrawlerVerifier;
 import dev.crawlerrors.store.SignatureStore;
 import dev.crawlerrors.store.StoredVerdict;
@@ -89,7 +90,15 @@ public final class VerdictRechecks implements AutoCloseable {
             LOG.info("checking {} verdicts again{}", checked, listsChanged ? " (an IP list changed)" : "");
         }
         if (verifier.signatures() != null) {
-            int settled = SignatureKeeping.recheck(signatures, verdicts, verifier.signatures()).size();
+            // round after round while some settle: an import may have left thousands (its signatures are checked beside it)
+            int settled = 0;
+            for (int rounds = 0; rounds <= SignedHits.MAX_PENDING / SignatureKeeping.RECHECK_ROUND; rounds++) {
+                int round = SignatureKeeping.recheck(signatures, verdicts, verifier.signatures()).size();
+                settled += round;
+                if (round == 0) {
+                    break;
+                }
+            }
             if (settled > 0) {
                 LOG.info("{} signatures checked again, their directories read", settled);
             }

@@ -41,6 +41,7 @@ public final class CrawlErrorReport {
 
     private final HitReader store;
     private final ViewIndex index;
+    private final KeptCube cube;
     private final CrawlerCatalog catalog;
     private final ZoneId zone;
     private final PlaceholderNames names;
@@ -49,14 +50,17 @@ public final class CrawlErrorReport {
     private final KeptCounts<UrlShapes> shapes;
 
     /**
-     * The report over {@code store}, read and shown as {@code config} says.
+     * The report over {@code store}, read and shown as {@code config} says; its read model (the
+     * views of {@link ViewIndex}) may take {@code config.indexBytes()}, and its count cube
+     * ({@link KeptCube}) as much again.
      *
      * @throws IllegalArgumentException saying which URL template is not one
      */
     public CrawlErrorReport(HitReader store, ReportConfig config) {
         this.store = store;
         this.catalog = config.catalog();
-        this.index = new ViewIndex(store, config.indexBytes());
+        this.cube = new KeptCube(store, config.indexBytes());
+        this.index = new ViewIndex(store, config.indexBytes(), cube);
         this.zone = config.zone();
         this.names = PlaceholderNames.of(config.urlNames());
         this.summaryWait = config.summaryWait();
@@ -168,6 +172,11 @@ public final class CrawlErrorReport {
         return store.snapshot();
     }
 
+    /** The bytes the count cube takes (0 until counted, or past its bound), for metrics. */
+    public long cubeBytes() {
+        return cube.footprint().get(1);
+    }
+
     /** The read model, for metrics. */
     public ViewIndex index() {
         return index;
@@ -247,11 +256,13 @@ public final class CrawlErrorReport {
     }
 
     /**
-     * Starts counting what the default view's patterns and overview are read from, in the
-     * background, so that their first request finds them counted (on a large store the first count
-     * takes seconds; later ones add only the hits stored since).
+     * Starts counting the count cube that filtered views are summed from, and what the default
+     * view's patterns and overview are read from, in the background, so that their first request
+     * finds them counted (on a large store the first count takes seconds; later ones add only the
+     * hits stored since).
      */
     public void startCounting() {
+        cube.start();
         HitFilter filter = HitFilter.ERRORS;
         Snapshot at = store.snapshot();
         counts.read(ErrorCounts.key(filter), at, Duration.ZERO, "start", kept -> Boolean.TRUE);
@@ -260,6 +271,7 @@ public final class CrawlErrorReport {
 
     /** Stops counting, after the count that is running, if any: call it before the store closes. */
     public void close() {
+        cube.close();
         counts.close();
         shapes.close();
     }

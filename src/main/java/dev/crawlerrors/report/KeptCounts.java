@@ -5,6 +5,7 @@ import dev.crawlerrors.store.HitReader;
 import dev.crawlerrors.store.HitWindow;
 import dev.crawlerrors.store.Snapshot;
 import dev.crawlerrors.store.StoreException;
+import dev.crawlerrors.text.Failures;
 import dev.crawlerrors.text.Threads;
 import java.time.Duration;
 import java.util.HashMap;
@@ -124,7 +125,7 @@ final class KeptCounts<S> {
             return Optional.empty();
         } catch (ExecutionException e) {
             throw e.getCause() instanceof RuntimeException failure ? failure
-                    : new StoreException("counting failed: " + e.getCause(), e.getCause());
+                    : new StoreException("counting failed: " + Failures.message(e.getCause()), e.getCause());
         }
         synchronized (entry) {
             return Optional.of(new Counted<>(view(entry, viewKey, view), entry.at, false));

@@ -19,8 +19,9 @@ import java.util.concurrent.CompletableFuture;
  * each minute ({@link MinuteCounts}), from which page N is found at once instead of counting the
  * rows before it. A view is counted once, on first use; at a newer snapshot it is brought up to
  * date from the newest one known (the hits that arrived, the verdicts that changed) rather than
- * counted again. Views are kept, least recently used first out, within a memory budget; readers
- * asking for the same view at once share one computation.
+ * counted again. A view of statuses, bot types, crawlers and verdicts is summed from the report's
+ * {@link KeptCube} when it is counted, without the store. Views are kept, least recently used first
+ * out, within a memory budget; readers asking for the same view at once share one computation.
  */
 public final class ViewIndex {
 
@@ -30,6 +31,7 @@ public final class ViewIndex {
     private static final long MINUTE_MILLIS = 60_000;
 
     private final HitReader store;
+    private final KeptCube cube;
     private final long budgetBytes;
     private final LinkedHashMap<Key, MinuteCounts> views = new LinkedHashMap<>(64, 0.75f, true);
     private final Map<Key, CompletableFuture<MinuteCounts>> computing = new HashMap<>();
@@ -37,8 +39,14 @@ public final class ViewIndex {
 
     /** @param budgetBytes the memory the kept views may take (a month of minutes is under 1 MB a view) */
     public ViewIndex(HitReader store, long budgetBytes) {
+        this(store, budgetBytes, null);
+    }
+
+    /** @param cube the count cube views are summed from when it can answer them, or null */
+    ViewIndex(HitReader store, long budgetBytes, KeptCube cube) {
         this.store = store;
         this.budgetBytes = budgetBytes;
+        this.cube = cube;
     }
 
     /**
@@ -102,13 +110,15 @@ public final class ViewIndex {
     }
 
     private MinuteCounts compute(HitFilter filter, Snapshot snapshot, Key base, MinuteCounts baseCounts) {
+        // a view kept at an earlier snapshot needs only the hits since (a followed log's few); a new one, the cube's sum
         if (baseCounts != null) {
             MinuteChange change = store.minuteChange(filter, base.snapshot(), snapshot);
             if (change != null) {
                 return baseCounts.plus(change);
             }
         }
-        return store.minuteCounts(filter, snapshot);
+        MinuteCounts summed = cube == null ? null : cube.counts(filter, snapshot);
+        return summed != null ? summed : store.minuteCounts(filter, snapshot);
     }
 
     /** The newest kept snapshot of the view that {@code snapshot} covers, if any. */

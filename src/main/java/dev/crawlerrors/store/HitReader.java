@@ -87,6 +87,12 @@ public interface HitReader {
     /** Matching hits of {@code window} by time bucket ({@code bucketMillis} long, from the epoch), status and verdict. */
     List<TimeCount> countByTime(HitFilter filter, HitWindow window, long bucketMillis);
 
+    /**
+     * Every hit of {@code window} ({@link MinuteCell#EVERY_HIT}) counted by minute, status, bot type,
+     * crawler and verdict, streamed: the cells of the report's count cube.
+     */
+    void countByMinute(HitWindow window, Consumer<MinuteCell> cells);
+
     /** Matching hits of {@code window} by crawler (and its bot type), verdict and status. */
     List<BreakdownCount> countByCrawler(HitFilter filter, HitWindow window);
 

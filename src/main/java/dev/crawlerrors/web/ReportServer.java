@@ -89,6 +89,8 @@ public final class ReportServer implements AutoCloseable {
         RenderedPages rendered = new RenderedPages(serving.pageCacheBytes());
         Gauge.builder("crawl_errors_page_cache_bytes", rendered, pages -> pages.footprint()[1])
                 .description("bytes of the report pages kept rendered").register(metrics);
+        Gauge.builder("crawl_errors_count_cube_bytes", report, CrawlErrorReport::cubeBytes)
+                .description("bytes of the counts filtered views are summed from").register(metrics);
         ReportRoutes routes = new ReportRoutes(report, health, evidence, alerts, robots, urlReport, rendered);
         UrlRoutes urlRoutes = new UrlRoutes(urlReport, robots);
         SitemapRoutes sitemapRoutes = new SitemapRoutes(new dev.crawlerrors.report.SitemapReport(report, urlReport), robots);

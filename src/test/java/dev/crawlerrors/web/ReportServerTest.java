@@ -272,7 +272,7 @@ class ReportServerTest {
         assertThat(JSON.readTree(get("/health").body()).get("status").asText()).isEqualTo("ok");
         HttpResponse<String> metrics = get("/metrics");
         assertThat(metrics.statusCode()).isEqualTo(200);
-        assertThat(metrics.body()).contains("crawl_errors_hits_stored 720.0");
+        assertThat(metrics.body()).contains("crawl_errors_hits_stored 720.0").contains("crawl_errors_count_cube_bytes ");
     }
 
     @ParameterizedTest

@@ -1,5 +1,6 @@
 package dev.crawlerrors.crawler.dns;
 
+import dev.crawlerrors.text.Failures;
 import dev.crawlerrors.text.Futures;
 import dev.crawlerrors.text.Threads;
 import java.net.Inet4Address;
@@ -189,9 +190,9 @@ public final class DnsVerifier implements AutoCloseable {
      */
     public CompletableFuture<DnsEvidence> check(String ip, List<String> domains) {
         try {
-            return start(ip, domains).exceptionally(e -> DnsEvidence.failed("checking " + ip + " failed: " + Futures.unwrap(e)));
+            return start(ip, domains).exceptionally(e -> DnsEvidence.failed("checking " + ip + " failed: " + Failures.message(Futures.unwrap(e))));
         } catch (RuntimeException e) {
-            return done(DnsEvidence.failed("checking " + ip + " failed: " + e));
+            return done(DnsEvidence.failed("checking " + ip + " failed: " + Failures.message(e)));
         }
     }
 
@@ -433,7 +434,7 @@ public final class DnsVerifier implements AutoCloseable {
         try {
             return DnsAnswer.of(question, response);
         } catch (RuntimeException e) {
-            return DnsAnswer.failed("answered something unreadable (" + e + ")");
+            return DnsAnswer.failed("answered something unreadable (" + Failures.message(e) + ")");
         }
     }
 
@@ -442,9 +443,7 @@ public final class DnsVerifier implements AutoCloseable {
         if (cause instanceof SocketTimeoutException) {
             return timedOut;
         }
-        String message = cause.getMessage();
-        return "could not ask " + serverText + " (" + cause.getClass().getSimpleName()
-                + (message == null ? "" : ": " + message) + ")";
+        return "could not ask " + serverText + " (" + Failures.message(cause) + ")";
     }
 
     private void runOnWorker(Runnable task) {

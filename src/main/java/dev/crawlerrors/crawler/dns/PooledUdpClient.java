@@ -1,5 +1,6 @@
 package dev.crawlerrors.crawler.dns;
 
+import dev.crawlerrors.text.Failures;
 import dev.crawlerrors.text.Threads;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -286,7 +287,7 @@ final class PooledUdpClient implements UdpIoClient, AutoCloseable {
             // close() ran; it has failed every outstanding query.
         } catch (IOException | RuntimeException e) {
             // Without the reader no query would ever settle: fail them all, and every later one, at once.
-            shutDown(new IOException("the DNS client for " + serverText + " stopped reading answers: " + e, e));
+            shutDown(new IOException("the DNS client for " + serverText + " stopped reading answers: " + Failures.message(e), e));
         }
     }
 

@@ -17,10 +17,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * address. Its claim names what the signature proved ({@link CrawlerHit#signedClaim}), so one
  * address's requests are each judged by their own signature.
  *
- * <p>Signatures whose directory cannot be read yet are kept to be checked again, at most
+ * <p>Signatures whose directory cannot be read yet, and those an import leaves to be checked off
+ * its reader's path ({@link #verifyAll(List, boolean)}), are kept to be checked again, at most
  * {@link #MAX_PENDING} at a time (what the store already keeps counts): each is a claim of its own
  * and a row of the store, and whoever writes the requests chooses how many there are. Beyond the
- * bound a signature is left unverified for good, and says so.
+ * bound a signature is checked at once, or, when its directory cannot be read, left unverified for
+ * good, and says so.
  */
 public final class SignedHits {
 
@@ -33,8 +35,11 @@ public final class SignedHits {
     /** The store whose readings and waiting signatures this one was given; null before any. */
     private final java.util.concurrent.atomic.AtomicReference<Object> keeper = new java.util.concurrent.atomic.AtomicReference<>();
 
-    /** A signed request's crawler hit, and what checking it again needs when its directory could not be read (else null). */
-    public record Signed(CrawlerHit hit, PendingSignature pending) {
+    /**
+     * A signed request's crawler hit, and what checking it again needs when its directory could not
+     * be read or its signature was left unchecked ({@code deferred}); else null.
+     */
+    public record Signed(CrawlerHit hit, PendingSignature pending, boolean deferred) {
     }
 
     public SignedHits(WebBotAuthVerifier verifier, Signers signers) {
@@ -79,20 +84,33 @@ public final class SignedHits {
                 || (signed.signatureInput() != null && signed.signatureInput().contains(WebBotAuthSignature.TAG)));
     }
 
-    /** The crawler hit of a signed request ({@link #isSigned}). */
+    /** The crawler hit of a signed request ({@link #isSigned}), its signature checked now. */
     public Signed verify(Hit hit) {
+        return verify(hit, false);
+    }
+
+    /**
+     * The crawler hit of a signed request ({@link #isSigned}); when {@code defer}, a signature not
+     * met before whose other checks pass is left {@linkplain SignatureOutcome#deferred pending}
+     * while the bound allows, else checked now.
+     */
+    public Signed verify(Hit hit, boolean defer) {
         SignatureFields fields = hit.signed();
-        SignatureOutcome outcome = verifier.check(fields, SignedRequest.of(hit.method(), hit.host(), hit.url(), fields.signatureAgent()),
-                hit.epochMillis(), hit.durationMs(), step -> { });
+        SignedRequest request = SignedRequest.of(hit.method(), hit.host(), hit.url(), fields.signatureAgent());
+        SignatureOutcome outcome = verifier.check(fields, request, hit.epochMillis(), hit.durationMs(), defer && pendingBudget.get() > 0,
+                step -> { });
         Crawler crawler = signers.of(outcome.signer());
         if (outcome.pending() != null && pendingBudget.getAndDecrement() <= 0) {
             pendingBudget.incrementAndGet();
-            outcome = new SignatureOutcome(new Verdict(Verification.unverified, "not checked: " + outcome.signer()
+            outcome = outcome.deferred()
+                    ? verifier.check(fields, request, hit.epochMillis(), hit.durationMs(), false, step -> { })
+                    : new SignatureOutcome(new Verdict(Verification.unverified, "not checked: " + outcome.signer()
                     + "'s directory could not be read, and " + MAX_PENDING + " signed requests already wait for it"), "unchecked",
                     outcome.signer(), null);
         }
         return new Signed(new CrawlerHit(hit, crawler, outcome.verdict(),
-                CrawlerHit.claimKey(hit.ip(), CrawlerHit.signedClaim(crawler.name(), outcome.group()))), outcome.pending());
+                CrawlerHit.claimKey(hit.ip(), CrawlerHit.signedClaim(crawler.name(), outcome.group()))), outcome.pending(),
+                outcome.deferred());
     }
 
     /**
@@ -115,13 +133,16 @@ public final class SignedHits {
         return new Explanation(signers.of(outcome.signer()), outcome, steps);
     }
 
-    /** The crawler hits of signed requests, checked on every core (an Ed25519 check is some hundred microseconds). */
-    public List<Signed> verifyAll(List<Hit> hits) {
-        if (hits.size() < 2) {
-            List<Signed> one = new ArrayList<>(hits.size());
-            hits.forEach(hit -> one.add(verify(hit)));
-            return one;
+    /**
+     * The crawler hits of signed requests ({@link #verify(Hit, boolean)}), checked on every core when
+     * checked now (an Ed25519 check costs what parsing some hundred lines does).
+     */
+    public List<Signed> verifyAll(List<Hit> hits, boolean defer) {
+        if (hits.size() < 2 || defer) {
+            List<Signed> all = new ArrayList<>(hits.size());
+            hits.forEach(hit -> all.add(verify(hit, defer)));
+            return all;
         }
-        return hits.parallelStream().map(this::verify).toList();
+        return hits.parallelStream().map(hit -> verify(hit, false)).toList();
     }
 }

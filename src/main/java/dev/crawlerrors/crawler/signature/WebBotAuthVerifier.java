@@ -30,13 +30,17 @@ import java.util.function.Consumer;
  * the signature {@linkplain SignatureOutcome#pending pending}, to be checked again.
  *
  * <p>A verification is cached by directory, key, signature and base: the same signed request met
- * twice is checked once.
+ * twice is checked once. An import asks to {@linkplain #check(SignatureFields, SignedRequest, long, double, boolean, Consumer)
+ * defer} the signature's own check, the costly step: a signature whose every other check passed is
+ * then pending, and settled off the reader's path ({@link #recheck}).
  */
 public final class WebBotAuthVerifier {
 
     /** How far a signature's times may miss the logged time: clocks differ, and a log writes a request's end or start. */
     static final long SKEW_SECONDS = 60;
     private static final int MAX_CACHED = 20_000;
+    /** What a deferred signature's verdict says until it is settled. */
+    public static final String NOT_CHECKED_YET = "its signature is not checked yet";
     private static final DateTimeFormatter WHEN = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm'Z'").withZone(ZoneOffset.UTC);
 
     private final KeyDirectories directories;
@@ -55,6 +59,16 @@ public final class WebBotAuthVerifier {
      * that took {@code durationMs} (NaN when unknown). {@code steps} hears each step in words.
      */
     public SignatureOutcome check(SignatureFields fields, SignedRequest request, long requestMillis, double durationMs, Consumer<String> steps) {
+        return check(fields, request, requestMillis, durationMs, false, steps);
+    }
+
+    /**
+     * {@link #check(SignatureFields, SignedRequest, long, double, Consumer)}; when {@code defer}, a
+     * signature not met before whose every other check passes is not verified now but left
+     * {@linkplain SignatureOutcome#deferred pending}, to be settled by {@link #recheck}.
+     */
+    public SignatureOutcome check(SignatureFields fields, SignedRequest request, long requestMillis, double durationMs, boolean defer,
+            Consumer<String> steps) {
         List<WebBotAuthSignature> signatures;
         try {
             signatures = WebBotAuthSignature.read(fields);
@@ -68,7 +82,7 @@ public final class WebBotAuthVerifier {
         }
         SignatureOutcome best = null;
         for (WebBotAuthSignature signature : signatures) {
-            SignatureOutcome outcome = one(signature, request, requestMillis, durationMs, steps);
+            SignatureOutcome outcome = one(signature, request, requestMillis, durationMs, defer, steps);
             if (best == null || rank(outcome) > rank(best)) {
                 best = outcome;
             }
@@ -84,7 +98,7 @@ public final class WebBotAuthVerifier {
         } catch (SignerOrigin.InvalidException e) {
             return unverified("no-signer", null, e.getMessage());
         }
-        return withKey(origin, pending.keyid(), pending.alg(), pending.base(), pending.signature(), pending.requestMillis(), steps);
+        return withKey(origin, pending.keyid(), pending.alg(), pending.base(), pending.signature(), pending.requestMillis(), false, steps);
     }
 
     /** Verified first, then pending, unverified, spoofed: a request proven by any of its signatures is proven. */
@@ -96,7 +110,7 @@ public final class WebBotAuthVerifier {
         };
     }
 
-    private SignatureOutcome one(WebBotAuthSignature signature, SignedRequest request, long requestMillis, double durationMs,
+    private SignatureOutcome one(WebBotAuthSignature signature, SignedRequest request, long requestMillis, double durationMs, boolean defer,
             Consumer<String> steps) {
         steps.accept("signature " + signature.label() + ": covers " + StructuredFieldWriter.member(signature.params()));
         SignerOrigin origin = signature.agent();
@@ -144,11 +158,11 @@ public final class WebBotAuthVerifier {
             return unverified("not-allowed", origin, origin + " is not among the signers whose directories this tool may read"
                     + " (--signature-hosts, --signature-directories)");
         }
-        return withKey(origin, keyid, signature.alg(), base, signature.signature(), requestMillis, steps);
+        return withKey(origin, keyid, signature.alg(), base, signature.signature(), requestMillis, defer, steps);
     }
 
     private SignatureOutcome withKey(SignerOrigin origin, String keyid, String alg, byte[] base, byte[] bytes, long requestMillis,
-            Consumer<String> steps) {
+            boolean defer, Consumer<String> steps) {
         Instant at = Instant.ofEpochMilli(requestMillis);
         KeyDirectories.Found found = directories.key(origin, keyid, at);
         if (found instanceof KeyDirectories.Unreachable unreachable) {
@@ -174,7 +188,7 @@ public final class WebBotAuthVerifier {
                         + when(removed.lastHeld()) + ", gone " + when(removed.removedAt()) + ") before the request");
             }
             case KeyHistory.Published published -> {
-                return verify(origin, published, alg, base, bytes, at, steps);
+                return verify(origin, keyid, published, alg, base, bytes, requestMillis, defer, steps);
             }
             case KeyHistory.NeverRead never -> {
                 return pending(origin, keyid, alg, base, bytes, requestMillis, "its directory has not been read");
@@ -182,8 +196,9 @@ public final class WebBotAuthVerifier {
         }
     }
 
-    private SignatureOutcome verify(SignerOrigin origin, KeyHistory.Published published, String alg, byte[] base, byte[] bytes, Instant at,
-            Consumer<String> steps) {
+    private SignatureOutcome verify(SignerOrigin origin, String keyid, KeyHistory.Published published, String alg, byte[] base, byte[] bytes,
+            long requestMillis, boolean defer, Consumer<String> steps) {
+        Instant at = Instant.ofEpochMilli(requestMillis);
         SigningKey key = published.key();
         String thumbprint = key.thumbprint();
         steps.accept("key: " + thumbprint + " (" + key.type() + "), in " + origin + "'s directory since " + when(published.firstSeen().fetchedAt())
@@ -205,6 +220,12 @@ public final class WebBotAuthVerifier {
         }
         String cacheKey = checkKey(origin, thumbprint, base, bytes);
         SignatureAlgorithm.Check check = checked.get(cacheKey);
+        if (check == null && defer) {
+            steps.accept("signature: left to be checked in the background");
+            PendingSignature pending = new PendingSignature(origin.toString(), keyid, alg, base, bytes, requestMillis);
+            return new SignatureOutcome(new Verdict(Verification.unverified, "signed for " + origin + " with key " + thumbprint
+                    + "; check pending: " + NOT_CHECKED_YET + "; will check again"), "pending " + pending.id(), origin, pending, true);
+        }
         if (check == null) {
             check = algorithm.verify(key.key(), base, bytes);
             if (checked.size() >= MAX_CACHED) {

@@ -1,5 +1,6 @@
 package dev.crawlerrors.crawler.verify;
 
+import dev.crawlerrors.text.Failures;
 import dev.crawlerrors.text.Release;
 import java.io.IOException;
 import java.net.ConnectException;
@@ -117,7 +118,7 @@ final class ListFetcher {
                 return t.getMessage();
             }
         }
-        return e instanceof ConnectException ? "connection refused" : e.getClass().getSimpleName();
+        return Failures.message(e);
     }
 
     private synchronized HttpClient client() {

@@ -476,7 +476,7 @@ public final class LogReader implements AutoCloseable {
                     }
                 } catch (RuntimeException e) {
                     // a parser bug must not lose the good lines around it
-                    counts.countBad(new BadLine(source, line, "unparseable", "the parser failed on this line: " + e));
+                    counts.countBad(new BadLine(source, line, "unparseable", "the parser failed on this line: " + Failures.message(e)));
                 }
             }
             start = nl + 1;

@@ -8,6 +8,7 @@ import dev.crawlerrors.store.DurationCount;
 import dev.crawlerrors.store.HitFilter;
 import dev.crawlerrors.store.HitReader;
 import dev.crawlerrors.store.HitWindow;
+import dev.crawlerrors.store.MinuteCell;
 import dev.crawlerrors.store.MinuteChange;
 import dev.crawlerrors.store.MinuteCounts;
 import dev.crawlerrors.store.Snapshot;
@@ -298,6 +299,19 @@ final class ClickHouseHitReader implements HitReader {
             rows.add(new BreakdownCount(r.text(), r.text(), r.text(), (int) r.number(), r.number()));
         }
         return rows;
+    }
+
+    @Override
+    public void countByMinute(HitWindow window, Consumer<MinuteCell> cells) {
+        ClickHouseSnapshots.View view = view(window.snapshot());
+        Counted from = counted(MinuteCell.EVERY_HIT);
+        String sql = "SELECT " + from.minute() + " AS m, status, bot_type, crawler, " + verdict(view) + " AS v, " + from.count() + " FROM "
+                + from.table() + " WHERE " + where(from, MinuteCell.EVERY_HIT, window) + " GROUP BY m, status, bot_type, crawler, v";
+        http.queryRows(cluster.entry(), sql, r -> {
+            while (r.nextRow()) {
+                cells.accept(new MinuteCell(r.number(), (int) r.number(), r.text(), r.text(), r.text(), r.number()));
+            }
+        });
     }
 
     @Override

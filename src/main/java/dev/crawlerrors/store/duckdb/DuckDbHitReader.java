@@ -347,6 +347,11 @@ final class DuckDbHitReader implements HitReader {
     }
 
     @Override
+    public void countByMinute(HitWindow window, Consumer<dev.crawlerrors.store.MinuteCell> cells) {
+        tallies.byMinute(window, cells);
+    }
+
+    @Override
     public List<DurationCount> countByDuration(HitFilter filter, HitWindow window) {
         return tallies.byDuration(filter, window);
     }

@@ -1,6 +1,7 @@
 package dev.crawlerrors.store.duckdb;
 
 import dev.crawlerrors.store.StoreException;
+import dev.crawlerrors.text.Failures;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.JarURLConnection;
@@ -52,7 +53,7 @@ final class DuckDbNativeLibrary {
             prepared = true;
         } catch (IOException | URISyntaxException | ClassNotFoundException e) {
             throw new StoreException("cannot put DuckDB's native library " + name + " beside the jar, where DuckDB loads it from ("
-                    + e + "); the jar's directory must be writable the first time it runs", e);
+                    + Failures.message(e) + "); the jar's directory must be writable the first time it runs", e);
         }
     }
 

@@ -5,6 +5,7 @@ import dev.crawlerrors.store.DurationBuckets;
 import dev.crawlerrors.store.DurationCount;
 import dev.crawlerrors.store.HitFilter;
 import dev.crawlerrors.store.HitWindow;
+import dev.crawlerrors.store.MinuteCell;
 import dev.crawlerrors.store.TimeCount;
 import dev.crawlerrors.store.UrlCount;
 import java.util.ArrayList;
@@ -70,6 +71,19 @@ final class DuckDbTallies {
                 rows.add(new BreakdownCount(rs.getString(1), rs.getString(2), rs.getString(3), rs.getInt(4), rs.getLong(5)));
             }
             return rows;
+        });
+    }
+
+    /** Every hit of {@code window} by minute, status, bot type, crawler and verdict, streamed (see {@link MinuteCell}). */
+    void byMinute(HitWindow window, Consumer<MinuteCell> cells) {
+        List<Object> params = new ArrayList<>();
+        String sql = "SELECT epoch_ms(h.ts) // 60000, h.status, h.bot_type, h.crawler, " + reader.verdict(window.snapshot()) + ", count(*)"
+                + FROM + "WHERE " + where(MinuteCell.EVERY_HIT, window, params) + " GROUP BY ALL";
+        query.run(sql, params, rs -> {
+            while (rs.next()) {
+                cells.accept(new MinuteCell(rs.getLong(1), rs.getInt(2), rs.getString(3), rs.getString(4), rs.getString(5), rs.getLong(6)));
+            }
+            return null;
         });
     }
 

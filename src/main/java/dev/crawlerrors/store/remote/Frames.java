@@ -145,7 +145,7 @@ final class Frames {
         try {
             return Enum.valueOf(type, String.valueOf(name));
         } catch (IllegalArgumentException e) {
-            throw new IOException("'" + name + "' is no " + type.getSimpleName() + " of this version of crawl-errors");
+            throw new IOException("'" + name + "' is not a value this version of crawl-errors knows (a stream out of step, or another version)");
         }
     }
 

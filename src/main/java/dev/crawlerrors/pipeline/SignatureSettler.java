@@ -1,0 +1,187 @@
+package dev.crawlerrors.pipeline;
+
+import dev.crawlerrors.crawler.CrawlerHit;
+import dev.crawlerrors.crawler.Verdict;
+import dev.crawlerrors.crawler.signature.PendingSignature;
+import dev.crawlerrors.crawler.signature.SignatureOutcome;
+import dev.crawlerrors.crawler.signature.SignedHits;
+import dev.crawlerrors.store.SignatureStore;
+import dev.crawlerrors.store.VerdictStore;
+import dev.crawlerrors.text.Threads;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Settles, on threads of its own, the signatures a recorder stored pending because their signature
+ * was left unchecked ({@link SignedHits#verify(dev.crawlerrors.ingest.Hit, boolean)}): the reader
+ * goes on while the JDK's Ed25519 checks each one, as DNS checks run beside it. Each settled
+ * verdict replaces its claim's pending one in the store, and its signature waits no longer.
+ *
+ * <p>The queue is bounded ({@link #CAPACITY}): a signature it has no room for is in the store
+ * already, and is settled by whichever process checks the store's waiting signatures next
+ * ({@link SignatureKeeping#recheck}: {@code serve}, or an import's end).
+ */
+final class SignatureSettler {
+
+    /** Signatures queued in memory, at most: some 600 bytes each. */
+    static final int CAPACITY = 10_000;
+    /** Signatures settled before their store rows are let go, at most. */
+    private static final int BATCH = 64;
+
+    /** A signature to settle, and the claim its verdict is recorded under. */
+    record Waiting(String ip, String claimCrawler, PendingSignature pending) {
+    }
+
+    private final SignatureStore kept;
+    private final VerdictStore verdicts;
+    private final SignedHits signed;
+    private final BlockingQueue<Waiting> queue;
+    private final List<Thread> workers = new ArrayList<>();
+    /** Queued or being checked. */
+    private final AtomicLong outstanding = new AtomicLong();
+    private final AtomicLong settledCount = new AtomicLong();
+    private final AtomicLong overflow = new AtomicLong();
+    /** The verdict each claim was settled with, for the import's summary. */
+    private final Map<String, Verdict> settled = new ConcurrentHashMap<>();
+    /** Settled signatures whose store rows wait for {@link #release} (when the verdicts are committed first). */
+    private final List<String> unreleased = new ArrayList<>();
+    private final boolean releaseAtOnce;
+    private volatile boolean stopping;
+
+    /**
+     * @param releaseAtOnce whether a settled signature's store row goes at once, or only at {@link
+     *                      #release}, once the caller committed the verdicts (an import, which commits at its end)
+     */
+    SignatureSettler(SignatureStore kept, VerdictStore verdicts, SignedHits signed, int capacity, int threads, boolean releaseAtOnce) {
+        this.kept = kept;
+        this.verdicts = verdicts;
+        this.signed = signed;
+        this.queue = new ArrayBlockingQueue<>(capacity);
+        this.releaseAtOnce = releaseAtOnce;
+        for (int i = 0; i < threads; i++) {
+            workers.add(Thread.ofPlatform().daemon().name("signature-check-" + i).start(this::work));
+        }
+    }
+
+    /** Threads for checking signatures: all but one core, which the reader keeps. */
+    static int threads() {
+        return Math.max(1, Runtime.getRuntime().availableProcessors() - 1);
+    }
+
+    /** Queues a signature already kept in the store; without room, it stays there alone, for the next check of the store. */
+    void offer(Waiting waiting) {
+        outstanding.incrementAndGet();
+        if (stopping || !queue.offer(waiting)) {
+            outstanding.decrementAndGet();
+            overflow.incrementAndGet();
+        }
+    }
+
+    /** Waits up to {@code millis} until every signature queued is settled; whether all are. */
+    boolean awaitIdle(long millis) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+        while (outstanding.get() > 0) {
+            if (System.nanoTime() >= deadline) {
+                return false;
+            }
+            Thread.sleep(10);
+        }
+        return true;
+    }
+
+    /** Stops checking: what is queued stays in the store, waiting; the check under way ends first. */
+    void stop() {
+        stopping = true;
+        workers.forEach(Thread::interrupt);
+        workers.forEach(worker -> Threads.awaitEnd(worker, Duration.ofSeconds(10)));
+    }
+
+    /** Lets go of the store rows of the signatures settled so far (their verdicts committed). */
+    void release() {
+        List<String> ids;
+        synchronized (unreleased) {
+            ids = new ArrayList<>(unreleased);
+            unreleased.clear();
+        }
+        kept.settled(ids);
+    }
+
+    /** The verdicts settled, by claim key ({@link CrawlerHit#claimKey}). */
+    Map<String, Verdict> settled() {
+        return settled;
+    }
+
+    long settledCount() {
+        return settledCount.get();
+    }
+
+    /** Signatures in the queue, not taken by a thread yet. */
+    int queued() {
+        return queue.size();
+    }
+
+    /** Signatures queued and not settled yet, with those the queue had no room for. */
+    long waiting() {
+        return outstanding.get() + overflow.get();
+    }
+
+    private void work() {
+        List<Waiting> batch = new ArrayList<>(BATCH);
+        while (!stopping) {
+            try {
+                Waiting first = queue.poll(200, TimeUnit.MILLISECONDS);
+                if (first == null) {
+                    continue;
+                }
+                batch.add(first);
+                queue.drainTo(batch, BATCH - 1);
+                settle(batch);
+            } catch (InterruptedException e) {
+                return;
+            } catch (RuntimeException e) {
+                Log.LOG.warn("checking signatures in the background failed: {}", e.getMessage());
+            } finally {
+                outstanding.addAndGet(-batch.size());
+                batch.clear();
+            }
+        }
+    }
+
+    private void settle(List<Waiting> batch) {
+        List<String> ids = new ArrayList<>(batch.size());
+        for (Waiting waiting : batch) {
+            if (stopping) {
+                break; // the rest stays in the store, waiting
+            }
+            SignatureOutcome outcome = signed.verifier().recheck(waiting.pending(), step -> { });
+            if (outcome.pending() == null) {
+                verdicts.update(waiting.ip(), waiting.claimCrawler(), outcome.verdict());
+                settled.put(CrawlerHit.claimKey(waiting.ip(), waiting.claimCrawler()), outcome.verdict());
+                ids.add(waiting.pending().id());
+            }
+        }
+        settledCount.addAndGet(ids.size());
+        signed.settled(ids.size());
+        if (releaseAtOnce) {
+            kept.settled(ids);
+        } else {
+            synchronized (unreleased) {
+                unreleased.addAll(ids);
+            }
+        }
+    }
+
+    /** The logger, made on first use only: an import that never warns starts no logging (ImportStartTest). */
+    private static final class Log {
+        static final Logger LOG = LoggerFactory.getLogger(SignatureSettler.class);
+    }
+}

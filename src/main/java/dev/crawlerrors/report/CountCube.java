@@ -1,0 +1,219 @@
+package dev.crawlerrors.report;
+
+import dev.crawlerrors.crawler.BotType;
+import dev.crawlerrors.crawler.Verification;
+import dev.crawlerrors.store.HitFilter;
+import dev.crawlerrors.store.MinuteCell;
+import dev.crawlerrors.store.MinuteCounts;
+import dev.crawlerrors.store.StatusRange;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * Every hit of a snapshot counted by minute, status, bot type, crawler and verdict: a view filtered
+ * by any of those (and whole minutes, cut by {@link MinuteCounts#within}) is a sum of its cells in
+ * memory, without the store. Immutable: hits that arrive make a new cube sharing the cells they do
+ * not touch, so readers never wait for an update.
+ *
+ * <p>Memory: 8 bytes a cell (a minute and a count, each an int) and some 100 bytes for each
+ * combination of status, type, crawler and verdict; {@link #bytes()} says it, and the keeper drops a
+ * cube past its bound.
+ */
+final class CountCube {
+
+    /** A combination of the dimensions other than the minute. */
+    record Combo(int status, String botType, String crawler, String verification) {
+    }
+
+    /** A combination's minutes, oldest first, and their hits. */
+    private record Cells(int[] minutes, int[] counts) {
+    }
+
+    static final CountCube EMPTY = new CountCube(Map.of(), 0);
+    private static final long COMBO_BYTES = 100;
+    /** Spans of minutes summed in one array (8 MiB, two years): wider ones are merged run by run. */
+    static final long DENSE_MINUTES = 1 << 20;
+
+    private final Map<Combo, Cells> combos;
+    private final long cells;
+
+    private CountCube(Map<Combo, Cells> combos, long cells) {
+        this.combos = combos;
+        this.cells = cells;
+    }
+
+    /** Whether the cube answers {@code filter}: a filter of statuses, bot types, crawlers and verdicts over all time. */
+    static boolean answers(HitFilter filter) {
+        return filter.from() == null && filter.to() == null && filter.urlPrefix() == null && filter.host() == null
+                && filter.urlPattern() == null && filter.inSitemap() == null;
+    }
+
+    /** The view's minute counts: the cells {@code filter} matches, summed minute by minute ({@link #answers} it must). */
+    MinuteCounts counts(HitFilter filter) {
+        if (!answers(filter)) {
+            throw new IllegalArgumentException("the count cube does not answer a filter of URLs, hosts or times");
+        }
+        Matcher matcher = new Matcher(filter);
+        List<Cells> matched = new ArrayList<>();
+        for (Map.Entry<Combo, Cells> entry : combos.entrySet()) {
+            if (matcher.matches(entry.getKey())) {
+                matched.add(entry.getValue());
+            }
+        }
+        if (matched.isEmpty()) {
+            return MinuteCounts.NONE;
+        }
+        long first = Long.MAX_VALUE;
+        long last = Long.MIN_VALUE;
+        for (Cells cells : matched) {
+            first = Math.min(first, cells.minutes()[0]);
+            last = Math.max(last, cells.minutes()[cells.minutes().length - 1]);
+        }
+        return last - first < DENSE_MINUTES ? dense(matched, (int) first, (int) (last - first + 1)) : merged(matched);
+    }
+
+    /** The runs summed into one array of every minute from {@code first}: the common case, a few years of minutes at most. */
+    private static MinuteCounts dense(List<Cells> matched, int first, int span) {
+        long[] sum = new long[span];
+        for (Cells cells : matched) {
+            for (int i = 0; i < cells.minutes().length; i++) {
+                sum[cells.minutes()[i] - first] += cells.counts()[i];
+            }
+        }
+        int n = 0;
+        for (long count : sum) {
+            n += count == 0 ? 0 : 1;
+        }
+        long[] minutes = new long[n];
+        long[] counts = new long[n];
+        n = 0;
+        for (int i = 0; i < span; i++) {
+            if (sum[i] != 0) {
+                minutes[n] = first + i;
+                counts[n++] = sum[i];
+            }
+        }
+        return MinuteCounts.of(minutes, counts);
+    }
+
+    /** The runs merged pairwise: each cell is moved about log2(runs) times, whatever the minutes' span. */
+    private static MinuteCounts merged(List<Cells> matched) {
+        while (matched.size() > 1) {
+            List<Cells> merged = new ArrayList<>((matched.size() + 1) / 2);
+            for (int i = 0; i + 1 < matched.size(); i += 2) {
+                merged.add(merge(matched.get(i), matched.get(i + 1)));
+            }
+            if (matched.size() % 2 == 1) {
+                merged.add(matched.get(matched.size() - 1));
+            }
+            matched = merged;
+        }
+        Cells sum = matched.get(0);
+        long[] minutes = new long[sum.minutes().length];
+        long[] counts = new long[minutes.length];
+        for (int i = 0; i < minutes.length; i++) {
+            minutes[i] = sum.minutes()[i];
+            counts[i] = sum.counts()[i];
+        }
+        return MinuteCounts.of(minutes, counts);
+    }
+
+    /** This cube with {@code added} counted in (cells of hits that arrived since; any order). */
+    CountCube plus(List<MinuteCell> added) {
+        if (added.isEmpty()) {
+            return this;
+        }
+        Map<Combo, List<MinuteCell>> byCombo = added.stream().collect(Collectors.groupingBy(
+                cell -> new Combo(cell.status(), cell.botType(), cell.crawler(), cell.verification())));
+        Map<Combo, Cells> next = new HashMap<>(combos);
+        long total = cells;
+        for (Map.Entry<Combo, List<MinuteCell>> entry : byCombo.entrySet()) {
+            List<MinuteCell> list = new ArrayList<>(entry.getValue());
+            list.sort((a, b) -> Long.compare(a.minute(), b.minute()));
+            int[] minutes = new int[list.size()];
+            int[] counts = new int[list.size()];
+            int n = 0;
+            for (MinuteCell cell : list) {
+                int minute = Math.toIntExact(cell.minute());
+                if (n > 0 && minutes[n - 1] == minute) {
+                    counts[n - 1] = Math.addExact(counts[n - 1], Math.toIntExact(cell.hits()));
+                } else {
+                    minutes[n] = minute;
+                    counts[n++] = Math.toIntExact(cell.hits());
+                }
+            }
+            Cells fresh = new Cells(Arrays.copyOf(minutes, n), Arrays.copyOf(counts, n));
+            Cells before = next.get(entry.getKey());
+            Cells after = before == null ? fresh : merge(before, fresh);
+            total += after.minutes().length - (before == null ? 0 : before.minutes().length);
+            next.put(entry.getKey(), after);
+        }
+        return new CountCube(Map.copyOf(next), total);
+    }
+
+    /** The cells kept. */
+    long cells() {
+        return cells;
+    }
+
+    /** The memory this cube holds, roughly. */
+    long bytes() {
+        return 8 * cells + COMBO_BYTES * combos.size();
+    }
+
+    /** The two runs as one, the counts of a minute in both added. */
+    private static Cells merge(Cells a, Cells b) {
+        int[] minutes = new int[a.minutes().length + b.minutes().length];
+        int[] counts = new int[minutes.length];
+        int i = 0;
+        int j = 0;
+        int n = 0;
+        while (i < a.minutes().length || j < b.minutes().length) {
+            if (j == b.minutes().length || (i < a.minutes().length && a.minutes()[i] < b.minutes()[j])) {
+                minutes[n] = a.minutes()[i];
+                counts[n++] = a.counts()[i++];
+            } else if (i == a.minutes().length || b.minutes()[j] < a.minutes()[i]) {
+                minutes[n] = b.minutes()[j];
+                counts[n++] = b.counts()[j++];
+            } else {
+                minutes[n] = a.minutes()[i];
+                counts[n++] = Math.addExact(a.counts()[i++], b.counts()[j++]);
+            }
+        }
+        return n == minutes.length ? new Cells(minutes, counts) : new Cells(Arrays.copyOf(minutes, n), Arrays.copyOf(counts, n));
+    }
+
+    /** A filter's conditions on a combination, as the stores' SQL has them (a missing type or crawler matches no list). */
+    private static final class Matcher {
+        private final List<StatusRange> statuses;
+        private final Set<String> botTypes;
+        private final Set<String> hidden;
+        private final Set<String> crawlers;
+        private final Set<String> verifications;
+
+        Matcher(HitFilter filter) {
+            statuses = filter.effectiveStatuses();
+            botTypes = filter.botTypes().isEmpty() || filter.everyBotType() ? null : names(filter.botTypes());
+            hidden = filter.hiddenBotTypes().isEmpty() ? null : names(filter.hiddenBotTypes());
+            crawlers = filter.crawlers().isEmpty() ? null : filter.crawlers();
+            verifications = filter.effectiveVerifications().stream().map(Verification::name).collect(Collectors.toSet());
+        }
+
+        boolean matches(Combo combo) {
+            return statuses.stream().anyMatch(range -> range.contains(combo.status()))
+                    && (botTypes == null || (combo.botType() != null && botTypes.contains(combo.botType())))
+                    && (hidden == null || (combo.botType() != null && !hidden.contains(combo.botType())))
+                    && (crawlers == null || (combo.crawler() != null && crawlers.contains(combo.crawler())))
+                    && verifications.contains(combo.verification());
+        }
+
+        private static Set<String> names(Set<BotType> types) {
+            return types.stream().map(BotType::name).collect(Collectors.toSet());
+        }
+    }
+}

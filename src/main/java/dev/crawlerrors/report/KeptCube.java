@@ -1,0 +1,157 @@
+package dev.crawlerrors.report;
+
+import dev.crawlerrors.store.HitFilter;
+import dev.crawlerrors.store.HitReader;
+import dev.crawlerrors.store.HitWindow;
+import dev.crawlerrors.store.MinuteCell;
+import dev.crawlerrors.store.MinuteCounts;
+import dev.crawlerrors.store.Snapshot;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The report's {@link CountCube}, counted once from the store in the background and brought up to
+ * date as hits arrive (a later snapshot of the same verdicts adds only the hits after the cube's,
+ * as {@link KeptCounts} does), so that a view filtered by status, bot type, crawler, verdict and
+ * whole minutes is counted in memory, whatever its combination. It answers only at the snapshot it
+ * is at (or one it can be brought to): until it is counted, while a verdict change is recounted, or
+ * for an older snapshot, it answers nothing and the store counts, as before.
+ *
+ * <p>Bounded: a cube past {@code maxBytes} is dropped (the count stops as soon as it passes) and the
+ * store counts every view, so the memory a store's traffic may take is the bound's, not the store's.
+ */
+final class KeptCube {
+
+    /** Cells counted before they are added to the cube: the count's memory beyond the cube. */
+    private static final int CHUNK = 65_536;
+
+    private final HitReader store;
+    private final long maxBytes;
+    private final ExecutorService counter;
+    /** The cube and the snapshot it was counted at; null until counted, or when too big. */
+    private CountCube cube;
+    private Snapshot at;
+    private Future<?> counting;
+    private boolean tooBig;
+
+    /** @param maxBytes the memory the cube may take ({@link CountCube#bytes}); 0 keeps none */
+    KeptCube(HitReader store, long maxBytes) {
+        this.store = store;
+        this.maxBytes = maxBytes;
+        this.counter = Executors.newSingleThreadExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "report-cube");
+            thread.setDaemon(true);
+            return thread;
+        });
+    }
+
+    /**
+     * The view's minute counts at {@code snapshot} from the cube, or null when the cube cannot give
+     * them now (the store then counts them: before {@link #start}, and until its count is done).
+     */
+    MinuteCounts counts(HitFilter filter, Snapshot snapshot) {
+        if (!CountCube.answers(filter)) {
+            return null;
+        }
+        CountCube now = at(snapshot);
+        return now == null ? null : now.counts(filter);
+    }
+
+    /** Starts counting the cube in the background, if it is not counted or being counted. */
+    synchronized void start() {
+        if (cube == null && counting == null && !tooBig && maxBytes > 0 && !counter.isShutdown()) {
+            counting = counter.submit(this::recount);
+        }
+    }
+
+    /** The cube at {@code snapshot}, brought to it if it can be; null if not. */
+    private synchronized CountCube at(Snapshot snapshot) {
+        if (cube == null || tooBig) {
+            return null;
+        }
+        if (at.equals(snapshot)) {
+            return cube;
+        }
+        if (!snapshot.covers(at)) {
+            return null;
+        }
+        if (!store.sameVerdicts(at, snapshot)) {
+            // a verdict moved hits between verdicts: counted again at the newest snapshot, the store answers meanwhile
+            cube = null;
+            start();
+            return null;
+        }
+        CountCube added = count(HitWindow.since(at, snapshot), cube);
+        if (added == null) {
+            return null;
+        }
+        cube = added;
+        at = snapshot;
+        return cube;
+    }
+
+    private void recount() {
+        try {
+            Snapshot newest = store.snapshot();
+            CountCube counted = count(HitWindow.at(newest), CountCube.EMPTY);
+            synchronized (this) {
+                if (counted != null && !tooBig) {
+                    cube = counted;
+                    at = newest;
+                }
+            }
+        } finally {
+            synchronized (this) {
+                counting = null;
+            }
+        }
+    }
+
+    /** {@code base} with the hits of {@code window}; null, and the cube dropped, when that passes the bound. */
+    private CountCube count(HitWindow window, CountCube base) {
+        CountCube[] sum = {base};
+        List<MinuteCell> chunk = new ArrayList<>();
+        boolean[] over = {false};
+        store.countByMinute(window, cell -> {
+            if (over[0]) {
+                return;
+            }
+            chunk.add(cell);
+            if (chunk.size() == CHUNK) {
+                sum[0] = sum[0].plus(chunk);
+                chunk.clear();
+                over[0] = sum[0].bytes() > maxBytes;
+            }
+        });
+        if (!over[0]) {
+            sum[0] = sum[0].plus(chunk);
+        }
+        if (over[0] || sum[0].bytes() > maxBytes) {
+            synchronized (this) {
+                tooBig = true;
+                cube = null;
+            }
+            return null;
+        }
+        return sum[0];
+    }
+
+    /** The cells kept, the bytes they take, and 1 when the cube was dropped for its bound: for metrics and tests. */
+    synchronized List<Long> footprint() {
+        return List.of(cube == null ? 0L : cube.cells(), cube == null ? 0L : cube.bytes(), tooBig ? 1L : 0L);
+    }
+
+    /** Stops counting: waits for a count that is running (a store must not close under it). */
+    void close() {
+        counter.shutdown();
+        try {
+            counter.awaitTermination(60, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

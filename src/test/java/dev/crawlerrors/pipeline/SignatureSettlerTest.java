@@ -1,0 +1,231 @@
+package dev.crawlerrors.pipeline;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.groups.Tuple.tuple;
+
+import dev.crawlerrors.ClickHouseTest;
+import dev.crawlerrors.crawler.CrawlerCatalog;
+import dev.crawlerrors.crawler.CrawlerIdentifier;
+import dev.crawlerrors.crawler.Verification;
+import dev.crawlerrors.crawler.signature.DirectoryFetcher;
+import dev.crawlerrors.crawler.signature.KeyDirectories;
+import dev.crawlerrors.crawler.signature.LoopbackDirectory;
+import dev.crawlerrors.crawler.signature.SignedHits;
+import dev.crawlerrors.crawler.signature.SignedLines;
+import dev.crawlerrors.crawler.signature.Signers;
+import dev.crawlerrors.crawler.signature.TestSigner;
+import dev.crawlerrors.crawler.signature.WebBotAuthVerifier;
+import dev.crawlerrors.crawler.verify.CrawlerVerifier;
+import dev.crawlerrors.crawler.verify.IpRangeSource;
+import dev.crawlerrors.crawler.verify.IpRangeVerifier;
+import dev.crawlerrors.ingest.format.FormatChooser;
+import dev.crawlerrors.ingest.format.NginxFormat;
+import dev.crawlerrors.store.HitFilter;
+import dev.crawlerrors.store.HitStore;
+import dev.crawlerrors.store.Snapshot;
+import dev.crawlerrors.store.StoredHit;
+import dev.crawlerrors.store.clickhouse.ClickHouseHitStore;
+import dev.crawlerrors.store.clickhouse.ClickHouseSettings;
+import dev.crawlerrors.store.clickhouse.ClickHouseTestCluster;
+import dev.crawlerrors.store.duckdb.DuckDbHitStore;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Signatures checked off the reader's path: an import that settles none of them stores their hits
+ * pending, says so, and a page at a snapshot taken then shows them pending; {@code serve}'s
+ * re-checks settle them later with the verdicts an import that waited would have given, on DuckDB
+ * and ClickHouse. The queue in memory is bounded: what it has no room for waits in the store.
+ */
+@ClickHouseTest
+class SignatureSettlerTest {
+
+    private static final String HOST = "www.example.com";
+    private static final HitFilter ALL = new HitFilter(List.of(), HitFilter.ALL_BOT_TYPES, Set.of(Verification.values()),
+            null, null, null, null);
+
+    @TempDir
+    Path dir;
+
+    private LoopbackDirectory directory;
+    private TestSigner signer;
+    private CrawlerCatalog catalog;
+    private final Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+
+    @BeforeEach
+    void start() throws Exception {
+        directory = LoopbackDirectory.serving("{\"keys\":[]}");
+        signer = TestSigner.ed25519(directory.origin());
+        directory.serve(TestSigner.directory(signer));
+        Path own = dir.resolve("crawlers.json");
+        Files.writeString(own, "{\"crawlers\":[{\"name\":\"Test agent\",\"operator\":\"Tests\",\"botType\":\"fetcher_ai\","
+                + "\"signatureAgents\":[\"" + directory.origin() + "\"]}]}");
+        catalog = CrawlerCatalog.builtIn().extendedWith(own);
+    }
+
+    @AfterEach
+    void stop() {
+        directory.close();
+    }
+
+    @Test
+    void aSignedImportsVerdictsSettleAfterTheImportOnDuckDb() throws Exception {
+        try (DuckDbHitStore store = DuckDbHitStore.open(dir.resolve("hits.duckdb"))) {
+            verdictsSettleAfterTheImport(store);
+        }
+    }
+
+    @Test
+    void aSignedImportsVerdictsSettleAfterTheImportOnClickHouse() throws Exception {
+        ClickHouseTestCluster cluster = ClickHouseTestCluster.twoShards();
+        try (ClickHouseHitStore store = ClickHouseHitStore.open(cluster.location(ClickHouseTestCluster.database("signed_settle")),
+                ClickHouseSettings.IMPORT)) {
+            verdictsSettleAfterTheImport(store);
+        }
+    }
+
+    private void verdictsSettleAfterTheImport(HitStore store) throws Exception {
+        Instant at = now.minusSeconds(600);
+        List<String> lines = List.of(
+                signedLine("203.0.113.7", "/antwerp/meir", "/antwerp/meir", at),
+                signedLine("203.0.113.7", "/admin", "/antwerp/meir", at.plusSeconds(1)),
+                signedLine("198.51.100.4", "/ghent/kouter", "/ghent/kouter", at.plusSeconds(2)));
+
+        ImportSummary summary = importLog(store, lines, SignatureSettler.CAPACITY, 0);
+
+        String pending = "signed for " + directory.origin() + " with key " + signer.thumbprint() + "; check pending: "
+                + WebBotAuthVerifier.NOT_CHECKED_YET + "; will check again";
+        assertThat(store.reader().page(ALL, 0, 10)).extracting(StoredHit::url, StoredHit::crawler, StoredHit::verification, StoredHit::reason)
+                .containsExactly(
+                        tuple("/ghent/kouter", "Test agent", "unverified", pending),
+                        tuple("/admin", "Test agent", "unverified", pending),
+                        tuple("/antwerp/meir", "Test agent", "unverified", pending));
+        assertThat(summary.signaturesChecked).isZero();
+        assertThat(summary.signaturesPending).isEqualTo(3);
+        assertThat(printed(summary)).contains("Signatures checked beside the reading: 0; still pending: 3, their hits"
+                + " unverified until serve checks them.\n").contains("Verdicts: unverified 3\n");
+        assertThat(store.signatures().pendingCount()).isEqualTo(3);
+        Snapshot before = store.reader().snapshot();
+
+        settleAsServeDoes(store);
+
+        String verified = "signed by " + directory.origin() + " with key " + signer.thumbprint() + " (Ed25519, in its directory since "
+                + when(store.signatures().directories().get(0).fetchedMillis()) + ")";
+        assertThat(store.reader().page(ALL, 0, 10)).extracting(StoredHit::url, StoredHit::verification, StoredHit::reason).containsExactly(
+                tuple("/ghent/kouter", "verified", verified),
+                tuple("/admin", "spoofed", "the signature does not verify with key " + signer.thumbprint() + " of " + directory.origin()
+                        + ": the logged request is not the one signed, or the signature was forged"),
+                tuple("/antwerp/meir", "verified", verified));
+        assertThat(store.signatures().pendingCount()).isZero();
+        assertThat(store.reader().rows(ALL, before, Long.MIN_VALUE / 2, Long.MAX_VALUE / 2, 0, 10))
+                .as("a page at a snapshot taken before they settled")
+                .extracting(StoredHit::verification, StoredHit::reason).containsOnly(tuple("unverified", pending));
+        assertThat(store.reader().page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url).containsExactly("/ghent/kouter", "/antwerp/meir");
+    }
+
+    @Test
+    void theQueueInMemoryIsBoundedAndWhatItHasNoRoomForWaitsInTheStore() throws Exception {
+        List<String> lines = new ArrayList<>();
+        for (int i = 0; i < 7; i++) {
+            lines.add(signedLine("203.0.113." + (10 + i), "/page/" + i, "/page/" + i, now.minusSeconds(300 - i)));
+        }
+        try (DuckDbHitStore store = DuckDbHitStore.open(dir.resolve("hits.duckdb"))) {
+            LogImport job = newImport(store);
+            job.settleSignaturesWith(2, 0);
+
+            ImportSummary summary = run(job, lines);
+
+            SignatureSettler settler = job.recorder().settling();
+            assertThat(settler.queued()).as("queued in memory").isEqualTo(2);
+            assertThat(settler.waiting()).isEqualTo(7);
+            assertThat(summary.signaturesPending).isEqualTo(7);
+            assertThat(store.signatures().pendingCount()).as("every one kept in the store").isEqualTo(7);
+
+            settleAsServeDoes(store);
+
+            assertThat(store.reader().page(ALL, 0, 10)).extracting(StoredHit::verification).containsOnly("verified").hasSize(7);
+            assertThat(store.signatures().pendingCount()).isZero();
+        }
+    }
+
+    @Test
+    void anImportThatWaitsSettlesItsSignaturesBeforeItsSummary() throws Exception {
+        try (DuckDbHitStore store = DuckDbHitStore.open(dir.resolve("hits.duckdb"))) {
+            ImportSummary summary = importLog(store, List.of(
+                    signedLine("203.0.113.7", "/antwerp/meir", "/antwerp/meir", now.minusSeconds(60)),
+                    signedLine("203.0.113.7", "/admin", "/antwerp/meir", now.minusSeconds(59))), 2, 1);
+
+            assertThat(summary.signaturesChecked).isEqualTo(2);
+            assertThat(summary.signaturesPending).isZero();
+            assertThat(printed(summary)).contains("Verdicts: verified 1 spoofed 1\n");
+            assertThat(store.reader().page(ALL, 0, 10)).extracting(StoredHit::url, StoredHit::verification)
+                    .containsExactly(tuple("/admin", "spoofed"), tuple("/antwerp/meir", "verified"));
+            assertThat(store.signatures().pendingCount()).as("let go once their verdicts were committed").isZero();
+        }
+    }
+
+    /** What serve does a few seconds after it starts: checks the waiting signatures again, in a process of its own. */
+    private void settleAsServeDoes(HitStore store) throws Exception {
+        try (VerdictRechecks rechecks = new VerdictRechecks(store.verdicts(), store.signatures(), catalog, verifier())) {
+            rechecks.run();
+        }
+        store.writer().flush();
+    }
+
+    private String signedLine(String ip, String path, String signedPath, Instant at) {
+        return SignedLines.nginx(ip, at, "GET", path, 404, SignedLines.CHROME, HOST,
+                signer.sign("GET", HOST, signedPath, at.getEpochSecond() - 1, at.getEpochSecond() + 600));
+    }
+
+    private ImportSummary importLog(HitStore store, List<String> lines, int capacity, int threads) throws Exception {
+        LogImport job = newImport(store);
+        job.settleSignaturesWith(capacity, threads);
+        return run(job, lines);
+    }
+
+    private LogImport newImport(HitStore store) throws Exception {
+        return new LogImport(store, new CrawlerIdentifier(catalog), verifier(), FormatChooser.of(NginxFormat.compile(SignedLines.NGINX_FORMAT)));
+    }
+
+    private ImportSummary run(LogImport job, List<String> lines) throws Exception {
+        Path log = Files.createTempFile(dir, "access", ".log");
+        Files.writeString(log, String.join("\n", lines) + "\n");
+        return job.run(List.of(log.toString()), ImportListener.Factory.NONE);
+    }
+
+    /** A verifier as a process starts with: no IP list read, the directory fetched from loopback. */
+    private CrawlerVerifier verifier() throws Exception {
+        Path ranges = Files.createDirectories(dir.resolve("ranges"));
+        CrawlerVerifier verifier = new CrawlerVerifier(new IpRangeVerifier(catalog, IpRangeSource.parse(ranges.toString())), null);
+        DirectoryFetcher fetcher = new DirectoryFetcher(directory.allowed(), LoopbackDirectory.clientTls(), Duration.ofSeconds(10),
+                Clock.systemUTC());
+        verifier.signatures(new SignedHits(new WebBotAuthVerifier(new KeyDirectories(fetcher, Clock.systemUTC(), Duration.ofMinutes(5))),
+                new Signers(catalog)));
+        return verifier;
+    }
+
+    private static String printed(ImportSummary summary) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        summary.print(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        return bytes.toString(StandardCharsets.UTF_8);
+    }
+
+    private static String when(long millis) {
+        return java.time.format.DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm'Z'").withZone(java.time.ZoneOffset.UTC)
+                .format(Instant.ofEpochMilli(millis));
+    }
+}

@@ -1,0 +1,197 @@
+package dev.crawlerrors.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.crawlerrors.crawler.BotType;
+import dev.crawlerrors.crawler.Crawler;
+import dev.crawlerrors.crawler.CrawlerHit;
+import dev.crawlerrors.crawler.Verdict;
+import dev.crawlerrors.crawler.Verification;
+import dev.crawlerrors.ingest.Hit;
+import dev.crawlerrors.store.HitFilter;
+import dev.crawlerrors.store.HitReader;
+import dev.crawlerrors.store.HitStore;
+import dev.crawlerrors.store.MinuteCounts;
+import dev.crawlerrors.store.Snapshot;
+import dev.crawlerrors.store.StatusRange;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The count cube answers what the store counts, on every engine: random combinations of statuses,
+ * bot types, crawlers, verdicts and whole-minute time ranges, summed in memory, equal the store's
+ * own count of each view (every page placed alike), at the snapshot counted and at later ones as
+ * hits arrive; after a verdict changes and past its memory bound it answers nothing and the store
+ * counts, so the pages stay right.
+ */
+public abstract class CountCubeContract {
+
+    private static final long START = Instant.parse("2026-10-01T00:00:00Z").toEpochMilli();
+    private static final List<Crawler> CRAWLERS = List.of(
+            new Crawler("Googlebot Smartphone", "Google", BotType.crawler_search, List.of("Googlebot"), null, null, null),
+            new Crawler("GPTBot", "OpenAI", BotType.crawler_ai, List.of("GPTBot"), null, null, null),
+            new Crawler("AhrefsBot", "Ahrefs", BotType.crawler_seo, List.of("AhrefsBot"), null, null, null),
+            new Crawler("UptimeRobot", "UptimeRobot", BotType.monitor, List.of("UptimeRobot"), null, null, null));
+    private static final int[] STATUSES = {200, 301, 304, 404, 410, 429, 500, 503};
+    private static final Duration WAIT = Duration.ofSeconds(60);
+
+    /** A fresh, empty store of the engine under test. */
+    protected abstract HitStore open();
+
+    @Test
+    void randomFiltersSummedFromTheCubeEqualTheStoresCountsAsHitsArrive() throws Exception {
+        try (HitStore store = open()) {
+            SplittableRandom random = new SplittableRandom(34);
+            store.writer().append(hits(random, 3_000, 0));
+            store.writer().flush();
+            AtomicInteger counted = new AtomicInteger();
+            KeptCube cube = new KeptCube(store.reader(), 64L << 20);
+            ViewIndex index = new ViewIndex(counting(store.reader(), counted), 64L << 20, cube);
+            Snapshot first = counted(cube, store.reader());
+            assertThat(cube.footprint().get(0)).as("cells").isPositive();
+
+            compareRandomViews(store.reader(), index, first, random, 60);
+            assertThat(counted).as("views counted by the store, not the cube").hasValue(0);
+
+            // hits that arrive are added to the cube: a later snapshot is summed too (one of them three years old, so
+            // that the minutes span more than the cube sums in one array)
+            List<CrawlerHit> more = hits(random, 500, 3_000);
+            CrawlerHit old = more.get(0);
+            more.set(0, new CrawlerHit(new Hit(START - 3 * 365 * 86_400_000L, 0, old.hit().ip(), "GET", "/old", 404, 0, null,
+                    old.crawler().name(), 12.5, null), old.crawler(), old.verdict()));
+            store.writer().append(more);
+            store.writer().flush();
+            Snapshot second = store.reader().snapshot();
+            compareRandomViews(store.reader(), index, second, random, 30);
+            assertThat(counted).as("views counted by the store after new hits").hasValue(0);
+            // an older snapshot than the cube's is not the cube's: the store counts it, rightly
+            compareRandomViews(store.reader(), index, first, new SplittableRandom(7), 3);
+            assertThat(counted.get()).isPositive();
+
+            // a verdict that changes moves hits between verdicts: the store counts until the cube is counted again
+            store.verdicts().update("66.249.66.3", "GPTBot", new Verdict(Verification.spoofed, "test"));
+            Snapshot third = store.reader().snapshot();
+            int before = counted.get();
+            compareRandomViews(store.reader(), index, third, random, 5);
+            assertThat(counted.get()).as("views counted by the store while the cube is recounted").isGreaterThan(before);
+            counted(cube, store.reader());
+            Snapshot fourth = store.reader().snapshot();
+            int after = counted.get();
+            compareRandomViews(store.reader(), index, fourth, random, 30);
+            assertThat(counted.get()).as("views counted by the store once the cube is recounted").isEqualTo(after);
+            cube.close();
+        }
+    }
+
+    @Test
+    void aCubePastItsBoundIsDroppedAndTheStoreCounts() throws Exception {
+        try (HitStore store = open()) {
+            SplittableRandom random = new SplittableRandom(35);
+            store.writer().append(hits(random, 2_000, 0));
+            store.writer().flush();
+            long bound = 4_096;
+            KeptCube cube = new KeptCube(store.reader(), bound);
+            cube.start();
+            long deadline = System.nanoTime() + WAIT.toNanos();
+            while (cube.footprint().get(2) == 0 && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertThat(cube.footprint()).as("cells, bytes, dropped").containsExactly(0L, 0L, 1L);
+            ViewIndex index = new ViewIndex(store.reader(), 64L << 20, cube);
+            compareRandomViews(store.reader(), index, store.reader().snapshot(), random, 10);
+            cube.close();
+        }
+    }
+
+    /** Starts the cube's count and waits for it; the snapshot it counted. */
+    private static Snapshot counted(KeptCube cube, HitReader reader) throws InterruptedException {
+        Snapshot now = reader.snapshot();
+        cube.start();
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (cube.counts(HitFilter.ERRORS, now) == null && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertThat(cube.counts(HitFilter.ERRORS, now)).as("the cube, counted").isNotNull();
+        return now;
+    }
+
+    private static void compareRandomViews(HitReader reader, ViewIndex index, Snapshot at, SplittableRandom random, int views) {
+        for (int i = 0; i < views; i++) {
+            HitFilter filter = randomFilter(random);
+            MinuteCounts expected = reader.minuteCounts(filter, at);
+            MinuteCounts actual = index.counts(filter, at);
+            assertThat(actual.total()).as("total of " + filter).isEqualTo(expected.total());
+            assertThat(actual.size()).as("minutes of " + filter).isEqualTo(expected.size());
+            for (long skip = 0; skip < expected.total(); skip += 41) {
+                assertThat(actual.locate(skip, 100)).as("hit " + skip + " of " + filter).isEqualTo(expected.locate(skip, 100));
+            }
+        }
+    }
+
+    private static HitFilter randomFilter(SplittableRandom random) {
+        List<StatusRange> statuses = switch (random.nextInt(4)) {
+            case 0 -> List.of();
+            case 1 -> List.of(new StatusRange(404, 404));
+            case 2 -> List.of(new StatusRange(400, 499), new StatusRange(503, 503));
+            default -> List.of(StatusRange.ANY);
+        };
+        Set<BotType> types = switch (random.nextInt(4)) {
+            case 0 -> Set.of();
+            case 1 -> Set.of(BotType.crawler_ai);
+            case 2 -> Set.of(BotType.monitor, BotType.crawler_search);
+            default -> HitFilter.ALL_BOT_TYPES;
+        };
+        Set<Verification> verdicts = random.nextInt(3) == 0 ? Set.of()
+                : EnumSet.copyOf(List.of(Verification.values()[random.nextInt(3)], Verification.values()[random.nextInt(3)]));
+        Set<String> crawlers = new HashSet<>();
+        if (random.nextInt(3) == 0) {
+            crawlers.add(CRAWLERS.get(random.nextInt(CRAWLERS.size())).name());
+        }
+        Instant from = null;
+        Instant to = null;
+        if (random.nextInt(2) == 0) {
+            long start = START + random.nextInt(3 * 24 * 60) * 60_000L;
+            from = random.nextBoolean() ? Instant.ofEpochMilli(start) : null;
+            to = Instant.ofEpochMilli(start + (1 + random.nextInt(24 * 60)) * 60_000L);
+        }
+        return new HitFilter(statuses, types, verdicts, from, to, null, null, crawlers);
+    }
+
+    /** {@code n} hits over three days from a dozen addresses, of every status, crawler and verdict. */
+    private static List<CrawlerHit> hits(SplittableRandom random, int n, int first) {
+        List<CrawlerHit> hits = new ArrayList<>();
+        for (int i = first; i < first + n; i++) {
+            int address = random.nextInt(12);
+            Crawler crawler = CRAWLERS.get(random.nextInt(CRAWLERS.size()));
+            Verification verdict = Verification.values()[(address + crawler.name().length()) % 3];
+            Hit hit = new Hit(START + random.nextLong(3 * 86_400_000L), 0, "66.249.66." + address, "GET", "/p" + i,
+                    STATUSES[random.nextInt(STATUSES.length)], 0, null, crawler.name(), 12.5, null);
+            hits.add(new CrawlerHit(hit, crawler, new Verdict(verdict, "test")));
+        }
+        return hits;
+    }
+
+    /** {@code reader}, counting the minute counts asked of it. */
+    private static HitReader counting(HitReader reader, AtomicInteger counted) {
+        return (HitReader) Proxy.newProxyInstance(HitReader.class.getClassLoader(), new Class<?>[] {HitReader.class}, (proxy, method, args) -> {
+            if (method.getName().equals("minuteCounts")) {
+                counted.incrementAndGet();
+            }
+            try {
+                return method.invoke(reader, args);
+            } catch (InvocationTargetException e) {
+                throw e.getCause();
+            }
+        });
+    }
+}
