@@ -70,9 +70,8 @@ final class AotTrainingCommand implements Callable<Integer> {
             if (status != 0) {
                 return status;
             }
-            // The cache keeps the methods' profiles, and the JIT trusts them: a branch the training
-            // never took is compiled as a trap, and the first line that takes it throws the compiled
-            // parser away (it is compiled again, and the parsers run slower meanwhile). The demo log
+            // The cache keeps the methods' profiles: a branch the training never took is compiled
+            // as a trap, and the first line that takes it makes the parser compile again. The demo log
             // writes Apache's %D, GET only, no referer; so the second import reads it as nginx writes
             // it, varied the ways real logs vary (see writeVaried).
             Path nginx = dir.resolve("access-nginx.log");
@@ -129,9 +128,8 @@ final class AotTrainingCommand implements Callable<Integer> {
     /**
      * {@code log}'s lines as nginx writes them, request times in seconds ({@code 0.000123} for
      * Apache's 123 microseconds), and each line but every {@value #VARIANTS}th varied one way in
-     * turn: the demo log is GET only, IPv4 only, with sizes, no referer, no escapes. A BenchLog
-     * import whose parser was compiled from the demo's profiles threw it away at its first crawler
-     * HEAD (in two of five runs: when no HEAD had passed the profiling code before C2 compiled).
+     * turn: the demo log is GET only, IPv4 only, with sizes, no referer, no escapes, so a parser
+     * trained on it alone is recompiled at the first line of another shape (a crawler's HEAD).
      * Lines not in the demo's form are copied as they are.
      */
     static void writeVaried(Path log, Path to) throws IOException {

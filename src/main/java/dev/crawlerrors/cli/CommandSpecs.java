@@ -20,9 +20,8 @@ import picocli.CommandLine.Model.PositionalParamSpec;
  * <p>Why not picocli's annotations: reading them makes the JDK build an annotation instance, a
  * dynamic proxy, for each; it generates eight proxy classes at every start (the JVM's start-up
  * cache cannot hold them), and picocli then sets fields by reflection, which spins method-handle
- * classes. Both run the JDK's class-file library, which the JIT then compiles. A 1,000-line import
- * with the import command built directly (no annotations read): median 0.59 -> 0.47 s, user+sys
- * 1.01 -> 0.81 s, ten alternating rounds.
+ * classes. Both run the JDK's class-file library at every start; built here, a short import starts
+ * sooner (BENCHMARKS.md).
  */
 final class CommandSpecs {
 

@@ -18,8 +18,8 @@ import java.util.Map;
  *
  * <p>Why not databind's {@code ObjectMapper}, for the catalog and the IP lists every command
  * reads: its class initialiser builds a {@code SimpleDateFormat}, so {@code java.util.Calendar}
- * starts, and the JDK's locale data scans every locale it has. That cost about 0.05 s of the
- * main thread and 0.25 s of JIT compilation at every start, for documents that hold no dates.
+ * starts, and the JDK's locale data scans every locale it has: work at every start, for documents
+ * that hold no dates.
  */
 public final class JsonDocument {
 

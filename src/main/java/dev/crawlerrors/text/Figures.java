@@ -5,8 +5,8 @@ package dev.crawlerrors.text;
  * write them: {@code 5,000,000} and {@code 3.14}.
  *
  * <p>Why not {@code String.format}: its first use starts the JDK's locale data (decimal format
- * symbols, resource bundles) and the {@code Formatter} itself, about 15 ms of an import's main
- * thread before the first line is read, for output that is always in the root locale.
+ * symbols, resource bundles) and the {@code Formatter} itself on an import's main thread before
+ * the first line is read, for output that is always in the root locale.
  */
 public final class Figures {
 

@@ -35,53 +35,18 @@ import org.xbill.DNS.io.UdpIoClient;
 
 /**
  * dnsjava's UDP client for one DNS server, over a small pool of long-lived sockets instead of a new
- * socket per query. dnsjava's own client opens, binds, connects and closes a socket for every query,
- * some 35–40 µs of system calls; a socket that stays open sends and receives in about 6 µs. Plug it
- * into a {@link org.xbill.DNS.SimpleResolver} with {@code setIoClientFactory}.
+ * socket per query: opening, binding and closing a socket for every query costs more than the query.
+ * Plug it into a {@link org.xbill.DNS.SimpleResolver} with {@code setIoClientFactory}.
  *
- * <p>How an answer finds its query. Each socket is bound to a port the operating system picks at
- * random from its ephemeral range and connected to the server, so the kernel drops datagrams from
- * any other address. Every query goes out with a fresh random 16-bit message ID, unique among the
- * queries outstanding on its socket, whatever ID the caller's message carries (the caller's ID is
- * put back into the answer it receives). An answer is taken only if it arrives on the query's
- * socket, is a response (QR set), carries the query's ID, and its question has the query's name
- * (case-insensitively), type and class; anything else is ignored and the query keeps waiting for
- * the real answer, so a forged answer cannot even cut a query short. Sockets are handed out in turn;
- * each is retired after {@code queriesPerSocket} queries or {@code maxSocketAge}, whichever comes
- * first, and replaced by a fresh one on a new random port (opened before the old one is closed, so
- * the port always changes). A retired socket closes once its last query is answered or has timed out;
- * one left idle past its age is retired as well, so a quiet client holds no port open for long.
+ * <p>Each socket sits on a random ephemeral port, connected to the server; every query gets a fresh
+ * random ID, and an answer is taken only if it comes on the query's socket with the query's ID,
+ * name, type and class, so a forged answer is ignored rather than cutting a query short. A socket
+ * is retired after {@code queriesPerSocket} queries or {@code maxSocketAge}, so a found port goes
+ * stale; docs/verification.md, "DNS answers over a pool of sockets", weighs what this costs.
  *
- * <p>What this costs in defence against forged answers, in numbers. On Linux the ephemeral range
- * is 32768–60999, 28,232 ports (about 14.8 bits); the ID adds 16 bits. An off-path attacker who
- * does not know the ports must guess port and ID together: one forged datagram matches a given
- * query with odds of 1 in 28,232 × 65,536 ≈ 1.85 × 10⁹, exactly as with a new port per query,
- * since each pool port is drawn as randomly as a per-query port would be. What the pool changes is
- * how long a port is worth finding. A per-query port carries one query; a pool port carries up to
- * {@code queriesPerSocket} queries within {@code maxSocketAge}. An attacker who learns a port (by
- * seeing the traffic, or by a side channel such as the ICMP rate-limit probing of the 2020 SAD DNS
- * attack, which must scan the range while the port is open) then needs only the ID, 1 in 65,536
- * per datagram that arrives within the round trip of the query it wants, for each of up to {@code queriesPerSocket} queries instead
- * of one: with {@link DnsVerifier}'s 1,000 queries and 10 s, a found port is worth at most 1,000
- * times as much and goes stale within 10 s. A resolver on loopback is out of reach of off-path
- * forgery either way: the kernel drops datagrams from outside that claim a loopback source.
- *
- * <p>Verification needs two answers to agree: a PTR naming a host in the operator's domain, and
- * that host's A or AAAA record containing the address. An attacker who cannot write the address's
- * PTR must forge both, multiplying the odds above; one who holds the address block writes its PTR
- * and need forge only the forward answer.
- *
- * <p>An ICMP port-unreachable on a socket (nothing listens at the server's address) cannot be tied
- * to one query, so it fails every query outstanding on that socket (and the socket is replaced);
- * the server would have failed them all. A forged ICMP error can thus fail queries, never make one
- * succeed, as with dnsjava's own client, where it fails one. A datagram too large for {@code max} is still taken: it is a whole message, and
- * dnsjava's own client would have cut it short.
- *
- * <p>Threads: a query is sent on the caller's thread (the socket is non-blocking; once every
- * {@code queriesPerSocket} queries the caller also opens a socket, which does not wait on the
- * network). One daemon thread reads every answer and, every 10 ms, times queries out and retires
- * sockets past their age; the futures complete on it, so callers should move work elsewhere, as
- * {@code SimpleResolver} does with its executor.
+ * <p>An ICMP port-unreachable fails every query outstanding on its socket (it cannot be tied to one).
+ * Queries are sent on the caller's thread; one daemon thread reads every answer, times queries out
+ * and retires sockets, and completes the futures, so callers move their work elsewhere.
  */
 final class PooledUdpClient implements UdpIoClient, AutoCloseable {
 
@@ -100,8 +65,8 @@ final class PooledUdpClient implements UdpIoClient, AutoCloseable {
     private final Thread reader;
     private final SecureRandom random = new SecureRandom();
     /**
-     * Random bytes for message IDs, drawn a block at a time: one {@link SecureRandom} call for an
-     * ID measured 0.16–0.6 µs, a block of 512 bytes 7.5 µs, 30 ns an ID. Guarded by {@code this}.
+     * Random bytes for message IDs, drawn a block at a time: a {@link SecureRandom} call per ID
+     * costs more than the query's other work. Guarded by {@code this}.
      */
     private final byte[] idBytes = new byte[512];
     private int idNext = idBytes.length;

@@ -10,9 +10,8 @@ import inet.ipaddr.ipv6.IPv6Address;
  * the IPAddress library reads ({@code IPAddressString}), with the same result.
  *
  * <p>A plain dotted quad, with or without a prefix length, is read here: that is nearly every
- * crawler address and list prefix, and the library's general validator (written for every form it
- * knows) is a 100 KB method that the JIT compiled at every start (70 ms of C1 in one profile of a
- * 5,000,000-line import, and a fifth of the time the verifier spent deciding new claims).
+ * crawler address and list prefix, and the library's general validator, written for every form it
+ * knows, is a large method that costs every start its compilation.
  */
 final class IpAddresses {
 

@@ -29,10 +29,9 @@ import java.util.concurrent.TimeoutException;
  * trickles it. The request says who asks ({@link Release#USER_AGENT}) and carries the cached copy's
  * validators, so an unchanged list costs a {@code 304}.
  *
- * <p>Why a subscriber of our own: {@code BodyHandlers.ofByteArray()} holds whatever the server sends
- * (a 400 MiB answer took 5.7 GB, and hung under {@code -Xmx256m}), and the request timeout of
- * {@link HttpRequest} ends at the headers, so a body sent a byte a second held {@code verify} for
- * minutes. Cancelling the future {@link HttpClient#sendAsync} returned closes the exchange.
+ * <p>Why a subscriber of our own: {@code BodyHandlers.ofByteArray()} holds whatever the server sends,
+ * however large, and the request timeout of {@link HttpRequest} ends at the headers, so a body sent
+ * a byte a second would hold {@code verify} for minutes. Cancelling the future {@link HttpClient#sendAsync} returned closes the exchange.
  */
 final class ListFetcher {
 

@@ -267,18 +267,16 @@ public final class CombinedLineParser implements LineFindingParser {
      * a busy log writes many lines a second, so it is most often the last time read again.
      *
      * <p>The bytes are read once, as the words at offsets 0, 8, 16 and 18, both to compare them
-     * with the last time and to remember a new one. A word read is a VarHandle access: a few hundred
-     * bytes of bytecode that C2 inlines and then folds away, so a second reading of the same words
-     * to remember them made the parser's compilation larger for nothing.
+     * with the last time and to remember a new one: reading them a second time to remember them made
+     * the compiled parser larger for nothing.
      */
     private long time(byte[] b, int p, int close) throws BadLineException {
         long time0 = ByteSearch.word(b, p);
         long time8 = ByteSearch.word(b, p + 8);
         long time16 = ByteSearch.word(b, p + 16);
         long time18 = ByteSearch.word(b, p + 18);
-        // One branch, not four: the first word (the date) differs only when a day turns, which the
-        // JIT's profile may never have seen; a branch of its own there was compiled out, and the
-        // first midnight of a log threw the compiled parser away (one recompilation, half a second).
+        // One branch, not four: the first word (the date) differs only when a day turns, and a branch
+        // of its own for that, never taken before, made a log's first midnight recompile the parser.
         if (lastTimeKnown && ((time0 ^ lastTime0) | (time8 ^ lastTime8) | (time16 ^ lastTime16) | (time18 ^ lastTime18)) == 0) {
             return lastEpochMillis;
         }
@@ -318,8 +316,8 @@ public final class CombinedLineParser implements LineFindingParser {
                 LogText.requestUrl(b, requestStart, requestEnd), status, bytes, null, null, durationMs, host);
     }
 
-    // The bad-line exceptions are built in methods of their own: their messages' string building,
-    // inlined into the parsing method, made the code the compiler keeps for every line larger.
+    // The bad-line exceptions are built in methods of their own, so their messages' string building
+    // stays out of the code that runs for every line.
 
     private static BadLineException noVirtualHost(byte[] b, int from, int to) {
         return new BadLineException("no virtual host", "expected a virtual host (host or host:port), then a space; got '"

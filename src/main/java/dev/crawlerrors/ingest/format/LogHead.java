@@ -53,7 +53,7 @@ final class LogHead {
     /**
      * The newlines in {@code b[from, to)}, found a line at a time with {@link ByteSearch#indexOf}, which the
      * parsers use anyway: a loop of its own over every byte ran only here, a few times, and cost a
-     * C2 compilation on the stack at the start of every import.
+     * compilation at the start of every import.
      */
     private static int newlines(byte[] b, int from, int to) {
         int count = 0;

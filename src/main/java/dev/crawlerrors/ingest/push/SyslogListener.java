@@ -39,8 +39,8 @@ import java.util.function.Consumer;
  * address; they never stop the listener, nor lose the lines of other frames. Closing stops
  * receiving, then stores what was received, and returns once it is stored.
  *
- * <p>Under abuse ({@link Options}): a TCP connection is read on a virtual thread of its own (3,000
- * idle connections had made 2,980 platform threads and 810 MB), at most
+ * <p>Under abuse ({@link Options}): a TCP connection is read on a virtual thread of its own (a
+ * platform thread each made idle connections cost a great deal of memory), at most
  * {@link Options#maxConnections} are open at once, and one that sends nothing for
  * {@link Options#idleTimeout} is closed. A sender past the cap is let in by closing the connection
  * idle longest (a sender forgot it; one that has lines again reconnects), so idle connections can

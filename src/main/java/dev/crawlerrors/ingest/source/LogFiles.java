@@ -55,10 +55,9 @@ public final class LogFiles {
         Map<Family, List<Named>> families = new LinkedHashMap<>();
         Set<Object> seen = new HashSet<>();
         Map<Path, String> parents = new HashMap<>();
-        // Design: each loop's body is a method of its own. A loop in a method called once runs in the
-        // interpreter until it has gone round tens of thousands of times (the JIT compiles a method
-        // after some hundreds of calls, a loop in it only then), and a directory of 50,000 logs is
-        // listed once per run.
+        // Design: each loop's body is a method of its own, so the body gets compiled after a few
+        // calls: a loop in a method called once stays slow for long, and a large directory of logs
+        // is listed once per run.
         for (String argument : arguments) {
             for (Named file : resolve(argument, notes, problems, parents)) {
                 addToFamily(file, families, seen);

@@ -62,12 +62,10 @@ public final class LogFollower implements AutoCloseable {
 
     /**
      * How often files are looked at: well under the second in which an appended line must reach the
-     * report. A line waits for the next poll (75 ms on average), is parsed, stored and committed
-     * (each batch is flushed at once; 10 to 30 ms, inferred from the median), and the report's
-     * request takes about 20 ms:
-     * bench/follow-latency.sh measured a median of 113 ms and a maximum of 376 ms over 50 lines on
-     * this 2-core machine under a load of 4.8. A shorter poll (or a WatchService) would save at most
-     * the wait, which the bound does not need, at the price of stats or of the robustness above.
+     * report, counting the wait for the poll, the parse and commit and the report's request
+     * (bench/follow-latency.sh measures it; BENCHMARKS.md). A shorter poll (or a WatchService) would
+     * save at most the wait, which the bound does not need, at the price of stats or of the
+     * robustness above.
      */
     public static final Duration POLL = Duration.ofMillis(150);
     /** How long a renamed-away file is still read after the new one appears: servers reopen logs on a signal, soon after. */

@@ -59,9 +59,9 @@ public final class LogReader implements AutoCloseable {
     /** The one worker of sequential formats, made when first needed. */
     private ExecutorService sequentialWorker;
     /**
-     * Chunk buffers between reads: a fresh 1 MiB array per read cost an import of thousands of small
-     * logs a gigabyte of zeroed memory every thousand logs, and the heap grew to hold it. At most
-     * what the reads in flight need is kept.
+     * Chunk buffers between reads: a fresh chunk array per read made an import of thousands of small
+     * logs zero memory over and over, and the heap grew to hold it. At most what the reads in flight
+     * need is kept.
      */
     private final ArrayBlockingQueue<byte[]> spareChunks;
 
@@ -135,8 +135,8 @@ public final class LogReader implements AutoCloseable {
         ExecutorService pool = reading.inline ? null : shared != null ? sequentialWorker() : workers;
         int maxInFlight = reading.inline ? 1 : shared != null ? 2 : threads * 2;
         ArrayDeque<Pending> inFlight = new ArrayDeque<>();
-        // chunks whose hits were delivered, for the next chunks and reads: a fresh 1 MiB array per chunk
-        // cost the reader as much time zeroing memory as reading (hits hold strings, never the chunk)
+        // chunks whose hits were delivered, for the next chunks and reads: a fresh array per chunk
+        // would spend the reader's time zeroing memory (hits hold strings, never the chunk)
         ArrayDeque<byte[]> spare = new ArrayDeque<>();
         byte[] buffer = chunkBuffer(spare);
         int filled = 0;
@@ -487,8 +487,8 @@ public final class LogReader implements AutoCloseable {
     /**
      * Reads a line its log's format rejected in another format, or counts it as the bad line it is
      * (made only then: a bad line's message is escaped as it is made, and after a change of format
-     * every line comes here). A method of its own, out of the parse loop, which the JIT compiles for
-     * the lines that parse.
+     * every line comes here). A method of its own, so the parse loop stays small for the lines that
+     * parse.
      */
     private static void readInOtherFormat(FallbackLineParser fallback, byte[] chunk, int start, int end, AgentFilter filter,
             BadLineException rejected, String source, long line, ParseCounts counts, List<Hit> hits) {

@@ -121,7 +121,7 @@ public final class LogSource {
 
     /**
      * What a look at the file said, kept small: an import holds every file it was given from its
-     * first to its last, and the file system's attributes of 50,000 files were 10 MB of them.
+     * first to its last, and the file system's whole attributes of many files add up.
      *
      * @param stamp null for anything but a regular file with an identity
      */

@@ -30,8 +30,8 @@ record RotationOrder(String family, int rank, long number, String date, String n
     /**
      * Places the file named {@code name} (no directory) in its family. Written out rather than as
      * regular expressions ({@code (.+)\\.(\\d{1,7})} numbered, {@code (.+?)[.\\-_](\\d{4}-?\\d{2}-?\\d{2}([-_T]?\\d{2,})*|\\d{8,})}
-     * dated, which RotationOrderTest holds this to): a directory of 50,000 logs matched them 100,000
-     * times, and the JIT compiled the regex engine for it.
+     * dated, which RotationOrderTest holds this to): a large directory of logs matched them twice a
+     * file, which cost every run the regex engine's work and compilation.
      */
     static RotationOrder of(String name) {
         String base = withoutCompression(name);

@@ -61,8 +61,8 @@ final class DuckDbBatch {
      * and Apache stamps it with its start, so a log's lines are only nearly in order; DuckDB
      * keeps min and max per row group, which paging by time relies on. A stable sort: hits of
      * one instant keep their log order. Skipped when they came in order, as they almost always
-     * do: the check rides on the appends, while the sort's TimSort.countRunAndMakeAscending
-     * (with the comparator inlined) was compiled by C2 three times in an import, for nothing.
+     * do: the check rides on the appends, while the sort's own check for order would cost
+     * compilation and time on every batch.
      */
     void sortByTime() {
         if (!inTimeOrder) {

@@ -23,12 +23,9 @@ import org.duckdb.DuckDBWritableVector;
  *
  * <p>Why a chunk is first read row by row into arrays and then handed over a column at a time
  * through three small loops ({@link #setLongs}, {@link #setDoubles}, {@link #utf8}): each
- * setter of a {@link DuckDBWritableVector} checks the row and the type and takes a lock, and the
- * JIT inlines all of it where it is called. With six setters and six string encodings in one
- * per-row loop, C2 compiled one 50 KB method twice (on stack replacement, as the loop runs
- * 2,048 times a call, then whole), 0.68 s of compile time in a 5M-line import (JFR). A loop
- * that C2 compiles on stack replacement it compiles whole as well, so each loop stays small:
- * here each holds one setter or one encoding, and serves every column of its kind. The
+ * setter of a {@link DuckDBWritableVector} checks the row and the type and takes a lock, so one
+ * per-row loop with every setter and encoding in it grows into a method too large to compile
+ * cheaply. Each loop here holds one setter or one encoding, and serves every column of its kind. The
  * SMALLINTs go as BIGINTs and the nulls of the size and the duration as their own markers,
  * turned back by the statement that reads the function ({@link DuckDbHitWriter}), a vectorised
  * step per chunk.

@@ -146,8 +146,8 @@ final class DuckDbHitReader implements HitReader {
 
     /**
      * Pages read lately, shared by every reader: a snapshot's pages never change, and most readers
-     * open the same few (the first page, the one after). At most {@link #KEPT_ROWS} rows in all
-     * (some 15 MB), the least recently used page out first. A page not kept costs what it did.
+     * open the same few (the first page, the one after). At most {@link #KEPT_ROWS} rows in all,
+     * the least recently used page out first. A page not kept costs what it did.
      */
     private static final class KeptPages {
 
@@ -211,9 +211,9 @@ final class DuckDbHitReader implements HitReader {
      * A page's rows when the claims the view takes are too many to list in the statement: first the
      * page's keys (number, claim and time: three narrow columns, which DuckDB reads without the
      * strings) in the view's order, the claims checked here against the snapshot's verdicts, then
-     * the rows of the numbers kept, by number within the page's times. The claims' condition as
-     * DuckDB would run it (a subquery of the verdicts and their log for every page) took a page of
-     * a 10,000,000-hit store from 5 to 15 ms; this, 5.6 (BENCHMARKS.md, "The report at scale").
+     * the rows of the numbers kept, by number within the page's times: cheaper than the claims'
+     * condition as DuckDB would run it, a subquery of the verdicts and their log for every page
+     * (BENCHMARKS.md, "The report at scale").
      */
     private List<StoredHit> keyedRows(HitFilter filter, Snapshot snapshot, long fromMillis, long toMillis, long skip, int limit,
             DuckDbClaims.ClaimSet shown) {
@@ -311,7 +311,7 @@ final class DuckDbHitReader implements HitReader {
     /**
      * The condition on claims that keeps the verdicts {@code filter} asks for, as of {@code snapshot}.
      * A short list of claim numbers is written into the statement; a long one is not (DuckDB checks a
-     * literal list row by row: 254 numbers took a page from 5 to 10 ms, 2,500 to 66 ms), and the
+     * literal list row by row, so a long list slows every page), and the
      * claims are selected by the statement itself, from the verdicts table as committed and, for
      * the claims whose verdict changed after the snapshot, from their log: exact whatever was
      * committed since.

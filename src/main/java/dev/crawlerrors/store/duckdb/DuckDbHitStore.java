@@ -73,7 +73,7 @@ public final class DuckDbHitStore implements HitStore {
             st.execute("SET memory_limit = '" + settings.memoryLimit() + "'");
             DuckDbSchema.prepare(connection, location);
             // optimistic writes compress and write row groups as they fill; by default DuckDB
-            // holds five before writing them, and a 5M-line import peaked 200 MB higher for it
+            // holds five before writing them, which raises an import's peak memory
             st.execute("SET write_buffer_row_group_count = 1");
             loadVerdictHistory(st);
         }
@@ -152,7 +152,7 @@ public final class DuckDbHitStore implements HitStore {
      *
      * @param threads DuckDB's worker threads, 0 for its default (one per core). An import passes 1:
      *                its parsers use the cores, and DuckDB's second worker spent its time spinning
-     *                for commit tasks (about 5% of an import's CPU in the profile)
+     *                for commit tasks
      */
     public static DuckDbHitStore open(Path file, int threads) {
         return open(file, new DuckDbSettings(threads, DuckDbSettings.SERVE.memoryLimit(), DuckDbSettings.SERVE.readers()));
@@ -209,7 +209,7 @@ public final class DuckDbHitStore implements HitStore {
     }
 
     /**
-     * Loads DuckDB's native library (70 MB, some 60 ms) on a thread of its own, for a command that
+     * Loads DuckDB's native library (a large one) on a thread of its own, for a command that
      * will open a store once its options are read: the loading then overlaps picocli's reading of
      * the command line instead of following it. A failure is left for the opening to report.
      */

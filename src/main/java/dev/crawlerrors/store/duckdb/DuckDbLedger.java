@@ -31,16 +31,14 @@ final class DuckDbLedger {
     /**
      * Whether no log's progress is committed (since open: a new store, or one that only ever took
      * hits without a log, such as the drain's). Then {@link #imported} knows its answer without a
-     * query. On a new store that query was an import's first, before its first line: the logs'
-     * planning took 38-50 ms with it and 26-34 ms without (four alternating pairs of an
-     * instrumented import, the logs' fingerprints included).
+     * query. On a new store that query would be an import's first, holding up its first line.
      */
     private volatile boolean noProgressCommitted;
     /**
      * Progress appended that no commit has covered yet, by log key and by file identity: what
      * {@link #imported} and {@link #importedFiles} add to what the store holds. They used to commit
-     * first, so the reader would find it; an import of 5,000 small logs committed 5,000 times (each
-     * an fsync), and that was nine tenths of its time. Entries go once their commit is done (or
+     * first, so the reader would find it, and an import of many small logs spent most of its time
+     * in a commit (an fsync) per log. Entries go once their commit is done (or
      * rolled back), unless a later one took their place.
      */
     private final Map<String, SourceProgress> uncommittedProgress = new ConcurrentHashMap<>();
@@ -180,12 +178,10 @@ final class DuckDbLedger {
     }
 
     /**
-     * {@link dev.crawlerrors.store.HitWriter#unchangedLines}: a re-run over 50,000 unchanged files
-     * decoded all eight columns of every recorded file to compare the stamps. Now, when the store
-     * records no more than {@value #SCAN_RECORDED_FILES} times as many files as are asked about, it reads the four
-     * columns that tell of all of them in one pass; otherwise (a nightly run over a few years of
-     * logs) it hands the stamps to a query that compares them, which costs some 3 us a stamp in
-     * DuckDB's list parameters (50,000 files: 43-125 ms a pass against 163-255 ms, warm).
+     * {@link dev.crawlerrors.store.HitWriter#unchangedLines}. When the store records no more than
+     * {@value #SCAN_RECORDED_FILES} times as many files as are asked about, it reads the four columns
+     * that tell of all of them in one pass; otherwise (a nightly run over a few years of logs) it
+     * hands the stamps to a query that compares them, as scanning every recorded file would cost more.
      */
     public long[] unchangedLines(List<FileStamp> stamps) {
         long[] lines = new long[stamps.size()];
@@ -342,7 +338,7 @@ final class DuckDbLedger {
             return;
         }
         if (insertProgress == null) {
-            // prepared once: planning it for every batch was 3% of the writer thread
+            // prepared once: planning it for every batch took the writer thread's time
             clearProgress = connection.prepareStatement("DELETE FROM progress_staging");
             insertProgress = connection.prepareStatement("INSERT OR REPLACE INTO imports"
                     + " (fingerprint, name, bytes_imported, lines_imported, imported_at, prefix, check_hash)"

@@ -16,8 +16,8 @@ import java.util.Locale;
 
 /**
  * Puts DuckDB's native library beside the application jar, once, so DuckDB loads it from there
- * instead of unpacking 70 MB from the jar into a temporary file on every start (half a second of
- * every command, seen in the profile).
+ * instead of unpacking it from the jar into a temporary file on every start, a cost every command
+ * would pay.
  *
  * <p>How: the build moves DuckDB's libraries in the shaded jar from the root, where DuckDB looks
  * first, to {@code duckdb-native/}. Finding none at the root, DuckDB tries {@code java.library.path}

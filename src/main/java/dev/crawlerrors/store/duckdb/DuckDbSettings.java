@@ -5,8 +5,8 @@ import dev.crawlerrors.store.StoreLimits;
 /**
  * How much of the machine a store may take: DuckDB's worker threads and memory, and how many reads
  * may hold a connection at once. DuckDB's own defaults are a thread per core and 80% of the
- * machine's memory, each query free to take it: 64 readers of a 10,000,000-hit store grew a
- * server past 14 GiB. Every store opened here has a bound.
+ * machine's memory, each query free to take it, so many readers of a large store grow a server
+ * without bound. Every store opened here has a bound.
  *
  * @param threads     DuckDB's worker threads; 0 for one per core
  * @param memoryLimit DuckDB's memory limit, as DuckDB reads it ({@code 512MB}, {@code 2GB})
