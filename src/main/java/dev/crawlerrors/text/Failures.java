@@ -18,6 +18,9 @@ public final class Failures {
     private Failures() {
     }
 
+    private static final String IO_ERROR = "an input or output error";
+    private static final String NO_MESSAGE = "an internal error with no message";
+
     /** A class name at the start of a message, as {@code new Exception(cause)} writes it. */
     private static final Pattern CLASS_PREFIX = Pattern.compile("^(?:[a-z_$][\\w$]*\\.)+[A-Z][\\w$]*(?::\\s*|$)");
 
@@ -30,11 +33,14 @@ public final class Failures {
         if (message != null && !message.isBlank()) {
             return message;
         }
+        String kind = kind(e);
         Throwable cause = e.getCause();
-        if (cause != null && cause != e) {
-            return message(cause);
+        if (kind.equals(IO_ERROR) || kind.equals(NO_MESSAGE)) {
+            if (cause != null && cause != e) {
+                return message(cause);
+            }
         }
-        return kind(e);
+        return kind;
     }
 
     /** What a failure with no message is, in words. */
@@ -46,11 +52,11 @@ public final class Failures {
             case UnknownHostException t -> "unknown host";
             case InterruptedException t -> "interrupted";
             case EOFException t -> "the input ended early";
-            case IOException t -> "an input or output error";
+            case IOException t -> IO_ERROR;
             case OutOfMemoryError t -> "out of memory";
             case StackOverflowError t -> "too deeply nested";
             case NumberFormatException t -> "not a number";
-            default -> "an internal error with no message";
+            default -> NO_MESSAGE;
         };
     }
 
