@@ -72,20 +72,20 @@ final class DuckDbUrlStateMerge {
                 ),
                 last_ids AS MATERIALIZED (SELECT k, max(i) AS last_id FROM hits GROUP BY k),
                 scoped AS (
-                  SELECT '' AS scope, k, t, i, s FROM hits WHERE NOT spoofed AND %s
-                  UNION ALL SELECT %s, k, t, i, s FROM hits WHERE NOT spoofed
+                  SELECT '' AS scope, k, t, i, s FROM hits WHERE NOT spoofed AND {shown}
+                  UNION ALL SELECT {every}, k, t, i, s FROM hits WHERE NOT spoofed
                   UNION ALL SELECT crawler, k, t, i, s FROM hits WHERE NOT spoofed AND crawler IS NOT NULL
                 ),
                 old AS MATERIALIZED (
-                  SELECT '' AS scope, k, %s, carry FROM url_states WHERE k >= ? AND k < ? AND k IN (SELECT k FROM last_ids)
+                  SELECT '' AS scope, k, {columns}, carry FROM url_states WHERE k >= ? AND k < ? AND k IN (SELECT k FROM last_ids)
                   UNION ALL
-                  SELECT scope, k, %s, carry FROM url_scopes WHERE k >= ? AND k < ? AND k IN (SELECT k FROM last_ids)
+                  SELECT scope, k, {columns}, carry FROM url_scopes WHERE k >= ? AND k < ? AND k IN (SELECT k FROM last_ids)
                 ),
                 ordered AS (
                   SELECT n.scope, n.k, n.t, n.s, n.cls,
                     row_number() OVER w AS rn,
-                    lag(CASE WHEN n.cls = 0 THEN NULL ELSE n.cls END, 1, nullif(coalesce(o.carry, 0) %% 4, 0) IGNORE NULLS) OVER w AS prev
-                  FROM (SELECT scope, k, t, i, s, %s AS cls FROM scoped) n LEFT JOIN old o ON o.scope = n.scope AND o.k = n.k
+                    lag(CASE WHEN n.cls = 0 THEN NULL ELSE n.cls END, 1, nullif(coalesce(o.carry, 0) % 4, 0) IGNORE NULLS) OVER w AS prev
+                  FROM (SELECT scope, k, t, i, s, {class} AS cls FROM scoped) n LEFT JOIN old o ON o.scope = n.scope AND o.k = n.k
                   WINDOW w AS (PARTITION BY n.scope, n.k ORDER BY n.t, n.i)
                 ),
                 marked AS (
@@ -138,15 +138,16 @@ final class DuckDbUrlStateMerge {
                   CASE WHEN ok_after IS NOT NULL AND NOT not_ok_since THEN ok_after END AS fixed_since,
                   (coalesce(o_flips, 0) + flips)::INTEGER AS flips,
                   li.last_id AS last_hit_id,
-                  (coalesce(last_class, o_carry %% 4) + CASE WHEN ok_after IS NOT NULL AND not_ok_since THEN 4 ELSE 0 END)::SMALLINT AS carry
+                  (coalesce(last_class, o_carry % 4) + CASE WHEN ok_after IS NOT NULL AND not_ok_since THEN 4 ELSE 0 END)::SMALLINT AS carry
                 FROM fix f LEFT JOIN last_ids li ON f.scope = '' AND li.k = f.k
-                """.formatted(shown, every, COLUMNS, COLUMNS, CLASS)
+                """
+                .replace("{shown}", shown).replace("{every}", every).replace("{columns}", COLUMNS).replace("{class}", CLASS)
                 + """
                 UNION ALL BY NAME
-                SELECT '' AS scope, li.k, %s, li.last_id AS last_hit_id, coalesce(o.carry, 0)::SMALLINT AS carry
+                SELECT '' AS scope, li.k, {old_columns}, li.last_id AS last_hit_id, coalesce(o.carry, 0)::SMALLINT AS carry
                 FROM last_ids li LEFT JOIN old o ON o.scope = '' AND o.k = li.k
                 WHERE li.k NOT IN (SELECT k FROM batch WHERE scope = '')
-                """.formatted(prefixed("o"));
+                """.replace("{old_columns}", prefixed("o"));
     }
 
     private static String prefixed(String alias) {
