@@ -68,13 +68,10 @@ class SignatureSettlerTest {
 
     @BeforeEach
     void start() throws Exception {
-        directory = LoopbackDirectory.serving("{\"keys\":[]}");
-        signer = TestSigner.ed25519(directory.origin());
-        directory.serve(TestSigner.directory(signer));
-        Path own = dir.resolve("crawlers.json");
-        Files.writeString(own, "{\"crawlers\":[{\"name\":\"Test agent\",\"operator\":\"Tests\",\"botType\":\"fetcher_ai\","
-                + "\"signatureAgents\":[\"" + directory.origin() + "\"]}]}");
-        catalog = CrawlerCatalog.builtIn().extendedWith(own);
+        SignedAgent agent = SignedAgent.start(dir);
+        directory = agent.directory;
+        signer = agent.signer;
+        catalog = agent.catalog;
     }
 
     @AfterEach
