@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.groups.Tuple.tuple;
 
 import dev.crawlerrors.ClickHouseTest;
-import dev.crawlerrors.crawler.CrawlerCatalog;
 import dev.crawlerrors.crawler.CrawlerIdentifier;
 import dev.crawlerrors.crawler.Verification;
 import dev.crawlerrors.crawler.signature.DirectoryFetcher;
@@ -13,7 +12,6 @@ import dev.crawlerrors.crawler.signature.LoopbackDirectory;
 import dev.crawlerrors.crawler.signature.SignedHits;
 import dev.crawlerrors.crawler.signature.SignedLines;
 import dev.crawlerrors.crawler.signature.Signers;
-import dev.crawlerrors.crawler.signature.TestSigner;
 import dev.crawlerrors.crawler.signature.WebBotAuthVerifier;
 import dev.crawlerrors.crawler.verify.CrawlerVerifier;
 import dev.crawlerrors.crawler.verify.IpRangeSource;
@@ -61,22 +59,17 @@ class SignatureSettlerTest {
     @TempDir
     Path dir;
 
-    private LoopbackDirectory directory;
-    private TestSigner signer;
-    private CrawlerCatalog catalog;
+    private SignedAgent agent;
     private final Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
 
     @BeforeEach
     void start() throws Exception {
-        SignedAgent agent = SignedAgent.start(dir);
-        directory = agent.directory;
-        signer = agent.signer;
-        catalog = agent.catalog;
+        agent = SignedAgent.start(dir);
     }
 
     @AfterEach
     void stop() {
-        directory.close();
+        agent.close();
     }
 
     @Test
@@ -104,7 +97,7 @@ class SignatureSettlerTest {
 
         ImportSummary summary = importLog(store, lines, SignatureSettler.CAPACITY, 0);
 
-        String pending = "signed for " + directory.origin() + " with key " + signer.thumbprint() + "; check pending: "
+        String pending = "signed for " + agent.directory.origin() + " with key " + agent.signer.thumbprint() + "; check pending: "
                 + WebBotAuthVerifier.NOT_CHECKED_YET + "; will check again";
         assertThat(store.reader().page(ALL, 0, 10)).extracting(StoredHit::url, StoredHit::crawler, StoredHit::verification, StoredHit::reason)
                 .containsExactly(
@@ -120,11 +113,11 @@ class SignatureSettlerTest {
 
         settleAsServeDoes(store);
 
-        String verified = "signed by " + directory.origin() + " with key " + signer.thumbprint() + " (Ed25519, in its directory since "
+        String verified = "signed by " + agent.directory.origin() + " with key " + agent.signer.thumbprint() + " (Ed25519, in its directory since "
                 + when(store.signatures().directories().get(0).fetchedMillis()) + ")";
         assertThat(store.reader().page(ALL, 0, 10)).extracting(StoredHit::url, StoredHit::verification, StoredHit::reason).containsExactly(
                 tuple("/ghent/kouter", "verified", verified),
-                tuple("/admin", "spoofed", "the signature does not verify with key " + signer.thumbprint() + " of " + directory.origin()
+                tuple("/admin", "spoofed", "the signature does not verify with key " + agent.signer.thumbprint() + " of " + agent.directory.origin()
                         + ": the logged request is not the one signed, or the signature was forged"),
                 tuple("/antwerp/meir", "verified", verified));
         assertThat(store.signatures().pendingCount()).isZero();
@@ -177,7 +170,7 @@ class SignatureSettlerTest {
 
     /** What serve does a few seconds after it starts: checks the waiting signatures again, in a process of its own. */
     private void settleAsServeDoes(HitStore store) throws Exception {
-        try (VerdictRechecks rechecks = new VerdictRechecks(store.verdicts(), store.signatures(), catalog, verifier())) {
+        try (VerdictRechecks rechecks = new VerdictRechecks(store.verdicts(), store.signatures(), agent.catalog, verifier())) {
             rechecks.run();
         }
         store.writer().flush();
@@ -185,7 +178,7 @@ class SignatureSettlerTest {
 
     private String signedLine(String ip, String path, String signedPath, Instant at) {
         return SignedLines.nginx(ip, at, "GET", path, 404, SignedLines.CHROME, HOST,
-                signer.sign("GET", HOST, signedPath, at.getEpochSecond() - 1, at.getEpochSecond() + 600));
+                agent.signer.sign("GET", HOST, signedPath, at.getEpochSecond() - 1, at.getEpochSecond() + 600));
     }
 
     private ImportSummary importLog(HitStore store, List<String> lines, int capacity, int threads) throws Exception {
@@ -195,7 +188,7 @@ class SignatureSettlerTest {
     }
 
     private LogImport newImport(HitStore store) throws Exception {
-        return new LogImport(store, new CrawlerIdentifier(catalog), verifier(), FormatChooser.of(NginxFormat.compile(SignedLines.NGINX_FORMAT)));
+        return new LogImport(store, new CrawlerIdentifier(agent.catalog), verifier(), FormatChooser.of(NginxFormat.compile(SignedLines.NGINX_FORMAT)));
     }
 
     private ImportSummary run(LogImport job, List<String> lines) throws Exception {
@@ -207,11 +200,11 @@ class SignatureSettlerTest {
     /** A verifier as a process starts with: no IP list read, the directory fetched from loopback. */
     private CrawlerVerifier verifier() throws Exception {
         Path ranges = Files.createDirectories(dir.resolve("ranges"));
-        CrawlerVerifier verifier = new CrawlerVerifier(new IpRangeVerifier(catalog, IpRangeSource.parse(ranges.toString())), null);
-        DirectoryFetcher fetcher = new DirectoryFetcher(directory.allowed(), LoopbackDirectory.clientTls(), Duration.ofSeconds(10),
+        CrawlerVerifier verifier = new CrawlerVerifier(new IpRangeVerifier(agent.catalog, IpRangeSource.parse(ranges.toString())), null);
+        DirectoryFetcher fetcher = new DirectoryFetcher(agent.directory.allowed(), LoopbackDirectory.clientTls(), Duration.ofSeconds(10),
                 Clock.systemUTC());
         verifier.signatures(new SignedHits(new WebBotAuthVerifier(new KeyDirectories(fetcher, Clock.systemUTC(), Duration.ofMinutes(5))),
-                new Signers(catalog)));
+                new Signers(agent.catalog)));
         return verifier;
     }
 

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.groups.Tuple.tuple;
 
 import dev.crawlerrors.ClickHouseTest;
-import dev.crawlerrors.crawler.CrawlerCatalog;
 import dev.crawlerrors.crawler.CrawlerIdentifier;
 import dev.crawlerrors.crawler.Verification;
 import dev.crawlerrors.crawler.signature.DirectoryFetcher;
@@ -57,22 +56,17 @@ class SignedLogImportTest {
     @TempDir
     Path dir;
 
-    private LoopbackDirectory directory;
-    private TestSigner signer;
-    private CrawlerCatalog catalog;
+    private SignedAgent agent;
     private final Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
 
     @BeforeEach
     void start() throws Exception {
-        SignedAgent agent = SignedAgent.start(dir);
-        directory = agent.directory;
-        signer = agent.signer;
-        catalog = agent.catalog;
+        agent = SignedAgent.start(dir);
     }
 
     @AfterEach
     void stop() {
-        directory.close();
+        agent.close();
     }
 
     @Test
@@ -96,13 +90,13 @@ class SignedLogImportTest {
         List<String> lines = new ArrayList<>();
         Instant at = now.minusSeconds(600);
         lines.add(SignedLines.nginx("203.0.113.7", at, "GET", "/antwerp/meir", 404, SignedLines.CHROME, HOST,
-                signer.sign("GET", HOST, "/antwerp/meir", at.getEpochSecond() - 5, at.getEpochSecond() + 3600)));
+                agent.signer.sign("GET", HOST, "/antwerp/meir", at.getEpochSecond() - 5, at.getEpochSecond() + 3600)));
         lines.add(SignedLines.nginx("203.0.113.7", at.plusSeconds(1), "GET", "/admin", 404, SignedLines.CHROME, HOST,
-                signer.sign("GET", HOST, "/antwerp/meir", at.getEpochSecond() - 5, at.getEpochSecond() + 3600)));
+                agent.signer.sign("GET", HOST, "/antwerp/meir", at.getEpochSecond() - 5, at.getEpochSecond() + 3600)));
         lines.add(SignedLines.nginx("198.51.100.4", at.plusSeconds(2), "GET", "/ghent/kouter", 410, SignedLines.CHROME, HOST,
-                signer.sign("GET", HOST, "/ghent/kouter", at.getEpochSecond() - 7200, at.getEpochSecond() - 3600)));
+                agent.signer.sign("GET", HOST, "/ghent/kouter", at.getEpochSecond() - 7200, at.getEpochSecond() - 3600)));
         lines.add(SignedLines.nginx("192.0.2.50", at.plusSeconds(3), "GET", "/people", 404, SignedLines.CHROME, HOST, null));
-        directory.down();
+        agent.directory.down();
 
         ImportSummary summary = importLog(store, verifier(Duration.ZERO), lines);
 
@@ -112,24 +106,24 @@ class SignedLogImportTest {
                         tuple("/ghent/kouter", "Test agent", "fetcher_ai", "spoofed"),
                         tuple("/admin", "Test agent", "fetcher_ai", "unverified"),
                         tuple("/antwerp/meir", "Test agent", "fetcher_ai", "unverified"));
-        assertThat(store.reader().page(all, 0, 10).get(2).reason()).startsWith("signed for " + directory.origin() + " with key "
-                + signer.thumbprint() + "; check pending: its directory cannot be read: ").endsWith("; will check again");
+        assertThat(store.reader().page(all, 0, 10).get(2).reason()).startsWith("signed for " + agent.directory.origin() + " with key "
+                + agent.signer.thumbprint() + "; check pending: its directory cannot be read: ").endsWith("; will check again");
         assertThat(summary.crawlerHits).isEqualTo(3);
         assertThat(store.signatures().pendingCount()).isEqualTo(2);
 
-        directory.up();
+        agent.directory.up();
         CrawlerVerifier serving = verifier(Duration.ZERO);
-        try (VerdictRechecks rechecks = new VerdictRechecks(store.verdicts(), store.signatures(), catalog, serving)) {
+        try (VerdictRechecks rechecks = new VerdictRechecks(store.verdicts(), store.signatures(), agent.catalog, serving)) {
             rechecks.run();
         }
         store.writer().flush();
 
         assertThat(store.reader().page(all, 0, 10)).extracting(StoredHit::url, StoredHit::verification, StoredHit::reason).containsExactly(
                 tuple("/ghent/kouter", "spoofed", "the signature had expired when the request was made: a replay outside its"
-                        + " created/expires window (" + directory.origin() + ")"),
-                tuple("/admin", "spoofed", "the signature does not verify with key " + signer.thumbprint() + " of " + directory.origin()
+                        + " created/expires window (" + agent.directory.origin() + ")"),
+                tuple("/admin", "spoofed", "the signature does not verify with key " + agent.signer.thumbprint() + " of " + agent.directory.origin()
                         + ": the logged request is not the one signed, or the signature was forged"),
-                tuple("/antwerp/meir", "verified", "signed by " + directory.origin() + " with key " + signer.thumbprint()
+                tuple("/antwerp/meir", "verified", "signed by " + agent.directory.origin() + " with key " + agent.signer.thumbprint()
                         + " (Ed25519, in its directory since " + when(store.signatures().directories().get(0).fetchedMillis()) + ")"));
         assertThat(store.signatures().pendingCount()).isZero();
         assertThat(store.reader().page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url).containsExactly("/antwerp/meir");
@@ -155,24 +149,24 @@ class SignedLogImportTest {
 
     /** Three imports into {@code stores}: the key history one keeps decides the next one's verdicts. */
     private void aKeyRotatedMidLogStillProvesTheLinesSignedWithIt(Reopen stores) throws Exception {
-        TestSigner rotated = TestSigner.ed25519(directory.origin());
+        TestSigner rotated = TestSigner.ed25519(agent.directory.origin());
         // four hours ago, an import read the directory with the old key alone
         Instant reading = now.minus(Duration.ofHours(4));
         try (HitStore store = stores.open()) {
             importLog(store, verifier(Duration.ofMinutes(5), Clock.fixed(reading, java.time.ZoneOffset.UTC)), List.of(
-                    signedLine(signer, "/before-the-rotation", reading.minusSeconds(60))));
+                    signedLine(agent.signer, "/before-the-rotation", reading.minusSeconds(60))));
         }
-        // since, the signer published a new key and took the old one out: its log holds both
-        directory.serve(TestSigner.directory(rotated));
+        // since, the agent.signer published a new key and took the old one out: its log holds both
+        agent.directory.serve(TestSigner.directory(rotated));
         try (HitStore store = stores.open()) {
             importLog(store, verifier(Duration.ofMinutes(5), Clock.systemUTC()), List.of(
-                    signedLine(signer, "/old-key", now.minus(Duration.ofHours(2))),
+                    signedLine(agent.signer, "/old-key", now.minus(Duration.ofHours(2))),
                     signedLine(rotated, "/new-key", now.minus(Duration.ofHours(1)))));
         }
         // and a request made with the old key once the directory was read without it proves nothing
         try (HitStore store = stores.open()) {
             importLog(store, verifier(Duration.ofMinutes(5), Clock.systemUTC()), List.of(
-                    signedLine(signer, "/old-key-after-its-removal", now.plus(Duration.ofMinutes(10)))));
+                    signedLine(agent.signer, "/old-key-after-its-removal", now.plus(Duration.ofMinutes(10)))));
 
             HitFilter all = new HitFilter(List.of(), HitFilter.ALL_BOT_TYPES, Set.of(Verification.values()), null, null, null, null);
             assertThat(store.reader().page(all, 0, 10)).extracting(StoredHit::url, StoredHit::verification).containsExactly(
@@ -180,12 +174,12 @@ class SignedLogImportTest {
                     tuple("/new-key", "verified"),
                     tuple("/old-key", "verified"),
                     tuple("/before-the-rotation", "verified"));
-            assertThat(store.reader().page(all, 0, 10).get(0).reason()).startsWith("key " + signer.thumbprint() + " was removed from "
-                    + directory.origin() + "'s directory");
+            assertThat(store.reader().page(all, 0, 10).get(0).reason()).startsWith("key " + agent.signer.thumbprint() + " was removed from "
+                    + agent.directory.origin() + "'s directory");
             assertThat(store.signatures().directories()).extracting(d -> d.fetchedMillis() == reading.toEpochMilli())
                     .containsExactly(true, false);
         }
-        assertThat(directory.requests()).as("read once by each of the first two imports").isEqualTo(2);
+        assertThat(agent.directory.requests()).as("read once by each of the first two imports").isEqualTo(2);
     }
 
     @Test
@@ -193,10 +187,10 @@ class SignedLogImportTest {
         Instant at = now.minusSeconds(60);
         List<String> lines = List.of(
                 SignedLines.json("203.0.113.7", at, "GET", "/antwerp/meir?page=2", 404, SignedLines.CHROME, HOST,
-                        signer.sign("GET", HOST, "/antwerp/meir?page=2", at.getEpochSecond(), at.getEpochSecond() + 300)),
+                        agent.signer.sign("GET", HOST, "/antwerp/meir?page=2", at.getEpochSecond(), at.getEpochSecond() + 300)),
                 SignedLines.json("192.0.2.50", at, "GET", "/people", 404, SignedLines.CHROME, HOST, null));
         try (DuckDbHitStore store = DuckDbHitStore.open(dir.resolve("hits.duckdb"))) {
-            LogImport job = new LogImport(store, new CrawlerIdentifier(catalog), verifier(Duration.ofMinutes(5)),
+            LogImport job = new LogImport(store, new CrawlerIdentifier(agent.catalog), verifier(Duration.ofMinutes(5)),
                     FormatChooser.of(NginxFormat.compile(SignedLines.NGINX_JSON_FORMAT)));
             Path log = dir.resolve("access.json");
             Files.writeString(log, String.join("\n", lines) + "\n");
@@ -205,9 +199,9 @@ class SignedLogImportTest {
 
             assertThat(store.reader().page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url, StoredHit::crawler, StoredHit::verification)
                     .containsExactly(tuple("/antwerp/meir?page=2", "Test agent", "verified"));
-            assertThat(summary.directories).containsExactly("key directory " + directory.origin() + "/.well-known/http-message-signatures-directory:"
+            assertThat(summary.directories).containsExactly("key directory " + agent.directory.origin() + "/.well-known/http-message-signatures-directory:"
                     + " 1 key, read " + when(store.signatures().directories().get(0).fetchedMillis()) + " from the network, from "
-                    + directory.authority());
+                    + agent.directory.authority());
         }
     }
 
@@ -219,7 +213,7 @@ class SignedLogImportTest {
     private ImportSummary importLog(HitStore store, CrawlerVerifier verifier, List<String> lines) throws Exception {
         Path log = Files.createTempFile(dir, "access", ".log");
         Files.writeString(log, String.join("\n", lines) + "\n");
-        LogImport job = new LogImport(store, new CrawlerIdentifier(catalog), verifier,
+        LogImport job = new LogImport(store, new CrawlerIdentifier(agent.catalog), verifier,
                 FormatChooser.of(NginxFormat.compile(SignedLines.NGINX_FORMAT)));
         return job.run(List.of(log.toString()), ImportListener.Factory.NONE);
     }
@@ -232,10 +226,10 @@ class SignedLogImportTest {
     /** {@link #verifier(Duration)} whose readings are said to be made at {@code clock}'s time. */
     private CrawlerVerifier verifier(Duration retry, Clock clock) throws Exception {
         Path ranges = Files.createDirectories(dir.resolve("ranges"));
-        CrawlerVerifier verifier = new CrawlerVerifier(new IpRangeVerifier(catalog, IpRangeSource.parse(ranges.toString())), null);
-        DirectoryFetcher fetcher = new DirectoryFetcher(directory.allowed(), LoopbackDirectory.clientTls(), Duration.ofSeconds(10), clock);
+        CrawlerVerifier verifier = new CrawlerVerifier(new IpRangeVerifier(agent.catalog, IpRangeSource.parse(ranges.toString())), null);
+        DirectoryFetcher fetcher = new DirectoryFetcher(agent.directory.allowed(), LoopbackDirectory.clientTls(), Duration.ofSeconds(10), clock);
         verifier.signatures(new SignedHits(new WebBotAuthVerifier(new KeyDirectories(fetcher, clock, retry)),
-                new Signers(catalog)));
+                new Signers(agent.catalog)));
         return verifier;
     }
 
