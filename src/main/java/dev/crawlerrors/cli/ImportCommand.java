@@ -65,6 +65,7 @@ final class ImportCommand implements Callable<Integer> {
         FormatChooser formats = format.chooser(notice -> spec.commandLine().getErr().println(clearLine + ShownText.of(notice)));
         // the options' values are checked before the store's file is made: a mistake leaves none behind
         store.validate();
+        String siteHost = sitemaps.host();
         boolean existed = store.storeExists();
         // the logs are listed meanwhile, on a thread of their own
         LogImport.Listing listing = LogImport.listAhead(files);
@@ -78,7 +79,7 @@ final class ImportCommand implements Callable<Integer> {
         try (WritableStore hits = opening == null ? store.openStoreForImport() : opened(opening);
              CrawlerVerifier verifier = store.verifier(catalog)) {
             reading = true;
-            LogImport job = new LogImport(hits, new CrawlerIdentifier(catalog), verifier, formats);
+            LogImport job = new LogImport(hits, new CrawlerIdentifier(catalog), verifier, formats).onHost(siteHost);
             // printed once the store committed what the import read: the summary says what is stored
             ImportSummary summary = job.run(listing, ImportProgress.on(terminal, System.err), verbose);
             summary.print(System.out);

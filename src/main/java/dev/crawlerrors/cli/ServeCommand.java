@@ -91,6 +91,7 @@ final class ServeCommand implements Callable<Integer> {
         server.check();
         urlNames.check();
         java.time.Duration sitemapRefresh = sitemaps.refresh();
+        String siteHost = sitemaps.host();
         CrawlerCatalog catalog = store.catalog();
         ReportServer[] listening = new ReportServer[1];
         AlertSettings alertSettings = alerting.any() ? alerting.check(catalog, store.zone(), () -> server.scheme() + "://"
@@ -132,13 +133,13 @@ final class ServeCommand implements Callable<Integer> {
             started.add(rechecks);
             // started in this order, and stopped in it before what stores their lines
             List<LiveSource> sources = new ArrayList<>();
-            PushedLines lines = pushed.any() ? new PushedLines(hits.writer(), hits.signatures(), identifier, verifier) : null;
+            PushedLines lines = pushed.any() ? new PushedLines(hits.writer(), hits.signatures(), identifier, verifier, siteHost) : null;
             if (lines != null) {
                 sources.addAll(pushed.sources(server, pushedFormats, lines, notices));
                 started.add(lines);
             }
             if (!follow.isEmpty()) {
-                sources.add(new FollowedLogs(follow, formats, hits, identifier, verifier, followNotices));
+                sources.add(new FollowedLogs(follow, formats, hits, identifier, verifier, siteHost, followNotices));
             }
             LiveSource.startAll(sources);
             started.addAll(sources);

@@ -72,6 +72,15 @@ public record Hit(
                 location, signed);
     }
 
+    /** This hit on {@code siteHost} when its log records no host ({@code --host}); else this hit. */
+    public Hit onHost(String siteHost) {
+        if (siteHost == null || (host != null && !host.isEmpty())) {
+            return this;
+        }
+        return new Hit(epochMillis, offsetMinutes, ip, method, url, status, bytes, referer, userAgent, durationMs, siteHost, forwardedFor,
+                location, signed);
+    }
+
     public boolean hasDuration() {
         return !Double.isNaN(durationMs);
     }

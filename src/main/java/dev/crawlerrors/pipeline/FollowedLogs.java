@@ -57,7 +57,14 @@ public final class FollowedLogs implements LiveSource {
      */
     public FollowedLogs(List<Path> paths, FormatChooser formats, WritableStore store, CrawlerIdentifier identifier, CrawlerVerifier verifier,
             Consumer<String> notices) {
+        this(paths, formats, store, identifier, verifier, null, notices);
+    }
+
+    /** As above, the hits of logs that record no host stored on {@code siteHost} ({@code --host}; null: hostless). */
+    public FollowedLogs(List<Path> paths, FormatChooser formats, WritableStore store, CrawlerIdentifier identifier, CrawlerVerifier verifier,
+            String siteHost, Consumer<String> notices) {
         this.recorder = new HitRecorder(store.writer(), store.signatures(), store.verdicts(), identifier, verifier);
+        recorder.siteHost(siteHost);
         this.notices = notices;
         this.progress = new FollowProgress(notices);
         this.reader = new LogReader(formats, PARSER_THREADS);
@@ -74,7 +81,7 @@ public final class FollowedLogs implements LiveSource {
         files.forEach(file -> alone.add(file.toAbsolutePath().normalize()));
         for (String pattern : named) {
             // an import's reading of its own (formats detected once per family), telling progress what it stored
-            LogImport importer = new LogImport(store, identifier, verifier, formats);
+            LogImport importer = new LogImport(store, identifier, verifier, formats).onHost(siteHost);
             importer.onStored(progress::stored);
             LogReader patternReader = importer.reader(PARSER_THREADS);
             patternReaders.add(patternReader);

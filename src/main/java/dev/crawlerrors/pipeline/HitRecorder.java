@@ -42,6 +42,8 @@ final class HitRecorder {
     private boolean releaseAtOnce = true;
     private int settleCapacity = SignatureSettler.CAPACITY;
     private int settleThreads = SignatureSettler.threads();
+    /** The host given to hits whose log records none ({@code --host}); null: they stay hostless. */
+    private volatile String siteHost;
 
     /**
      * A recorder writing to {@code store}, keeping what signature verification keeps in {@code kept};
@@ -98,7 +100,9 @@ final class HitRecorder {
         List<CrawlerHit> crawlerHits = new ArrayList<>(hits.size());
         List<Hit> signed = null;
         List<Integer> signedAt = null;
-        for (Hit hit : hits) {
+        String onHost = siteHost;
+        for (Hit logged : hits) {
+            Hit hit = logged.onHost(onHost);
             if (signatures != null && SignedHits.isSigned(hit)) {
                 if (signed == null) {
                     signed = new ArrayList<>();
@@ -160,6 +164,11 @@ final class HitRecorder {
      */
     synchronized void releaseAfterCommit() {
         releaseAtOnce = false;
+    }
+
+    /** Gives the hits whose log records no host {@code host} ({@code --host}), so they match a sitemap's URLs by host; null: none. */
+    void siteHost(String host) {
+        siteHost = host;
     }
 
     /** Settles with a queue of {@code capacity} and {@code threads} threads (none: every signature is left to serve), for tests. */

@@ -277,6 +277,12 @@ public final class LogImport {
         return recorder;
     }
 
+    /** Stores the hits of logs that record no host on {@code host} ({@code --host}; null: hostless); returns this import. */
+    public LogImport onHost(String host) {
+        recorder.siteHost(host);
+        return this;
+    }
+
     /** Checks the signatures left unchecked with a queue of {@code capacity} and {@code threads} threads, for tests. */
     void settleSignaturesWith(int capacity, int threads) {
         recorder.settleWith(capacity, threads);

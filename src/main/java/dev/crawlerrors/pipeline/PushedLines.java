@@ -44,9 +44,15 @@ public final class PushedLines implements LineBatchSink, AutoCloseable {
     private final LogReader reader;
 
     public PushedLines(HitWriter store, SignatureStore kept, CrawlerIdentifier identifier, CrawlerVerifier verifier) {
+        this(store, kept, identifier, verifier, null);
+    }
+
+    /** As above, the hits of lines that record no host stored on {@code siteHost} ({@code --host}; null: hostless). */
+    public PushedLines(HitWriter store, SignatureStore kept, CrawlerIdentifier identifier, CrawlerVerifier verifier, String siteHost) {
         this.store = store;
         this.identifier = identifier;
         this.recorder = new HitRecorder(store, kept, null, identifier, verifier);
+        recorder.siteHost(siteHost);
         // every read names its own format; this default is never used
         this.reader = new LogReader(FormatChooser.of(null), PARSER_THREADS);
     }

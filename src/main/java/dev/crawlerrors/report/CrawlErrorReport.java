@@ -342,6 +342,14 @@ public final class CrawlErrorReport {
                 hit.reason(), hit.userAgent(), hit.host(), null);
     }
 
+    /**
+     * Which reads of the sitemaps are held, as a token that changes with each read (at most a second
+     * late): a page whose rows or filter depend on the sitemaps is kept under it beside its snapshot.
+     */
+    public String sitemapsVersion() {
+        return index.sitemapsVersion();
+    }
+
     /** Whether the store holds a sitemap: then rows say whether one lists their URL. */
     public boolean sitemapsHeld() {
         return !store.sitemaps().sitemaps().isEmpty();

@@ -22,10 +22,13 @@ import java.util.concurrent.CompletableFuture;
  * counted again. A view of statuses, bot types, crawlers and verdicts is summed from the report's
  * {@link KeptCube} when it is counted, without the store. Views are kept, least recently used first
  * out, within a memory budget; readers asking for the same view at once share one computation.
+ * A view filtered by {@code in_sitemap} is kept under the sitemaps' reads too, and counted again
+ * (not brought up to date) when a sitemap is read again: its hits are the sitemap's, not frozen.
  */
 public final class ViewIndex {
 
-    private record Key(HitFilter filter, Snapshot snapshot) {
+    /** A view at a snapshot; one filtered by the sitemaps also at their reads ({@link SitemapVersion}; empty for the rest). */
+    private record Key(HitFilter filter, Snapshot snapshot, String sitemaps) {
     }
 
     private static final long MINUTE_MILLIS = 60_000;
@@ -33,6 +36,7 @@ public final class ViewIndex {
     private final HitReader store;
     private final KeptCube cube;
     private final long budgetBytes;
+    private final SitemapVersion sitemaps;
     private final LinkedHashMap<Key, MinuteCounts> views = new LinkedHashMap<>(64, 0.75f, true);
     private final Map<Key, CompletableFuture<MinuteCounts>> computing = new HashMap<>();
     private long bytes;
@@ -47,6 +51,12 @@ public final class ViewIndex {
         this.store = store;
         this.budgetBytes = budgetBytes;
         this.cube = cube;
+        this.sitemaps = new SitemapVersion(store.sitemaps());
+    }
+
+    /** The token of the sitemaps' reads the views filtered by them are kept under ({@link SitemapVersion}). */
+    String sitemapsVersion() {
+        return sitemaps.token();
     }
 
     /**
@@ -67,7 +77,7 @@ public final class ViewIndex {
 
     /** The minute counts of {@code filter} as it is, kept. */
     private MinuteCounts allTime(HitFilter filter, Snapshot snapshot) {
-        Key key = new Key(filter, snapshot);
+        Key key = new Key(filter, snapshot, filter.inSitemap() == null ? "" : sitemaps.token());
         CompletableFuture<MinuteCounts> mine;
         CompletableFuture<MinuteCounts> theirs;
         Key base;
@@ -81,7 +91,7 @@ public final class ViewIndex {
             if (theirs == null) {
                 mine = new CompletableFuture<>();
                 computing.put(key, mine);
-                base = newestBefore(filter, snapshot);
+                base = newestBefore(key);
                 baseCounts = base == null ? null : views.get(base);
             } else {
                 mine = null;
@@ -121,11 +131,11 @@ public final class ViewIndex {
         return summed != null ? summed : store.minuteCounts(filter, snapshot);
     }
 
-    /** The newest kept snapshot of the view that {@code snapshot} covers, if any. */
-    private Key newestBefore(HitFilter filter, Snapshot snapshot) {
+    /** The newest kept snapshot of {@code of}'s view (at the same sitemaps) that its snapshot covers, if any. */
+    private Key newestBefore(Key of) {
         Key best = null;
         for (Key key : views.keySet()) {
-            if (key.filter().equals(filter) && snapshot.covers(key.snapshot())
+            if (key.filter().equals(of.filter()) && key.sitemaps().equals(of.sitemaps()) && of.snapshot().covers(key.snapshot())
                     && (best == null || key.snapshot().covers(best.snapshot()))) {
                 best = key;
             }

@@ -112,7 +112,7 @@ final class ReportRoutes {
         // what the page shows besides the snapshot's hits: the evidence under it
         List<String> sources = evidence.sources();
         String nothingProvable = evidence.nothingProvable().orElse(null);
-        String address = ctx.queryString() + "\n" + sources + "\n" + nothingProvable;
+        String address = ctx.queryString() + "\n" + sources + "\n" + nothingProvable + "\n" + report.sitemapsVersion();
         ctx.contentType(io.javalin.http.ContentType.TEXT_HTML).result(rendered.answer("html", address, report::newest,
                 () -> htmlPage(ctx, request, sources, nothingProvable)));
     }
@@ -126,18 +126,19 @@ final class ReportRoutes {
         Overview summary = report.summary(request, page).orElse(null);
         ReportView view = new ReportView(page, new ReportLinks(ctx.queryParamMap(), page.at()), recorded, filtered, sources,
                 nothingProvable, summary, request.filter().hiddenBotTypes());
-        // a page whose summary is still being counted is shown without it, and not kept so; nor one whose
-        // rows depend on the sitemaps, which are read again without a new snapshot
-        return new RenderedPages.Rendered(page("report.jte", view).getBytes(StandardCharsets.UTF_8),
-                summary != null && request.filter().inSitemap() == null);
+        // a page whose summary is still being counted is shown without it, and not kept so; its rows' and its
+        // filter's sitemaps are in its address (a sitemap's read makes no new snapshot)
+        return new RenderedPages.Rendered(page("report.jte", view).getBytes(StandardCharsets.UTF_8), summary != null);
     }
 
     void json(Context ctx) {
         ReportRequest request = parse(ctx, ReportParameters.REPORT);
-        ctx.contentType("application/json; charset=utf-8").result(rendered.answer("json", String.valueOf(ctx.queryString()),
+        // kept under the sitemaps' reads too: its rows say whether one lists their URL, and in_sitemap= filters by them
+        String address = ctx.queryString() + "\n" + report.sitemapsVersion();
+        ctx.contentType("application/json; charset=utf-8").result(rendered.answer("json", address,
                 report::newest, () -> {
                     try {
-                        return new RenderedPages.Rendered(JSON.writeValueAsBytes(report.page(request)), request.filter().inSitemap() == null);
+                        return new RenderedPages.Rendered(JSON.writeValueAsBytes(report.page(request)), true);
                     } catch (IOException e) {
                         throw new UncheckedIOException(e);
                     }
