@@ -17,8 +17,9 @@ import java.util.stream.Collectors;
 /**
  * Every hit of a snapshot counted by minute, status, bot type, crawler and verdict: a view filtered
  * by any of those (and whole minutes, cut by {@link MinuteCounts#within}) is a sum of its cells in
- * memory, without the store. Immutable: hits that arrive make a new cube sharing the cells they do
- * not touch, so readers never wait for an update.
+ * memory, without the store. A cube counted by URL has each hit's host and URL head too, and so
+ * answers a host and those URL prefixes its heads decide ({@link UrlPrefix}). Immutable: hits that
+ * arrive make a new cube sharing the cells they do not touch, so readers never wait for an update.
  *
  * <p>Memory: 8 bytes a cell (a minute and a count, each an int) and some 100 bytes for each
  * combination of status, type, crawler and verdict; {@link #bytes()} says it, and the keeper drops a
@@ -27,42 +28,59 @@ import java.util.stream.Collectors;
 final class CountCube {
 
     /** A combination of the dimensions other than the minute. */
-    record Combo(int status, String botType, String crawler, String verification) {
+    record Combo(int status, String botType, String crawler, String verification, String host, String urlHead) {
     }
 
     /** A combination's minutes, oldest first, and their hits. */
     private record Cells(int[] minutes, int[] counts) {
     }
 
-    static final CountCube EMPTY = new CountCube(Map.of(), 0);
+    static final CountCube EMPTY = new CountCube(Map.of(), 0, false);
+    static final CountCube EMPTY_BY_URL = new CountCube(Map.of(), 0, true);
     private static final long COMBO_BYTES = 100;
     /** Spans of minutes summed in one array (8 MiB, two years): wider ones are merged run by run. */
     static final long DENSE_MINUTES = 1 << 20;
 
     private final Map<Combo, Cells> combos;
     private final long cells;
+    private final boolean byUrl;
 
-    private CountCube(Map<Combo, Cells> combos, long cells) {
+    private CountCube(Map<Combo, Cells> combos, long cells, boolean byUrl) {
         this.combos = combos;
         this.cells = cells;
+        this.byUrl = byUrl;
     }
 
-    /** Whether the cube answers {@code filter}: a filter of statuses, bot types, crawlers and verdicts over all time. */
-    static boolean answers(HitFilter filter) {
-        return filter.from() == null && filter.to() == null && filter.urlPrefix() == null && filter.host() == null
-                && filter.urlPattern() == null && filter.inSitemap() == null;
+    /**
+     * Whether a cube may answer {@code filter}: statuses, bot types, crawlers and verdicts over all
+     * time; a cube {@code byUrl} only those with a host or a URL prefix too (the other cube answers the rest).
+     */
+    static boolean answers(HitFilter filter, boolean byUrl) {
+        boolean kept = filter.from() == null && filter.to() == null && filter.urlPattern() == null && filter.inSitemap() == null;
+        boolean url = filter.urlPrefix() != null || filter.host() != null;
+        return kept && url == byUrl;
     }
 
-    /** The view's minute counts: the cells {@code filter} matches, summed minute by minute ({@link #answers} it must). */
+    /**
+     * The view's minute counts: the cells {@code filter} matches, summed minute by minute ({@link #answers}
+     * it must); null when its URL prefix goes deeper than the heads of hits it matches (the store counts it).
+     */
     MinuteCounts counts(HitFilter filter) {
-        if (!answers(filter)) {
-            throw new IllegalArgumentException("the count cube does not answer a filter of URLs, hosts or times");
+        if (!answers(filter, byUrl)) {
+            throw new IllegalArgumentException("this count cube does not answer a filter of " + (byUrl ? "no URL or host" : "URLs or hosts")
+                    + ", or of times");
         }
         Matcher matcher = new Matcher(filter);
         List<Cells> matched = new ArrayList<>();
         for (Map.Entry<Combo, Cells> entry : combos.entrySet()) {
             if (matcher.matches(entry.getKey())) {
-                matched.add(entry.getValue());
+                UrlPrefix.Match match = UrlPrefix.match(filter.urlPrefix(), entry.getKey().urlHead());
+                if (match == UrlPrefix.Match.UNKNOWN) {
+                    return null;
+                }
+                if (match == UrlPrefix.Match.ALL) {
+                    matched.add(entry.getValue());
+                }
             }
         }
         if (matched.isEmpty()) {
@@ -129,7 +147,7 @@ final class CountCube {
             return this;
         }
         Map<Combo, List<MinuteCell>> byCombo = added.stream().collect(Collectors.groupingBy(
-                cell -> new Combo(cell.status(), cell.botType(), cell.crawler(), cell.verification())));
+                cell -> new Combo(cell.status(), cell.botType(), cell.crawler(), cell.verification(), cell.host(), cell.urlHead())));
         Map<Combo, Cells> next = new HashMap<>(combos);
         long total = cells;
         for (Map.Entry<Combo, List<MinuteCell>> entry : byCombo.entrySet()) {
@@ -153,7 +171,7 @@ final class CountCube {
             total += after.minutes().length - (before == null ? 0 : before.minutes().length);
             next.put(entry.getKey(), after);
         }
-        return new CountCube(Map.copyOf(next), total);
+        return new CountCube(Map.copyOf(next), total, byUrl);
     }
 
     /** The cells kept. */
@@ -188,15 +206,20 @@ final class CountCube {
         return n == minutes.length ? new Cells(minutes, counts) : new Cells(Arrays.copyOf(minutes, n), Arrays.copyOf(counts, n));
     }
 
-    /** A filter's conditions on a combination, as the stores' SQL has them (a missing type or crawler matches no list). */
+    /**
+     * A filter's conditions on a combination but its URL prefix, as the stores' SQL has them (a missing
+     * type, crawler or host matches no list).
+     */
     private static final class Matcher {
         private final List<StatusRange> statuses;
         private final Set<String> botTypes;
         private final Set<String> hidden;
         private final Set<String> crawlers;
         private final Set<String> verifications;
+        private final String host;
 
         Matcher(HitFilter filter) {
+            host = filter.host();
             statuses = filter.effectiveStatuses();
             botTypes = filter.botTypes().isEmpty() || filter.everyBotType() ? null : names(filter.botTypes());
             hidden = filter.hiddenBotTypes().isEmpty() ? null : names(filter.hiddenBotTypes());
@@ -209,7 +232,8 @@ final class CountCube {
                     && (botTypes == null || (combo.botType() != null && botTypes.contains(combo.botType())))
                     && (hidden == null || (combo.botType() != null && !hidden.contains(combo.botType())))
                     && (crawlers == null || (combo.crawler() != null && crawlers.contains(combo.crawler())))
-                    && verifications.contains(combo.verification());
+                    && verifications.contains(combo.verification())
+                    && (host == null || host.equals(combo.host()));
         }
 
         private static Set<String> names(Set<BotType> types) {

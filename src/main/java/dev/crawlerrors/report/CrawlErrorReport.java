@@ -41,7 +41,7 @@ public final class CrawlErrorReport {
 
     private final HitReader store;
     private final ViewIndex index;
-    private final KeptCube cube;
+    private final KeptCubes cube;
     private final CrawlerCatalog catalog;
     private final ZoneId zone;
     private final PlaceholderNames names;
@@ -51,16 +51,16 @@ public final class CrawlErrorReport {
 
     /**
      * The report over {@code store}, read and shown as {@code config} says; its read model (the
-     * views of {@link ViewIndex}) may take {@code config.indexBytes()}, and its count cube
-     * ({@link KeptCube}) as much again.
+     * views of {@link ViewIndex}) may take {@code config.indexBytes()}, and each of its two count
+     * cubes ({@link KeptCubes}) as much again.
      *
      * @throws IllegalArgumentException saying which URL template is not one
      */
     public CrawlErrorReport(HitReader store, ReportConfig config) {
         this.store = store;
         this.catalog = config.catalog();
-        this.cube = new KeptCube(store, config.indexBytes());
-        this.index = new ViewIndex(store, config.indexBytes(), cube);
+        this.cube = new KeptCubes(store, config.indexBytes());
+        this.index = new ViewIndex(store, config.indexBytes(), cube.each());
         this.zone = config.zone();
         this.names = PlaceholderNames.of(config.urlNames());
         this.summaryWait = config.summaryWait();

@@ -31,6 +31,7 @@ final class KeptCube {
 
     private final HitReader store;
     private final long maxBytes;
+    private final boolean byUrl;
     private final ExecutorService counter;
     /** The cube and the snapshot it was counted at; null until counted, or when too big. */
     private CountCube cube;
@@ -40,9 +41,23 @@ final class KeptCube {
 
     /** @param maxBytes the memory the cube may take ({@link CountCube#bytes}); 0 keeps none */
     KeptCube(HitReader store, long maxBytes) {
+        this(store, maxBytes, false, counter());
+    }
+
+    /**
+     * @param byUrl   whether the cube counts hosts and URL heads too (and so answers only filters of them)
+     * @param counter the thread it is counted on, which {@link #close} shuts down
+     */
+    KeptCube(HitReader store, long maxBytes, boolean byUrl, ExecutorService counter) {
         this.store = store;
         this.maxBytes = maxBytes;
-        this.counter = Executors.newSingleThreadExecutor(runnable -> {
+        this.byUrl = byUrl;
+        this.counter = counter;
+    }
+
+    /** A thread to count cubes on, one after another. */
+    static ExecutorService counter() {
+        return Executors.newSingleThreadExecutor(runnable -> {
             Thread thread = new Thread(runnable, "report-cube");
             thread.setDaemon(true);
             return thread;
@@ -54,7 +69,7 @@ final class KeptCube {
      * them now (the store then counts them: before {@link #start}, and until its count is done).
      */
     MinuteCounts counts(HitFilter filter, Snapshot snapshot) {
-        if (!CountCube.answers(filter)) {
+        if (!CountCube.answers(filter, byUrl)) {
             return null;
         }
         CountCube now = at(snapshot);
@@ -97,7 +112,7 @@ final class KeptCube {
     private void recount() {
         try {
             Snapshot newest = store.snapshot();
-            CountCube counted = count(HitWindow.at(newest), CountCube.EMPTY);
+            CountCube counted = count(HitWindow.at(newest), byUrl ? CountCube.EMPTY_BY_URL : CountCube.EMPTY);
             synchronized (this) {
                 if (counted != null && !tooBig) {
                     cube = counted;
@@ -116,7 +131,7 @@ final class KeptCube {
         CountCube[] sum = {base};
         List<MinuteCell> chunk = new ArrayList<>();
         boolean[] over = {false};
-        store.countByMinute(window, cell -> {
+        store.countByMinute(window, byUrl, cell -> {
             if (over[0]) {
                 return;
             }

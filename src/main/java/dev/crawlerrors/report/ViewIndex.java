@@ -20,7 +20,8 @@ import java.util.concurrent.CompletableFuture;
  * rows before it. A view is counted once, on first use; at a newer snapshot it is brought up to
  * date from the newest one known (the hits that arrived, the verdicts that changed) rather than
  * counted again. A view of statuses, bot types, crawlers and verdicts is summed from the report's
- * {@link KeptCube} when it is counted, without the store. Views are kept, least recently used first
+ * {@link KeptCube}s when they are counted (those with a host or a URL prefix too, where the URL
+ * heads decide them), without the store. Views are kept, least recently used first
  * out, within a memory budget; readers asking for the same view at once share one computation.
  * A view filtered by {@code in_sitemap} is kept under the sitemaps' reads too, and counted again
  * (not brought up to date) when a sitemap is read again: its hits are the sitemap's, not frozen.
@@ -34,7 +35,7 @@ public final class ViewIndex {
     private static final long MINUTE_MILLIS = 60_000;
 
     private final HitReader store;
-    private final KeptCube cube;
+    private final KeptCube[] cubes;
     private final long budgetBytes;
     private final SitemapVersion sitemaps;
     private final LinkedHashMap<Key, MinuteCounts> views = new LinkedHashMap<>(64, 0.75f, true);
@@ -43,14 +44,14 @@ public final class ViewIndex {
 
     /** @param budgetBytes the memory the kept views may take (a month of minutes is under 1 MB a view) */
     public ViewIndex(HitReader store, long budgetBytes) {
-        this(store, budgetBytes, null);
+        this(store, budgetBytes, new KeptCube[0]);
     }
 
-    /** @param cube the count cube views are summed from when it can answer them, or null */
-    ViewIndex(HitReader store, long budgetBytes, KeptCube cube) {
+    /** @param cubes the count cubes views are summed from, the first that can answer them */
+    ViewIndex(HitReader store, long budgetBytes, KeptCube... cubes) {
         this.store = store;
         this.budgetBytes = budgetBytes;
-        this.cube = cube;
+        this.cubes = cubes.clone();
         this.sitemaps = new SitemapVersion(store.sitemaps());
     }
 
@@ -127,8 +128,13 @@ public final class ViewIndex {
                 return baseCounts.plus(change);
             }
         }
-        MinuteCounts summed = cube == null ? null : cube.counts(filter, snapshot);
-        return summed != null ? summed : store.minuteCounts(filter, snapshot);
+        for (KeptCube cube : cubes) {
+            MinuteCounts summed = cube.counts(filter, snapshot);
+            if (summed != null) {
+                return summed;
+            }
+        }
+        return store.minuteCounts(filter, snapshot);
     }
 
     /** The newest kept snapshot of {@code of}'s view (at the same sitemaps) that its snapshot covers, if any. */

@@ -89,9 +89,10 @@ public interface HitReader {
 
     /**
      * Every hit of {@code window} ({@link MinuteCell#EVERY_HIT}) counted by minute, status, bot type,
-     * crawler and verdict, streamed: the cells of the report's count cube.
+     * crawler and verdict, and when {@code byUrl} by host and {@link MinuteCell#URL_HEAD URL head}
+     * too, streamed: the cells of the report's count cubes.
      */
-    void countByMinute(HitWindow window, Consumer<MinuteCell> cells);
+    void countByMinute(HitWindow window, boolean byUrl, Consumer<MinuteCell> cells);
 
     /** Matching hits of {@code window} by crawler (and its bot type), verdict and status. */
     List<BreakdownCount> countByCrawler(HitFilter filter, HitWindow window);

@@ -32,7 +32,8 @@ import org.junit.jupiter.api.Test;
  * bot types, crawlers, verdicts and whole-minute time ranges, summed in memory, equal the store's
  * own count of each view (every page placed alike), at the snapshot counted and at later ones as
  * hits arrive; after a verdict changes and past its memory bound it answers nothing and the store
- * counts, so the pages stay right.
+ * counts, so the pages stay right. The cube counted by URL answers hosts and the URL prefixes its
+ * heads decide alike, and leaves deeper prefixes to the store.
  */
 public abstract class CountCubeContract {
 
@@ -113,6 +114,88 @@ public abstract class CountCubeContract {
         }
     }
 
+    @Test
+    void hostsAndUrlPrefixesSummedFromTheCubeByUrlEqualTheStoresCounts() throws Exception {
+        try (HitStore store = open()) {
+            SplittableRandom random = new SplittableRandom(36);
+            store.writer().append(urlHits(random, 3_000, 0));
+            store.writer().flush();
+            AtomicInteger counted = new AtomicInteger();
+            KeptCube plain = new KeptCube(store.reader(), 64L << 20);
+            KeptCube byUrl = new KeptCube(store.reader(), 64L << 20, true, KeptCube.counter());
+            ViewIndex index = new ViewIndex(counting(store.reader(), counted), 64L << 20, plain, byUrl);
+            HitFilter oneHost = new HitFilter(List.of(), Set.of(), Set.of(), null, null, null, "h1.example");
+            Snapshot now = store.reader().snapshot();
+            byUrl.start();
+            long deadline = System.nanoTime() + WAIT.toNanos();
+            while (byUrl.counts(oneHost, now) == null && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertThat(byUrl.counts(oneHost, now)).as("the cube by URL, counted").isNotNull();
+            assertThat(byUrl.counts(HitFilter.ERRORS, now)).as("a view without a URL is the other cube's").isNull();
+
+            // hosts and prefixes the URL heads decide: summed, never counted by the store
+            String[] decided = {null, "/", "/a/", "/b/", "/zz/", "x"};
+            for (int i = 0; i < 60; i++) {
+                compare(store.reader(), index, now, urlFilter(random, decided));
+            }
+            assertThat(counted).as("views counted by the store, not the cube").hasValue(0);
+
+            // deeper prefixes, and ones a URL without a second "/" may start with: the store counts them, rightly
+            String[] deeper = {"/a/b/", "/a", "/zoeken?q=a/", "/c1"};
+            for (int i = 0; i < 20; i++) {
+                compare(store.reader(), index, now, urlFilter(random, deeper));
+            }
+            assertThat(counted.get()).isPositive();
+
+            // hits that arrive are added to the cube by URL too
+            store.writer().append(urlHits(random, 500, 3_000));
+            store.writer().flush();
+            Snapshot later = store.reader().snapshot();
+            int before = counted.get();
+            for (int i = 0; i < 30; i++) {
+                compare(store.reader(), index, later, urlFilter(random, decided));
+            }
+            assertThat(counted.get()).as("views counted by the store after new hits").isEqualTo(before);
+            plain.close();
+            byUrl.close();
+        }
+    }
+
+    /** A random filter of the cube's dimensions with a host, a URL prefix of {@code prefixes}, or both. */
+    private static HitFilter urlFilter(SplittableRandom random, String[] prefixes) {
+        String[] hosts = {null, "h1.example", "h2.example", "h9.example"};
+        String host = hosts[random.nextInt(hosts.length)];
+        String prefix = prefixes[random.nextInt(prefixes.length)];
+        if (host == null && prefix == null) {
+            host = "h1.example";
+        }
+        HitFilter base = randomFilter(random);
+        return new HitFilter(base.statuses(), base.botTypes(), base.verifications(), null, null, prefix, host, base.crawlers());
+    }
+
+    /** {@code n} hits like {@link #hits}'s, on URLs of several heads (and none) and three hosts (and none). */
+    private static List<CrawlerHit> urlHits(SplittableRandom random, int n, int first) {
+        String[] hosts = {null, "h1.example", "h2.example"};
+        List<CrawlerHit> hits = new ArrayList<>();
+        for (CrawlerHit plain : hits(random, n, first)) {
+            int i = random.nextInt(100);
+            String url = switch (random.nextInt(7)) {
+                case 0 -> "/a/x" + i;
+                case 1 -> "/a/b/y" + i;
+                case 2 -> "/b/";
+                case 3 -> "/c" + i;
+                case 4 -> "/?q=" + i;
+                case 5 -> "/zoeken?q=a/b" + i;
+                default -> "/a//z" + i;
+            };
+            Hit h = plain.hit();
+            hits.add(new CrawlerHit(new Hit(h.epochMillis(), 0, h.ip(), "GET", url, h.status(), 0, null, h.userAgent(), 12.5,
+                    hosts[random.nextInt(hosts.length)]), plain.crawler(), plain.verdict()));
+        }
+        return hits;
+    }
+
     /** Starts the cube's count and waits for it; the snapshot it counted. */
     private static Snapshot counted(KeptCube cube, HitReader reader) throws InterruptedException {
         Snapshot now = reader.snapshot();
@@ -127,14 +210,18 @@ public abstract class CountCubeContract {
 
     private static void compareRandomViews(HitReader reader, ViewIndex index, Snapshot at, SplittableRandom random, int views) {
         for (int i = 0; i < views; i++) {
-            HitFilter filter = randomFilter(random);
-            MinuteCounts expected = reader.minuteCounts(filter, at);
-            MinuteCounts actual = index.counts(filter, at);
-            assertThat(actual.total()).as("total of " + filter).isEqualTo(expected.total());
-            assertThat(actual.size()).as("minutes of " + filter).isEqualTo(expected.size());
-            for (long skip = 0; skip < expected.total(); skip += 41) {
-                assertThat(actual.locate(skip, 100)).as("hit " + skip + " of " + filter).isEqualTo(expected.locate(skip, 100));
-            }
+            compare(reader, index, at, randomFilter(random));
+        }
+    }
+
+    /** The view counted by {@code index} is the store's own count, every page placed alike. */
+    private static void compare(HitReader reader, ViewIndex index, Snapshot at, HitFilter filter) {
+        MinuteCounts expected = reader.minuteCounts(filter, at);
+        MinuteCounts actual = index.counts(filter, at);
+        assertThat(actual.total()).as("total of " + filter).isEqualTo(expected.total());
+        assertThat(actual.size()).as("minutes of " + filter).isEqualTo(expected.size());
+        for (long skip = 0; skip < expected.total(); skip += 41) {
+            assertThat(actual.locate(skip, 100)).as("hit " + skip + " of " + filter).isEqualTo(expected.locate(skip, 100));
         }
     }
 

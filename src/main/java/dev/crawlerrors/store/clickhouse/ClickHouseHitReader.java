@@ -302,14 +302,20 @@ final class ClickHouseHitReader implements HitReader {
     }
 
     @Override
-    public void countByMinute(HitWindow window, Consumer<MinuteCell> cells) {
+    public void countByMinute(HitWindow window, boolean byUrl, Consumer<MinuteCell> cells) {
         ClickHouseSnapshots.View view = view(window.snapshot());
-        Counted from = counted(MinuteCell.EVERY_HIT);
-        String sql = "SELECT " + from.minute() + " AS m, status, bot_type, crawler, " + verdict(view) + " AS v, " + from.count() + " FROM "
-                + from.table() + " WHERE " + where(from, MinuteCell.EVERY_HIT, window) + " GROUP BY m, status, bot_type, crawler, v";
+        // host and URL are the hits' alone; the rest is in the per-minute counts
+        Counted from = byUrl ? onHits(MinuteCell.EVERY_HIT) : counted(MinuteCell.EVERY_HIT);
+        String head = "extract(url, " + ClickHouseSql.quote(MinuteCell.URL_HEAD) + ")";
+        String url = byUrl ? ", host, if(" + head + " != '', " + head + ", if(startsWith(url, '/'), '/', '')) AS head" : "";
+        String sql = "SELECT " + from.minute() + " AS m, status, bot_type, crawler, " + verdict(view) + " AS v" + url + ", " + from.count()
+                + " FROM " + from.table() + " WHERE " + where(from, MinuteCell.EVERY_HIT, window) + " GROUP BY m, status, bot_type, crawler, v"
+                + (byUrl ? ", host, head" : "");
         http.queryRows(cluster.entry(), sql, r -> {
             while (r.nextRow()) {
-                cells.accept(new MinuteCell(r.number(), (int) r.number(), r.text(), r.text(), r.text(), r.number()));
+                cells.accept(byUrl
+                        ? new MinuteCell(r.number(), (int) r.number(), r.text(), r.text(), r.text(), r.text(), r.text(), r.number())
+                        : new MinuteCell(r.number(), (int) r.number(), r.text(), r.text(), r.text(), r.number()));
             }
         });
     }

@@ -347,8 +347,8 @@ final class DuckDbHitReader implements HitReader {
     }
 
     @Override
-    public void countByMinute(HitWindow window, Consumer<dev.crawlerrors.store.MinuteCell> cells) {
-        tallies.byMinute(window, cells);
+    public void countByMinute(HitWindow window, boolean byUrl, Consumer<dev.crawlerrors.store.MinuteCell> cells) {
+        tallies.byMinute(window, byUrl, cells);
     }
 
     @Override

@@ -74,14 +74,22 @@ final class DuckDbTallies {
         });
     }
 
-    /** Every hit of {@code window} by minute, status, bot type, crawler and verdict, streamed (see {@link MinuteCell}). */
-    void byMinute(HitWindow window, Consumer<MinuteCell> cells) {
+    /**
+     * Every hit of {@code window} by minute, status, bot type, crawler and verdict, and when
+     * {@code byUrl} by host and URL head too, streamed (see {@link MinuteCell}).
+     */
+    void byMinute(HitWindow window, boolean byUrl, Consumer<MinuteCell> cells) {
         List<Object> params = new ArrayList<>();
-        String sql = "SELECT epoch_ms(h.ts) // 60000, h.status, h.bot_type, h.crawler, " + reader.verdict(window.snapshot()) + ", count(*)"
-                + FROM + "WHERE " + where(MinuteCell.EVERY_HIT, window, params) + " GROUP BY ALL";
+        String url = byUrl ? ", h.host, coalesce(nullif(regexp_extract(h.url, '" + MinuteCell.URL_HEAD
+                + "'), ''), CASE WHEN starts_with(h.url, '/') THEN '/' ELSE '' END)" : "";
+        String sql = "SELECT epoch_ms(h.ts) // 60000, h.status, h.bot_type, h.crawler, " + reader.verdict(window.snapshot()) + url
+                + ", count(*)" + FROM + "WHERE " + where(MinuteCell.EVERY_HIT, window, params) + " GROUP BY ALL";
         query.run(sql, params, rs -> {
             while (rs.next()) {
-                cells.accept(new MinuteCell(rs.getLong(1), rs.getInt(2), rs.getString(3), rs.getString(4), rs.getString(5), rs.getLong(6)));
+                cells.accept(byUrl
+                        ? new MinuteCell(rs.getLong(1), rs.getInt(2), rs.getString(3), rs.getString(4), rs.getString(5), rs.getString(6),
+                                rs.getString(7), rs.getLong(8))
+                        : new MinuteCell(rs.getLong(1), rs.getInt(2), rs.getString(3), rs.getString(4), rs.getString(5), rs.getLong(6)));
             }
             return null;
         });
