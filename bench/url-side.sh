@@ -5,6 +5,7 @@
 #
 # Run:  bench/url-side.sh [HITS] [URLS]       (defaults 10,000,000 and 1,000,000; WORK=/tmp/url-side
 #                                              keeps the log between runs; REQUESTS=100 per kind of page)
+#       SETTLE=60 waits a minute after serve answers before timing (its first minute warms its caches)
 #       STORE=path/to/store.duckdb SERVE_JAR=path/to/crawl-errors.jar bench/url-side.sh
 #                                             (times the pages of a store imported before, served by
 #                                              that build: run twice, alternating builds, to compare)
@@ -89,6 +90,9 @@ for _ in $(seq 1 1200); do
   [ "$(curl -s -o /dev/null -w '%{http_code}' "$base/api/crawl-errors/urls")" = 200 ] && break
   sleep 0.5
 done
+
+# SETTLE=seconds waits before timing, so that serve's work after it starts (tallies, patterns) is done
+sleep "${SETTLE:-0}"
 
 # times $requests GETs of the paths the function $1 prints (one a request); prints p50 and p99 in ms
 timed() {

@@ -35,6 +35,9 @@ public abstract class UrlStateReading implements UrlStates {
     /** Held by every read; a fold publishes under the write lock. */
     protected final ReadWriteLock folding = new ReentrantReadWriteLock();
 
+    /** The views' counts and first rows of the kept states, until the next fold. */
+    private final KeptPages keptPages = new KeptPages();
+
     /**
      * The kept states of {@code scope} that {@code query} takes by URL and state, but those of
      * {@code excluded}, in its order, from {@code offset}, at most {@code limit}; with how many it takes.
@@ -58,6 +61,9 @@ public abstract class UrlStateReading implements UrlStates {
 
     /** The histories at {@code at} of every URL {@code query} asks about (host, prefix, shape, sitemap), of the hits in its time range. */
     protected abstract void histories(UrlQuery query, Snapshot at, Consumer<UrlHistory> each);
+
+    /** What names the fold whose states {@link #kept} reads now: equal for reads of the same fold, unequal after another. */
+    protected abstract Object keptFold();
 
     /** The store's sitemaps, which the states made from histories are matched against for {@code in_sitemap}. */
     protected abstract SitemapStore sitemaps();
@@ -163,7 +169,8 @@ public abstract class UrlStateReading implements UrlStates {
         List<UrlState> made = made(query, changed, at);
         Comparator<UrlState> order = query.sort().order();
         long from = Math.max(0, offset - made.size());
-        UrlPage kept = kept(query, scope, changed, from, (int) Math.min(Integer.MAX_VALUE, offset + limit - from));
+        UrlPage kept = keptPages.page(keptFold(), query, scope, changed, from, (int) Math.min(Integer.MAX_VALUE, offset + limit - from),
+                this::kept);
         List<UrlState> rows = new ArrayList<>(limit);
         int m = 0;
         long position = from;

@@ -139,6 +139,57 @@ public final class UrlStatesContract {
         }
     }
 
+    /**
+     * A view read again and again between folds, as hits arrive and after a fold, answers as the
+     * histories make it, on its first pages and past them (more URLs than a view's rows kept between folds).
+     */
+    public static void readsAViewAgainAsHitsArriveAndAsTheyFold(HitStore store) {
+        long start = Instant.parse("2025-05-14T08:00:00Z").toEpochMilli();
+        List<CrawlerHit> hits = new java.util.ArrayList<>();
+        for (int u = 0; u < 640; u++) {
+            for (int h = 0; h <= u % 5; h++) {
+                hits.add(googlebot(start + u * 60_000L + h * 1000L, "66.249.66.1", "/u/" + u, u % 11 == 0 ? 301 : 404, VERIFIED));
+            }
+        }
+        store(store, hits);
+        store.reader().urlStates().fold();
+        Snapshot folded = store.reader().snapshot();
+        sameAsMade(store, folded);
+        sameAsMade(store, folded);
+        store(store, List.of(googlebot(start + 50_000_000L, "66.249.66.1", "/u/4", 200, VERIFIED),
+                googlebot(start + 50_000_500L, "66.249.66.1", "/u/0", 200, VERIFIED),
+                googlebot(start + 50_001_000L, "66.249.66.1", "/u/3", 404, VERIFIED),
+                googlebot(start + 50_002_000L, "66.249.66.1", "/u/3", 404, VERIFIED),
+                googlebot(start + 50_003_000L, "66.249.66.1", "/u/3", 404, VERIFIED),
+                googlebot(start + 50_004_000L, "66.249.66.1", "/new", 503, VERIFIED)));
+        Snapshot after = store.reader().snapshot();
+        sameAsMade(store, after);
+        sameAsMade(store, folded);
+        store.reader().urlStates().fold();
+        sameAsMade(store, after);
+        sameAsMade(store, folded);
+        assertThat(store.reader().urlStates().page(UrlQuery.BROKEN, after, 0, 1).rows()).extracting(UrlState::url).containsExactly("/u/3");
+    }
+
+    /** Pages of the kept views (every crawler's, one crawler's; every state, broken, redirected) equal the same views made from the histories. */
+    private static void sameAsMade(HitStore store, Snapshot at) {
+        long start = Instant.parse("2025-05-14T08:00:00Z").toEpochMilli();
+        HitFilter ranged = new HitFilter(List.of(), Set.of(), Set.of(), Instant.ofEpochMilli(start - 1), Instant.ofEpochMilli(start
+                + 86_400_000L), null, null);
+        HitFilter googlebot = new HitFilter(List.of(), Set.of(), Set.of(), null, null, null, null, Set.of("Googlebot Desktop"));
+        for (Set<UrlState.State> states : List.of(Set.<UrlState.State>of(), Set.of(UrlState.State.broken),
+                Set.of(UrlState.State.redirected))) {
+            UrlQuery made = new UrlQuery(ranged, states, false, false, UrlSort.errors);
+            for (long offset : new long[] {0, 100, 400, 500}) {
+                UrlPage expected = store.reader().urlStates().page(made, at, offset, 100);
+                assertThat(store.reader().urlStates().page(new UrlQuery(HitFilter.ERRORS, states, false, false, UrlSort.errors), at, offset,
+                        100)).as("every crawler's %s from %d at %s", states, offset, at).isEqualTo(expected);
+                assertThat(store.reader().urlStates().page(new UrlQuery(googlebot, states, false, false, UrlSort.errors), at, offset, 100))
+                        .as("one crawler's %s from %d at %s", states, offset, at).isEqualTo(expected);
+            }
+        }
+    }
+
     private static List<UrlState> pages(HitStore store, UrlQuery query, Snapshot at) {
         List<UrlState> rows = new java.util.ArrayList<>();
         for (int offset = 0; offset < 300; offset += 100) {

@@ -233,6 +233,11 @@ final class ClickHouseUrlStates extends UrlStateReading {
     }
 
     @Override
+    protected Object keptFold() {
+        return folded.total();
+    }
+
+    @Override
     protected Set<Long> changed(Snapshot at, int max) {
         ClickHouseSnapshots.View newest = lastFold();
         if (newest.total() > folded.total()) {

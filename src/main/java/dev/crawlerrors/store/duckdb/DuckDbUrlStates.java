@@ -146,6 +146,11 @@ final class DuckDbUrlStates extends UrlStateReading {
     }
 
     @Override
+    protected Object keptFold() {
+        return folded;
+    }
+
+    @Override
     protected Set<Long> changed(Snapshot at, int max) {
         if (oldHitsWaiting()) {
             return null;
@@ -232,7 +237,10 @@ final class DuckDbUrlStates extends UrlStateReading {
 
     private Map<Long, UrlKey> names(Collection<Long> keys) {
         Map<Long, UrlKey> found = new HashMap<>(keys.size() * 2);
-        query.run("SELECT k, host, url FROM url_names WHERE k IN (SELECT unnest(?))", List.of(numbers(keys)), rs -> {
+        // one URL's number as a constant is a filter of the scan: no name but its own is read
+        String which = keys.size() == 1 ? "k = ?" : "k IN (SELECT unnest(?))";
+        Object keyParam = keys.size() == 1 ? keys.iterator().next() : numbers(keys);
+        query.run("SELECT k, host, url FROM url_names WHERE " + which, List.of(keyParam), rs -> {
             while (rs.next()) {
                 found.put(rs.getLong(1), new UrlKey(rs.getString(2), rs.getString(3)));
             }

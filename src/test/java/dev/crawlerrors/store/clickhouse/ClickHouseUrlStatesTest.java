@@ -39,6 +39,13 @@ class ClickHouseUrlStatesTest {
     }
 
     @Test
+    void readsAViewAgainAsHitsArriveAndAsTheyFold() {
+        try (ClickHouseHitStore store = open("url_states_again")) {
+            UrlStatesContract.readsAViewAgainAsHitsArriveAndAsTheyFold(store);
+        }
+    }
+
+    @Test
     void pagesKeptStatesInTheirOrderAsTheHistoriesMakeThem() {
         try (ClickHouseHitStore store = open("url_states_pages")) {
             UrlStatesContract.pagesKeptStatesInTheirOrderAsTheHistoriesMakeThem(store);

@@ -33,4 +33,11 @@ class DuckDbUrlStatesTest {
             UrlStatesContract.pagesKeptStatesInTheirOrderAsTheHistoriesMakeThem(store);
         }
     }
+
+    @Test
+    void readsAViewAgainAsHitsArriveAndAsTheyFold() {
+        try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
+            UrlStatesContract.readsAViewAgainAsHitsArriveAndAsTheyFold(store);
+        }
+    }
 }
