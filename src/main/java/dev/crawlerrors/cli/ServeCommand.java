@@ -14,7 +14,6 @@ import dev.crawlerrors.pipeline.PushedLines;
 import dev.crawlerrors.pipeline.SitemapReads;
 import dev.crawlerrors.pipeline.VerdictRechecks;
 import dev.crawlerrors.report.CrawlErrorReport;
-import dev.crawlerrors.report.ReportRequest;
 import dev.crawlerrors.store.HitStore;
 import dev.crawlerrors.store.TappedStore;
 import dev.crawlerrors.text.Failures;
@@ -207,14 +206,9 @@ final class ServeCommand implements Callable<Integer> {
         // view's patterns and overview after it, in the background, so they do not share the cores with it
         Threads.startDaemon("report-warm-up", () -> {
             try {
-                report.page(ReportRequest.FIRST_PAGE);
+                report.warmUp();
             } catch (RuntimeException e) {
-                // the first reader's request will say what is wrong
-            }
-            try {
-                report.startCounting();
-            } catch (RuntimeException e) {
-                // serve stopped first: nothing is left to count for
+                // the first reader's request will say what is wrong; a serve stopped first has nothing left to count for
             }
         });
         CountDownLatch stopped = new CountDownLatch(1);
