@@ -120,7 +120,7 @@ public abstract class UncountedFirstPageContract {
      * A store's error hits, most of them a year before the last, a few in its last hour and day: the
      * default view's newest page lies within the last 64 days, a 5xx page only in all time.
      */
-    private static List<CrawlerHit> hits() {
+    public static List<CrawlerHit> hits() {
         SplittableRandom random = new SplittableRandom(34);
         List<CrawlerHit> hits = new ArrayList<>();
         for (int i = 0; i < 1_200; i++) {
@@ -140,7 +140,7 @@ public abstract class UncountedFirstPageContract {
     }
 
     /** {@code reader}, whose minute counts wait until {@code letGo} (within the test's bound). */
-    private static HitReader heldBack(HitReader reader, CountDownLatch letGo) {
+    public static HitReader heldBack(HitReader reader, CountDownLatch letGo) {
         return (HitReader) Proxy.newProxyInstance(HitReader.class.getClassLoader(), new Class<?>[] {HitReader.class}, (proxy, method, args) -> {
             if (method.getName().equals("minuteCounts") && !letGo.await(BOUND.toSeconds(), TimeUnit.SECONDS)) {
                 throw new IllegalStateException("the count was held back past the test's bound");
