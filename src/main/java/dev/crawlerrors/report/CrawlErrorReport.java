@@ -161,11 +161,16 @@ public final class CrawlErrorReport {
      * Counts the default view, then what its first page, patterns and overview show, on the caller's
      * thread: serve's warm-up, so that the first reader finds them counted (a first page asked meanwhile
      * is shown without its count rather than wait for it). The patterns and overview are counted after
-     * the first page's count, so they do not share the cores with it.
+     * the first page's count, so they do not share the cores with it; so is {@code afterFirstPage} (run
+     * even when the count fails), what else serve reads of the whole store when it starts.
      */
-    public void warmUp() {
-        index.counts(HitFilter.ERRORS, store.snapshot());
-        page(ReportRequest.FIRST_PAGE);
+    public void warmUp(Runnable afterFirstPage) {
+        try {
+            index.counts(HitFilter.ERRORS, store.snapshot());
+            page(ReportRequest.FIRST_PAGE);
+        } finally {
+            afterFirstPage.run();
+        }
         startCounting();
     }
 
