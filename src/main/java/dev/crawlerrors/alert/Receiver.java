@@ -34,7 +34,8 @@ public record Receiver(URI url, AlertFormat format) {
         }
         String scheme = url.getScheme() == null ? "" : url.getScheme().toLowerCase(Locale.ROOT);
         if (!(scheme.equals("http") || scheme.equals("https")) || url.getHost() == null || url.getRawUserInfo() != null) {
-            throw new IllegalArgumentException("'" + text + "' is not an http:// or https:// URL with a host"
+            String shown = url.getRawUserInfo() == null ? text : text.replace(url.getRawUserInfo() + "@", "***@");
+            throw new IllegalArgumentException("'" + shown + "' is not an http:// or https:// URL with a host"
                     + (url.getRawUserInfo() != null ? " (a user and password in it would be written in the log)" : ""));
         }
         return new Receiver(url, format);

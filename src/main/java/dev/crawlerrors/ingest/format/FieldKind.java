@@ -193,7 +193,9 @@ enum FieldKind {
         void read(byte[] b, int from, int to, LineFields out, String name) {
             int end = to;
             int colon = LogText.lastIndexOf(b, from, to, (byte) ':');
-            if (colon > from && colon + 1 < to && ByteSearch.indexOf(b, from, colon, (byte) ':') < 0 && allDigits(b, colon + 1, to)) {
+            boolean bracketed = colon > from && b[from] == '[' && b[colon - 1] == ']'; // [2001:db8::1]:8080 keeps [2001:db8::1]
+            if (colon > from && colon + 1 < to && (bracketed || ByteSearch.indexOf(b, from, colon, (byte) ':') < 0)
+                    && allDigits(b, colon + 1, to)) {
                 end = colon;
             }
             out.hostFrom = from;

@@ -7,6 +7,7 @@ import dev.crawlerrors.ingest.format.ByteSearch;
 import dev.crawlerrors.ingest.format.FormatChooser;
 import dev.crawlerrors.ingest.format.LogFormat;
 import dev.crawlerrors.ingest.format.NamedFormats;
+import dev.crawlerrors.text.Failures;
 import dev.crawlerrors.text.ShownText;
 import io.javalin.Javalin;
 import io.javalin.compression.CompressionStrategy;
@@ -103,9 +104,11 @@ public final class LogDrainServer implements AutoCloseable {
             }
             config.routes.exception(Refusal.class, (e, ctx) -> answer(ctx, e));
             config.routes.exception(Exception.class, (e, ctx) -> {
-                LOG.error("{} {} failed", ctx.method(), ShownText.of(ctx.path()), e);
+                // the failure's text may quote what a sender sent: the log gets it escaped, the trace only at debug
+                LOG.error("{} {} failed: {}", ctx.method(), ShownText.of(ctx.path()), ShownText.of(Failures.message(e)));
+                LOG.debug("{} {} failed", ctx.method(), ShownText.of(ctx.path()), e);
                 // the store failed part way: some of the batch may be kept, so this says no more than that
-                answer(ctx, new Refusal(500, "the batch could not be stored (" + e.getMessage() + ")"));
+                answer(ctx, new Refusal(500, "the batch could not be stored (" + Failures.message(e) + ")"));
             });
         });
     }

@@ -119,7 +119,8 @@ class FieldKindTest {
     }
 
     @ParameterizedTest
-    @CsvSource({"example.com:8080, example.com", "example.com, example.com", "a:b:c, a:b:c", "host:, host:", "host:80x, host:80x"})
+    @CsvSource({"example.com:8080, example.com", "example.com, example.com", "a:b:c, a:b:c", "host:, host:", "host:80x, host:80x",
+        "'[2001:db8::1]:8080', '[2001:db8::1]'", "'[2001:db8::1]', '[2001:db8::1]'", "'[::1]:', '[::1]:'"})
     void dropsTheHostsPort(String value, String host) throws BadLineException {
         byte[] b = bytes(value);
 

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.crawlerrors.ClickHouseTest;
+import dev.crawlerrors.Waits;
 import dev.crawlerrors.crawler.CrawlerHit;
 import dev.crawlerrors.crawler.Verdict;
 import dev.crawlerrors.crawler.Verification;
@@ -17,6 +18,7 @@ import dev.crawlerrors.store.HitFilter;
 import dev.crawlerrors.store.PositionMovedException;
 import dev.crawlerrors.store.StoredHit;
 import dev.crawlerrors.store.StoredVerdict;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -199,9 +201,8 @@ class ClickHouseHitWriterTest {
                     store.writer().flush();
                 });
                 // until the batch is on its way (waiting on its insert) or the committer's lock is held
-                while (committing.getState() == Thread.State.RUNNABLE || committing.getState() == Thread.State.NEW) {
-                    Thread.onSpinWait();
-                }
+                Waits.await("the batch on its way").pollInterval(Duration.ofMillis(1))
+                        .until(committing::getState, state -> state != Thread.State.RUNNABLE && state != Thread.State.NEW);
 
                 assertThat(store.reader().count(HitFilter.ERRORS)).isEqualTo(round * 20_000L);
                 committing.join();
@@ -291,16 +292,10 @@ class ClickHouseHitWriterTest {
 
         // twenty minutes on, the killed writer is past its lease: the next writer's start removes what it left, and only that
         try (ClickHouseHitStore later = ClickHouseHitStore.openWithClockAhead(cluster.location(db), ClickHouseSettings.SERVE, 1200)) {
-            for (int wait = 0; wait < 300 && cluster.number(1, "SELECT count() FROM " + db + ".hits_local" + leftover) > 0; wait++) {
-                Thread.sleep(100);
+            for (String table : List.of("hits_local", "verdict_log_local", "minute_counts_local")) {
+                Waits.await("the killed writer's rows in " + table + " removed")
+                        .until(() -> cluster.number(1, "SELECT count() FROM " + db + "." + table + leftover), n -> n == 0);
             }
-            assertThat(cluster.number(1, "SELECT count() FROM " + db + ".hits_local" + leftover)).isZero();
-            for (int wait = 0; wait < 300 && cluster.number(1, "SELECT count() FROM " + db + ".verdict_log_local" + leftover)
-                    + cluster.number(1, "SELECT count() FROM " + db + ".minute_counts_local" + leftover) > 0; wait++) {
-                Thread.sleep(100);
-            }
-            assertThat(cluster.number(1, "SELECT count() FROM " + db + ".verdict_log_local" + leftover)).isZero();
-            assertThat(cluster.number(1, "SELECT count() FROM " + db + ".minute_counts_local" + leftover)).isZero();
             assertThat(later.reader().page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url).containsExactly("/batch1", "/committed");
         }
         assertThat(cluster.perShard("SELECT count() FROM " + db + ".hits_local").stream().mapToLong(Long::longValue).sum()).isEqualTo(2);
