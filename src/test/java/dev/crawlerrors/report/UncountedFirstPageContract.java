@@ -23,6 +23,8 @@ import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -88,9 +90,11 @@ public abstract class UncountedFirstPageContract {
             HitReader reader = heldBack(store.reader(), letGo);
             CrawlErrorReport large = new CrawlErrorReport(reader, ReportConfig.in(ZoneOffset.UTC).withUncountedFrom(0));
             CrawlErrorReport small = new CrawlErrorReport(reader, ReportConfig.in(ZoneOffset.UTC));
+            // threads of their own: the common pool has one on two cores, and an engine's reads may use it
+            ExecutorService readers = Executors.newFixedThreadPool(2);
             try {
-                CompletableFuture<ReportPage> second = CompletableFuture.supplyAsync(() -> large.page(new ReportRequest(HitFilter.ERRORS, 2)));
-                CompletableFuture<ReportPage> first = CompletableFuture.supplyAsync(() -> small.page(ReportRequest.FIRST_PAGE));
+                CompletableFuture<ReportPage> second = CompletableFuture.supplyAsync(() -> large.page(new ReportRequest(HitFilter.ERRORS, 2)), readers);
+                CompletableFuture<ReportPage> first = CompletableFuture.supplyAsync(() -> small.page(ReportRequest.FIRST_PAGE), readers);
                 // ten times the first page's wait: neither may answer before the count is let go
                 Thread.sleep(CrawlErrorReport.FIRST_PAGE_WAIT.toMillis() * 10);
                 assertThat(second).isNotDone();
@@ -100,6 +104,7 @@ public abstract class UncountedFirstPageContract {
                 assertThat(first.get(BOUND.toSeconds(), TimeUnit.SECONDS).counting()).isFalse();
             } finally {
                 letGo.countDown();
+                readers.shutdown();
                 large.close();
                 small.close();
             }
