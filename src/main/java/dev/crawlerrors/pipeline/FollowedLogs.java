@@ -39,6 +39,8 @@ public final class FollowedLogs implements LiveSource {
 
     private final LogReader reader;
     private final LogFollower follower;
+    /** Records the followed files' hits; its signature checks are stopped on close. */
+    private final HitRecorder recorder;
     private final List<FollowedPattern> patterns = new ArrayList<>();
     private final List<LogReader> patternReaders = new ArrayList<>();
     /** When each directory or glob last gave lines (its start until then), for /metrics. */
@@ -55,7 +57,7 @@ public final class FollowedLogs implements LiveSource {
      */
     public FollowedLogs(List<Path> paths, FormatChooser formats, WritableStore store, CrawlerIdentifier identifier, CrawlerVerifier verifier,
             Consumer<String> notices) {
-        HitRecorder recorder = new HitRecorder(store.writer(), store.signatures(), store.verdicts(), identifier, verifier);
+        this.recorder = new HitRecorder(store.writer(), store.signatures(), store.verdicts(), identifier, verifier);
         this.notices = notices;
         this.progress = new FollowProgress(notices);
         this.reader = new LogReader(formats, PARSER_THREADS);
@@ -175,6 +177,7 @@ public final class FollowedLogs implements LiveSource {
             t = thread;
         }
         Threads.awaitEnd(t, Duration.ofSeconds(30));
+        recorder.close();
         follower.close();
         reader.close();
         patternReaders.forEach(LogReader::close);

@@ -37,6 +37,8 @@ final class HitRecorder {
     private final AtomicLong pendingKept = new AtomicLong();
     /** Settles the signatures left unchecked; made with the first of them. */
     private volatile SignatureSettler settler;
+    /** The settler made last, for tests: {@link #takeSettler} leaves it here. */
+    private volatile SignatureSettler latest;
     private boolean releaseAtOnce = true;
     private int settleCapacity = SignatureSettler.CAPACITY;
     private int settleThreads = SignatureSettler.threads();
@@ -147,6 +149,7 @@ final class HitRecorder {
     private synchronized SignatureSettler settler() {
         if (settler == null) {
             settler = new SignatureSettler(kept, verdicts, signatures, settleCapacity, settleThreads, releaseAtOnce);
+            latest = settler;
         }
         return settler;
     }
@@ -165,9 +168,28 @@ final class HitRecorder {
         settleThreads = threads;
     }
 
-    /** The settler of this recorder's unchecked signatures; null when none was left unchecked. */
+    /** The settler of this recorder's latest unchecked signatures, taken or not; null when none was left unchecked. */
     SignatureSettler settling() {
-        return settler;
+        return latest;
+    }
+
+    /**
+     * The settler of the signatures left unchecked so far, for its owner to wait for, stop and
+     * release (an import's end); the next signature left unchecked gets a new one. Null when none.
+     */
+    synchronized SignatureSettler takeSettler() {
+        SignatureSettler taken = settler;
+        settler = null;
+        return taken;
+    }
+
+    /** Stops the settler's threads: what they have not settled waits in the store, for the next check of it. */
+    void close() {
+        SignatureSettler taken = takeSettler();
+        if (taken != null) {
+            taken.stop();
+            taken.release();
+        }
     }
 
     /** Whether this recorder kept any signature to be checked again because its directory could not be read. */

@@ -196,7 +196,7 @@ public final class LogImport {
             // the checks still queued get a tenth of the reading time, so their verdicts are in the commit below
             long readMillis = (System.nanoTime() - started) / 1_000_000;
             verifier.awaitPending(Math.clamp(readMillis / 10, MIN_PENDING_WAIT_MS, MAX_PENDING_WAIT_MS));
-            SignatureSettler settling = recorder.settling();
+            SignatureSettler settling = recorder.takeSettler();
             if (settling != null) {
                 // the signatures checked beside the reader get a tenth of the reading time too; what is left waits for serve
                 settling.awaitIdle(Math.clamp(readMillis / 10, MIN_SIGNATURE_WAIT_MS, MAX_PENDING_WAIT_MS));
@@ -205,14 +205,17 @@ public final class LogImport {
                 summary.signaturesChecked = settling.settledCount();
                 summary.signaturesPending = settling.waiting();
             }
+            List<String> settledAgain = new ArrayList<>();
             if (recorder.keptPending()) {
                 // signatures whose directory could not be read: it may answer now (what still waits is serve's)
-                rechecked.putAll(SignatureKeeping.recheck(signatures, verdicts, verifier.signatures()));
+                rechecked.putAll(SignatureKeeping.recheck(signatures, verdicts, verifier.signatures(), settledAgain));
             }
             flush(read, summary); // the summary counts what this commit makes true
+            // their verdicts are committed: their signatures wait no longer (a crash before leaves them waiting)
             if (settling != null) {
-                settling.release(); // their verdicts are committed: their signatures wait no longer
+                settling.release();
             }
+            signatures.settled(settledAgain);
         } catch (StoreException e) {
             summary.storeFailure = Failures.message(e);
             summary.storedHits = storedSince(storedBefore);

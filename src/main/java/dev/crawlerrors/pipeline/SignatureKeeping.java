@@ -9,6 +9,7 @@ import dev.crawlerrors.crawler.signature.SignedHits;
 import dev.crawlerrors.store.SignatureStore;
 import dev.crawlerrors.store.StoredDirectory;
 import dev.crawlerrors.store.StoredSignature;
+import dev.crawlerrors.store.StoredVerdict;
 import dev.crawlerrors.store.VerdictStore;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -64,25 +65,42 @@ final class SignatureKeeping {
 
     /**
      * Checks again, oldest first, up to {@link #RECHECK_ROUND} of the signatures the store keeps
-     * waiting in {@code kept}; records the verdict of each that is settled now under its claim in {@code verdicts}.
+     * waiting in {@code kept}; records the verdict of each that is settled now under its claim in
+     * {@code verdicts}, commits them, and only then lets their signatures go: a crash in between
+     * leaves them waiting, to be checked again.
      *
      * @return the verdicts recorded, by claim key ({@link CrawlerHit#claimKey})
      */
     static Map<String, Verdict> recheck(SignatureStore kept, VerdictStore verdicts, SignedHits signed) {
-        Map<String, Verdict> settled = new HashMap<>();
         List<String> ids = new ArrayList<>();
+        Map<String, Verdict> settled = recheck(kept, verdicts, signed, ids);
+        if (!ids.isEmpty()) {
+            verdicts.commit();
+            kept.settled(ids);
+        }
+        return settled;
+    }
+
+    /**
+     * {@link #recheck(SignatureStore, VerdictStore, SignedHits)} for a caller that commits itself
+     * (an import, at its end): the settled signatures' ids are added to {@code settledIds}, to be
+     * let go ({@link SignatureStore#settled}) once their verdicts are committed.
+     */
+    static Map<String, Verdict> recheck(SignatureStore kept, VerdictStore verdicts, SignedHits signed, List<String> settledIds) {
+        Map<String, Verdict> settled = new HashMap<>();
+        List<StoredVerdict> found = new ArrayList<>();
         for (StoredSignature waiting : kept.pending(RECHECK_ROUND)) {
             PendingSignature pending = new PendingSignature(waiting.origin(), waiting.keyid(), waiting.alg(),
                     waiting.base().getBytes(StandardCharsets.UTF_8), Base64.getDecoder().decode(waiting.signature()), waiting.requestMillis());
             SignatureOutcome outcome = signed.verifier().recheck(pending, step -> { });
             if (outcome.pending() == null) {
-                verdicts.update(waiting.ip(), waiting.claimCrawler(), outcome.verdict());
+                found.add(new StoredVerdict(waiting.ip(), waiting.claimCrawler(), outcome.verdict()));
                 settled.put(CrawlerHit.claimKey(waiting.ip(), waiting.claimCrawler()), outcome.verdict());
-                ids.add(waiting.id());
+                settledIds.add(waiting.id());
             }
         }
-        kept.settled(ids);
-        signed.settled(ids.size());
+        verdicts.updateAll(found);
+        signed.settled(found.size());
         return settled;
     }
 

@@ -6,6 +6,7 @@ import dev.crawlerrors.crawler.signature.PendingSignature;
 import dev.crawlerrors.crawler.signature.SignatureOutcome;
 import dev.crawlerrors.crawler.signature.SignedHits;
 import dev.crawlerrors.store.SignatureStore;
+import dev.crawlerrors.store.StoredVerdict;
 import dev.crawlerrors.store.VerdictStore;
 import dev.crawlerrors.text.Threads;
 import java.time.Duration;
@@ -23,8 +24,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Settles, on threads of its own, the signatures a recorder stored pending because their signature
  * was left unchecked ({@link SignedHits#verify(dev.crawlerrors.ingest.Hit, boolean)}): the reader
- * goes on while the JDK's Ed25519 checks each one, as DNS checks run beside it. Each settled
- * verdict replaces its claim's pending one in the store, and its signature waits no longer.
+ * goes on while the JDK's Ed25519 checks each one, as DNS checks run beside it. The verdicts of a
+ * batch are handed to the store at once without waiting for the batch it is writing ({@link
+ * VerdictStore#updateAll}); a settled signature's store row goes only once its verdict is committed
+ * ({@link #release}), so a crash in between leaves it waiting, to be settled again.
  *
  * <p>The queue is bounded ({@link #CAPACITY}): a signature it has no room for is in the store
  * already, and is settled by whichever process checks the store's waiting signatures next
@@ -34,8 +37,8 @@ final class SignatureSettler {
 
     /** Signatures queued in memory, at most: some 600 bytes each. */
     static final int CAPACITY = 10_000;
-    /** Signatures settled before their store rows are let go, at most. */
-    private static final int BATCH = 64;
+    /** Signatures checked, and their verdicts handed to the store, at a time, at most. */
+    private static final int BATCH = 512;
 
     /** A signature to settle, and the claim its verdict is recorded under. */
     record Waiting(String ip, String claimCrawler, PendingSignature pending) {
@@ -48,18 +51,20 @@ final class SignatureSettler {
     private final List<Thread> workers = new ArrayList<>();
     /** Queued or being checked. */
     private final AtomicLong outstanding = new AtomicLong();
+    /** Every signature offered, queued or not. */
+    private final AtomicLong offered = new AtomicLong();
     private final AtomicLong settledCount = new AtomicLong();
-    private final AtomicLong overflow = new AtomicLong();
     /** The verdict each claim was settled with, for the import's summary. */
     private final Map<String, Verdict> settled = new ConcurrentHashMap<>();
-    /** Settled signatures whose store rows wait for {@link #release} (when the verdicts are committed first). */
+    /** Settled signatures whose store rows wait for {@link #release}, their verdicts committed first. */
     private final List<String> unreleased = new ArrayList<>();
     private final boolean releaseAtOnce;
     private volatile boolean stopping;
 
     /**
-     * @param releaseAtOnce whether a settled signature's store row goes at once, or only at {@link
-     *                      #release}, once the caller committed the verdicts (an import, which commits at its end)
+     * @param releaseAtOnce whether a batch's store rows go as soon as its verdicts are committed
+     *                      (committed then), or only at {@link #release}, after the caller's own commit
+     *                      (an import, which commits at its end)
      */
     SignatureSettler(SignatureStore kept, VerdictStore verdicts, SignedHits signed, int capacity, int threads, boolean releaseAtOnce) {
         this.kept = kept;
@@ -79,10 +84,10 @@ final class SignatureSettler {
 
     /** Queues a signature already kept in the store; without room, it stays there alone, for the next check of the store. */
     void offer(Waiting waiting) {
+        offered.incrementAndGet();
         outstanding.incrementAndGet();
         if (stopping || !queue.offer(waiting)) {
             outstanding.decrementAndGet();
-            overflow.incrementAndGet();
         }
     }
 
@@ -98,21 +103,30 @@ final class SignatureSettler {
         return true;
     }
 
-    /** Stops checking: what is queued stays in the store, waiting; the check under way ends first. */
+    /**
+     * Stops checking, and waits for the threads to end: what is queued stays in the store, waiting;
+     * the batch under way is recorded first. Once stopped, what is offered waits in the store.
+     */
     void stop() {
         stopping = true;
         workers.forEach(Thread::interrupt);
         workers.forEach(worker -> Threads.awaitEnd(worker, Duration.ofSeconds(10)));
     }
 
-    /** Lets go of the store rows of the signatures settled so far (their verdicts committed). */
+    /**
+     * Commits the verdicts settled so far, then lets go of their signatures' store rows: in this
+     * order, so a crash between the two leaves a row waiting, never a settled verdict lost.
+     */
     void release() {
         List<String> ids;
         synchronized (unreleased) {
             ids = new ArrayList<>(unreleased);
             unreleased.clear();
         }
-        kept.settled(ids);
+        if (!ids.isEmpty()) {
+            verdicts.commit();
+            kept.settled(ids);
+        }
     }
 
     /** The verdicts settled, by claim key ({@link CrawlerHit#claimKey}). */
@@ -129,9 +143,9 @@ final class SignatureSettler {
         return queue.size();
     }
 
-    /** Signatures queued and not settled yet, with those the queue had no room for. */
+    /** Signatures offered and not settled (queued, being checked, or left in the store for want of room). */
     long waiting() {
-        return outstanding.get() + overflow.get();
+        return offered.get() - settledCount.get();
     }
 
     private void work() {
@@ -156,7 +170,9 @@ final class SignatureSettler {
         }
     }
 
+    /** Checks a batch, hands its verdicts to the store in one step, and lets its rows go once they are committed. */
     private void settle(List<Waiting> batch) {
+        List<StoredVerdict> found = new ArrayList<>(batch.size());
         List<String> ids = new ArrayList<>(batch.size());
         for (Waiting waiting : batch) {
             if (stopping) {
@@ -164,19 +180,24 @@ final class SignatureSettler {
             }
             SignatureOutcome outcome = signed.verifier().recheck(waiting.pending(), step -> { });
             if (outcome.pending() == null) {
-                verdicts.update(waiting.ip(), waiting.claimCrawler(), outcome.verdict());
-                settled.put(CrawlerHit.claimKey(waiting.ip(), waiting.claimCrawler()), outcome.verdict());
+                found.add(new StoredVerdict(waiting.ip(), waiting.claimCrawler(), outcome.verdict()));
                 ids.add(waiting.pending().id());
             }
         }
+        if (found.isEmpty()) {
+            return;
+        }
+        verdicts.updateAll(found);
+        for (StoredVerdict v : found) {
+            settled.put(CrawlerHit.claimKey(v.ip(), v.crawler()), v.verdict());
+        }
         settledCount.addAndGet(ids.size());
         signed.settled(ids.size());
+        synchronized (unreleased) {
+            unreleased.addAll(ids);
+        }
         if (releaseAtOnce) {
-            kept.settled(ids);
-        } else {
-            synchronized (unreleased) {
-                unreleased.addAll(ids);
-            }
+            release();
         }
     }
 

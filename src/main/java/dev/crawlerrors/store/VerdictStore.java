@@ -10,6 +10,18 @@ public interface VerdictStore {
     /** Records a new verdict for every hit from {@code ip} that claimed {@code crawler}. */
     void update(String ip, String crawler, Verdict verdict);
 
+    /**
+     * Records each of {@code verdicts} as {@link #update} does, without waiting for a batch the
+     * store is writing: they go with the next batch, or the next {@link #commit}. Signatures settled
+     * beside an import's reader record theirs this way, a batch at a time.
+     */
+    default void updateAll(List<StoredVerdict> verdicts) {
+        verdicts.forEach(v -> update(v.ip(), v.crawler(), v.verdict()));
+    }
+
+    /** Commits every verdict recorded so far: when this returns, they are in the store. */
+    void commit();
+
     /** The recorded verdicts of one kind, e.g. the unverified ones to check again. */
     List<StoredVerdict> of(Verification verification);
 }

@@ -1,11 +1,14 @@
 package dev.crawlerrors.pipeline;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.groups.Tuple.tuple;
 
 import dev.crawlerrors.ClickHouseTest;
 import dev.crawlerrors.crawler.CrawlerIdentifier;
+import dev.crawlerrors.crawler.Verdict;
 import dev.crawlerrors.crawler.Verification;
+import dev.crawlerrors.crawler.signature.PendingSignature;
 import dev.crawlerrors.crawler.signature.DirectoryFetcher;
 import dev.crawlerrors.crawler.signature.KeyDirectories;
 import dev.crawlerrors.crawler.signature.LoopbackDirectory;
@@ -16,12 +19,17 @@ import dev.crawlerrors.crawler.signature.WebBotAuthVerifier;
 import dev.crawlerrors.crawler.verify.CrawlerVerifier;
 import dev.crawlerrors.crawler.verify.IpRangeSource;
 import dev.crawlerrors.crawler.verify.IpRangeVerifier;
+import dev.crawlerrors.ingest.format.AgentFilter;
 import dev.crawlerrors.ingest.format.FormatChooser;
 import dev.crawlerrors.ingest.format.NginxFormat;
 import dev.crawlerrors.store.HitFilter;
 import dev.crawlerrors.store.HitStore;
 import dev.crawlerrors.store.Snapshot;
+import dev.crawlerrors.store.StoreException;
 import dev.crawlerrors.store.StoredHit;
+import dev.crawlerrors.store.StoredSignature;
+import dev.crawlerrors.store.StoredVerdict;
+import dev.crawlerrors.store.VerdictStore;
 import dev.crawlerrors.store.clickhouse.ClickHouseHitStore;
 import dev.crawlerrors.store.clickhouse.ClickHouseSettings;
 import dev.crawlerrors.store.clickhouse.ClickHouseTestCluster;
@@ -36,8 +44,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -166,6 +178,134 @@ class SignatureSettlerTest {
                     .containsExactly(tuple("/admin", "spoofed"), tuple("/antwerp/meir", "verified"));
             assertThat(store.signatures().pendingCount()).as("let go once their verdicts were committed").isZero();
         }
+    }
+
+    @Test
+    void aCrashBeforeServesVerdictsCommitLeavesTheirSignaturesWaitingOnDuckDb() throws Exception {
+        try (DuckDbHitStore store = DuckDbHitStore.open(dir.resolve("hits.duckdb"))) {
+            crashBeforeTheVerdictsCommit(store);
+        }
+    }
+
+    @Test
+    void aCrashBeforeServesVerdictsCommitLeavesTheirSignaturesWaitingOnClickHouse() throws Exception {
+        ClickHouseTestCluster cluster = ClickHouseTestCluster.twoShards();
+        try (ClickHouseHitStore store = ClickHouseHitStore.open(cluster.location(ClickHouseTestCluster.database("signed_crash")),
+                ClickHouseSettings.IMPORT)) {
+            crashBeforeTheVerdictsCommit(store);
+        }
+    }
+
+    /** serve's re-check and its settler beside a followed log: neither lets a row go before the verdict it found is committed. */
+    private void crashBeforeTheVerdictsCommit(HitStore store) throws Exception {
+        Instant at = now.minusSeconds(600);
+        importLog(store, List.of(
+                signedLine("203.0.113.7", "/antwerp/meir", "/antwerp/meir", at),
+                signedLine("198.51.100.4", "/ghent/kouter", "/ghent/kouter", at.plusSeconds(1))), SignatureSettler.CAPACITY, 0);
+        assertThat(store.signatures().pendingCount()).isEqualTo(2);
+        VerdictStore crashing = crashingOnCommit(store.verdicts());
+        CrawlerVerifier verifier = verifier();
+        SignatureKeeping.attach(store.signatures(), verifier.signatures());
+
+        assertThatThrownBy(() -> SignatureKeeping.recheck(store.signatures(), crashing, verifier.signatures()))
+                .hasMessageContaining("the process died");
+        assertThat(store.signatures().pendingCount()).as("serve's re-check, dying before its commit").isEqualTo(2);
+
+        SignatureSettler settler = new SignatureSettler(store.signatures(), crashing, verifier.signatures(), 10, 1, true);
+        try {
+            for (StoredSignature waiting : store.signatures().pending(10)) {
+                settler.offer(new SignatureSettler.Waiting(waiting.ip(), waiting.claimCrawler(), new PendingSignature(waiting.origin(),
+                        waiting.keyid(), waiting.alg(), waiting.base().getBytes(StandardCharsets.UTF_8),
+                        Base64.getDecoder().decode(waiting.signature()), waiting.requestMillis())));
+            }
+            assertThat(settler.awaitIdle(30_000)).isTrue();
+            assertThat(settler.settledCount()).isEqualTo(2);
+        } finally {
+            settler.stop();
+        }
+        assertThat(store.signatures().pendingCount()).as("the settler beside a followed log, dying before its commit").isEqualTo(2);
+
+        settleAsServeDoes(store);
+
+        assertThat(store.reader().page(ALL, 0, 10)).extracting(StoredHit::verification).containsOnly("verified").hasSize(2);
+        assertThat(store.signatures().pendingCount()).isZero();
+    }
+
+    @Test
+    void settledVerdictsAreHandedToTheStoreWhileItsWriterIsBusy() throws Exception {
+        try (DuckDbHitStore store = DuckDbHitStore.open(dir.resolve("hits.duckdb"))) {
+            Object writer = store.writer();
+            CountDownLatch held = new CountDownLatch(1);
+            CountDownLatch letGo = new CountDownLatch(1);
+            Thread busy = Thread.ofPlatform().start(() -> {
+                synchronized (writer) { // as an append holds it while the batch before is written
+                    held.countDown();
+                    try {
+                        letGo.await(30, TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+            });
+            try {
+                assertThat(held.await(30, TimeUnit.SECONDS)).isTrue();
+                Verdict verified = new Verdict(Verification.verified, "signed");
+                CompletableFuture<Void> handed = CompletableFuture.runAsync(() -> store.verdicts().updateAll(List.of(
+                        new StoredVerdict("203.0.113.7", "Test agent", verified), new StoredVerdict("198.51.100.4", "Test agent", verified))));
+                handed.get(20, TimeUnit.SECONDS);
+            } finally {
+                letGo.countDown();
+                busy.join(30_000);
+            }
+            store.verdicts().commit();
+            assertThat(store.verdicts().of(Verification.verified)).extracting(StoredVerdict::ip).containsExactly("198.51.100.4", "203.0.113.7");
+        }
+    }
+
+    @Test
+    void aFollowedLogsSignatureChecksEndWhenItIsClosed() throws Exception {
+        try (DuckDbHitStore store = DuckDbHitStore.open(dir.resolve("hits.duckdb"))) {
+            HitRecorder recorder = new HitRecorder(store.writer(), store.signatures(), store.verdicts(), new CrawlerIdentifier(agent.catalog),
+                    verifier());
+            byte[] line = signedLine("203.0.113.7", "/antwerp/meir", "/antwerp/meir", now.minusSeconds(60)).getBytes(StandardCharsets.UTF_8);
+            recorder.record(List.of(NginxFormat.compile(SignedLines.NGINX_FORMAT).parse(line, 0, line.length, AgentFilter.ALL)));
+            assertThat(recorder.settling()).isNotNull();
+            assertThat(checkingThreads()).isNotEmpty();
+
+            recorder.close();
+
+            assertThat(checkingThreads()).as("the settler's threads, stopped").isEmpty();
+            assertThat(store.signatures().pendingCount()).as("settled before it closed, or waiting").isLessThanOrEqualTo(1);
+        }
+    }
+
+    private static List<Thread> checkingThreads() {
+        return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().startsWith("signature-check-") && t.isAlive()).toList();
+    }
+
+    /** The store's verdicts, as a process that dies as it commits them sees them. */
+    private static VerdictStore crashingOnCommit(VerdictStore verdicts) {
+        return new VerdictStore() {
+            @Override
+            public void update(String ip, String crawler, Verdict verdict) {
+                verdicts.update(ip, crawler, verdict);
+            }
+
+            @Override
+            public void updateAll(List<StoredVerdict> all) {
+                verdicts.updateAll(all);
+            }
+
+            @Override
+            public void commit() {
+                throw new StoreException("the process died", null);
+            }
+
+            @Override
+            public List<StoredVerdict> of(Verification verification) {
+                return verdicts.of(verification);
+            }
+        };
     }
 
     /** What serve does a few seconds after it starts: checks the waiting signatures again, in a process of its own. */

@@ -8,6 +8,7 @@ import dev.crawlerrors.ingest.SourceProgress;
 import dev.crawlerrors.store.BatchInFlight;
 import dev.crawlerrors.store.PositionMovedException;
 import dev.crawlerrors.store.StoreException;
+import dev.crawlerrors.store.StoredVerdict;
 import dev.crawlerrors.store.UrlKey;
 import dev.crawlerrors.text.Failures;
 import dev.crawlerrors.text.Threads;
@@ -71,6 +72,8 @@ final class ClickHouseHitWriter {
      */
     private final Set<String> knownClaims = new HashSet<>();
     private volatile boolean dirty;
+    /** Verdicts handed over without the lock ({@link #updateVerdicts}), taken into the next batch. */
+    private final java.util.Queue<StoredVerdict> queuedVerdicts = new java.util.concurrent.ConcurrentLinkedQueue<>();
     /**
      * Progress appended that no commit has covered yet, by log key and by file identity: what
      * {@code #imported} and {@code #importedFiles} add to what the store holds, so that an import of
@@ -219,6 +222,15 @@ final class ClickHouseHitWriter {
         buffered.verdicts.put(key, new ClickHouseBatch.VerdictRow(ip, crawler, verdict, ClickHouseVerdicts.version(true)));
     }
 
+    /**
+     * Queues verdicts for the next batch without taking this writer's lock, which an append holds
+     * while the batch before is written: signatures settled beside the reader are recorded so.
+     */
+    void updateVerdicts(List<StoredVerdict> verdicts) {
+        queuedVerdicts.addAll(verdicts);
+        dirty = true;
+    }
+
     /** How many batches this process has committed. */
     long commits() {
         return commits.get();
@@ -259,6 +271,9 @@ final class ClickHouseHitWriter {
     private void startWriting() {
         lastFlush = System.nanoTime();
         awaitWriting();
+        for (StoredVerdict queued; (queued = queuedVerdicts.poll()) != null; ) {
+            updateVerdict(queued.ip(), queued.crawler(), queued.verdict());
+        }
         if (buffered.isEmpty()) {
             return;
         }

@@ -130,6 +130,16 @@ final class ClickHouseVerdicts implements VerdictStore {
         writer.updateVerdict(ip, crawler, verdict);
     }
 
+    @Override
+    public void updateAll(List<StoredVerdict> verdicts) {
+        writer.updateVerdicts(verdicts);
+    }
+
+    @Override
+    public void commit() {
+        beforeRead.run();
+    }
+
     /** The latest verdict of each claim whose latest is {@code verification}, by address and crawler. */
     @Override
     public List<StoredVerdict> of(Verification verification) {

@@ -9,6 +9,7 @@ import dev.crawlerrors.store.PositionMovedException;
 import dev.crawlerrors.store.HitWriter;
 import dev.crawlerrors.store.StoreException;
 import dev.crawlerrors.store.Snapshot;
+import dev.crawlerrors.store.StoredVerdict;
 import dev.crawlerrors.text.Threads;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -82,6 +83,8 @@ final class DuckDbHitWriter implements HitWriter {
      * and the committed ones, what a new verdict is compared with ({@link #updateVerdict}).
      */
     private final Map<Integer, DuckDbClaimVerdict> unpublishedVerdicts = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Verdicts handed over without the lock ({@link #updateVerdicts}), taken into the next batch. */
+    private final java.util.Queue<StoredVerdict> queuedVerdicts = new java.util.concurrent.ConcurrentLinkedQueue<>();
     /** The newest snapshot: what the last commit made visible. */
     private volatile Snapshot committed;
     /** Whether something was appended or updated that no commit has covered yet (appending side). */
@@ -320,6 +323,15 @@ final class DuckDbHitWriter implements HitWriter {
         buffered.verdicts.put(key, new DuckDbClaimVerdict(id, ip, crawler, verdict, nextVersion++));
     }
 
+    /**
+     * Queues verdicts for the next batch without taking this writer's lock, which an append holds
+     * while the batch before is written: signatures settled beside the reader are recorded so.
+     */
+    void updateVerdicts(List<StoredVerdict> verdicts) {
+        queuedVerdicts.addAll(verdicts);
+        dirty = true;
+    }
+
     /** The claim's latest verdict: buffered, handed to the writer, or committed; null when it has none. */
     private Verdict latestVerdict(String key, int claim) {
         DuckDbClaimVerdict latest = buffered.verdicts.get(key);
@@ -348,6 +360,9 @@ final class DuckDbHitWriter implements HitWriter {
         long now = System.nanoTime();
         lastFlush = now;
         awaitWriting();
+        for (StoredVerdict queued; (queued = queuedVerdicts.poll()) != null; ) {
+            updateVerdict(queued.ip(), queued.crawler(), queued.verdict());
+        }
         boolean open = uncommittedSince != 0;
         if (buffered.isEmpty() && !(commit && open)) {
             return;

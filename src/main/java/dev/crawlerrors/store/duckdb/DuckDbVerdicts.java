@@ -98,6 +98,16 @@ final class DuckDbVerdicts implements VerdictStore {
         writer.get().updateVerdict(ip, crawler, verdict);
     }
 
+    @Override
+    public void updateAll(List<StoredVerdict> verdicts) {
+        writer.get().updateVerdicts(verdicts);
+    }
+
+    @Override
+    public void commit() {
+        writer.get().flush();
+    }
+
     /** The verdicts of one kind, what was appended committed first. */
     @Override
     public List<StoredVerdict> of(Verification verification) {

@@ -152,6 +152,11 @@ public final class StoreSocketClient implements WritableStore, HitWriter, Verdic
     }
 
     @Override
+    public void commit() {
+        flush();
+    }
+
+    @Override
     public synchronized List<StoredVerdict> of(Verification verification) {
         ask(Frames.VERDICTS, () -> Frames.writeString(out, verification.name()));
         return read(() -> {
