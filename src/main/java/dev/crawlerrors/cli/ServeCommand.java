@@ -14,7 +14,6 @@ import dev.crawlerrors.pipeline.PushedLines;
 import dev.crawlerrors.pipeline.SitemapReads;
 import dev.crawlerrors.pipeline.VerdictRechecks;
 import dev.crawlerrors.report.CrawlErrorReport;
-import dev.crawlerrors.report.ReportRequest;
 import dev.crawlerrors.store.HitStore;
 import dev.crawlerrors.store.TappedStore;
 import dev.crawlerrors.text.Failures;
@@ -103,6 +102,7 @@ final class ServeCommand implements Callable<Integer> {
         CrawlErrorReport report;
         List<AutoCloseable> feeds = new ArrayList<>();
         HitStore hits;
+        Runnable afterFirstPage;
         Alerts alerts = null;
         try {
             HitStore opened = store.openStore(server.readers);
@@ -122,7 +122,8 @@ final class ServeCommand implements Callable<Integer> {
                     counting.counted(stored);
                 }
             });
-            hitMeters.seedInBackground(opened.reader(), familyOf);
+            // seeded after the report's first page is counted: its read of every robots.txt fetch would share the cores with it
+            afterFirstPage = () -> hitMeters.seedInBackground(opened.reader(), familyOf);
             CrawlerVerifier verifier = store.verifier(catalog);
             started.add(verifier);
             VerdictRechecks rechecks = new VerdictRechecks(hits.verdicts(), hits.signatures(), catalog, verifier);
@@ -186,7 +187,8 @@ final class ServeCommand implements Callable<Integer> {
             store.removeIfMadeNow(existed);
             throw e;
         }
-        serveUntilStopped(reportServer, report, hits, new ServingFrom(store.shownStore(), !existed), server.displayHost(), feeds);
+        serveUntilStopped(reportServer, report, hits, new ServingFrom(store.shownStore(), !existed), server.displayHost(), feeds,
+                afterFirstPage);
         return 0;
     }
 
@@ -204,18 +206,19 @@ final class ServeCommand implements Callable<Integer> {
      */
     static void serveUntilStopped(ReportServer server, CrawlErrorReport report, HitStore hits, ServingFrom store, String displayHost,
             List<AutoCloseable> feeds) throws InterruptedException {
+        serveUntilStopped(server, report, hits, store, displayHost, feeds, () -> { });
+    }
+
+    /** As above, running {@code afterFirstPage} once the report's first page is counted (or could not be). */
+    static void serveUntilStopped(ReportServer server, CrawlErrorReport report, HitStore hits, ServingFrom store, String displayHost,
+            List<AutoCloseable> feeds, Runnable afterFirstPage) throws InterruptedException {
         // the report's first page is counted now, not when the first reader asks for it; the default
         // view's patterns and overview after it, in the background, so they do not share the cores with it
         Threads.startDaemon("report-warm-up", () -> {
             try {
-                report.page(ReportRequest.FIRST_PAGE);
+                report.warmUp(afterFirstPage);
             } catch (RuntimeException e) {
-                // the first reader's request will say what is wrong
-            }
-            try {
-                report.startCounting();
-            } catch (RuntimeException e) {
-                // serve stopped first: nothing is left to count for
+                // the first reader's request will say what is wrong; a serve stopped first has nothing left to count for
             }
         });
         CountDownLatch stopped = new CountDownLatch(1);

@@ -35,6 +35,8 @@ public final class CrawlErrorReport {
     private static final DateTimeFormatter MINUTE = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm");
     /** How long the patterns and overview pages wait for figures counted for the first time. */
     static final Duration ANALYSIS_WAIT = Duration.ofSeconds(30);
+    /** How long a first page of a large store waits for its view's first count before it is shown without. */
+    static final Duration FIRST_PAGE_WAIT = Duration.ofMillis(300);
     /** Filters whose counts are kept; their memory is bounded each (see UrlShapes, ErrorCounts). */
     private static final int KEPT_FILTERS = 16;
     private static final int KEPT_SHAPES = 8;
@@ -46,6 +48,8 @@ public final class CrawlErrorReport {
     private final ZoneId zone;
     private final PlaceholderNames names;
     private final Duration summaryWait;
+    private final long uncountedFrom;
+    private final NewestRows newestRows;
     private final KeptCounts<ErrorCounts> counts;
     private final KeptCounts<UrlShapes> shapes;
 
@@ -64,6 +68,8 @@ public final class CrawlErrorReport {
         this.zone = config.zone();
         this.names = PlaceholderNames.of(config.urlNames());
         this.summaryWait = config.summaryWait();
+        this.uncountedFrom = config.uncountedFrom();
+        this.newestRows = new NewestRows(store);
         this.counts = new KeptCounts<>(store, ErrorCounts.counting(store, bucketMillis(config.zone())), KEPT_FILTERS, "report-counts");
         this.shapes = new KeptCounts<>(store, new KeptCounts.Counting<>() {
             @Override
@@ -112,7 +118,9 @@ public final class CrawlErrorReport {
     }
 
     /**
-     * One page of the report.
+     * One page of the report. The first page of a store of {@link ReportConfig#uncountedFrom} hits or
+     * more is not kept waiting past {@link #FIRST_PAGE_WAIT} for its view's first count: it shows the
+     * newest rows and says the count goes on ({@link ReportPage#counting()}).
      *
      * @throws PageNotFoundException  when the page is past the last
      * @throws SnapshotGoneException  when the page's snapshot can no longer be answered
@@ -121,7 +129,11 @@ public final class CrawlErrorReport {
         Snapshot newest = store.snapshot();
         Snapshot at = snapshot(request, newest);
         HitFilter filter = filter(request, at);
-        MinuteCounts counts = index.counts(filter, at);
+        boolean quick = request.page() == 1 && at.hits() >= uncountedFrom;
+        MinuteCounts counts = index.counts(filter, at, quick ? FIRST_PAGE_WAIT : null).orElse(null);
+        if (counts == null) {
+            return uncounted(filter, at, newest);
+        }
         long total = counts.total();
         int pages = Paging.pages(total);
         if (request.page() > pages) {
@@ -133,7 +145,33 @@ public final class CrawlErrorReport {
                         .stream().map(this::row).toList();
         rows = withSitemaps(rows, sitemapsHeld());
         return new ReportPage(ReportPage.TITLE, total, request.page(), pages, Paging.PAGE_SIZE, zone.getId(), at.token(),
-                !at.equals(newest), rows);
+                !at.equals(newest), rows, false);
+    }
+
+    /** The first page of a view still being counted: its newest rows, one more read to know whether a page follows. */
+    private ReportPage uncounted(HitFilter filter, Snapshot at, Snapshot newest) {
+        List<StoredHit> found = newestRows.read(filter, at, Paging.PAGE_SIZE + 1);
+        List<ReportRow> rows = found.stream().limit(Paging.PAGE_SIZE).map(this::row).toList();
+        rows = withSitemaps(rows, sitemapsHeld());
+        return new ReportPage(ReportPage.TITLE, found.size(), 1, found.size() > Paging.PAGE_SIZE ? 2 : 1, Paging.PAGE_SIZE,
+                zone.getId(), at.token(), !at.equals(newest), rows, true);
+    }
+
+    /**
+     * Counts the default view, then what its first page, patterns and overview show, on the caller's
+     * thread: serve's warm-up, so that the first reader finds them counted (a first page asked meanwhile
+     * is shown without its count rather than wait for it). The patterns and overview are counted after
+     * the first page's count, so they do not share the cores with it; so is {@code afterFirstPage} (run
+     * even when the count fails), what else serve reads of the whole store when it starts.
+     */
+    public void warmUp(Runnable afterFirstPage) {
+        try {
+            index.counts(HitFilter.ERRORS, store.snapshot());
+            page(ReportRequest.FIRST_PAGE);
+        } finally {
+            afterFirstPage.run();
+        }
+        startCounting();
     }
 
     /** Every matching row at the request's snapshot, newest first, streamed a time slice at a time. */
@@ -271,6 +309,7 @@ public final class CrawlErrorReport {
 
     /** Stops counting, after the count that is running, if any: call it before the store closes. */
     public void close() {
+        index.close();
         cube.close();
         counts.close();
         shapes.close();

@@ -12,6 +12,9 @@ import java.util.List;
  * @param at       the snapshot the page belongs to: links to the other pages carry it, so they show
  *                 the same hits however many arrive meanwhile
  * @param newer    whether the store holds newer hits or verdicts than this snapshot
+ * @param counting whether the view's hits are still being counted (a first page asked just after a
+ *                 large store was opened): then {@code total} and {@code pages} say only how many
+ *                 are known so far (this page's rows, and one more when another page follows)
  */
 public record ReportPage(
         String title,
@@ -22,7 +25,8 @@ public record ReportPage(
         String timeZone,
         String at,
         boolean newer,
-        List<ReportRow> rows) {
+        List<ReportRow> rows,
+        boolean counting) {
 
     public static final String TITLE = "Crawler Crawl Errors";
 

@@ -6,13 +6,23 @@ import dev.crawlerrors.store.MinuteChange;
 import dev.crawlerrors.store.MinuteCounts;
 import dev.crawlerrors.store.Snapshot;
 import dev.crawlerrors.text.Futures;
+import dev.crawlerrors.text.Threads;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The report's read model: for each view (a filter) at a snapshot, how many of its hits fall in
@@ -25,6 +35,9 @@ import java.util.concurrent.CompletableFuture;
  * out, within a memory budget; readers asking for the same view at once share one computation.
  * A view filtered by {@code in_sitemap} is kept under the sitemaps' reads too, and counted again
  * (not brought up to date) when a sitemap is read again: its hits are the sitemap's, not frozen.
+ * A reader that cannot wait for a view's first count (the first page of a large store, just after
+ * serve starts) asks with a bound: the count goes on in the background, one view at a time, and
+ * the reader is answered without it.
  */
 public final class ViewIndex {
 
@@ -33,6 +46,10 @@ public final class ViewIndex {
     }
 
     private static final long MINUTE_MILLIS = 60_000;
+    /** Views waiting for the background count; a reader asking past them is answered without its count. */
+    private static final int QUEUED_COUNTS = 16;
+    /** How long closing waits for a background count that is running. */
+    private static final Duration CLOSE_WAIT = Duration.ofSeconds(60);
 
     private final HitReader store;
     private final KeptCube[] cubes;
@@ -41,6 +58,8 @@ public final class ViewIndex {
     private final LinkedHashMap<Key, MinuteCounts> views = new LinkedHashMap<>(64, 0.75f, true);
     private final Map<Key, CompletableFuture<MinuteCounts>> computing = new HashMap<>();
     private long bytes;
+    private final ThreadPoolExecutor background = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
+            new ArrayBlockingQueue<>(QUEUED_COUNTS), Threads.daemons("report-views"));
 
     /** @param budgetBytes the memory the kept views may take (a month of minutes is under 1 MB a view) */
     public ViewIndex(HitReader store, long budgetBytes) {
@@ -65,19 +84,27 @@ public final class ViewIndex {
      * same view over all time cut to the range: counted once, it answers every range of it.
      */
     public MinuteCounts counts(HitFilter filter, Snapshot snapshot) {
+        return counts(filter, snapshot, null).orElseThrow();
+    }
+
+    /**
+     * The view's minute counts at {@code snapshot} if they are counted within {@code wait}; a count
+     * not done by then goes on in the background (null: no bound, the caller counts if no one does).
+     */
+    public Optional<MinuteCounts> counts(HitFilter filter, Snapshot snapshot, Duration wait) {
         if (filter.from() == null && filter.to() == null) {
-            return allTime(filter, snapshot);
+            return allTime(filter, snapshot, wait);
         }
         long from = filter.from() == null ? Long.MIN_VALUE : filter.from().toEpochMilli();
         long to = filter.to() == null ? Long.MAX_VALUE : filter.to().toEpochMilli();
         if ((filter.from() != null && from % MINUTE_MILLIS != 0) || (filter.to() != null && to % MINUTE_MILLIS != 0)) {
-            return allTime(filter, snapshot);
+            return allTime(filter, snapshot, wait);
         }
-        return allTime(filter.withTimes(null, null), snapshot).within(from, to);
+        return allTime(filter.withTimes(null, null), snapshot, wait).map(counts -> counts.within(from, to));
     }
 
-    /** The minute counts of {@code filter} as it is, kept. */
-    private MinuteCounts allTime(HitFilter filter, Snapshot snapshot) {
+    /** The minute counts of {@code filter} as it is, kept; empty when {@code wait} (if any) passed first. */
+    private Optional<MinuteCounts> allTime(HitFilter filter, Snapshot snapshot, Duration wait) {
         Key key = new Key(filter, snapshot, filter.inSitemap() == null ? "" : sitemaps.token());
         CompletableFuture<MinuteCounts> mine;
         CompletableFuture<MinuteCounts> theirs;
@@ -86,7 +113,7 @@ public final class ViewIndex {
         synchronized (this) {
             MinuteCounts kept = views.get(key);
             if (kept != null) {
-                return kept;
+                return Optional.of(kept);
             }
             theirs = computing.get(key);
             if (theirs == null) {
@@ -101,8 +128,59 @@ public final class ViewIndex {
             }
         }
         if (theirs != null) {
-            return Futures.join(theirs);
+            if (wait != null) {
+                return waitFor(theirs, wait);
+            }
+            if (theirs.isCancelled()) {
+                return allTime(filter, snapshot, null); // its background count was refused: counted here instead
+            }
+            try {
+                return Optional.of(Futures.join(theirs));
+            } catch (CancellationException e) {
+                return allTime(filter, snapshot, null);
+            }
         }
+        if (wait == null) {
+            return Optional.of(compute(key, mine, base, baseCounts));
+        }
+        try {
+            background.execute(() -> {
+                try {
+                    compute(key, mine, base, baseCounts);
+                } catch (RuntimeException | Error e) {
+                    // the readers that wait for it are told; a later one counts again
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            synchronized (this) {
+                computing.remove(key);
+            }
+            mine.cancel(false); // a reader that joined it meanwhile counts it itself
+            return Optional.empty();
+        }
+        return waitFor(mine, wait);
+    }
+
+    /** What {@code counting} gives within {@code wait}, else empty (it goes on); its failure is thrown. */
+    private static Optional<MinuteCounts> waitFor(CompletableFuture<MinuteCounts> counting, Duration wait) {
+        try {
+            return Optional.of(counting.get(wait.toNanos(), TimeUnit.NANOSECONDS));
+        } catch (TimeoutException e) {
+            return Optional.empty();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Optional.empty();
+        } catch (CancellationException e) {
+            return Optional.empty(); // refused by the background count, which had views enough waiting
+        } catch (ExecutionException e) {
+            return Optional.of(Futures.join(counting));
+        }
+    }
+
+    /** Counts the view of {@code key} (kept and given to the readers waiting for {@code mine}). */
+    private MinuteCounts compute(Key key, CompletableFuture<MinuteCounts> mine, Key base, MinuteCounts baseCounts) {
+        HitFilter filter = key.filter();
+        Snapshot snapshot = key.snapshot();
         try {
             MinuteCounts counts = compute(filter, snapshot, base, baseCounts);
             synchronized (this) {
@@ -160,6 +238,16 @@ public final class ViewIndex {
             }
             bytes -= entry.getValue().bytes();
             eldest.remove();
+        }
+    }
+
+    /** Stops counting in the background, after the count that is running, if any: call it before the store closes. */
+    public void close() {
+        background.shutdown();
+        try {
+            background.awaitTermination(CLOSE_WAIT.toSeconds(), TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

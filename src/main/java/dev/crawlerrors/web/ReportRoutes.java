@@ -123,12 +123,13 @@ final class ReportRoutes {
         boolean recorded = page.total() > 0 || health.size() > 0;
         boolean filtered = ctx.queryParamMap().keySet().stream().anyMatch(k -> !k.equals("page") && !k.equals("at"));
         // the summary at the page's snapshot: its figures add up to the header's total
-        Overview summary = report.summary(request, page).orElse(null);
+        // (none while the page's own count goes on: it is asked for once that is done)
+        Overview summary = page.counting() ? null : report.summary(request, page).orElse(null);
         ReportView view = new ReportView(page, new ReportLinks(ctx.queryParamMap(), page.at()), recorded, filtered, sources,
                 nothingProvable, summary, request.filter().hiddenBotTypes());
-        // a page whose summary is still being counted is shown without it, and not kept so; its rows' and its
-        // filter's sitemaps are in its address (a sitemap's read makes no new snapshot)
-        return new RenderedPages.Rendered(page("report.jte", view).getBytes(StandardCharsets.UTF_8), summary != null);
+        // a page whose summary or total is still being counted is shown without it, and not kept so; its rows'
+        // and its filter's sitemaps are in its address (a sitemap's read makes no new snapshot)
+        return new RenderedPages.Rendered(page("report.jte", view).getBytes(StandardCharsets.UTF_8), summary != null && !page.counting());
     }
 
     void json(Context ctx) {
@@ -138,7 +139,8 @@ final class ReportRoutes {
         ctx.contentType("application/json; charset=utf-8").result(rendered.answer("json", address,
                 report::newest, () -> {
                     try {
-                        return new RenderedPages.Rendered(JSON.writeValueAsBytes(report.page(request)), true);
+                        ReportPage page = report.page(request);
+                        return new RenderedPages.Rendered(JSON.writeValueAsBytes(page), !page.counting());
                     } catch (IOException e) {
                         throw new UncheckedIOException(e);
                     }

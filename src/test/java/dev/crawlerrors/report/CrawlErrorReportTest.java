@@ -66,9 +66,10 @@ class CrawlErrorReportTest {
         ReportConfig config = ReportConfig.in(ZoneOffset.UTC);
 
         assertThat(config).isEqualTo(new ReportConfig(ZoneOffset.UTC, null, List.of(), ReportConfig.SUMMARY_WAIT,
-                ReportConfig.DEFAULT_INDEX_BYTES));
+                ReportConfig.DEFAULT_INDEX_BYTES, ReportConfig.UNCOUNTED_FROM));
         assertThat(config.withIndexBytes(1 << 20).withUrlNames(List.of("/{city}/{street}")))
-                .isEqualTo(new ReportConfig(ZoneOffset.UTC, null, List.of("/{city}/{street}"), ReportConfig.SUMMARY_WAIT, 1 << 20));
+                .isEqualTo(new ReportConfig(ZoneOffset.UTC, null, List.of("/{city}/{street}"), ReportConfig.SUMMARY_WAIT, 1 << 20,
+                        ReportConfig.UNCOUNTED_FROM));
     }
 
     @Test
