@@ -268,8 +268,8 @@ public abstract class CountCubeContract {
         return hits;
     }
 
-    /** {@code reader}, counting the minute counts asked of it. */
-    private static HitReader counting(HitReader reader, AtomicInteger counted) {
+    /** {@code reader}, counting the minute counts asked of it (also for the views' own tests). */
+    static HitReader counting(HitReader reader, AtomicInteger counted) {
         return (HitReader) Proxy.newProxyInstance(HitReader.class.getClassLoader(), new Class<?>[] {HitReader.class}, (proxy, method, args) -> {
             if (method.getName().equals("minuteCounts")) {
                 counted.incrementAndGet();

@@ -6,13 +6,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.crawlerrors.crawler.CrawlerHit;
 import dev.crawlerrors.store.HitFilter;
-import dev.crawlerrors.store.HitReader;
 import dev.crawlerrors.store.MinuteCounts;
 import dev.crawlerrors.store.Snapshot;
 import dev.crawlerrors.store.StatusRange;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,7 +41,7 @@ class ViewIndexRangesTest {
             store.writer().flush();
             Snapshot at = store.reader().snapshot();
             AtomicInteger counted = new AtomicInteger();
-            ViewIndex index = new ViewIndex(counting(store.reader(), counted), 64L << 20);
+            ViewIndex index = new ViewIndex(CountCubeContract.counting(store.reader(), counted), 64L << 20);
             HitFilter notFound = new HitFilter(List.of(new StatusRange(404, 404)), Set.of(), Set.of(), null, null, null, null);
 
             for (int i = 0; i < 40; i++) {
@@ -71,19 +68,5 @@ class ViewIndexRangesTest {
             assertThat(derived.locate(skip, 100)).as("hit " + skip + " of " + filter).isEqualTo(counted.locate(skip, 100));
         }
         assertThat(derived.slices(500)).isEqualTo(counted.slices(500));
-    }
-
-    /** {@code reader}, counting the minute counts asked of it. */
-    private static HitReader counting(HitReader reader, AtomicInteger counted) {
-        return (HitReader) Proxy.newProxyInstance(HitReader.class.getClassLoader(), new Class<?>[] {HitReader.class}, (proxy, method, args) -> {
-            if (method.getName().equals("minuteCounts")) {
-                counted.incrementAndGet();
-            }
-            try {
-                return method.invoke(reader, args);
-            } catch (InvocationTargetException e) {
-                throw e.getCause();
-            }
-        });
     }
 }
