@@ -22,6 +22,7 @@ import dev.crawlerrors.text.Failures;
 import dev.crawlerrors.text.ShownText;
 import dev.crawlerrors.text.Threads;
 import dev.crawlerrors.web.ReportServer;
+import dev.crawlerrors.web.ServerClasses;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -92,6 +93,7 @@ final class ServeCommand implements Callable<Integer> {
         store.validate();
         server.check();
         urlNames.check();
+        ServerClasses.loadInBackground(); // beside the catalog's and the store's opening, not after them
         java.time.Duration sitemapRefresh = sitemaps.refresh();
         String siteHost = sitemaps.host();
         CrawlerCatalog catalog = store.catalog();
