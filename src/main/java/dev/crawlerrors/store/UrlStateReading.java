@@ -53,6 +53,11 @@ public abstract class UrlStateReading implements UrlStates {
     /** The histories at {@code at} of the URLs numbered {@code keys} (those that have hits then); with each hit's address when {@code addresses}. */
     protected abstract void histories(Collection<Long> keys, Snapshot at, boolean addresses, Consumer<UrlHistory> each);
 
+    /** The history at {@code at} of the URL {@code key}, if it has hits then, with each hit's address; an engine may skip reading its name. */
+    protected void history(UrlKey key, Snapshot at, Consumer<UrlHistory> each) {
+        histories(List.of(key.number()), at, true, each);
+    }
+
     /** The numbers of the URLs with the request target {@code url}, on any host, that have hits at {@code at}. */
     protected abstract Set<Long> hostsOf(String url, Snapshot at);
 
@@ -125,7 +130,7 @@ public abstract class UrlStateReading implements UrlStates {
         folding.readLock().lock();
         try {
             List<UrlHistory> found = new ArrayList<>(1);
-            histories(List.of(key.number()), at, true, found::add);
+            history(key, at, found::add);
             return found.stream().filter(h -> !h.hits().isEmpty() && h.key().equals(key)).findFirst();
         } finally {
             folding.readLock().unlock();
