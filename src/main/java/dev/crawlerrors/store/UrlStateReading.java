@@ -38,6 +38,9 @@ public abstract class UrlStateReading implements UrlStates {
     /** The views' counts and first rows of the kept states, until the next fold. */
     private final KeptPages keptPages = new KeptPages();
 
+    /** The views' counts and first rows made from the histories, each at its snapshot. */
+    private final MadePages madePages = new MadePages();
+
     /**
      * The kept states of {@code scope} that {@code query} takes by URL and state, but those of
      * {@code excluded}, in its order, from {@code offset}, at most {@code limit}; with how many it takes.
@@ -222,10 +225,14 @@ public abstract class UrlStateReading implements UrlStates {
         return made;
     }
 
-    /** A page of a view made whole from the histories: the first {@code offset + limit} kept in a bounded heap. */
+    /** A page of a view made whole from the histories, its first pages kept for the next reads at the same snapshot. */
     private UrlPage made(UrlQuery query, Snapshot at, long offset, int limit) {
+        return madePages.page(query, at, offset, limit, wanted -> first(query, at, wanted));
+    }
+
+    /** The first {@code wanted} rows of a view made whole from the histories, kept in a bounded heap, and its number. */
+    private UrlPage first(UrlQuery query, Snapshot at, long wanted) {
         Comparator<UrlState> order = query.sort().order();
-        long wanted = offset + limit;
         PriorityQueue<UrlState> first = new PriorityQueue<>(order.reversed());
         long[] total = {0};
         histories(query, at, history -> take(query, history, state -> {
@@ -239,8 +246,7 @@ public abstract class UrlStateReading implements UrlStates {
         }));
         List<UrlState> sorted = new ArrayList<>(first);
         sorted.sort(order);
-        List<UrlState> rows = offset >= sorted.size() ? List.of() : sorted.subList((int) offset, sorted.size());
-        return new UrlPage(total[0], rows);
+        return new UrlPage(total[0], sorted);
     }
 
     private static SitemapUrl sitemapKey(UrlState state) {
