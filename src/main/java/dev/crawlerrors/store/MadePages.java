@@ -18,7 +18,7 @@ final class MadePages {
     /** How many rows of each view are kept: its first five pages. */
     static final int FIRST_ROWS = KeptPages.FIRST_ROWS;
     /** How many views are kept at most, the least recently read dropped first. */
-    private static final int VIEWS = 16;
+    private static final int VIEWS = 32;
 
     private record View(UrlQuery query, Snapshot at) {
     }
