@@ -14,7 +14,8 @@
 #   - the import of the month with URL states kept: wall time; BASELINE_JAR=path/to/crawl-errors.jar
 #     (a build without them) imports the same log first, alternating, for the ratio
 #   - the first page of the report (/api/crawl-errors): the baseline the URL pages are read against
-#   - the URLs page: default view (broken now), and filtered (one crawler, a prefix, one day)
+#   - the URLs page: default view (broken now), and filtered (one crawler, a prefix, one day), then
+#     the second page of each filtered view
 #   - a URL's own page (/api/crawl-errors/url?url=...), a different URL each request
 #   - serve's peak resident memory (VmHWM)
 # p50 and p99 in milliseconds, each request with curl, one at a time.
@@ -114,6 +115,8 @@ urls_filtered() {
   printf '/api/crawl-errors/urls?crawler=Googlebot+Smartphone&url=%%2Fantwerpen%%2F&from=2026-10-%02d&to=2026-10-%02d&state=broken,redirected,ok\n' \
     "$day" "$((day + 1))"
 }
+# the next page of each filtered view (the page after one read just before: its view made once a snapshot)
+urls_filtered_next() { urls_filtered "$1" | sed 's/$/\&page=2/'; }
 # URLs of every state, crawled last, for their own pages
 curl -s "$base/api/crawl-errors/urls?state=broken,redirected,ok&sort=last_crawled" | python3 -c '
 import json, sys, urllib.parse
@@ -127,6 +130,7 @@ timed "report, first pages" report
 timed "URLs, default view" urls_default
 timed "URLs, one crawler" urls_crawler
 timed "URLs, filtered" urls_filtered
+timed "URLs, filtered, page 2" urls_filtered_next
 timed "a URL's own page" one_url
 timed "report, first pages (again)" report
 echo "serve's peak resident memory: $(awk '/VmHWM/ {print $2, $3}' "/proc/$serve/status")"

@@ -38,6 +38,9 @@ public abstract class UrlStateReading implements UrlStates {
     /** The views' counts and first rows of the kept states, until the next fold. */
     private final KeptPages keptPages = new KeptPages();
 
+    /** The views' counts and first rows made from the histories, each at its snapshot. */
+    private final MadePages madePages = new MadePages();
+
     /**
      * The kept states of {@code scope} that {@code query} takes by URL and state, but those of
      * {@code excluded}, in its order, from {@code offset}, at most {@code limit}; with how many it takes.
@@ -52,6 +55,11 @@ public abstract class UrlStateReading implements UrlStates {
 
     /** The histories at {@code at} of the URLs numbered {@code keys} (those that have hits then); with each hit's address when {@code addresses}. */
     protected abstract void histories(Collection<Long> keys, Snapshot at, boolean addresses, Consumer<UrlHistory> each);
+
+    /** The history at {@code at} of the URL {@code key}, if it has hits then, with each hit's address; an engine may skip reading its name. */
+    protected void history(UrlKey key, Snapshot at, Consumer<UrlHistory> each) {
+        histories(List.of(key.number()), at, true, each);
+    }
 
     /** The numbers of the URLs with the request target {@code url}, on any host, that have hits at {@code at}. */
     protected abstract Set<Long> hostsOf(String url, Snapshot at);
@@ -125,7 +133,7 @@ public abstract class UrlStateReading implements UrlStates {
         folding.readLock().lock();
         try {
             List<UrlHistory> found = new ArrayList<>(1);
-            histories(List.of(key.number()), at, true, found::add);
+            history(key, at, found::add);
             return found.stream().filter(h -> !h.hits().isEmpty() && h.key().equals(key)).findFirst();
         } finally {
             folding.readLock().unlock();
@@ -217,10 +225,14 @@ public abstract class UrlStateReading implements UrlStates {
         return made;
     }
 
-    /** A page of a view made whole from the histories: the first {@code offset + limit} kept in a bounded heap. */
+    /** A page of a view made whole from the histories, its first pages kept for the next reads at the same snapshot. */
     private UrlPage made(UrlQuery query, Snapshot at, long offset, int limit) {
+        return madePages.page(query, at, offset, limit, wanted -> first(query, at, wanted));
+    }
+
+    /** The first {@code wanted} rows of a view made whole from the histories, kept in a bounded heap, and its number. */
+    private UrlPage first(UrlQuery query, Snapshot at, long wanted) {
         Comparator<UrlState> order = query.sort().order();
-        long wanted = offset + limit;
         PriorityQueue<UrlState> first = new PriorityQueue<>(order.reversed());
         long[] total = {0};
         histories(query, at, history -> take(query, history, state -> {
@@ -234,8 +246,7 @@ public abstract class UrlStateReading implements UrlStates {
         }));
         List<UrlState> sorted = new ArrayList<>(first);
         sorted.sort(order);
-        List<UrlState> rows = offset >= sorted.size() ? List.of() : sorted.subList((int) offset, sorted.size());
-        return new UrlPage(total[0], rows);
+        return new UrlPage(total[0], sorted);
     }
 
     private static SitemapUrl sitemapKey(UrlState state) {

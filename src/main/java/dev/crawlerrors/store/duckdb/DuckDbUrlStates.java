@@ -341,6 +341,17 @@ final class DuckDbUrlStates extends UrlStateReading {
 
     @Override
     protected void histories(Collection<Long> keys, Snapshot at, boolean addresses, Consumer<UrlHistory> each) {
+        histories(keys, at, addresses, this::names, each);
+    }
+
+    /** One URL's history: its name is the one asked for, so {@code url_names} is not read (a scan of every URL's number). */
+    @Override
+    protected void history(UrlKey key, Snapshot at, Consumer<UrlHistory> each) {
+        histories(List.of(key.number()), at, true, found -> Map.of(key.number(), key), each);
+    }
+
+    private void histories(Collection<Long> keys, Snapshot at, boolean addresses, java.util.function.Function<Set<Long>, Map<Long, UrlKey>> naming,
+            Consumer<UrlHistory> each) {
         if (keys.isEmpty()) {
             return;
         }
@@ -356,7 +367,10 @@ final class DuckDbUrlStates extends UrlStateReading {
                     }
                     return null;
                 });
-        Map<Long, UrlKey> named = names(found.keySet());
+        if (found.isEmpty()) {
+            return;
+        }
+        Map<Long, UrlKey> named = naming.apply(found.keySet());
         for (Map.Entry<Long, List<UrlHit>> history : found.entrySet()) {
             UrlKey key = named.get(history.getKey());
             if (key == null) {
