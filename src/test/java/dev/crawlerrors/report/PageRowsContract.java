@@ -9,12 +9,9 @@ import dev.crawlerrors.crawler.Verdict;
 import dev.crawlerrors.crawler.Verification;
 import dev.crawlerrors.ingest.Hit;
 import dev.crawlerrors.store.HitFilter;
-import dev.crawlerrors.store.HitReader;
 import dev.crawlerrors.store.HitStore;
 import dev.crawlerrors.store.Snapshot;
 import dev.crawlerrors.store.StatusRange;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -46,7 +43,7 @@ public abstract class PageRowsContract {
             store.writer().append(hits(new SplittableRandom(34), 2_450, 0));
             store.writer().flush();
             AtomicInteger reads = new AtomicInteger();
-            CrawlErrorReport report = new CrawlErrorReport(countingRows(store.reader(), reads), ReportConfig.in(ZoneOffset.UTC));
+            CrawlErrorReport report = new CrawlErrorReport(CountCubeContract.counting(store.reader(), "rows", reads), ReportConfig.in(ZoneOffset.UTC));
             CrawlErrorReport plain = new CrawlErrorReport(store.reader(), ReportConfig.in(ZoneOffset.UTC).withIndexBytes(0));
             try {
                 for (HitFilter filter : List.of(HitFilter.ERRORS, HitFilter.ERRORS.withStatuses(List.of(new StatusRange(400, 499))))) {
@@ -98,19 +95,5 @@ public abstract class PageRowsContract {
             hits.add(new CrawlerHit(hit, crawler, new Verdict(verdict, "test " + verdict)));
         }
         return hits;
-    }
-
-    /** {@code reader}, counting the pages' rows asked of it. */
-    private static HitReader countingRows(HitReader reader, AtomicInteger reads) {
-        return (HitReader) Proxy.newProxyInstance(HitReader.class.getClassLoader(), new Class<?>[] {HitReader.class}, (proxy, method, args) -> {
-            if (method.getName().equals("rows")) {
-                reads.incrementAndGet();
-            }
-            try {
-                return method.invoke(reader, args);
-            } catch (InvocationTargetException e) {
-                throw e.getCause();
-            }
-        });
     }
 }
