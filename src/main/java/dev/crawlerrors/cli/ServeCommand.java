@@ -14,18 +14,22 @@ import dev.crawlerrors.pipeline.PushedLines;
 import dev.crawlerrors.pipeline.SitemapReads;
 import dev.crawlerrors.pipeline.VerdictRechecks;
 import dev.crawlerrors.report.CrawlErrorReport;
+import dev.crawlerrors.store.DamagedStoreException;
 import dev.crawlerrors.store.HitStore;
+import dev.crawlerrors.store.StoreHealth;
 import dev.crawlerrors.store.TappedStore;
 import dev.crawlerrors.text.Failures;
 import dev.crawlerrors.text.ShownText;
 import dev.crawlerrors.text.Threads;
 import dev.crawlerrors.web.ReportServer;
+import dev.crawlerrors.web.ServerClasses;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import picocli.CommandLine.Model.CommandSpec;
@@ -89,6 +93,7 @@ final class ServeCommand implements Callable<Integer> {
         store.validate();
         server.check();
         urlNames.check();
+        ServerClasses.loadInBackground(); // beside the catalog's and the store's opening, not after them
         java.time.Duration sitemapRefresh = sitemaps.refresh();
         String siteHost = sitemaps.host();
         CrawlerCatalog catalog = store.catalog();
@@ -209,32 +214,45 @@ final class ServeCommand implements Callable<Integer> {
         serveUntilStopped(server, report, hits, store, displayHost, feeds, () -> { });
     }
 
-    /** As above, running {@code afterFirstPage} once the report's first page is counted (or could not be). */
+    /**
+     * As above, running {@code afterFirstPage} once the report's first page is counted (or could not
+     * be), and reading then what the store's opening did not ({@link StoreHealth#checkNewest}): damage
+     * found there stops serve, which fails with the sentence it refuses a damaged store with.
+     */
     static void serveUntilStopped(ReportServer server, CrawlErrorReport report, HitStore hits, ServingFrom store, String displayHost,
             List<AutoCloseable> feeds, Runnable afterFirstPage) throws InterruptedException {
+        CountDownLatch stopped = new CountDownLatch(1);
+        AtomicReference<DamagedStoreException> damaged = new AtomicReference<>();
+        Runnable checkRest = () -> Threads.startDaemon("store-check", () -> {
+            try {
+                hits.health().checkReadable();
+            } catch (DamagedStoreException e) {
+                damaged.set(e);
+                stopped.countDown();
+            } catch (RuntimeException e) {
+                // a store that does not answer now: /health and the pages say so while it does not
+            }
+        });
         // the report's first page is counted now, not when the first reader asks for it; the default
         // view's patterns and overview after it, in the background, so they do not share the cores with it
         Threads.startDaemon("report-warm-up", () -> {
             try {
-                report.warmUp(afterFirstPage);
+                report.warmUp(() -> {
+                    try {
+                        afterFirstPage.run();
+                    } finally {
+                        checkRest.run();
+                    }
+                });
             } catch (RuntimeException e) {
                 // the first reader's request will say what is wrong; a serve stopped first has nothing left to count for
             }
         });
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            server.close();
-            for (AutoCloseable feed : feeds) {
-                try {
-                    feed.close();
-                } catch (Exception e) {
-                    System.err.println("crawl-errors: stopping a source failed: " + ShownText.of(Failures.message(e)));
-                }
-            }
-            report.close(); // the counting in the background stops before the store closes
-            hits.close();
+        Thread shutdown = new Thread(() -> {
+            stop(server, feeds, report, hits);
             stopped.countDown();
-        }, "shutdown"));
+        }, "shutdown");
+        Runtime.getRuntime().addShutdownHook(shutdown);
         String file = ShownText.of(store.shown());
         System.out.println("Store: " + ShownText.of(hits.describe()) + ".");
         System.out.println("Serving the report at " + server.scheme() + "://" + displayHost + ":" + server.port() + "/crawl-errors"
@@ -246,5 +264,29 @@ final class ServeCommand implements Callable<Integer> {
                     + " FILE, or serve the store your imports use with --db.");
         }
         stopped.await();
+        DamagedStoreException damage = damaged.get();
+        if (damage != null) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(shutdown);
+                stop(server, feeds, report, hits);
+            } catch (IllegalStateException e) {
+                // the JVM stops already: its hook closes what serves
+            }
+            throw damage; // said as a store refused at the start is
+        }
+    }
+
+    /** Closes the server, {@code feeds} in their order, the report's counting and the store last. */
+    private static void stop(ReportServer server, List<AutoCloseable> feeds, CrawlErrorReport report, HitStore hits) {
+        server.close();
+        for (AutoCloseable feed : feeds) {
+            try {
+                feed.close();
+            } catch (Exception e) {
+                System.err.println("crawl-errors: stopping a source failed: " + ShownText.of(Failures.message(e)));
+            }
+        }
+        report.close(); // the counting in the background stops before the store closes
+        hits.close();
     }
 }

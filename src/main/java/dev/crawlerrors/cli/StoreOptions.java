@@ -18,6 +18,7 @@ import dev.crawlerrors.crawler.verify.TrustedProxies;
 import dev.crawlerrors.store.HitStore;
 import dev.crawlerrors.store.StoreAddress;
 import dev.crawlerrors.store.StoreException;
+import dev.crawlerrors.store.StoreHealth;
 import dev.crawlerrors.store.StoreLimits;
 import dev.crawlerrors.store.WritableStore;
 import dev.crawlerrors.store.clickhouse.ClickHouseLocation;
@@ -29,6 +30,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZoneId;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
@@ -300,11 +302,12 @@ final class StoreOptions {
     }
 
     /**
-     * The store to serve from, with {@code readers} connections for report requests, once read as
-     * the report reads it: a damaged store is refused in one sentence that says what to do.
+     * The store to serve from, with {@code readers} connections for report requests, once its newest
+     * hits are read as the report's first page reads them ({@link StoreHealth#checkNewest}; serve reads
+     * the rest once it serves): a damaged store is refused in one sentence that says what to do.
      */
     HitStore openStore(int readers) {
-        return checked(() -> address().open(limits(readers)));
+        return checked(() -> address().open(limits(readers)), StoreHealth::checkNewest);
     }
 
     /**
@@ -312,7 +315,8 @@ final class StoreOptions {
      * import where the options say nothing; written through the serve that has it, when one does.
      */
     WritableStore openStoreForImport() {
-        return checked(() -> address().openForImport(limits(null), waits -> System.err.println("crawl-errors: " + ShownText.of(waits))));
+        return checked(() -> address().openForImport(limits(null), waits -> System.err.println("crawl-errors: " + ShownText.of(waits))),
+                StoreHealth::checkReadable);
     }
 
     /** What {@code --db-threads} and {@code --db-memory} ask, {@code readers} beside them; a value no engine can take is a usage error. */
@@ -329,8 +333,8 @@ final class StoreOptions {
         return new ParameterException(spec.commandLine(), option + ": " + e.getMessage());
     }
 
-    /** {@code opening}'s store once it answers; a limit its engine cannot take is a usage error. */
-    private <S extends WritableStore> S checked(Supplier<S> opening) {
+    /** {@code opening}'s store once {@code check} passes; a limit its engine cannot take is a usage error. */
+    private <S extends WritableStore> S checked(Supplier<S> opening, Consumer<StoreHealth> check) {
         S store;
         try {
             store = opening.get();
@@ -338,7 +342,7 @@ final class StoreOptions {
             throw refused(e);
         }
         try {
-            store.health().checkReadable();
+            check.accept(store.health());
             return store;
         } catch (RuntimeException e) {
             try {

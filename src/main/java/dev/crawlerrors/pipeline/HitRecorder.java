@@ -40,6 +40,7 @@ final class HitRecorder {
     /** The settler made last, for tests: {@link #takeSettler} leaves it here. */
     private volatile SignatureSettler latest;
     private boolean releaseAtOnce = true;
+    private CheckBudget checkBudget = CheckBudget.UNBOUNDED;
     private int settleCapacity = SignatureSettler.CAPACITY;
     private int settleThreads = SignatureSettler.threads();
     /** The host given to hits whose log records none ({@code --host}); null: they stay hostless. */
@@ -153,6 +154,7 @@ final class HitRecorder {
     private synchronized SignatureSettler settler() {
         if (settler == null) {
             settler = new SignatureSettler(kept, verdicts, signatures, settleCapacity, settleThreads, releaseAtOnce);
+            settler.budget(checkBudget);
             latest = settler;
         }
         return settler;
@@ -164,6 +166,11 @@ final class HitRecorder {
      */
     synchronized void releaseAfterCommit() {
         releaseAtOnce = false;
+    }
+
+    /** Bounds the CPU the signatures' checks beside the reader take ({@link CheckBudget}): an import's. */
+    synchronized void settleWithin(CheckBudget budget) {
+        checkBudget = budget;
     }
 
     /** Gives the hits whose log records no host {@code host} ({@code --host}), so they match a sitemap's URLs by host; null: none. */

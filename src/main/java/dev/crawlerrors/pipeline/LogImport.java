@@ -122,6 +122,7 @@ public final class LogImport {
         this.signatures = store.signatures();
         this.recorder = new HitRecorder(writer, signatures, store.verdicts(), identifier, verifier);
         recorder.releaseAfterCommit();
+        recorder.settleWithin(new CheckBudget(CheckBudget.IMPORT_SHARE));
         // detected once per family of logs, and checked on each (FamilyFormatChooser)
         this.formats = formats.detects() ? new FamilyFormatChooser(formats) : formats;
         this.verdicts = store.verdicts();

@@ -6,6 +6,7 @@ import dev.crawlerrors.crawler.signature.KeyDirectory;
 import dev.crawlerrors.crawler.signature.PendingSignature;
 import dev.crawlerrors.crawler.signature.SignatureOutcome;
 import dev.crawlerrors.crawler.signature.SignedHits;
+import dev.crawlerrors.crawler.signature.WebBotAuthVerifier;
 import dev.crawlerrors.store.SignatureStore;
 import dev.crawlerrors.store.StoredDirectory;
 import dev.crawlerrors.store.StoredSignature;
@@ -92,7 +93,7 @@ final class SignatureKeeping {
         for (StoredSignature waiting : kept.pending(RECHECK_ROUND)) {
             PendingSignature pending = new PendingSignature(waiting.origin(), waiting.keyid(), waiting.alg(),
                     waiting.base().getBytes(StandardCharsets.UTF_8), Base64.getDecoder().decode(waiting.signature()), waiting.requestMillis());
-            SignatureOutcome outcome = signed.verifier().recheck(pending, step -> { });
+            SignatureOutcome outcome = signed.verifier().recheck(pending, WebBotAuthVerifier.QUIET);
             if (outcome.pending() == null) {
                 found.add(new StoredVerdict(waiting.ip(), waiting.claimCrawler(), outcome.verdict()));
                 settled.put(CrawlerHit.claimKey(waiting.ip(), waiting.claimCrawler()), outcome.verdict());

@@ -5,6 +5,7 @@ import dev.crawlerrors.crawler.Verdict;
 import dev.crawlerrors.crawler.signature.PendingSignature;
 import dev.crawlerrors.crawler.signature.SignatureOutcome;
 import dev.crawlerrors.crawler.signature.SignedHits;
+import dev.crawlerrors.crawler.signature.WebBotAuthVerifier;
 import dev.crawlerrors.store.SignatureStore;
 import dev.crawlerrors.store.StoredVerdict;
 import dev.crawlerrors.store.VerdictStore;
@@ -13,9 +14,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.BlockingDeque;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.LinkedBlockingDeque;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
@@ -47,7 +48,7 @@ final class SignatureSettler {
     private final SignatureStore kept;
     private final VerdictStore verdicts;
     private final SignedHits signed;
-    private final BlockingQueue<Waiting> queue;
+    private final BlockingDeque<Waiting> queue;
     private final List<Thread> workers = new ArrayList<>();
     /** Queued or being checked. */
     private final AtomicLong outstanding = new AtomicLong();
@@ -60,6 +61,10 @@ final class SignatureSettler {
     private final List<String> unreleased = new ArrayList<>();
     private final boolean releaseAtOnce;
     private volatile boolean stopping;
+    /** The CPU the checks may take ({@link CheckBudget}); unbounded unless an import sets it. */
+    private volatile CheckBudget budget = CheckBudget.UNBOUNDED;
+    /** Whether the checks wait for their budget: what is queued then is left to the store. */
+    private volatile boolean held;
 
     /**
      * @param releaseAtOnce whether a batch's store rows go as soon as its verdicts are committed
@@ -70,7 +75,7 @@ final class SignatureSettler {
         this.kept = kept;
         this.verdicts = verdicts;
         this.signed = signed;
-        this.queue = new ArrayBlockingQueue<>(capacity);
+        this.queue = new LinkedBlockingDeque<>(capacity);
         this.releaseAtOnce = releaseAtOnce;
         for (int i = 0; i < threads; i++) {
             workers.add(Thread.ofPlatform().daemon().name("signature-check-" + i).start(this::work));
@@ -82,6 +87,11 @@ final class SignatureSettler {
         return Math.max(1, Runtime.getRuntime().availableProcessors() - 1);
     }
 
+    /** Bounds the CPU the checks take from now on. */
+    void budget(CheckBudget within) {
+        budget = within;
+    }
+
     /** Queues a signature already kept in the store; without room, it stays there alone, for the next check of the store. */
     void offer(Waiting waiting) {
         offered.incrementAndGet();
@@ -91,11 +101,14 @@ final class SignatureSettler {
         }
     }
 
-    /** Waits up to {@code millis} until every signature queued is settled; whether all are. */
+    /**
+     * Waits up to {@code millis} until every signature queued is settled; whether all are. Returns
+     * at once when the checks wait for their budget: the rest are the store's.
+     */
     boolean awaitIdle(long millis) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
         while (outstanding.get() > 0) {
-            if (System.nanoTime() >= deadline) {
+            if (held || System.nanoTime() >= deadline) {
                 return false;
             }
             Thread.sleep(10);
@@ -151,41 +164,64 @@ final class SignatureSettler {
     private void work() {
         List<Waiting> batch = new ArrayList<>(BATCH);
         while (!stopping) {
+            int requeued = 0;
             try {
+                held = !budget.allows();
+                if (held) {
+                    Thread.sleep(50);
+                    continue;
+                }
                 Waiting first = queue.poll(200, TimeUnit.MILLISECONDS);
                 if (first == null) {
                     continue;
                 }
                 batch.add(first);
                 queue.drainTo(batch, BATCH - 1);
-                settle(batch);
+                List<Waiting> left = settle(batch);
+                // what the budget did not cover goes back to the queue's head, still outstanding
+                for (int i = left.size() - 1; i >= 0; i--) {
+                    if (queue.offerFirst(left.get(i))) {
+                        requeued++;
+                    }
+                }
             } catch (InterruptedException e) {
                 return;
             } catch (RuntimeException e) {
                 Log.LOG.warn("checking signatures in the background failed: {}", e.getMessage());
             } finally {
-                outstanding.addAndGet(-batch.size());
+                outstanding.addAndGet(requeued - batch.size());
                 batch.clear();
             }
         }
     }
 
-    /** Checks a batch, hands its verdicts to the store in one step, and lets its rows go once they are committed. */
-    private void settle(List<Waiting> batch) {
+    /**
+     * Checks a batch, hands its verdicts to the store in one step, and lets its rows go once they
+     * are committed; returns the end of the batch its budget did not cover.
+     */
+    private List<Waiting> settle(List<Waiting> batch) {
         List<StoredVerdict> found = new ArrayList<>(batch.size());
         List<String> ids = new ArrayList<>(batch.size());
-        for (Waiting waiting : batch) {
+        List<Waiting> left = List.of();
+        for (int i = 0; i < batch.size(); i++) {
             if (stopping) {
                 break; // the rest stays in the store, waiting
             }
-            SignatureOutcome outcome = signed.verifier().recheck(waiting.pending(), step -> { });
+            if (!budget.allows()) {
+                left = batch.subList(i, batch.size());
+                break;
+            }
+            Waiting waiting = batch.get(i);
+            long start = budget.start();
+            SignatureOutcome outcome = signed.verifier().recheck(waiting.pending(), WebBotAuthVerifier.QUIET);
+            budget.spentSince(start);
             if (outcome.pending() == null) {
                 found.add(new StoredVerdict(waiting.ip(), waiting.claimCrawler(), outcome.verdict()));
                 ids.add(waiting.pending().id());
             }
         }
         if (found.isEmpty()) {
-            return;
+            return List.copyOf(left);
         }
         verdicts.updateAll(found);
         for (StoredVerdict v : found) {
@@ -199,6 +235,7 @@ final class SignatureSettler {
         if (releaseAtOnce) {
             release();
         }
+        return List.copyOf(left);
     }
 
     /** The logger, made on first use only: an import that never warns starts no logging (ImportStartTest). */

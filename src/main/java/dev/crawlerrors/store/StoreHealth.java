@@ -18,6 +18,18 @@ public interface StoreHealth {
      */
     void checkReadable();
 
+    /**
+     * Reads what {@link #checkReadable} reads of the newest hits only (enough to answer the report's
+     * first page) and the small tables whole: what {@code serve} reads before it listens, so that a
+     * store of millions of hits is not read whole before its first page; serve reads the rest after.
+     *
+     * @throws DamagedStoreException when the store is damaged
+     * @throws StoreException        when it cannot be read for another reason
+     */
+    default void checkNewest() {
+        checkReadable();
+    }
+
     /** Every hit stored, whatever its status or verdict; what this process appended is committed first, so it counts. */
     long size();
 }

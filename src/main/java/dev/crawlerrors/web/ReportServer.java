@@ -227,10 +227,14 @@ public final class ReportServer implements AutoCloseable {
         return HandlerType.commonHttp().contains(method) ? method.name() : "other";
     }
 
-    /** {@code ok} when the store can be read as the report reads it ({@link StoreHealth#checkReadable}); else 503 and why (with Retry-After when its server may answer again). */
+    /**
+     * {@code ok} when the store can be read as the report's first page reads it ({@link StoreHealth#checkNewest}:
+     * a monitor probes often, and serve reads the rest once at its start); else 503 and why (with
+     * Retry-After when its server may answer again). Damage any page met is told as well.
+     */
     private static void health(Context ctx, StoreHealth store) {
         try {
-            store.checkReadable();
+            store.checkNewest();
             ctx.json(Map.of("status", "ok"));
         } catch (DamagedStoreException e) {
             error(ctx, 503, e.getMessage(), Map.of());

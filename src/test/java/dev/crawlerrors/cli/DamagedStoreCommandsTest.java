@@ -10,6 +10,7 @@ import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -64,6 +65,32 @@ class DamagedStoreCommandsTest {
         assertThat(run.err()).startsWith("crawl-errors: the store " + db + " is damaged: part of it fails its checksum")
                 .endsWith(WHAT_TO_DO + System.lineSeparator());
         assertThat(run.out()).doesNotContain("Serving the report");
+    }
+
+    /**
+     * 300,000 hits with their oldest row group's addresses zeroed (the file's first block: 256 KiB
+     * from 12 KiB on). serve read every error hit before it listened (36 s at 10,000,000 hits); now
+     * it reads the newest row group, serves, reads the rest and stops as it would have refused.
+     */
+    @Test
+    void serveServesAStoreDamagedInItsOldestHitsThenStopsInOneSentence() throws Exception {
+        Path db = StoreFixture.copyOfStoreOf(dir.resolve("old-damaged.duckdb"), 300_000);
+        StoreFixture.zero(db, 12 * 1024, 256 * 1024);
+
+        CommandRun serve = assertTimeoutPreemptively(REFUSED_WITHIN, () -> CommandRun.of("serve", "--db", db.toString(), "--port", "0",
+                "--dns-server", "none", "--ip-ranges", SampleLogs.ipRanges(dir).toString()));
+        CommandRun check = CommandRun.of("check", "--db", db.toString());
+        CommandRun imported = CommandRun.importing(dir, db, Files.writeString(dir.resolve("access.log"), SampleLogs.line(1)).toString());
+
+        assertThat(serve.out()).contains("Serving the report at ");
+        assertThat(serve.exit()).isEqualTo(1);
+        assertThat(serve.err()).startsWith("crawl-errors: the store " + db + " is damaged: part of it fails its checksum")
+                .endsWith(WHAT_TO_DO + System.lineSeparator());
+        for (CommandRun refused : List.of(check, imported)) { // the other commands read the store whole before they go on
+            assertThat(refused.exit()).isEqualTo(1);
+            assertThat(refused.err()).startsWith("crawl-errors: the store " + db + " is damaged: part of it fails its checksum");
+        }
+        assertThat(imported.out()).doesNotContain("Crawler hits stored");
     }
 
     @Test

@@ -165,6 +165,31 @@ class SignatureSettlerTest {
     }
 
     @Test
+    void anImportsChecksStopAtTheirShareOfItsCpuAndTheRestWaitForServe() throws Exception {
+        List<String> lines = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            lines.add(signedLine("203.0.113." + (20 + i), "/page/" + i, "/page/" + i, now.minusSeconds(300 - i)));
+        }
+        try (DuckDbHitStore store = DuckDbHitStore.open(dir.resolve("hits.duckdb"))) {
+            LogImport job = newImport(store);
+            job.settleSignaturesWith(SignatureSettler.CAPACITY, 1);
+            job.recorder().settleWithin(new CheckBudget(1_000_000)); // the first check spends it
+
+            ImportSummary summary = run(job, lines);
+
+            assertThat(summary.signaturesChecked).as("checked until the budget was spent").isLessThanOrEqualTo(1);
+            assertThat(summary.signaturesChecked + summary.signaturesPending).isEqualTo(6);
+            assertThat(store.signatures().pendingCount()).as("the rest kept in the store").isEqualTo(summary.signaturesPending);
+            assertThat(printed(summary)).contains("still pending: " + summary.signaturesPending + ", their hits unverified until serve checks them.");
+
+            settleAsServeDoes(store);
+
+            assertThat(store.reader().page(ALL, 0, 10)).extracting(StoredHit::verification).containsOnly("verified").hasSize(6);
+            assertThat(store.signatures().pendingCount()).isZero();
+        }
+    }
+
+    @Test
     void anImportThatWaitsSettlesItsSignaturesBeforeItsSummary() throws Exception {
         try (DuckDbHitStore store = DuckDbHitStore.open(dir.resolve("hits.duckdb"))) {
             ImportSummary summary = importLog(store, List.of(

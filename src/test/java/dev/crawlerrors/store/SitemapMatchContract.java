@@ -107,6 +107,33 @@ public abstract class SitemapMatchContract {
         }
     }
 
+    /** More URLs than one batch of a store's writing holds, so each is handed over several times; a read dropped after them leaves the last. */
+    @Test
+    void aReadOfManyBatchesKeepsEveryUrlAndOneDroppedHalfWayKeepsTheLastGood() {
+        try (HitStore store = open()) {
+            store.writer().append(List.of(hit("2025-05-14T10:00:00Z", "/street/9999", 404, "www.example.be"),
+                    hit("2025-05-14T10:01:00Z", "/street/10001", 404, "www.example.be")));
+            store.writer().flush();
+            try (SitemapWrite read = store.sitemaps().replacing("many")) {
+                for (int i = 0; i < 10_000; i++) {
+                    assertThat(read.add(new SitemapUrl("www.example.be", "/street/" + i))).isTrue();
+                }
+                read.commit(Instant.parse("2025-05-14T09:00:00Z"));
+            }
+            try (SitemapWrite dropped = store.sitemaps().replacing("many")) {
+                for (int i = 10_000; i < 19_000; i++) {
+                    dropped.add(new SitemapUrl("www.example.be", "/street/" + i));
+                }
+            }
+            long[] held = new long[1];
+            store.sitemaps().forEachUrl("many", url -> held[0]++);
+            assertThat(held[0]).isEqualTo(10_000);
+            assertThat(store.sitemaps().sitemaps()).containsExactly(new StoredSitemap("many", Instant.parse("2025-05-14T09:00:00Z"), 10_000));
+            assertThat(store.reader().page(HitFilter.ERRORS.withInSitemap(true), 0, 10)).extracting(StoredHit::url)
+                    .containsExactly("/street/9999");
+        }
+    }
+
     @Test
     void noSitemapListsNothing() {
         try (HitStore store = open()) {

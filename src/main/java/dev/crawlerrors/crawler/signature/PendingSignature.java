@@ -16,11 +16,16 @@ import java.util.Base64;
  * @param base          the signature base rebuilt from the log
  * @param signature     the signature's bytes
  * @param requestMillis when the request was made
+ * @param id            a name for this signature alone: a digest of its key, base and bytes (its
+ *                      claim's group), computed once, as its hit, its store row and its settling each name it
  */
-public record PendingSignature(String origin, String keyid, String alg, byte[] base, byte[] signature, long requestMillis) {
+public record PendingSignature(String origin, String keyid, String alg, byte[] base, byte[] signature, long requestMillis, String id) {
 
-    /** A name for this signature alone: a digest of its key, base and bytes (its claim's group). */
-    public String id() {
+    public PendingSignature(String origin, String keyid, String alg, byte[] base, byte[] signature, long requestMillis) {
+        this(origin, keyid, alg, base, signature, requestMillis, idOf(origin, keyid, base, signature));
+    }
+
+    private static String idOf(String origin, String keyid, byte[] base, byte[] signature) {
         try {
             MessageDigest sha = MessageDigest.getInstance("SHA-256");
             sha.update(origin.getBytes(StandardCharsets.UTF_8));

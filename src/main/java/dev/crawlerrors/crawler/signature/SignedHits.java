@@ -98,12 +98,12 @@ public final class SignedHits {
         SignatureFields fields = hit.signed();
         SignedRequest request = SignedRequest.of(hit.method(), hit.host(), hit.url(), fields.signatureAgent());
         SignatureOutcome outcome = verifier.check(fields, request, hit.epochMillis(), hit.durationMs(), defer && pendingBudget.get() > 0,
-                step -> { });
+                WebBotAuthVerifier.QUIET);
         Crawler crawler = signers.of(outcome.signer());
         if (outcome.pending() != null && pendingBudget.getAndDecrement() <= 0) {
             pendingBudget.incrementAndGet();
             outcome = outcome.deferred()
-                    ? verifier.check(fields, request, hit.epochMillis(), hit.durationMs(), false, step -> { })
+                    ? verifier.check(fields, request, hit.epochMillis(), hit.durationMs(), false, WebBotAuthVerifier.QUIET)
                     : new SignatureOutcome(new Verdict(Verification.unverified, "not checked: " + outcome.signer()
                     + "'s directory could not be read, and " + MAX_PENDING + " signed requests already wait for it"), "unchecked",
                     outcome.signer(), null);

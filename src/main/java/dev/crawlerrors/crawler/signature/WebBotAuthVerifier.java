@@ -41,6 +41,8 @@ public final class WebBotAuthVerifier {
     private static final int MAX_CACHED = 20_000;
     /** What a deferred signature's verdict says until it is settled. */
     public static final String NOT_CHECKED_YET = "its signature is not checked yet";
+    /** The steps of a check nobody reads: their words are not built (an import checks every signed line). */
+    public static final Consumer<String> QUIET = step -> { };
     private static final DateTimeFormatter WHEN = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm'Z'").withZone(ZoneOffset.UTC);
 
     private final KeyDirectories directories;
@@ -112,13 +114,17 @@ public final class WebBotAuthVerifier {
 
     private SignatureOutcome one(WebBotAuthSignature signature, SignedRequest request, long requestMillis, double durationMs, boolean defer,
             Consumer<String> steps) {
-        steps.accept("signature " + signature.label() + ": covers " + StructuredFieldWriter.member(signature.params()));
+        if (steps != QUIET) {
+            steps.accept("signature " + signature.label() + ": covers " + StructuredFieldWriter.member(signature.params()));
+        }
         SignerOrigin origin = signature.agent();
         if (origin == null) {
             steps.accept("signer: " + signature.agentProblem());
             return unverified("no-signer", null, "the signature covers no Signature-Agent that names a signer's directory");
         }
-        steps.accept("signer: " + origin + ", directory " + KeyDirectory.url(origin.toString()));
+        if (steps != QUIET) {
+            steps.accept("signer: " + origin + ", directory " + KeyDirectory.url(origin.toString()));
+        }
         if (signature.signature() == null) {
             steps.accept("Signature: has no value labelled " + signature.label());
             return unverified("no-signature", origin, "Signature holds no value for its web-bot-auth signature");
@@ -132,7 +138,9 @@ public final class WebBotAuthVerifier {
         }
         long at = Math.floorDiv(requestMillis, 1000);
         long started = Double.isNaN(durationMs) ? at : Math.floorDiv(requestMillis - (long) durationMs, 1000);
-        steps.accept("times: created " + when(created) + ", expires " + when(expires) + ", request logged at " + when(at));
+        if (steps != QUIET) {
+            steps.accept("times: created " + when(created) + ", expires " + when(expires) + ", request logged at " + when(at));
+        }
         if (created > at + SKEW_SECONDS) {
             return spoofed("not-yet", origin, "the signature was created after the request was made: it was not made for it ("
                     + origin + ")");
@@ -152,7 +160,9 @@ public final class WebBotAuthVerifier {
                     : spoofed("cannot-match", origin, "the signature covers a component the logged request cannot have ("
                             + origin + ")");
         }
-        steps.accept("base:\n" + new String(base, StandardCharsets.UTF_8));
+        if (steps != QUIET) {
+            steps.accept("base:\n" + new String(base, StandardCharsets.UTF_8));
+        }
         if (!directories.source().allows(origin)) {
             steps.accept("directory: " + origin.authority() + " is not one this tool may read (" + directories.source().describe() + ")");
             return unverified("not-allowed", origin, origin + " is not among the signers whose directories this tool may read"
@@ -201,8 +211,10 @@ public final class WebBotAuthVerifier {
         Instant at = Instant.ofEpochMilli(requestMillis);
         SigningKey key = published.key();
         String thumbprint = key.thumbprint();
-        steps.accept("key: " + thumbprint + " (" + key.type() + "), in " + origin + "'s directory since " + when(published.firstSeen().fetchedAt())
-                + validity(key));
+        if (steps != QUIET) {
+            steps.accept("key: " + thumbprint + " (" + key.type() + "), in " + origin + "'s directory since " + when(published.firstSeen().fetchedAt())
+                    + validity(key));
+        }
         if ((key.notBefore() != null && at.getEpochSecond() < key.notBefore() - SKEW_SECONDS)
                 || (key.expires() != null && at.getEpochSecond() > key.expires() + SKEW_SECONDS)) {
             return spoofed("key-expired " + thumbprint, origin, "key " + thumbprint + " of " + origin + " was not valid when the request was made"
@@ -221,7 +233,9 @@ public final class WebBotAuthVerifier {
         String cacheKey = checkKey(origin, thumbprint, base, bytes);
         SignatureAlgorithm.Check check = checked.get(cacheKey);
         if (check == null && defer) {
-            steps.accept("signature: left to be checked in the background");
+            if (steps != QUIET) {
+                steps.accept("signature: left to be checked in the background");
+            }
             PendingSignature pending = new PendingSignature(origin.toString(), keyid, alg, base, bytes, requestMillis);
             return new SignatureOutcome(new Verdict(Verification.unverified, "signed for " + origin + " with key " + thumbprint
                     + "; check pending: " + NOT_CHECKED_YET + "; will check again"), "pending " + pending.id(), origin, pending, true);
@@ -233,11 +247,13 @@ public final class WebBotAuthVerifier {
             }
             checked.put(cacheKey, check);
         }
-        steps.accept("signature: " + algorithm.httpName() + " " + switch (check) {
-            case VALID -> "verifies";
-            case INVALID -> "does not verify";
-            case KEY_UNUSABLE -> "cannot be checked: this Java cannot use the key";
-        });
+        if (steps != QUIET) {
+            steps.accept("signature: " + algorithm.httpName() + " " + switch (check) {
+                case VALID -> "verifies";
+                case INVALID -> "does not verify";
+                case KEY_UNUSABLE -> "cannot be checked: this Java cannot use the key";
+            });
+        }
         return switch (check) {
             case VALID -> new SignatureOutcome(new Verdict(Verification.verified, "signed by " + origin + " with key " + thumbprint + " ("
                     + key.type() + ", in its directory since " + when(published.firstSeen().fetchedAt()) + validity(key) + ")"),

@@ -18,6 +18,8 @@ final class DuckDbHealth implements StoreHealth {
 
     /** The hits appended last that {@link #checkReadable} reads whole: a vector of DuckDB's. */
     private static final int LAST_APPENDED_READ = 2048;
+    /** The hits appended last whose error hits {@link #checkNewest} reads: a row group of DuckDB's. */
+    static final int NEWEST_READ = 122_880;
 
     private final DuckDbFailures failures;
     private final DuckDbQuery query;
@@ -39,6 +41,17 @@ final class DuckDbHealth implements StoreHealth {
      */
     @Override
     public void checkReadable() {
+        check(Long.MIN_VALUE);
+    }
+
+    /** As {@link #checkReadable}, the error hits of the newest row group only: what the first page's newest rows read. */
+    @Override
+    public void checkNewest() {
+        check(writer.snapshot().hits() - NEWEST_READ);
+    }
+
+    /** Reads as {@link #checkReadable} says, the error hits from id {@code fromId} on. */
+    private void check(long fromId) {
         DamagedStoreException seen = failures.damage();
         if (seen != null) {
             throw seen;
@@ -46,9 +59,10 @@ final class DuckDbHealth implements StoreHealth {
         Snapshot now = writer.snapshot();
         List<Object> params = new ArrayList<>();
         String errors = "SELECT count(*), sum(epoch_ms(h.ts) % 1000), sum(hash(h.ip, h.crawler, h.claim_id)) FROM hits h WHERE "
-                + DuckDbFilter.where(HitFilter.ERRORS, params) + " AND h.id <= ? AND "
+                + DuckDbFilter.where(HitFilter.ERRORS, params) + " AND h.id <= ? AND h.id > ? AND "
                 + reader.claims(HitFilter.ERRORS.effectiveVerifications(), now);
         params.add(now.hits());
+        params.add(fromId);
         query.run(errors, params, DuckDbHealth::oneRow);
         // a constant bound, so DuckDB skips every row group but the last by its min and max id
         query.run("SELECT sum(hash(COLUMNS(*))) FROM hits WHERE id > ?", List.of(now.hits() - LAST_APPENDED_READ), DuckDbHealth::oneRow);

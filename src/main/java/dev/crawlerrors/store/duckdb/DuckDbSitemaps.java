@@ -17,7 +17,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Consumer;
-import org.duckdb.DuckDBAppender;
 import org.duckdb.DuckDBConnection;
 
 /**
@@ -55,11 +54,11 @@ final class DuckDbSitemaps implements SitemapStore, AutoCloseable {
         }
     }
 
-    /** One read being written: a transaction on its own connection, the URLs through an appender. */
+    /** One read being written: a transaction on its own connection, the URLs through an appender on a thread of its own. */
     private final class Write implements SitemapWrite {
         private final String sitemap;
         private final DuckDBConnection own;
-        private final DuckDBAppender appender;
+        private final DuckDbSitemapRows rows;
         private final SitemapUrlsSeen seen = new SitemapUrlsSeen();
         private boolean committed;
 
@@ -72,7 +71,7 @@ final class DuckDbSitemaps implements SitemapStore, AutoCloseable {
                     delete.setString(1, sitemap);
                     delete.execute(); // a statement first: the Appender joins the open transaction only once one began it
                 }
-                appender = own.createAppender(DuckDBConnection.DEFAULT_SCHEMA, "sitemap_urls");
+                rows = new DuckDbSitemapRows(sitemap, own);
             } catch (SQLException | RuntimeException e) {
                 own.close();
                 throw e;
@@ -85,7 +84,7 @@ final class DuckDbSitemaps implements SitemapStore, AutoCloseable {
                 return false;
             }
             try {
-                appender.beginRow().append(sitemap).append(url.host()).append(url.target()).endRow();
+                rows.add(url);
             } catch (SQLException e) {
                 throw failures.of("cannot keep the URLs of sitemap " + sitemap, e);
             }
@@ -95,7 +94,7 @@ final class DuckDbSitemaps implements SitemapStore, AutoCloseable {
         @Override
         public void commit(Instant readAt) {
             try (PreparedStatement read = own.prepareStatement("INSERT OR REPLACE INTO sitemap_reads VALUES (?, ?, ?)")) {
-                appender.close();
+                rows.finish();
                 read.setString(1, sitemap);
                 read.setLong(2, readAt.toEpochMilli());
                 read.setLong(3, seen.size());
@@ -111,7 +110,7 @@ final class DuckDbSitemaps implements SitemapStore, AutoCloseable {
         public void close() {
             try (own) {
                 if (!committed) {
-                    appender.close();
+                    rows.close();
                     own.rollback();
                 }
             } catch (SQLException e) {

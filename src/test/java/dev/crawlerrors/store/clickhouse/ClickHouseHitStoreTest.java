@@ -25,6 +25,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
 
 /** The store's contract on a real two-shard ClickHouse cluster (and one plain server), as the embedded store keeps it. */
@@ -223,11 +224,14 @@ class ClickHouseHitStoreTest {
         try (ClickHouseHitStore store = open(db)) {
             store.writer().append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, VERIFIED)));
             store.health().checkReadable();
+            store.health().checkNewest();
             // the second shard lost its hits
             cluster.query(2, "DROP TABLE " + db + ".hits_local");
-            assertThatThrownBy(store.health()::checkReadable).isInstanceOf(StoreException.class)
-                    .hasMessageStartingWith("the ClickHouse store " + cluster.location(db).shown() + " cannot be read: ")
-                    .hasMessageEndingWith("; check that every server of it runs and answers");
+            for (ThrowingCallable check : List.<ThrowingCallable>of(store.health()::checkReadable, store.health()::checkNewest)) {
+                assertThatThrownBy(check).isInstanceOf(StoreException.class)
+                        .hasMessageStartingWith("the ClickHouse store " + cluster.location(db).shown() + " cannot be read: ")
+                        .hasMessageEndingWith("; check that every server of it runs and answers");
+            }
         }
     }
 
