@@ -50,13 +50,14 @@ public final class CrawlErrorReport {
     private final Duration summaryWait;
     private final long uncountedFrom;
     private final NewestRows newestRows;
+    private final KeptPageRows pageRows;
     private final KeptCounts<ErrorCounts> counts;
     private final KeptCounts<UrlShapes> shapes;
 
     /**
      * The report over {@code store}, read and shown as {@code config} says; its read model (the
      * views of {@link ViewIndex}) may take {@code config.indexBytes()}, and each of its two count
-     * cubes ({@link KeptCubes}) as much again.
+     * cubes ({@link KeptCubes}) and its pages' rows ({@link KeptPageRows}) as much again.
      *
      * @throws IllegalArgumentException saying which URL template is not one
      */
@@ -70,6 +71,7 @@ public final class CrawlErrorReport {
         this.summaryWait = config.summaryWait();
         this.uncountedFrom = config.uncountedFrom();
         this.newestRows = new NewestRows(store);
+        this.pageRows = new KeptPageRows(store, config.indexBytes());
         this.counts = new KeptCounts<>(store, ErrorCounts.counting(store, bucketMillis(config.zone())), KEPT_FILTERS, "report-counts");
         this.shapes = new KeptCounts<>(store, new KeptCounts.Counting<>() {
             @Override
@@ -139,10 +141,7 @@ public final class CrawlErrorReport {
         if (request.page() > pages) {
             throw new PageNotFoundException(request.page(), pages);
         }
-        MinuteCounts.Range range = counts.locate(Paging.offset(request.page()), Paging.PAGE_SIZE);
-        List<ReportRow> rows = range == null ? List.of()
-                : store.rows(filter, at, range.fromMillis(), range.toMillis(), range.skip(), Paging.PAGE_SIZE)
-                        .stream().map(this::row).toList();
+        List<ReportRow> rows = pageRows.page(filter, at, counts, request.page()).stream().map(this::row).toList();
         rows = withSitemaps(rows, sitemapsHeld());
         return new ReportPage(ReportPage.TITLE, total, request.page(), pages, Paging.PAGE_SIZE, zone.getId(), at.token(),
                 !at.equals(newest), rows, false);
@@ -213,6 +212,11 @@ public final class CrawlErrorReport {
     /** The bytes the count cube takes (0 until counted, or past its bound), for metrics. */
     public long cubeBytes() {
         return cube.footprint().get(1);
+    }
+
+    /** The bytes of the pages' rows kept packed ({@link KeptPageRows}), for metrics. */
+    public long pageRowsBytes() {
+        return pageRows.footprint()[1];
     }
 
     /** The read model, for metrics. */

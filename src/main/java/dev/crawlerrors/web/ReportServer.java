@@ -91,6 +91,8 @@ public final class ReportServer implements AutoCloseable {
                 .description("bytes of the report pages kept rendered").register(metrics);
         Gauge.builder("crawl_errors_count_cube_bytes", report, CrawlErrorReport::cubeBytes)
                 .description("bytes of the counts filtered views are summed from").register(metrics);
+        Gauge.builder("crawl_errors_page_rows_bytes", report, CrawlErrorReport::pageRowsBytes)
+                .description("bytes of the report pages' rows kept packed").register(metrics);
         ReportRoutes routes = new ReportRoutes(report, health, evidence, alerts, robots, urlReport, rendered);
         UrlRoutes urlRoutes = new UrlRoutes(urlReport, robots);
         SitemapRoutes sitemapRoutes = new SitemapRoutes(new dev.crawlerrors.report.SitemapReport(report, urlReport), robots);

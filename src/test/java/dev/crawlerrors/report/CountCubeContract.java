@@ -270,8 +270,13 @@ public abstract class CountCubeContract {
 
     /** {@code reader}, counting the minute counts asked of it (also for the views' own tests). */
     static HitReader counting(HitReader reader, AtomicInteger counted) {
+        return counting(reader, "minuteCounts", counted);
+    }
+
+    /** {@code reader}, counting the calls of its method {@code name}. */
+    static HitReader counting(HitReader reader, String name, AtomicInteger counted) {
         return (HitReader) Proxy.newProxyInstance(HitReader.class.getClassLoader(), new Class<?>[] {HitReader.class}, (proxy, method, args) -> {
-            if (method.getName().equals("minuteCounts")) {
+            if (method.getName().equals(name)) {
                 counted.incrementAndGet();
             }
             try {
