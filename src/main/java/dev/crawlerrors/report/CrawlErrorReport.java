@@ -393,9 +393,12 @@ public final class CrawlErrorReport {
         return index.sitemapsVersion();
     }
 
-    /** Whether the store holds a sitemap: then rows say whether one lists their URL. */
+    /**
+     * Whether the store holds a sitemap: then rows say whether one lists their URL. Asked through
+     * {@link #sitemapsVersion}, which asks the store at most once a second, not once a page.
+     */
     public boolean sitemapsHeld() {
-        return !store.sitemaps().sitemaps().isEmpty();
+        return !SitemapVersion.NONE.equals(sitemapsVersion());
     }
 
     /** {@code rows}, each saying whether a sitemap lists its URL, when {@code held}; asked of the store at once. */

@@ -11,6 +11,9 @@ import dev.crawlerrors.store.StoredSitemap;
  */
 final class SitemapVersion {
 
+    /** The token while no sitemap is held. */
+    static final String NONE = "none";
+
     private static final long ASK_EVERY_NANOS = 1_000_000_000L;
 
     private final SitemapStore sitemaps;
@@ -42,6 +45,6 @@ final class SitemapVersion {
             }
             held++;
         }
-        return held == 0 ? "none" : held + "-" + Long.toHexString(hash);
+        return held == 0 ? NONE : held + "-" + Long.toHexString(hash);
     }
 }
