@@ -70,6 +70,21 @@ public abstract class UrlStateReading implements UrlStates {
     /** The histories at {@code at} of every URL {@code query} asks about (host, prefix, shape, sitemap), of the hits in its time range. */
     protected abstract void histories(UrlQuery query, Snapshot at, Consumer<UrlHistory> each);
 
+    /**
+     * The histories at {@code at} of every URL {@code query} asks about (its host and its prefix,
+     * one that {@link UrlHeads#decide heads decide}; no shape, no sitemap), of the hits in its time
+     * range, each by its URL's number and not named, read from the hits kept in time order; false,
+     * reading nothing, when the engine cannot (no time range, or its hits in time order not ready).
+     */
+    protected boolean numberedHistories(UrlQuery query, Snapshot at, java.util.function.BiConsumer<Long, List<UrlHit>> each) {
+        return false;
+    }
+
+    /** {@code states}, made by number, with their URLs' names. */
+    protected List<UrlState> named(List<UrlState> states) {
+        return states;
+    }
+
     /** What names the fold whose states {@link #kept} reads now: equal for reads of the same fold, unequal after another. */
     protected abstract Object keptFold();
 
@@ -235,7 +250,7 @@ public abstract class UrlStateReading implements UrlStates {
         Comparator<UrlState> order = query.sort().order();
         PriorityQueue<UrlState> first = new PriorityQueue<>(order.reversed());
         long[] total = {0};
-        histories(query, at, history -> take(query, history, state -> {
+        Consumer<UrlState> offer = state -> {
             total[0]++;
             if (first.size() < wanted) {
                 first.add(state);
@@ -243,10 +258,22 @@ public abstract class UrlStateReading implements UrlStates {
                 first.poll();
                 first.add(state);
             }
-        }));
+        };
+        // by number when the engine can: the names of the first rows alone are read, after
+        HitFilter filter = query.filter();
+        boolean numbered = filter.urlPattern() == null && filter.inSitemap() == null && UrlHeads.decide(filter.urlPrefix())
+                && numberedHistories(query, at, (key, hits) -> {
+            UrlState state = UrlHistory.state(key, hits, query);
+            if (state != null && query.takesState(state)) {
+                offer.accept(state);
+            }
+        });
+        if (!numbered) {
+            histories(query, at, history -> take(query, history, offer));
+        }
         List<UrlState> sorted = new ArrayList<>(first);
         sorted.sort(order);
-        return new UrlPage(total[0], sorted);
+        return new UrlPage(total[0], numbered ? named(sorted) : sorted);
     }
 
     private static SitemapUrl sitemapKey(UrlState state) {

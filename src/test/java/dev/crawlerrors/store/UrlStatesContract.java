@@ -190,6 +190,133 @@ public final class UrlStatesContract {
         }
     }
 
+    private static final dev.crawlerrors.crawler.Crawler BINGBOT = new dev.crawlerrors.crawler.Crawler("bingbot", "Microsoft",
+            dev.crawlerrors.crawler.BotType.crawler_search, List.of("bingbot"), null, List.of("bingbot.json"), null);
+
+    /**
+     * Hits of two days on two hosts and none, under several heads ({@code /a/}, {@code /ab},
+     * {@code /}, a query before a slash, a target not starting with {@code /}), by two crawlers,
+     * one address spoofed, not in time order: what a view of a time range, a host, a prefix and a
+     * crawler is made of.
+     */
+    private static List<CrawlerHit> mixed() {
+        String[] hosts = {"a.example", "b.example", null};
+        String[] urls = {"/a/1", "/a/2?x=1", "/a/", "/ab", "/abc/d", "/", "/q?x=/a/", "*", "/b/1", "/a"};
+        int[] statuses = {200, 404, 301, 503, 304, 410};
+        List<CrawlerHit> hits = new java.util.ArrayList<>();
+        long day = Instant.parse("2025-05-14T00:00:00Z").toEpochMilli();
+        for (int n = 0; n < 240; n++) {
+            // a time that jumps between the two days, so that neither day's hits arrive in order
+            long t = day + ((n * 7919L) % 48) * 3_600_000L + n * 1000L;
+            String host = hosts[n % 3];
+            String url = urls[(n / 3) % urls.length];
+            int status = statuses[(n * 5) % statuses.length];
+            boolean bing = n % 4 == 3;
+            String ip = n % 17 == 0 ? "203.0.113.9" : bing ? "40.77.167.1" : "66.249.66.1";
+            dev.crawlerrors.crawler.Verdict verdict = n % 17 == 0 ? SPOOFED : VERIFIED;
+            dev.crawlerrors.ingest.Hit hit = new dev.crawlerrors.ingest.Hit(t, 0, ip, "GET", url, status, -1, null, bing ? "bingbot"
+                    : "Googlebot", Double.NaN, host);
+            hits.add(new CrawlerHit(hit, bing ? BINGBOT : dev.crawlerrors.crawler.SampleHits.GOOGLEBOT, verdict));
+        }
+        return hits;
+    }
+
+    /** The states {@code query} lists, made here from {@code hits} alone (ties in time in their order), in its order. */
+    private static List<UrlState> expected(List<CrawlerHit> hits, UrlQuery query) {
+        Map<UrlKey, List<CrawlerHit>> byUrl = new java.util.LinkedHashMap<>();
+        for (CrawlerHit hit : hits) {
+            byUrl.computeIfAbsent(new UrlKey(hit.hit().host(), hit.hit().url()), k -> new java.util.ArrayList<>()).add(hit);
+        }
+        List<UrlState> states = new java.util.ArrayList<>();
+        byUrl.forEach((key, its) -> {
+            if (!query.takesUrl(key.host(), key.url())) {
+                return;
+            }
+            UrlStateBuilder builder = new UrlStateBuilder(key.number(), key.host(), key.url());
+            its.stream().sorted(java.util.Comparator.comparingLong(h -> h.hit().epochMillis())).forEach(h -> {
+                UrlHit hit = new UrlHit(h.hit().epochMillis(), 0, h.hit().status(), 0, h.crawler().name(), h.crawler().botType().name(), null,
+                        h.verdict().verification());
+                if (query.shows(hit, hit.verification())) {
+                    builder.add(hit.epochMillis(), hit.status());
+                }
+            });
+            UrlState state = builder.build();
+            if (state != null && query.takesState(state)) {
+                states.add(state);
+            }
+        });
+        states.sort(query.sort().order());
+        return states;
+    }
+
+    /**
+     * A view of a time range with a host, a prefix (one the URLs' heads decide, and one they do not),
+     * a crawler, a state and an order lists the URLs the hits say, half of them folded, half not;
+     * and at an older snapshot as it was.
+     */
+    public static void filtersATimeRangeByHostPrefixAndCrawlerAsTheHitsSay(HitStore store) {
+        List<CrawlerHit> hits = mixed();
+        store(store, hits.subList(0, 120));
+        Snapshot early = store.reader().snapshot();
+        store.reader().urlStates().fold();
+        store(store, hits.subList(120, hits.size()));
+        filtersAsTheHitsSay(store, hits, store.reader().snapshot());
+        filtersAsTheHitsSay(store, hits.subList(0, 120), early);
+        assertThat(expected(hits, new UrlQuery(filters().get(1), Set.of(), false, false, UrlSort.errors))).extracting(UrlState::url)
+                .contains("/a/1", "/a/2?x=1", "/a/").doesNotContain("/a", "/ab", "/q?x=/a/");
+    }
+
+    /**
+     * A store the version before made ({@code downgrade} makes it so, after {@code open}'s store
+     * stored some hits and closed) lists the views of a time range as the hits say once opened
+     * again, and as more hits come, under a head it never met.
+     */
+    public static void aStoreOfTheVersionBeforeFiltersATimeRangeAsTheHitsSay(java.util.function.Supplier<HitStore> open, Runnable downgrade) {
+        List<CrawlerHit> hits = new java.util.ArrayList<>(mixed());
+        try (HitStore store = open.get()) {
+            store(store, hits.subList(0, 120));
+            store.reader().urlStates().fold();
+            store(store, hits.subList(120, 200));
+        }
+        downgrade.run();
+        try (HitStore store = open.get()) {
+            filtersAsTheHitsSay(store, hits.subList(0, 200), store.reader().snapshot());
+            hits.add(googlebot("2025-05-14T10:00:00Z", "66.249.66.1", "/zz/1", 404, VERIFIED));
+            store(store, hits.subList(200, hits.size()));
+            filtersAsTheHitsSay(store, hits, store.reader().snapshot());
+            assertThat(store.reader().urlStates().page(new UrlQuery(filters().get(filters().size() - 1), Set.of(), false, false,
+                    UrlSort.errors), store.reader().snapshot(), 0, 10).rows()).extracting(UrlState::url).containsExactly("/zz/1");
+        }
+    }
+
+    private static List<HitFilter> filters() {
+        Instant from = Instant.parse("2025-05-14T00:00:00Z");
+        Instant to = Instant.parse("2025-05-15T00:00:00Z");
+        return List.of(new HitFilter(List.of(), Set.of(), Set.of(), from, to, null, null),
+                new HitFilter(List.of(), Set.of(), Set.of(), from, to, "/a/", null),
+                new HitFilter(List.of(), Set.of(), Set.of(), from, to, "/", null),
+                new HitFilter(List.of(), Set.of(), Set.of(), from, to, "/a/", "a.example"),
+                new HitFilter(List.of(), Set.of(), Set.of(), from, null, null, "b.example"),
+                new HitFilter(List.of(), Set.of(), Set.of(), null, to, "/a/", null, Set.of("Googlebot Desktop")),
+                new HitFilter(List.of(), Set.of(), Set.of(), from, to, "/ab", null, Set.of("bingbot")),
+                new HitFilter(List.of(), Set.of(), Set.of(), from, to, "/a", null),
+                new HitFilter(List.of(), Set.of(), EnumSet.of(Verification.spoofed), from, to, "/a/", null),
+                new HitFilter(List.of(), Set.of(), Set.of(), from, to, "/zz/", null));
+    }
+
+    /** Each view of {@link #filters()}, in two states and orders, lists at {@code at} what {@code hits} say. */
+    private static void filtersAsTheHitsSay(HitStore store, List<CrawlerHit> hits, Snapshot at) {
+        for (HitFilter filter : filters()) {
+            for (UrlQuery query : List.of(new UrlQuery(filter, Set.of(), false, false, UrlSort.errors),
+                    new UrlQuery(filter, EnumSet.of(UrlState.State.broken, UrlState.State.redirected), false, false, UrlSort.last_crawled))) {
+                List<UrlState> expected = expected(hits, query);
+                UrlPage page = store.reader().urlStates().page(query, at, 0, 100);
+                assertThat(page.rows()).as("%s at %s", query, at).isEqualTo(expected);
+                assertThat(page.total()).isEqualTo(expected.size());
+            }
+        }
+    }
+
     private static List<UrlState> pages(HitStore store, UrlQuery query, Snapshot at) {
         List<UrlState> rows = new java.util.ArrayList<>();
         for (int offset = 0; offset < 300; offset += 100) {

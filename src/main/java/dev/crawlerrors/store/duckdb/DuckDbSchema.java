@@ -21,18 +21,40 @@ import org.duckdb.DuckDBConnection;
  * Version 6 adds the tables of signature verification ({@link DuckDbSignatures}): the key
  * directories read, kept in history, and the signatures waiting for one. Version 7 keeps beside
  * each URL state its carry ({@link DuckDbUrlStateMerge}), so a fold adds new hits to a state
- * without reading the URL's history; a row without one is made again from its history.
+ * without reading the URL's history; a row without one is made again from its history. Version 8
+ * keeps each URL's hits again in time order ({@code url_times}, with the number of the URL's host
+ * and head, {@code url_heads}), so a view of a time range and a prefix reads numbers
+ * ({@link DuckDbUrlTail}); an older store's are filled from its histories on the upgrade, once.
  */
 final class DuckDbSchema {
 
     /** The schema this version writes. */
-    static final int VERSION = 7;
+    static final int VERSION = 8;
 
     /** Version 7: what a URL's next hit depends on beside its kept state, NULL in a row an older version made. */
     private static final String CARRY = """
             ALTER TABLE url_states ADD COLUMN IF NOT EXISTS carry SMALLINT;
             ALTER TABLE url_scopes ADD COLUMN IF NOT EXISTS carry SMALLINT;
             """;
+
+    /** A URL's head ({@link dev.crawlerrors.store.UrlHeads#of}) in SQL, of the column {@code %s}. */
+    static final String HEAD = "coalesce(nullif(regexp_extract(%1$s, '" + dev.crawlerrors.store.MinuteCell.URL_HEAD
+            + "'), ''), CASE WHEN starts_with(%1$s, '/') THEN '/' ELSE '' END)";
+
+    /**
+     * Version 8: the hits of the URLs' histories ({@code url_log}, {@code url_tail}) in time order,
+     * each with the number of its URL's host and head; what was there before is made again.
+     */
+    private static final String TIMES = """
+            DELETE FROM url_times;
+            DELETE FROM url_heads;
+            INSERT INTO url_heads SELECT (row_number() OVER (ORDER BY host, head))::INTEGER, host, head
+              FROM (SELECT DISTINCT host, %1$s AS head FROM url_names);
+            INSERT INTO url_times SELECT l.t, l.k, l.i, l.s, l.c, l.b, m.hd
+              FROM (SELECT * FROM url_log UNION ALL SELECT * FROM url_tail) l
+              JOIN (SELECT n.k, h.hd FROM url_names n JOIN url_heads h ON h.host = n.host AND h.head = %2$s) m ON m.k = l.k
+              ORDER BY l.t, l.i;
+            """.formatted(HEAD.formatted("url"), HEAD.formatted("n.url"));
 
     private static final String TABLES = """
             CREATE TABLE IF NOT EXISTS hits (
@@ -106,6 +128,20 @@ final class DuckDbSchema {
               c INTEGER,
               b SMALLINT NOT NULL
             );
+            CREATE TABLE IF NOT EXISTS url_times (
+              t BIGINT NOT NULL,
+              k BIGINT NOT NULL,
+              i BIGINT NOT NULL,
+              s SMALLINT NOT NULL,
+              c INTEGER,
+              b SMALLINT NOT NULL,
+              hd INTEGER NOT NULL
+            );
+            CREATE TABLE IF NOT EXISTS url_heads (
+              hd INTEGER NOT NULL,
+              host VARCHAR NOT NULL,
+              head VARCHAR NOT NULL
+            );
             CREATE TABLE IF NOT EXISTS url_names (
               k BIGINT NOT NULL,
               host VARCHAR NOT NULL,
@@ -163,6 +199,7 @@ final class DuckDbSchema {
                     st.execute(TABLES + DuckDbSignatures.TABLES + CARRY);
                     st.execute("INSERT OR REPLACE INTO store_meta VALUES ('schema_version', '" + VERSION + "')");
                     keyedFrom(st);
+                    st.execute(TIMES);
                     connection.commit();
                 } catch (SQLException e) {
                     connection.rollback();
@@ -172,12 +209,29 @@ final class DuckDbSchema {
                 }
                 return;
             }
-            st.execute(TABLES + DuckDbSignatures.TABLES + CARRY);
-            // a store of version 4 only lacked the URLs' tables and the signatures', one of 5 the signatures', made just now
             boolean older = recorded > 0 && recorded < VERSION;
-            st.execute("INSERT OR " + (older ? "REPLACE" : "IGNORE") + " INTO store_meta VALUES ('schema_version', '" + VERSION + "')");
-            if (recorded == 4) {
-                keyedFrom(st);
+            if (older) {
+                connection.setAutoCommit(false);
+            }
+            try {
+                st.execute(TABLES + DuckDbSignatures.TABLES + CARRY);
+                // a store of version 4 only lacked the URLs' tables and the signatures', one of 5 the signatures', made just now
+                st.execute("INSERT OR " + (older ? "REPLACE" : "IGNORE") + " INTO store_meta VALUES ('schema_version', '" + VERSION + "')");
+                if (recorded == 4) {
+                    keyedFrom(st);
+                }
+                if (older) {
+                    // the hits in time order, from the histories kept: a read of every history, once
+                    st.execute(TIMES);
+                    connection.commit();
+                }
+            } catch (SQLException e) {
+                if (older) {
+                    connection.rollback();
+                }
+                throw e;
+            } finally {
+                connection.setAutoCommit(true);
             }
         }
     }

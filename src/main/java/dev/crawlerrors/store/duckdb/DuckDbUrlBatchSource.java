@@ -10,8 +10,9 @@ import org.duckdb.DuckDBWritableVector;
 
 /**
  * A table function over hits as their URLs' histories keep them (URL number, time, hit number,
- * status, claim, bot type), from arrays the writer fills for each batch: what goes to
- * {@code url_tail} beside the hits, in the same statement's vectors, a column at a time.
+ * status, claim, bot type, and the number of the URL's host and head), from arrays the writer fills
+ * for each batch: what goes to {@code url_tail} and {@code url_times} beside the hits, in the same
+ * statement's vectors, a column at a time.
  */
 final class DuckDbUrlBatchSource implements DuckDBTableFunction<Object, int[], Object> {
 
@@ -22,6 +23,7 @@ final class DuckDbUrlBatchSource implements DuckDBTableFunction<Object, int[], O
     volatile long[] statuses;
     volatile long[] claims;
     volatile long[] botTypes;
+    volatile long[] heads;
     volatile int rows;
 
     /** Room for {@code n} rows, kept between batches. */
@@ -33,6 +35,7 @@ final class DuckDbUrlBatchSource implements DuckDBTableFunction<Object, int[], O
             statuses = new long[n];
             claims = new long[n];
             botTypes = new long[n];
+            heads = new long[n];
         }
         rows = n;
     }
@@ -44,7 +47,8 @@ final class DuckDbUrlBatchSource implements DuckDBTableFunction<Object, int[], O
                 .addResultColumn("i", DuckDBColumnType.BIGINT)
                 .addResultColumn("s", DuckDBColumnType.BIGINT)
                 .addResultColumn("c", DuckDBColumnType.BIGINT)
-                .addResultColumn("b", DuckDBColumnType.BIGINT);
+                .addResultColumn("b", DuckDBColumnType.BIGINT)
+                .addResultColumn("h", DuckDBColumnType.BIGINT);
         return Boolean.TRUE;
     }
 
@@ -62,7 +66,7 @@ final class DuckDbUrlBatchSource implements DuckDBTableFunction<Object, int[], O
         if (n <= 0) {
             return 0;
         }
-        long[][] columns = {keys, millis, ids, statuses, claims, botTypes};
+        long[][] columns = {keys, millis, ids, statuses, claims, botTypes, heads};
         for (int c = 0; c < columns.length; c++) {
             set(out.vector(c), columns[c], from, n);
         }

@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
 /**
@@ -222,7 +223,8 @@ final class DuckDbUrlStates extends UrlStateReading {
     }
 
     /** States of URLs, with their names read by number. */
-    private List<UrlState> named(List<UrlState> states) {
+    @Override
+    protected List<UrlState> named(List<UrlState> states) {
         if (states.isEmpty()) {
             return states;
         }
@@ -456,6 +458,67 @@ final class DuckDbUrlStates extends UrlStateReading {
                         return null;
                     });
         }
+    }
+
+    /**
+     * The histories of a time range's hits by number, from {@code url_times}: the range's rows of
+     * the heads and crawlers asked, each URL's together; no name is read.
+     */
+    @Override
+    protected boolean numberedHistories(UrlQuery q, Snapshot at, BiConsumer<Long, List<UrlHit>> each) {
+        if ((q.filter().from() == null && q.filter().to() == null) || oldHitsWaiting()) {
+            return false;
+        }
+        List<Object> params = new ArrayList<>();
+        List<String> parts = new ArrayList<>();
+        parts.add("i <= ?");
+        params.add(at.hits());
+        if (q.filter().from() != null) {
+            parts.add("t >= ?");
+            params.add(q.filter().from().toEpochMilli());
+        }
+        if (q.filter().to() != null) {
+            parts.add("t < ?");
+            params.add(q.filter().to().toEpochMilli());
+        }
+        if (!q.filter().crawlers().isEmpty()) {
+            parts.add("c IN (SELECT claim_id FROM verdicts WHERE crawler IN (" + DuckDbFilter.placeholders(q.filter().crawlers().size())
+                    + "))");
+            params.addAll(q.filter().crawlers());
+        }
+        List<String> heads = new ArrayList<>();
+        if (q.filter().host() != null) {
+            heads.add("host = ?");
+            params.add(q.filter().host());
+        }
+        if (q.filter().urlPrefix() != null && !q.filter().urlPrefix().isEmpty()) {
+            heads.add("starts_with(head, ?)");
+            params.add(q.filter().urlPrefix());
+        }
+        if (!heads.isEmpty()) {
+            parts.add("hd IN (SELECT hd FROM url_heads WHERE " + String.join(" AND ", heads) + ")");
+        }
+        query.run("SELECT " + HISTORY + " FROM url_times WHERE " + String.join(" AND ", parts) + " ORDER BY k, t, i", params, rs -> {
+            long key = 0;
+            List<UrlHit> hits = null;
+            while (rs.next()) {
+                long k = rs.getLong(1);
+                if (hits != null && k != key) {
+                    each.accept(key, hits);
+                    hits = null;
+                }
+                if (hits == null) {
+                    key = k;
+                    hits = new ArrayList<>();
+                }
+                hits.add(hit(rs, 2, at));
+            }
+            if (hits != null) {
+                each.accept(key, hits);
+            }
+            return null;
+        });
+        return true;
     }
 
     /** The histories of a time range's hits: read from the hits of the range, each URL's together. */

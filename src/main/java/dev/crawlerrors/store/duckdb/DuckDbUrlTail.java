@@ -4,6 +4,7 @@ import dev.crawlerrors.crawler.BotType;
 import dev.crawlerrors.crawler.CrawlerHit;
 import dev.crawlerrors.ingest.Hit;
 import dev.crawlerrors.store.LongSet;
+import dev.crawlerrors.store.UrlHeads;
 import dev.crawlerrors.store.UrlKey;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -19,9 +20,11 @@ import org.duckdb.DuckDBFunctions;
  * What the writer adds for the URLs' states beside each batch of hits, in the batch's transaction:
  * each hit as its URL's history keeps it ({@code url_tail}: the URL's number, time, hit number,
  * status, claim and bot type, narrow and without text, until a fold sorts it into {@code url_log}),
- * and the name of each URL the store meets for the first time ({@code url_names}). On the writer's
- * thread only. The numbers of the URLs named are kept in memory (16 bytes a URL at most), read from
- * the store when first needed.
+ * and the name of each URL the store meets for the first time ({@code url_names}). Each hit again in
+ * time order ({@code url_times}) with the number of its URL's host and head ({@code url_heads},
+ * numbered as the store meets them), so that a view of a time range and a prefix reads numbers. On
+ * the writer's thread only. The numbers of the URLs named are kept in memory (16 bytes a URL at
+ * most), and the heads' numbers, read from the store when first needed.
  */
 final class DuckDbUrlTail {
 
@@ -33,6 +36,9 @@ final class DuckDbUrlTail {
     private final DuckDbUrlBatchSource source = new DuckDbUrlBatchSource();
     private final String function;
     private PreparedStatement insert;
+    private PreparedStatement insertTimes;
+    /** The numbers of the heads stored, by host and head ({@code host + '\0' + head}); null until read. */
+    private java.util.Map<String, Integer> heads;
     /** The numbers of the URLs whose names are stored; null until read. */
     private LongSet named;
     private String[] hosts = new String[0];
@@ -107,11 +113,15 @@ final class DuckDbUrlTail {
 
     private void flush(int n) throws SQLException {
         source.rows = n;
+        numberHeads(n);
         if (insert == null) {
             insert = connection.prepareStatement("INSERT INTO url_tail SELECT k, t, i, s::SMALLINT, c::INTEGER, b::SMALLINT FROM "
                     + function + "()");
+            insertTimes = connection.prepareStatement("INSERT INTO url_times SELECT t, k, i, s::SMALLINT, c::INTEGER, b::SMALLINT,"
+                    + " h::INTEGER FROM " + function + "()");
         }
         insert.execute();
+        insertTimes.execute();
         if (named == null) {
             named = new LongSet();
             try (Statement st = connection.createStatement(); ResultSet rs = st.executeQuery("SELECT k FROM url_names")) {
@@ -139,20 +149,57 @@ final class DuckDbUrlTail {
         }
     }
 
-    /** After a rollback: what is named is read again, and the statement prepared again. */
+    /** Sets each row's head number, numbering and storing the heads met for the first time. */
+    private void numberHeads(int n) throws SQLException {
+        if (heads == null) {
+            heads = new java.util.HashMap<>();
+            try (Statement st = connection.createStatement(); ResultSet rs = st.executeQuery("SELECT hd, host, head FROM url_heads")) {
+                while (rs.next()) {
+                    heads.put(rs.getString(2) + '\0' + rs.getString(3), rs.getInt(1));
+                }
+            }
+        }
+        DuckDBAppender added = null;
+        try {
+            for (int i = 0; i < n; i++) {
+                String head = UrlHeads.of(urls[i]);
+                String key = hosts[i] + '\0' + head;
+                Integer number = heads.get(key);
+                if (number == null) {
+                    number = heads.size() + 1;
+                    heads.put(key, number);
+                    if (added == null) {
+                        added = connection.createAppender(DuckDBConnection.DEFAULT_SCHEMA, "url_heads");
+                    }
+                    added.beginRow().append(number.intValue()).append(hosts[i]).append(head).endRow();
+                }
+                source.heads[i] = number;
+            }
+        } finally {
+            if (added != null) {
+                added.close();
+            }
+        }
+    }
+
+    /** After a rollback: what is named and which heads are numbered is read again, and the statements prepared again. */
     void forget() {
         named = null;
+        heads = null;
         closeStatement();
     }
 
     void closeStatement() {
-        try {
-            if (insert != null) {
-                insert.close();
+        for (PreparedStatement statement : new PreparedStatement[] {insert, insertTimes}) {
+            try {
+                if (statement != null) {
+                    statement.close();
+                }
+            } catch (SQLException e) {
+                // closing anyway
             }
-        } catch (SQLException e) {
-            // closing anyway
         }
         insert = null;
+        insertTimes = null;
     }
 }
