@@ -102,12 +102,35 @@ CREATE TABLE IF NOT EXISTS crawl_errors.url_log_local (
 ) ENGINE = MergeTree
 ORDER BY (k, ts_ms, writer, n);
 
+-- Every shard: the same hits again in time order, narrow: each URL's number, host and head (its first
+-- directory, '/' or ''), not its name, kept by the materialized view below as url_log_local is
+-- inserted into: a view of the URLs page over a time range reads these. Schema 6 had none:
+-- crawl-errors makes them and fills them from url_log_local.
+CREATE TABLE IF NOT EXISTS crawl_errors.url_times_local (
+  ts_ms Int64,
+  k Int64,
+  writer UInt64,
+  seq UInt64,
+  n UInt64,
+  status UInt16,
+  claim UInt64,
+  crawler String,
+  bot_type String,
+  host String,
+  head String
+) ENGINE = MergeTree
+ORDER BY (ts_ms, writer, n);
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS crawl_errors.url_times_of_log TO crawl_errors.url_times_local AS SELECT ts_ms, k, writer, seq, n, status, cityHash64(ip, crawler) AS claim, crawler, bot_type, host, if(extract(url, '^/[^/?#]*/') != '', extract(url, '^/[^/?#]*/'), if(startsWith(url, '/'), '/', '')) AS head FROM crawl_errors.url_log_local;
+
 -- Every server of the cluster: all shards' hits, sharded as the writers shard them, and all shards' counts.
 CREATE TABLE IF NOT EXISTS crawl_errors.hits AS crawl_errors.hits_local ENGINE = Distributed(crawl_errors, crawl_errors, hits_local, halfMD5(ip));
 
 CREATE TABLE IF NOT EXISTS crawl_errors.url_log AS crawl_errors.url_log_local ENGINE = Distributed(crawl_errors, crawl_errors, url_log_local);
 
 CREATE TABLE IF NOT EXISTS crawl_errors.minute_counts AS crawl_errors.minute_counts_local ENGINE = Distributed(crawl_errors, crawl_errors, minute_counts_local);
+
+CREATE TABLE IF NOT EXISTS crawl_errors.url_times AS crawl_errors.url_times_local ENGINE = Distributed(crawl_errors, crawl_errors, url_times_local);
 
 -- The first shard only: each writer's committed batches and how far their logs were read: a log's
 -- key (fingerprint), the fingerprint it begins with (prefix), the check of the bytes before where it

@@ -25,6 +25,10 @@ import java.util.Set;
  *     "which addresses are unverified" (read with {@code argMax}, as merges run when they will);</li>
  * <li>{@code url_log_local}, on each shard: each of its hits again under its URL's number, ordered
  *     by it, so that a URL's history is a short read; {@code url_log} reads every shard's;</li>
+ * <li>{@code url_times_local}, on each shard: the same hits again in time order, narrow (no URL's
+ *     name but its host and {@link dev.crawlerrors.store.UrlHeads head}), fed from {@code url_log_local} by the
+ *     materialized view {@code url_times_of_log}, so that a view of a time range and a prefix reads
+ *     the range's rows only; {@code url_times} reads every shard's;</li>
  * <li>on the first shard only: {@code url_states} and {@code url_folds}, the URLs' states kept
  *     ({@link ClickHouseUrlStates}), {@code commits} (each batch committed by a writer, with how far its
  *     logs were read), {@code log_claims} (the positions writers claimed to move logs on from),
@@ -48,9 +52,18 @@ final class ClickHouseSchema {
      * hits before). 6: a signed hit's claim names what its signature proved ({@code hits_local.signature},
      * in {@link #CLAIM}), and the tables of signature verification ({@link ClickHouseSignatures}); the
      * counts' view is made again with the new claim, which wants no writer running meanwhile as 3's
-     * upgrade does.
+     * upgrade does. 7: the URLs' hits in time order ({@code url_times_local}), filled on the upgrade
+     * from {@code url_log_local} with every batch the view did not bring already.
      */
-    static final int VERSION = 6;
+    static final int VERSION = 7;
+
+    /** The version that added the URLs' hits in time order ({@link #fillTimes}). */
+    private static final int TIMES = 7;
+
+    /** What {@code url_times_local} holds of each row of {@code url_log_local}. */
+    private static final String TIMES_OF_LOG = "SELECT ts_ms, k, writer, seq, n, status, cityHash64(ip, crawler) AS claim, crawler, bot_type,"
+            + " host, if(extract(url, '" + dev.crawlerrors.store.MinuteCell.URL_HEAD + "') != '', extract(url, '"
+            + dev.crawlerrors.store.MinuteCell.URL_HEAD + "'), if(startsWith(url, '/'), '/', '')) AS head FROM %1$s.url_log_local";
 
     /** The version that added the signatures' column and tables ({@link #addSignatures}). */
     private static final int SIGNATURES = 6;
@@ -180,6 +193,23 @@ final class ClickHouseSchema {
                   claim UInt64 MATERIALIZED cityHash64(ip, crawler)
                 ) ENGINE = MergeTree
                 ORDER BY (k, ts_ms, writer, n)""".formatted(db));
+        tables.put("url_times_local", """
+                CREATE TABLE IF NOT EXISTS %1$s.url_times_local (
+                  ts_ms Int64,
+                  k Int64,
+                  writer UInt64,
+                  seq UInt64,
+                  n UInt64,
+                  status UInt16,
+                  claim UInt64,
+                  crawler String,
+                  bot_type String,
+                  host String,
+                  head String
+                ) ENGINE = MergeTree
+                ORDER BY (ts_ms, writer, n)""".formatted(db));
+        tables.put("url_times_of_log", "CREATE MATERIALIZED VIEW IF NOT EXISTS %1$s.url_times_of_log TO %1$s.url_times_local AS "
+                .formatted(db) + TIMES_OF_LOG.formatted(db));
         if (cluster.distributed()) {
             tables.put("hits", "CREATE TABLE IF NOT EXISTS %1$s.hits AS %1$s.hits_local ENGINE = Distributed(%2$s, %1$s, hits_local, %3$s)"
                     .formatted(db, cluster.name(), ClickHouseCluster.SHARDING_KEY));
@@ -187,6 +217,8 @@ final class ClickHouseSchema {
                     .formatted(db, cluster.name()));
             tables.put("minute_counts", ("CREATE TABLE IF NOT EXISTS %1$s.minute_counts AS %1$s.minute_counts_local"
                     + " ENGINE = Distributed(%2$s, %1$s, minute_counts_local)").formatted(db, cluster.name()));
+            tables.put("url_times", ("CREATE TABLE IF NOT EXISTS %1$s.url_times AS %1$s.url_times_local"
+                    + " ENGINE = Distributed(%2$s, %1$s, url_times_local)").formatted(db, cluster.name()));
         }
         return tables;
     }
@@ -294,6 +326,9 @@ final class ClickHouseSchema {
                 // an upgrade: the hits stored before the view was made, counted once, by the process that made it
                 http.execute(shard.http(), "INSERT INTO " + db + ".minute_counts_local " + MINUTE_COUNTS.formatted(db));
             }
+            if (version > 0 && version < TIMES) {
+                fillTimes(http, shard.http(), db);
+            }
             if (version >= 3 && version < SIGNATURES && !made.contains("minute_counts_of_hits")) {
                 // the view counts by claim, which version 6 computes anew: made again (what it counted stays)
                 http.execute(shard.http(), "DROP TABLE IF EXISTS " + db + ".minute_counts_of_hits");
@@ -390,6 +425,17 @@ final class ClickHouseSchema {
                 }
             }
         }
+    }
+
+    /**
+     * Version 7 on one shard: the URLs' hits stored before it, in time order, but those of the
+     * batches the view brought already (written since it was made). Safe to run again after a
+     * stop half-way; a batch written while the fill reads may come twice, so, as version 3's
+     * upgrade, it wants no writer running meanwhile.
+     */
+    private static void fillTimes(ClickHouseHttp http, URI shard, String db) {
+        http.execute(shard, "INSERT INTO " + db + ".url_times_local " + TIMES_OF_LOG.formatted(db)
+                + " WHERE (writer, seq) NOT IN (SELECT DISTINCT writer, seq FROM " + db + ".url_times_local)");
     }
 
     /** The schema version of the store, 0 when it has none yet. */

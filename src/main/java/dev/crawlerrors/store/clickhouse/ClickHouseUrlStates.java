@@ -24,6 +24,7 @@ import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
 /**
@@ -48,6 +49,8 @@ final class ClickHouseUrlStates extends UrlStateReading {
     private final ClickHouseCluster cluster;
     private final String db;
     private final String log;
+    /** The hits in time order ({@code url_times_local}), every shard's. */
+    private final String times;
     private final ClickHouseSnapshots snapshots;
     private final ClickHouseVerdicts verdicts;
     private final ExecutorService background = Executors.newSingleThreadExecutor(Threads.daemons("url-state-fold"));
@@ -63,6 +66,7 @@ final class ClickHouseUrlStates extends UrlStateReading {
         this.cluster = cluster;
         this.db = db;
         this.log = db + (cluster.distributed() ? ".url_log" : ".url_log_local");
+        this.times = db + (cluster.distributed() ? ".url_times" : ".url_times_local");
         this.snapshots = snapshots;
         this.verdicts = verdicts;
         this.folded = lastFold();
@@ -404,6 +408,86 @@ final class ClickHouseUrlStates extends UrlStateReading {
         urlConditions(q, parts);
         read("SELECT " + HISTORY + " FROM " + log + " WHERE " + String.join(" AND ", parts) + " ORDER BY k, ts_ms, writer, n", view, false,
                 each);
+    }
+
+    /**
+     * The histories of a time range's hits by number, from {@code url_times}: the range's rows of
+     * the host, heads and crawlers asked, each URL's together; no name is read.
+     */
+    @Override
+    protected boolean numberedHistories(UrlQuery q, Snapshot at, BiConsumer<Long, List<UrlHit>> each) {
+        if (q.filter().from() == null && q.filter().to() == null) {
+            return false;
+        }
+        ClickHouseSnapshots.View view = view(at);
+        List<String> parts = new ArrayList<>();
+        parts.add(view.visible());
+        if (q.filter().from() != null) {
+            parts.add("ts_ms >= " + q.filter().from().toEpochMilli());
+        }
+        if (q.filter().to() != null) {
+            parts.add("ts_ms < " + q.filter().to().toEpochMilli());
+        }
+        if (!q.filter().crawlers().isEmpty()) {
+            parts.add("crawler IN (" + ClickHouseSql.quoted(q.filter().crawlers().stream().sorted().toList()) + ")");
+        }
+        if (q.filter().host() != null) {
+            parts.add("host = " + ClickHouseSql.quote(q.filter().host()));
+        }
+        if (q.filter().urlPrefix() != null && !q.filter().urlPrefix().isEmpty()) {
+            parts.add("startsWith(head, " + ClickHouseSql.quote(q.filter().urlPrefix()) + ")");
+        }
+        ClickHouseTsv.Reader r = new ClickHouseTsv.Reader(http.query(cluster.entry(), "SELECT k, ts_ms, " + ClickHouseHitReader.ID
+                + ", status, claim, crawler, bot_type FROM " + times + " WHERE " + String.join(" AND ", parts)
+                + " ORDER BY k, ts_ms, writer, n"));
+        List<Object[]> rows = new ArrayList<>();
+        Set<Long> claims = new LinkedHashSet<>();
+        while (r.nextRow()) {
+            Object[] row = {r.number(), r.number(), r.number(), (int) r.number(), r.unsigned(), r.text(), r.text()};
+            claims.add((Long) row[4]);
+            rows.add(row);
+        }
+        Map<Long, dev.crawlerrors.crawler.Verdict> found = verdicts.at(claims.stream().mapToLong(Long::longValue).toArray(), view);
+        long key = 0;
+        List<UrlHit> hits = null;
+        for (Object[] row : rows) {
+            long k = (Long) row[0];
+            if (hits != null && k != key) {
+                each.accept(key, hits);
+                hits = null;
+            }
+            if (hits == null) {
+                key = k;
+                hits = new ArrayList<>();
+            }
+            long claim = (Long) row[4];
+            hits.add(new UrlHit((Long) row[1], (Long) row[2], (Integer) row[3], claim, (String) row[5], (String) row[6], null,
+                    found.getOrDefault(claim, ClickHouseVerdicts.NOT_CHECKED).verification()));
+        }
+        if (hits != null) {
+            each.accept(key, hits);
+        }
+        return true;
+    }
+
+    /** States of URLs, with their names read by number from the histories (ordered by it). */
+    @Override
+    protected List<UrlState> named(List<UrlState> states) {
+        if (states.isEmpty()) {
+            return states;
+        }
+        Map<Long, UrlKey> names = new java.util.HashMap<>();
+        ClickHouseTsv.Reader r = new ClickHouseTsv.Reader(http.query(cluster.entry(), "SELECT k, any(host), any(url) FROM " + log
+                + " WHERE k IN (" + list(states.stream().map(UrlState::key).toList()) + ") GROUP BY k"));
+        while (r.nextRow()) {
+            names.put(r.number(), new UrlKey(r.text(), r.text()));
+        }
+        List<UrlState> named = new ArrayList<>(states.size());
+        for (UrlState state : states) {
+            UrlKey key = names.get(state.key());
+            named.add(key == null ? state : state.named(key.host(), key.url()));
+        }
+        return named;
     }
 
     /** Reads histories (each URL's rows together, in time order), with each hit's verdict at {@code view}. */
