@@ -316,11 +316,12 @@ class ClickHouseHitStoreTest {
         assertThat(cluster.query(1, "SELECT name FROM system.tables WHERE database = '" + db + "' ORDER BY name").split("\n"))
                 .containsExactly("commits", "hits", "hits_local", "log_claims", "minute_counts", "minute_counts_local", "minute_counts_of_hits",
                         "schema_version", "signature_directories", "signature_pending", "signature_settled", "sitemap_reads_local",
-                        "sitemap_urls_local", "snapshots", "url_folds", "url_log", "url_log_local", "url_states", "verdict_log_local",
-                        "verdicts_latest", "verdicts_local");
+                        "sitemap_urls_local", "snapshots", "url_folds", "url_log", "url_log_local", "url_states", "url_times", "url_times_local",
+                        "url_times_of_log", "verdict_log_local", "verdicts_latest", "verdicts_local");
         assertThat(cluster.query(2, "SELECT name FROM system.tables WHERE database = '" + db + "' ORDER BY name").split("\n"))
                 .containsExactly("hits", "hits_local", "minute_counts", "minute_counts_local", "minute_counts_of_hits", "sitemap_reads_local",
-                        "sitemap_urls_local", "url_log", "url_log_local", "verdict_log_local", "verdicts_latest", "verdicts_local");
+                        "sitemap_urls_local", "url_log", "url_log_local", "url_times", "url_times_local", "url_times_of_log", "verdict_log_local",
+                        "verdicts_latest", "verdicts_local");
         assertThat(cluster.number(1, "SELECT max(version) FROM " + db + ".schema_version")).isEqualTo(ClickHouseSchema.VERSION);
         assertThat(cluster.query(1, "SELECT engine_full FROM system.tables WHERE database = '" + db + "' AND name = 'hits'"))
                 .isEqualTo("Distributed(crawl_errors, " + db + ", hits_local, halfMD5(ip))");
@@ -362,7 +363,8 @@ class ClickHouseHitStoreTest {
         assertThat(plain.query(1, "SELECT name FROM system.tables WHERE database = '" + db + "' ORDER BY name").split("\n"))
                 .containsExactly("commits", "hits_local", "log_claims", "minute_counts_local", "minute_counts_of_hits", "schema_version",
                         "signature_directories", "signature_pending", "signature_settled", "sitemap_reads_local", "sitemap_urls_local",
-                        "snapshots", "url_folds", "url_log_local", "url_states", "verdict_log_local", "verdicts_latest", "verdicts_local");
+                        "snapshots", "url_folds", "url_log_local", "url_states", "url_times_local", "url_times_of_log", "verdict_log_local",
+                        "verdicts_latest", "verdicts_local");
     }
 
     @Test
