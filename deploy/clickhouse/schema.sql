@@ -104,7 +104,7 @@ ORDER BY (k, ts_ms, writer, n);
 
 -- Every shard: the same hits again in time order, narrow: each URL's number, host and head (its first
 -- directory, '/' or ''), not its name, kept by the materialized view below as url_log_local is
--- inserted into: a view of the URLs page over a time range reads these. Schema 6 had none:
+-- inserted into: a view of the URLs page over a time range reads these. Schema 7 had none:
 -- crawl-errors makes them and fills them from url_log_local.
 CREATE TABLE IF NOT EXISTS crawl_errors.url_times_local (
   ts_ms Int64,
@@ -239,7 +239,8 @@ CREATE TABLE IF NOT EXISTS crawl_errors.signature_pending (
   base String,
   signature String,
   request_ms Int64,
-  kept DateTime DEFAULT now()
+  kept DateTime DEFAULT now(),
+  request Nullable(String)
 ) ENGINE = ReplacingMergeTree
 ORDER BY id;
 

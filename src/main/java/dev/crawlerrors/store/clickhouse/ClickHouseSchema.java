@@ -52,13 +52,15 @@ final class ClickHouseSchema {
      * hits before). 6: a signed hit's claim names what its signature proved ({@code hits_local.signature},
      * in {@link #CLAIM}), and the tables of signature verification ({@link ClickHouseSignatures}); the
      * counts' view is made again with the new claim, which wants no writer running meanwhile as 3's
-     * upgrade does. 7: the URLs' hits in time order ({@code url_times_local}), filled on the upgrade
-     * from {@code url_log_local} with every batch the view did not bring already.
+     * upgrade does. 7: a waiting signature may be a signed request as logged, checked whole by
+     * whoever settles it ({@code signature_pending.request}). 8: the URLs' hits in time order
+     * ({@code url_times_local}), filled on the upgrade from {@code url_log_local} with every batch
+     * the view did not bring already.
      */
-    static final int VERSION = 7;
+    static final int VERSION = 8;
 
     /** The version that added the URLs' hits in time order ({@link #fillTimes}). */
-    private static final int TIMES = 7;
+    private static final int TIMES = 8;
 
     /** What {@code url_times_local} holds of each row of {@code url_log_local}. */
     private static final String TIMES_OF_LOG = "SELECT ts_ms, k, writer, seq, n, status, cityHash64(ip, crawler) AS claim, crawler, bot_type,"
@@ -336,6 +338,7 @@ final class ClickHouseSchema {
             }
         }
         if (version > 0 && version < VERSION) {
+            ClickHouseSignatures.addRequest(http, cluster.meta(), db);
             migrate(http, cluster.meta(), db);
             for (ClickHouseCluster.Shard shard : cluster.shards()) {
                 addLocations(http, shard.http(), db, cluster.distributed());
@@ -428,7 +431,7 @@ final class ClickHouseSchema {
     }
 
     /**
-     * Version 7 on one shard: the URLs' hits stored before it, in time order, but those of the
+     * Version 8 on one shard: the URLs' hits stored before it, in time order, but those of the
      * batches the view brought already (written since it was made). Safe to run again after a
      * stop half-way; a batch written while the fill reads may come twice, so, as version 3's
      * upgrade, it wants no writer running meanwhile.

@@ -22,14 +22,16 @@ import org.duckdb.DuckDBConnection;
  * directories read, kept in history, and the signatures waiting for one. Version 7 keeps beside
  * each URL state its carry ({@link DuckDbUrlStateMerge}), so a fold adds new hits to a state
  * without reading the URL's history; a row without one is made again from its history. Version 8
- * keeps each URL's hits again in time order ({@code url_times}, with the number of the URL's host
- * and head, {@code url_heads}), so a view of a time range and a prefix reads numbers
- * ({@link DuckDbUrlTail}); an older store's are filled from its histories on the upgrade, once.
+ * lets a waiting signature be a signed request as logged ({@code signature_pending.request}), checked
+ * whole by whoever settles it. Version 9 keeps each URL's hits again in time order
+ * ({@code url_times}, with the number of the URL's host and head, {@code url_heads}), so a view of
+ * a time range and a prefix reads numbers ({@link DuckDbUrlTail}); an older store's are filled from
+ * its histories on the upgrade, once.
  */
 final class DuckDbSchema {
 
     /** The schema this version writes. */
-    static final int VERSION = 8;
+    static final int VERSION = 9;
 
     /** Version 7: what a URL's next hit depends on beside its kept state, NULL in a row an older version made. */
     private static final String CARRY = """
@@ -42,7 +44,7 @@ final class DuckDbSchema {
             + "'), ''), CASE WHEN starts_with(%1$s, '/') THEN '/' ELSE '' END)";
 
     /**
-     * Version 8: the hits of the URLs' histories ({@code url_log}, {@code url_tail}) in time order,
+     * Version 9: the hits of the URLs' histories ({@code url_log}, {@code url_tail}) in time order,
      * each with the number of its URL's host and head; what was there before is made again.
      */
     private static final String TIMES = """
@@ -196,7 +198,7 @@ final class DuckDbSchema {
                         st.execute("ALTER TABLE hits ADD COLUMN location VARCHAR");
                     }
                     // the URLs' tables (version 5) and the signatures' (6), made with whatever else is missing
-                    st.execute(TABLES + DuckDbSignatures.TABLES + CARRY);
+                    st.execute(TABLES + DuckDbSignatures.TABLES + CARRY + DuckDbSignatures.REQUEST);
                     st.execute("INSERT OR REPLACE INTO store_meta VALUES ('schema_version', '" + VERSION + "')");
                     keyedFrom(st);
                     st.execute(TIMES);
@@ -214,7 +216,7 @@ final class DuckDbSchema {
                 connection.setAutoCommit(false);
             }
             try {
-                st.execute(TABLES + DuckDbSignatures.TABLES + CARRY);
+                st.execute(TABLES + DuckDbSignatures.TABLES + CARRY + DuckDbSignatures.REQUEST);
                 // a store of version 4 only lacked the URLs' tables and the signatures', one of 5 the signatures', made just now
                 st.execute("INSERT OR " + (older ? "REPLACE" : "IGNORE") + " INTO store_meta VALUES ('schema_version', '" + VERSION + "')");
                 if (recorded == 4) {

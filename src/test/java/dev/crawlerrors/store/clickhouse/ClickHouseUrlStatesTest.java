@@ -60,21 +60,21 @@ class ClickHouseUrlStatesTest {
     }
 
     @Test
-    void aStoreOfSchemaSixFiltersATimeRangeAsTheHitsSay() {
-        String db = ClickHouseTestCluster.database("url_states_schema6");
+    void aStoreOfSchemaSevenFiltersATimeRangeAsTheHitsSay() {
+        String db = ClickHouseTestCluster.database("url_states_schema7");
         UrlStatesContract.aStoreOfTheVersionBeforeFiltersATimeRangeAsTheHitsSay(
                 () -> ClickHouseHitStore.open(cluster.location(db), ClickHouseSettings.SERVE), () -> {
-                    // as schema 6 made it: no hits in time order
+                    // as schema 7 made it: no hits in time order
                     for (int shard = 1; shard <= cluster.shards(); shard++) {
                         cluster.query(shard, "DROP TABLE " + db + ".url_times_of_log");
                         cluster.query(shard, "DROP TABLE " + db + ".url_times_local");
                         cluster.query(shard, "DROP TABLE " + db + ".url_times");
                     }
-                    cluster.query(1, "INSERT INTO " + db + ".schema_version (version) VALUES (6)");
-                    cluster.query(1, "ALTER TABLE " + db + ".schema_version DELETE WHERE version > 6");
+                    cluster.query(1, "INSERT INTO " + db + ".schema_version (version) VALUES (7)");
+                    cluster.query(1, "ALTER TABLE " + db + ".schema_version DELETE WHERE version > 7");
                     // a mutation runs in the background (18.16 has no mutations_sync): waited for, within bounds
                     dev.crawlerrors.Waits.await("the schema version mutated").untilAsserted(() -> org.assertj.core.api.Assertions.assertThat(
-                            cluster.number(1, "SELECT max(version) FROM " + db + ".schema_version")).isEqualTo(6));
+                            cluster.number(1, "SELECT max(version) FROM " + db + ".schema_version")).isEqualTo(7));
                 });
     }
 }

@@ -55,14 +55,14 @@ class DuckDbUrlStatesTest {
     }
 
     @Test
-    void aStoreOfVersionSevenFiltersATimeRangeAsTheHitsSay(@TempDir Path dir) {
-        Path file = dir.resolve("v7.duckdb");
+    void aStoreOfVersionEightFiltersATimeRangeAsTheHitsSay(@TempDir Path dir) {
+        Path file = dir.resolve("v8.duckdb");
         UrlStatesContract.aStoreOfTheVersionBeforeFiltersATimeRangeAsTheHitsSay(() -> DuckDbHitStore.open(file), () -> {
             try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + file); Statement st = c.createStatement()) {
-                // as version 7 left it: no hits in time order
+                // as version 8 left it: no hits in time order
                 st.execute("DROP TABLE url_times");
                 st.execute("DROP TABLE url_heads");
-                st.execute("UPDATE store_meta SET value = '7' WHERE key = 'schema_version'");
+                st.execute("UPDATE store_meta SET value = '8' WHERE key = 'schema_version'");
             } catch (SQLException e) {
                 throw new IllegalStateException(e);
             }
