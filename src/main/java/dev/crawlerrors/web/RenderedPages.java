@@ -3,7 +3,6 @@ package dev.crawlerrors.web;
 import dev.crawlerrors.store.Snapshot;
 import dev.crawlerrors.text.Futures;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -12,27 +11,41 @@ import java.util.function.Supplier;
 /**
  * Report answers rendered once and shared by every reader: a page's bytes are the same for every
  * reader who asks the same address while the store's newest snapshot stays the same, so they are
- * kept under the address and that snapshot, the least recently used out first within a bound in
- * bytes. An answer is kept only when the newest snapshot did not move while it was made, so a
- * reader never gets an older snapshot's answer than the one it would have got without the cache;
- * readers asking the same address at once share one rendering.
+ * kept under the address and that snapshot, within a bound in bytes. An answer is kept only when
+ * the newest snapshot did not move while it was made, so a reader never gets an older snapshot's
+ * answer than the one it would have got without the cache; readers asking the same address at once
+ * share one rendering.
+ *
+ * <p>Each answer is kept gzipped ({@link GzipAnswer}: a page of the report shrinks ten times or more,
+ * so ten times the pages fit) and sent so to a reader who accepts gzip, the server compressing
+ * nothing; the answers most recently sent to readers who do not are kept as they are too, within a
+ * quarter of the bound, so a page most readers open is neither rendered nor unzipped again. The least
+ * recently asked go first: the plain copy, then the answer.
  */
 final class RenderedPages {
 
-    /** What is kept by default: some 300 HTML pages of 100 rows, or thousands of JSON ones. */
+    /** What is kept by default: thousands of pages, gzipped. */
     static final long DEFAULT_BYTES = 64L << 20;
+    /** The share of the bound the plain copies may take. */
+    private static final int PLAIN_SHARE = 4;
 
     /** An answer and whether it may be kept (a page shown without its summary, still being counted, may not). */
     record Rendered(byte[] body, boolean keep) {
+    }
+
+    /** The bytes to send, and whether they are gzipped (then the response says so). */
+    record Answer(byte[] body, boolean gzipped) {
     }
 
     private record Key(String kind, String address, String newest) {
     }
 
     private final long budgetBytes;
-    private final LinkedHashMap<Key, byte[]> kept = new LinkedHashMap<>(256, 0.75f, true);
+    private final LinkedHashMap<Key, GzipAnswer> zipped = new LinkedHashMap<>(256, 0.75f, true);
+    private final LinkedHashMap<Key, byte[]> plain = new LinkedHashMap<>(64, 0.75f, true);
     private final Map<Key, CompletableFuture<byte[]>> rendering = new HashMap<>();
-    private long bytes;
+    private long zippedBytes;
+    private long plainBytes;
     private long hits;
     private long misses;
 
@@ -44,44 +57,68 @@ final class RenderedPages {
         this.budgetBytes = budgetBytes;
     }
 
+    /** The answer, as {@link #answer(String, String, Supplier, Supplier, boolean)} gives it to a reader who does not accept gzip. */
+    byte[] answer(String kind, String address, Supplier<Snapshot> newest, Supplier<Rendered> render) {
+        return answer(kind, address, newest, render, false).body();
+    }
+
     /**
      * The answer of {@code kind} to {@code address} (every input of the answer but the snapshot),
-     * as kept for the store's newest snapshot, else rendered now.
+     * as kept for the store's newest snapshot, else rendered now; gzipped when {@code gzip} (the
+     * reader accepts it) and it is kept.
      *
      * @param newest the store's newest snapshot, asked before and after rendering
      */
-    byte[] answer(String kind, String address, Supplier<Snapshot> newest, Supplier<Rendered> render) {
+    Answer answer(String kind, String address, Supplier<Snapshot> newest, Supplier<Rendered> render, boolean gzip) {
         Snapshot before = newest.get();
         Key key = new Key(kind, address, before.token());
+        GzipAnswer unzip;
         CompletableFuture<byte[]> mine;
         CompletableFuture<byte[]> theirs;
         synchronized (this) {
-            byte[] body = kept.get(key);
-            if (body != null) {
+            GzipAnswer kept = zipped.get(key);
+            if (kept != null) {
                 hits++;
-                return body;
+                byte[] body = gzip ? null : plain.get(key);
+                if (gzip || body != null) {
+                    return gzip ? new Answer(kept.gzipped(), true) : new Answer(body, false);
+                }
             }
-            misses++;
-            theirs = rendering.get(key);
-            mine = theirs == null ? new CompletableFuture<>() : null;
+            unzip = kept;
+            if (kept == null) {
+                misses++;
+            }
+            theirs = kept == null ? rendering.get(key) : null;
+            mine = kept == null && theirs == null ? new CompletableFuture<>() : null;
             if (mine != null) {
                 rendering.put(key, mine);
             }
         }
+        if (unzip != null) {
+            byte[] body = unzip.unzipped(); // outside the lock: a few tens of microseconds
+            synchronized (this) {
+                if (zipped.get(key) == unzip) {
+                    keepPlain(key, body);
+                    trim();
+                }
+            }
+            return new Answer(body, false);
+        }
         if (theirs != null) {
-            return Futures.join(theirs);
+            return new Answer(Futures.join(theirs), false);
         }
         try {
             Rendered rendered = render.get();
-            boolean keep = rendered.keep() && newest.get().equals(before);
+            boolean keep = rendered.keep() && newest.get().equals(before) && budgetBytes > 0;
+            GzipAnswer zip = keep ? GzipAnswer.of(rendered.body()) : null;
             synchronized (this) {
                 rendering.remove(key);
                 if (keep) {
-                    keep(key, rendered.body());
+                    keep(key, zip, gzip ? null : rendered.body());
                 }
             }
             mine.complete(rendered.body());
-            return rendered.body();
+            return keep && gzip ? new Answer(zip.gzipped(), true) : new Answer(rendered.body(), false);
         } catch (RuntimeException | Error e) {
             synchronized (this) {
                 rendering.remove(key);
@@ -91,28 +128,56 @@ final class RenderedPages {
         }
     }
 
-    private void keep(Key key, byte[] body) {
-        long size = size(key, body);
+    /** Keeps an answer gzipped, and as it is when {@code body} is not null (a reader who does not accept gzip asked it). */
+    private void keep(Key key, GzipAnswer zip, byte[] body) {
+        long size = size(key, zip.gzipped().length);
         if (size > budgetBytes) {
             return;
         }
-        byte[] before = kept.put(key, body);
-        bytes += size - (before == null ? 0 : size(key, before));
-        Iterator<Map.Entry<Key, byte[]>> eldest = kept.entrySet().iterator();
-        while (bytes > budgetBytes && eldest.hasNext()) {
-            Map.Entry<Key, byte[]> entry = eldest.next();
-            bytes -= size(entry.getKey(), entry.getValue());
+        GzipAnswer before = zipped.put(key, zip);
+        zippedBytes += size - (before == null ? 0 : size(key, before.gzipped().length));
+        dropPlain(key);
+        if (body != null) {
+            keepPlain(key, body);
+        }
+        trim();
+    }
+
+    private void keepPlain(Key key, byte[] body) {
+        byte[] before = plain.put(key, body);
+        plainBytes += body.length - (before == null ? 0 : before.length);
+    }
+
+    /** Lets the least recently sent plain copies go past their share, then the least recently asked answers past the bound. */
+    private void trim() {
+        var plainEldest = plain.entrySet().iterator();
+        while (plainBytes > budgetBytes / PLAIN_SHARE && plainEldest.hasNext()) {
+            plainBytes -= plainEldest.next().getValue().length;
+            plainEldest.remove();
+        }
+        var eldest = zipped.entrySet().iterator();
+        while (zippedBytes + plainBytes > budgetBytes && eldest.hasNext()) {
+            Map.Entry<Key, GzipAnswer> entry = eldest.next();
+            zippedBytes -= size(entry.getKey(), entry.getValue().gzipped().length);
+            dropPlain(entry.getKey());
             eldest.remove();
         }
     }
 
-    /** An entry's bytes: the answer, its address and the map's own, roughly. */
-    private static long size(Key key, byte[] body) {
-        return body.length + 2L * (key.address().length() + key.kind().length() + key.newest().length()) + 160;
+    private void dropPlain(Key key) {
+        byte[] body = plain.remove(key);
+        if (body != null) {
+            plainBytes -= body.length;
+        }
     }
 
-    /** The answers kept, their bytes, and the answers found kept and not, for metrics and tests. */
+    /** An entry's bytes but its plain copy: the gzipped answer, its address and the map's own, roughly. */
+    private static long size(Key key, int gzipped) {
+        return gzipped + 2L * (key.address().length() + key.kind().length() + key.newest().length()) + 200;
+    }
+
+    /** The answers kept, their bytes (gzipped and plain copies), and the answers found kept and not, for metrics and tests. */
     synchronized long[] footprint() {
-        return new long[] {kept.size(), bytes, hits, misses};
+        return new long[] {zipped.size(), zippedBytes + plainBytes, hits, misses};
     }
 }

@@ -113,8 +113,8 @@ final class ReportRoutes {
         List<String> sources = evidence.sources();
         String nothingProvable = evidence.nothingProvable().orElse(null);
         String address = ctx.queryString() + "\n" + sources + "\n" + nothingProvable + "\n" + report.sitemapsVersion();
-        ctx.contentType(io.javalin.http.ContentType.TEXT_HTML).result(rendered.answer("html", address, report::newest,
-                () -> htmlPage(ctx, request, sources, nothingProvable)));
+        send(ctx, io.javalin.http.ContentType.TEXT_HTML.getMimeType(), rendered.answer("html", address, report::newest,
+                () -> htmlPage(ctx, request, sources, nothingProvable), GzipAnswer.accepted(ctx.header("Accept-Encoding"))));
     }
 
     private RenderedPages.Rendered htmlPage(Context ctx, ReportRequest request, List<String> sources, String nothingProvable) {
@@ -136,15 +136,19 @@ final class ReportRoutes {
         ReportRequest request = parse(ctx, ReportParameters.REPORT);
         // kept under the sitemaps' reads too: its rows say whether one lists their URL, and in_sitemap= filters by them
         String address = ctx.queryString() + "\n" + report.sitemapsVersion();
-        ctx.contentType("application/json; charset=utf-8").result(rendered.answer("json", address,
-                report::newest, () -> {
-                    try {
-                        ReportPage page = report.page(request);
-                        return new RenderedPages.Rendered(JSON.writeValueAsBytes(page), !page.counting());
-                    } catch (IOException e) {
-                        throw new UncheckedIOException(e);
-                    }
-                }));
+        send(ctx, "application/json; charset=utf-8", rendered.answer("json", address, report::newest, () -> {
+            ReportPage page = report.page(request);
+            return new RenderedPages.Rendered(PageJson.of(page), !page.counting());
+        }, GzipAnswer.accepted(ctx.header("Accept-Encoding"))));
+    }
+
+    /** A kept or rendered answer, saying it is gzipped when it is (the server then compresses nothing). */
+    private static void send(Context ctx, String contentType, RenderedPages.Answer answer) {
+        ctx.header("Vary", "Accept-Encoding");
+        if (answer.gzipped()) {
+            ctx.header("Content-Encoding", "gzip");
+        }
+        ctx.contentType(contentType).result(answer.body());
     }
 
     void csv(Context ctx) throws IOException {

@@ -23,6 +23,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -32,6 +33,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -94,19 +96,88 @@ class RenderedPagesTest {
         RenderedPages pages = new RenderedPages(budget);
         Snapshot at = new Snapshot(5, 0);
         AtomicInteger renders = new AtomicInteger();
+        Random random = new Random(1);
         for (int i = 0; i < 100; i++) {
+            byte[] noise = new byte[1_000]; // gzip does not shrink it
+            random.nextBytes(noise);
             pages.answer("json", "page=" + i, () -> at, () -> {
                 renders.incrementAndGet();
-                return rendered("x".repeat(1_000));
-            });
+                return new RenderedPages.Rendered(noise, true);
+            }, i % 2 == 0);
             assertThat(pages.footprint()[1]).as("bytes kept after page " + i).isLessThanOrEqualTo(budget);
         }
-        assertThat(pages.footprint()[0]).isBetween(5L, 9L);
+        assertThat(pages.footprint()[0]).isBetween(4L, 8L);
         pages.answer("json", "page=99", () -> at, () -> rendered("again"));
         assertThat(renders).as("the newest kept").hasValue(100);
         assertThat(new String(pages.answer("json", "page=0", () -> at, () -> rendered("again")), StandardCharsets.UTF_8))
                 .as("the eldest let go").isEqualTo("again");
         assertThat(new RenderedPages(0).answer("json", "p", () -> at, () -> rendered("none kept"))).isNotEmpty();
+    }
+
+    @Test
+    void keptAnswersAreGzippedForReadersWhoAcceptItAndTheSameBytesForThoseWhoDoNot() throws Exception {
+        RenderedPages pages = new RenderedPages(1 << 20);
+        Snapshot at = new Snapshot(3, 0);
+        String page = "{\"rows\":[" + "{\"url\":\"/caf\u00e9\",\"status\":404},".repeat(500) + "]}";
+        AtomicInteger renders = new AtomicInteger();
+        Supplier<RenderedPages.Rendered> render = () -> {
+            renders.incrementAndGet();
+            return rendered(page);
+        };
+        RenderedPages.Answer first = pages.answer("json", "page=1", () -> at, render, true);
+        assertThat(first.gzipped()).as("kept, so sent gzipped").isTrue();
+        assertThat(gunzip(first.body())).isEqualTo(page.getBytes(StandardCharsets.UTF_8));
+        assertThat(first.body().length).as("a tenth of the page or less").isLessThan(page.length() / 10);
+        RenderedPages.Answer plain = pages.answer("json", "page=1", () -> at, render, false);
+        assertThat(plain.gzipped()).isFalse();
+        assertThat(plain.body()).as("unzipped for a reader who does not accept gzip").isEqualTo(page.getBytes(StandardCharsets.UTF_8));
+        assertThat(pages.answer("json", "page=1", () -> at, render, false).body()).isEqualTo(page.getBytes(StandardCharsets.UTF_8));
+        assertThat(pages.answer("json", "page=1", () -> at, render, true).body()).isEqualTo(first.body());
+        assertThat(renders).as("rendered once for both").hasValue(1);
+
+        RenderedPages.Answer unkept = pages.answer("html", "page=1", () -> at,
+                () -> new RenderedPages.Rendered("counting".getBytes(StandardCharsets.UTF_8), false), true);
+        assertThat(unkept.gzipped()).as("an answer not kept is sent as it is: the server compresses it").isFalse();
+        assertThat(new RenderedPages(0).answer("json", "p", () -> at, render, true).gzipped()).isFalse();
+    }
+
+    @Test
+    void gzippedPagesLetTenTimesThePagesStayWithinTheBound() {
+        long budget = 1 << 20;
+        RenderedPages pages = new RenderedPages(budget);
+        Snapshot at = new Snapshot(9, 0);
+        AtomicInteger renders = new AtomicInteger();
+        for (int round = 0; round < 2; round++) {
+            for (int i = 0; i < 200; i++) { // 200 pages of 45 KB: 9 MB as they are
+                int n = i;
+                pages.answer("json", "page=" + i, () -> at, () -> {
+                    renders.incrementAndGet();
+                    return rendered(("{\"id\":" + n + ",\"url\":\"/a/b/" + n + "\",\"crawler\":\"Googlebot\"},").repeat(900));
+                }, round == 1 || i % 3 == 0);
+                assertThat(pages.footprint()[1]).isLessThanOrEqualTo(budget);
+            }
+        }
+        assertThat(renders).as("every page kept the first time round").hasValue(200);
+    }
+
+    @Test
+    void readsTheAcceptEncodingHeader() {
+        assertThat(GzipAnswer.accepted("gzip, deflate, br, zstd")).isTrue();
+        assertThat(GzipAnswer.accepted("br;q=1.0, GZIP;q=0.5")).isTrue();
+        assertThat(GzipAnswer.accepted("x-gzip")).isTrue();
+        assertThat(GzipAnswer.accepted("gzip;q=0")).isFalse();
+        assertThat(GzipAnswer.accepted("gzip; q=0.000")).isFalse();
+        assertThat(GzipAnswer.accepted("gzip;q=nonsense")).isFalse();
+        assertThat(GzipAnswer.accepted("deflate, br")).isFalse();
+        assertThat(GzipAnswer.accepted("identity")).isFalse();
+        assertThat(GzipAnswer.accepted("")).isFalse();
+        assertThat(GzipAnswer.accepted(null)).isFalse();
+    }
+
+    static byte[] gunzip(byte[] gzipped) throws java.io.IOException {
+        try (var in = new java.util.zip.GZIPInputStream(new java.io.ByteArrayInputStream(gzipped))) {
+            return in.readAllBytes();
+        }
     }
 
     @Test
@@ -200,6 +271,52 @@ class RenderedPagesTest {
                 server.close();
             }
         }
+    }
+
+    @Test
+    void keptPagesAreTheBytesOfAnUncachedRenderGzippedOrNot() throws Exception {
+        try (DuckDbHitStore store = DuckDbHitStore.open(dir.resolve("hits.duckdb"))) {
+            List<CrawlerHit> hits = new ArrayList<>();
+            for (int i = 0; i < 250; i++) {
+                hits.add(googlebot(START + i * 60_000L, "66.249.66." + (1 + i % 9),
+                        "/caf\u00e9/<b>\"" + i + "\\?q=\ud83d\ude00&x=" + i, i % 3 == 0 ? 404 : 500, i % 4 == 0 ? SPOOFED : VERIFIED));
+            }
+            store.writer().append(hits);
+            store.writer().flush();
+            // both wait for an HTML page's summary however loaded the machine, so both show it
+            ReportConfig config = ReportConfig.in(ZoneOffset.UTC).withSummaryWait(Duration.ofSeconds(60));
+            ReportServer cached = ReportServer.start(new CrawlErrorReport(store.reader(), config), store.health(), ServerConfig.on("127.0.0.1", 0));
+            ReportServer uncached = ReportServer.start(new CrawlErrorReport(store.reader(), config), store.health(),
+                    ServerConfig.on("127.0.0.1", 0).withPageCacheBytes(0));
+            try {
+                for (String path : List.of("/api/crawl-errors", "/api/crawl-errors?page=2", "/api/crawl-errors?status=500",
+                        "/crawl-errors", "/crawl-errors?page=2", "/crawl-errors?verification=spoofed")) {
+                    byte[] expected = bytes(uncached, path, false).body();
+                    for (int i = 0; i < 3; i++) {
+                        HttpResponse<byte[]> plain = bytes(cached, path, false);
+                        assertThat(plain.headers().firstValue("Content-Encoding")).isEmpty();
+                        assertThat(plain.body()).as(path + ", as it is, #" + i).isEqualTo(expected);
+                        HttpResponse<byte[]> zipped = bytes(cached, path, true);
+                        assertThat(zipped.headers().firstValue("Content-Encoding")).contains("gzip");
+                        assertThat(zipped.headers().allValues("Vary")).contains("Accept-Encoding");
+                        assertThat(gunzip(zipped.body())).as(path + ", gzipped, #" + i).isEqualTo(expected);
+                    }
+                }
+            } finally {
+                cached.close();
+                uncached.close();
+            }
+        }
+    }
+
+    private HttpResponse<byte[]> bytes(ReportServer server, String path, boolean gzip) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path)).timeout(Duration.ofSeconds(60));
+        if (gzip) {
+            request.header("Accept-Encoding", "gzip");
+        }
+        HttpResponse<byte[]> response = http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+        assertThat(response.statusCode()).as(path).isEqualTo(200);
+        return response;
     }
 
     private String get(String url) throws Exception {
