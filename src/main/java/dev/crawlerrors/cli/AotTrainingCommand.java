@@ -1,11 +1,6 @@
 package dev.crawlerrors.cli;
 
-import dev.crawlerrors.report.CrawlErrorReport;
-import dev.crawlerrors.report.ReportConfig;
-import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import dev.crawlerrors.text.Figures;
-import dev.crawlerrors.web.ReportServer;
-import dev.crawlerrors.web.ServerConfig;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintWriter;
@@ -19,7 +14,6 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -35,8 +29,8 @@ import picocli.CommandLine;
 /**
  * {@code crawl-errors aot-training} (hidden): the launcher's training run for the JVM's
  * ahead-of-time cache. It does, offline and in a temporary directory, what users do: imports the
- * demo log through the {@code import} command (as Apache writes it and as nginx does), then serves the report on a loopback port and
- * fetches it as HTML, JSON and CSV. The JVM records the classes this loads and links (and, from
+ * demo log through the {@code import} command (as Apache writes it and as nginx does), then serves it through the
+ * {@code serve} command on a loopback port and fetches the report as JSON, HTML and CSV. The JVM records the classes this loads and links (and, from
  * JDK 25, the methods' profiles), so later starts skip that work.
  *
  * <p>With {@code --import-only} it stops after the imports, for a cache that imports alone use: a
@@ -106,18 +100,60 @@ final class AotTrainingCommand implements Callable<Integer> {
             if (status != 0 || importOnly) {
                 return status;
             }
-            try (DuckDbHitStore store = DuckDbHitStore.open(demo.db());
-                 ReportServer server = ReportServer.start(new CrawlErrorReport(store.reader(), ReportConfig.in(ZoneOffset.UTC)), store.health(), ServerConfig.on("127.0.0.1", 0))) {
-                HttpClient client = HttpClient.newHttpClient();
-                for (String path : List.of("/crawl-errors", "/crawl-errors?page=2", "/api/crawl-errors", "/crawl-errors.csv",
-                        "/crawl-errors?page=abc")) {
-                    client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path)).build(),
-                            HttpResponse.BodyHandlers.discarding());
+            return serve(demo, discard);
+        } finally {
+            deleteTree(dir);
+        }
+    }
+
+    /**
+     * Serves the demo store through the {@code serve} command, as a user starts it (its options read,
+     * the store opened and checked, the verifier offline), fetches the first pages, JSON first as a
+     * start's first request is, and stops it: the path to a start's first page is then in the cache.
+     */
+    private static int serve(DemoCommand.Demo demo, PrintWriter discard) throws Exception {
+        int port;
+        String noListHost;
+        try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+             ServerSocket noList = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = free.getLocalPort();
+            noListHost = "http://127.0.0.1:" + noList.getLocalPort() + "/";
+        }
+        ServeCommand serve = new ServeCommand();
+        CommandLine serving = new CommandLine(serve.spec()).setOut(discard).setErr(discard);
+        int[] status = {0};
+        Thread thread = new Thread(() -> status[0] = serving.execute("--db", demo.db().toString(), "--port", Integer.toString(port),
+                "--dns-server", "none", "--ip-ranges", noListHost), "training-serve");
+        thread.start();
+        try {
+            HttpClient client = HttpClient.newHttpClient();
+            String base = "http://127.0.0.1:" + port;
+            long deadline = System.nanoTime() + SERVE_WAIT_NANOS;
+            while (!answers(client, base + "/api/crawl-errors?page=1")) {
+                if (!thread.isAlive() || System.nanoTime() > deadline) {
+                    return thread.isAlive() || status[0] == 0 ? 1 : status[0];
                 }
+                Thread.sleep(20);
+            }
+            for (String path : List.of("/crawl-errors?page=1", "/crawl-errors", "/crawl-errors?page=2", "/api/crawl-errors",
+                    "/crawl-errors.csv", "/crawl-errors?page=abc")) {
+                client.send(HttpRequest.newBuilder(URI.create(base + path)).build(), HttpResponse.BodyHandlers.discarding());
             }
             return 0;
         } finally {
-            deleteTree(dir);
+            serve.stopRequest.countDown();
+            thread.join(SERVE_WAIT_NANOS / 1_000_000);
+        }
+    }
+
+    /** How long the training waits for its serve to answer, and to stop. */
+    private static final long SERVE_WAIT_NANOS = 60_000_000_000L;
+
+    private static boolean answers(HttpClient client, String url) throws InterruptedException {
+        try {
+            return client.send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+        } catch (IOException e) {
+            return false; // not listening yet
         }
     }
 

@@ -30,6 +30,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -52,6 +53,9 @@ final class ServeCommand implements Callable<Integer> {
 
     final SitemapOptions sitemaps = new SitemapOptions();
     final AlertOptions alerting = new AlertOptions();
+
+    /** Counted down, it stops serving as Ctrl-C does: the launcher's training run serves in its own JVM, then goes on. */
+    final CountDownLatch stopRequest = new CountDownLatch(1);
 
     /** The command, bound to this object. */
     CommandSpec spec() {
@@ -194,7 +198,7 @@ final class ServeCommand implements Callable<Integer> {
             throw e;
         }
         serveUntilStopped(reportServer, report, hits, new ServingFrom(store.shownStore(), !existed), server.displayHost(), feeds,
-                afterFirstPage);
+                afterFirstPage, stopRequest);
         return 0;
     }
 
@@ -212,18 +216,31 @@ final class ServeCommand implements Callable<Integer> {
      */
     static void serveUntilStopped(ReportServer server, CrawlErrorReport report, HitStore hits, ServingFrom store, String displayHost,
             List<AutoCloseable> feeds) throws InterruptedException {
-        serveUntilStopped(server, report, hits, store, displayHost, feeds, () -> { });
+        serveUntilStopped(server, report, hits, store, displayHost, feeds, () -> { }, null);
     }
 
     /**
      * As above, running {@code afterFirstPage} once the report's first page is counted (or could not
      * be), and reading then what the store's opening did not ({@link StoreHealth#checkNewest}): damage
-     * found there stops serve, which fails with the sentence it refuses a damaged store with.
+     * found there stops serve, which fails with the sentence it refuses a damaged store with; and
+     * stopping too when {@code stopRequest} (if any) is counted down.
      */
     static void serveUntilStopped(ReportServer server, CrawlErrorReport report, HitStore hits, ServingFrom store, String displayHost,
-            List<AutoCloseable> feeds, Runnable afterFirstPage) throws InterruptedException {
+            List<AutoCloseable> feeds, Runnable afterFirstPage, CountDownLatch stopRequest) throws InterruptedException {
         CountDownLatch stopped = new CountDownLatch(1);
         AtomicReference<DamagedStoreException> damaged = new AtomicReference<>();
+        AtomicBoolean requested = new AtomicBoolean();
+        if (stopRequest != null) {
+            Threads.startDaemon("stop-request", () -> {
+                try {
+                    stopRequest.await();
+                    requested.set(true);
+                    stopped.countDown();
+                } catch (InterruptedException e) {
+                    // nobody asks any more
+                }
+            });
+        }
         List<Thread> reading = new CopyOnWriteArrayList<>(); // what reads the store beside the readers, stopped first
         Runnable checkRest = () -> reading.add(Threads.startDaemon("store-check", () -> {
             try {
@@ -267,14 +284,16 @@ final class ServeCommand implements Callable<Integer> {
         }
         stopped.await();
         DamagedStoreException damage = damaged.get();
-        if (damage != null) {
+        if (damage != null || requested.get()) {
             try {
                 Runtime.getRuntime().removeShutdownHook(shutdown);
                 stop(server, feeds, report, hits, reading);
             } catch (IllegalStateException e) {
                 // the JVM stops already: its hook closes what serves
             }
-            throw damage; // said as a store refused at the start is
+            if (damage != null) {
+                throw damage; // said as a store refused at the start is
+            }
         }
     }
 

@@ -21,6 +21,7 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import org.duckdb.DuckDBConnection;
@@ -121,9 +122,21 @@ public final class DuckDbHitStore implements HitStore {
             rs.next();
             claims.horizon(rs.getLong(1));
         }
-        try (ResultSet rs = st.executeQuery("SELECT claim_id, version, verification, reason FROM verdict_log ORDER BY version")) {
+        // each distinct verdict read once, and the log as numbers: DuckDB's driver makes a string of every
+        // text value a row holds, and the log repeats a few hundred verdicts across all its rows
+        List<Verification> verifications = new ArrayList<>();
+        List<String> reasons = new ArrayList<>();
+        try (ResultSet rs = st.executeQuery("SELECT DISTINCT verification, reason FROM verdict_log ORDER BY 1, 2")) {
             while (rs.next()) {
-                claims.record(rs.getInt(1), rs.getLong(2), Verification.valueOf(rs.getString(3)), rs.getString(4));
+                verifications.add(Verification.valueOf(rs.getString(1)));
+                reasons.add(rs.getString(2));
+            }
+        }
+        try (ResultSet rs = st.executeQuery("SELECT claim_id, version, dense_rank() OVER (ORDER BY verification, reason)::INTEGER - 1"
+                + " FROM verdict_log ORDER BY version")) {
+            while (rs.next()) {
+                int verdict = rs.getInt(3);
+                claims.record(rs.getInt(1), rs.getLong(2), verifications.get(verdict), reasons.get(verdict));
             }
         }
     }

@@ -62,8 +62,13 @@ final class DuckDbHitWriter implements HitWriter {
     /** The age at which a transaction commits though nobody flushed: what a crash loses of a slow import. */
     private static final long COMMIT_NANOS = 10_000_000_000L;
 
-    /** The number of every claim the store knows (committed, or buffered to be), by claim key. */
+    /**
+     * The number of every claim the store knows (committed, or buffered to be), by claim key; read
+     * from the store when a hit or a verdict first needs it ({@link #claimIdsLoaded}), not at the
+     * opening: a serve that takes no lines in never does, and its first page does not wait for it.
+     */
     private final Map<String, Integer> claimIds = new HashMap<>();
+    private boolean claimIdsLoaded;
     /**
      * Claims lately found in {@link #claimIds}, by identity, in slots by their hash, with their
      * numbers: the hits of a claim carry one key string, so a claim met again skips the map (whose
@@ -154,21 +159,39 @@ final class DuckDbHitWriter implements HitWriter {
         }
     }
 
-    /** The numbers of the claims recorded, and where numbering goes on. */
+    /** Where the numbering of claims and verdicts goes on; the claims' numbers are read again when next needed. */
     private void loadClaims(Statement st) throws SQLException {
         claimIds.clear();
+        claimIdsLoaded = false;
         java.util.Arrays.fill(claimsLately, null);
-        try (ResultSet rs = st.executeQuery("SELECT ip, crawler, claim_id FROM verdicts")) {
-            while (rs.next()) {
-                claimIds.put(CrawlerHit.claimKey(rs.getString(1), rs.getString(2)), rs.getInt(3));
-            }
-        }
         try (ResultSet rs = st.executeQuery("SELECT coalesce((SELECT max(claim_id) FROM verdicts), 0),"
                 + " coalesce((SELECT max(version) FROM verdict_log), 0)")) {
             rs.next();
             nextClaim = Math.max(nextClaim, rs.getInt(1) + 1);
             nextVersion = Math.max(nextVersion, rs.getLong(2) + 1);
         }
+    }
+
+    /**
+     * Reads the number of every committed claim, once (under this writer's lock): committed is all
+     * there is, since no claim is numbered before this has run.
+     */
+    private void loadClaimIds() {
+        if (claimIdsLoaded) {
+            return;
+        }
+        query.run("SELECT ip, crawler, claim_id FROM verdicts", List.of(), rs -> {
+            while (rs.next()) {
+                claimIds.put(CrawlerHit.claimKey(rs.getString(1), rs.getString(2)), rs.getInt(3));
+            }
+            return null;
+        });
+        claimIdsLoaded = true;
+    }
+
+    /** Whether the claims' numbers were read: for tests. */
+    synchronized boolean claimIdsLoaded() {
+        return claimIdsLoaded;
     }
 
     /** The number the first hit appended after the store opened takes: what a close asks to know whether hits came. */
@@ -228,6 +251,7 @@ final class DuckDbHitWriter implements HitWriter {
     @Override
     public synchronized void append(List<CrawlerHit> hits) {
         dirty = true;
+        loadClaimIds();
         for (CrawlerHit hit : hits) {
             buffered.add(hit, claim(hit)); // one loop: a loop of its own was one more method for C2 to compile, twice
         }
@@ -311,6 +335,7 @@ final class DuckDbHitWriter implements HitWriter {
      */
     synchronized void updateVerdict(String ip, String crawler, Verdict verdict) {
         String key = CrawlerHit.claimKey(ip, crawler);
+        loadClaimIds();
         Integer id = claimIds.get(key);
         if (id != null && verdict.equals(latestVerdict(key, id))) {
             return;

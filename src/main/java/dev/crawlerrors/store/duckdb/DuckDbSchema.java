@@ -174,6 +174,9 @@ final class DuckDbSchema {
 
     /** Creates what is missing and migrates a store of an earlier version, in one transaction. */
     static void prepare(DuckDBConnection connection, String location) throws SQLException {
+        if (current(connection)) {
+            return;
+        }
         try (Statement st = connection.createStatement()) {
             boolean existed = hasTable(st, "hits");
             int recorded = existed && hasTable(st, "store_meta") ? recordedVersion(st) : 0;
@@ -235,6 +238,20 @@ final class DuckDbSchema {
             } finally {
                 connection.setAutoCommit(true);
             }
+        }
+    }
+
+    /**
+     * Whether the store records this version: its tables are then all there, and the probes of
+     * tables and columns, and the statements that make what is missing, are skipped: a store opened
+     * again costs one query before serve listens. A new store has no {@code store_meta} to ask.
+     */
+    private static boolean current(DuckDBConnection connection) {
+        // a statement of its own: DuckDB's driver closes a statement whose query failed
+        try (Statement st = connection.createStatement(); ResultSet rs = st.executeQuery("SELECT value FROM store_meta WHERE key = 'schema_version'")) {
+            return rs.next() && Integer.toString(VERSION).equals(rs.getString(1));
+        } catch (SQLException e) {
+            return false;
         }
     }
 
