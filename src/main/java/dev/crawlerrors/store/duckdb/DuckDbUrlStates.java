@@ -310,7 +310,7 @@ final class DuckDbUrlStates extends UrlStateReading {
             parts.add(DuckDbFilter.pattern(q.filter().urlPattern(), params).replace("h.url", "n.url"));
         }
         if (q.filter().inSitemap() != null) {
-            String listed = DuckDbSitemaps.LISTED.replace("h.host", "n.host").replace("h.url", "n.url");
+            String listed = "n.k IN (" + DuckDbSitemaps.LISTED_NUMBERS + ")";
             parts.add(q.filter().inSitemap() ? listed : "NOT " + listed);
         }
     }
