@@ -43,11 +43,14 @@ final class DuckDbSitemaps implements SitemapStore, AutoCloseable {
 
     /**
      * The condition that a hit {@code h}'s URL is listed, by host and target or by target alone where
-     * the log has no host: its number in its URL's history ({@code url_log}, {@code url_tail}), a
+     * the log has no host: its number among its URL's history rows ({@code url_log}, {@code url_tail})
+     * of a listed number and of a status {@code statuses} takes (a condition on their {@code s}), a
      * semi-join on numbers instead of one on a million host and target texts.
      */
-    static final String LISTED = "h.id IN (WITH listed AS (" + LISTED_NUMBERS + ")"
-            + " SELECT i FROM url_log WHERE k IN (SELECT k FROM listed) UNION ALL SELECT i FROM url_tail WHERE k IN (SELECT k FROM listed))";
+    static String listed(String statuses) {
+        String rows = " WHERE (" + statuses + ") AND k IN (" + LISTED_NUMBERS + ")";
+        return "h.id IN (SELECT i FROM url_log" + rows + " UNION ALL SELECT i FROM url_tail" + rows + ")";
+    }
 
     private final DuckDBConnection connection;
     private final DuckDbFailures failures;
