@@ -1,59 +1,49 @@
 package dev.crawlerrors.store.duckdb;
 
 import dev.crawlerrors.store.UrlKey;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.Arrays;
+import org.duckdb.DuckDBAppender;
 import org.duckdb.DuckDBConnection;
 
 /**
  * Numbers the sitemap URLs a store kept before they were kept with their numbers ({@code k} and
  * {@code any_k} NULL): each one's {@link UrlKey#number} with and without its host, computed here as
- * DuckDB's SQL cannot, written in one transaction. Once per store; a store whose URLs all have
- * their numbers costs one count.
+ * DuckDB's SQL cannot, appended to a table of their own as they are read and written in one
+ * update, in one transaction. Once per store; a store whose URLs all have their numbers costs one count.
  */
 final class DuckDbSitemapNumbers {
+
+    private static final String UNNUMBERED = " FROM sitemap_urls WHERE k IS NULL OR any_k IS NULL";
 
     private DuckDbSitemapNumbers() {
     }
 
     /** Writes the numbers of every URL of {@code sitemap_urls} that has none. */
     static void number(DuckDBConnection connection) throws SQLException {
-        long[] rows = new long[0];
-        String[][] names = new String[0][];
-        int n = 0;
-        try (Statement st = connection.createStatement();
-             ResultSet rs = st.executeQuery("SELECT rowid, host, target FROM sitemap_urls WHERE k IS NULL OR any_k IS NULL")) {
-            while (rs.next()) {
-                if (n == rows.length) {
-                    rows = Arrays.copyOf(rows, Math.max(1024, n * 2));
-                    names = Arrays.copyOf(names, rows.length);
-                }
-                rows[n] = rs.getLong(1);
-                names[n++] = new String[] {rs.getString(2), rs.getString(3)};
+        try (Statement st = connection.createStatement(); ResultSet rs = st.executeQuery("SELECT count(*)" + UNNUMBERED)) {
+            rs.next();
+            if (rs.getLong(1) == 0) {
+                return;
             }
-        }
-        if (n == 0) {
-            return;
         }
         boolean auto = connection.getAutoCommit();
         connection.setAutoCommit(false);
-        Long[] rowIds = new Long[n];
-        Long[] numbers = new Long[n];
-        Long[] anyHost = new Long[n];
-        for (int i = 0; i < n; i++) {
-            rowIds[i] = rows[i];
-            numbers[i] = UrlKey.number(names[i][0], names[i][1]);
-            anyHost[i] = UrlKey.number("", names[i][1]);
-        }
-        try (PreparedStatement st = connection.prepareStatement("UPDATE sitemap_urls SET k = m.k, any_k = m.any_k"
-                + " FROM (SELECT unnest(?) AS r, unnest(?) AS k, unnest(?) AS any_k) m WHERE sitemap_urls.rowid = m.r")) {
-            st.setArray(1, connection.createArrayOf("BIGINT", rowIds));
-            st.setArray(2, connection.createArrayOf("BIGINT", numbers));
-            st.setArray(3, connection.createArrayOf("BIGINT", anyHost));
-            st.execute();
+        try (Statement st = connection.createStatement(); DuckDBConnection reading = (DuckDBConnection) connection.duplicate()) {
+            st.execute("CREATE OR REPLACE TABLE sitemap_numbering (r BIGINT, k BIGINT, any_k BIGINT)");
+            // read on a connection of its own: the appender belongs to the transaction begun just now
+            try (DuckDBAppender numbers = connection.createAppender(DuckDBConnection.DEFAULT_SCHEMA, "sitemap_numbering");
+                 Statement read = reading.createStatement();
+                 ResultSet rs = read.executeQuery("SELECT rowid, host, target" + UNNUMBERED)) {
+                while (rs.next()) {
+                    String target = rs.getString(3);
+                    numbers.beginRow().append(rs.getLong(1)).append(UrlKey.number(rs.getString(2), target))
+                            .append(UrlKey.number("", target)).endRow();
+                }
+            }
+            st.execute("UPDATE sitemap_urls SET k = m.k, any_k = m.any_k FROM sitemap_numbering m WHERE sitemap_urls.rowid = m.r");
+            st.execute("DROP TABLE sitemap_numbering");
             connection.commit();
         } catch (SQLException | RuntimeException e) {
             connection.rollback();
