@@ -81,6 +81,12 @@ public abstract class SitemapMatchContract {
             assertThat(store.reader().urlStates().page(unlisted, at, 0, 10).rows()).extracting(state -> state.host() + " " + state.url())
                     .containsExactlyInAnyOrder(" /antwerp/straten/q", "www.example.be /gent/veldstraat", "other.example.org /antwerp/meir");
             assertThat(store.reader().urlStates().page(listed, at, 0, 10).total()).isEqualTo(3);
+            UrlQuery ranged = new UrlQuery(HitFilter.ERRORS.withTimes(Instant.parse("2025-05-14T00:00:00Z"), Instant.parse("2025-05-15T00:00:00Z"))
+                    .withInSitemap(true), Set.of(), false, false, UrlSort.errors);
+            assertThat(store.reader().urlStates().page(ranged, at, 0, 10).rows()).as("made from the hits of a time range")
+                    .extracting(state -> state.host() + " " + state.url())
+                    .containsExactlyInAnyOrder(" /antwerp/de-keyserlei", "WWW.Example.be /gent/veldstraat?tab=parkeren&p=2",
+                            "www.example.be /antwerp/meir");
         }
     }
 

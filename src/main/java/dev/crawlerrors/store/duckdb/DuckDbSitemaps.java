@@ -37,7 +37,8 @@ final class DuckDbSitemaps implements SitemapStore, AutoCloseable {
      * URLs logged under a host in capitals, whose number is not that of the host as a sitemap
      * writes it (few or none: joined by name).
      */
-    static final String LISTED_NUMBERS = "SELECT k FROM sitemap_urls UNION ALL SELECT any_k FROM sitemap_urls"
+    static final String LISTED_NUMBERS = "SELECT k FROM sitemap_urls WHERE k IS NOT NULL UNION ALL SELECT any_k FROM sitemap_urls"
+            + " WHERE any_k IS NOT NULL"
             + " UNION ALL SELECT n.k FROM url_names n JOIN sitemap_urls s ON s.host = lower(n.host) AND s.target = n.url"
             + " WHERE n.host <> lower(n.host)";
 
