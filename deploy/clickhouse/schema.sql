@@ -216,7 +216,8 @@ CREATE TABLE IF NOT EXISTS crawl_errors.signature_pending (
   base String,
   signature String,
   request_ms Int64,
-  kept DateTime DEFAULT now()
+  kept DateTime DEFAULT now(),
+  request Nullable(String)
 ) ENGINE = ReplacingMergeTree
 ORDER BY id;
 

@@ -28,6 +28,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
@@ -223,7 +224,8 @@ final class ServeCommand implements Callable<Integer> {
             List<AutoCloseable> feeds, Runnable afterFirstPage) throws InterruptedException {
         CountDownLatch stopped = new CountDownLatch(1);
         AtomicReference<DamagedStoreException> damaged = new AtomicReference<>();
-        Runnable checkRest = () -> Threads.startDaemon("store-check", () -> {
+        List<Thread> reading = new CopyOnWriteArrayList<>(); // what reads the store beside the readers, stopped first
+        Runnable checkRest = () -> reading.add(Threads.startDaemon("store-check", () -> {
             try {
                 hits.health().checkReadable();
             } catch (DamagedStoreException e) {
@@ -232,10 +234,10 @@ final class ServeCommand implements Callable<Integer> {
             } catch (RuntimeException e) {
                 // a store that does not answer now: /health and the pages say so while it does not
             }
-        });
+        }));
         // the report's first page is counted now, not when the first reader asks for it; the default
         // view's patterns and overview after it, in the background, so they do not share the cores with it
-        Threads.startDaemon("report-warm-up", () -> {
+        reading.add(Threads.startDaemon("report-warm-up", () -> {
             try {
                 report.warmUp(() -> {
                     try {
@@ -247,9 +249,9 @@ final class ServeCommand implements Callable<Integer> {
             } catch (RuntimeException e) {
                 // the first reader's request will say what is wrong; a serve stopped first has nothing left to count for
             }
-        });
+        }));
         Thread shutdown = new Thread(() -> {
-            stop(server, feeds, report, hits);
+            stop(server, feeds, report, hits, reading);
             stopped.countDown();
         }, "shutdown");
         Runtime.getRuntime().addShutdownHook(shutdown);
@@ -268,7 +270,7 @@ final class ServeCommand implements Callable<Integer> {
         if (damage != null) {
             try {
                 Runtime.getRuntime().removeShutdownHook(shutdown);
-                stop(server, feeds, report, hits);
+                stop(server, feeds, report, hits, reading);
             } catch (IllegalStateException e) {
                 // the JVM stops already: its hook closes what serves
             }
@@ -276,8 +278,12 @@ final class ServeCommand implements Callable<Integer> {
         }
     }
 
-    /** Closes the server, {@code feeds} in their order, the report's counting and the store last. */
-    private static void stop(ReportServer server, List<AutoCloseable> feeds, CrawlErrorReport report, HitStore hits) {
+    /**
+     * Interrupts the threads {@code reading} the store (their reads are cancelled), closes the server,
+     * {@code feeds} in their order, the report's counting and the store last.
+     */
+    private static void stop(ReportServer server, List<AutoCloseable> feeds, CrawlErrorReport report, HitStore hits, List<Thread> reading) {
+        reading.forEach(Thread::interrupt);
         server.close();
         for (AutoCloseable feed : feeds) {
             try {

@@ -125,7 +125,10 @@ final class HitRecorder {
             for (int i = 0; i < checked.size(); i++) {
                 SignedHits.Signed one = checked.get(i);
                 crawlerHits.set(signedAt.get(i), one.hit());
-                if (one.pending() != null) {
+                if (one.logged() != null) {
+                    pending.add(SignatureKeeping.kept(one.hit(), one.logged()));
+                    deferred.add(new SignatureSettler.Waiting(one.hit().hit().ip(), one.hit().claimCrawler(), null, one.logged()));
+                } else if (one.pending() != null) {
                     pending.add(SignatureKeeping.kept(one.hit(), one.pending()));
                     if (one.deferred()) {
                         deferred.add(new SignatureSettler.Waiting(one.hit().hit().ip(), one.hit().claimCrawler(), one.pending()));

@@ -3,6 +3,7 @@ package dev.crawlerrors.pipeline;
 import dev.crawlerrors.crawler.CrawlerHit;
 import dev.crawlerrors.crawler.Verdict;
 import dev.crawlerrors.crawler.signature.KeyDirectory;
+import dev.crawlerrors.crawler.signature.LoggedSignature;
 import dev.crawlerrors.crawler.signature.PendingSignature;
 import dev.crawlerrors.crawler.signature.SignatureOutcome;
 import dev.crawlerrors.crawler.signature.SignedHits;
@@ -64,6 +65,12 @@ final class SignatureKeeping {
                 pending.requestMillis());
     }
 
+    /** What the store keeps of a signed request kept as logged, recorded under {@code hit}'s claim. */
+    static StoredSignature kept(CrawlerHit hit, LoggedSignature logged) {
+        return new StoredSignature(logged.id(), hit.hit().ip(), hit.claimCrawler(), "", "", null, "", "", logged.requestMillis(),
+                logged.encoded());
+    }
+
     /**
      * Checks again, oldest first, up to {@link #RECHECK_ROUND} of the signatures the store keeps
      * waiting in {@code kept}; records the verdict of each that is settled now under its claim in
@@ -91,9 +98,15 @@ final class SignatureKeeping {
         Map<String, Verdict> settled = new HashMap<>();
         List<StoredVerdict> found = new ArrayList<>();
         for (StoredSignature waiting : kept.pending(RECHECK_ROUND)) {
-            PendingSignature pending = new PendingSignature(waiting.origin(), waiting.keyid(), waiting.alg(),
-                    waiting.base().getBytes(StandardCharsets.UTF_8), Base64.getDecoder().decode(waiting.signature()), waiting.requestMillis());
-            SignatureOutcome outcome = signed.verifier().recheck(pending, WebBotAuthVerifier.QUIET);
+            SignatureOutcome outcome;
+            if (waiting.request() != null) {
+                outcome = signed.settle(LoggedSignature.decoded(waiting.request(), waiting.requestMillis(), waiting.id()));
+            } else {
+                PendingSignature pending = new PendingSignature(waiting.origin(), waiting.keyid(), waiting.alg(),
+                        waiting.base().getBytes(StandardCharsets.UTF_8), Base64.getDecoder().decode(waiting.signature()),
+                        waiting.requestMillis());
+                outcome = signed.verifier().recheck(pending, WebBotAuthVerifier.QUIET);
+            }
             if (outcome.pending() == null) {
                 found.add(new StoredVerdict(waiting.ip(), waiting.claimCrawler(), outcome.verdict()));
                 settled.put(CrawlerHit.claimKey(waiting.ip(), waiting.claimCrawler()), outcome.verdict());

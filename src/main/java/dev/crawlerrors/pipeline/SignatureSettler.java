@@ -2,6 +2,7 @@ package dev.crawlerrors.pipeline;
 
 import dev.crawlerrors.crawler.CrawlerHit;
 import dev.crawlerrors.crawler.Verdict;
+import dev.crawlerrors.crawler.signature.LoggedSignature;
 import dev.crawlerrors.crawler.signature.PendingSignature;
 import dev.crawlerrors.crawler.signature.SignatureOutcome;
 import dev.crawlerrors.crawler.signature.SignedHits;
@@ -41,8 +42,19 @@ final class SignatureSettler {
     /** Signatures checked, and their verdicts handed to the store, at a time, at most. */
     private static final int BATCH = 512;
 
-    /** A signature to settle, and the claim its verdict is recorded under. */
-    record Waiting(String ip, String claimCrawler, PendingSignature pending) {
+    /**
+     * A signature to settle, and the claim its verdict is recorded under: one checked but for its
+     * bytes ({@code pending}) or a signed request as logged, all of it still to check ({@code logged}).
+     */
+    record Waiting(String ip, String claimCrawler, PendingSignature pending, LoggedSignature logged) {
+
+        Waiting(String ip, String claimCrawler, PendingSignature pending) {
+            this(ip, claimCrawler, pending, null);
+        }
+
+        String id() {
+            return logged != null ? logged.id() : pending.id();
+        }
     }
 
     private final SignatureStore kept;
@@ -213,11 +225,15 @@ final class SignatureSettler {
             }
             Waiting waiting = batch.get(i);
             long start = budget.start();
-            SignatureOutcome outcome = signed.verifier().recheck(waiting.pending(), WebBotAuthVerifier.QUIET);
+            SignatureOutcome outcome = waiting.logged() != null ? signed.settle(waiting.logged())
+                    : signed.verifier().recheck(waiting.pending(), WebBotAuthVerifier.QUIET);
             budget.spentSince(start);
             if (outcome.pending() == null) {
                 found.add(new StoredVerdict(waiting.ip(), waiting.claimCrawler(), outcome.verdict()));
-                ids.add(waiting.pending().id());
+                ids.add(waiting.id());
+            } else if (waiting.logged() != null) {
+                // still waiting for its directory: its verdict says why, as a check on the reader's path would have
+                found.add(new StoredVerdict(waiting.ip(), waiting.claimCrawler(), outcome.verdict()));
             }
         }
         if (found.isEmpty()) {

@@ -12,6 +12,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -123,6 +124,8 @@ final class KeptCounts<S> {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return Optional.empty();
+        } catch (CancellationException e) {
+            return Optional.empty(); // dropped by close: the report stops
         } catch (ExecutionException e) {
             throw e.getCause() instanceof RuntimeException failure ? failure
                     : new StoreException("counting failed: " + Failures.message(e.getCause()), e.getCause());
@@ -132,9 +135,13 @@ final class KeptCounts<S> {
         }
     }
 
-    /** Stops counting: waits for a count that is running (a store must not close under it); later reads fail. */
+    /** Stops counting: the count that is running is interrupted (its store read cancelled) and waited for (a store must not close under it); later reads fail. */
     void close() {
-        counter.shutdown();
+        for (Runnable waiting : counter.shutdownNow()) {
+            if (waiting instanceof Future<?> count) {
+                count.cancel(false); // its readers are told
+            }
+        }
         try {
             counter.awaitTermination(CLOSE_WAIT.toSeconds(), TimeUnit.SECONDS);
         } catch (InterruptedException e) {

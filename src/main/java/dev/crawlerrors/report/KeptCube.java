@@ -160,9 +160,13 @@ final class KeptCube {
         return List.of(cube == null ? 0L : cube.cells(), cube == null ? 0L : cube.bytes(), tooBig ? 1L : 0L);
     }
 
-    /** Stops counting: waits for a count that is running (a store must not close under it). */
+    /** Stops counting: the count that is running is interrupted (its store read cancelled) and waited for (a store must not close under it). */
     void close() {
-        counter.shutdown();
+        for (Runnable waiting : counter.shutdownNow()) {
+            if (waiting instanceof Future<?> count) {
+                count.cancel(false); // its readers are told
+            }
+        }
         try {
             counter.awaitTermination(60, TimeUnit.SECONDS);
         } catch (InterruptedException e) {

@@ -241,9 +241,16 @@ public final class ViewIndex {
         }
     }
 
-    /** Stops counting in the background, after the count that is running, if any: call it before the store closes. */
+    /**
+     * Stops counting in the background: the count that is running is interrupted (its store read
+     * cancelled) and waited for, those waiting are dropped and their readers told; call it before
+     * the store closes.
+     */
     public void close() {
-        background.shutdown();
+        background.shutdownNow();
+        synchronized (this) {
+            computing.values().forEach(counting -> counting.cancel(false));
+        }
         try {
             background.awaitTermination(CLOSE_WAIT.toSeconds(), TimeUnit.SECONDS);
         } catch (InterruptedException e) {

@@ -105,22 +105,32 @@ class SignatureSettlerTest {
         List<String> lines = List.of(
                 signedLine("203.0.113.7", "/antwerp/meir", "/antwerp/meir", at),
                 signedLine("203.0.113.7", "/admin", "/antwerp/meir", at.plusSeconds(1)),
-                signedLine("198.51.100.4", "/ghent/kouter", "/ghent/kouter", at.plusSeconds(2)));
+                signedLine("198.51.100.4", "/ghent/kouter", "/ghent/kouter", at.plusSeconds(2)),
+                // an expired signature and a Signature-Input that is no structured field: the reader keeps them as logged too
+                SignedLines.nginx("198.51.100.4", at.plusSeconds(3), "GET", "/bruges/markt", 404, SignedLines.CHROME, HOST,
+                        agent.signer.sign("GET", HOST, "/bruges/markt", at.getEpochSecond() - 7200, at.getEpochSecond() - 3600)),
+                SignedLines.nginx("198.51.100.4", at.plusSeconds(4), "GET", "/leuven", 404, SignedLines.CHROME, HOST,
+                        new dev.crawlerrors.ingest.SignatureFields("sig1=:AAEC:", "sig1=(\"@path", "\"" + agent.directory.origin() + "\"")));
 
         ImportSummary summary = importLog(store, lines, SignatureSettler.CAPACITY, 0);
 
-        String pending = "signed for " + agent.directory.origin() + " with key " + agent.signer.thumbprint() + "; check pending: "
-                + WebBotAuthVerifier.NOT_CHECKED_YET + "; will check again";
+        String pending = "signed for " + agent.directory.origin() + "; check pending: " + WebBotAuthVerifier.NOT_CHECKED_YET
+                + "; will check again";
         assertThat(store.reader().page(ALL, 0, 10)).extracting(StoredHit::url, StoredHit::crawler, StoredHit::verification, StoredHit::reason)
                 .containsExactly(
+                        tuple("/leuven", "Test agent", "unverified", pending),
+                        tuple("/bruges/markt", "Test agent", "unverified", pending),
                         tuple("/ghent/kouter", "Test agent", "unverified", pending),
                         tuple("/admin", "Test agent", "unverified", pending),
                         tuple("/antwerp/meir", "Test agent", "unverified", pending));
         assertThat(summary.signaturesChecked).isZero();
-        assertThat(summary.signaturesPending).isEqualTo(3);
-        assertThat(printed(summary)).contains("Signatures checked beside the reading: 0; still pending: 3, their hits"
-                + " unverified until serve checks them.\n").contains("Verdicts: unverified 3\n");
-        assertThat(store.signatures().pendingCount()).isEqualTo(3);
+        assertThat(summary.signaturesPending).isEqualTo(5);
+        assertThat(printed(summary)).contains("Signatures checked beside the reading: 0; still pending: 5, their hits"
+                + " unverified until serve checks them.\n").contains("Verdicts: unverified 5\n");
+        assertThat(store.signatures().pendingCount()).isEqualTo(5);
+        assertThat(store.signatures().pending(10)).as("kept as logged: nothing parsed on the reader's path")
+                .allSatisfy(kept -> assertThat(kept.base()).isEmpty())
+                .extracting(kept -> kept.request() != null).containsOnly(true);
         Snapshot before = store.reader().snapshot();
 
         settleAsServeDoes(store);
@@ -128,6 +138,9 @@ class SignatureSettlerTest {
         String verified = "signed by " + agent.directory.origin() + " with key " + agent.signer.thumbprint() + " (Ed25519, in its directory since "
                 + when(store.signatures().directories().get(0).fetchedMillis()) + ")";
         assertThat(store.reader().page(ALL, 0, 10)).extracting(StoredHit::url, StoredHit::verification, StoredHit::reason).containsExactly(
+                tuple("/leuven", "unverified", "a signature field is not a valid structured field as logged"),
+                tuple("/bruges/markt", "spoofed", "the signature had expired when the request was made: a replay outside its"
+                        + " created/expires window (" + agent.directory.origin() + ")"),
                 tuple("/ghent/kouter", "verified", verified),
                 tuple("/admin", "spoofed", "the signature does not verify with key " + agent.signer.thumbprint() + " of " + agent.directory.origin()
                         + ": the logged request is not the one signed, or the signature was forged"),
@@ -136,7 +149,8 @@ class SignatureSettlerTest {
         assertThat(store.reader().rows(ALL, before, Long.MIN_VALUE / 2, Long.MAX_VALUE / 2, 0, 10))
                 .as("a page at a snapshot taken before they settled")
                 .extracting(StoredHit::verification, StoredHit::reason).containsOnly(tuple("unverified", pending));
-        assertThat(store.reader().page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url).containsExactly("/ghent/kouter", "/antwerp/meir");
+        assertThat(store.reader().page(HitFilter.ERRORS, 0, 10)).extracting(StoredHit::url).containsExactly("/leuven", "/ghent/kouter",
+                "/antwerp/meir");
     }
 
     @Test

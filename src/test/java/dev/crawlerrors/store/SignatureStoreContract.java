@@ -49,17 +49,23 @@ public final class SignatureStoreContract {
         StoredSignature third = new StoredSignature("s3", "66.1.2.3", "ChatGPT agent\u001fpending s3", "https://chatgpt.com", "k1", null,
                 "\"@authority\": example.com\n\"@signature-params\": ()", "AAEC", 500);
 
-        store.signatures().keepPending(List.of(second, first));
-        store.signatures().keepPending(List.of(first, third));
+        // a signed request kept as logged, every check left to whoever settles it
+        StoredSignature logged = new StoredSignature("r4", "66.1.2.3", "ChatGPT agent\u001fpending r4", "", "", null, "", "", 3_000,
+                new dev.crawlerrors.crawler.signature.LoggedSignature(new dev.crawlerrors.ingest.SignatureFields("sig1=:AAEC:",
+                        "sig1=(\"@path\");tag=\"web-bot-auth\"\t\u00e9", null), "GET", "www.example.com", "/a?b=1", 3_000, 12.5, "r4")
+                        .encoded());
 
-        assertThat(store.signatures().pendingCount()).isEqualTo(3);
-        assertThat(store.signatures().pending(10)).containsExactly(third, first, second);
+        store.signatures().keepPending(List.of(second, first));
+        store.signatures().keepPending(List.of(first, third, logged));
+
+        assertThat(store.signatures().pendingCount()).isEqualTo(4);
+        assertThat(store.signatures().pending(10)).containsExactly(third, first, second, logged);
         assertThat(store.signatures().pending(1)).containsExactly(third);
 
         store.signatures().settled(List.of("s1", "s3"));
 
-        assertThat(store.signatures().pending(10)).containsExactly(second);
-        assertThat(store.signatures().pendingCount()).isEqualTo(1);
+        assertThat(store.signatures().pending(10)).containsExactly(second, logged);
+        assertThat(store.signatures().pendingCount()).isEqualTo(2);
     }
 
     /**
@@ -99,7 +105,7 @@ public final class SignatureStoreContract {
                 .containsExactly(tuple(ip, "ChatGPT agent\u001fsignature-invalid k1"));
     }
 
-    static StoredSignature signature(String id, long requestMillis) {
+    public static StoredSignature signature(String id, long requestMillis) {
         return new StoredSignature(id, "66.1.2.3", "ChatGPT agent\u001fpending " + id, "https://chatgpt.com", "k1", "ed25519",
                 "\"@authority\": example.com", "c2ln", requestMillis);
     }

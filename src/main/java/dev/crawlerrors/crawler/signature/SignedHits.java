@@ -17,8 +17,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * address. Its claim names what the signature proved ({@link CrawlerHit#signedClaim}), so one
  * address's requests are each judged by their own signature.
  *
- * <p>Signatures whose directory cannot be read yet, and those an import leaves to be checked off
- * its reader's path ({@link #verifyAll(List, boolean)}), are kept to be checked again, at most
+ * <p>An import leaves a signed request's whole check off its reader's path ({@link #verifyAll(List,
+ * boolean)}): it keeps the line's fields as logged ({@link LoggedSignature}), names the signer
+ * from its Signature-Agent alone, and {@link #settle} parses, rebuilds and checks later. Those,
+ * and signatures whose directory cannot be read yet, are kept to be checked again, at most
  * {@link #MAX_PENDING} at a time (what the store already keeps counts): each is a claim of its own
  * and a row of the store, and whoever writes the requests chooses how many there are. Beyond the
  * bound a signature is checked at once, or, when its directory cannot be read, left unverified for
@@ -39,8 +41,17 @@ public final class SignedHits {
      * A signed request's crawler hit, and what checking it again needs when its directory could not
      * be read or its signature was left unchecked ({@code deferred}); else null.
      */
-    public record Signed(CrawlerHit hit, PendingSignature pending, boolean deferred) {
+    public record Signed(CrawlerHit hit, PendingSignature pending, boolean deferred, LoggedSignature logged) {
+
+        public Signed(CrawlerHit hit, PendingSignature pending, boolean deferred) {
+            this(hit, pending, deferred, null);
+        }
     }
+
+    /** Signers named by a Signature-Agent value, by the value (a signer signs every request with the same one). */
+    private final java.util.Map<String, java.util.Optional<SignerOrigin>> signerByAgent = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Distinct Signature-Agent values remembered, at most: anyone may send any. */
+    private static final int MAX_AGENTS = 1_000;
 
     public SignedHits(WebBotAuthVerifier verifier, Signers signers) {
         this.verifier = verifier;
@@ -96,6 +107,12 @@ public final class SignedHits {
      */
     public Signed verify(Hit hit, boolean defer) {
         SignatureFields fields = hit.signed();
+        if (defer && pendingBudget.getAndDecrement() > 0) {
+            return logged(hit, fields);
+        }
+        if (defer) {
+            pendingBudget.incrementAndGet();
+        }
         SignedRequest request = SignedRequest.of(hit.method(), hit.host(), hit.url(), fields.signatureAgent());
         SignatureOutcome outcome = verifier.check(fields, request, hit.epochMillis(), hit.durationMs(), defer && pendingBudget.get() > 0,
                 WebBotAuthVerifier.QUIET);
@@ -111,6 +128,45 @@ public final class SignedHits {
         return new Signed(new CrawlerHit(hit, crawler, outcome.verdict(),
                 CrawlerHit.claimKey(hit.ip(), CrawlerHit.signedClaim(crawler.name(), outcome.group()))), outcome.pending(),
                 outcome.deferred());
+    }
+
+    /**
+     * A signed request kept as logged, every check left to {@link #settle}: its signer named from its
+     * Signature-Agent alone (parsed once per distinct value), its verdict pending.
+     */
+    private Signed logged(Hit hit, SignatureFields fields) {
+        LoggedSignature logged = new LoggedSignature(hit.ip(), fields, hit.method(), hit.host(), hit.url(), hit.epochMillis(), hit.durationMs());
+        SignerOrigin origin = claimedSigner(fields);
+        Crawler crawler = signers.of(origin);
+        Verdict verdict = new Verdict(Verification.unverified, (origin == null ? "signed" : "signed for " + origin)
+                + "; check pending: " + WebBotAuthVerifier.NOT_CHECKED_YET + "; will check again");
+        return new Signed(new CrawlerHit(hit, crawler, verdict, CrawlerHit.claimKey(hit.ip(),
+                CrawlerHit.signedClaim(crawler.name(), "pending " + logged.id()))), null, true, logged);
+    }
+
+    private SignerOrigin claimedSigner(SignatureFields fields) {
+        String agent = fields.signatureAgent();
+        if (agent == null) {
+            return null;
+        }
+        java.util.Optional<SignerOrigin> known = signerByAgent.get(agent);
+        if (known == null) {
+            if (signerByAgent.size() >= MAX_AGENTS) {
+                signerByAgent.clear();
+            }
+            known = java.util.Optional.ofNullable(WebBotAuthVerifier.claimedSigner(fields));
+            signerByAgent.put(agent, known);
+        }
+        return known.orElse(null);
+    }
+
+    /**
+     * Checks a signed request kept as logged ({@link #verify(Hit, boolean)}), all of it: the
+     * outcome is what checking it on the reader's path would have found.
+     */
+    public SignatureOutcome settle(LoggedSignature logged) {
+        return verifier.check(logged.fields(), logged.request(), logged.requestMillis(), logged.durationMs(), false,
+                WebBotAuthVerifier.QUIET);
     }
 
     /**

@@ -15,6 +15,7 @@ import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
@@ -66,17 +67,39 @@ final class ClickHouseHttp {
      * closed while idle (its keep-alive is shorter than the client's) is tried once more.
      */
     byte[] query(URI server, String sql) {
-        URI uri = URI.create(server + "/?wait_end_of_query=1&max_execution_time=" + ClickHouseSettings.QUERY_SECONDS
-                + "&max_query_size=" + MAX_QUERY_BYTES + settings.urlParameters());
-        HttpRequest request = request(uri, READ).POST(HttpRequest.BodyPublishers.ofString(sql, StandardCharsets.UTF_8)).build();
+        String id = UUID.randomUUID().toString();
+        HttpRequest request = request(readUri(server, id), READ).POST(HttpRequest.BodyPublishers.ofString(sql, StandardCharsets.UTF_8)).build();
         try {
-            return send(server, request);
-        } catch (Stale stale) {
             try {
                 return send(server, request);
-            } catch (Stale again) {
-                throw unreachable(server, again.getCause());
+            } catch (Stale stale) {
+                try {
+                    return send(server, request);
+                } catch (Stale again) {
+                    throw unreachable(server, again.getCause());
+                }
             }
+        } catch (StoreException e) {
+            killIfInterrupted(server, id);
+            throw e;
+        }
+    }
+
+    /**
+     * The URL of a read named {@code id}: every read is named so that one whose thread is interrupted
+     * is stopped on the server too, which 18.16 does not do when its client goes.
+     */
+    private URI readUri(URI server, String id) {
+        return URI.create(server + "/?wait_end_of_query=1&max_execution_time=" + ClickHouseSettings.QUERY_SECONDS
+                + "&max_query_size=" + MAX_QUERY_BYTES + "&query_id=" + id + settings.urlParameters());
+    }
+
+    /** Stops the read named {@code id} on {@code server} when this thread was interrupted (not waited for: the thread is). */
+    private void killIfInterrupted(URI server, String id) {
+        if (Thread.currentThread().isInterrupted()) {
+            HttpRequest kill = request(URI.create(server + "/"), READ)
+                    .POST(HttpRequest.BodyPublishers.ofString("KILL QUERY WHERE query_id = '" + id + "' ASYNC", StandardCharsets.UTF_8)).build();
+            client.sendAsync(kill, HttpResponse.BodyHandlers.discarding());
         }
     }
 
@@ -87,18 +110,22 @@ final class ClickHouseHttp {
      * failure is an error, never part of an answer; only a row longer than the buffer grows it.
      */
     void queryRows(URI server, String sql, Consumer<ClickHouseTsv.Reader> rows) {
-        URI uri = URI.create(server + "/?wait_end_of_query=1&max_execution_time=" + ClickHouseSettings.QUERY_SECONDS
-                + "&max_query_size=" + MAX_QUERY_BYTES + settings.urlParameters());
-        HttpRequest request = request(uri, READ).POST(HttpRequest.BodyPublishers.ofString(sql, StandardCharsets.UTF_8)).build();
+        String id = UUID.randomUUID().toString();
+        HttpRequest request = request(readUri(server, id), READ).POST(HttpRequest.BodyPublishers.ofString(sql, StandardCharsets.UTF_8)).build();
         HttpResponse<InputStream> response;
         try {
-            response = open(server, request);
-        } catch (Stale stale) {
             try {
                 response = open(server, request);
-            } catch (Stale again) {
-                throw unreachable(server, again.getCause());
+            } catch (Stale stale) {
+                try {
+                    response = open(server, request);
+                } catch (Stale again) {
+                    throw unreachable(server, again.getCause());
+                }
             }
+        } catch (StoreException e) {
+            killIfInterrupted(server, id);
+            throw e;
         }
         try (InputStream in = response.body()) {
             if (response.statusCode() != 200) {

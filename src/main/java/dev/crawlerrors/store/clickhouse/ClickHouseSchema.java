@@ -48,9 +48,10 @@ final class ClickHouseSchema {
      * hits before). 6: a signed hit's claim names what its signature proved ({@code hits_local.signature},
      * in {@link #CLAIM}), and the tables of signature verification ({@link ClickHouseSignatures}); the
      * counts' view is made again with the new claim, which wants no writer running meanwhile as 3's
-     * upgrade does.
+     * upgrade does. 7: a waiting signature may be a signed request as logged, checked whole by
+     * whoever settles it ({@code signature_pending.request}).
      */
-    static final int VERSION = 6;
+    static final int VERSION = 7;
 
     /** The version that added the signatures' column and tables ({@link #addSignatures}). */
     private static final int SIGNATURES = 6;
@@ -301,6 +302,7 @@ final class ClickHouseSchema {
             }
         }
         if (version > 0 && version < VERSION) {
+            ClickHouseSignatures.addRequest(http, cluster.meta(), db);
             migrate(http, cluster.meta(), db);
             for (ClickHouseCluster.Shard shard : cluster.shards()) {
                 addLocations(http, shard.http(), db, cluster.distributed());

@@ -52,7 +52,8 @@ final class ClickHouseSignatures implements SignatureStore {
                   base String,
                   signature String,
                   request_ms Int64,
-                  kept DateTime DEFAULT now()
+                  kept DateTime DEFAULT now(),
+                  request Nullable(String)
                 ) ENGINE = ReplacingMergeTree
                 ORDER BY id""".formatted(db));
         tables.put("signature_settled", """
@@ -61,6 +62,27 @@ final class ClickHouseSignatures implements SignatureStore {
                   settled DateTime DEFAULT now()
                 ) ENGINE = MergeTree
                 ORDER BY id""".formatted(db));
+    }
+
+    /**
+     * Version 7 on the first shard: a waiting signature may be a signed request as logged
+     * ({@code request}, {@code StoredSignature#request}), NULL in the rows kept before. Safe to run
+     * twice, and from two processes at once.
+     */
+    static void addRequest(ClickHouseHttp http, java.net.URI meta, String db) {
+        ClickHouseTsv.Reader rows = new ClickHouseTsv.Reader(http.query(meta, "SELECT count() FROM system.columns WHERE database = "
+                + ClickHouseSql.quote(db) + " AND table = 'signature_pending' AND name = 'request'"));
+        if (rows.nextRow() && rows.number() > 0) {
+            return;
+        }
+        try {
+            http.execute(meta, "ALTER TABLE " + db + ".signature_pending ADD COLUMN request Nullable(String) AFTER kept");
+        } catch (ClickHouseException e) {
+            if (e.code() != ClickHouseException.DUPLICATE_COLUMN) {
+                throw new dev.crawlerrors.store.StoreException("cannot bring the store's tables on ClickHouse at " + meta
+                        + " to schema " + ClickHouseSchema.VERSION + ": " + e.getMessage(), e);
+            }
+        }
     }
 
     @Override
@@ -95,21 +117,27 @@ final class ClickHouseSignatures implements SignatureStore {
             } else {
                 rows.field(s.alg());
             }
-            rows.tab().field(s.base()).tab().field(s.signature()).tab().field(s.requestMillis()).endRow();
+            rows.tab().field(s.base()).tab().field(s.signature()).tab().field(s.requestMillis()).tab();
+            if (s.request() == null) {
+                rows.nul();
+            } else {
+                rows.field(s.request());
+            }
+            rows.endRow();
         }
         ClickHouseHttp.await(http.insert(cluster.meta(), db + ".signature_pending (id, ip, claim_crawler, origin, keyid, alg, base, signature,"
-                + " request_ms)", rows));
+                + " request_ms, request)", rows));
     }
 
     @Override
     public List<StoredSignature> pending(int max) {
         ClickHouseTsv.Reader rows = new ClickHouseTsv.Reader(http.query(cluster.meta(), "SELECT id, any(ip), any(claim_crawler), any(origin),"
-                + " any(keyid), any(alg), any(base), any(signature), min(request_ms) AS at" + WAITING.formatted(db)
+                + " any(keyid), any(alg), any(base), any(signature), min(request_ms) AS at, any(request)" + WAITING.formatted(db)
                 + " GROUP BY id ORDER BY at, id LIMIT " + Math.max(0, max)));
         List<StoredSignature> signatures = new ArrayList<>();
         while (rows.nextRow()) {
             signatures.add(new StoredSignature(rows.text(), rows.text(), rows.text(), rows.text(), rows.text(), rows.text(), rows.text(),
-                    rows.text(), rows.number()));
+                    rows.text(), rows.number(), rows.text()));
         }
         return signatures;
     }

@@ -21,12 +21,14 @@ import org.duckdb.DuckDBConnection;
  * Version 6 adds the tables of signature verification ({@link DuckDbSignatures}): the key
  * directories read, kept in history, and the signatures waiting for one. Version 7 keeps beside
  * each URL state its carry ({@link DuckDbUrlStateMerge}), so a fold adds new hits to a state
- * without reading the URL's history; a row without one is made again from its history.
+ * without reading the URL's history; a row without one is made again from its history. Version 8
+ * lets a waiting signature be a signed request as logged ({@code signature_pending.request}), checked
+ * whole by whoever settles it.
  */
 final class DuckDbSchema {
 
     /** The schema this version writes. */
-    static final int VERSION = 7;
+    static final int VERSION = 8;
 
     /** Version 7: what a URL's next hit depends on beside its kept state, NULL in a row an older version made. */
     private static final String CARRY = """
@@ -160,7 +162,7 @@ final class DuckDbSchema {
                         st.execute("ALTER TABLE hits ADD COLUMN location VARCHAR");
                     }
                     // the URLs' tables (version 5) and the signatures' (6), made with whatever else is missing
-                    st.execute(TABLES + DuckDbSignatures.TABLES + CARRY);
+                    st.execute(TABLES + DuckDbSignatures.TABLES + CARRY + DuckDbSignatures.REQUEST);
                     st.execute("INSERT OR REPLACE INTO store_meta VALUES ('schema_version', '" + VERSION + "')");
                     keyedFrom(st);
                     connection.commit();
@@ -172,7 +174,7 @@ final class DuckDbSchema {
                 }
                 return;
             }
-            st.execute(TABLES + DuckDbSignatures.TABLES + CARRY);
+            st.execute(TABLES + DuckDbSignatures.TABLES + CARRY + DuckDbSignatures.REQUEST);
             // a store of version 4 only lacked the URLs' tables and the signatures', one of 5 the signatures', made just now
             boolean older = recorded > 0 && recorded < VERSION;
             st.execute("INSERT OR " + (older ? "REPLACE" : "IGNORE") + " INTO store_meta VALUES ('schema_version', '" + VERSION + "')");

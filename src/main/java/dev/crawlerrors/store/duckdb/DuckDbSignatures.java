@@ -40,8 +40,14 @@ final class DuckDbSignatures implements SignatureStore {
               base VARCHAR NOT NULL,
               signature VARCHAR NOT NULL,
               request_ms BIGINT NOT NULL,
-              kept_at TIMESTAMP NOT NULL
+              kept_at TIMESTAMP NOT NULL,
+              request VARCHAR
             );
+            """;
+
+    /** Version 8: a signed request kept as logged, its whole check left to whoever settles it ({@code StoredSignature#request}). */
+    static final String REQUEST = """
+            ALTER TABLE signature_pending ADD COLUMN IF NOT EXISTS request VARCHAR;
             """;
 
     private final DuckDBConnection connection;
@@ -55,7 +61,7 @@ final class DuckDbSignatures implements SignatureStore {
             st.execute("""
                     CREATE TEMP TABLE signature_staging (
                       id VARCHAR, ip VARCHAR, claim_crawler VARCHAR, origin VARCHAR, keyid VARCHAR, alg VARCHAR,
-                      base VARCHAR, signature VARCHAR, request_ms BIGINT
+                      base VARCHAR, signature VARCHAR, request_ms BIGINT, request VARCHAR
                     );
                     CREATE TEMP TABLE signature_settled_staging (id VARCHAR);
                     """);
@@ -111,10 +117,18 @@ final class DuckDbSignatures implements SignatureStore {
                     } else {
                         appender.append(s.alg());
                     }
-                    appender.append(s.base()).append(s.signature()).append(s.requestMillis()).endRow();
+                    appender.append(s.base()).append(s.signature()).append(s.requestMillis());
+                    if (s.request() == null) {
+                        appender.appendNull();
+                    } else {
+                        appender.append(s.request());
+                    }
+                    appender.endRow();
                 }
             }
-            st.execute("INSERT OR IGNORE INTO signature_pending SELECT DISTINCT ON (id) *, now() FROM signature_staging");
+            st.execute("INSERT OR IGNORE INTO signature_pending (id, ip, claim_crawler, origin, keyid, alg, base, signature, request_ms,"
+                    + " kept_at, request) SELECT DISTINCT ON (id) id, ip, claim_crawler, origin, keyid, alg, base, signature, request_ms,"
+                    + " now(), request FROM signature_staging");
         } catch (SQLException e) {
             throw failures.of("cannot keep signatures to check again in", e);
         }
@@ -123,13 +137,13 @@ final class DuckDbSignatures implements SignatureStore {
     @Override
     public synchronized List<StoredSignature> pending(int max) {
         List<StoredSignature> signatures = new ArrayList<>();
-        try (PreparedStatement st = connection.prepareStatement("SELECT id, ip, claim_crawler, origin, keyid, alg, base, signature, request_ms"
-                + " FROM signature_pending ORDER BY request_ms, id LIMIT ?")) {
+        try (PreparedStatement st = connection.prepareStatement("SELECT id, ip, claim_crawler, origin, keyid, alg, base, signature, request_ms,"
+                + " request FROM signature_pending ORDER BY request_ms, id LIMIT ?")) {
             st.setInt(1, max);
             try (ResultSet rs = st.executeQuery()) {
                 while (rs.next()) {
                     signatures.add(new StoredSignature(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
-                            rs.getString(6), rs.getString(7), rs.getString(8), rs.getLong(9)));
+                            rs.getString(6), rs.getString(7), rs.getString(8), rs.getLong(9), rs.getString(10)));
                 }
             }
             return signatures;

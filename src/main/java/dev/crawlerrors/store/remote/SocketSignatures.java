@@ -88,6 +88,7 @@ final class SocketSignatures implements SignatureStore {
                 Frames.writeString(out, field);
             }
             out.writeLong(s.requestMillis());
+            Frames.writeString(out, s.request());
         }
     }
 
@@ -96,7 +97,7 @@ final class SocketSignatures implements SignatureStore {
         List<StoredSignature> signatures = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             signatures.add(new StoredSignature(Frames.readString(in), Frames.readString(in), Frames.readString(in), Frames.readString(in),
-                    Frames.readString(in), Frames.readString(in), Frames.readString(in), Frames.readString(in), in.readLong()));
+                    Frames.readString(in), Frames.readString(in), Frames.readString(in), Frames.readString(in), in.readLong(), Frames.readString(in)));
         }
         return signatures;
     }

@@ -4,8 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.crawlerrors.ClickHouseTest;
+import dev.crawlerrors.Waits;
+import dev.crawlerrors.store.StoreException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /** Reads over ClickHouse's HTTP interface, against the test cluster's first server (18.16 has no repeat(): arrays make long text). */
@@ -59,5 +64,28 @@ class ClickHouseHttpTest {
                     }
                 })).isInstanceOf(ClickHouseException.class).hasMessageContaining("throwIf");
         assertThat(seen).isEmpty();
+    }
+
+    @Test
+    void aReadWhoseThreadIsInterruptedStops() throws Exception {
+        // as serve stops under a count in the background: the thread is interrupted, the read given up
+        AtomicReference<Throwable> failed = new AtomicReference<>();
+        Thread reader = new Thread(() -> {
+            try {
+                http.query(cluster.shard(1), "SELECT sum(cityHash64(number)) FROM numbers(1000000000000)");
+            } catch (Throwable e) {
+                failed.set(e);
+            }
+        }, "endless-read");
+        reader.start();
+        TimeUnit.MILLISECONDS.sleep(300);
+        reader.interrupt();
+        reader.join(TimeUnit.SECONDS.toMillis(30));
+
+        assertThat(reader.isAlive()).as("the read still runs 30 s after its thread was interrupted").isFalse();
+        assertThat(failed.get()).isInstanceOf(StoreException.class).hasMessageContaining("was interrupted");
+        Waits.await("the server stops the read").until(() -> new String(http.query(cluster.shard(1),
+                "SELECT count() FROM system.processes WHERE query LIKE '%numbers(1000000000000)%' AND query NOT LIKE '%system.processes%'"),
+                StandardCharsets.UTF_8).strip().equals("0"));
     }
 }

@@ -44,6 +44,28 @@ class ClickHouseSignaturesTest {
     }
 
     @Test
+    void anUpgradeFromSchemaSixKeepsItsWaitingSignaturesAndKeepsSignedRequestsAsLogged() {
+        String db = ClickHouseTestCluster.database("schema6");
+        try (ClickHouseHitStore store = open(db)) {
+            store.signatures().keepPending(List.of(SignatureStoreContract.signature("s1", 1_000)));
+        }
+        // as version 6 made it: a waiting signature is one checked but for its directory
+        cluster.query(1, "ALTER TABLE " + db + ".signature_pending DROP COLUMN request");
+        cluster.query(1, "DROP TABLE " + db + ".schema_version");
+        cluster.query(1, "CREATE TABLE " + db + ".schema_version (version UInt32, applied DateTime DEFAULT now()) ENGINE = MergeTree"
+                + " ORDER BY version");
+        cluster.query(1, "INSERT INTO " + db + ".schema_version (version) VALUES (6)");
+
+        try (ClickHouseHitStore store = open(db)) {
+            assertThat(store.signatures().pending(10)).containsExactly(SignatureStoreContract.signature("s1", 1_000));
+            store.signatures().keepPending(List.of(new dev.crawlerrors.store.StoredSignature("r2", "66.1.2.3",
+                    "ChatGPT agent\u001fpending r2", "", "", null, "", "", 2_000, "3:GET")));
+            assertThat(store.signatures().pending(10)).extracting(dev.crawlerrors.store.StoredSignature::request).containsExactly(null, "3:GET");
+        }
+        assertThat(cluster.number(1, "SELECT max(version) FROM " + db + ".schema_version")).isEqualTo(ClickHouseSchema.VERSION);
+    }
+
+    @Test
     void anUpgradeFromSchemaThreeKeepsTheClaimsOfTheHitsStoredBefore() {
         String db = ClickHouseTestCluster.database("schema3");
         try (ClickHouseHitStore store = open(db)) {

@@ -131,4 +131,32 @@ class DuckDbSchemaTest {
             }
         }
     }
+
+    @Test
+    void aVersionSevenStoreKeepsItsWaitingSignaturesAndKeepsSignedRequestsAsLogged() throws Exception {
+        Path file = dir.resolve("v7.duckdb");
+        try (DuckDbHitStore store = DuckDbHitStore.open(file)) {
+            store.signatures().keepPending(List.of(dev.crawlerrors.store.SignatureStoreContract.signature("s1", 1_000)));
+        }
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + file); Statement st = c.createStatement()) {
+            // as version 7 left it: a waiting signature is one checked but for its directory
+            st.execute("ALTER TABLE signature_pending DROP COLUMN request");
+            st.execute("UPDATE store_meta SET value = '7' WHERE key = 'schema_version'");
+        }
+
+        for (int open = 0; open < 2; open++) {
+            try (DuckDbHitStore store = DuckDbHitStore.open(file)) {
+                assertThat(store.signatures().pending(10)).containsExactly(dev.crawlerrors.store.SignatureStoreContract.signature("s1", 1_000));
+            }
+        }
+        try (DuckDbHitStore store = DuckDbHitStore.open(file)) {
+            dev.crawlerrors.store.StoredSignature logged = new dev.crawlerrors.store.StoredSignature("r2", "66.1.2.3", "ChatGPT agent\u001fpending r2",
+                    "", "", null, "", "", 2_000, "3:GET");
+            store.signatures().keepPending(List.of(logged));
+            assertThat(store.signatures().pending(10)).extracting(dev.crawlerrors.store.StoredSignature::request).containsExactly(null, "3:GET");
+        }
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + file); Statement st = c.createStatement()) {
+            assertThat(DuckDbSchema.recordedVersion(st)).isEqualTo(DuckDbSchema.VERSION);
+        }
+    }
 }
