@@ -8,6 +8,7 @@ import dev.crawlerrors.ingest.Hit;
 import dev.crawlerrors.sitemap.SitemapUrl;
 import java.time.Instant;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -53,6 +54,39 @@ public abstract class SitemapMatchContract {
             assertThat(store.reader().count(HitFilter.ERRORS)).isEqualTo(5);
             assertThat(store.sitemaps().sitemaps()).containsExactly(
                     new StoredSitemap("https://www.example.be/sitemap.xml", Instant.parse("2025-05-14T09:00:00Z"), 3));
+        }
+    }
+
+    /** The URLs page asks the same of each URL's kept state as the report asks of each hit, by number. */
+    @Test
+    void theUrlsPageMatchesAsTheHitsDo() {
+        try (HitStore store = open()) {
+            store.writer().append(List.of(
+                    hit("2025-05-14T10:00:00Z", "/antwerp/de-keyserlei", 308, null),
+                    hit("2025-05-14T10:01:00Z", "/antwerp/straten/q", 404, null),
+                    hit("2025-05-14T10:02:00Z", "/gent/veldstraat?tab=parkeren&p=2", 404, "WWW.Example.be"),
+                    hit("2025-05-14T10:03:00Z", "/gent/veldstraat", 404, "www.example.be"),
+                    hit("2025-05-14T10:04:00Z", "/antwerp/meir", 410, "other.example.org"),
+                    hit("2025-05-14T10:05:00Z", "/antwerp/meir", 404, "www.example.be")));
+            store.writer().flush();
+            store.sitemaps().replace("https://www.example.be/sitemap.xml", Instant.parse("2025-05-14T09:00:00Z"), SITEMAP);
+            store.reader().urlStates().fold();
+            Snapshot at = store.reader().snapshot();
+
+            UrlQuery listed = new UrlQuery(HitFilter.ERRORS.withInSitemap(true), Set.of(), false, false, UrlSort.errors);
+            UrlQuery unlisted = new UrlQuery(HitFilter.ERRORS.withInSitemap(false), Set.of(), false, false, UrlSort.errors);
+            assertThat(store.reader().urlStates().page(listed, at, 0, 10).rows()).extracting(state -> state.host() + " " + state.url())
+                    .containsExactlyInAnyOrder(" /antwerp/de-keyserlei", "WWW.Example.be /gent/veldstraat?tab=parkeren&p=2",
+                            "www.example.be /antwerp/meir");
+            assertThat(store.reader().urlStates().page(unlisted, at, 0, 10).rows()).extracting(state -> state.host() + " " + state.url())
+                    .containsExactlyInAnyOrder(" /antwerp/straten/q", "www.example.be /gent/veldstraat", "other.example.org /antwerp/meir");
+            assertThat(store.reader().urlStates().page(listed, at, 0, 10).total()).isEqualTo(3);
+            UrlQuery ranged = new UrlQuery(HitFilter.ERRORS.withTimes(Instant.parse("2025-05-14T00:00:00Z"), Instant.parse("2025-05-15T00:00:00Z"))
+                    .withInSitemap(true), Set.of(), false, false, UrlSort.errors);
+            assertThat(store.reader().urlStates().page(ranged, at, 0, 10).rows()).as("made from the hits of a time range")
+                    .extracting(state -> state.host() + " " + state.url())
+                    .containsExactlyInAnyOrder(" /antwerp/de-keyserlei", "WWW.Example.be /gent/veldstraat?tab=parkeren&p=2",
+                            "www.example.be /antwerp/meir");
         }
     }
 

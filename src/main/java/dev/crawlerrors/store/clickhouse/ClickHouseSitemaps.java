@@ -50,12 +50,16 @@ final class ClickHouseSitemaps implements SitemapStore {
         return "(sitemap, version) IN (SELECT sitemap, max(version) FROM " + db + ".sitemap_reads_local GROUP BY sitemap)";
     }
 
-    /** The condition that a hit's URL is listed ({@code listed}) or not, on the shard's own copy. */
+    /**
+     * The condition that a hit's URL is listed ({@code listed}) or not, on the shard's own copy: by
+     * number, {@code cityHash64} of host (in small letters) and target, or of target alone where the
+     * log has no host, against the same numbers of the sitemaps' URLs: a set of numbers, not one of a
+     * million host and target texts put end to end.
+     */
     static String condition(String db, boolean listed) {
-        String current = " WHERE " + current(db);
-        String condition = "((ifNull(host, '') = '' AND url IN (SELECT target FROM " + db + ".sitemap_urls_local" + current + "))"
-                + " OR concat(lower(ifNull(host, '')), ' ', url) IN (SELECT concat(host, ' ', target) FROM " + db + ".sitemap_urls_local"
-                + current + "))";
+        String urls = " FROM " + db + ".sitemap_urls_local WHERE " + current(db);
+        String condition = "(cityHash64(lower(ifNull(host, '')), url) IN (SELECT cityHash64(host, target)" + urls + ")"
+                + " OR (ifNull(host, '') = '' AND cityHash64(url) IN (SELECT cityHash64(target)" + urls + ")))";
         return listed ? condition : "NOT " + condition;
     }
 

@@ -22,6 +22,7 @@ final class DuckDbFilter {
     static String where(HitFilter filter, List<Object> params) {
         List<String> parts = new ArrayList<>();
         List<String> status = new ArrayList<>();
+        List<String> historyStatus = new ArrayList<>();
         for (StatusRange range : filter.effectiveStatuses()) {
             if (range.low() == range.high()) {
                 status.add("h.status = ?");
@@ -31,6 +32,7 @@ final class DuckDbFilter {
                 params.add(range.low());
                 params.add(range.high());
             }
+            historyStatus.add("s BETWEEN " + range.low() + " AND " + range.high());
         }
         parts.add("(" + String.join(" OR ", status) + ")");
         if (!filter.botTypes().isEmpty() && !filter.everyBotType()) {
@@ -65,7 +67,9 @@ final class DuckDbFilter {
             parts.add(pattern(filter.urlPattern(), params));
         }
         if (filter.inSitemap() != null) {
-            parts.add(filter.inSitemap() ? DuckDbSitemaps.LISTED : "NOT " + DuckDbSitemaps.LISTED);
+            // the URL histories' rows asked only of the statuses shown: a smaller set of hits to match
+            String listed = DuckDbSitemaps.listed(historyStatus.isEmpty() ? "TRUE" : String.join(" OR ", historyStatus));
+            parts.add(filter.inSitemap() ? listed : "NOT " + listed);
         }
         return String.join(" AND ", parts);
     }

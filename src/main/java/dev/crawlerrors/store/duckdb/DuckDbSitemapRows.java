@@ -1,6 +1,7 @@
 package dev.crawlerrors.store.duckdb;
 
 import dev.crawlerrors.sitemap.SitemapUrl;
+import dev.crawlerrors.store.UrlKey;
 import dev.crawlerrors.text.Threads;
 import java.sql.SQLException;
 import java.util.concurrent.ExecutionException;
@@ -11,7 +12,8 @@ import org.duckdb.DuckDBAppender;
 import org.duckdb.DuckDBConnection;
 
 /**
- * The rows of one sitemap read, appended to {@code sitemap_urls} on a thread of their own, a batch
+ * The rows of one sitemap read (each URL with its numbers, {@link UrlKey#number}), appended to
+ * {@code sitemap_urls} on a thread of their own, a batch
  * at a time, while the reader goes on parsing: DuckDB's appender (encoding, chunks, compression)
  * costs about as much as the parse, so the two overlap instead of adding up. At most two batches
  * wait, so memory stays bounded however long the sitemap; an append that fails is said at the next
@@ -86,7 +88,10 @@ final class DuckDbSitemapRows {
         last = thread.submit(() -> {
             DuckDBAppender rows = appender.get();
             for (int i = 0; i < n; i++) {
-                rows.beginRow().append(sitemap).append(full[i].host()).append(full[i].target()).endRow();
+                String host = full[i].host();
+                String target = full[i].target();
+                rows.beginRow().append(sitemap).append(host).append(target).append(UrlKey.number(host, target))
+                        .append(UrlKey.number("", target)).endRow();
             }
             return null;
         });

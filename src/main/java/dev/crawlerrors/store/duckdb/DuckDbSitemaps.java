@@ -5,6 +5,7 @@ import dev.crawlerrors.store.SitemapStore;
 import dev.crawlerrors.store.SitemapUrlsSeen;
 import dev.crawlerrors.store.SitemapWrite;
 import dev.crawlerrors.store.StoredSitemap;
+import dev.crawlerrors.store.UrlKey;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -23,14 +24,34 @@ import org.duckdb.DuckDBConnection;
  * The sitemaps' URLs in the embedded store: {@code sitemap_urls} (each URL of each sitemap, by host
  * and request target) and {@code sitemap_reads} (each sitemap's newest read), replaced in one
  * transaction so a reader sees the old copy or the new one whole. On a connection of its own, as
- * a sitemap is read on a thread of its own while the writer and the report use theirs. The tables
- * are made when missing: they add to a store of any schema version and nothing older reads them.
+ * a sitemap is read on a thread of its own while the writer and the report use theirs. Each URL is
+ * kept with its number and its number without host ({@link UrlKey#number}), so {@code in_sitemap}
+ * is a semi-join on numbers. The tables are made when missing, and an older store's URLs numbered
+ * ({@link DuckDbSitemapNumbers}).
  */
 final class DuckDbSitemaps implements SitemapStore, AutoCloseable {
 
-    /** The condition that a hit {@code h}'s URL is listed: by host and target, or by target alone where the log has no host. */
-    static final String LISTED = "((coalesce(h.host, '') = '' AND h.url IN (SELECT target FROM sitemap_urls))"
-            + " OR (lower(coalesce(h.host, '')) || ' ' || h.url) IN (SELECT host || ' ' || target FROM sitemap_urls))";
+    /**
+     * The numbers of the URLs listed, as the URLs' tables number them ({@link UrlKey#number}): by
+     * host and target ({@code k}), by target alone for a log without hosts ({@code any_k}), and the
+     * URLs logged under a host in capitals, whose number is not that of the host as a sitemap
+     * writes it (few or none: joined by name).
+     */
+    static final String LISTED_NUMBERS = "SELECT k FROM sitemap_urls WHERE k IS NOT NULL UNION ALL SELECT any_k FROM sitemap_urls"
+            + " WHERE any_k IS NOT NULL"
+            + " UNION ALL SELECT n.k FROM url_names n JOIN sitemap_urls s ON s.host = lower(n.host) AND s.target = n.url"
+            + " WHERE n.host <> lower(n.host)";
+
+    /**
+     * The condition that a hit {@code h}'s URL is listed, by host and target or by target alone where
+     * the log has no host: its number among its URL's history rows ({@code url_log}, {@code url_tail})
+     * of a listed number and of a status {@code statuses} takes (a condition on their {@code s}), a
+     * semi-join on numbers instead of one on a million host and target texts.
+     */
+    static String listed(String statuses) {
+        String rows = " WHERE (" + statuses + ") AND k IN (" + LISTED_NUMBERS + ")";
+        return "h.id IN (SELECT i FROM url_log" + rows + " UNION ALL SELECT i FROM url_tail" + rows + ")";
+    }
 
     private final DuckDBConnection connection;
     private final DuckDbFailures failures;
@@ -39,9 +60,13 @@ final class DuckDbSitemaps implements SitemapStore, AutoCloseable {
         this.connection = connection;
         this.failures = failures;
         try (Statement st = connection.createStatement()) {
-            st.execute("CREATE TABLE IF NOT EXISTS sitemap_urls (sitemap VARCHAR NOT NULL, host VARCHAR NOT NULL, target VARCHAR NOT NULL)");
+            st.execute("CREATE TABLE IF NOT EXISTS sitemap_urls (sitemap VARCHAR NOT NULL, host VARCHAR NOT NULL, target VARCHAR NOT NULL,"
+                    + " k BIGINT, any_k BIGINT)");
+            st.execute("ALTER TABLE sitemap_urls ADD COLUMN IF NOT EXISTS k BIGINT");
+            st.execute("ALTER TABLE sitemap_urls ADD COLUMN IF NOT EXISTS any_k BIGINT");
             st.execute("CREATE TABLE IF NOT EXISTS sitemap_reads (sitemap VARCHAR PRIMARY KEY, read_at_ms BIGINT NOT NULL, urls BIGINT NOT NULL)");
         }
+        DuckDbSitemapNumbers.number(connection);
     }
 
     /** On a connection of its own, so the report goes on reading the last good copy while a read of minutes is written. */

@@ -260,6 +260,7 @@ final class DuckDbUrlStates extends UrlStateReading {
             sql.append(" SEMI JOIN (SELECT n.k FROM url_names n WHERE ").append(String.join(" AND ", parts)).append(") n ON n.k = s.k");
             parts.clear();
         }
+        sitemapCondition(q, "s.k", parts); // on the states' own numbers: no names read
         if (!scope.equals(UrlQuery.EVERY_CRAWLER)) {
             parts.add("s.scope = ?");
             params.add(scope);
@@ -311,9 +312,13 @@ final class DuckDbUrlStates extends UrlStateReading {
         if (q.filter().urlPattern() != null) {
             parts.add(DuckDbFilter.pattern(q.filter().urlPattern(), params).replace("h.url", "n.url"));
         }
+    }
+
+    /** Whether a sitemap lists the URL numbered {@code number}, as {@code in_sitemap} asks; none when it does not ask. */
+    private static void sitemapCondition(UrlQuery q, String number, List<String> parts) {
         if (q.filter().inSitemap() != null) {
-            String listed = DuckDbSitemaps.LISTED.replace("h.host", "n.host").replace("h.url", "n.url");
-            parts.add(q.filter().inSitemap() ? listed : "NOT " + listed);
+            String listed = number + " IN (" + DuckDbSitemaps.LISTED_NUMBERS + ")";
+            parts.add(q.filter().inSitemap() ? listed : "NOT (" + listed + ")");
         }
     }
 
@@ -409,6 +414,7 @@ final class DuckDbUrlStates extends UrlStateReading {
         List<Object> params = new ArrayList<>();
         List<String> parts = new ArrayList<>();
         urlConditions(q, params, parts);
+        sitemapCondition(q, "n.k", parts);
         String urls = "SELECT n.k, n.host, n.url FROM url_names n WHERE n.k >= ? AND n.k < ?" + (parts.isEmpty() ? ""
                 : " AND " + String.join(" AND ", parts));
         long slice = Long.MAX_VALUE / SLICES + 1;
@@ -543,6 +549,10 @@ final class DuckDbUrlStates extends UrlStateReading {
         urlConditions(q, params, urlParts);
         for (String part : urlParts) {
             parts.add(part.replace("n.host", "coalesce(h.host, '')").replace("n.url", "h.url"));
+        }
+        if (q.filter().inSitemap() != null) {
+            String listed = DuckDbSitemaps.listed("TRUE");
+            parts.add(q.filter().inSitemap() ? listed : "NOT " + listed);
         }
         query.run("SELECT coalesce(h.host, ''), h.url, epoch_ms(h.ts), h.id, h.status, h.claim_id, h.crawler, h.bot_type FROM hits h WHERE "
                 + String.join(" AND ", parts) + " ORDER BY coalesce(h.host, ''), h.url, h.ts, h.id", params, rs -> {
