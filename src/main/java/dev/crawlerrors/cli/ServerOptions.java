@@ -57,7 +57,7 @@ final class ServerOptions {
                         + "seconds, then get 503 with Retry-After. Each holds a store connection while it runs.")
                 .defaultValue(Integer.toString(ServerConfig.DEFAULT_READERS)).build());
         command.addOption(CommandSpecs.option("--page-cache", "MIB", int.class, () -> pageCacheMib, value -> pageCacheMib = value,
-                "Memory for report pages kept rendered, each shared by every reader until new hits arrive (default: "
+                "Memory for report pages kept rendered and gzipped, each shared by every reader until new hits arrive (default: "
                         + DEFAULT_PAGE_CACHE_MIB + " MiB; 0 keeps none).").defaultValue(Integer.toString(DEFAULT_PAGE_CACHE_MIB)).build());
         command.addOption(CommandSpecs.option("--web-config", "FILE", Path.class, () -> webConfigFile, value -> webConfigFile = value,
                 "Who may read the report, in the web config format of Prometheus's exporters: basic_auth_users (bcrypt "
