@@ -394,6 +394,14 @@ final class ClickHouseUrlStates extends UrlStateReading {
     @Override
     protected void histories(UrlQuery q, Snapshot at, Consumer<UrlHistory> each) {
         ClickHouseSnapshots.View view = view(at);
+        List<String> parts = rangeAndCrawlers(q, view);
+        urlConditions(q, parts);
+        read("SELECT " + HISTORY + " FROM " + log + " WHERE " + String.join(" AND ", parts) + " ORDER BY k, ts_ms, writer, n", view, false,
+                each);
+    }
+
+    /** The conditions on a history's rows that {@code q}'s time range and crawlers make, those at {@code view} only. */
+    private static List<String> rangeAndCrawlers(UrlQuery q, ClickHouseSnapshots.View view) {
         List<String> parts = new ArrayList<>();
         parts.add(view.visible());
         if (q.filter().from() != null) {
@@ -405,9 +413,7 @@ final class ClickHouseUrlStates extends UrlStateReading {
         if (!q.filter().crawlers().isEmpty()) {
             parts.add("crawler IN (" + ClickHouseSql.quoted(q.filter().crawlers().stream().sorted().toList()) + ")");
         }
-        urlConditions(q, parts);
-        read("SELECT " + HISTORY + " FROM " + log + " WHERE " + String.join(" AND ", parts) + " ORDER BY k, ts_ms, writer, n", view, false,
-                each);
+        return parts;
     }
 
     /**
@@ -420,17 +426,7 @@ final class ClickHouseUrlStates extends UrlStateReading {
             return false;
         }
         ClickHouseSnapshots.View view = view(at);
-        List<String> parts = new ArrayList<>();
-        parts.add(view.visible());
-        if (q.filter().from() != null) {
-            parts.add("ts_ms >= " + q.filter().from().toEpochMilli());
-        }
-        if (q.filter().to() != null) {
-            parts.add("ts_ms < " + q.filter().to().toEpochMilli());
-        }
-        if (!q.filter().crawlers().isEmpty()) {
-            parts.add("crawler IN (" + ClickHouseSql.quoted(q.filter().crawlers().stream().sorted().toList()) + ")");
-        }
+        List<String> parts = rangeAndCrawlers(q, view);
         if (q.filter().host() != null) {
             parts.add("host = " + ClickHouseSql.quote(q.filter().host()));
         }
