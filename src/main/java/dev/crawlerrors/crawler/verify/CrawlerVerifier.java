@@ -240,10 +240,11 @@ public final class CrawlerVerifier implements AutoCloseable {
                 boolean[] startedCheck = {false};
                 Verdict verdict = decideWith(key, ip, crawler, lists.check(ip, crawler), startedCheck, created);
                 if (!startedCheck[0]) {
-                    pending.remove(key, created);
+                    // told before it leaves the queue: an empty queue means every verdict was told
                     try {
                         listener.changed(ip, crawler, verdict);
                     } finally {
+                        pending.remove(key, created);
                         created.result().complete(verdict);
                     }
                 }
@@ -486,10 +487,10 @@ public final class CrawlerVerifier implements AutoCloseable {
                     : new DnsEvidence(DnsEvidence.Outcome.FAILED, "the DNS check failed: " + error);
             Verdict verdict = VerdictRules.combine(ip, crawler, list, result, before);
             settle(key, verdict, result.outcome() == DnsEvidence.Outcome.FAILED ? new Claim(ip, crawler) : null);
-            pending.remove(key, created);
             try {
                 listener.changed(ip, crawler, verdict);
             } finally {
+                pending.remove(key, created);
                 created.result().complete(verdict);
             }
         });

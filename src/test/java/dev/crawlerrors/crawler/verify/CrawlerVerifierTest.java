@@ -107,6 +107,30 @@ class CrawlerVerifierTest {
         assertThat(verifier.verify(hit(ip), bingbot).verdict()).isEqualTo(verified.verdict());
     }
 
+    @Test
+    void anEmptyQueueMeansEveryVerdictWasTold() throws Exception {
+        // the import and serve's re-checks read the store once awaitPending says nothing is queued:
+        // a listener still writing then (a slow store) was a verdict missing from the store
+        String ip = "157.55.39.4";
+        dns.ptr(ip, "msnbot-157-55-39-4.search.msn.com", 3600).a("msnbot-157-55-39-4.search.msn.com", ip, 300);
+        java.util.concurrent.CountDownLatch telling = new java.util.concurrent.CountDownLatch(1);
+        verifier.onChange((address, crawler, verdict) -> {
+            telling.countDown();
+            try {
+                Thread.sleep(300);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            changes.add(address + " " + crawler.name() + " " + verdict.verification());
+        });
+
+        verifier.verify(hit(ip), bingbot);
+        assertThat(telling.await(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+
+        assertThat(verifier.awaitPending(10_000)).isZero();
+        assertThat(changes).containsExactly(ip + " Bingbot verified");
+    }
+
     private static Hit hit(String ip) {
         return new Hit(0, 0, ip, "GET", "/", 404, -1, null, "Google-InspectionTool", Double.NaN, null);
     }
