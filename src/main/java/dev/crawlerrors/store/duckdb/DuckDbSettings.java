@@ -14,8 +14,12 @@ import dev.crawlerrors.store.StoreLimits;
  */
 public record DuckDbSettings(int threads, String memoryLimit, int readers) {
 
-    /** What a command that only writes (an import) needs: its parsers use the cores, DuckDB one of them. */
-    public static final DuckDbSettings IMPORT = new DuckDbSettings(1, "512MB", 2);
+    /**
+     * What a command that only writes (an import) needs: its parsers use the cores, DuckDB one of
+     * them, and less memory than a server's reads: DuckDB keeps the buffers it used until its
+     * limit, and an import's peak memory followed that limit up, not what its writes need.
+     */
+    public static final DuckDbSettings IMPORT = new DuckDbSettings(1, "192MB", 2);
 
     /** A small server's share: a report query at a time per core, a quarter GiB for DuckDB. */
     public static final DuckDbSettings SERVE = new DuckDbSettings(0, "256MB", 4);

@@ -31,6 +31,15 @@ class DuckDbSettingsTest {
     }
 
     @Test
+    void anImportIsBoundedBelowAServer() {
+        try (DuckDbHitStore store = DuckDbHitStore.open(dir.resolve("c.duckdb"), DuckDbSettings.IMPORT)) {
+            // 192 MB in DuckDB's binary units: less than a served store's 244.1 MiB
+            assertThat(store.setting("memory_limit")).isEqualTo("183.1 MiB");
+            assertThat(store.setting("threads")).isEqualTo("1");
+        }
+    }
+
+    @Test
     void refusesAMemoryLimitWithoutAUnit() {
         assertThatThrownBy(() -> new DuckDbSettings(0, "512", 4)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("a memory limit is a number and a unit such as 512MB or 2GB; got '512'");
