@@ -152,6 +152,12 @@ final class ServeCommand implements Callable<Integer> {
             if (!follow.isEmpty()) {
                 sources.add(new FollowedLogs(follow, formats, hits, identifier, verifier, siteHost, followNotices));
             }
+            if (!sources.isEmpty()) {
+                // they store lines, and their listeners are bound before the server's /metrics names them
+                newestRead.await();
+                LiveSource.startAll(sources);
+                started.addAll(sources);
+            }
             SitemapReads sitemapReads = sitemaps.reads(hits, notices);
             report = urlNames.report(hits.reader(), store.zone(), catalog);
             List<MeterBinder> meters = new ArrayList<>(sources);
@@ -167,8 +173,6 @@ final class ServeCommand implements Callable<Integer> {
             // what writes to the store starts once it is checked
             rechecks.start();
             started.add(rechecks);
-            LiveSource.startAll(sources);
-            started.addAll(sources);
             sitemapReads.start(sitemapRefresh); // in the background: a slow sitemap must not delay serving
             started.add(sitemapReads);
             feeds.add(sitemapReads);
