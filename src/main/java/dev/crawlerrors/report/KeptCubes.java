@@ -16,9 +16,11 @@ final class KeptCubes {
     private final KeptCube plain;
     private final KeptCube byUrl;
     private final KeptCube bySitemap;
+    private final HitReader store;
 
     /** @param maxBytes the memory each cube may take */
     KeptCubes(HitReader store, long maxBytes) {
+        this.store = store;
         ExecutorService counter = KeptCube.counter();
         this.plain = new KeptCube(store, maxBytes, false, counter);
         this.byUrl = new KeptCube(store, maxBytes, true, counter);
@@ -30,10 +32,13 @@ final class KeptCubes {
         return new KeptCube[] {plain, byUrl, bySitemap};
     }
 
-    /** Starts counting the first two in the background, the one without URLs first; the one by sitemap is counted when first asked. */
+    /** Starts counting them in the background, the one without URLs first; the one by sitemap only when a sitemap is held (else when first asked). */
     void start() {
         plain.start();
         byUrl.start();
+        if (!store.sitemaps().sitemaps().isEmpty()) {
+            bySitemap.start();
+        }
     }
 
     /** The cells kept, the bytes they take, and how many cubes were dropped for their bound: for metrics. */
