@@ -115,8 +115,10 @@ final class ServeCommand implements Callable<Integer> {
         Runnable afterFirstPage;
         Alerts alerts = null;
         try {
-            HitStore opened = store.openStore(server.readers);
+            HitStore opened = store.openStoreToCheck(server.readers);
             started.add(opened);
+            // its newest hits read beside the server's start: a damaged store is refused before serve says it serves
+            CheckBeside newestRead = CheckBeside.start("store-check-newest", opened.health()::checkNewest);
             // every hit a source or an import stores is counted for /metrics and the alerts as it is stored
             Function<String, String> familyOf = name -> catalog.crawler(name).map(Crawler::family).orElse(Crawler.OTHER_FAMILY);
             HitMeters hitMeters = new HitMeters();
@@ -140,8 +142,6 @@ final class ServeCommand implements Callable<Integer> {
             CrawlerIdentifier identifier = new CrawlerIdentifier(catalog);
             // fetch every published list now (in the background: a slow host must not delay serving)
             Threads.startDaemon("ip-lists", verifier.lists()::loadAll);
-            rechecks.start();
-            started.add(rechecks);
             // started in this order, and stopped in it before what stores their lines
             List<LiveSource> sources = new ArrayList<>();
             PushedLines lines = pushed.any() ? new PushedLines(hits.writer(), hits.signatures(), identifier, verifier, siteHost) : null;
@@ -152,12 +152,13 @@ final class ServeCommand implements Callable<Integer> {
             if (!follow.isEmpty()) {
                 sources.add(new FollowedLogs(follow, formats, hits, identifier, verifier, siteHost, followNotices));
             }
-            LiveSource.startAll(sources);
-            started.addAll(sources);
+            if (!sources.isEmpty()) {
+                // they store lines, and their listeners are bound before the server's /metrics names them
+                newestRead.await();
+                LiveSource.startAll(sources);
+                started.addAll(sources);
+            }
             SitemapReads sitemapReads = sitemaps.reads(hits, notices);
-            sitemapReads.start(sitemapRefresh); // in the background: a slow sitemap must not delay serving
-            started.add(sitemapReads);
-            feeds.add(sitemapReads);
             report = urlNames.report(hits.reader(), store.zone(), catalog);
             List<MeterBinder> meters = new ArrayList<>(sources);
             meters.add(hitMeters);
@@ -168,6 +169,13 @@ final class ServeCommand implements Callable<Integer> {
                     .withMeters(meters).withAlerts(alerts == null ? null : alerts::listing));
             listening[0] = reportServer;
             started.add(reportServer);
+            newestRead.await();
+            // what writes to the store starts once it is checked
+            rechecks.start();
+            started.add(rechecks);
+            sitemapReads.start(sitemapRefresh); // in the background: a slow sitemap must not delay serving
+            started.add(sitemapReads);
+            feeds.add(sitemapReads);
             if (alerts != null) {
                 alerts.start();
                 feeds.add(alerts);

@@ -311,6 +311,14 @@ final class StoreOptions {
     }
 
     /**
+     * The store to serve from, as {@link #openStore(int)} but not yet checked: serve reads its newest
+     * hits ({@link StoreHealth#checkNewest}) beside its server's start and refuses it as that does.
+     */
+    HitStore openStoreToCheck(int readers) {
+        return checked(() -> address().open(limits(readers)), health -> { });
+    }
+
+    /**
      * The store for an import, checked as {@link #openStore(int)}: its engine's defaults for an
      * import where the options say nothing; written through the serve that has it, when one does.
      */
