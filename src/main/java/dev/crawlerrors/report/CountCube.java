@@ -18,7 +18,8 @@ import java.util.stream.Collectors;
  * Every hit of a snapshot counted by minute, status, bot type, crawler and verdict: a view filtered
  * by any of those (and whole minutes, cut by {@link MinuteCounts#within}) is a sum of its cells in
  * memory, without the store. A cube counted by URL has each hit's host and URL head too, and so
- * answers a host and those URL prefixes its heads decide ({@link UrlPrefix}). Immutable: hits that
+ * answers a host and those URL prefixes its heads decide ({@link UrlPrefix}); a cube counted by
+ * sitemap has whether a sitemap lists each hit's URL, and so answers {@code in_sitemap}. Immutable: hits that
  * arrive make a new cube sharing the cells they do not touch, so readers never wait for an update.
  *
  * <p>Memory: 8 bytes a cell (a minute and a count, each an int) and some 100 bytes for each
@@ -28,15 +29,16 @@ import java.util.stream.Collectors;
 final class CountCube {
 
     /** A combination of the dimensions other than the minute. */
-    record Combo(int status, String botType, String crawler, String verification, String host, String urlHead) {
+    record Combo(int status, String botType, String crawler, String verification, String host, String urlHead, Boolean listed) {
     }
 
     /** A combination's minutes, oldest first, and their hits. */
     private record Cells(int[] minutes, int[] counts) {
     }
 
-    static final CountCube EMPTY = new CountCube(Map.of(), 0, false);
-    static final CountCube EMPTY_BY_URL = new CountCube(Map.of(), 0, true);
+    static final CountCube EMPTY = new CountCube(Map.of(), 0, false, false);
+    static final CountCube EMPTY_BY_URL = new CountCube(Map.of(), 0, true, false);
+    static final CountCube EMPTY_BY_SITEMAP = new CountCube(Map.of(), 0, false, true);
     private static final long COMBO_BYTES = 100;
     /** Spans of minutes summed in one array (8 MiB, two years): wider ones are merged run by run. */
     static final long DENSE_MINUTES = 1 << 20;
@@ -44,21 +46,25 @@ final class CountCube {
     private final Map<Combo, Cells> combos;
     private final long cells;
     private final boolean byUrl;
+    private final boolean bySitemap;
 
-    private CountCube(Map<Combo, Cells> combos, long cells, boolean byUrl) {
+    private CountCube(Map<Combo, Cells> combos, long cells, boolean byUrl, boolean bySitemap) {
         this.combos = combos;
         this.cells = cells;
         this.byUrl = byUrl;
+        this.bySitemap = bySitemap;
     }
 
     /**
      * Whether a cube may answer {@code filter}: statuses, bot types, crawlers and verdicts over all
-     * time; a cube {@code byUrl} only those with a host or a URL prefix too (the other cube answers the rest).
+     * time; a cube {@code byUrl} only those with a host or a URL prefix too (the other cube answers the rest),
+     * a cube {@code bySitemap} only those with {@code in_sitemap} and without a host or a URL prefix.
      */
-    static boolean answers(HitFilter filter, boolean byUrl) {
-        boolean kept = filter.from() == null && filter.to() == null && filter.urlPattern() == null && filter.inSitemap() == null;
+    static boolean answers(HitFilter filter, boolean byUrl, boolean bySitemap) {
+        boolean kept = filter.from() == null && filter.to() == null && filter.urlPattern() == null;
         boolean url = filter.urlPrefix() != null || filter.host() != null;
-        return kept && url == byUrl;
+        boolean sitemap = filter.inSitemap() != null;
+        return kept && sitemap == bySitemap && url == byUrl && !(url && sitemap);
     }
 
     /**
@@ -66,9 +72,9 @@ final class CountCube {
      * it must); null when its URL prefix goes deeper than the heads of hits it matches (the store counts it).
      */
     MinuteCounts counts(HitFilter filter) {
-        if (!answers(filter, byUrl)) {
+        if (!answers(filter, byUrl, bySitemap)) {
             throw new IllegalArgumentException("this count cube does not answer a filter of " + (byUrl ? "no URL or host" : "URLs or hosts")
-                    + ", or of times");
+                    + (bySitemap ? ", of no sitemap" : ", of sitemaps") + ", or of times");
         }
         Matcher matcher = new Matcher(filter);
         List<Cells> matched = new ArrayList<>();
@@ -147,7 +153,8 @@ final class CountCube {
             return this;
         }
         Map<Combo, List<MinuteCell>> byCombo = added.stream().collect(Collectors.groupingBy(
-                cell -> new Combo(cell.status(), cell.botType(), cell.crawler(), cell.verification(), cell.host(), cell.urlHead())));
+                cell -> new Combo(cell.status(), cell.botType(), cell.crawler(), cell.verification(), cell.host(), cell.urlHead(),
+                        cell.listed())));
         Map<Combo, Cells> next = new HashMap<>(combos);
         long total = cells;
         for (Map.Entry<Combo, List<MinuteCell>> entry : byCombo.entrySet()) {
@@ -171,7 +178,7 @@ final class CountCube {
             total += after.minutes().length - (before == null ? 0 : before.minutes().length);
             next.put(entry.getKey(), after);
         }
-        return new CountCube(Map.copyOf(next), total, byUrl);
+        return new CountCube(Map.copyOf(next), total, byUrl, bySitemap);
     }
 
     /** The cells kept. */
@@ -217,9 +224,11 @@ final class CountCube {
         private final Set<String> crawlers;
         private final Set<String> verifications;
         private final String host;
+        private final Boolean listed;
 
         Matcher(HitFilter filter) {
             host = filter.host();
+            listed = filter.inSitemap();
             statuses = filter.effectiveStatuses();
             botTypes = filter.botTypes().isEmpty() || filter.everyBotType() ? null : names(filter.botTypes());
             hidden = filter.hiddenBotTypes().isEmpty() ? null : names(filter.hiddenBotTypes());
@@ -233,7 +242,8 @@ final class CountCube {
                     && (hidden == null || (combo.botType() != null && !hidden.contains(combo.botType())))
                     && (crawlers == null || (combo.crawler() != null && crawlers.contains(combo.crawler())))
                     && verifications.contains(combo.verification())
-                    && (host == null || host.equals(combo.host()));
+                    && (host == null || host.equals(combo.host()))
+                    && (listed == null || listed.equals(combo.listed()));
         }
 
         private static Set<String> names(Set<BotType> types) {

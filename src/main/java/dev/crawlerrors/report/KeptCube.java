@@ -12,6 +12,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * The report's {@link CountCube}, counted once from the store in the background and brought up to
@@ -20,6 +21,9 @@ import java.util.concurrent.TimeUnit;
  * whole minutes is counted in memory, whatever its combination. It answers only at the snapshot it
  * is at (or one it can be brought to): until it is counted, while a verdict change is recounted, or
  * for an older snapshot, it answers nothing and the store counts, as before.
+ *
+ * <p>A cube counted by sitemap is counted at the sitemaps' reads of its count ({@link SitemapVersion})
+ * and answers only views asked at those; a sitemap read again has it counted again.
  *
  * <p>Bounded: a cube past {@code maxBytes} is dropped (the count stops as soon as it passes) and the
  * store counts every view, so the memory a store's traffic may take is the bound's, not the store's.
@@ -32,10 +36,13 @@ final class KeptCube {
     private final HitReader store;
     private final long maxBytes;
     private final boolean byUrl;
+    private final boolean bySitemap;
     private final ExecutorService counter;
     /** The cube and the snapshot it was counted at; null until counted, or when too big. */
     private CountCube cube;
     private Snapshot at;
+    /** The sitemaps' reads the cube was counted at (a cube by sitemap; empty for the rest). */
+    private String sitemapsAt = "";
     private Future<?> counting;
     private boolean tooBig;
 
@@ -49,9 +56,15 @@ final class KeptCube {
      * @param counter the thread it is counted on, which {@link #close} shuts down
      */
     KeptCube(HitReader store, long maxBytes, boolean byUrl, ExecutorService counter) {
+        this(store, maxBytes, byUrl, false, counter);
+    }
+
+    /** @param bySitemap whether the cube counts whether a sitemap lists each hit's URL (and so answers only {@code in_sitemap}) */
+    KeptCube(HitReader store, long maxBytes, boolean byUrl, boolean bySitemap, ExecutorService counter) {
         this.store = store;
         this.maxBytes = maxBytes;
         this.byUrl = byUrl;
+        this.bySitemap = bySitemap;
         this.counter = counter;
     }
 
@@ -69,10 +82,15 @@ final class KeptCube {
      * them now (the store then counts them: before {@link #start}, and until its count is done).
      */
     MinuteCounts counts(HitFilter filter, Snapshot snapshot) {
-        if (!CountCube.answers(filter, byUrl)) {
+        return counts(filter, snapshot, "");
+    }
+
+    /** As {@link #counts(HitFilter, Snapshot)}, for a view asked at the sitemaps' reads {@code sitemaps} ({@link SitemapVersion}). */
+    MinuteCounts counts(HitFilter filter, Snapshot snapshot, String sitemaps) {
+        if (!CountCube.answers(filter, byUrl, bySitemap)) {
             return null;
         }
-        CountCube now = at(snapshot);
+        CountCube now = at(snapshot, bySitemap ? sitemaps : "");
         return now == null ? null : now.counts(filter);
     }
 
@@ -84,8 +102,19 @@ final class KeptCube {
     }
 
     /** The cube at {@code snapshot}, brought to it if it can be; null if not. */
-    private synchronized CountCube at(Snapshot snapshot) {
+    private synchronized CountCube at(Snapshot snapshot, String sitemaps) {
+        if (cube == null && bySitemap) {
+            start(); // counted on first use, not at start: most stores hold no sitemap
+        }
         if (cube == null || tooBig) {
+            return null;
+        }
+        if (!sitemapsAt.equals(sitemaps)) {
+            if (counting == null && !sitemapsAt.equals(SitemapVersion.of(store.sitemaps()))) {
+                // a sitemap read since: counted again, the store answers meanwhile
+                cube = null;
+                start();
+            }
             return null;
         }
         if (at.equals(snapshot)) {
@@ -112,11 +141,14 @@ final class KeptCube {
     private void recount() {
         try {
             Snapshot newest = store.snapshot();
-            CountCube counted = count(HitWindow.at(newest), byUrl ? CountCube.EMPTY_BY_URL : CountCube.EMPTY);
+            String sitemaps = bySitemap ? SitemapVersion.of(store.sitemaps()) : "";
+            CountCube counted = count(HitWindow.at(newest),
+                    bySitemap ? CountCube.EMPTY_BY_SITEMAP : byUrl ? CountCube.EMPTY_BY_URL : CountCube.EMPTY);
             synchronized (this) {
                 if (counted != null && !tooBig) {
                     cube = counted;
                     at = newest;
+                    sitemapsAt = sitemaps;
                 }
             }
         } finally {
@@ -131,7 +163,7 @@ final class KeptCube {
         CountCube[] sum = {base};
         List<MinuteCell> chunk = new ArrayList<>();
         boolean[] over = {false};
-        store.countByMinute(window, byUrl, cell -> {
+        Consumer<MinuteCell> add = cell -> {
             if (over[0]) {
                 return;
             }
@@ -141,7 +173,12 @@ final class KeptCube {
                 chunk.clear();
                 over[0] = sum[0].bytes() > maxBytes;
             }
-        });
+        };
+        if (bySitemap) {
+            store.countBySitemap(window, add);
+        } else {
+            store.countByMinute(window, byUrl, add);
+        }
         if (!over[0]) {
             sum[0] = sum[0].plus(chunk);
         }

@@ -5,44 +5,54 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 
 /**
- * The report's two count cubes, counted one after the other on one thread: the cube of statuses,
- * bot types, crawlers and verdicts, and the same counted by host and URL head too, which answers the
- * views with a host or a URL prefix. Two, not one, because the second has many more cells: past its
- * bound it is dropped alone, and the first still answers the views without a URL.
+ * The report's count cubes, counted one after the other on one thread: the cube of statuses,
+ * bot types, crawlers and verdicts, the same counted by host and URL head too, which answers the
+ * views with a host or a URL prefix, and the same counted by whether a sitemap lists the URL, which
+ * answers {@code in_sitemap} (counted only when a sitemap is held). Not one, because the second has
+ * many more cells: past its bound it is dropped alone, and the first still answers the views without a URL.
  */
 final class KeptCubes {
 
     private final KeptCube plain;
     private final KeptCube byUrl;
+    private final KeptCube bySitemap;
+    private final HitReader store;
 
     /** @param maxBytes the memory each cube may take */
     KeptCubes(HitReader store, long maxBytes) {
+        this.store = store;
         ExecutorService counter = KeptCube.counter();
         this.plain = new KeptCube(store, maxBytes, false, counter);
         this.byUrl = new KeptCube(store, maxBytes, true, counter);
+        this.bySitemap = new KeptCube(store, maxBytes, false, true, counter);
     }
 
     /** The cubes, for the views summed from them. */
     KeptCube[] each() {
-        return new KeptCube[] {plain, byUrl};
+        return new KeptCube[] {plain, byUrl, bySitemap};
     }
 
-    /** Starts counting both in the background: the one without URLs first. */
+    /** Starts counting them in the background, the one without URLs first; the one by sitemap only when a sitemap is held (else when first asked). */
     void start() {
         plain.start();
         byUrl.start();
+        if (!store.sitemaps().sitemaps().isEmpty()) {
+            bySitemap.start();
+        }
     }
 
     /** The cells kept, the bytes they take, and how many cubes were dropped for their bound: for metrics. */
     List<Long> footprint() {
         List<Long> a = plain.footprint();
         List<Long> b = byUrl.footprint();
-        return List.of(a.get(0) + b.get(0), a.get(1) + b.get(1), a.get(2) + b.get(2));
+        List<Long> c = bySitemap.footprint();
+        return List.of(a.get(0) + b.get(0) + c.get(0), a.get(1) + b.get(1) + c.get(1), a.get(2) + b.get(2) + c.get(2));
     }
 
     /** Stops counting: waits for a count that is running. */
     void close() {
         plain.close();
         byUrl.close();
+        bySitemap.close();
     }
 }

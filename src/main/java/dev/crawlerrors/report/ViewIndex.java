@@ -31,7 +31,7 @@ import java.util.concurrent.TimeoutException;
  * date from the newest one known (the hits that arrived, the verdicts that changed) rather than
  * counted again. A view of statuses, bot types, crawlers and verdicts is summed from the report's
  * {@link KeptCube}s when they are counted (those with a host or a URL prefix too, where the URL
- * heads decide them), without the store. Views are kept, least recently used first
+ * heads decide them; those of {@code in_sitemap} from the cube counted at the same sitemaps' reads), without the store. Views are kept, least recently used first
  * out, within a memory budget; readers asking for the same view at once share one computation.
  * A view filtered by {@code in_sitemap} is kept under the sitemaps' reads too, and counted again
  * (not brought up to date) when a sitemap is read again: its hits are the sitemap's, not frozen.
@@ -182,7 +182,7 @@ public final class ViewIndex {
         HitFilter filter = key.filter();
         Snapshot snapshot = key.snapshot();
         try {
-            MinuteCounts counts = compute(filter, snapshot, base, baseCounts);
+            MinuteCounts counts = compute(filter, snapshot, key.sitemaps(), base, baseCounts);
             synchronized (this) {
                 keep(key, counts);
                 computing.remove(key);
@@ -198,7 +198,7 @@ public final class ViewIndex {
         }
     }
 
-    private MinuteCounts compute(HitFilter filter, Snapshot snapshot, Key base, MinuteCounts baseCounts) {
+    private MinuteCounts compute(HitFilter filter, Snapshot snapshot, String sitemapsToken, Key base, MinuteCounts baseCounts) {
         // a view kept at an earlier snapshot needs only the hits since (a followed log's few); a new one, the cube's sum
         if (baseCounts != null) {
             MinuteChange change = store.minuteChange(filter, base.snapshot(), snapshot);
@@ -207,7 +207,7 @@ public final class ViewIndex {
             }
         }
         for (KeptCube cube : cubes) {
-            MinuteCounts summed = cube.counts(filter, snapshot);
+            MinuteCounts summed = cube.counts(filter, snapshot, sitemapsToken);
             if (summed != null) {
                 return summed;
             }

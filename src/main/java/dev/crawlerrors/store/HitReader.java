@@ -94,6 +94,13 @@ public interface HitReader {
      */
     void countByMinute(HitWindow window, boolean byUrl, Consumer<MinuteCell> cells);
 
+    /**
+     * Every hit of {@code window} counted as {@link #countByMinute} does without URLs, and by whether a
+     * sitemap lists its URL ({@link MinuteCell#listed}): the cells of the cube that answers views filtered
+     * by {@code in_sitemap}, counted once a sitemaps' read instead of once a view.
+     */
+    void countBySitemap(HitWindow window, Consumer<MinuteCell> cells);
+
     /** Matching hits of {@code window} by crawler (and its bot type), verdict and status. */
     List<BreakdownCount> countByCrawler(HitFilter filter, HitWindow window);
 

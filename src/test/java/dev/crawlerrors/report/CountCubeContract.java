@@ -162,6 +162,69 @@ public abstract class CountCubeContract {
         }
     }
 
+    @Test
+    void inSitemapViewsSummedFromTheCubeBySitemapEqualTheStoresCountsAndFollowASitemapRead() throws Exception {
+        try (HitStore store = open()) {
+            SplittableRandom random = new SplittableRandom(37);
+            store.writer().append(urlHits(random, 3_000, 0));
+            store.writer().flush();
+            list(store, "/a/x", "/c");
+            AtomicInteger counted = new AtomicInteger();
+            KeptCube bySitemap = new KeptCube(store.reader(), 64L << 20, false, true, KeptCube.counter());
+            ViewIndex index = new ViewIndex(counting(store.reader(), counted), 64L << 20, bySitemap);
+            Snapshot now = store.reader().snapshot();
+            HitFilter listed = HitFilter.ERRORS.withInSitemap(true);
+            String sitemaps = SitemapVersion.of(store.reader().sitemaps());
+            long deadline = System.nanoTime() + WAIT.toNanos();
+            while (bySitemap.counts(listed, now, sitemaps) == null && System.nanoTime() < deadline) {
+                Thread.sleep(20); // counted on its first use, in the background
+            }
+            assertThat(bySitemap.counts(listed, now, sitemaps)).as("the cube by sitemap, counted").isNotNull();
+            assertThat(bySitemap.counts(HitFilter.ERRORS, now, sitemaps)).as("a view of no sitemap is the other cubes'").isNull();
+            for (int i = 0; i < 40; i++) {
+                compare(store.reader(), index, now, randomFilter(random).withInSitemap(random.nextBoolean()));
+            }
+            assertThat(counted).as("views counted by the store, not the cube").hasValue(0);
+            assertThat(index.counts(listed, now).total()).as("hits listed").isPositive();
+
+            // a sitemap read again lists other URLs: the cube answers nothing at the old reads, and is counted again
+            list(store, "/b/");
+            String after = SitemapVersion.of(store.reader().sitemaps());
+            assertThat(after).isNotEqualTo(sitemaps);
+            assertThat(bySitemap.counts(listed, now, after)).as("not the cube of the reads before").isNull();
+            deadline = System.nanoTime() + WAIT.toNanos();
+            while (bySitemap.counts(listed, now, after) == null && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertThat(bySitemap.counts(listed, now, after).total()).as("counted again at the new read")
+                    .isEqualTo(store.reader().minuteCounts(listed, now).total());
+
+            // hits that arrive are added to it
+            store.writer().append(urlHits(random, 500, 3_000));
+            store.writer().flush();
+            Snapshot later = store.reader().snapshot();
+            for (HitFilter filter : List.of(listed, HitFilter.ERRORS.withInSitemap(false), listed.withStatuses(List.of(new StatusRange(404, 404))))) {
+                assertThat(bySitemap.counts(filter, later, after).total()).as("later, " + filter)
+                        .isEqualTo(store.reader().minuteCounts(filter, later).total());
+            }
+            bySitemap.close();
+        }
+    }
+
+    /** Holds one sitemap listing, on each host {@link #urlHits} uses and on none, the URLs of {@code stems} it makes. */
+    private static void list(HitStore store, String... stems) {
+        try (var read = store.sitemaps().replacing("https://h1.example/sitemap.xml")) {
+            for (String stem : stems) {
+                for (int i = 0; i < 100; i++) {
+                    String target = stem.endsWith("/") ? stem : stem + i;
+                    read.add(new dev.crawlerrors.sitemap.SitemapUrl("h1.example", target));
+                    read.add(new dev.crawlerrors.sitemap.SitemapUrl("h2.example", target));
+                }
+            }
+            read.commit(Instant.now());
+        }
+    }
+
     /** A random filter of the cube's dimensions with a host, a URL prefix of {@code prefixes}, or both. */
     private static HitFilter urlFilter(SplittableRandom random, String[] prefixes) {
         String[] hosts = {null, "h1.example", "h2.example", "h9.example"};

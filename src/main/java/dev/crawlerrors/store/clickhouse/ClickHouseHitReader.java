@@ -321,6 +321,20 @@ final class ClickHouseHitReader implements HitReader {
     }
 
     @Override
+    public void countBySitemap(HitWindow window, Consumer<MinuteCell> cells) {
+        ClickHouseSnapshots.View view = view(window.snapshot());
+        Counted from = onHits(MinuteCell.EVERY_HIT);
+        String sql = "SELECT " + from.minute() + " AS m, status, bot_type, crawler, " + verdict(view) + " AS v, "
+                + ClickHouseSitemaps.condition(db, true) + " AS l, " + from.count() + " FROM " + from.table() + " WHERE "
+                + where(from, MinuteCell.EVERY_HIT, window) + " GROUP BY m, status, bot_type, crawler, v, l";
+        http.queryRows(cluster.entry(), sql, r -> {
+            while (r.nextRow()) {
+                cells.accept(MinuteCell.listed(r.number(), (int) r.number(), r.text(), r.text(), r.text(), r.number() != 0, r.number()));
+            }
+        });
+    }
+
+    @Override
     public List<DurationCount> countByDuration(HitFilter filter, HitWindow window) {
         ClickHouseSnapshots.View view = view(window.snapshot());
         String sql = "SELECT status, " + verdict(view) + " AS v, " + DURATION_BUCKET + " AS d, count() FROM " + hits + " WHERE "

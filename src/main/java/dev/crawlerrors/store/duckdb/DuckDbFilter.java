@@ -20,6 +20,15 @@ final class DuckDbFilter {
 
     /** The condition of {@code filter}, with its parameters appended to {@code params}. */
     static String where(HitFilter filter, List<Object> params) {
+        return where(filter, params, Long.MIN_VALUE, Long.MAX_VALUE);
+    }
+
+    /**
+     * The condition of {@code filter} for hits known to fall from {@code fromMillis} (inclusive) to
+     * {@code toMillis} (a page's times): {@code in_sitemap} then reads only the URL histories' rows
+     * of those times, not every one of the statuses shown.
+     */
+    static String where(HitFilter filter, List<Object> params, long fromMillis, long toMillis) {
         List<String> parts = new ArrayList<>();
         List<String> status = new ArrayList<>();
         List<String> historyStatus = new ArrayList<>();
@@ -68,7 +77,11 @@ final class DuckDbFilter {
         }
         if (filter.inSitemap() != null) {
             // the URL histories' rows asked only of the statuses shown: a smaller set of hits to match
-            String listed = DuckDbSitemaps.listed(historyStatus.isEmpty() ? "TRUE" : String.join(" OR ", historyStatus));
+            String rows = historyStatus.isEmpty() ? "TRUE" : "(" + String.join(" OR ", historyStatus) + ")";
+            long from = Math.max(fromMillis, filter.from() == null ? Long.MIN_VALUE : filter.from().toEpochMilli());
+            long to = Math.min(toMillis, filter.to() == null ? Long.MAX_VALUE : filter.to().toEpochMilli());
+            rows += (from == Long.MIN_VALUE ? "" : " AND t >= " + from) + (to == Long.MAX_VALUE ? "" : " AND t < " + to);
+            String listed = DuckDbSitemaps.listed(rows);
             parts.add(filter.inSitemap() ? listed : "NOT " + listed);
         }
         return String.join(" AND ", parts);

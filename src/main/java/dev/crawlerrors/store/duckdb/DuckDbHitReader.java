@@ -178,8 +178,8 @@ final class DuckDbHitReader implements HitReader {
     /** The rows of a page read in one statement, the claims' condition in it. */
     private List<StoredHit> scannedRows(HitFilter filter, Snapshot snapshot, long fromMillis, long toMillis, long skip, int limit) {
         List<Object> params = new ArrayList<>();
-        StringBuilder sql = new StringBuilder(COLUMNS).append(" FROM hits h WHERE ").append(DuckDbFilter.where(filter, params))
-                .append(" AND h.id <= ? AND ").append(claims(filter, snapshot));
+        StringBuilder sql = new StringBuilder(COLUMNS).append(" FROM hits h WHERE ")
+                .append(DuckDbFilter.where(filter, params, bound(fromMillis), bound(toMillis))).append(" AND h.id <= ? AND ").append(claims(filter, snapshot));
         params.add(snapshot.hits());
         timeBounds(sql, params, fromMillis, toMillis);
         sql.append(" ORDER BY h.ts DESC, h.id DESC LIMIT ? OFFSET ?");
@@ -193,6 +193,11 @@ final class DuckDbHitReader implements HitReader {
             }
             return rows;
         });
+    }
+
+    /** A page's time as {@link DuckDbFilter#where(HitFilter, List, long, long)} takes it: {@code NO_BOUND} as no bound. */
+    private static long bound(long millis) {
+        return millis <= -NO_BOUND ? Long.MIN_VALUE : millis >= NO_BOUND ? Long.MAX_VALUE : millis;
     }
 
     /** The page's times, from {@code fromMillis} (inclusive) to {@code toMillis}, each unless it is {@code NO_BOUND}. */
@@ -219,7 +224,7 @@ final class DuckDbHitReader implements HitReader {
             DuckDbClaims.ClaimSet shown) {
         List<Object> params = new ArrayList<>();
         StringBuilder sql = new StringBuilder("SELECT h.id, h.claim_id, epoch_ms(h.ts) FROM hits h WHERE ")
-                .append(DuckDbFilter.where(filter, params)).append(" AND h.id <= ?");
+                .append(DuckDbFilter.where(filter, params, bound(fromMillis), bound(toMillis))).append(" AND h.id <= ?");
         params.add(snapshot.hits());
         timeBounds(sql, params, fromMillis, toMillis);
         sql.append(" ORDER BY h.ts DESC, h.id DESC LIMIT ?");
@@ -349,6 +354,11 @@ final class DuckDbHitReader implements HitReader {
     @Override
     public void countByMinute(HitWindow window, boolean byUrl, Consumer<dev.crawlerrors.store.MinuteCell> cells) {
         tallies.byMinute(window, byUrl, cells);
+    }
+
+    @Override
+    public void countBySitemap(HitWindow window, Consumer<dev.crawlerrors.store.MinuteCell> cells) {
+        tallies.bySitemap(window, cells);
     }
 
     @Override

@@ -45,12 +45,12 @@ final class DuckDbSitemaps implements SitemapStore, AutoCloseable {
     /**
      * The condition that a hit {@code h}'s URL is listed, by host and target or by target alone where
      * the log has no host: its number among its URL's history rows ({@code url_log}, {@code url_tail})
-     * of a listed number and of a status {@code statuses} takes (a condition on their {@code s}), a
-     * semi-join on numbers instead of one on a million host and target texts.
+     * of a listed number and of the statuses and times {@code rows} takes (a condition on their
+     * {@code s} and {@code t}), a semi-join on numbers instead of one on a million host and target texts.
      */
-    static String listed(String statuses) {
-        String rows = " WHERE (" + statuses + ") AND k IN (" + LISTED_NUMBERS + ")";
-        return "h.id IN (SELECT i FROM url_log" + rows + " UNION ALL SELECT i FROM url_tail" + rows + ")";
+    static String listed(String rows) {
+        String where = " WHERE (" + rows + ") AND k IN (" + LISTED_NUMBERS + ")";
+        return "h.id IN (SELECT i FROM url_log" + where + " UNION ALL SELECT i FROM url_tail" + where + ")";
     }
 
     private final DuckDBConnection connection;

@@ -95,6 +95,20 @@ final class DuckDbTallies {
         });
     }
 
+    /** Every hit of {@code window} by minute, status, bot type, crawler, verdict and whether a sitemap lists its URL, streamed. */
+    void bySitemap(HitWindow window, Consumer<MinuteCell> cells) {
+        List<Object> params = new ArrayList<>();
+        String sql = "SELECT epoch_ms(h.ts) // 60000, h.status, h.bot_type, h.crawler, " + reader.verdict(window.snapshot()) + ", "
+                + DuckDbSitemaps.listed("TRUE") + ", count(*)" + FROM + "WHERE " + where(MinuteCell.EVERY_HIT, window, params) + " GROUP BY ALL";
+        query.run(sql, params, rs -> {
+            while (rs.next()) {
+                cells.accept(MinuteCell.listed(rs.getLong(1), rs.getInt(2), rs.getString(3), rs.getString(4), rs.getString(5), rs.getBoolean(6),
+                        rs.getLong(7)));
+            }
+            return null;
+        });
+    }
+
     List<DurationCount> byDuration(HitFilter filter, HitWindow window) {
         List<Object> params = new ArrayList<>();
         String sql = "SELECT h.status, " + reader.verdict(window.snapshot()) + ", " + DURATION_BUCKET + ", count(*)" + FROM + "WHERE "
