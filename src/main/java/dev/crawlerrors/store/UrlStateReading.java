@@ -10,6 +10,7 @@ import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
 /**
@@ -76,8 +77,43 @@ public abstract class UrlStateReading implements UrlStates {
      * range, each by its URL's number and not named, read from the hits kept in time order; false,
      * reading nothing, when the engine cannot (no time range, or its hits in time order not ready).
      */
-    protected boolean numberedHistories(UrlQuery query, Snapshot at, java.util.function.BiConsumer<Long, List<UrlHit>> each) {
+    protected boolean numberedHistories(UrlQuery query, Snapshot at, BiConsumer<Long, List<UrlHit>> each) {
         return false;
+    }
+
+    /**
+     * Gathers hits read in order of their URLs' numbers into one list a URL, handed to {@code each}
+     * as a URL's last hit is passed: how an engine's {@link #numberedHistories} groups its rows.
+     */
+    protected static final class ByNumber {
+        private final BiConsumer<Long, List<UrlHit>> each;
+        private long key;
+        private List<UrlHit> hits;
+
+        public ByNumber(BiConsumer<Long, List<UrlHit>> each) {
+            this.each = each;
+        }
+
+        /** The next hit, of the URL numbered {@code k}: the same number as the hit before, or the next URL's. */
+        public void add(long k, UrlHit hit) {
+            if (hits != null && k != key) {
+                each.accept(key, hits);
+                hits = null;
+            }
+            if (hits == null) {
+                key = k;
+                hits = new ArrayList<>();
+            }
+            hits.add(hit);
+        }
+
+        /** Hands on the last URL's hits: after the last row. */
+        public void end() {
+            if (hits != null) {
+                each.accept(key, hits);
+                hits = null;
+            }
+        }
     }
 
     /** {@code states}, made by number, with their URLs' names. */

@@ -444,25 +444,13 @@ final class ClickHouseUrlStates extends UrlStateReading {
             rows.add(row);
         }
         Map<Long, dev.crawlerrors.crawler.Verdict> found = verdicts.at(claims.stream().mapToLong(Long::longValue).toArray(), view);
-        long key = 0;
-        List<UrlHit> hits = null;
+        ByNumber urls = new ByNumber(each);
         for (Object[] row : rows) {
-            long k = (Long) row[0];
-            if (hits != null && k != key) {
-                each.accept(key, hits);
-                hits = null;
-            }
-            if (hits == null) {
-                key = k;
-                hits = new ArrayList<>();
-            }
             long claim = (Long) row[4];
-            hits.add(new UrlHit((Long) row[1], (Long) row[2], (Integer) row[3], claim, (String) row[5], (String) row[6], null,
+            urls.add((Long) row[0], new UrlHit((Long) row[1], (Long) row[2], (Integer) row[3], claim, (String) row[5], (String) row[6], null,
                     found.getOrDefault(claim, ClickHouseVerdicts.NOT_CHECKED).verification()));
         }
-        if (hits != null) {
-            each.accept(key, hits);
-        }
+        urls.end();
         return true;
     }
 

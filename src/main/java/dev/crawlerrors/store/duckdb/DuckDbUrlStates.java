@@ -58,6 +58,7 @@ final class DuckDbUrlStates extends UrlStateReading {
     private final long keyedFrom;
     private final AtomicBoolean foldAsked = new AtomicBoolean();
     private final SitemapStore sitemaps;
+    private final DuckDbUrlNames urlNames;
 
     DuckDbUrlStates(org.duckdb.DuckDBConnection connection, DuckDbQuery query, DuckDbClaims claims, DuckDbHitWriter writer, String location,
             SitemapStore sitemaps) throws SQLException {
@@ -68,6 +69,7 @@ final class DuckDbUrlStates extends UrlStateReading {
         this.writer = writer;
         this.location = location;
         this.names = new DuckDbClaimNames(query);
+        this.urlNames = new DuckDbUrlNames(query, DuckDbUrlNames.DEFAULT_BYTES);
         this.fold = new DuckDbUrlFold(connection, claims, names, writer.urlTail());
         try (Statement st = connection.createStatement();
                 ResultSet rs = st.executeQuery("SELECT coalesce((SELECT value::BIGINT FROM store_meta WHERE key = 'url_fold_hits'), 0),"
@@ -238,17 +240,7 @@ final class DuckDbUrlStates extends UrlStateReading {
     }
 
     private Map<Long, UrlKey> names(Collection<Long> keys) {
-        Map<Long, UrlKey> found = new HashMap<>(keys.size() * 2);
-        // one URL's number as a constant is a filter of the scan: no name but its own is read
-        String which = keys.size() == 1 ? "k = ?" : "k IN (SELECT unnest(?))";
-        Object keyParam = keys.size() == 1 ? keys.iterator().next() : numbers(keys);
-        query.run("SELECT k, host, url FROM url_names WHERE " + which, List.of(keyParam), rs -> {
-            while (rs.next()) {
-                found.put(rs.getLong(1), new UrlKey(rs.getString(2), rs.getString(3)));
-            }
-            return null;
-        });
-        return found;
+        return urlNames.names(keys);
     }
 
     /** The kept states of a scope that a query takes by URL and by state, less {@code excluded}. */
@@ -505,23 +497,11 @@ final class DuckDbUrlStates extends UrlStateReading {
             parts.add("hd IN (SELECT hd FROM url_heads WHERE " + String.join(" AND ", heads) + ")");
         }
         query.run("SELECT " + HISTORY + " FROM url_times WHERE " + String.join(" AND ", parts) + " ORDER BY k, t, i", params, rs -> {
-            long key = 0;
-            List<UrlHit> hits = null;
+            ByNumber urls = new ByNumber(each);
             while (rs.next()) {
-                long k = rs.getLong(1);
-                if (hits != null && k != key) {
-                    each.accept(key, hits);
-                    hits = null;
-                }
-                if (hits == null) {
-                    key = k;
-                    hits = new ArrayList<>();
-                }
-                hits.add(hit(rs, 2, at));
+                urls.add(rs.getLong(1), hit(rs, 2, at));
             }
-            if (hits != null) {
-                each.accept(key, hits);
-            }
+            urls.end();
             return null;
         });
         return true;
