@@ -17,7 +17,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -32,7 +31,6 @@ import java.util.function.Consumer;
  */
 public final class CrawlErrorReport {
 
-    private static final DateTimeFormatter MINUTE = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm");
     /** How long the patterns and overview pages wait for figures counted for the first time. */
     static final Duration ANALYSIS_WAIT = Duration.ofSeconds(30);
     /** How long a first page of a large store waits for its view's first count before it is shown without. */
@@ -46,6 +44,7 @@ public final class CrawlErrorReport {
     private final KeptCubes cube;
     private final CrawlerCatalog catalog;
     private final ZoneId zone;
+    private final MinuteStamps minutes;
     private final PlaceholderNames names;
     private final Duration summaryWait;
     private final long uncountedFrom;
@@ -67,6 +66,7 @@ public final class CrawlErrorReport {
         this.cube = new KeptCubes(store, config.indexBytes());
         this.index = new ViewIndex(store, config.indexBytes(), cube.each());
         this.zone = config.zone();
+        this.minutes = new MinuteStamps(zone);
         this.names = PlaceholderNames.of(config.urlNames());
         this.summaryWait = config.summaryWait();
         this.uncountedFrom = config.uncountedFrom();
@@ -379,7 +379,7 @@ public final class CrawlErrorReport {
     }
 
     private ReportRow row(StoredHit hit) {
-        String timestamp = MINUTE.format(Instant.ofEpochMilli(hit.epochMillis()).atZone(zone));
+        String timestamp = minutes.of(hit.epochMillis());
         return new ReportRow(hit.id(), timestamp, hit.ip(), hit.method(), hit.url(), hit.status(),
                 ReportColumns.oneDecimal(hit.durationMs()), hit.botType(), hit.verification(), hit.crawler(),
                 hit.reason(), hit.userAgent(), hit.host(), null);

@@ -22,6 +22,7 @@ import gg.jte.output.StringOutput;
 import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
 import io.javalin.http.NotFoundResponse;
+import jakarta.servlet.http.HttpServletResponse;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.OutputStreamWriter;
@@ -142,13 +143,26 @@ final class ReportRoutes {
         }, GzipAnswer.accepted(ctx.header("Accept-Encoding"))));
     }
 
-    /** A kept or rendered answer, saying it is gzipped when it is (the server then compresses nothing). */
+    /**
+     * A kept or rendered answer, saying it is gzipped when it is, written to the connection as it is
+     * with its length: the server neither compresses it nor copies it through a stream in chunks.
+     */
     private static void send(Context ctx, String contentType, RenderedPages.Answer answer) {
-        ctx.header("Vary", "Accept-Encoding");
+        HttpServletResponse response = ctx.res();
+        response.setHeader("Vary", "Accept-Encoding");
         if (answer.gzipped()) {
-            ctx.header("Content-Encoding", "gzip");
+            response.setHeader("Content-Encoding", "gzip");
         }
-        ctx.contentType(contentType).result(answer.body());
+        response.setContentType(contentType);
+        response.setContentLength(answer.body().length);
+        if (ctx.method().equals(HandlerType.HEAD)) {
+            return;
+        }
+        try {
+            response.getOutputStream().write(answer.body());
+        } catch (IOException e) {
+            // the reader went away before the answer was sent: nothing is left to tell it
+        }
     }
 
     void csv(Context ctx) throws IOException {

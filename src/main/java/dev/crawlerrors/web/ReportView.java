@@ -35,13 +35,39 @@ public record ReportView(ReportPage page, ReportLinks links, boolean anythingRec
     public record StatusCount(String status, String hits, String href) {
     }
 
+    /**
+     * The rows' look by column, written once before the table where each cell would otherwise carry
+     * it: numbers right-aligned and, on a narrow screen where each row is a card, each cell labelled
+     * with its column. A page of a hundred rows is a third smaller for it.
+     */
+    public static final String ROW_STYLE = rowStyle();
+
     public List<String> labels() {
         return ReportColumns.LABELS;
     }
 
     /** Numbers are right-aligned, their headers with them. */
     public boolean isNumeric(String label) {
+        return numeric(label);
+    }
+
+    private static boolean numeric(String label) {
         return label.equals("Status") || label.equals("Duration ms");
+    }
+
+    private static String rowStyle() {
+        StringBuilder numbers = new StringBuilder();
+        StringBuilder labels = new StringBuilder();
+        for (int i = 0; i < ReportColumns.LABELS.size(); i++) {
+            String label = ReportColumns.LABELS.get(i);
+            String cell = "#hits td:nth-child(" + (i + 1) + ")";
+            if (numeric(label)) {
+                numbers.append(numbers.isEmpty() ? "" : ", ").append(cell);
+            }
+            labels.append(' ').append(cell).append("::before { content: \"").append(label).append("\"; }");
+        }
+        return "<style>" + numbers + " { text-align: right; font-variant-numeric: tabular-nums; }"
+                + " @media (max-width: 700px) {" + labels + " " + numbers + " { text-align: left; } }</style>";
     }
 
     public String emptyMessage() {

@@ -27,6 +27,7 @@ import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import org.jsoup.Jsoup;
 import org.jsoup.nodes.Document;
 import org.jsoup.nodes.Element;
@@ -211,6 +212,30 @@ class ReportServerTest {
         assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith("application/json"));
         assertThat(response.body()).isEmpty();
         assertThat(send("HEAD", "/crawl-errors?page=0").statusCode()).isEqualTo(400);
+    }
+
+    @Test
+    void sendsAReportPageWithItsLengthPlainOrGzippedAndItsRowsWithoutALabelInEachCell() throws Exception {
+        for (String path : List.of("/crawl-errors?page=1", "/api/crawl-errors?page=1", "/crawl-errors?page=2")) {
+            for (boolean gzip : new boolean[] {false, true, false}) {
+                HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path));
+                if (gzip) {
+                    request.header("Accept-Encoding", "gzip");
+                }
+                HttpResponse<byte[]> response = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+
+                assertThat(response.statusCode()).isEqualTo(200);
+                assertThat(response.headers().firstValue("Content-Encoding")).isEqualTo(gzip ? Optional.of("gzip") : Optional.empty());
+                assertThat(response.headers().firstValueAsLong("Content-Length")).as(path + (gzip ? " gzipped" : ""))
+                        .hasValue(response.body().length);
+                assertThat(send("HEAD", path).headers().firstValueAsLong("Content-Length")).as("HEAD " + path)
+                        .hasValue(gzip ? get(path).body().getBytes(StandardCharsets.UTF_8).length : response.body().length);
+            }
+        }
+        Document html = Jsoup.parse(get("/crawl-errors?page=1").body());
+        assertThat(html.select("#hits tbody tr")).hasSize(100);
+        assertThat(html.select("#hits tbody td[data-label]")).isEmpty();
+        assertThat(html.select("style").html()).contains("#hits td:nth-child(5)::before { content: \"Status\"; }");
     }
 
     @Test
