@@ -80,7 +80,9 @@ public final class LocalDnsServer implements AutoCloseable {
     private volatile boolean recordPorts;
     private final Set<Name> truncated = ConcurrentHashMap.newKeySet();
     private final AtomicLong tcpQueries = new AtomicLong();
-    private ServerSocketChannel tcp;
+    /** Bound with the UDP port from the start: a port free for UDP may be taken for TCP by the time it is asked for. */
+    private final ServerSocketChannel tcp;
+    private boolean accepting;
     private volatile long delayNanos;
     private volatile boolean recursive = true;
     /** How names that were never configured are answered; null: REFUSED. */
@@ -91,7 +93,7 @@ public final class LocalDnsServer implements AutoCloseable {
         // Queries that arrive while the receive thread is descheduled wait in this buffer; the
         // default (about 200 KB, some 150 loopback packets) overflows under load and drops them.
         channel.setOption(StandardSocketOptions.SO_RCVBUF, 4 << 20);
-        channel.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+        tcp = bindBeside(channel);
         delayer = new ScheduledThreadPoolExecutor(1, task -> {
             Thread thread = new Thread(task, "local-dns-delay");
             thread.setDaemon(true);
@@ -100,6 +102,23 @@ public final class LocalDnsServer implements AutoCloseable {
         receiver = new Thread(this::receive, "local-dns-receive");
         receiver.setDaemon(true);
         receiver.start();
+    }
+
+    /** Binds a TCP port and {@code udp} to the same number, trying other numbers while one is taken. */
+    private static ServerSocketChannel bindBeside(DatagramChannel udp) throws IOException {
+        IOException taken = null;
+        for (int attempt = 0; attempt < 50; attempt++) {
+            ServerSocketChannel tcp = ServerSocketChannel.open();
+            try {
+                tcp.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+                udp.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), ((InetSocketAddress) tcp.getLocalAddress()).getPort()));
+                return tcp;
+            } catch (IOException e) {
+                tcp.close();
+                taken = e;
+            }
+        }
+        throw taken;
     }
 
     /** Where to send queries: {@code 127.0.0.1:port}. */
@@ -147,9 +166,8 @@ public final class LocalDnsServer implements AutoCloseable {
      * @throws IOException when the TCP port cannot be opened
      */
     synchronized LocalDnsServer truncateOverUdp(String owner) throws IOException {
-        if (tcp == null) {
-            tcp = ServerSocketChannel.open();
-            tcp.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port()));
+        if (!accepting) {
+            accepting = true;
             Thread acceptor = new Thread(this::acceptTcp, "local-dns-tcp");
             acceptor.setDaemon(true);
             acceptor.start();
@@ -277,11 +295,7 @@ public final class LocalDnsServer implements AutoCloseable {
     @Override
     public void close() throws IOException {
         channel.close();
-        synchronized (this) {
-            if (tcp != null) {
-                tcp.close();
-            }
-        }
+        tcp.close();
         delayer.shutdownNow();
         try {
             receiver.join(1_000);
