@@ -194,7 +194,7 @@ CREATE TABLE IF NOT EXISTS crawl_errors.url_states (
   ok Nullable(Int64), not_modified Nullable(Int64), redirects Nullable(Int64), client_errors Nullable(Int64),
   server_errors Nullable(Int64), error_hits Nullable(Int64), first_crawled Nullable(Int64), last_crawled Nullable(Int64),
   last_status Nullable(Int64), first_error Nullable(Int64), first_error_status Nullable(Int64), last_error Nullable(Int64),
-  last_error_status Nullable(Int64), fixed_since Nullable(Int64), flips Nullable(Int64),
+  last_error_status Nullable(Int64), fixed_since Nullable(Int64), flips Nullable(Int64), carry Nullable(Int64),
   version UInt64
 ) ENGINE = MergeTree
 ORDER BY (scope, k, version);

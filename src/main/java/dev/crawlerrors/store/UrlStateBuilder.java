@@ -38,6 +38,36 @@ public final class UrlStateBuilder {
         this.url = url;
     }
 
+    /**
+     * A builder that goes on from {@code state} and its {@link #carry()}, as if the hits it was made
+     * of had been added: how a store adds a URL's newer hits to its kept state without its history.
+     */
+    public static UrlStateBuilder resume(UrlState state, int carry) {
+        UrlStateBuilder b = new UrlStateBuilder(state.key(), state.host(), state.url());
+        b.ok = state.ok();
+        b.notModified = state.notModified();
+        b.redirects = state.redirects();
+        b.clientErrors = state.clientErrors();
+        b.serverErrors = state.serverErrors();
+        b.firstCrawled = state.firstCrawled();
+        b.lastCrawled = state.lastCrawled();
+        b.lastStatus = state.lastStatus();
+        b.firstError = state.firstError();
+        b.firstErrorStatus = state.firstErrorStatus();
+        b.lastError = state.lastError();
+        b.lastErrorStatus = state.lastErrorStatus();
+        b.flips = state.flips();
+        b.lastClass = carry % 4;
+        if (state.fixedSince() != UrlState.NONE) {
+            b.okAfterError = state.fixedSince();
+        } else if (carry >= 4) {
+            // a fix that did not hold: its time is never shown, only that one came
+            b.okAfterError = state.lastCrawled();
+            b.notOkSince = true;
+        }
+        return b;
+    }
+
     /** Adds the next hit: no earlier than those added before. */
     public UrlStateBuilder add(long epochMillis, int status) {
         if (firstCrawled == UrlState.NONE) {

@@ -55,9 +55,10 @@ final class ClickHouseSchema {
      * upgrade does. 7: a waiting signature may be a signed request as logged, checked whole by
      * whoever settles it ({@code signature_pending.request}). 8: the URLs' hits in time order
      * ({@code url_times_local}), filled on the upgrade from {@code url_log_local} with every batch
-     * the view did not bring already.
+     * the view did not bring already. 9: each kept URL state carries what the next hit depends on
+     * ({@code url_states.carry}, {@link ClickHouseUrlFold}); a row without it is made again from its history.
      */
-    static final int VERSION = 8;
+    static final int VERSION = 9;
 
     /** The version that added the URLs' hits in time order ({@link #fillTimes}). */
     private static final int TIMES = 8;
@@ -277,7 +278,7 @@ final class ClickHouseSchema {
                   ok Nullable(Int64), not_modified Nullable(Int64), redirects Nullable(Int64), client_errors Nullable(Int64),
                   server_errors Nullable(Int64), error_hits Nullable(Int64), first_crawled Nullable(Int64), last_crawled Nullable(Int64),
                   last_status Nullable(Int64), first_error Nullable(Int64), first_error_status Nullable(Int64), last_error Nullable(Int64),
-                  last_error_status Nullable(Int64), fixed_since Nullable(Int64), flips Nullable(Int64),
+                  last_error_status Nullable(Int64), fixed_since Nullable(Int64), flips Nullable(Int64), carry Nullable(Int64),
                   version UInt64
                 ) ENGINE = MergeTree
                 ORDER BY (scope, k, version)""".formatted(db));
@@ -340,6 +341,7 @@ final class ClickHouseSchema {
         if (version > 0 && version < VERSION) {
             ClickHouseSignatures.addRequest(http, cluster.meta(), db);
             migrate(http, cluster.meta(), db);
+            addCarry(http, cluster.meta(), db);
             for (ClickHouseCluster.Shard shard : cluster.shards()) {
                 addLocations(http, shard.http(), db, cluster.distributed());
             }
@@ -394,6 +396,26 @@ final class ClickHouseSchema {
                     throw new StoreException("cannot bring the store's tables on ClickHouse at " + shard + " to schema " + VERSION
                             + ": " + e.getMessage(), e);
                 }
+            }
+        }
+    }
+
+    /**
+     * Version 9 on the first shard: the kept URL states get their carry (NULL in the rows before,
+     * which the next fold makes again from their histories). Safe from several processes at once.
+     */
+    private static void addCarry(ClickHouseHttp http, URI meta, String db) {
+        ClickHouseTsv.Reader rows = new ClickHouseTsv.Reader(http.query(meta, "SELECT count() FROM system.columns WHERE database = "
+                + ClickHouseSql.quote(db) + " AND table = 'url_states' AND name = 'carry'"));
+        if (rows.nextRow() && rows.number() > 0) {
+            return;
+        }
+        try {
+            http.execute(meta, "ALTER TABLE " + db + ".url_states ADD COLUMN carry Nullable(Int64) AFTER flips");
+        } catch (ClickHouseException e) {
+            if (e.code() != ClickHouseException.DUPLICATE_COLUMN) {
+                throw new StoreException("cannot bring the store's tables on ClickHouse at " + meta + " to schema " + VERSION + ": "
+                        + e.getMessage(), e);
             }
         }
     }

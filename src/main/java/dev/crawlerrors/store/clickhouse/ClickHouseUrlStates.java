@@ -30,19 +30,17 @@ import java.util.function.Consumer;
 /**
  * The URLs' states on ClickHouse. Each hit is written beside it to {@code url_log_local} on its
  * shard, ordered by its URL's number ({@link UrlKey#number()}), so a URL's history is a read of a
- * few granules. A fold makes the states of the URLs whose histories differ between the last fold's
- * snapshot and the newest (rows of batches in one and not the other, or hits of a claim whose
- * verdict was recorded in between) and adds them to {@code url_states} on the first shard under
- * the new snapshot's total, then records the fold in {@code url_folds}: a read takes each URL's row
+ * few granules. A fold adds the hits of the batches committed since the last fold's snapshot to
+ * the touched URLs' kept states ({@link ClickHouseUrlFold}) and writes them to {@code url_states}
+ * on the first shard under the new snapshot's total, then records the fold in {@code url_folds}: a read takes each URL's row
  * of the highest total up to the fold it reads, so folds of several processes, or a fold killed
  * half-way, never show half a fold. A URL whose scope has no hit left gets a row without a status.
  */
 final class ClickHouseUrlStates extends UrlStateReading {
 
-    /** URLs whose histories a fold reads at once. */
-    private static final int FOLD_CHUNK = 2_000;
-    private static final String STATE_COLUMNS = "ok, not_modified, redirects, client_errors, server_errors, error_hits, first_crawled,"
-            + " last_crawled, last_status, first_error, first_error_status, last_error, last_error_status, fixed_since, flips";
+    private static final String STATE_COLUMNS = ClickHouseUrlFold.STATE_COLUMNS;
+    /** Claims whose verdicts moved that a read lists at most (the statement's size); beyond, the view waits for a fold. */
+    private static final int MOVED_CLAIMS = 2_000;
     private static final String HISTORY = "k, host, url, ts_ms, " + ClickHouseHitReader.ID + ", status, claim, crawler, bot_type, ip";
 
     private final ClickHouseHttp http;
@@ -53,6 +51,7 @@ final class ClickHouseUrlStates extends UrlStateReading {
     private final String times;
     private final ClickHouseSnapshots snapshots;
     private final ClickHouseVerdicts verdicts;
+    private final ClickHouseUrlFold fold;
     private final ExecutorService background = Executors.newSingleThreadExecutor(Threads.daemons("url-state-fold"));
     private final AtomicBoolean foldAsked = new AtomicBoolean();
     /** The snapshot of the newest fold, as last read. */
@@ -69,6 +68,7 @@ final class ClickHouseUrlStates extends UrlStateReading {
         this.times = db + (cluster.distributed() ? ".url_times" : ".url_times_local");
         this.snapshots = snapshots;
         this.verdicts = verdicts;
+        this.fold = new ClickHouseUrlFold(http, cluster, db, verdicts, this);
         this.folded = lastFold();
     }
 
@@ -108,11 +108,7 @@ final class ClickHouseUrlStates extends UrlStateReading {
                 folded = from;
                 return;
             }
-            Set<Long> keys = differing(from, to, Integer.MAX_VALUE);
-            List<Long> all = new ArrayList<>(keys);
-            for (int i = 0; i < all.size(); i += FOLD_CHUNK) {
-                foldChunk(all.subList(i, Math.min(all.size(), i + FOLD_CHUNK)), to);
-            }
+            fold.fold(from, to);
             ClickHouseTsv.Writer row = new ClickHouseTsv.Writer(256);
             row.unsigned(to.total()).tab().unsigned(to.fence()).tab().field(array(to.writers())).tab().field(array(to.seqs())).endRow();
             ClickHouseHttp.await(http.insert(cluster.meta(), db + ".url_folds (total, fence, writers, seqs)", row));
@@ -131,78 +127,6 @@ final class ClickHouseUrlStates extends UrlStateReading {
             sb.append(i == 0 ? "" : ",").append(Long.toUnsignedString(values[i]));
         }
         return sb.append(']').toString();
-    }
-
-    /** Makes and writes the states of {@code keys} at {@code to}, every scope they had before left without a status where it has none now. */
-    private void foldChunk(List<Long> keys, ClickHouseSnapshots.View to) {
-        Map<Long, Set<String>> before = new LinkedHashMap<>();
-        ClickHouseTsv.Reader old = new ClickHouseTsv.Reader(http.query(cluster.meta(), "SELECT DISTINCT k, scope FROM " + db
-                + ".url_states WHERE k IN (" + list(keys) + ")"));
-        while (old.nextRow()) {
-            before.computeIfAbsent(old.number(), k -> new LinkedHashSet<>()).add(old.text());
-        }
-        ClickHouseTsv.Writer rows = new ClickHouseTsv.Writer(keys.size() * 256);
-        Set<Long> made = new LinkedHashSet<>();
-        histories(keys, to.snapshot(), false, history -> {
-            long k = history.key().number();
-            made.add(k);
-            Set<String> gone = before.getOrDefault(k, new LinkedHashSet<>());
-            Set<String> scopes = new LinkedHashSet<>();
-            scopes.add(UrlQuery.EVERY_CRAWLER);
-            scopes.add(UrlQuery.EVERY_BOT_TYPE);
-            history.hits().forEach(hit -> scopes.add(hit.crawler()));
-            for (String scope : scopes) {
-                UrlState state = history.state(scopeQuery(scope));
-                if (state != null) {
-                    gone.remove(scope);
-                    stateRow(rows, scope, history.key(), state, to.total());
-                }
-            }
-            for (String scope : gone) {
-                stateRow(rows, scope, history.key(), null, to.total());
-            }
-        });
-        for (Map.Entry<Long, Set<String>> was : before.entrySet()) {
-            if (!made.contains(was.getKey())) {
-                for (String scope : was.getValue()) {
-                    stateRow(rows, scope, new UrlKey("", ""), null, to.total(), was.getKey());
-                }
-            }
-        }
-        if (rows.rows() > 0) {
-            ClickHouseHttp.await(http.insert(cluster.meta(), db + ".url_states (scope, k, host, url, " + STATE_COLUMNS + ", version)", rows));
-        }
-    }
-
-    /** The view whose states a kept scope holds. */
-    private static UrlQuery scopeQuery(String scope) {
-        HitFilter filter = switch (scope) {
-            case UrlQuery.EVERY_CRAWLER -> HitFilter.ERRORS;
-            case UrlQuery.EVERY_BOT_TYPE -> new HitFilter(List.of(), HitFilter.ALL_BOT_TYPES, Set.of(), null, null, null, null);
-            default -> new HitFilter(List.of(), Set.of(), Set.of(), null, null, null, null, Set.of(scope));
-        };
-        return new UrlQuery(filter, Set.of(), false, false, UrlSort.errors);
-    }
-
-    private static void stateRow(ClickHouseTsv.Writer rows, String scope, UrlKey key, UrlState s, long version) {
-        stateRow(rows, scope, key, s, version, key.number());
-    }
-
-    private static void stateRow(ClickHouseTsv.Writer rows, String scope, UrlKey key, UrlState s, long version, long k) {
-        rows.field(scope).tab().field(k).tab().field(key.host()).tab().field(key.url()).tab();
-        if (s == null) {
-            for (int i = 0; i < 15; i++) {
-                rows.nul().tab();
-            }
-        } else {
-            long[] values = {s.ok(), s.notModified(), s.redirects(), s.clientErrors(), s.serverErrors(), s.errorHits(), s.firstCrawled(),
-                s.lastCrawled(), s.lastStatus(), s.firstError(), s.firstErrorStatus(), s.lastError(), s.lastErrorStatus(), s.fixedSince(),
-                s.flips()};
-            for (long value : values) {
-                rows.field(value).tab();
-            }
-        }
-        rows.unsigned(version).endRow();
     }
 
     @Override
@@ -254,11 +178,17 @@ final class ClickHouseUrlStates extends UrlStateReading {
         return differing(folded, view, max);
     }
 
-    /** The URLs whose histories differ between two snapshots; null when more than {@code max}. */
+    /**
+     * The URLs whose histories differ between two snapshots (rows of batches in one and not the
+     * other, or hits of a claim whose verdict moved in between); null when more than {@code max}.
+     */
     private Set<Long> differing(ClickHouseSnapshots.View a, ClickHouseSnapshots.View b, int max) {
-        String differ = "(" + a.visible() + ") != (" + b.visible() + ")";
-        String sql = "SELECT DISTINCT k FROM " + log + " WHERE " + differ + " OR claim IN (SELECT claim FROM " + db
-                + ".verdict_log_local WHERE " + differ + ")" + (max == Integer.MAX_VALUE ? "" : " LIMIT " + (max + 1));
+        List<Long> moved = fold.movedClaims(a, b);
+        if (moved.size() > Math.min(max, MOVED_CLAIMS)) {
+            return null;
+        }
+        String sql = "SELECT DISTINCT k FROM " + log + " WHERE (" + a.visible() + ") != (" + b.visible() + ")"
+                + (moved.isEmpty() ? "" : " OR claim IN (" + ClickHouseUrlFold.claims(moved) + ")") + " LIMIT " + (max + 1);
         Set<Long> keys = new LinkedHashSet<>();
         ClickHouseTsv.Reader rows = new ClickHouseTsv.Reader(http.query(cluster.entry(), sql));
         while (rows.nextRow()) {
@@ -363,11 +293,7 @@ final class ClickHouseUrlStates extends UrlStateReading {
     }
 
     private static String list(Collection<Long> keys) {
-        StringBuilder sb = new StringBuilder(keys.size() * 20);
-        for (long k : keys) {
-            sb.append(sb.isEmpty() ? "" : ",").append(k);
-        }
-        return sb.toString();
+        return ClickHouseUrlFold.list(keys);
     }
 
     @Override

@@ -18,6 +18,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -496,14 +497,19 @@ final class DuckDbUrlStates extends UrlStateReading {
         if (!heads.isEmpty()) {
             parts.add("hd IN (SELECT hd FROM url_heads WHERE " + String.join(" AND ", heads) + ")");
         }
-        query.run("SELECT " + HISTORY + " FROM url_times WHERE " + String.join(" AND ", parts) + " ORDER BY k, t, i", params, rs -> {
-            ByNumber urls = new ByNumber(each);
+        // unsorted: the range's rows grouped by number here, each URL's few hits put in time order after
+        Map<Long, List<UrlHit>> urls = new HashMap<>();
+        query.run("SELECT " + HISTORY + " FROM url_times WHERE " + String.join(" AND ", parts), params, rs -> {
             while (rs.next()) {
-                urls.add(rs.getLong(1), hit(rs, 2, at));
+                urls.computeIfAbsent(rs.getLong(1), k -> new ArrayList<>(4)).add(hit(rs, 2, at));
             }
-            urls.end();
             return null;
         });
+        Comparator<UrlHit> inTime = Comparator.comparingLong(UrlHit::epochMillis).thenComparingLong(UrlHit::id);
+        for (Map.Entry<Long, List<UrlHit>> url : urls.entrySet()) {
+            url.getValue().sort(inTime);
+            each.accept(url.getKey(), url.getValue());
+        }
         return true;
     }
 
