@@ -191,18 +191,23 @@ final class ClickHouseUrlFold {
                 + from.total() + " ORDER BY scope, k, version DESC LIMIT 1 BY scope, k) WHERE last_status IS NOT NULL"));
         while (r.nextRow()) {
             String scope = r.text();
-            long k = r.number();
-            String host = r.text();
-            String url = r.text();
-            long[] v = new long[15];
-            for (int i = 0; i < v.length; i++) {
-                v[i] = r.number();
-            }
-            UrlState state = new UrlState(k, host, url, v[0], v[1], v[2], v[3], v[4], v[6], v[7], (int) v[8], v[9], (int) v[10], v[11],
-                    (int) v[12], v[13], (int) v[14]);
-            kept.computeIfAbsent(k, key -> new HashMap<>()).put(scope, new Kept(state, (int) r.number()));
+            UrlState state = state(r);
+            kept.computeIfAbsent(state.key(), key -> new HashMap<>()).put(scope, new Kept(state, (int) r.number()));
         }
         return kept;
+    }
+
+    /** A kept state read from its row's next fields: {@code k, host, url} and {@link #STATE_COLUMNS}. */
+    static UrlState state(ClickHouseTsv.Reader r) {
+        long k = r.number();
+        String host = r.text();
+        String url = r.text();
+        long[] v = new long[15];
+        for (int i = 0; i < v.length; i++) {
+            v[i] = r.number();
+        }
+        return new UrlState(k, host, url, v[0], v[1], v[2], v[3], v[4], v[6], v[7], (int) v[8], v[9], (int) v[10], v[11], (int) v[12], v[13],
+                (int) v[14]);
     }
 
     /** Writes the states of the scopes {@code added}'s hits change, gone on from {@code kept}; false, writing nothing, when it cannot. */

@@ -218,15 +218,7 @@ final class ClickHouseUrlStates extends UrlStateReading {
     private void states(String sql, Consumer<UrlState> each) {
         ClickHouseTsv.Reader r = new ClickHouseTsv.Reader(http.query(cluster.meta(), sql));
         while (r.nextRow()) {
-            long k = r.number();
-            String host = r.text();
-            String url = r.text();
-            long[] v = new long[15];
-            for (int i = 0; i < v.length; i++) {
-                v[i] = r.number();
-            }
-            each.accept(new UrlState(k, host, url, v[0], v[1], v[2], v[3], v[4], v[6], v[7], (int) v[8], v[9], (int) v[10], v[11],
-                    (int) v[12], v[13], (int) v[14]));
+            each.accept(ClickHouseUrlFold.state(r));
         }
     }
 
