@@ -132,7 +132,6 @@ final class DuckDbSitemaps implements SitemapStore, AutoCloseable {
                 own.commit();
                 committed = true;
                 reads.incrementAndGet();
-                checkpoint(own);
             } catch (SQLException e) {
                 throw failures.of("cannot keep the URLs of sitemap " + sitemap, e);
             }
@@ -182,22 +181,6 @@ final class DuckDbSitemaps implements SitemapStore, AutoCloseable {
             }
         }
         return numbers;
-    }
-
-    /**
-     * Writes the replaced read's rows out of DuckDB's memory now rather than at some later
-     * checkpoint: a second read of a million URLs held the first one's blocks beside its own. Skipped
-     * when another transaction writes (DuckDB then refuses): the store checkpoints later as it would.
-     */
-    private static void checkpoint(DuckDBConnection own) {
-        try {
-            own.setAutoCommit(true);
-            try (Statement st = own.createStatement()) {
-                st.execute("CHECKPOINT");
-            }
-        } catch (SQLException e) {
-            // another transaction is open: the replaced rows go at the store's next checkpoint
-        }
     }
 
     @Override
