@@ -29,6 +29,14 @@ final class DuckDbFilter {
      * of those times, not every one of the statuses shown.
      */
     static String where(HitFilter filter, List<Object> params, long fromMillis, long toMillis) {
+        return where(filter, params, fromMillis, toMillis, null);
+    }
+
+    /**
+     * As {@link #where(HitFilter, List, long, long)}, {@code in_sitemap} of a page's bounded times
+     * tested by {@code listedHits} (when not null) on the times' few rows.
+     */
+    static String where(HitFilter filter, List<Object> params, long fromMillis, long toMillis, DuckDbListedHits listedHits) {
         List<String> parts = new ArrayList<>();
         List<String> status = new ArrayList<>();
         List<String> historyStatus = new ArrayList<>();
@@ -81,8 +89,10 @@ final class DuckDbFilter {
             long from = Math.max(fromMillis, filter.from() == null ? Long.MIN_VALUE : filter.from().toEpochMilli());
             long to = Math.min(toMillis, filter.to() == null ? Long.MAX_VALUE : filter.to().toEpochMilli());
             rows += (from == Long.MIN_VALUE ? "" : " AND t >= " + from) + (to == Long.MAX_VALUE ? "" : " AND t < " + to);
+            String tested = listedHits == null || from == Long.MIN_VALUE || to == Long.MAX_VALUE ? null
+                    : listedHits.condition(filter.inSitemap(), rows, params);
             String listed = DuckDbSitemaps.listed(rows);
-            parts.add(filter.inSitemap() ? listed : "NOT " + listed);
+            parts.add(tested != null ? tested : filter.inSitemap() ? listed : "NOT " + listed);
         }
         return String.join(" AND ", parts);
     }

@@ -46,12 +46,14 @@ final class DuckDbHitReader implements HitReader {
     private final DuckDbHitWriter writer;
     private final DuckDbTallies tallies;
     private final dev.crawlerrors.store.UrlStates urlStates;
-    private final dev.crawlerrors.store.SitemapStore sitemaps;
+    private final DuckDbSitemaps sitemaps;
+    private final DuckDbListedHits listedHits;
 
     DuckDbHitReader(DuckDbQuery query, DuckDbClaims claims, DuckDbHitWriter writer, dev.crawlerrors.store.UrlStates urlStates,
-            dev.crawlerrors.store.SitemapStore sitemaps) {
+            DuckDbSitemaps sitemaps) {
         this.urlStates = urlStates;
         this.sitemaps = sitemaps;
+        this.listedHits = new DuckDbListedHits(query, sitemaps);
         this.query = query;
         this.claims = claims;
         this.writer = writer;
@@ -124,9 +126,9 @@ final class DuckDbHitReader implements HitReader {
         if (limit > KEYED_ROWS) {
             return scannedRows(filter, snapshot, fromMillis, toMillis, skip, limit);
         }
-        PageKey key = new PageKey(filter, snapshot, fromMillis, toMillis, skip, limit);
-        boolean keep = filter.inSitemap() == null; // a read of a sitemap changes these pages, and makes no new snapshot
-        List<StoredHit> kept = keep ? pages.get(key) : null;
+        // a read of a sitemap changes in_sitemap= pages, and makes no new snapshot: such a page is kept per read
+        PageKey key = new PageKey(filter, snapshot, filter.inSitemap() == null ? 0 : sitemaps.reads(), fromMillis, toMillis, skip, limit);
+        List<StoredHit> kept = pages.get(key);
         if (kept != null) {
             return kept;
         }
@@ -134,14 +136,12 @@ final class DuckDbHitReader implements HitReader {
         List<StoredHit> rows = List.copyOf(shown.claims().length > MAX_LISTED_CLAIMS
                 ? keyedRows(filter, snapshot, fromMillis, toMillis, skip, limit, shown)
                 : scannedRows(filter, snapshot, fromMillis, toMillis, skip, limit));
-        if (keep) {
-            pages.put(key, rows);
-        }
+        pages.put(key, rows);
         return rows;
     }
 
     /** A page's place: its view, snapshot, times and rows. What it holds never changes. */
-    private record PageKey(HitFilter filter, Snapshot snapshot, long fromMillis, long toMillis, long skip, int limit) {
+    private record PageKey(HitFilter filter, Snapshot snapshot, long sitemapReads, long fromMillis, long toMillis, long skip, int limit) {
     }
 
     /**
@@ -179,7 +179,7 @@ final class DuckDbHitReader implements HitReader {
     private List<StoredHit> scannedRows(HitFilter filter, Snapshot snapshot, long fromMillis, long toMillis, long skip, int limit) {
         List<Object> params = new ArrayList<>();
         StringBuilder sql = new StringBuilder(COLUMNS).append(" FROM hits h WHERE ")
-                .append(DuckDbFilter.where(filter, params, bound(fromMillis), bound(toMillis))).append(" AND h.id <= ? AND ").append(claims(filter, snapshot));
+                .append(DuckDbFilter.where(filter, params, bound(fromMillis), bound(toMillis), listedHits)).append(" AND h.id <= ? AND ").append(claims(filter, snapshot));
         params.add(snapshot.hits());
         timeBounds(sql, params, fromMillis, toMillis);
         sql.append(" ORDER BY h.ts DESC, h.id DESC LIMIT ? OFFSET ?");
@@ -224,7 +224,7 @@ final class DuckDbHitReader implements HitReader {
             DuckDbClaims.ClaimSet shown) {
         List<Object> params = new ArrayList<>();
         StringBuilder sql = new StringBuilder("SELECT h.id, h.claim_id, epoch_ms(h.ts) FROM hits h WHERE ")
-                .append(DuckDbFilter.where(filter, params, bound(fromMillis), bound(toMillis))).append(" AND h.id <= ?");
+                .append(DuckDbFilter.where(filter, params, bound(fromMillis), bound(toMillis), listedHits)).append(" AND h.id <= ?");
         params.add(snapshot.hits());
         timeBounds(sql, params, fromMillis, toMillis);
         sql.append(" ORDER BY h.ts DESC, h.id DESC LIMIT ?");

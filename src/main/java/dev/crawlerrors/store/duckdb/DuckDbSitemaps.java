@@ -12,10 +12,11 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashSet;
-import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.function.Consumer;
 import org.duckdb.DuckDBConnection;
@@ -55,6 +56,10 @@ final class DuckDbSitemaps implements SitemapStore, AutoCloseable {
 
     private final DuckDBConnection connection;
     private final DuckDbFailures failures;
+    /** Reads committed since the store opened: what the copy of the listed numbers was read at. */
+    private final java.util.concurrent.atomic.AtomicLong reads = new java.util.concurrent.atomic.AtomicLong();
+    private long readsKept = -1;
+    private long[] numbers;
 
     DuckDbSitemaps(DuckDBConnection connection, DuckDbFailures failures) throws SQLException {
         this.connection = connection;
@@ -126,6 +131,7 @@ final class DuckDbSitemaps implements SitemapStore, AutoCloseable {
                 read.execute();
                 own.commit();
                 committed = true;
+                reads.incrementAndGet();
             } catch (SQLException e) {
                 throw failures.of("cannot keep the URLs of sitemap " + sitemap, e);
             }
@@ -142,6 +148,39 @@ final class DuckDbSitemaps implements SitemapStore, AutoCloseable {
                 throw failures.of("cannot drop the unfinished read of sitemap " + sitemap, e);
             }
         }
+    }
+
+    /** How many reads were committed since the store opened: a new count, new listed URLs. */
+    long reads() {
+        return reads.get();
+    }
+
+    /**
+     * The listed numbers ({@link #LISTED_NUMBERS}), sorted, read once per sitemaps' read (8 bytes a
+     * number, two a sitemap URL), so a page's rows are tested in memory. URLs logged under a host in
+     * capitals are resolved by name as the numbers are read: one first logged after a read is matched
+     * by number from the next read (the counts' join matches it at once).
+     */
+    synchronized long[] listedNumbers() {
+        long at = reads.get();
+        if (at != readsKept) {
+            try (Statement st = connection.createStatement();
+                 ResultSet rs = st.executeQuery("SELECT DISTINCT k FROM (" + LISTED_NUMBERS + ") ORDER BY k")) {
+                long[] read = new long[1024];
+                int n = 0;
+                while (rs.next()) {
+                    if (n == read.length) {
+                        read = Arrays.copyOf(read, n * 2);
+                    }
+                    read[n++] = rs.getLong(1);
+                }
+                numbers = Arrays.copyOf(read, n);
+                readsKept = at;
+            } catch (SQLException e) {
+                throw failures.of("cannot read which URLs the sitemaps list", e);
+            }
+        }
+        return numbers;
     }
 
     @Override
@@ -172,27 +211,22 @@ final class DuckDbSitemaps implements SitemapStore, AutoCloseable {
         }
     }
 
+    /** By number, in memory ({@link #listedNumbers()}): a page's rows cost no question to the store. */
     @Override
     public synchronized Set<SitemapUrl> listed(Collection<SitemapUrl> urls) {
-        Set<String> targets = new LinkedHashSet<>();
-        urls.forEach(url -> targets.add(url.target()));
-        if (targets.isEmpty()) {
+        if (urls.isEmpty()) {
             return Set.of();
         }
-        Set<String> hostTargets = new HashSet<>();
-        Set<String> anyHost = new HashSet<>();
-        try (PreparedStatement st = connection.prepareStatement("SELECT DISTINCT host, target FROM sitemap_urls WHERE target IN (SELECT unnest(?))")) {
-            st.setArray(1, connection.createArrayOf("VARCHAR", targets.toArray()));
-            try (ResultSet rs = st.executeQuery()) {
-                while (rs.next()) {
-                    hostTargets.add(rs.getString(1) + ' ' + rs.getString(2));
-                    anyHost.add(rs.getString(2));
-                }
+        long[] listed = listedNumbers();
+        Set<SitemapUrl> found = new HashSet<>();
+        for (SitemapUrl url : urls) {
+            boolean hostless = url.host() == null || url.host().isEmpty();
+            long number = UrlKey.number(hostless ? "" : url.host().toLowerCase(Locale.ROOT), url.target());
+            if (Arrays.binarySearch(listed, number) >= 0) {
+                found.add(url);
             }
-        } catch (SQLException e) {
-            throw failures.of("cannot read which URLs the sitemaps list", e);
         }
-        return SitemapStore.matched(urls, hostTargets, anyHost);
+        return found;
     }
 
     @Override
