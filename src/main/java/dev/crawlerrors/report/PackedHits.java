@@ -104,13 +104,22 @@ final class PackedHits {
         }
         seen.put(text, seen.size() + 1);
         out.varint(seen.size());
-        boolean latin1 = text.chars().allMatch(c -> c < 256);
+        boolean latin1 = latin1(text);
         out.varint(2L * text.length() + (latin1 ? 0 : 1));
         if (latin1) {
             out.latin1(text);
         } else {
             out.utf16(text);
         }
+    }
+
+    private static boolean latin1(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            if (text.charAt(i) >= 256) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static String text(Reader in, List<String> seen) {

@@ -134,7 +134,7 @@ final class DuckDbHitReader implements HitReader {
         }
         DuckDbClaims.ClaimSet shown = claims.select(filter.effectiveVerifications(), snapshot.verdicts());
         List<StoredHit> rows = List.copyOf(shown.claims().length > MAX_LISTED_CLAIMS
-                ? keyedRows(filter, snapshot, fromMillis, toMillis, skip, limit, shown)
+                ? pickedRows(filter, snapshot, fromMillis, toMillis, skip, limit, shown)
                 : scannedRows(filter, snapshot, fromMillis, toMillis, skip, limit));
         pages.put(key, rows);
         return rows;
@@ -213,104 +213,61 @@ final class DuckDbHitReader implements HitReader {
     }
 
     /**
-     * A page's rows when the claims the view takes are too many to list in the statement: first the
-     * page's keys (number, claim and time: three narrow columns, which DuckDB reads without the
-     * strings) in the view's order, the claims checked here against the snapshot's verdicts, then
-     * the rows of the numbers kept, by number within the page's times: cheaper than the claims'
-     * condition as DuckDB would run it, a subquery of the verdicts and their log for every page
-     * (BENCHMARKS.md, "The report at scale").
+     * A page's rows when the claims the view takes are too many to list in the statement: the rows
+     * of the page's times in the view's order, a few more than the page, in one statement without
+     * the claims' condition; the claims are checked here against the snapshot's verdicts (cheaper
+     * than the condition as DuckDB would run it, a subquery of the verdicts and their log for every
+     * page: BENCHMARKS.md, "The report at scale"), and only the rows kept are made into hits. One
+     * statement, not the keys then the rows by number: each read of a row group's text columns
+     * costs DuckDB their dictionaries again (BENCHMARKS.md, "Fresh random pages in one read").
      */
-    private List<StoredHit> keyedRows(HitFilter filter, Snapshot snapshot, long fromMillis, long toMillis, long skip, int limit,
+    private List<StoredHit> pickedRows(HitFilter filter, Snapshot snapshot, long fromMillis, long toMillis, long skip, int limit,
             DuckDbClaims.ClaimSet shown) {
         List<Object> params = new ArrayList<>();
-        StringBuilder sql = new StringBuilder("SELECT h.id, h.claim_id, epoch_ms(h.ts) FROM hits h WHERE ")
+        StringBuilder sql = new StringBuilder(COLUMNS).append(" FROM hits h WHERE ")
                 .append(DuckDbFilter.where(filter, params, bound(fromMillis), bound(toMillis), listedHits)).append(" AND h.id <= ?");
         params.add(snapshot.hits());
         timeBounds(sql, params, fromMillis, toMillis);
         sql.append(" ORDER BY h.ts DESC, h.id DESC LIMIT ?");
-        String keysSql = sql.toString();
+        String rowsSql = sql.toString();
+        long version = snapshot.verdicts();
         long wanted = skip + limit;
         // a few more than the page: the hits of claims the view leaves out are read and dropped here
         long read = wanted + wanted / 8 + 64;
-        Keys keys;
         while (true) {
             List<Object> withLimit = new ArrayList<>(params);
             withLimit.add(read);
             long reading = read;
-            keys = query.run(keysSql, withLimit, rs -> Keys.pick(rs, shown, skip, limit, reading));
-            if (keys.complete()) {
-                break;
+            List<StoredHit> rows = query.run(rowsSql, withLimit, rs -> pick(rs, shown, skip, limit, reading, version));
+            if (rows != null) {
+                return rows;
             }
             read *= 4;
         }
-        if (keys.size() == 0) {
-            return List.of();
-        }
-        long version = snapshot.verdicts();
-        Keys page = keys;
-        Map<Long, StoredHit> byId = query.run(COLUMNS + " FROM hits h WHERE h.ts >= epoch_ms(?) AND h.ts < epoch_ms(?)"
-                + " AND h.id BETWEEN ? AND ? AND list_contains(?::BIGINT[], h.id)",
-                List.of(page.oldestMillis(), page.newestMillis() + 1, page.lowestId(), page.highestId(), DuckDbQuery.Array.numbers(page.ids())),
-                rs -> {
-                    Map<Long, StoredHit> rows = new HashMap<>(page.size() * 2);
-                    while (rs.next()) {
-                        StoredHit hit = row(rs, version);
-                        rows.put(hit.id(), hit);
-                    }
-                    return rows;
-                });
-        List<StoredHit> rows = new ArrayList<>(keys.size());
-        for (long id : keys.ids()) {
-            StoredHit hit = byId.get(id);
-            if (hit == null) {
-                // no hit is ever removed, so this is not expected; the one-statement read is exact whatever happened
-                return scannedRows(filter, snapshot, fromMillis, toMillis, skip, limit);
-            }
-            rows.add(hit);
-        }
-        return rows;
     }
 
-    /** Pages of at most this many rows are read by their keys first ({@link #keyedRows}); an export's slices in one statement. */
+    /** Pages of at most this many rows are read by {@link #pickedRows}; an export's slices in one statement. */
     static final int KEYED_ROWS = 1_000;
 
-    /** The numbers of a page's hits in the view's order, with the span of their times and numbers. */
-    private record Keys(long[] ids, int size, boolean complete, long oldestMillis, long newestMillis, long lowestId, long highestId) {
-
-        /**
-         * Reads keys in the view's order, keeps those of the claims {@code shown} takes, skips
-         * {@code skip} of them and keeps {@code limit}; complete when it kept them all or the
-         * statement ran out of rows before {@code read}.
-         */
-        static Keys pick(ResultSet rs, DuckDbClaims.ClaimSet shown, long skip, int limit, long read) throws SQLException {
-            long[] ids = new long[Math.min(limit, 128)];
-            int n = 0;
-            long seen = 0;
-            long rowsRead = 0;
-            long oldest = Long.MAX_VALUE;
-            long newest = Long.MIN_VALUE;
-            long lowest = Long.MAX_VALUE;
-            long highest = Long.MIN_VALUE;
-            while (n < limit && rs.next()) {
-                rowsRead++;
-                int claim = rs.getInt(2);
-                if (!shown.takes(claim, rs.wasNull()) || seen++ < skip) {
-                    continue;
-                }
-                long id = rs.getLong(1);
-                long millis = rs.getLong(3);
-                if (n == ids.length) {
-                    ids = java.util.Arrays.copyOf(ids, Math.min(limit, n * 2));
-                }
-                ids[n++] = id;
-                oldest = Math.min(oldest, millis);
-                newest = Math.max(newest, millis);
-                lowest = Math.min(lowest, id);
-                highest = Math.max(highest, id);
+    /**
+     * Reads rows in the view's order, keeps those of the claims {@code shown} takes, skips
+     * {@code skip} of them and makes hits of the next {@code limit}; null when the statement's
+     * {@code read} rows held too few (it ran out of rows before {@code read}: the view has no more).
+     */
+    private List<StoredHit> pick(ResultSet rs, DuckDbClaims.ClaimSet shown, long skip, int limit, long read, long version)
+            throws SQLException {
+        List<StoredHit> rows = new ArrayList<>(Math.min(limit, 128));
+        long seen = 0;
+        long rowsRead = 0;
+        while (rows.size() < limit && rs.next()) {
+            rowsRead++;
+            int claim = rs.getInt(11);
+            if (!shown.takes(claim, rs.wasNull()) || seen++ < skip) {
+                continue;
             }
-            boolean complete = n == limit || rowsRead < read;
-            return new Keys(java.util.Arrays.copyOf(ids, n), n, complete, oldest, newest, lowest, highest);
+            rows.add(row(rs, version));
         }
+        return rows.size() == limit || rowsRead < read ? rows : null;
     }
 
     /**

@@ -22,8 +22,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A page's rows when the view takes more claims than a statement lists (more than 100 on each
- * side): read by their keys first, the claims checked against the snapshot's verdicts outside
- * DuckDB. Each page is checked against the view worked out here from the hits as appended.
+ * side): read in one statement without the claims' condition, the claims checked against the
+ * snapshot's verdicts outside DuckDB. Each page is checked against the view worked out here from the hits as appended.
  */
 class DuckDbPageRowsTest {
 
