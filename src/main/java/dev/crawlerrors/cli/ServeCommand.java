@@ -160,6 +160,8 @@ final class ServeCommand implements Callable<Integer> {
             }
             SitemapReads sitemapReads = sitemaps.reads(hits, notices);
             report = urlNames.report(hits.reader(), store.zone(), catalog);
+            started.add(report::close); // before the store: its counting stops first
+            report.startFirstCount(); // beside the server's start
             List<MeterBinder> meters = new ArrayList<>(sources);
             meters.add(hitMeters);
             if (alerts != null) {
