@@ -167,8 +167,9 @@ final class ServeCommand implements Callable<Integer> {
             if (alerts != null) {
                 meters.add(alerts);
             }
+            // listening before the store's newest hits are checked: report requests wait for the check
             reportServer = server.start(report, hits.health(), server.config().withEvidence(new ServedEvidence(verifier))
-                    .withMeters(meters).withAlerts(alerts == null ? null : alerts::listing));
+                    .withMeters(meters).withAlerts(alerts == null ? null : alerts::listing).withChecked(newestRead.done()));
             listening[0] = reportServer;
             started.add(reportServer);
             newestRead.await();
