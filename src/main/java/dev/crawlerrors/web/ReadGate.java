@@ -83,7 +83,7 @@ final class ReadGate {
         void run() throws Exception;
     }
 
-    /** Every place was taken for the whole wait. */
+    /** Every place was taken for the whole wait, or the store's check at opening had not passed. */
     static final class BusyException extends RuntimeException {
         BusyException(int size) {
             this("the report is busy answering " + size + " requests at once; try again in a second");
