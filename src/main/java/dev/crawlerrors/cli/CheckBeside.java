@@ -3,6 +3,7 @@ package dev.crawlerrors.cli;
 import dev.crawlerrors.text.Threads;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 
 /**
  * A check run on a thread of its own while the caller goes on, and waited for where its answer is
@@ -28,6 +29,11 @@ final class CheckBeside {
             }
         });
         return beside;
+    }
+
+    /** Done once the check passed; failed with what it threw. */
+    CompletionStage<Void> done() {
+        return done.minimalCompletionStage();
     }
 
     /** Waits for the check; what it threw is thrown here, as it was thrown (a damaged store's sentence stays the same). */

@@ -160,13 +160,16 @@ final class ServeCommand implements Callable<Integer> {
             }
             SitemapReads sitemapReads = sitemaps.reads(hits, notices);
             report = urlNames.report(hits.reader(), store.zone(), catalog);
+            started.add(report::close); // before the store: its counting stops first
+            report.startFirstCount(); // beside the server's start
             List<MeterBinder> meters = new ArrayList<>(sources);
             meters.add(hitMeters);
             if (alerts != null) {
                 meters.add(alerts);
             }
+            // listening before the store's newest hits are checked: report requests wait for the check
             reportServer = server.start(report, hits.health(), server.config().withEvidence(new ServedEvidence(verifier))
-                    .withMeters(meters).withAlerts(alerts == null ? null : alerts::listing));
+                    .withMeters(meters).withAlerts(alerts == null ? null : alerts::listing).withChecked(newestRead.done()));
             listening[0] = reportServer;
             started.add(reportServer);
             newestRead.await();

@@ -173,6 +173,16 @@ public final class CrawlErrorReport {
         startCounting();
     }
 
+    /**
+     * Starts counting the default view in the background and returns: serve begins it beside its
+     * server's start, so that the first page's bounded wait for it ({@link #FIRST_PAGE_WAIT}, which
+     * runs from the count's start) has passed by the time the first reader asks; {@link #warmUp}
+     * then joins it.
+     */
+    public void startFirstCount() {
+        index.counts(HitFilter.ERRORS, store.snapshot(), Duration.ZERO);
+    }
+
     /** Every matching row at the request's snapshot, newest first, streamed a time slice at a time. */
     public void forEachRow(ReportRequest request, Consumer<ReportRow> rows) {
         forEachRow(request, sitemapsHeld(), rows);

@@ -8,13 +8,16 @@ import dev.crawlerrors.store.Snapshot;
 import dev.crawlerrors.store.UrlHistory;
 import dev.crawlerrors.store.UrlHit;
 import dev.crawlerrors.store.UrlQuery;
+import dev.crawlerrors.text.Threads;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * robots.txt health: what each crawler got for {@code /robots.txt} on each host, read from that
@@ -34,6 +37,8 @@ public final class RobotsHealth {
     private final CrawlerCatalog catalog;
     /** The alerts of the last snapshot asked about: every page asks, most at the same snapshot. */
     private volatile Map.Entry<Snapshot, List<RobotsAlert>> lastAlerts;
+    /** Set while the alerts are read for a page that did not wait for them. */
+    private final AtomicBoolean reading = new AtomicBoolean();
 
     /** robots.txt's fetches in {@code report}'s store, the alerts naming the operators of its catalog's crawlers. */
     public RobotsHealth(UrlReport report) {
@@ -123,6 +128,31 @@ public final class RobotsHealth {
         List<RobotsAlert> found = List.copyOf(alerts);
         lastAlerts = Map.entry(when, found);
         return found;
+    }
+
+    /**
+     * The alerts at the newest snapshot if they are read already; else empty, and they are read on a
+     * thread of their own for the pages after: a serve's first page, shown while its hits are still
+     * counted, does not wait for robots.txt's fetches (the first read of URL histories reads every
+     * claim's crawler and address, about a second on a 10M-hit store).
+     */
+    public Optional<List<RobotsAlert>> alertsIfRead() {
+        Map.Entry<Snapshot, List<RobotsAlert>> kept = lastAlerts;
+        if (kept != null && kept.getKey().equals(report.newest())) {
+            return Optional.of(kept.getValue());
+        }
+        if (reading.compareAndSet(false, true)) {
+            Threads.startDaemon("robots-alerts", () -> {
+                try {
+                    alerts(null);
+                } catch (RuntimeException e) {
+                    // the next page that waits for them reads them again, and says what failed
+                } finally {
+                    reading.set(false);
+                }
+            });
+        }
+        return Optional.empty();
     }
 
     /** "Googlebot Smartphone got 503 for /robots.txt at 2025-05-14T10:02: Google stops crawling a site whose robots.txt answers 5xx." */

@@ -57,6 +57,8 @@ public final class ViewIndex {
     private final SitemapVersion sitemaps;
     private final LinkedHashMap<Key, MinuteCounts> views = new LinkedHashMap<>(64, 0.75f, true);
     private final Map<Key, CompletableFuture<MinuteCounts>> computing = new HashMap<>();
+    /** When each view being counted began ({@link System#nanoTime}): a reader's bounded wait runs from then. */
+    private final Map<Key, Long> countingSince = new HashMap<>();
     private long bytes;
     private final ThreadPoolExecutor background = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
             new ArrayBlockingQueue<>(QUEUED_COUNTS), Threads.daemons("report-views"));
@@ -110,15 +112,18 @@ public final class ViewIndex {
         CompletableFuture<MinuteCounts> theirs;
         Key base;
         MinuteCounts baseCounts;
+        long since;
         synchronized (this) {
             MinuteCounts kept = views.get(key);
             if (kept != null) {
                 return Optional.of(kept);
             }
             theirs = computing.get(key);
+            since = countingSince.getOrDefault(key, System.nanoTime());
             if (theirs == null) {
                 mine = new CompletableFuture<>();
                 computing.put(key, mine);
+                countingSince.put(key, since);
                 base = newestBefore(key);
                 baseCounts = base == null ? null : views.get(base);
             } else {
@@ -129,7 +134,8 @@ public final class ViewIndex {
         }
         if (theirs != null) {
             if (wait != null) {
-                return waitFor(theirs, wait);
+                // bounded from the count's start: a count serve began before its first reader asked has had its time
+                return waitFor(theirs, wait.minusNanos(System.nanoTime() - since));
             }
             if (theirs.isCancelled()) {
                 return allTime(filter, snapshot, null); // its background count was refused: counted here instead
@@ -154,6 +160,7 @@ public final class ViewIndex {
         } catch (RejectedExecutionException e) {
             synchronized (this) {
                 computing.remove(key);
+                countingSince.remove(key);
             }
             mine.cancel(false); // a reader that joined it meanwhile counts it itself
             return Optional.empty();
@@ -186,12 +193,14 @@ public final class ViewIndex {
             synchronized (this) {
                 keep(key, counts);
                 computing.remove(key);
+                countingSince.remove(key);
             }
             mine.complete(counts);
             return counts;
         } catch (RuntimeException | Error e) {
             synchronized (this) {
                 computing.remove(key);
+                countingSince.remove(key);
             }
             mine.completeExceptionally(e);
             throw e;

@@ -1,8 +1,13 @@
 package dev.crawlerrors.web;
 
 import java.time.Duration;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * How many report requests are answered at once: each holds a store connection and DuckDB's
@@ -15,15 +20,19 @@ final class ReadGate {
     private final Semaphore permits;
     private final int size;
     private final Duration wait;
+    private final CompletableFuture<Void> checked;
 
-    ReadGate(int size, Duration wait) {
+    /** @param checked done once the store's check at opening passed: no read runs before, none after it failed */
+    ReadGate(int size, Duration wait, CompletionStage<Void> checked) {
         this.permits = new Semaphore(size, true);
         this.size = size;
         this.wait = wait;
+        this.checked = checked.toCompletableFuture();
     }
 
-    /** Runs {@code read} once a place is free. */
+    /** Runs {@code read} once the store is checked and a place is free. */
     void pass(Read read) throws Exception {
+        awaitChecked();
         boolean entered;
         try {
             entered = permits.tryAcquire(wait.toMillis(), TimeUnit.MILLISECONDS);
@@ -41,6 +50,28 @@ final class ReadGate {
         }
     }
 
+    /**
+     * Waits (at most the gate's wait) for the store's check at opening: a request that came as soon
+     * as serve listened reads no hit before the store is known sound.
+     */
+    private void awaitChecked() {
+        if (checked.isDone() && !checked.isCompletedExceptionally()) {
+            return;
+        }
+        try {
+            checked.get(wait.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new BusyException(CHECKING);
+        } catch (TimeoutException e) {
+            throw new BusyException(CHECKING);
+        } catch (ExecutionException | CancellationException e) {
+            throw new BusyException("serve is stopping: its store could not be read; see serve's output");
+        }
+    }
+
+    private static final String CHECKING = "serve is still checking its store, which it does once as it starts; try again in a second";
+
     /** Requests waiting for a place, for metrics. */
     int waiting() {
         return permits.getQueueLength();
@@ -52,10 +83,14 @@ final class ReadGate {
         void run() throws Exception;
     }
 
-    /** Every place was taken for the whole wait. */
+    /** Every place was taken for the whole wait, or the store's check at opening had not passed. */
     static final class BusyException extends RuntimeException {
         BusyException(int size) {
-            super("the report is busy answering " + size + " requests at once; try again in a second");
+            this("the report is busy answering " + size + " requests at once; try again in a second");
+        }
+
+        BusyException(String message) {
+            super(message);
         }
     }
 }

@@ -128,9 +128,11 @@ final class ReportRoutes {
         Overview summary = page.counting() ? null : report.summary(request, page).orElse(null);
         ReportView view = new ReportView(page, new ReportLinks(ctx.queryParamMap(), page.at()), recorded, filtered, sources,
                 nothingProvable, summary, request.filter().hiddenBotTypes());
-        // a page whose summary or total is still being counted is shown without it, and not kept so; its rows'
-        // and its filter's sitemaps are in its address (a sitemap's read makes no new snapshot)
-        return new RenderedPages.Rendered(page("report.jte", view).getBytes(StandardCharsets.UTF_8), summary != null && !page.counting());
+        // a page whose summary or total is still being counted is shown without it, and not kept so (nor waits
+        // for robots.txt's alerts: shown if read); its rows' and its filter's sitemaps are in its address (a
+        // sitemap's read makes no new snapshot)
+        String html = page.counting() ? RobotsBanner.intoIfRead(render("report.jte", view), robots) : page("report.jte", view);
+        return new RenderedPages.Rendered(html.getBytes(StandardCharsets.UTF_8), summary != null && !page.counting());
     }
 
     void json(Context ctx) {

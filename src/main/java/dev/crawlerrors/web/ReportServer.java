@@ -80,7 +80,7 @@ public final class ReportServer implements AutoCloseable {
         Supplier<List<AlertListing>> alerts = serving.alerts();
         BasicAuth auth = web.authenticates() ? new BasicAuth(web.users()) : null;
         TlsConnector.KeyStoreAndPassword keys = web.tls() ? TlsConnector.keys(web) : null;
-        ReadGate gate = new ReadGate(serving.readers(), READ_WAIT);
+        ReadGate gate = new ReadGate(serving.readers(), READ_WAIT, serving.checked());
         PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         Gauge.builder("crawl_errors_hits_stored", health, StoreHealth::size).description("crawler hits in the store").register(metrics);
         serving.meters().forEach(meter -> meter.bindTo(metrics));

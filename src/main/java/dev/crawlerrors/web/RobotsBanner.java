@@ -25,11 +25,19 @@ public record RobotsBanner(List<RobotsAlert> alerts) {
 
     /** {@code html} with the banner of the alerts now in its place (none when there are none). */
     static String into(String html, RobotsHealth robots) {
+        return html.contains(PLACE) ? into(html, robots.alerts(null)) : html;
+    }
+
+    /**
+     * {@code html} with the banner of the alerts if they are read already, else with none (they are
+     * read meanwhile): for a page that is not kept, such as a first page still being counted.
+     */
+    static String intoIfRead(String html, RobotsHealth robots) {
+        return html.contains(PLACE) ? into(html, robots.alertsIfRead().orElse(List.of())) : html;
+    }
+
+    private static String into(String html, List<RobotsAlert> now) {
         int place = html.indexOf(PLACE);
-        if (place < 0) {
-            return html;
-        }
-        List<RobotsAlert> now = robots.alerts(null);
         String banner = now.isEmpty() ? "" : ReportRoutes.render("tag/alerts.jte", new RobotsBanner(now));
         return html.substring(0, place) + banner + html.substring(place + PLACE.length());
     }

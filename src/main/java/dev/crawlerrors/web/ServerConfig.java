@@ -3,6 +3,8 @@ package dev.crawlerrors.web;
 import dev.crawlerrors.alert.AlertListing;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 
 /**
@@ -19,9 +21,11 @@ import java.util.function.Supplier;
  *                       with its certificate the report is served over HTTPS only
  * @param alerts         the Alerts page's listing (null: the page says the built-in alerts are off)
  * @param pageCacheBytes the memory for report pages kept rendered ({@link RenderedPages}; 0 keeps none)
+ * @param checked        done once the store's check at opening has passed (serve checks it beside the server's start):
+ *                       report requests wait for it, and get a 503 if it failed (serve then stops)
  */
 public record ServerConfig(String bind, int port, VerdictEvidence evidence, List<? extends MeterBinder> meters, int readers,
-        WebConfig web, Supplier<List<AlertListing>> alerts, long pageCacheBytes) {
+        WebConfig web, Supplier<List<AlertListing>> alerts, long pageCacheBytes, CompletionStage<Void> checked) {
 
     /** Report requests answered at once by default: about what two cores keep busy. */
     public static final int DEFAULT_READERS = 4;
@@ -33,30 +37,34 @@ public record ServerConfig(String bind, int port, VerdictEvidence evidence, List
     /** The defaults, on {@code bind}:{@code port}: no evidence, meters nor alerts, open to all over HTTP. */
     public static ServerConfig on(String bind, int port) {
         return new ServerConfig(bind, port, VerdictEvidence.NONE, List.of(), DEFAULT_READERS, WebConfig.NONE, null,
-                RenderedPages.DEFAULT_BYTES);
+                RenderedPages.DEFAULT_BYTES, CompletableFuture.completedFuture(null));
     }
 
     public ServerConfig withEvidence(VerdictEvidence evidence) {
-        return new ServerConfig(bind, port, evidence, meters, readers, web, alerts, pageCacheBytes);
+        return new ServerConfig(bind, port, evidence, meters, readers, web, alerts, pageCacheBytes, checked);
     }
 
     public ServerConfig withMeters(List<? extends MeterBinder> meters) {
-        return new ServerConfig(bind, port, evidence, meters, readers, web, alerts, pageCacheBytes);
+        return new ServerConfig(bind, port, evidence, meters, readers, web, alerts, pageCacheBytes, checked);
     }
 
     public ServerConfig withReaders(int readers) {
-        return new ServerConfig(bind, port, evidence, meters, readers, web, alerts, pageCacheBytes);
+        return new ServerConfig(bind, port, evidence, meters, readers, web, alerts, pageCacheBytes, checked);
     }
 
     public ServerConfig withWeb(WebConfig web) {
-        return new ServerConfig(bind, port, evidence, meters, readers, web, alerts, pageCacheBytes);
+        return new ServerConfig(bind, port, evidence, meters, readers, web, alerts, pageCacheBytes, checked);
     }
 
     public ServerConfig withAlerts(Supplier<List<AlertListing>> alerts) {
-        return new ServerConfig(bind, port, evidence, meters, readers, web, alerts, pageCacheBytes);
+        return new ServerConfig(bind, port, evidence, meters, readers, web, alerts, pageCacheBytes, checked);
     }
 
     public ServerConfig withPageCacheBytes(long pageCacheBytes) {
-        return new ServerConfig(bind, port, evidence, meters, readers, web, alerts, pageCacheBytes);
+        return new ServerConfig(bind, port, evidence, meters, readers, web, alerts, pageCacheBytes, checked);
+    }
+
+    public ServerConfig withChecked(CompletionStage<Void> checked) {
+        return new ServerConfig(bind, port, evidence, meters, readers, web, alerts, pageCacheBytes, checked);
     }
 }

@@ -111,6 +111,39 @@ public abstract class UncountedFirstPageContract {
         }
     }
 
+    @Test
+    void serveBeginsTheFirstCountBeforeAnyPageIsAsked() throws Exception {
+        try (HitStore store = open()) {
+            store.writer().append(hits());
+            store.writer().flush();
+            CountDownLatch begun = new CountDownLatch(1);
+            CountDownLatch letGo = new CountDownLatch(1);
+            HitReader counted = heldBack(store.reader(), letGo);
+            HitReader reader = (HitReader) Proxy.newProxyInstance(HitReader.class.getClassLoader(), new Class<?>[] {HitReader.class},
+                    (proxy, method, args) -> {
+                        if (method.getName().equals("minuteCounts")) {
+                            begun.countDown();
+                        }
+                        try {
+                            return method.invoke(counted, args);
+                        } catch (InvocationTargetException e) {
+                            throw e.getCause();
+                        }
+                    });
+            CrawlErrorReport report = new CrawlErrorReport(reader, ReportConfig.in(ZoneOffset.UTC).withUncountedFrom(0));
+            try {
+                report.startFirstCount();
+                assertThat(begun.await(BOUND.toSeconds(), TimeUnit.SECONDS)).as("counting with no page asked").isTrue();
+                assertThat(assertTimeoutPreemptively(BOUND, () -> report.page(ReportRequest.FIRST_PAGE)).counting()).isTrue();
+                letGo.countDown();
+                assertThat(awaitCounted(report, ReportRequest.FIRST_PAGE).counting()).as("the count begun is the page's").isFalse();
+            } finally {
+                letGo.countDown();
+                report.close();
+            }
+        }
+    }
+
     private static ReportPage awaitCounted(CrawlErrorReport report, ReportRequest request) throws InterruptedException {
         long deadline = System.nanoTime() + BOUND.toNanos();
         ReportPage page = report.page(request);
