@@ -55,7 +55,7 @@ public final class SignatureStoreContract {
                         "sig1=(\"@path\");tag=\"web-bot-auth\"\t\u00e9", null), "GET", "www.example.com", "/a?b=1", 3_000, 12.5, "r4")
                         .encoded());
 
-        store.signatures().keepPending(List.of(second, first));
+        store.signatures().keepPending(List.of(second, first, second)); // a line logged twice: kept once
         store.signatures().keepPending(List.of(first, third, logged));
 
         assertThat(store.signatures().pendingCount()).isEqualTo(4);

@@ -109,8 +109,12 @@ final class DuckDbSignatures implements SignatureStore {
         }
         try (Statement st = connection.createStatement()) {
             st.execute("DELETE FROM signature_staging");
+            java.util.Set<String> staged = new java.util.HashSet<>();
             try (DuckDBAppender appender = connection.createAppender(DuckDBConnection.DEFAULT_SCHEMA, "signature_staging")) {
                 for (StoredSignature s : signatures) {
+                    if (!staged.add(s.id())) {
+                        continue; // a line logged twice: kept once
+                    }
                     appender.beginRow().append(s.id()).append(s.ip()).append(s.claimCrawler()).append(s.origin()).append(s.keyid());
                     if (s.alg() == null) {
                         appender.appendNull();
@@ -126,9 +130,9 @@ final class DuckDbSignatures implements SignatureStore {
                     appender.endRow();
                 }
             }
-            st.execute("INSERT OR IGNORE INTO signature_pending (id, ip, claim_crawler, origin, keyid, alg, base, signature, request_ms,"
-                    + " kept_at, request) SELECT DISTINCT ON (id) id, ip, claim_crawler, origin, keyid, alg, base, signature, request_ms,"
-                    + " now(), request FROM signature_staging");
+            st.execute("INSERT INTO signature_pending (id, ip, claim_crawler, origin, keyid, alg, base, signature, request_ms, kept_at, request)"
+                    + " SELECT s.id, s.ip, s.claim_crawler, s.origin, s.keyid, s.alg, s.base, s.signature, s.request_ms, now(), s.request"
+                    + " FROM signature_staging s WHERE NOT EXISTS (SELECT 1 FROM signature_pending p WHERE p.id = s.id)");
         } catch (SQLException e) {
             throw failures.of("cannot keep signatures to check again in", e);
         }
