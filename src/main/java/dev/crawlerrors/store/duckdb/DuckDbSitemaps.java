@@ -18,6 +18,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.duckdb.DuckDBConnection;
 
@@ -57,7 +58,7 @@ final class DuckDbSitemaps implements SitemapStore, AutoCloseable {
     private final DuckDBConnection connection;
     private final DuckDbFailures failures;
     /** Reads committed since the store opened: what the copy of the listed numbers was read at. */
-    private final java.util.concurrent.atomic.AtomicLong reads = new java.util.concurrent.atomic.AtomicLong();
+    private final AtomicLong reads = new AtomicLong();
     private long readsKept = -1;
     private long[] numbers;
 
