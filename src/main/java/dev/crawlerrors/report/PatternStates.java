@@ -18,8 +18,8 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * What each pattern of the patterns page is now: how many of its URLs (those of the view that had an
- * error hit) are broken, redirected, ok and fixed, from the URLs' kept states at the page's snapshot
+ * What each pattern of the patterns page is now: how many of its URLs (those of the view with a hit
+ * the report lists: a redirect, a 304 or an error, as the pattern's own hits are) are broken, redirected, ok and fixed, from the URLs' kept states at the page's snapshot
  * ("24 URLs, 21 still 404, 3 fixed since 2025-05-14T10:02"), and the diagnosis a pattern whose URLs
  * are all fixed gets instead of its errors' ("fixed: ..."). A URL counts in the first pattern that
  * matches it, in the page's order, as its error hits do.
@@ -61,7 +61,7 @@ public final class PatternStates {
         Tally[] tallies = new Tally[names.size()];
         UrlReport.read(() -> {
             urls.urls().forEach(every, when, state -> {
-                if (!state.hadError()) {
+                if (!state.hadReportedHit()) {
                     return;
                 }
                 for (int i = 0; i < matchers.size(); i++) {

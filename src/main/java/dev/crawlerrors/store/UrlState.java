@@ -64,6 +64,11 @@ public record UrlState(long key, String host, String url, long ok, long notModif
         return firstError != NONE;
     }
 
+    /** Whether one of its hits is one the report lists (status 300 and up: a redirect, a 304 or an error). */
+    public boolean hadReportedHit() {
+        return redirects + notModified + clientErrors + serverErrors > 0;
+    }
+
     /** This state of another URL's: the engines make states by number, and name them after. */
     public UrlState named(String host, String url) {
         return new UrlState(key, host, url, ok, notModified, redirects, clientErrors, serverErrors, firstCrawled, lastCrawled, lastStatus,

@@ -177,8 +177,12 @@ class UrlStatesPagesTest {
             JsonNode patterns = JSON.readTree(raw(server, "/api/crawl-errors/patterns")).get("patterns");
             JsonNode fixed = null;
             JsonNode regressed = null;
+            JsonNode redirected = null;
             for (JsonNode pattern : patterns) {
                 String examples = pattern.get("examples").toString();
+                if (examples.contains("\"/old/\"")) {
+                    redirected = pattern;
+                }
                 if (examples.contains("\"/fixed\"")) {
                     fixed = pattern;
                 }
@@ -195,6 +199,10 @@ class UrlStatesPagesTest {
                 assertThat(fixed.get("diagnosis").get("kind").asText()).isEqualTo("fixed");
                 assertThat(fixed.get("diagnosis").get("text").asText()).startsWith("fixed: ");
             }
+            // a pattern whose URLs only ever redirected says so too, not only those with a 4xx or 5xx
+            assertThat(redirected).as(patterns.toString()).isNotNull();
+            assertThat(redirected.get("now").get("redirected").asLong()).as(redirected.toString()).isPositive();
+            assertThat(redirected.get("now").get("text").asText()).contains("redirected now");
             assertThat(raw(server, "/crawl-errors/patterns")).contains("fixed since 2025-05-14T10:00");
         }
     }
