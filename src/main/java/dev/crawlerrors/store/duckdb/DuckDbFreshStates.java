@@ -77,7 +77,11 @@ final class DuckDbFreshStates {
      * The states of {@code fold_hits}' rows that {@code rows} takes, grouped by {@code keys}, with
      * {@code prev} the class of the previous ok or broken hit of the scope: the state columns and
      * {@code carry}. The fix is the first ok hit right after the last error (its previous ok or
-     * broken hit an error), when no redirect came after it.
+     * broken hit an error), when no redirect came after it. The status (or class) of the scope's
+     * last (first) hit of a kind is read from the low 16 (2) bits of the largest (smallest) of
+     * {@code rn} shifted left plus the value, not from an arg_max: a plain max took a quarter less
+     * CPU over groups of two or three hits (the crawler scopes'). A time needs neither: {@code rn}
+     * follows the time, so the last hit's is the largest.
      */
     private static String states(String keys, String rows, String prev) {
         return """
@@ -90,13 +94,15 @@ final class DuckDbFreshStates {
                     count(*) FILTER (WHERE cls = 1 AND s <> 304) AS ok, count(*) FILTER (WHERE s = 304) AS not_modified,
                     count(*) FILTER (WHERE cls = 0) AS redirects, count(*) FILTER (WHERE s >= 400 AND s < 500) AS client_errors,
                     count(*) FILTER (WHERE s >= 500) AS server_errors,
-                    min(t) AS first_crawled, max(t) AS last_crawled, arg_max(s, rn) AS last_status,
-                    min(t) FILTER (WHERE cls = 2) AS first_error, arg_min(s, rn) FILTER (WHERE cls = 2) AS first_error_status,
-                    max(t) FILTER (WHERE cls = 2) AS last_error, arg_max(s, rn) FILTER (WHERE cls = 2) AS last_error_status,
+                    min(t) AS first_crawled, max(t) AS last_crawled, (max(rn * 65536 + s + 32768) % 65536 - 32768)::SMALLINT AS last_status,
+                    min(t) FILTER (WHERE cls = 2) AS first_error,
+                    (min(rn * 65536 + s + 32768) FILTER (WHERE cls = 2) % 65536 - 32768)::SMALLINT AS first_error_status,
+                    max(t) FILTER (WHERE cls = 2) AS last_error,
+                    (max(rn * 65536 + s + 32768) FILTER (WHERE cls = 2) % 65536 - 32768)::SMALLINT AS last_error_status,
                     count(*) FILTER (WHERE cls <> 0 AND {prev} IS NOT NULL AND {prev} <> cls) AS flips,
-                    arg_max(cls, rn) FILTER (WHERE cls <> 0) AS last_class,
+                    max(rn * 4 + cls) FILTER (WHERE cls <> 0) % 4 AS last_class,
                     max(rn) FILTER (WHERE cls = 2) AS e, max(rn) FILTER (WHERE cls = 1 AND {prev} = 2) AS ok_rn,
-                    arg_max(t, rn) FILTER (WHERE cls = 1 AND {prev} = 2) AS ok_t, max(rn) FILTER (WHERE cls = 0) AS redirect_rn
+                    max(t) FILTER (WHERE cls = 1 AND {prev} = 2) AS ok_t, max(rn) FILTER (WHERE cls = 0) AS redirect_rn
                   FROM fold_hits WHERE {rows} GROUP BY {keys})
                 """.replace("{keys}", keys).replace("{rows}", rows).replace("{prev}", prev);
     }
