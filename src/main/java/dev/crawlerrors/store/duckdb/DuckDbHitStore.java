@@ -83,7 +83,7 @@ public final class DuckDbHitStore implements HitStore {
         this.verdicts = new DuckDbVerdicts(connection, query, this::hitWriter);
         this.writer = new DuckDbHitWriter(connection, location, failures, commitRows, verdicts, query, claims);
         this.sitemaps = new DuckDbSitemaps((DuckDBConnection) connection.duplicate(), failures);
-        this.urlStates = new DuckDbUrlStates(connection, query, claims, writer, location, sitemaps);
+        this.urlStates = new DuckDbUrlStates(connection, query, claims, writer, location, sitemaps, settings.memoryLimit());
         this.reader = new DuckDbHitReader(query, claims, writer, urlStates, sitemaps);
         this.health = new DuckDbHealth(failures, query, writer, reader);
         this.signatures = new DuckDbSignatures(connection, failures);

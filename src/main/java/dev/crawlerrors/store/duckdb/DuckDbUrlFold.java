@@ -3,6 +3,7 @@ package dev.crawlerrors.store.duckdb;
 import dev.crawlerrors.crawler.BotType;
 import dev.crawlerrors.crawler.Verification;
 import dev.crawlerrors.store.Snapshot;
+import dev.crawlerrors.store.StoreLimits;
 import dev.crawlerrors.store.UrlQuery;
 import dev.crawlerrors.store.UrlStateBuilder;
 import java.sql.PreparedStatement;
@@ -10,6 +11,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.duckdb.DuckDBConnection;
@@ -21,7 +23,7 @@ import org.duckdb.DuckDBConnection;
  * URL they hit has its states (the default view's in {@code url_states}, with the URL's last hit,
  * every bot type's and each crawler's in {@code url_scopes}) merged with its new hits in SQL
  * ({@link DuckDbUrlStateMerge}), which reads no history (the first fold of a store, whose log is
- * one sorted run, reads it once instead). A URL whose new hits are older than its
+ * one sorted run, makes every state from it: {@link DuckDbFreshStates}). A URL whose new hits are older than its
  * kept ones, or that has hits of a claim whose verdict went to or from spoofed since, has its states
  * made again from its whole history, so a URL's states do not depend on how its hits were split
  * between folds or in what order they came: a fold killed half-way leaves the last one's, and the
@@ -36,6 +38,8 @@ final class DuckDbUrlFold {
     static final int SLICES = 16;
     /** New hits a slice of a fold holds, about. */
     private static final long SLICE_HITS = 500_000;
+    /** DuckDB's memory limit while the first fold makes its states, at most (see {@link #lowerMemoryLimit}). */
+    static final String FRESH_STATES_MEMORY = "96MB";
     /** Hits stored before the URL states were kept, read into {@code url_tail} this many at a time. */
     private static final int OLD_HITS_CHUNK = 50_000;
 
@@ -46,14 +50,20 @@ final class DuckDbUrlFold {
     /** The states of the slice of URLs being made. */
     private final DuckDbUrlStateRows made = new DuckDbUrlStateRows();
     private final DuckDbUrlStateMerge merge;
+    private final DuckDbFreshStates freshStates;
+    private final String memoryLimit;
     private final boolean[] hidden = new boolean[DuckDbUrlTail.BOT_TYPES.length];
 
-    DuckDbUrlFold(DuckDBConnection connection, DuckDbClaims claims, DuckDbClaimNames names, DuckDbUrlTail tail) throws SQLException {
+    /** {@code memoryLimit}: DuckDB's memory limit as the store set it ({@code 192MB}), which the first fold lowers for its states. */
+    DuckDbUrlFold(DuckDBConnection connection, DuckDbClaims claims, DuckDbClaimNames names, DuckDbUrlTail tail, String memoryLimit)
+            throws SQLException {
         this.connection = connection;
+        this.memoryLimit = memoryLimit;
         this.claims = claims;
         this.names = names;
         this.tail = tail;
         this.merge = new DuckDbUrlStateMerge(connection);
+        this.freshStates = new DuckDbFreshStates(connection);
         for (BotType type : BotType.hiddenByDefault()) {
             hidden[type.ordinal()] = true;
         }
@@ -65,6 +75,7 @@ final class DuckDbUrlFold {
      */
     void fold(Snapshot from, Snapshot to, Runnable publish) throws SQLException {
         connection.setAutoCommit(false);
+        String limit = null;
         try (Statement st = connection.createStatement()) {
             long runs = meta(st, "url_log_runs");
             long keyedFrom = meta(st, "url_keyed_from");
@@ -79,16 +90,20 @@ final class DuckDbUrlFold {
             st.execute("CREATE OR REPLACE TEMPORARY TABLE fold_keys (k BIGINT)");
             int slices = (int) Math.clamp((to.hits() - from.hits()) / SLICE_HITS, 1, SLICES);
             if (fresh) {
-                // one read of the sorted run makes every state: cheaper than the merge's windows, which sort it again
-                for (int n = 0; n < SLICES; n++) {
-                    makeStates(true, low(n, SLICES), high(n, SLICES), to.verdicts());
+                // no state to merge with: every state is made from the run, in SQL
+                claims(from, to);
+                boolean hiddenHits = freshStates.anyHidden();
+                limit = lowerMemoryLimit(st);
+                for (int n = 0; n < slices; n++) {
+                    freshStates.make(low(n, slices), high(n, slices), hiddenHits);
                 }
+                limit = restore(st, limit);
             } else {
                 if (remade(st, moved, from, to)) {
                     st.execute("DELETE FROM url_states WHERE k IN (SELECT k FROM fold_keys)");
                     st.execute("DELETE FROM url_scopes WHERE k IN (SELECT k FROM fold_keys)");
                     for (int n = 0; n < SLICES; n++) {
-                        makeStates(false, low(n, SLICES), high(n, SLICES), to.verdicts());
+                        makeStates(low(n, SLICES), high(n, SLICES), to.verdicts());
                     }
                 }
                 claims(from, to);
@@ -114,12 +129,39 @@ final class DuckDbUrlFold {
             } catch (SQLException again) {
                 e.addSuppressed(again);
             }
+            try (Statement st = connection.createStatement()) {
+                restore(st, limit);
+            } catch (SQLException again) {
+                e.addSuppressed(again);
+            }
             tail.forget();
             throw e;
         } finally {
             made.clear();
             connection.setAutoCommit(true);
         }
+    }
+
+    /**
+     * Lowers DuckDB's memory limit to {@link #FRESH_STATES_MEMORY} for the first fold's states, when
+     * the store's is higher, and returns the limit to set back after them (null when it was left).
+     * Their windows otherwise fill the import's buffer pool, which DuckDB keeps: the import's peak
+     * RSS rose by ~80 MiB. DuckDB spills to disk what a slice's states do not fit in.
+     */
+    private String lowerMemoryLimit(Statement st) throws SQLException {
+        if (StoreLimits.bytes(memoryLimit) <= StoreLimits.bytes(FRESH_STATES_MEMORY)) {
+            return null;
+        }
+        st.execute("SET memory_limit = '" + FRESH_STATES_MEMORY + "'");
+        return memoryLimit;
+    }
+
+    /** Sets DuckDB's memory limit back to {@code limit} (none when null); null, for the limit left to set back. */
+    private static String restore(Statement st, String limit) throws SQLException {
+        if (limit != null) {
+            st.execute("SET memory_limit = '" + limit + "'");
+        }
+        return null;
     }
 
     private static long meta(Statement st, String key) throws SQLException {
@@ -201,7 +243,10 @@ final class DuckDbUrlFold {
         }
     }
 
-    /** Makes {@code fold_claims}: each claim of the fold's new hits, its crawler's name and whether it is spoofed at the fold's verdicts. */
+    /**
+     * Makes {@code fold_claims}: each claim of the fold's new hits, its crawler's name, whether it is
+     * spoofed at the fold's verdicts, and a number for the crawler's name ({@code n}, null without one).
+     */
     private void claims(Snapshot from, Snapshot to) throws SQLException {
         java.util.List<Integer> numbers = new java.util.ArrayList<>();
         try (PreparedStatement ps = connection.prepareStatement("SELECT DISTINCT coalesce(c, 0) FROM url_log WHERE i > ? AND i <= ?")) {
@@ -215,30 +260,33 @@ final class DuckDbUrlFold {
         }
         Object[] crawlers = new Object[numbers.size()];
         Object[] spoofed = new Object[numbers.size()];
+        Object[] crawlerNumbers = new Object[numbers.size()];
+        Map<String, Integer> numbered = new HashMap<>();
         for (int i = 0; i < crawlers.length; i++) {
-            crawlers[i] = names.crawler(numbers.get(i));
+            String crawler = names.crawler(numbers.get(i));
+            crawlers[i] = crawler;
             spoofed[i] = spoofed(numbers.get(i), to.verdicts());
+            crawlerNumbers[i] = crawler == null ? null : numbered.computeIfAbsent(crawler, name -> numbered.size() + 1);
         }
         try (PreparedStatement ps = connection.prepareStatement("CREATE OR REPLACE TEMPORARY TABLE fold_claims AS SELECT"
-                + " unnest(?::INTEGER[]) AS c, unnest(?::VARCHAR[]) AS crawler, unnest(?::BOOLEAN[]) AS spoofed")) {
+                + " unnest(?::INTEGER[]) AS c, unnest(?::VARCHAR[]) AS crawler, unnest(?::BOOLEAN[]) AS spoofed, unnest(?::INTEGER[]) AS n")) {
             ps.setArray(1, connection.createArrayOf("INTEGER", numbers.toArray()));
             ps.setArray(2, connection.createArrayOf("VARCHAR", crawlers));
             ps.setArray(3, connection.createArrayOf("BOOLEAN", spoofed));
+            ps.setArray(4, connection.createArrayOf("INTEGER", crawlerNumbers));
             ps.execute();
         }
     }
 
     /**
-     * Makes the states of the URLs in {@code fold_keys} ({@code every}: of every URL, the log being
-     * one sorted run) numbered from {@code low} to {@code high} (exclusive) from their whole
-     * histories read in order, and writes them: the default scope's always (none when no hit of it
-     * is one the default view shows: the row keeps the URL's last hit), every bot type's, and one
-     * for each crawler.
+     * Makes the states of the URLs in {@code fold_keys} numbered from {@code low} to {@code high}
+     * (exclusive) from their whole histories read in order, and writes them: the default scope's
+     * always (none when no hit of it is one the default view shows: the row keeps the URL's last
+     * hit), every bot type's, and one for each crawler.
      */
-    private void makeStates(boolean every, long low, long high, long version) throws SQLException {
-        String sql = every ? "SELECT k, t, i, s, c, b FROM url_log WHERE k >= ? AND k < ?"
-                : "SELECT l.k, l.t, l.i, l.s, l.c, l.b FROM url_log l SEMI JOIN fold_keys f ON l.k = f.k WHERE l.k >= ? AND l.k < ?"
-                        + " ORDER BY l.k, l.t, l.i";
+    private void makeStates(long low, long high, long version) throws SQLException {
+        String sql = "SELECT l.k, l.t, l.i, l.s, l.c, l.b FROM url_log l SEMI JOIN fold_keys f ON l.k = f.k WHERE l.k >= ? AND l.k < ?"
+                + " ORDER BY l.k, l.t, l.i";
         made.clear();
         try (PreparedStatement ps = connection.prepareStatement(sql)) {
             ps.setLong(1, low);

@@ -21,7 +21,7 @@ final class DuckDbUrlStateMerge {
 
     private static final String COLUMNS = String.join(", ", DuckDbUrlStateRows.COLUMNS);
     /** 2 broken, 0 redirected, 1 ok: {@link dev.crawlerrors.store.UrlState.State#of(int)}. */
-    private static final String CLASS = "CASE WHEN s >= 400 THEN 2 WHEN s >= 300 AND s <> 304 THEN 0 ELSE 1 END";
+    static final String CLASS = "CASE WHEN s >= 400 THEN 2 WHEN s >= 300 AND s <> 304 THEN 0 ELSE 1 END";
 
     private final DuckDBConnection connection;
     private final String made;

@@ -47,6 +47,19 @@ class DuckDbUrlFoldTest {
         }
     }
 
+    @Test
+    void theFirstFoldSetsTheMemoryLimitBackAfterItsStates() {
+        try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
+            String limit = store.setting("memory_limit");
+            store.writer().append(RandomHistories.inOrder(35, 1_000, URLS));
+            store.reader().urlStates().fold();
+            assertThat(store.setting("memory_limit")).as("after the first fold (states under %s)", DuckDbUrlFold.FRESH_STATES_MEMORY)
+                    .isEqualTo(limit);
+            assertThat(RandomHistories.all(store.reader(), RandomHistories.scopes().getFirst(), store.reader().snapshot(), 50))
+                    .as("states made").isNotEmpty();
+        }
+    }
+
     private static void assertSameStates(DuckDbHitStore once, DuckDbHitStore batched) {
         Snapshot onceAt = once.reader().snapshot();
         Snapshot batchedAt = batched.reader().snapshot();
