@@ -110,6 +110,36 @@ public final class ParseCounts {
                 new OtherFormatLine(first.source(), first.lineNumber() + lineBase, format)));
     }
 
+    /**
+     * Takes back {@code part}, added before with the same {@code lineBase}: lines read that were not
+     * kept after all (a store refused them as it committed, another writer having stored them). The
+     * bad lines and other-format lines kept of it go; no later one takes their place.
+     */
+    public void withdraw(ParseCounts part, long lineBase) {
+        linesRead -= part.linesRead;
+        linesParsed -= part.linesParsed;
+        linesBlank -= part.linesBlank;
+        linesDirective -= part.linesDirective;
+        linesBad -= part.linesBad;
+        hitsKept -= part.hitsKept;
+        part.badByReason.forEach((reason, n) -> {
+            if (badByReason.merge(reason, -n, Long::sum) <= 0) {
+                badByReason.remove(reason);
+            }
+        });
+        for (BadLine bad : part.firstBadLines) {
+            firstBadLines.remove(new BadLine(bad.source(), bad.lineNumber() + lineBase, bad.reason(), bad.message()));
+        }
+        part.inOtherFormat.forEach((format, n) -> {
+            if (inOtherFormat.merge(format, -n, Long::sum) <= 0) {
+                inOtherFormat.remove(format);
+                firstInOtherFormat.remove(format);
+            }
+        });
+        part.firstInOtherFormat.forEach((format, first) -> firstInOtherFormat.remove(format,
+                new OtherFormatLine(first.source(), first.lineNumber() + lineBase, format)));
+    }
+
     /** Merges the totals of another finished read (line numbers already absolute). */
     public void addAll(ParseCounts other) {
         add(other, 0);

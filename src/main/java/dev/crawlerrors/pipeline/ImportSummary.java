@@ -67,8 +67,7 @@ public final class ImportSummary {
     void add(SourceOutcome outcome) {
         logs++;
         otherWriterLines += outcome.otherWriterLines();
-        String key = outcome.read() ? "read:" + outcome.format() : outcome.kind().name();
-        groups.computeIfAbsent(key, k -> new Group(outcome.read() ? outcome.format() : null, outcome.kind())).add(outcome);
+        groups.computeIfAbsent(groupKey(outcome), k -> new Group(outcome.read() ? outcome.format() : null, outcome.kind())).add(outcome);
         if (outcome.waitingBytes() > 0) {
             waiting.add(outcome);
         }
@@ -77,14 +76,33 @@ public final class ImportSummary {
         }
     }
 
-    /** Counts lines of a log read again once its last lines were refused at the commit: the log itself is counted already. */
-    void addReadAgain(SourceOutcome outcome) {
-        otherWriterLines += outcome.otherWriterLines();
+    /**
+     * Counts a log again as {@code now} says, once its last lines were refused at the commit and it
+     * was read on: in place of {@code was}, what was said of it before.
+     */
+    void amend(SourceOutcome was, SourceOutcome now) {
+        otherWriterLines += now.otherWriterLines() - was.otherWriterLines();
+        Group before = groups.get(groupKey(was));
+        if (before != null && before.remove(was)) {
+            groups.remove(groupKey(was));
+        }
+        groups.computeIfAbsent(groupKey(now), k -> new Group(now.read() ? now.format() : null, now.kind())).add(now);
+        waiting.remove(was);
+        if (now.waitingBytes() > 0) {
+            waiting.add(now);
+        }
+        if (eachLog != null) {
+            int at = eachLog.indexOf(was);
+            if (at >= 0) {
+                eachLog.set(at, now);
+            } else {
+                eachLog.add(now);
+            }
+        }
     }
 
-    /** Counts lines another writer stored of a log this import read, found when it was read again. */
-    void addOtherWriterLines(long lines) {
-        otherWriterLines += lines;
+    private static String groupKey(SourceOutcome outcome) {
+        return outcome.read() ? "read:" + outcome.format() : outcome.kind().name();
     }
 
     /** Lines of the logs read that another writer (an import of the same log, serve --follow) stored while this import read them. */
@@ -291,6 +309,19 @@ public final class ImportSummary {
             } else if (outcome.kind() == SourceOutcome.Kind.GROWN) {
                 grown++;
             }
+        }
+
+        /** Takes back what {@link #add} counted of {@code outcome}; true when no file is left. */
+        boolean remove(SourceOutcome outcome) {
+            files--;
+            lines -= outcome.lines();
+            parsed -= outcome.parsed();
+            if (outcome.kind() == SourceOutcome.Kind.NEW) {
+                added--;
+            } else if (outcome.kind() == SourceOutcome.Kind.GROWN) {
+                grown--;
+            }
+            return files == 0;
         }
 
         @Override

@@ -185,7 +185,7 @@ public final class LogImport {
             List<LogSource> toRead = unchanged(expansion.sources(), summary);
             ExecutorService preparers = Executors.newFixedThreadPool(Math.max(1, Runtime.getRuntime().availableProcessors()),
                     Threads.daemons("log-open"));
-            Map<String, LogSource> read;
+            Map<String, ReadLog> read;
             try (LogReader reader = new LogReader(formats);
                  ImportListener listener = progress.start(bytesToRead(toRead), toRead.size())) {
                 Reading reading = new Reading(reader, listener, preparers, summary);
@@ -234,23 +234,27 @@ public final class LogImport {
 
     /**
      * Commits what was read. A store that compares positions as it commits (ClickHouse) may refuse
-     * the last lines of some logs, another writer having stored them: those logs are read on from
-     * where the store has them now, and committed again, a few rounds at most.
+     * the last lines of some logs, another writer having stored them: what was counted of those lines
+     * is taken back, and those logs are read on from where the store has them now, and committed
+     * again, a few rounds at most. The summary counts what the last commit made durable.
      */
-    private void flush(Map<String, LogSource> read, ImportSummary summary) throws Exception {
+    private void flush(Map<String, ReadLog> read, ImportSummary summary) throws Exception {
         for (int round = 1; ; round++) {
             try {
                 writer.flush();
                 return;
             } catch (PositionMovedException refused) {
                 List<LogSource> again = new ArrayList<>();
-                Map<String, SourceProgress> refusedAt = new HashMap<>();
+                Map<String, ReadLog> refusedLogs = new HashMap<>();
                 for (PositionMovedException.Refused log : refused.refused()) {
                     uncount(log.hits(), summary);
-                    LogSource source = read.get(log.key());
-                    if (source != null) {
-                        again.add(source);
-                        refusedAt.put(log.key(), log.storedUpTo());
+                    ReadLog earlier = read.get(log.key());
+                    if (earlier != null) {
+                        earlier.tally.refusedAtCommit(log.storedUpTo());
+                        earlier.amend(outcome(earlier.source, earlier.tally), summary);
+                        if (refusedLogs.put(log.key(), earlier) == null) {
+                            again.add(earlier.source);
+                        }
                     }
                 }
                 if (again.isEmpty() || round == FLUSH_ROUNDS) {
@@ -261,7 +265,7 @@ public final class LogImport {
                 try (LogReader reader = new LogReader(formats)) {
                     Reading reading = new Reading(reader, ImportListener.NONE, preparers, summary);
                     reading.again = true;
-                    reading.refusedAt = refusedAt;
+                    reading.refusedLogs = refusedLogs;
                     reading.readAll(again);
                     read = reading.read;
                 } finally {
@@ -273,6 +277,29 @@ public final class LogImport {
 
     /** Commits tried before the logs whose last lines were refused are left to the next import. */
     private static final int FLUSH_ROUNDS = 4;
+
+    /**
+     * A log this import stored lines of, kept until they are committed: a store that refuses as it
+     * commits may refuse its last lines ({@link #flush}), and then it is read on, and said again.
+     */
+    private static final class ReadLog {
+        final LogSource source;
+        final LogReadTally tally;
+        /** What the summary says of it now. */
+        SourceOutcome outcome;
+
+        ReadLog(LogSource source, LogReadTally tally, SourceOutcome outcome) {
+            this.source = source;
+            this.tally = tally;
+            this.outcome = outcome;
+        }
+
+        /** The summary says {@code now} of it, in place of what it said. */
+        void amend(SourceOutcome now, ImportSummary summary) {
+            summary.amend(outcome, now);
+            outcome = now;
+        }
+    }
 
     HitRecorder recorder() {
         return recorder;
@@ -433,10 +460,15 @@ public final class LogImport {
         BooleanSupplier stopping = () -> false;
         /** Whether the logs are read again after the store refused their last lines: each is counted once in the summary already. */
         boolean again;
-        /** When read again: how far this import's lines of each log, by its key, were stored before the refused ones. */
-        Map<String, SourceProgress> refusedAt = Map.of();
-        /** The logs this reading stored lines of, by the key their progress is recorded under. */
-        final Map<String, LogSource> read = new HashMap<>();
+        /** When read again: the logs whose last lines were refused at the commit, by their key, their tallies cut there. */
+        Map<String, ReadLog> refusedLogs = Map.of();
+        /**
+         * The logs this reading stored lines of, by the key their progress is recorded under, when the
+         * store may refuse them as it commits ({@link HitWriter#refusesAtCommit}).
+         */
+        final Map<String, ReadLog> read = new HashMap<>();
+        /** Whether the store may refuse lines it took when it commits them: their counts are kept until then. */
+        private final boolean refusesAtCommit = writer.refusesAtCommit();
 
         Reading(LogReader reader, ImportListener listener, ExecutorService preparers, ImportSummary summary) {
             this.reader = reader;
@@ -548,31 +580,46 @@ public final class LogImport {
                     return;
                 }
                 SourceProgress start = resume.start();
-                SourceProgress refusedFrom = refusedAt.get(start.fingerprint());
-                if (refusedFrom != null) {
-                    // read again after its last lines were refused: another writer stored those up to here
-                    summary.addOtherWriterLines(Math.max(0, start.lines() - refusedFrom.lines()));
-                }
-                if (resume.seenBefore() && (resume.shorterThanRecorded() || source.endsBy(start.bytes()))) {
+                ReadLog earlier = again ? refusedLogs.get(start.fingerprint()) : null;
+                FileStamp stamp = source.stamp();
+                LogReadTally tally;
+                boolean readOn = true;
+                if (earlier != null) {
+                    // read again after its last lines were refused: another writer stored those, up to here
+                    tally = earlier.tally;
+                    tally.readOnFrom(resume);
+                    readOn = !(resume.shorterThanRecorded() || source.endsBy(start.bytes()));
+                } else if (resume.seenBefore() && (resume.shorterThanRecorded() || source.endsBy(start.bytes()))) {
                     alreadyImported(source, start);
                     return;
+                } else {
+                    tally = new LogReadTally(resume, summary.lines);
                 }
                 ReadProgress progress = listener.reading(source.name(), source::consumed, index++)::accept;
-                LogReadTally tally = new LogReadTally(resume);
+                ReadRequest.Counted counted = refusesAtCommit ? tally::counted : ReadRequest.Counted.NONE;
                 for (int refusals = 0; ; refusals++) {
-                    tally.readEnded(reader.readOn(source, ReadRequest.of(resume.start(), identifier, (hits, from, through) -> {
-                        try {
-                            store(hits, from, through, summary);
-                        } catch (PositionMovedException moved) {
-                            for (PositionMovedException.Refused refused : moved.refused()) {
-                                tally.refused(refused.storedUpTo());
-                                uncount(refused.hits(), summary);
+                    if (readOn) {
+                        tally.readEnded(reader.readOn(source, ReadRequest.of(resume.start(), identifier, (hits, from, through) -> {
+                            try {
+                                store(hits, from, through, summary);
+                            } catch (PositionMovedException moved) {
+                                for (PositionMovedException.Refused refused : moved.refused()) {
+                                    tally.refused(refused.storedUpTo());
+                                    uncount(refused.hits(), summary);
+                                }
+                                throw new SourceSink.Stop();
                             }
-                            throw new SourceSink.Stop();
-                        }
-                        appended.computeIfAbsent(through.prefix(), k -> new HashMap<>()).put(through.fingerprint(), through);
-                        tally.stored(through);
-                    }).withResume(resume).withProgress(progress).withUnfinished(LogReader.UnfinishedLine.WAIT_WHILE_WRITTEN)));
+                            appended.computeIfAbsent(through.prefix(), k -> new HashMap<>()).put(through.fingerprint(), through);
+                            tally.stored(through);
+                        }).withResume(resume).withProgress(progress).withUnfinished(LogReader.UnfinishedLine.WAIT_WHILE_WRITTEN)
+                                .withCounted(counted)));
+                    }
+                    ParseCounts lastRead = tally.lastRead();
+                    if ((tally.last() != null || tally.otherWriterLines() > 0) && !tally.moved() && stamp != null
+                            && lastRead.unfinishedLineBytes() == 0 && lastRead.sourceErrors().isEmpty()) {
+                        // read to its end: a later import need not open it while it stays as it is (unless the stamp is refused)
+                        recordReadToTheEnd(tally.reached(), stamp, tally);
+                    }
                     if (!tally.moved()) {
                         break;
                     }
@@ -582,21 +629,19 @@ public final class LogImport {
                         break;
                     }
                     tally.readOnFrom(resume);
-                    if (resume.shorterThanRecorded() || source.endsBy(resume.start().bytes())) {
-                        break; // the other writer stored all there is
-                    }
+                    // nothing to read when the other writer stored all there is
+                    readOn = !(resume.shorterThanRecorded() || source.endsBy(resume.start().bytes()));
                 }
-                summary.lines.addAll(tally.counts);
-                counted(outcome(source, tally));
-                if (tally.last() != null) {
-                    read.put(tally.last().fingerprint(), source);
+                SourceOutcome outcome = outcome(source, tally);
+                ReadLog log = earlier;
+                if (earlier != null) {
+                    earlier.amend(outcome, summary);
+                } else {
+                    counted(outcome);
+                    log = new ReadLog(source, tally, outcome);
                 }
-                FileStamp stamp = source.stamp();
-                ParseCounts lastRead = tally.lastRead();
-                if ((tally.last() != null || tally.otherWriterLines() > 0) && !tally.moved() && stamp != null
-                        && lastRead.unfinishedLineBytes() == 0 && lastRead.sourceErrors().isEmpty()) {
-                    // read to its end: a later import need not open it while it stays as it is
-                    recordReadToTheEnd(tally.reached(), stamp);
+                if (tally.last() != null && refusesAtCommit) {
+                    read.put(tally.last().fingerprint(), log);
                 }
             } catch (EOFException e) {
                 // a compressed log that ends before the part imported before: nothing after it to read
@@ -606,11 +651,9 @@ public final class LogImport {
             }
         }
 
-        /** Counts what was done with a log: once, though it is read again after its last lines were refused. */
+        /** Counts what was done with a log: once, though it is read again after its last lines were refused ({@link ReadLog#amend}). */
         private void counted(SourceOutcome outcome) {
-            if (again) {
-                summary.addReadAgain(outcome);
-            } else {
+            if (!again) {
                 summary.add(outcome);
             }
         }
@@ -645,19 +688,28 @@ public final class LogImport {
             counted(SourceOutcome.alreadyImported(source.name(), start.lines()));
             FileStamp stamp = source.stamp();
             if (stamp != null) {
-                recordReadToTheEnd(start, stamp);
+                recordReadToTheEnd(start, stamp, null);
             }
         }
 
         /**
          * Records the file {@code stamp} as read to its end at {@code position}; not when another
          * writer moved the log on meanwhile (the next import opens the file, and finds what it holds).
+         * A store that refuses as it commits may tell here that lines this import took of the log
+         * were refused: their hits are taken back, and {@code tally} is cut where they start, so the
+         * log is read on from where the store has it ({@link LogReadTally#moved}).
          */
-        private void recordReadToTheEnd(SourceProgress position, FileStamp stamp) {
+        private void recordReadToTheEnd(SourceProgress position, FileStamp stamp, LogReadTally tally) {
             try {
                 writer.append(List.of(), position, position.readToTheEndOf(stamp));
             } catch (PositionMovedException moved) {
-                // the stamp is not worth a read of its own: what the other writer stored is recorded
+                for (PositionMovedException.Refused refused : moved.refused()) {
+                    uncount(refused.hits(), summary);
+                    if (tally != null && (!refused.hits().isEmpty() || refused.storedUpTo().bytes() < position.bytes())) {
+                        tally.refusedAtCommit(refused.storedUpTo());
+                    }
+                }
+                // else the stamp is not worth a read of its own: what the other writer stored is recorded
             }
         }
     }

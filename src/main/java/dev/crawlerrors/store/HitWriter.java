@@ -80,6 +80,15 @@ public interface HitWriter {
     }
 
     /**
+     * Whether lines appended with a position may still be refused after {@link #append} took them,
+     * when they are committed ({@link PositionMovedException#atCommit}, told at a later append of
+     * their log or at {@link #flush}): an appender keeps what it counted of them until then.
+     */
+    default boolean refusesAtCommit() {
+        return true;
+    }
+
+    /**
      * Makes everything appended or updated so far durable and visible to every reader.
      *
      * @throws PositionMovedException when a store that compares positions as it commits (ClickHouse)

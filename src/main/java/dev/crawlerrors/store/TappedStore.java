@@ -108,6 +108,11 @@ public final class TappedStore implements HitStore {
         }
 
         @Override
+        public boolean refusesAtCommit() {
+            return writer.refusesAtCommit();
+        }
+
+        @Override
         public void flush() {
             writer.flush();
         }

@@ -125,6 +125,7 @@ public final class LogReader implements AutoCloseable {
         SourceProgress from = reading.from();
         AgentFilter filter = reading.reading().filter();
         SourceSink sink = reading.reading().sink();
+        ReadRequest.Counted counted = reading.reading().counted();
         ReadProgress progress = reading.reading().progress();
         BooleanSupplier leaveUnfinished = reading.leaveUnfinished;
         TailCheck check = reading.check;
@@ -209,7 +210,7 @@ public final class LogReader implements AutoCloseable {
                 filled -= cut;
                 System.arraycopy(chunk, cut, buffer, 0, filled);
                 while (inFlight.size() >= maxInFlight) {
-                    handedOn = deliver(inFlight.poll(), total, from, handedOn, sink, spare);
+                    handedOn = deliver(inFlight.poll(), total, from, handedOn, sink, counted, spare);
                     progress.advanced(total.linesRead());
                 }
                 if (end && filled == 0) {
@@ -217,7 +218,7 @@ public final class LogReader implements AutoCloseable {
                 }
             }
             while (!inFlight.isEmpty()) {
-                handedOn = deliver(inFlight.poll(), total, from, handedOn, sink, spare);
+                handedOn = deliver(inFlight.poll(), total, from, handedOn, sink, counted, spare);
             }
             progress.advanced(total.linesRead());
             total.readAs(parser.describe());
@@ -395,7 +396,7 @@ public final class LogReader implements AutoCloseable {
      * where the read started for the first), and counts it; returns the position handed on now.
      */
     private static SourceProgress deliver(Pending pending, ParseCounts total, SourceProgress from, SourceProgress handedOn, SourceSink sink,
-            ArrayDeque<byte[]> spare) throws Exception {
+            ReadRequest.Counted counted, ArrayDeque<byte[]> spare) throws Exception {
         // the chunk's array goes back for the next chunk once its lines are parsed
         Parsed parsed = Futures.get(pending.parsed);
         if (pending.chunk != null) {
@@ -408,7 +409,9 @@ public final class LogReader implements AutoCloseable {
             through = from.advancedBy(pending.endByte, total.linesRead() + parsed.counts.linesRead(), pending.check);
             sink.accept(parsed.hits, handedOn, through);
         }
-        total.add(parsed.counts, from.lines() + total.linesRead());
+        long lineBase = from.lines() + total.linesRead();
+        total.add(parsed.counts, lineBase);
+        counted.counted(parsed.counts, lineBase);
         return through;
     }
 

@@ -144,6 +144,10 @@ final class ClickHouseHitWriter {
      */
     synchronized void append(List<CrawlerHit> hits, SourceProgress from, SourceProgress through) {
         String key = through.fingerprint();
+        if (refused.containsKey(key)) {
+            // the batch being written may hold lines of it too, from before it was told: refused with the rest (see dropRefused)
+            awaitWriting();
+        }
         PositionMovedException.Refused earlier = refused.remove(key);
         if (earlier != null) {
             // what is buffered of the log went on from the refused lines: refused with them
@@ -327,6 +331,10 @@ final class ClickHouseHitWriter {
         }
         for (int attempt = 1; ; attempt++) {
             try {
+                dropRefused(batch);
+                if (batch.isEmpty()) {
+                    return;
+                }
                 ensureWriter();
                 long batchSeq = seq + 1;
                 long firstN = n + 1;
@@ -373,6 +381,44 @@ final class ClickHouseHitWriter {
         } catch (RuntimeException e) {
             // written as they are
         }
+    }
+
+    /**
+     * Takes out of the batch the logs whose lines were refused and whose appenders were not told yet:
+     * its lines of them went on from the refused ones, appended before the appender knew, and are
+     * refused with them, even where the store has the log now (another writer stored up to there).
+     * So a refusal covers every line the writer took of its log from where it starts, and the
+     * appender reads on once, from where the store has the log.
+     */
+    private void dropRefused(ClickHouseBatch batch) {
+        if (refused.isEmpty()) {
+            return;
+        }
+        Set<String> keys = new HashSet<>();
+        for (String key : batch.from.keySet()) {
+            if (refused.containsKey(key)) {
+                keys.add(key);
+            }
+        }
+        if (keys.isEmpty()) {
+            return;
+        }
+        for (String key : keys) {
+            List<CrawlerHit> hits = batch.hitsOf(key);
+            refused.computeIfPresent(key, (k, older) -> {
+                List<CrawlerHit> all = new ArrayList<>(older.hits());
+                all.addAll(hits);
+                return new PositionMovedException.Refused(k, older.storedUpTo(), older.storeHas(), all);
+            });
+            SourceProgress end = batch.progress.get(key);
+            if (end != null) {
+                uncommittedProgress.remove(key, end);
+                if (end.file() != null) {
+                    uncommittedFiles.remove(end.file().key(), end);
+                }
+            }
+        }
+        batch.drop(keys);
     }
 
     /**

@@ -327,6 +327,12 @@ final class DuckDbHitWriter implements HitWriter {
         return ledger.recordsProgress();
     }
 
+    /** Never: lines are compared as they are appended, under the lock every writer of the file takes. */
+    @Override
+    public boolean refusesAtCommit() {
+        return false;
+    }
+
 
     /**
      * Buffers a verdict that changed, to be written with the next batch. One the claim has already

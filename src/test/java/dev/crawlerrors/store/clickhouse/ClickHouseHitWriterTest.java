@@ -22,6 +22,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -154,6 +156,69 @@ class ClickHouseHitWriterTest {
             assertThat(store.writer().importedFiles(List.of(first.key()))).containsExactly(further);
             assertThat(store.writer().unchangedLines(java.util.Arrays.asList(grown, first, null, second))).containsExactly(27, -1, -1, other.lines());
             assertThat(store.writer().imported(List.of("abc"))).containsExactlyInAnyOrder(further.readToTheEndOf(null), other.readToTheEndOf(null));
+        }
+    }
+
+    @Test
+    void aRefusalToldLateCoversEveryLineOfItsLogTheWriterTookBeforeAndTheStoreKeepsTheOtherWritersPosition() throws Exception {
+        // the server waits while a batch from the log's start is out; the appender sends its next batch of the log meanwhile (it
+        // waits for the one before, refused, and then sends its own, which starts where the other writer stored up to)
+        ClickHouseTestCluster own = ClickHouseTestCluster.ownServer();
+        String db = "untold";
+        SourceProgress at50 = new SourceProgress("f1", "access.log", 5_000, 50);
+        SourceProgress at80 = new SourceProgress("f1", "access.log", 8_000, 80);
+        SourceProgress at90 = new SourceProgress("f1", "access.log", 9_000, 90);
+        long start = Instant.parse("2025-05-14T00:00:00Z").toEpochMilli();
+        List<CrawlerHit> first = new ArrayList<>();
+        List<CrawlerHit> second = new ArrayList<>();
+        for (int i = 0; i < ClickHouseHitWriter.FLUSH_ROWS; i++) {
+            first.add(hit(start + i, "66.249.66." + (i % 200), "/x" + i, 404, VERIFIED));
+            second.add(hit(start + i, "66.249.66." + (i % 200), "/y" + i, 404, VERIFIED));
+        }
+        List<PositionMovedException.Refused> told = new CopyOnWriteArrayList<>();
+        AtomicBoolean secondTaken = new AtomicBoolean();
+        try (ClickHouseHitStore other = ClickHouseHitStore.open(own.location(db), ClickHouseSettings.SERVE);
+             ClickHouseHitStore store = ClickHouseHitStore.open(own.location(db), ClickHouseSettings.SERVE)) {
+            other.writer().append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/other", 404, VERIFIED)), start("f1", "access.log"), at50);
+            other.writer().flush();
+            Thread appender;
+            own.pause(1);
+            try {
+                store.writer().append(first, start("f1", "access.log"), at50); // a full batch: it goes out, and waits for the server
+                appender = Thread.ofPlatform().daemon().start(() -> {
+                    try {
+                        store.writer().append(second, at50, at80); // taken, and sent once the batch before is done
+                        secondTaken.set(true);
+                    } catch (PositionMovedException e) {
+                        told.addAll(e.refused()); // the refusal came first (a commit of the writer's own took the lock before)
+                    }
+                });
+                for (int i = 0; appender.getState() == Thread.State.NEW || appender.getState() == Thread.State.RUNNABLE; i++) {
+                    assertThat(i).as("the appender waits for the batch before its own").isLessThan(12_000);
+                    Thread.sleep(5);
+                }
+            } finally {
+                own.resume(1);
+            }
+            appender.join(120_000);
+            assertThat(appender.isAlive()).isFalse();
+            for (Runnable step : List.<Runnable>of(() -> store.writer().append(List.of(hit("2025-05-14T10:00:01Z", "66.249.66.1", "/z", 404,
+                    VERIFIED)), at80, at90), store.writer()::flush)) {
+                try {
+                    step.run();
+                } catch (PositionMovedException e) {
+                    told.addAll(e.refused());
+                }
+            }
+            // told once, from where its lines start, with every hit it took of the log: the appender reads on once, from the other's
+            assertThat(told).hasSize(1);
+            assertThat(told.get(0).storedUpTo()).isEqualTo(start("f1", "access.log"));
+            assertThat(told.get(0).hits()).hasSize(ClickHouseHitWriter.FLUSH_ROWS * (secondTaken.get() ? 2 : 1));
+            assertThat(store.writer().imported(List.of("f1"))).containsExactly(at50);
+            assertThat(store.health().size()).isEqualTo(1);
+        } finally {
+            own.resume(1);
+            own.stop();
         }
     }
 

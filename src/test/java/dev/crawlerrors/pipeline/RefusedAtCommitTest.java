@@ -1,0 +1,223 @@
+package dev.crawlerrors.pipeline;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.crawlerrors.ClickHouseTest;
+import dev.crawlerrors.crawler.CrawlerCatalog;
+import dev.crawlerrors.crawler.CrawlerIdentifier;
+import dev.crawlerrors.crawler.verify.CrawlerVerifier;
+import dev.crawlerrors.crawler.verify.IpRangeSource;
+import dev.crawlerrors.crawler.verify.IpRangeVerifier;
+import dev.crawlerrors.ingest.BadLine;
+import dev.crawlerrors.ingest.SampleLogs;
+import dev.crawlerrors.store.HitFilter;
+import dev.crawlerrors.store.HitStore;
+import dev.crawlerrors.store.HitWriter;
+import dev.crawlerrors.store.StoredHit;
+import dev.crawlerrors.store.WritableStore;
+import dev.crawlerrors.store.clickhouse.ClickHouseHitStore;
+import dev.crawlerrors.store.clickhouse.ClickHouseSettings;
+import dev.crawlerrors.store.clickhouse.ClickHouseTestCluster;
+import dev.crawlerrors.store.duckdb.DuckDbHitStore;
+import dev.crawlerrors.text.Figures;
+import java.io.BufferedWriter;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Two writers of one log, the second storing all of it while the first waits after its first
+ * chunk; then the first is refused at a chosen point: as it appends its third chunk (ClickHouse: its
+ * second chunk, taken, is refused at the commit the writer runs there, and told), or at its last
+ * commit. However the refusal comes, each writer's summary counts each line of the log once, as
+ * its own or the other's: lines read, bad and parsed, crawler hits, and what the store holds is what
+ * one import of the log alone stores. The refusal is forced by a writer around the real store that
+ * commits at a chosen append; the store refuses as it does for any two writers.
+ */
+@ClickHouseTest
+class RefusedAtCommitTest {
+
+    /** Some seven chunks of the reader's: the first writer is refused at its third. */
+    private static final int LINES = 40_000;
+    /** Two chunks: the first writer's second chunk is its last, refused at its last commit. */
+    private static final int SHORT_LINES = 9_000;
+    /** {@link #firstWriter}'s refusal told as the file is recorded as read to its end. */
+    private static final int AT_THE_STAMP = -1;
+    /** A line that no format reads, every this many lines. */
+    private static final int BAD_EVERY = 997;
+
+    @TempDir
+    Path dir;
+
+    enum Engine { DUCKDB, CLICKHOUSE }
+
+    private final List<HitStore> opened = new ArrayList<>();
+    private CrawlerVerifier verifier;
+    private final CrawlerCatalog catalog = CrawlerCatalog.builtIn();
+
+    @AfterEach
+    void tearDown() {
+        if (verifier != null) {
+            verifier.close();
+        }
+        opened.forEach(HitStore::close);
+    }
+
+    /** A store of {@code engine}; {@code name} a new one (a file, a database), {@code sameAs} another process's of that one. */
+    private HitStore open(Engine engine, String name) throws IOException {
+        HitStore store = engine == Engine.DUCKDB ? DuckDbHitStore.open(dir.resolve(name + ".duckdb"))
+                : ClickHouseHitStore.open(ClickHouseTestCluster.twoShards().location(name), ClickHouseSettings.IMPORT);
+        opened.add(store);
+        return store;
+    }
+
+    private static String database(Engine engine, String prefix) {
+        return engine == Engine.DUCKDB ? prefix : ClickHouseTestCluster.database(prefix);
+    }
+
+    private Path log(int lines) throws IOException {
+        Path log = dir.resolve("access.log");
+        try (BufferedWriter out = Files.newBufferedWriter(log, StandardCharsets.UTF_8)) {
+            for (int i = 1; i <= lines; i++) {
+                out.write(i % BAD_EVERY == 0 ? "no request on this line " + i + "\n" : SampleLogs.line(i));
+            }
+        }
+        return log;
+    }
+
+    private LogImport importInto(WritableStore into) {
+        return new LogImport(into, new CrawlerIdentifier(catalog), verifier);
+    }
+
+    /**
+     * {@code store}, as the first writer sees it: its first chunk is committed, and the second writer
+     * imports the whole log; at its {@code refuseAt}th append it commits what it took, and a refusal
+     * is told there, as the store tells it at the next append of the log (0: not forced; {@value
+     * #AT_THE_STAMP}: before it records the file as read to its end, what it took is committed as a
+     * reader's query commits it, and the refusal told as the stamp is appended).
+     */
+    private WritableStore firstWriter(HitStore store, Runnable secondWriter, int refuseAt) {
+        AtomicInteger appends = new AtomicInteger();
+        HitWriter real = store.writer();
+        HitWriter writer = (HitWriter) Proxy.newProxyInstance(HitWriter.class.getClassLoader(), new Class<?>[] {HitWriter.class},
+                (proxy, method, args) -> {
+                    boolean positioned = method.getName().equals("append") && args != null && args.length == 3
+                            && !((List<?>) args[0]).isEmpty();
+                    int n = positioned ? appends.incrementAndGet() : 0;
+                    boolean stamp = method.getName().equals("append") && args != null && args.length == 3 && !positioned;
+                    if (stamp && refuseAt == AT_THE_STAMP) {
+                        store.health().size(); // a read commits what waits, and tells no appender
+                    }
+                    if (n == refuseAt) {
+                        real.flush(); // a commit now: the store refuses what it took of the log since the first chunk
+                    }
+                    Object result = delegate(method, real, args);
+                    if (n == 1) {
+                        real.flush();
+                        secondWriter.run();
+                    }
+                    return result;
+                });
+        return (WritableStore) Proxy.newProxyInstance(WritableStore.class.getClassLoader(), new Class<?>[] {WritableStore.class},
+                (proxy, method, args) -> method.getName().equals("writer") ? writer : delegate(method, store, args));
+    }
+
+    private static Object delegate(Method method, Object to, Object[] args) throws Throwable {
+        try {
+            return method.invoke(to, args);
+        } catch (InvocationTargetException e) {
+            throw e.getCause();
+        }
+    }
+
+    private static Map<String, Integer> storedUrls(HitStore store) {
+        store.writer().flush();
+        Map<String, Integer> urls = new HashMap<>();
+        store.reader().forEach(HitFilter.ERRORS, (StoredHit hit) -> urls.merge(hit.url(), 1, Integer::sum));
+        return urls;
+    }
+
+    private static String printed(ImportSummary summary) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        summary.print(new PrintStream(out, true, StandardCharsets.UTF_8));
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    private void twoWritersRefusedAt(Engine engine, int lines, int refuseAt) throws Exception {
+        verifier = new CrawlerVerifier(new IpRangeVerifier(catalog, IpRangeSource.parse(SampleLogs.ipRanges(dir).toString())), null);
+        Path log = log(lines);
+        HitStore alone = open(engine, database(engine, "alone"));
+        ImportSummary clean = importInto(alone).run(List.of(log.toString()), ImportListener.Factory.NONE);
+
+        String db = database(engine, "two_writers");
+        HitStore store = open(engine, db);
+        // ClickHouse: a store each, as two processes have; DuckDB: one store in one process
+        HitStore firstStore = engine == Engine.DUCKDB ? store : open(engine, db);
+        ImportSummary[] second = new ImportSummary[1];
+        Runnable secondWriter = () -> {
+            try {
+                second[0] = importInto(store).run(List.of(log.toString()), ImportListener.Factory.NONE);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        };
+        ImportSummary first = importInto(firstWriter(firstStore, secondWriter, refuseAt)).run(List.of(log.toString()),
+                ImportListener.Factory.NONE);
+        ImportSummary b = second[0];
+
+        assertThat(first.succeeded()).as(printed(first)).isTrue();
+        assertThat(b.succeeded()).as(printed(b)).isTrue();
+        assertThat(storedUrls(store)).as("what the two stored").isEqualTo(storedUrls(alone));
+        assertThat(clean.lines().linesRead()).isEqualTo(lines);
+        // the first stored its first chunk, the second the rest, each line counted once
+        assertThat(first.lines().linesRead()).as(printed(first)).isPositive().isLessThan(lines);
+        assertThat(first.lines().linesRead() + first.otherWriterLines()).as(printed(first)).isEqualTo(lines);
+        assertThat(first.otherWriterLines()).as(printed(first)).isEqualTo(b.lines().linesRead());
+        assertThat(b.otherWriterLines()).isZero();
+        assertThat(first.lines().linesRead() + b.lines().linesRead()).isEqualTo(clean.lines().linesRead());
+        assertThat(first.lines().linesParsed() + b.lines().linesParsed()).isEqualTo(clean.lines().linesParsed());
+        assertThat(first.lines().linesBad() + b.lines().linesBad()).isEqualTo(clean.lines().linesBad());
+        assertThat(first.crawlerHits() + b.crawlerHits()).as(printed(first)).isEqualTo(clean.crawlerHits());
+        assertThat(first.errorHits() + b.errorHits()).isEqualTo(clean.errorHits());
+        assertThat(first.lines().firstBadLines()).extracting(BadLine::lineNumber)
+                .allSatisfy(line -> assertThat(line).isLessThanOrEqualTo(first.lines().linesRead()));
+        assertThat(printed(first)).contains("Read " + Figures.counted(first.lines().linesRead(), "line"))
+                .contains(": 1 new, " + Figures.counted(first.lines().linesRead(), "line"))
+                .contains("Crawler hits stored: " + Figures.grouped(first.crawlerHits()) + ";")
+                .contains("Lines already stored by another writer at the same time (another import of the same log,"
+                        + " or serve --follow of it): " + Figures.grouped(first.otherWriterLines()) + ";");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void aWriterRefusedInTheMiddleOfItsReadCountsEachLineOnce(Engine engine) throws Exception {
+        twoWritersRefusedAt(engine, LINES, 3);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void aWriterRefusedAsItRecordsItsFileReadToTheEndCountsEachLineOnce(Engine engine) throws Exception {
+        twoWritersRefusedAt(engine, SHORT_LINES, AT_THE_STAMP);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void aWriterRefusedAtItsLastCommitCountsEachLineOnce(Engine engine) throws Exception {
+        twoWritersRefusedAt(engine, SHORT_LINES, 0);
+    }
+}
