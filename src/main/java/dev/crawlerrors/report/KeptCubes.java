@@ -45,6 +45,11 @@ final class KeptCubes {
         byUrl.start();
     }
 
+    /** Sitemaps were read: the cube by sitemap is counted again if they changed ({@link KeptCube#sitemapsRead}). */
+    void sitemapsRead() {
+        bySitemap.sitemapsRead();
+    }
+
     /** The cells kept, the bytes they take, and how many cubes were dropped for their bound: for metrics. */
     List<Long> footprint() {
         List<Long> a = plain.footprint();
