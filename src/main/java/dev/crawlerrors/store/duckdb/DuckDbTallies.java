@@ -127,6 +127,9 @@ final class DuckDbTallies {
             bySitemapJoined(window, cells);
             return;
         }
+        if (kinds.isEmpty()) {
+            return; // no hits: no cells (and no VALUES to write)
+        }
         String function = sitemapFunction();
         coder = new SitemapCoder(window.afterHits(), listedHits(window), reader.claimSet(Set.of(Verification.verified), window.snapshot()),
                 reader.claimSet(Set.of(Verification.spoofed), window.snapshot()));

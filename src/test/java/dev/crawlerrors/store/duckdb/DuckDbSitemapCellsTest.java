@@ -118,6 +118,7 @@ class DuckDbSitemapCellsTest {
             sameAsJoined(reader, HitWindow.since(second, third), 1);
             assertThat(listed(cells(reader, HitWindow.since(second, third), false), true)).as("the URL logged in capitals").isEqualTo(1);
             sameAsJoined(reader, HitWindow.since(first, third), 221);
+            sameAsJoined(reader, HitWindow.since(third, third), 0);
             Map<String, Long> reread = cells(reader, HitWindow.at(third), false);
             assertThat(listed(reread, true)).as("another count of listed hits after the new read").isNotEqualTo(listed(counted, true));
         }
