@@ -176,7 +176,7 @@ final class ServeCommand implements Callable<Integer> {
             // what writes to the store starts once it is checked
             rechecks.start();
             started.add(rechecks);
-            sitemapReads.start(sitemapRefresh); // in the background: a slow sitemap must not delay serving
+            sitemapReads.start(sitemapRefresh, report::sitemapsRead); // in the background: a slow sitemap must not delay serving
             started.add(sitemapReads);
             feeds.add(sitemapReads);
             if (alerts != null) {

@@ -58,11 +58,22 @@ public final class SitemapReads implements AutoCloseable {
 
     /** Reads every sitemap now and then every {@code every}, on a thread of its own, until closed. */
     public synchronized void start(Duration every) {
+        start(every, () -> { });
+    }
+
+    /**
+     * As {@link #start(Duration)}, with {@code afterReads} run after each round of reads (a report
+     * counts what it keeps by sitemap again, before a view asks for it).
+     */
+    public synchronized void start(Duration every, Runnable afterReads) {
         if (given.isEmpty()) {
             return;
         }
         schedule = Executors.newSingleThreadScheduledExecutor(Threads.daemons("sitemaps"));
-        schedule.scheduleWithFixedDelay(this::readAll, 0, every.toMillis(), TimeUnit.MILLISECONDS);
+        schedule.scheduleWithFixedDelay(() -> {
+            readAll();
+            afterReads.run();
+        }, 0, every.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /** The latest attempt at {@code sitemap}, if any was made by this process. */

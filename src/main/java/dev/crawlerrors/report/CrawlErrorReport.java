@@ -321,6 +321,14 @@ public final class CrawlErrorReport {
         shapes.read(filter, at, Duration.ZERO, "start", found -> Boolean.TRUE);
     }
 
+    /**
+     * Says that sitemaps were read: the cube by sitemap is counted again now if the reads changed
+     * since it was counted, so the next {@code in_sitemap} view finds it counted.
+     */
+    public void sitemapsRead() {
+        cube.sitemapsRead();
+    }
+
     /** Stops counting, after the count that is running, if any: call it before the store closes. */
     public void close() {
         index.close();

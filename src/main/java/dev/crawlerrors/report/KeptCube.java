@@ -44,6 +44,8 @@ final class KeptCube {
     /** The sitemaps' reads the cube was counted at (a cube by sitemap; empty for the rest). */
     private String sitemapsAt = "";
     private Future<?> counting;
+    /** Sitemaps were read while it was counted: counted again when done, if they changed. */
+    private boolean again;
     private boolean tooBig;
 
     /** @param maxBytes the memory the cube may take ({@link CountCube#bytes}); 0 keeps none */
@@ -101,6 +103,23 @@ final class KeptCube {
         }
     }
 
+    /**
+     * Sitemaps were read (a cube by sitemap; nothing for the others): a cube counted at other reads is
+     * counted again now, and one being counted is counted again when done, so that the first view at
+     * the new reads finds it counted instead of asking the store. A cube not counted yet is started.
+     */
+    synchronized void sitemapsRead() {
+        if (!bySitemap || tooBig) {
+            return;
+        }
+        if (counting != null) {
+            again = true;
+        } else if (cube == null || !sitemapsAt.equals(SitemapVersion.of(store.sitemaps()))) {
+            cube = null;
+            start();
+        }
+    }
+
     /** The cube at {@code snapshot}, brought to it if it can be; null if not. */
     private synchronized CountCube at(Snapshot snapshot, String sitemaps) {
         if (cube == null && bySitemap) {
@@ -154,6 +173,10 @@ final class KeptCube {
         } finally {
             synchronized (this) {
                 counting = null;
+                if (again) {
+                    again = false;
+                    sitemapsRead();
+                }
             }
         }
     }

@@ -211,6 +211,39 @@ public abstract class CountCubeContract {
         }
     }
 
+    /** A sitemaps' read said to the cube by sitemap has it counted at the new reads before any view asks for it. */
+    @Test
+    void aSitemapReadSaidToTheCubeBySitemapHasItCountedBeforeAViewAsks() throws Exception {
+        try (HitStore store = open()) {
+            SplittableRandom random = new SplittableRandom(41);
+            store.writer().append(urlHits(random, 2_000, 0));
+            store.writer().flush();
+            list(store, "/a/x");
+            KeptCube bySitemap = new KeptCube(store.reader(), 64L << 20, false, true, KeptCube.counter());
+            HitFilter listed = HitFilter.ERRORS.withInSitemap(true);
+            Snapshot now = store.reader().snapshot();
+            bySitemap.sitemapsRead();
+            awaitCounted(bySitemap);
+            assertThat(bySitemap.counts(listed, now, SitemapVersion.of(store.reader().sitemaps()))).as("counted when told").isNotNull();
+
+            list(store, "/b/", "/c");
+            bySitemap.sitemapsRead();
+            awaitCounted(bySitemap);
+            String after = SitemapVersion.of(store.reader().sitemaps());
+            assertThat(bySitemap.counts(listed, now, after)).as("counted again at the new reads, no view having asked").isNotNull();
+            assertThat(bySitemap.counts(listed, now, after).total()).isEqualTo(store.reader().minuteCounts(listed, now).total());
+            bySitemap.close();
+        }
+    }
+
+    /** Waits for {@code cube} to hold cells, asking it nothing else (a view would start its count). */
+    private static void awaitCounted(KeptCube cube) throws InterruptedException {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (cube.footprint().get(0) == 0 && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+    }
+
     /** Holds one sitemap listing, on each host {@link #urlHits} uses and on none, the URLs of {@code stems} it makes. */
     private static void list(HitStore store, String... stems) {
         try (var read = store.sitemaps().replacing("https://h1.example/sitemap.xml")) {

@@ -318,6 +318,11 @@ final class DuckDbHitReader implements HitReader {
         tallies.bySitemap(window, cells);
     }
 
+    /** As {@link #countBySitemap}, every hit joined with the listed numbers in SQL (the count before the function's; for tests). */
+    void countBySitemapJoined(HitWindow window, Consumer<dev.crawlerrors.store.MinuteCell> cells) {
+        tallies.bySitemapJoined(window, cells);
+    }
+
     @Override
     public List<DurationCount> countByDuration(HitFilter filter, HitWindow window) {
         return tallies.byDuration(filter, window);
@@ -326,6 +331,11 @@ final class DuckDbHitReader implements HitReader {
     @Override
     public void forEachUrl(HitFilter filter, HitWindow window, Consumer<UrlCount> urls) {
         tallies.forEachUrl(filter, window, urls);
+    }
+
+    /** The claims whose verdict as of {@code snapshot} is one of {@code shown}, as {@link #claims(Set, Snapshot)} writes them in SQL. */
+    DuckDbClaims.ClaimSet claimSet(Set<Verification> shown, Snapshot snapshot) {
+        return claims.select(shown, snapshot.verdicts());
     }
 
     /**

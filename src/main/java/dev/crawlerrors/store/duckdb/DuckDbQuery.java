@@ -100,6 +100,16 @@ final class DuckDbQuery implements AutoCloseable {
         }
     }
 
+    /** Something registered on the store's database (a function), which every connection of it then sees. */
+    interface Registration {
+        void register(DuckDBConnection connection) throws SQLException;
+    }
+
+    /** Registers {@code registration} through the connection the pool's are duplicated from (the same database, so theirs too). */
+    synchronized void register(Registration registration) throws SQLException {
+        registration.register(origin);
+    }
+
     /** Sets a statement's parameters; the connection makes what a parameter needs (an array). */
     private interface Binding {
         void bind(PreparedStatement st, Connection c) throws SQLException;
