@@ -100,7 +100,8 @@ final class DuckDbHitReader implements HitReader {
      * ({@link DuckDbUrlPrefixes}) read by number from the URL histories, which hold each hit's time,
      * status, claim and bot type: what DuckDB reads is the row groups of those numbers, not every
      * hit's URL. The hits after those the URLs cover are matched by their text, as before (the
-     * newest row groups only). Null when the URLs are not known (not read yet, too many), or the
+     * newest row groups only). Null when the URLs are not known (not read yet, too many, or more than
+     * {@link DuckDbUrlPrefixes#MOST_NUMBERS} for the prefix), or the
      * view asks what the histories do not hold (a URL shape, {@code in_sitemap}).
      */
     private MinuteCounts prefixCounts(HitFilter filter, Snapshot snapshot) {
