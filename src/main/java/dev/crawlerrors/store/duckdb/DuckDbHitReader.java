@@ -48,6 +48,7 @@ final class DuckDbHitReader implements HitReader {
     private final dev.crawlerrors.store.UrlStates urlStates;
     private final DuckDbSitemaps sitemaps;
     private final DuckDbListedHits listedHits;
+    private final DuckDbUrlPrefixes prefixes;
 
     DuckDbHitReader(DuckDbQuery query, DuckDbClaims claims, DuckDbHitWriter writer, dev.crawlerrors.store.UrlStates urlStates,
             DuckDbSitemaps sitemaps) {
@@ -58,6 +59,7 @@ final class DuckDbHitReader implements HitReader {
         this.claims = claims;
         this.writer = writer;
         this.tallies = new DuckDbTallies(query, this);
+        this.prefixes = new DuckDbUrlPrefixes(query, DuckDbUrlPrefixes.DEFAULT_BYTES);
     }
 
     @Override
@@ -82,11 +84,121 @@ final class DuckDbHitReader implements HitReader {
 
     @Override
     public MinuteCounts minuteCounts(HitFilter filter, Snapshot snapshot) {
+        MinuteCounts byNumber = prefixCounts(filter, snapshot);
+        if (byNumber != null) {
+            return byNumber;
+        }
         List<Object> params = new ArrayList<>();
         String sql = "SELECT " + MINUTE + ", count(*) FROM hits h WHERE " + DuckDbFilter.where(filter, params)
                 + " AND h.id <= ? AND " + claims(filter, snapshot) + " GROUP BY 1";
         params.add(snapshot.hits());
         return query.run(sql, params, DuckDbHitReader::counts);
+    }
+
+    /**
+     * The minute counts of a view with a URL prefix, from the hits of the URLs the prefix matches
+     * ({@link DuckDbUrlPrefixes}) read by number from the URL histories, which hold each hit's time,
+     * status, claim and bot type: what DuckDB reads is the row groups of those numbers, not every
+     * hit's URL. The hits after those the URLs cover are matched by their text, as before (the
+     * newest row groups only). Null when the URLs are not known (not read yet, too many, or more than
+     * {@link DuckDbUrlPrefixes#MOST_NUMBERS} for the prefix), or the
+     * view asks what the histories do not hold (a URL shape, {@code in_sitemap}).
+     */
+    private MinuteCounts prefixCounts(HitFilter filter, Snapshot snapshot) {
+        if (filter.urlPrefix() == null || filter.urlPattern() != null || filter.inSitemap() != null) {
+            return null;
+        }
+        DuckDbUrlPrefixes.Matches matches = prefixes.find(filter.host(), filter.urlPrefix(), snapshot.hits());
+        if (matches == null) {
+            return null;
+        }
+        long covered = Math.min(matches.coveredHits(), snapshot.hits());
+        Map<Long, Long> counts = new HashMap<>();
+        if (matches.numbers().length > 0) {
+            List<Object> params = new ArrayList<>();
+            String where = histories(filter, snapshot, covered, matches.numbers(), params);
+            List<Object> twice = new ArrayList<>(params);
+            twice.addAll(params);
+            query.run("SELECT m, count(*) FROM (SELECT t // 60000 AS m FROM url_log WHERE " + where
+                    + " UNION ALL SELECT t // 60000 AS m FROM url_tail WHERE " + where + ") GROUP BY 1", twice, rs -> add(rs, counts));
+        }
+        if (snapshot.hits() > covered) {
+            List<Object> params = new ArrayList<>();
+            String sql = "SELECT " + MINUTE + ", count(*) FROM hits h WHERE " + DuckDbFilter.where(filter, params)
+                    + " AND h.id > ? AND h.id <= ? AND " + claims(filter, snapshot) + " GROUP BY 1";
+            params.add(covered);
+            params.add(snapshot.hits());
+            query.run(sql, params, rs -> add(rs, counts));
+        }
+        long[] minutes = new long[counts.size()];
+        long[] perMinute = new long[counts.size()];
+        int n = 0;
+        for (Map.Entry<Long, Long> minute : counts.entrySet()) {
+            minutes[n] = minute.getKey();
+            perMinute[n++] = minute.getValue();
+        }
+        return MinuteCounts.of(minutes, perMinute);
+    }
+
+    /**
+     * The condition of {@code filter} on the URL histories' rows ({@code url_log}, {@code url_tail}:
+     * {@code k}, {@code t}, {@code i}, {@code s}, {@code c}, {@code b}) of the URLs {@code numbers}
+     * and the hits up to {@code covered}: as {@link DuckDbFilter#where} says it of the hits, the bot
+     * type by its place in {@link dev.crawlerrors.crawler.BotType} and the crawler by its claims.
+     */
+    private String histories(HitFilter filter, Snapshot snapshot, long covered, long[] numbers, List<Object> params) {
+        List<String> parts = new ArrayList<>();
+        if (numbers.length == 1) {
+            parts.add("k = ?"); // a constant: DuckDB reads only the row groups whose numbers hold it
+            params.add(numbers[0]);
+        } else {
+            parts.add("k IN (SELECT unnest(?))");
+            params.add(DuckDbQuery.Array.numbers(numbers));
+        }
+        parts.add("i <= ?");
+        params.add(covered);
+        List<String> status = new ArrayList<>();
+        for (dev.crawlerrors.store.StatusRange range : filter.effectiveStatuses()) {
+            if (range.low() == range.high()) {
+                status.add("s = ?");
+                params.add(range.low());
+            } else {
+                status.add("s BETWEEN ? AND ?");
+                params.add(range.low());
+                params.add(range.high());
+            }
+        }
+        parts.add("(" + String.join(" OR ", status) + ")");
+        if (!filter.botTypes().isEmpty() && !filter.everyBotType()) {
+            parts.add("b IN (" + places(filter.botTypes()) + ")");
+        }
+        if (!filter.hiddenBotTypes().isEmpty()) {
+            parts.add("b NOT IN (" + places(filter.hiddenBotTypes()) + ")");
+        }
+        if (!filter.crawlers().isEmpty()) {
+            parts.add("c IN (SELECT claim_id FROM verdicts WHERE crawler IN (" + DuckDbFilter.placeholders(filter.crawlers().size()) + "))");
+            params.addAll(filter.crawlers());
+        }
+        if (filter.from() != null) {
+            parts.add("t >= ?");
+            params.add(filter.from().toEpochMilli());
+        }
+        if (filter.to() != null) {
+            parts.add("t < ?");
+            params.add(filter.to().toEpochMilli());
+        }
+        parts.add(claims(filter, snapshot).replace("h.claim_id", "c"));
+        return String.join(" AND ", parts);
+    }
+
+    /** The places of {@code types} in {@link dev.crawlerrors.crawler.BotType}, as the histories keep a hit's type. */
+    private static String places(Set<dev.crawlerrors.crawler.BotType> types) {
+        return types.stream().map(t -> Integer.toString(t.ordinal())).collect(java.util.stream.Collectors.joining(", "));
+    }
+
+    /** The URLs kept in order for prefixes, and the bytes they take: for metrics. */
+    List<Long> prefixFootprint() {
+        return prefixes.footprint();
     }
 
     @Override
