@@ -28,6 +28,8 @@ import java.util.concurrent.Executors;
  * <pre>
  * java -Xmx512m -cp target/test-classes:target/crawl-errors.jar dev.crawlerrors.bench.SitemapReadBench URLS FILES DIR STORE|none [ROUNDS]
  * </pre>
+ *
+ * <p>The files are served on an ephemeral port, or on {@code -Dbench.port=PORT}.
  */
 public final class SitemapReadBench {
 
@@ -41,7 +43,7 @@ public final class SitemapReadBench {
         }
         Path dir = Path.of(args[2]);
         int rounds = args.length == 5 ? Integer.parseInt(args[4]) : 3;
-        HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), Integer.getInteger("bench.port", 0)), 0);
         server.setExecutor(Executors.newFixedThreadPool(2));
         server.createContext("/", exchange -> {
             Path file = dir.resolve(exchange.getRequestURI().getPath().substring(1));

@@ -3,42 +3,52 @@ package dev.crawlerrors.store.duckdb;
 import dev.crawlerrors.sitemap.SitemapUrl;
 import dev.crawlerrors.store.UrlKey;
 import dev.crawlerrors.text.Threads;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.duckdb.DuckDBAppender;
+import java.util.concurrent.atomic.AtomicLong;
 import org.duckdb.DuckDBConnection;
+import org.duckdb.DuckDBFunctions;
 
 /**
- * The rows of one sitemap read (each URL with its numbers, {@link UrlKey#number}), appended to
- * {@code sitemap_urls} on a thread of their own, a batch
- * at a time, while the reader goes on parsing: DuckDB's appender (encoding, chunks, compression)
- * costs about as much as the parse, so the two overlap instead of adding up. At most two batches
- * wait, so memory stays bounded however long the sitemap; an append that fails is said at the next
- * {@link #add} or at {@link #finish}. DuckDB's appender belongs to the thread that made it, so it is
- * made, used and closed on the appending thread alone.
+ * The rows of one sitemap read (each URL with its numbers, {@link UrlKey#number}), inserted into
+ * {@code sitemap_urls} on a thread of their own, a batch at a time, while the reader goes on
+ * parsing: the store's side (encoding, chunks, compression) costs about as much as the parse, so the
+ * two overlap instead of adding up. Each batch is one {@code INSERT ... SELECT} from a table function
+ * of this read ({@link DuckDbSitemapRowsSource}), which hands DuckDB a column of a chunk in one call
+ * where DuckDB's appender took a call a value. At most two batches wait, so memory stays bounded
+ * however long the sitemap; an insert that fails is said at the next {@link #add} or at
+ * {@link #finish}.
  */
 final class DuckDbSitemapRows {
 
-    private static final int BATCH = 4_096;
+    private static final int BATCH = 8_192;
+    /** Numbers the table functions: one a read, each under a name of its own, as a read may run beside another. */
+    private static final AtomicLong SOURCES = new AtomicLong();
 
-    private final String sitemap;
-    private final Future<DuckDBAppender> appender;
+    private final DuckDbSitemapRowsSource source = new DuckDbSitemapRowsSource();
+    private final PreparedStatement insert;
     private final ExecutorService thread = Executors.newSingleThreadExecutor(Threads.daemons("sitemap-rows"));
     private SitemapUrl[] batch = new SitemapUrl[BATCH];
     private int size;
     private Future<?> previous;
     private Future<?> last;
 
-    /** Opens the appender on {@code connection}, whose transaction began with a statement (the appender joins it only then). */
+    /**
+     * Registers the read's table function on {@code connection} and prepares the insert from it.
+     * Called before the read's transaction begins: a function registered in a transaction goes
+     * with it when it rolls back.
+     */
     DuckDbSitemapRows(String sitemap, DuckDBConnection connection) throws SQLException {
-        this.sitemap = sitemap;
-        this.appender = thread.submit(() -> connection.createAppender(DuckDBConnection.DEFAULT_SCHEMA, "sitemap_urls"));
+        String function = "crawl_errors_sitemap_rows_" + SOURCES.incrementAndGet();
         try {
-            await(appender);
-        } catch (SQLException e) {
+            DuckDBFunctions.tableFunction().withName(function).withFunction(source).register(connection);
+            insert = connection.prepareStatement("INSERT INTO sitemap_urls SELECT ?, host, target, k, any_k FROM " + function + "()");
+            insert.setString(1, sitemap);
+        } catch (SQLException | RuntimeException e) {
             thread.shutdownNow();
             throw e;
         }
@@ -52,7 +62,7 @@ final class DuckDbSitemapRows {
         }
     }
 
-    /** Appends what is queued, waits for every batch and closes the appender: the transaction may then commit. */
+    /** Inserts what is queued, waits for every batch and closes the statement: the transaction may then commit. */
     void finish() throws SQLException {
         if (size > 0) {
             handOver();
@@ -65,7 +75,7 @@ final class DuckDbSitemapRows {
         }
     }
 
-    /** Closes the appender after what was handed over (the read is dropped, or was finished). */
+    /** Closes the statement after what was handed over (the read is dropped, or was finished). */
     void close() throws SQLException {
         if (thread.isShutdown()) {
             return;
@@ -73,7 +83,7 @@ final class DuckDbSitemapRows {
         previous = null;
         last = null;
         Future<?> closed = thread.submit(() -> {
-            appender.get().close();
+            insert.close();
             return null;
         });
         thread.shutdown();
@@ -86,12 +96,12 @@ final class DuckDbSitemapRows {
         int n = size;
         previous = last;
         last = thread.submit(() -> {
-            DuckDBAppender rows = appender.get();
-            for (int i = 0; i < n; i++) {
-                String host = full[i].host();
-                String target = full[i].target();
-                rows.beginRow().append(sitemap).append(host).append(target).append(UrlKey.number(host, target))
-                        .append(UrlKey.number("", target)).endRow();
+            source.urls = full;
+            source.size = n;
+            try {
+                insert.execute();
+            } finally {
+                source.urls = null;
             }
             return null;
         });

@@ -85,7 +85,7 @@ final class DuckDbSitemaps implements SitemapStore, AutoCloseable {
         }
     }
 
-    /** One read being written: a transaction on its own connection, the URLs through an appender on a thread of its own. */
+    /** One read being written: a transaction on its own connection, the URLs inserted on a thread of their own. */
     private final class Write implements SitemapWrite {
         private final String sitemap;
         private final DuckDBConnection own;
@@ -97,12 +97,12 @@ final class DuckDbSitemaps implements SitemapStore, AutoCloseable {
             this.sitemap = sitemap;
             this.own = own;
             try {
+                rows = new DuckDbSitemapRows(sitemap, own); // its function registered outside the transaction
                 own.setAutoCommit(false);
                 try (PreparedStatement delete = own.prepareStatement("DELETE FROM sitemap_urls WHERE sitemap = ?")) {
                     delete.setString(1, sitemap);
-                    delete.execute(); // a statement first: the Appender joins the open transaction only once one began it
+                    delete.execute();
                 }
-                rows = new DuckDbSitemapRows(sitemap, own);
             } catch (SQLException | RuntimeException e) {
                 own.close();
                 throw e;
