@@ -68,6 +68,17 @@ public final class FollowProgress implements AutoCloseable {
         }
     }
 
+    /** {@code hits} crawler hits were committed, {@code errorHits} of them errors ({@link CommittedHits}). */
+    synchronized void committed(long hits, long errorHits) {
+        crawlerHits += hits;
+        this.errorHits += errorHits;
+    }
+
+    /** The crawler hits stored since the start, those not said yet among them. */
+    synchronized long crawlerHitsStored() {
+        return totalCrawlerHits + crawlerHits;
+    }
+
     /** Says what was read since the last tick, if anything was, and starts counting afresh. */
     synchronized void tick() {
         long now = nanoTime.getAsLong();

@@ -6,6 +6,12 @@ import dev.crawlerrors.ingest.format.FormatChooser;
 import dev.crawlerrors.ingest.source.LogFiles;
 import dev.crawlerrors.ingest.source.LogFollower;
 import dev.crawlerrors.ingest.source.LogReader;
+import dev.crawlerrors.store.HitWriter;
+import dev.crawlerrors.store.PositionMovedException;
+import dev.crawlerrors.store.SignatureStore;
+import dev.crawlerrors.store.SitemapStore;
+import dev.crawlerrors.store.StoreHealth;
+import dev.crawlerrors.store.VerdictStore;
 import dev.crawlerrors.store.WritableStore;
 import dev.crawlerrors.text.Failures;
 import dev.crawlerrors.text.Threads;
@@ -63,10 +69,48 @@ public final class FollowedLogs implements LiveSource {
     /** As above, the hits of logs that record no host stored on {@code siteHost} ({@code --host}; null: hostless). */
     public FollowedLogs(List<Path> paths, FormatChooser formats, WritableStore store, CrawlerIdentifier identifier, CrawlerVerifier verifier,
             String siteHost, Consumer<String> notices) {
-        this.recorder = new HitRecorder(store.writer(), store.signatures(), store.verdicts(), identifier, verifier);
-        recorder.siteHost(siteHost);
         this.notices = notices;
         this.progress = new FollowProgress(notices);
+        // the hits progress says are stored are those the store committed, not those it took and then refused
+        HitWriter writer = new CommittedHits(store.writer(), progress::committed);
+        this.recorder = new HitRecorder(writer, store.signatures(), store.verdicts(), identifier, verifier);
+        recorder.siteHost(siteHost);
+        WritableStore counted = new WritableStore() {
+            @Override
+            public HitWriter writer() {
+                return writer;
+            }
+
+            @Override
+            public VerdictStore verdicts() {
+                return store.verdicts();
+            }
+
+            @Override
+            public StoreHealth health() {
+                return store.health();
+            }
+
+            @Override
+            public SignatureStore signatures() {
+                return store.signatures();
+            }
+
+            @Override
+            public SitemapStore sitemaps() {
+                return store.sitemaps();
+            }
+
+            @Override
+            public String describe() {
+                return store.describe();
+            }
+
+            @Override
+            public void close() {
+                // the store is the caller's
+            }
+        };
         this.reader = new LogReader(formats, PARSER_THREADS);
         List<Path> files = new ArrayList<>();
         List<String> named = new ArrayList<>();
@@ -81,8 +125,7 @@ public final class FollowedLogs implements LiveSource {
         files.forEach(file -> alone.add(file.toAbsolutePath().normalize()));
         for (String pattern : named) {
             // an import's reading of its own (formats detected once per family), telling progress what it stored
-            LogImport importer = new LogImport(store, identifier, verifier, formats).onHost(siteHost);
-            importer.onStored(progress::stored);
+            LogImport importer = new LogImport(counted, identifier, verifier, formats).onHost(siteHost);
             LogReader patternReader = importer.reader(PARSER_THREADS);
             patternReaders.add(patternReader);
             patternsLastRead.put(pattern, System.currentTimeMillis());
@@ -94,9 +137,22 @@ public final class FollowedLogs implements LiveSource {
             }, notices));
         }
         this.follower = new LogFollower(files, reader, formats, identifier, store.writer()::imported,
-                (hits, from, through) -> progress.stored(recorder.record(hits, from, through)),
+                (hits, from, through) -> {
+                    try {
+                        recorder.record(hits, from, through);
+                    } catch (PositionMovedException refused) {
+                        // what was appended before the refused lines stands: committed now, so that
+                        // progress says it now rather than with the file's next lines
+                        try {
+                            writer.flush();
+                        } catch (RuntimeException e) {
+                            refused.addSuppressed(e);
+                        }
+                        throw refused;
+                    }
+                },
                 counts -> {
-                    store.writer().flush();
+                    writer.flush();
                     progress.read(counts.linesRead(), counts.linesBad());
                 }, notices);
     }
@@ -167,6 +223,11 @@ public final class FollowedLogs implements LiveSource {
             }
         }
         return new LogFollower.FollowStatus(name, 0, 0, 0);
+    }
+
+    /** What says how following is going (tests). */
+    FollowProgress progress() {
+        return progress;
     }
 
     /** Looks at every file, directory and glob once, on the caller's thread (tests). */
