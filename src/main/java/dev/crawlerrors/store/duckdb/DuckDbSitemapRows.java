@@ -5,6 +5,7 @@ import dev.crawlerrors.store.UrlKey;
 import dev.crawlerrors.text.Threads;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.util.ArrayDeque;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -26,10 +27,49 @@ import org.duckdb.DuckDBFunctions;
 final class DuckDbSitemapRows {
 
     private static final int BATCH = 8_192;
-    /** Numbers the table functions: one a read, each under a name of its own, as a read may run beside another. */
+    /** Numbers the table functions: each under a name of its own, as a read may run beside another. */
     private static final AtomicLong SOURCES = new AtomicLong();
 
-    private final DuckDbSitemapRowsSource source = new DuckDbSitemapRowsSource();
+    /** A table function registered on the store's database (its system catalog: every connection sees it), used by one read at a time. */
+    record Function(String name, DuckDbSitemapRowsSource source) {
+    }
+
+    /**
+     * The store's table functions for reads: a read takes a free one, or registers one when none is
+     * free, and gives it back when it is done. A registered function stays in DuckDB's catalog until
+     * the store closes, so the catalog holds as many as reads ever ran at once, not one a read (a
+     * serve that re-reads 20 sitemaps an hour would otherwise add some 175,000 a year).
+     */
+    static final class Functions {
+        private final ArrayDeque<Function> free = new ArrayDeque<>();
+        private int registered;
+
+        /** Called before the read's transaction begins: a function registered in a transaction goes with it when it rolls back. */
+        synchronized Function take(DuckDBConnection connection) throws SQLException {
+            Function function = free.poll();
+            if (function != null) {
+                return function;
+            }
+            function = new Function("crawl_errors_sitemap_rows_" + SOURCES.incrementAndGet(), new DuckDbSitemapRowsSource());
+            DuckDBFunctions.tableFunction().withName(function.name()).withFunction(function.source()).register(connection);
+            registered++;
+            return function;
+        }
+
+        synchronized void give(Function function) {
+            function.source().urls = null;
+            free.push(function);
+        }
+
+        /** How many were registered since the store opened. */
+        synchronized int registered() {
+            return registered;
+        }
+    }
+
+    private final Functions functions;
+    private final Function function;
+    private final DuckDbSitemapRowsSource source;
     private final PreparedStatement insert;
     private final ExecutorService thread = Executors.newSingleThreadExecutor(Threads.daemons("sitemap-rows"));
     private SitemapUrl[] batch = new SitemapUrl[BATCH];
@@ -38,20 +78,31 @@ final class DuckDbSitemapRows {
     private Future<?> last;
 
     /**
-     * Registers the read's table function on {@code connection} and prepares the insert from it.
-     * Called before the read's transaction begins: a function registered in a transaction goes
-     * with it when it rolls back.
+     * Takes a table function of the store's ({@code functions}, registering one on {@code connection}
+     * when none is free) and prepares the insert from it. Called before the read's transaction
+     * begins: a function registered in a transaction goes with it when it rolls back.
      */
-    DuckDbSitemapRows(String sitemap, DuckDBConnection connection) throws SQLException {
-        String function = "crawl_errors_sitemap_rows_" + SOURCES.incrementAndGet();
+    DuckDbSitemapRows(String sitemap, DuckDBConnection connection, Functions functions) throws SQLException {
+        this.functions = functions;
+        Function taken = null;
+        PreparedStatement prepared = null;
         try {
-            DuckDBFunctions.tableFunction().withName(function).withFunction(source).register(connection);
-            insert = connection.prepareStatement("INSERT INTO sitemap_urls SELECT ?, host, target, k, any_k FROM " + function + "()");
-            insert.setString(1, sitemap);
+            taken = functions.take(connection);
+            prepared = connection.prepareStatement("INSERT INTO sitemap_urls SELECT ?, host, target, k, any_k FROM " + taken.name() + "()");
+            prepared.setString(1, sitemap);
         } catch (SQLException | RuntimeException e) {
             thread.shutdownNow();
+            if (prepared != null) {
+                prepared.close();
+            }
+            if (taken != null) {
+                functions.give(taken);
+            }
             throw e;
         }
+        function = taken;
+        source = taken.source();
+        insert = prepared;
     }
 
     /** Queues one row; hands a full batch to the appending thread, after waiting for the one before the last. */
@@ -87,7 +138,12 @@ final class DuckDbSitemapRows {
             return null;
         });
         thread.shutdown();
-        await(closed);
+        try {
+            await(closed);
+        } finally {
+            // every batch was awaited or dropped, and the statement is closed: the next read may use it
+            functions.give(function);
+        }
     }
 
     private void handOver() throws SQLException {

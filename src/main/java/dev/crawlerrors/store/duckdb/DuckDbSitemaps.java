@@ -59,6 +59,8 @@ final class DuckDbSitemaps implements SitemapStore, AutoCloseable {
     private final DuckDbFailures failures;
     /** Reads committed since the store opened: what the copy of the listed numbers was read at. */
     private final AtomicLong reads = new AtomicLong();
+    /** The table functions reads insert their rows from: as many as reads ever ran at once. */
+    private final DuckDbSitemapRows.Functions functions = new DuckDbSitemapRows.Functions();
     private long readsKept = -1;
     private long[] numbers;
 
@@ -97,7 +99,7 @@ final class DuckDbSitemaps implements SitemapStore, AutoCloseable {
             this.sitemap = sitemap;
             this.own = own;
             try {
-                rows = new DuckDbSitemapRows(sitemap, own); // its function registered outside the transaction
+                rows = new DuckDbSitemapRows(sitemap, own, functions); // its function registered outside the transaction
                 own.setAutoCommit(false);
                 try (PreparedStatement delete = own.prepareStatement("DELETE FROM sitemap_urls WHERE sitemap = ?")) {
                     delete.setString(1, sitemap);
@@ -149,6 +151,11 @@ final class DuckDbSitemaps implements SitemapStore, AutoCloseable {
                 throw failures.of("cannot drop the unfinished read of sitemap " + sitemap, e);
             }
         }
+    }
+
+    /** How many table functions the reads registered since the store opened (one a read at a time, not one a read). */
+    int functionsRegistered() {
+        return functions.registered();
     }
 
     /** How many reads were committed since the store opened: a new count, new listed URLs. */

@@ -92,6 +92,43 @@ class DuckDbSitemapMatchTest extends SitemapMatchContract {
         assertThat(kept).containsExactlyElementsOf(expected);
     }
 
+    @Test
+    void readsOneAfterAnotherAndTwoAtOnceRegisterNoMoreFunctionsThanRanAtOnce() throws Exception {
+        Path file = dir.resolve("functions.duckdb");
+        try (DuckDbHitStore store = DuckDbHitStore.open(file)) {
+            DuckDbSitemaps sitemaps = (DuckDbSitemaps) store.sitemaps();
+            for (int round = 0; round < 30; round++) {
+                try (SitemapWrite read = sitemaps.replacing("streets-" + (round % 3))) {
+                    for (int i = 0; i <= round * 500; i++) {
+                        read.add(new SitemapUrl("www.example.be", "/r" + round + "/" + i));
+                    }
+                    if (round % 5 == 4) {
+                        continue; // dropped: its function is free again too
+                    }
+                    read.commit(Instant.parse("2025-05-14T09:00:00Z").plusSeconds(round));
+                }
+            }
+            assertThat(sitemaps.functionsRegistered()).as("thirty reads, one at a time").isEqualTo(1);
+            try (SitemapWrite first = sitemaps.replacing("a"); SitemapWrite second = sitemaps.replacing("b")) {
+                first.add(new SitemapUrl("www.example.be", "/a"));
+                second.add(new SitemapUrl("www.example.be", "/b"));
+                first.commit(Instant.parse("2025-05-14T10:00:00Z"));
+                second.commit(Instant.parse("2025-05-14T10:00:00Z"));
+            }
+            assertThat(sitemaps.functionsRegistered()).as("two reads at once").isEqualTo(2);
+        }
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + file); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT sitemap, count(*), min(target), max(target) FROM sitemap_urls GROUP BY sitemap ORDER BY sitemap")) {
+            List<String> held = new ArrayList<>();
+            while (rs.next()) {
+                held.add(rs.getString(1) + " " + rs.getLong(2) + " " + rs.getString(3) + " " + rs.getString(4));
+            }
+            // each name's last committed read: rounds 27 (streets-0), 28 (streets-1) and 26 (streets-2; 29 was dropped)
+            assertThat(held).containsExactly("a 1 /a /a", "b 1 /b /b",
+                    "streets-0 13501 /r27/0 /r27/9999", "streets-1 14001 /r28/0 /r28/9999", "streets-2 13001 /r26/0 /r26/9999");
+        }
+    }
+
     private static String row(String sitemap, String host, String target, long k, long anyK) {
         return sitemap + " " + host + " " + target + " " + k + " " + anyK;
     }
