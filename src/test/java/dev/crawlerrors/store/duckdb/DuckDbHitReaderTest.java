@@ -160,4 +160,45 @@ class DuckDbHitReaderTest {
             assertThat(all).extracting(UrlCount::url, UrlCount::hits).containsExactlyInAnyOrder(tuple("/gone", 2L), tuple("/down", 1L));
         }
     }
+
+    @Test
+    void readsTheSpoofedViewOfManyClaimsExactlyWhenItIsAFewOfTheHits() {
+        // 150 spoofed addresses (more claims than a statement lists), one hit in 21: the view's pages
+        // are read with the claims' condition in the statement, and must equal the hits themselves
+        try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
+            Verdict spoofed = new Verdict(Verification.spoofed, "claims Googlebot; not in any list");
+            Instant start = Instant.parse("2025-05-14T00:00:00Z");
+            List<CrawlerHit> hits = new ArrayList<>();
+            List<String> spoofedUrls = new ArrayList<>();
+            for (int i = 0; i < 150 * 21; i++) {
+                String time = start.plusSeconds(7L * i).toString();
+                if (i % 21 == 10) {
+                    int address = i / 21;
+                    hits.add(hit(time, "203.0.113." + (address % 250) + (address < 250 ? "" : "0"), "/fake" + address, 404, spoofed));
+                    spoofedUrls.add(0, "/fake" + address);
+                } else {
+                    hits.add(hit(time, "66.249.66." + (i % 20), "/real" + i, 404, VERIFIED));
+                }
+            }
+            store.writer().append(hits);
+            HitFilter onlySpoofed = new HitFilter(List.of(), Set.of(), Set.of(Verification.spoofed), null, null, null, null);
+            Snapshot before = store.reader().snapshot();
+            for (int address = 0; address < 10; address++) {
+                store.verdicts().update("203.0.113." + address, GOOGLEBOT.name(), VERIFIED);
+            }
+            Snapshot after = store.reader().snapshot();
+
+            assertThat(store.reader().minuteCounts(onlySpoofed, before).total()).isEqualTo(150);
+            assertThat(store.reader().rows(onlySpoofed, before, Long.MIN_VALUE, Long.MAX_VALUE, 0, 100)).extracting(StoredHit::url)
+                    .containsExactlyElementsOf(spoofedUrls.subList(0, 100));
+            assertThat(store.reader().rows(onlySpoofed, before, Long.MIN_VALUE, Long.MAX_VALUE, 100, 100)).extracting(StoredHit::url)
+                    .containsExactlyElementsOf(spoofedUrls.subList(100, 150));
+            List<String> stillSpoofed = spoofedUrls.subList(0, 140);
+            assertThat(store.reader().minuteCounts(onlySpoofed, after).total()).as("ten addresses verified since").isEqualTo(140);
+            assertThat(store.reader().rows(onlySpoofed, after, Long.MIN_VALUE, Long.MAX_VALUE, 90, 100)).extracting(StoredHit::url)
+                    .containsExactlyElementsOf(stillSpoofed.subList(90, 140));
+            assertThat(store.reader().rows(onlySpoofed, before, Long.MIN_VALUE, Long.MAX_VALUE, 140, 100)).as("the snapshot before, again")
+                    .extracting(StoredHit::url).containsExactlyElementsOf(spoofedUrls.subList(140, 150));
+        }
+    }
 }
