@@ -119,7 +119,7 @@ final class ServeCommand implements Callable<Integer> {
             started.add(opened);
             // its newest hits read beside the server's start: a damaged store is refused before serve says it serves
             CheckBeside newestRead = CheckBeside.start("store-check-newest", opened.health()::checkNewest);
-            // every hit a source or an import stores is counted for /metrics and the alerts as it is stored
+            // every hit a source or an import stores is counted for /metrics and the alerts once the store committed it
             Function<String, String> familyOf = name -> catalog.crawler(name).map(Crawler::family).orElse(Crawler.OTHER_FAMILY);
             HitMeters hitMeters = new HitMeters();
             if (alertSettings != null) {

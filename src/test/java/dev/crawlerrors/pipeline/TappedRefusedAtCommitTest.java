@@ -1,0 +1,193 @@
+package dev.crawlerrors.pipeline;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.crawlerrors.ClickHouseTest;
+import dev.crawlerrors.alert.HitMeters;
+import dev.crawlerrors.crawler.CrawlerCatalog;
+import dev.crawlerrors.crawler.CrawlerIdentifier;
+import dev.crawlerrors.crawler.verify.CrawlerVerifier;
+import dev.crawlerrors.crawler.verify.IpRangeSource;
+import dev.crawlerrors.crawler.verify.IpRangeVerifier;
+import dev.crawlerrors.ingest.SampleLogs;
+import dev.crawlerrors.ingest.format.NamedFormats;
+import dev.crawlerrors.store.HitFilter;
+import dev.crawlerrors.store.HitStore;
+import dev.crawlerrors.store.HitWriter;
+import dev.crawlerrors.store.StoredHit;
+import dev.crawlerrors.store.TappedStore;
+import dev.crawlerrors.store.WritableStore;
+import dev.crawlerrors.store.clickhouse.ClickHouseHitStore;
+import dev.crawlerrors.store.clickhouse.ClickHouseSettings;
+import dev.crawlerrors.store.clickhouse.ClickHouseTestCluster;
+import dev.crawlerrors.store.duckdb.DuckDbHitStore;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * {@code serve}'s counters at /metrics (and its alerts, fed by the same tap) beside a second writer:
+ * {@code serve --follow} of a log through the store serve taps ({@link TappedStore}), an import of
+ * the same log beside it once the follower's first chunk is committed. The store refuses the
+ * follower's next chunks (DuckDB as they are appended, ClickHouse as they are committed, told at a
+ * later append or at the flush); the counters say the hits the follower's writes committed, which
+ * its progress says and which, with the import's, add up to one import of the log alone.
+ */
+@ClickHouseTest
+class TappedRefusedAtCommitTest {
+
+    /** Some seven of the reader's chunks. */
+    private static final int LINES = 40_000;
+
+    @TempDir
+    Path dir;
+
+    enum Engine { DUCKDB, CLICKHOUSE }
+
+    private final List<HitStore> opened = new ArrayList<>();
+    private final List<String> notices = Collections.synchronizedList(new ArrayList<>());
+    private final CrawlerCatalog catalog = CrawlerCatalog.builtIn();
+    private CrawlerVerifier verifier;
+    private FollowedLogs followed;
+
+    @AfterEach
+    void tearDown() {
+        if (followed != null) {
+            followed.close();
+        }
+        if (verifier != null) {
+            verifier.close();
+        }
+        opened.forEach(HitStore::close);
+    }
+
+    /** A store of {@code engine}; {@code name} a new one (a file, a database), or another process's of that one. */
+    private HitStore open(Engine engine, String name) {
+        HitStore store = engine == Engine.DUCKDB ? DuckDbHitStore.open(dir.resolve(name + ".duckdb"))
+                : ClickHouseHitStore.open(ClickHouseTestCluster.twoShards().location(name),
+                        ClickHouseSettings.IMPORT);
+        opened.add(store);
+        return store;
+    }
+
+    private static String database(Engine engine, String prefix) {
+        return engine == Engine.DUCKDB ? prefix : ClickHouseTestCluster.database(prefix);
+    }
+
+    private Path log(Path in) throws IOException {
+        Files.createDirectories(in);
+        Path log = in.resolve("access.log");
+        try (BufferedWriter out = Files.newBufferedWriter(log, StandardCharsets.UTF_8)) {
+            for (int i = 1; i <= LINES; i++) {
+                out.write(SampleLogs.line(i));
+            }
+        }
+        return log;
+    }
+
+    private LogImport importInto(WritableStore into) {
+        return new LogImport(into, new CrawlerIdentifier(catalog), verifier);
+    }
+
+    /** {@code store} as the follower sees it: after its first chunk is appended, that is committed and {@code other} runs. */
+    private static WritableStore follower(HitStore store, Runnable other) {
+        AtomicInteger appends = new AtomicInteger();
+        HitWriter real = store.writer();
+        HitWriter writer = (HitWriter) Proxy.newProxyInstance(HitWriter.class.getClassLoader(), new Class<?>[] {HitWriter.class},
+                (proxy, method, args) -> {
+                    boolean positioned = method.getName().equals("append") && args != null && args.length == 3
+                            && !((List<?>) args[0]).isEmpty();
+                    Object result = delegate(method, real, args);
+                    if (positioned && appends.incrementAndGet() == 1) {
+                        real.flush();
+                        other.run();
+                    }
+                    return result;
+                });
+        return (WritableStore) Proxy.newProxyInstance(WritableStore.class.getClassLoader(), new Class<?>[] {WritableStore.class},
+                (proxy, method, args) -> method.getName().equals("writer") ? writer : delegate(method, store, args));
+    }
+
+    private static Object delegate(Method method, Object to, Object[] args) throws Throwable {
+        try {
+            return method.invoke(to, args);
+        } catch (InvocationTargetException e) {
+            throw e.getCause();
+        }
+    }
+
+    private static Map<String, Integer> storedUrls(HitStore store) {
+        store.writer().flush();
+        Map<String, Integer> urls = new HashMap<>();
+        store.reader().forEach(HitFilter.ERRORS, (StoredHit hit) -> urls.merge(hit.url(), 1, Integer::sum));
+        return urls;
+    }
+
+    private static double counted(SimpleMeterRegistry registry, String name) {
+        return registry.find(name).functionCounters().stream().mapToDouble(FunctionCounter::count).sum();
+    }
+
+    @ParameterizedTest
+    @CsvSource({"DUCKDB, false", "CLICKHOUSE, false", "DUCKDB, true", "CLICKHOUSE, true"})
+    void theCountersSayTheHitsTheStoreCommitted(Engine engine, boolean directory) throws Exception {
+        verifier = new CrawlerVerifier(new IpRangeVerifier(catalog, IpRangeSource.parse(SampleLogs.ipRanges(dir).toString())), null);
+        Path logs = dir.resolve("logs");
+        Path log = log(logs);
+        HitStore alone = open(engine, database(engine, "alone"));
+        ImportSummary clean = importInto(alone).run(List.of(log.toString()), ImportListener.Factory.NONE);
+
+        String db = database(engine, "tapped_and_import");
+        HitStore store = open(engine, db);
+        // ClickHouse: a store each, as two processes have; DuckDB: one store in one process
+        HitStore followerStore = engine == Engine.DUCKDB ? store : open(engine, db);
+        HitMeters meters = new HitMeters();
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        meters.bindTo(registry);
+        List<Long> tapped = Collections.synchronizedList(new ArrayList<>());
+        // as serve taps its store: the follower writes through it
+        TappedStore served = new TappedStore(followerStore, hits -> {
+            meters.stored(hits);
+            tapped.add((long) hits.size());
+        });
+        ImportSummary[] other = new ImportSummary[1];
+        Runnable importer = () -> {
+            try {
+                other[0] = importInto(store).run(List.of(log.toString()), ImportListener.Factory.NONE);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        };
+        followed = new FollowedLogs(List.of(directory ? logs : log), NamedFormats.chooser("auto", notices::add),
+                follower(served, importer), new CrawlerIdentifier(catalog), verifier, notices::add);
+        followed.pollOnce();
+        followed.pollOnce();
+
+        assertThat(other[0]).as("the import beside the follower ran; %s", notices).isNotNull();
+        assertThat(other[0].succeeded()).isTrue();
+        assertThat(storedUrls(store)).as("what the two stored").isEqualTo(storedUrls(alone));
+        long followerHits = followed.progress().crawlerHitsStored();
+        assertThat(followerHits + other[0].crawlerHits()).as("said stored by the follower and by the import; %s", notices)
+                .isEqualTo(clean.crawlerHits());
+        long told = tapped.stream().mapToLong(Long::longValue).sum();
+        assertThat(told).as("the hits the tap was told; %s", notices).isPositive().isEqualTo(followerHits);
+        assertThat(counted(registry, "crawl_errors_crawler_hits")).as("crawl_errors_crawler_hits at /metrics; %s", notices)
+                .isEqualTo((double) followerHits);
+    }
+}
