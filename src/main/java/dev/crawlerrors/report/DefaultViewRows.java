@@ -28,7 +28,9 @@ import java.util.concurrent.TimeUnit;
  * from the store as before ({@code null} from {@link #page}). It sits above {@link HitReader}:
  * every engine's pages come from it alike.
  *
- * <p>A row takes {@value #ROW_BYTES} bytes and its URL's: its number and time as longs, its URL's place
+ * <p>A row takes {@value #ROW_BYTES} bytes and its URL's: its number as an int, its time as an int of
+ * milliseconds behind the newest of its block of 64 rows (a store of two billion hits, or so sparse
+ * that 64 rows span 24 days, is not copied), its URL's place
  * in chunks of the URLs' bytes (Latin-1, 22 bytes a URL in the benchmarks' stores, where most URLs
  * differ), its IP as a number into a dictionary of them, its duration as an int of thousandths of a millisecond where that
  * gives the same double back (else a number into a list of the others), and every other field
@@ -44,8 +46,10 @@ import java.util.concurrent.TimeUnit;
  */
 final class DefaultViewRows {
 
-    /** Bytes a row takes in the columns, besides the dictionaries. */
-    static final int ROW_BYTES = 8 + 8 + 4 + 4 + 4 + 4;
+    /** Bytes a row takes in the columns besides its URL's and the dictionaries: six ints and its share of its block's time. */
+    static final int ROW_BYTES = 6 * 4 + 1;
+    /** Rows whose times are kept as milliseconds behind their block's first (newest) row's. */
+    private static final int BLOCK_BITS = 6;
     /** Rest after a copy, as a multiple of its duration, before the next one may start. */
     static final int REST_FACTOR = 4;
     /** A text in a dictionary: the string and its array's headers, the map's entry while copying. */
@@ -64,12 +68,12 @@ final class DefaultViewRows {
     }
 
     /** The rows of one snapshot, newest first (ties by number, descending), as the view's pages list them. */
-    private record Columns(Snapshot at, int size, long[] ids, long[] millis, int[] urls, int[] ips, int[] kinds, int[] durations,
+    private record Columns(Snapshot at, int size, int[] ids, long[] blockMillis, int[] millis, int[] urls, int[] ips, int[] kinds, int[] durations,
             byte[][] urlChunks, String[] ipTexts, Kind[] kindTable, double[] oddDurations, long bytes) {
 
         StoredHit hit(int i) {
             Kind kind = kindTable[kinds[i]];
-            return new StoredHit(ids[i], millis[i], kind.offsetMinutes(), ipTexts[ips[i]], kind.method(), url(urls[i]), kind.status(),
+            return new StoredHit(ids[i], blockMillis[i >>> BLOCK_BITS] - millis[i], kind.offsetMinutes(), ipTexts[ips[i]], kind.method(), url(urls[i]), kind.status(),
                     duration(durations[i]), kind.crawler(), kind.botType(), kind.verification(), kind.reason(), kind.userAgent(), kind.host());
         }
 
@@ -212,8 +216,9 @@ final class DefaultViewRows {
         private final Snapshot at;
         private final int size;
         private final long budget;
-        private final long[] ids;
-        private final long[] millis;
+        private final int[] ids;
+        private final long[] blockMillis;
+        private final int[] millis;
         private final int[] urls;
         private final int[] ips;
         private final int[] kinds;
@@ -235,8 +240,9 @@ final class DefaultViewRows {
             this.at = at;
             this.size = size;
             this.budget = budget;
-            this.ids = new long[size];
-            this.millis = new long[size];
+            this.ids = new int[size];
+            this.blockMillis = new long[(size >>> BLOCK_BITS) + 1];
+            this.millis = new int[size];
             this.urls = new int[size];
             this.ips = new int[size];
             this.kinds = new int[size];
@@ -249,8 +255,18 @@ final class DefaultViewRows {
                 throw new Abandoned(); // more rows than counted
             }
             int i = rows++;
-            ids[i] = hit.id();
-            millis[i] = hit.epochMillis();
+            if (hit.id() < 0 || hit.id() > Integer.MAX_VALUE) {
+                throw new Abandoned(); // a store of two billion hits: its pages are read from it
+            }
+            ids[i] = (int) hit.id();
+            if ((i & (1 << BLOCK_BITS) - 1) == 0) {
+                blockMillis[i >>> BLOCK_BITS] = hit.epochMillis();
+            }
+            long behind = blockMillis[i >>> BLOCK_BITS] - hit.epochMillis(); // rows come newest first
+            if (behind < 0 || behind > Integer.MAX_VALUE) {
+                throw new Abandoned(); // 64 rows over 24 days: a store this sparse is small, its pages cheap to read
+            }
+            millis[i] = (int) behind;
             urls[i] = url(hit.url());
             ips[i] = text(hit.ip(), ipNumbers, ipTexts);
             Kind kind = new Kind(hit.method(), hit.status(), hit.offsetMinutes(), hit.crawler(), hit.botType(), hit.verification(),
@@ -360,7 +376,7 @@ final class DefaultViewRows {
             if (rows != size) {
                 return null;
             }
-            return new Columns(at, size, ids, millis, urls, ips, kinds, durations, urlChunks.toArray(byte[][]::new),
+            return new Columns(at, size, ids, blockMillis, millis, urls, ips, kinds, durations, urlChunks.toArray(byte[][]::new),
                     ipTexts.toArray(String[]::new), kindTable.toArray(Kind[]::new), Arrays.copyOf(odd, oddSize), bytes);
         }
     }
