@@ -74,7 +74,7 @@ public final class CrawlErrorReport {
         this.uncountedFrom = config.uncountedFrom();
         this.newestRows = new NewestRows(store);
         this.pageRows = new KeptPageRows(store, config.indexBytes());
-        this.defaultRows = new DefaultViewRows(store, config.rowsBytes());
+        this.defaultRows = new DefaultViewRows(store, config.rowsBytes(), cube.counter());
         this.counts = new KeptCounts<>(store, ErrorCounts.counting(store, bucketMillis(config.zone())), KEPT_FILTERS, "report-counts");
         this.shapes = new KeptCounts<>(store, new KeptCounts.Counting<>() {
             @Override
@@ -333,12 +333,14 @@ public final class CrawlErrorReport {
      * Starts counting the count cube that filtered views are summed from, and what the default
      * view's patterns and overview are read from, in the background, so that their first request
      * finds them counted (on a large store the first count takes seconds; later ones add only the
-     * hits stored since).
+     * hits stored since); then copies the default view's rows into memory for its pages
+     * ({@link DefaultViewRows}), after the cubes, and again as the newest snapshot moves.
      */
     public void startCounting() {
         cube.start();
         HitFilter filter = HitFilter.ERRORS;
         Snapshot at = store.snapshot();
+        defaultRows.start(at, index.counts(filter, at, Duration.ZERO).orElse(null)); // queued behind the cubes
         counts.read(ErrorCounts.key(filter), at, Duration.ZERO, "start", kept -> Boolean.TRUE);
         shapes.read(filter, at, Duration.ZERO, "start", found -> Boolean.TRUE);
     }

@@ -5,7 +5,6 @@ import dev.crawlerrors.store.HitReader;
 import dev.crawlerrors.store.MinuteCounts;
 import dev.crawlerrors.store.Snapshot;
 import dev.crawlerrors.store.StoredHit;
-import dev.crawlerrors.text.Threads;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -13,9 +12,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Every row of the default view ({@link HitFilter#ERRORS}) at one snapshot, held in memory as
@@ -122,20 +118,27 @@ final class DefaultViewRows {
     /** The rows of a view found too large for the bound (a copy of at least as many is not tried); guarded by this. */
     private long tooManyRows = Long.MAX_VALUE;
     private volatile long lastCopyNanos;
+    /** Whether the report started its background counts ({@link #start}), and whether it closed; guarded by this. */
+    private boolean started;
+    private boolean closed;
 
-    /** @param budgetBytes the bytes the copy may take; 0 makes none */
-    DefaultViewRows(HitReader store, long budgetBytes) {
+    /**
+     * @param budgetBytes the bytes the copy may take; 0 makes none
+     * @param copier      the thread copies are made on, queued behind the count cubes' counts
+     *                    ({@link KeptCubes#counter}): a copy beside them slowed serve's first counts by half
+     *                    and its peak memory by 150 MiB on a 3M-hit store; its owner stops it
+     */
+    DefaultViewRows(HitReader store, long budgetBytes, ExecutorService copier) {
         this.store = store;
         this.budgetBytes = budgetBytes;
-        ThreadPoolExecutor copier = new ThreadPoolExecutor(1, 1, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), Threads.daemons("report-rows"));
-        copier.allowCoreThreadTimeOut(true); // a report not closed (tests, tools) leaves no idle thread behind
         this.copier = copier;
     }
 
     /**
      * The rows of page {@code page} (from 1) of {@code filter}'s view at {@code at}, whose counts are
      * {@code counts}, from memory; or null when the copy cannot answer it, the caller then reads the
-     * store. When {@code at} is the newest snapshot and the copy holds another, a copy of it is started.
+     * store. When {@code at} is the newest snapshot and the copy holds another, a copy of it is started
+     * (once {@link #start started}).
      */
     List<StoredHit> page(HitFilter filter, Snapshot at, MinuteCounts counts, int page, boolean newest) {
         if (budgetBytes <= 0 || !HitFilter.ERRORS.equals(filter)) {
@@ -157,10 +160,24 @@ final class DefaultViewRows {
         return null;
     }
 
+    /**
+     * From now on, copies the default view's rows of the newest snapshot, starting with {@code at}'s
+     * (whose counts are {@code counts}, null when not known yet). The report calls it once its count
+     * cubes' counts are queued, so that the first copy is made after them.
+     */
+    void start(Snapshot at, MinuteCounts counts) {
+        synchronized (this) {
+            started = true;
+        }
+        if (counts != null) {
+            startCopy(at, counts);
+        }
+    }
+
     private synchronized void startCopy(Snapshot at, MinuteCounts counts) {
         long rows = counts.total();
         Columns columns = held;
-        if (copying != null || (columns != null && columns.at().equals(at)) || rows >= tooManyRows || copier.isShutdown()
+        if (!started || closed || copying != null || (columns != null && columns.at().equals(at)) || rows >= tooManyRows || copier.isShutdown()
                 || System.nanoTime() - restUntil < 0) {
             return;
         }
@@ -398,13 +415,8 @@ final class DefaultViewRows {
         return lastCopyNanos;
     }
 
-    /** Stops copying, after the copy that is running, if any. */
-    void close() {
-        copier.shutdownNow();
-        try {
-            copier.awaitTermination(10, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+    /** Starts no more copies (the copier's owner stops the one running). */
+    synchronized void close() {
+        closed = true;
     }
 }

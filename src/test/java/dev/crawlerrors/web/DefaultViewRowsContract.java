@@ -68,6 +68,7 @@ public abstract class DefaultViewRowsContract {
                 store.writer().flush();
             }
             CrawlErrorReport memory = new CrawlErrorReport(store.reader(), ReportConfig.in(ZoneId.of("Europe/Brussels")));
+            memory.startCounting(); // as serve does: the cubes, then the copy
             CrawlErrorReport plain = new CrawlErrorReport(store.reader(),
                     ReportConfig.in(ZoneId.of("Europe/Brussels")).withIndexBytes(0).withRowsBytes(0));
             try (ReportServer held = ReportServer.start(memory, store.health(), ServerConfig.on("127.0.0.1", 0));
@@ -115,6 +116,7 @@ public abstract class DefaultViewRowsContract {
             // 0: not even 1 byte a row; 36: room for the rows' columns, not for their texts (most URLs are new)
             long bound = Math.max(1, errors * bytesPerRow);
             CrawlErrorReport small = new CrawlErrorReport(store.reader(), ReportConfig.in(ZoneId.of("UTC")).withRowsBytes(bound));
+            small.startCounting();
             try (ReportServer held = ReportServer.start(small, store.health(), ServerConfig.on("127.0.0.1", 0));
                     ReportServer read = ReportServer.start(plain, store.health(), ServerConfig.on("127.0.0.1", 0))) {
                 int pages = pages(read, "");
