@@ -24,9 +24,9 @@ import java.util.concurrent.ExecutorService;
  * from the store as before ({@code null} from {@link #page}). It sits above {@link HitReader}:
  * every engine's pages come from it alike.
  *
- * <p>A row takes {@value #ROW_BYTES} bytes and its URL's: its number as an int, its time as an int of
- * milliseconds behind the newest of its block of 64 rows (a store of two billion hits, or so sparse
- * that 64 rows span 24 days, is not copied), its URL's place
+ * <p>A row takes {@value #ROW_BYTES} bytes and its URL's: its number as an int (a long, 4 bytes more,
+ * where a number is past an int, as ClickHouse's are), its time as an int of milliseconds behind the
+ * newest of its block of 64 rows (a store so sparse that 64 rows span 24 days is not copied), its URL's place
  * in chunks of the URLs' bytes (Latin-1, 22 bytes a URL in the benchmarks' stores, where most URLs
  * differ), its IP as a number into a dictionary of them, its duration as an int of thousandths of a millisecond where that
  * gives the same double back (else a number into a list of the others), and every other field
@@ -64,12 +64,12 @@ final class DefaultViewRows {
     }
 
     /** The rows of one snapshot, newest first (ties by number, descending), as the view's pages list them. */
-    private record Columns(Snapshot at, int size, int[] ids, long[] blockMillis, int[] millis, int[] urls, int[] ips, int[] kinds, int[] durations,
-            byte[][] urlChunks, String[] ipTexts, Kind[] kindTable, double[] oddDurations, long bytes) {
+    private record Columns(Snapshot at, int size, int[] ids, long[] wideIds, long[] blockMillis, int[] millis, int[] urls, int[] ips,
+            int[] kinds, int[] durations, byte[][] urlChunks, String[] ipTexts, Kind[] kindTable, double[] oddDurations, long bytes) {
 
         StoredHit hit(int i) {
             Kind kind = kindTable[kinds[i]];
-            return new StoredHit(ids[i], blockMillis[i >>> BLOCK_BITS] - millis[i], kind.offsetMinutes(), ipTexts[ips[i]], kind.method(), url(urls[i]), kind.status(),
+            return new StoredHit(wideIds != null ? wideIds[i] : ids[i], blockMillis[i >>> BLOCK_BITS] - millis[i], kind.offsetMinutes(), ipTexts[ips[i]], kind.method(), url(urls[i]), kind.status(),
                     duration(durations[i]), kind.crawler(), kind.botType(), kind.verification(), kind.reason(), kind.userAgent(), kind.host());
         }
 
@@ -233,7 +233,8 @@ final class DefaultViewRows {
         private final Snapshot at;
         private final int size;
         private final long budget;
-        private final int[] ids;
+        private int[] ids;
+        private long[] wideIds;
         private final long[] blockMillis;
         private final int[] millis;
         private final int[] urls;
@@ -272,10 +273,21 @@ final class DefaultViewRows {
                 throw new Abandoned(); // more rows than counted
             }
             int i = rows++;
-            if (hit.id() < 0 || hit.id() > Integer.MAX_VALUE) {
-                throw new Abandoned(); // a store of two billion hits: its pages are read from it
+            if (wideIds == null && (hit.id() < 0 || hit.id() > Integer.MAX_VALUE)) {
+                // numbers past an int (ClickHouse's, a store of two billion hits): longs, 4 bytes a row more
+                grow(8L * size);
+                wideIds = new long[size];
+                for (int k = 0; k < i; k++) {
+                    wideIds[k] = ids[k];
+                }
+                ids = null;
+                grow(-4L * size);
             }
-            ids[i] = (int) hit.id();
+            if (wideIds != null) {
+                wideIds[i] = hit.id();
+            } else {
+                ids[i] = (int) hit.id();
+            }
             if ((i & (1 << BLOCK_BITS) - 1) == 0) {
                 blockMillis[i >>> BLOCK_BITS] = hit.epochMillis();
             }
@@ -393,7 +405,7 @@ final class DefaultViewRows {
             if (rows != size) {
                 return null;
             }
-            return new Columns(at, size, ids, blockMillis, millis, urls, ips, kinds, durations, urlChunks.toArray(byte[][]::new),
+            return new Columns(at, size, ids, wideIds, blockMillis, millis, urls, ips, kinds, durations, urlChunks.toArray(byte[][]::new),
                     ipTexts.toArray(String[]::new), kindTable.toArray(Kind[]::new), Arrays.copyOf(odd, oddSize), bytes);
         }
     }
