@@ -50,13 +50,15 @@ public final class CrawlErrorReport {
     private final long uncountedFrom;
     private final NewestRows newestRows;
     private final KeptPageRows pageRows;
+    private final DefaultViewRows defaultRows;
     private final KeptCounts<ErrorCounts> counts;
     private final KeptCounts<UrlShapes> shapes;
 
     /**
      * The report over {@code store}, read and shown as {@code config} says; its read model (the
      * views of {@link ViewIndex}) may take {@code config.indexBytes()}, and each of its two count
-     * cubes ({@link KeptCubes}) and its pages' rows ({@link KeptPageRows}) as much again.
+     * cubes ({@link KeptCubes}) and its pages' rows ({@link KeptPageRows}) as much again; the default
+     * view's rows held in memory ({@link DefaultViewRows}) may take {@code config.rowsBytes()}.
      *
      * @throws IllegalArgumentException saying which URL template is not one
      */
@@ -72,6 +74,7 @@ public final class CrawlErrorReport {
         this.uncountedFrom = config.uncountedFrom();
         this.newestRows = new NewestRows(store);
         this.pageRows = new KeptPageRows(store, config.indexBytes());
+        this.defaultRows = new DefaultViewRows(store, config.rowsBytes(), cube.counter());
         this.counts = new KeptCounts<>(store, ErrorCounts.counting(store, bucketMillis(config.zone())), KEPT_FILTERS, "report-counts");
         this.shapes = new KeptCounts<>(store, new KeptCounts.Counting<>() {
             @Override
@@ -141,7 +144,11 @@ public final class CrawlErrorReport {
         if (request.page() > pages) {
             throw new PageNotFoundException(request.page(), pages);
         }
-        List<ReportRow> rows = pageRows.page(filter, at, counts, request.page()).stream().map(this::row).toList();
+        List<StoredHit> hits = defaultRows.page(filter, at, counts, request.page(), at.equals(newest));
+        if (hits == null) {
+            hits = pageRows.page(filter, at, counts, request.page());
+        }
+        List<ReportRow> rows = hits.stream().map(this::row).toList();
         rows = withSitemaps(rows, sitemapsHeld());
         return new ReportPage(ReportPage.TITLE, total, request.page(), pages, Paging.PAGE_SIZE, zone.getId(), at.token(),
                 !at.equals(newest), rows, false);
@@ -229,6 +236,21 @@ public final class CrawlErrorReport {
         return pageRows.footprint()[1];
     }
 
+    /** The bytes of the default view's rows held in memory ({@link DefaultViewRows}; 0 while none is), for metrics. */
+    public long defaultRowsBytes() {
+        return defaultRows.bytes();
+    }
+
+    /** How long the last copy of the default view's rows took to make, in seconds (0 before the first), for metrics. */
+    public double defaultRowsCopySeconds() {
+        return defaultRows.lastCopyNanos() / 1e9;
+    }
+
+    /** The snapshot whose default view's rows are held in memory, or null while none is, for tests. */
+    public Snapshot defaultRowsAt() {
+        return defaultRows.heldAt();
+    }
+
     /** The read model, for metrics. */
     public ViewIndex index() {
         return index;
@@ -311,12 +333,14 @@ public final class CrawlErrorReport {
      * Starts counting the count cube that filtered views are summed from, and what the default
      * view's patterns and overview are read from, in the background, so that their first request
      * finds them counted (on a large store the first count takes seconds; later ones add only the
-     * hits stored since).
+     * hits stored since); then copies the default view's rows into memory for its pages
+     * ({@link DefaultViewRows}), after the cubes, and again as the newest snapshot moves.
      */
     public void startCounting() {
         cube.start();
         HitFilter filter = HitFilter.ERRORS;
         Snapshot at = store.snapshot();
+        defaultRows.start(at, index.counts(filter, at, Duration.ZERO).orElse(null)); // queued behind the cubes
         counts.read(ErrorCounts.key(filter), at, Duration.ZERO, "start", kept -> Boolean.TRUE);
         shapes.read(filter, at, Duration.ZERO, "start", found -> Boolean.TRUE);
     }
@@ -331,6 +355,7 @@ public final class CrawlErrorReport {
 
     /** Stops counting, after the count that is running, if any: call it before the store closes. */
     public void close() {
+        defaultRows.close();
         index.close();
         cube.close();
         counts.close();

@@ -17,14 +17,23 @@ final class KeptCubes {
     private final KeptCube byUrl;
     private final KeptCube bySitemap;
     private final HitReader store;
+    private final ExecutorService counter;
 
     /** @param maxBytes the memory each cube may take */
     KeptCubes(HitReader store, long maxBytes) {
         this.store = store;
-        ExecutorService counter = KeptCube.counter();
+        this.counter = KeptCube.counter();
         this.plain = new KeptCube(store, maxBytes, false, counter);
         this.byUrl = new KeptCube(store, maxBytes, true, counter);
         this.bySitemap = new KeptCube(store, maxBytes, false, true, counter);
+    }
+
+    /**
+     * The thread the cubes are counted on, for other reads of the whole store that should queue behind
+     * them rather than share the cores and the store's memory with them; stopped by {@link #close}.
+     */
+    ExecutorService counter() {
+        return counter;
     }
 
     /** The cubes, for the views summed from them. */

@@ -17,9 +17,11 @@ import java.util.List;
  * @param indexBytes  the memory the report's read model may take ({@link ViewIndex})
  * @param uncountedFrom the hits a store holds from which a first page is not kept waiting for its
  *                    view's first count: it shows the newest rows and says the count goes on
+ * @param rowsBytes   the memory the default view's rows held for its pages may take ({@link DefaultViewRows});
+ *                    a view of more is read from the store; 0 holds none
  */
 public record ReportConfig(ZoneId zone, CrawlerCatalog catalog, List<String> urlNames, Duration summaryWait, long indexBytes,
-        long uncountedFrom) {
+        long uncountedFrom, long rowsBytes) {
 
     /** How long the report page waits for its summary before it is shown without (the count goes on). */
     public static final Duration SUMMARY_WAIT = Duration.ofMillis(200);
@@ -28,32 +30,49 @@ public record ReportConfig(ZoneId zone, CrawlerCatalog catalog, List<String> url
     /** A store this large takes seconds to count (a smaller one is counted before its first page is shown). */
     public static final long UNCOUNTED_FROM = 1_000_000;
 
+    /**
+     * The default view's rows held by default: 160 MiB, some 4.5 million rows of a store like the
+     * benchmarks' (~34 bytes a row with its texts), beside the 512 MiB heap's other bounded parts
+     * (read model, count cubes, pages kept), so that serve stays under 1 GiB resident.
+     */
+    public static final long DEFAULT_ROWS_BYTES = 160L << 20;
+
+    /** As before the default view's rows were held: with the default bound for them. */
+    public ReportConfig(ZoneId zone, CrawlerCatalog catalog, List<String> urlNames, Duration summaryWait, long indexBytes,
+            long uncountedFrom) {
+        this(zone, catalog, urlNames, summaryWait, indexBytes, uncountedFrom, DEFAULT_ROWS_BYTES);
+    }
+
     public ReportConfig {
         urlNames = List.copyOf(urlNames);
     }
 
     /** The defaults, shown in {@code zone}: the built-in catalog, no URL templates. */
     public static ReportConfig in(ZoneId zone) {
-        return new ReportConfig(zone, null, List.of(), SUMMARY_WAIT, DEFAULT_INDEX_BYTES, UNCOUNTED_FROM);
+        return new ReportConfig(zone, null, List.of(), SUMMARY_WAIT, DEFAULT_INDEX_BYTES, UNCOUNTED_FROM, DEFAULT_ROWS_BYTES);
     }
 
     public ReportConfig withCatalog(CrawlerCatalog catalog) {
-        return new ReportConfig(zone, catalog, urlNames, summaryWait, indexBytes, uncountedFrom);
+        return new ReportConfig(zone, catalog, urlNames, summaryWait, indexBytes, uncountedFrom, rowsBytes);
     }
 
     public ReportConfig withUrlNames(List<String> urlNames) {
-        return new ReportConfig(zone, catalog, urlNames, summaryWait, indexBytes, uncountedFrom);
+        return new ReportConfig(zone, catalog, urlNames, summaryWait, indexBytes, uncountedFrom, rowsBytes);
     }
 
     public ReportConfig withSummaryWait(Duration summaryWait) {
-        return new ReportConfig(zone, catalog, urlNames, summaryWait, indexBytes, uncountedFrom);
+        return new ReportConfig(zone, catalog, urlNames, summaryWait, indexBytes, uncountedFrom, rowsBytes);
     }
 
     public ReportConfig withIndexBytes(long indexBytes) {
-        return new ReportConfig(zone, catalog, urlNames, summaryWait, indexBytes, uncountedFrom);
+        return new ReportConfig(zone, catalog, urlNames, summaryWait, indexBytes, uncountedFrom, rowsBytes);
     }
 
     public ReportConfig withUncountedFrom(long uncountedFrom) {
-        return new ReportConfig(zone, catalog, urlNames, summaryWait, indexBytes, uncountedFrom);
+        return new ReportConfig(zone, catalog, urlNames, summaryWait, indexBytes, uncountedFrom, rowsBytes);
+    }
+
+    public ReportConfig withRowsBytes(long rowsBytes) {
+        return new ReportConfig(zone, catalog, urlNames, summaryWait, indexBytes, uncountedFrom, rowsBytes);
     }
 }

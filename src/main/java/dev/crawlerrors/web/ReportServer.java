@@ -93,6 +93,10 @@ public final class ReportServer implements AutoCloseable {
                 .description("bytes of the counts filtered views are summed from").register(metrics);
         Gauge.builder("crawl_errors_page_rows_bytes", report, CrawlErrorReport::pageRowsBytes)
                 .description("bytes of the report pages' rows kept packed").register(metrics);
+        Gauge.builder("crawl_errors_default_rows_bytes", report, CrawlErrorReport::defaultRowsBytes)
+                .description("bytes of the default view's rows held in memory for its pages").register(metrics);
+        Gauge.builder("crawl_errors_default_rows_copy_seconds", report, CrawlErrorReport::defaultRowsCopySeconds)
+                .description("seconds the last copy of the default view's rows took to make").register(metrics);
         ReportRoutes routes = new ReportRoutes(report, health, evidence, alerts, robots, urlReport, rendered);
         UrlRoutes urlRoutes = new UrlRoutes(urlReport, robots);
         SitemapRoutes sitemapRoutes = new SitemapRoutes(new dev.crawlerrors.report.SitemapReport(report, urlReport), robots);

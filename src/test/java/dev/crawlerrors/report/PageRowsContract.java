@@ -43,8 +43,10 @@ public abstract class PageRowsContract {
             store.writer().append(hits(new SplittableRandom(34), 2_450, 0));
             store.writer().flush();
             AtomicInteger reads = new AtomicInteger();
-            CrawlErrorReport report = new CrawlErrorReport(CountCubeContract.counting(store.reader(), "rows", reads), ReportConfig.in(ZoneOffset.UTC));
-            CrawlErrorReport plain = new CrawlErrorReport(store.reader(), ReportConfig.in(ZoneOffset.UTC).withIndexBytes(0));
+            // the default view's rows held in memory (DefaultViewRows) are left out: this is a test of the kept pages' reads
+            CrawlErrorReport report = new CrawlErrorReport(CountCubeContract.counting(store.reader(), "rows", reads),
+                    ReportConfig.in(ZoneOffset.UTC).withRowsBytes(0));
+            CrawlErrorReport plain = new CrawlErrorReport(store.reader(), ReportConfig.in(ZoneOffset.UTC).withIndexBytes(0).withRowsBytes(0));
             try {
                 for (HitFilter filter : List.of(HitFilter.ERRORS, HitFilter.ERRORS.withStatuses(List.of(new StatusRange(400, 499))))) {
                     int pages = plain.page(new ReportRequest(filter, 1)).pages();

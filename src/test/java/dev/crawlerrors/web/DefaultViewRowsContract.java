@@ -1,0 +1,214 @@
+package dev.crawlerrors.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.crawlerrors.crawler.BotType;
+import dev.crawlerrors.crawler.Crawler;
+import dev.crawlerrors.crawler.CrawlerHit;
+import dev.crawlerrors.crawler.Verdict;
+import dev.crawlerrors.crawler.Verification;
+import dev.crawlerrors.ingest.Hit;
+import dev.crawlerrors.report.CrawlErrorReport;
+import dev.crawlerrors.report.ReportConfig;
+import dev.crawlerrors.report.ReportRequest;
+import dev.crawlerrors.store.HitStore;
+import dev.crawlerrors.store.Snapshot;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Random;
+import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The default view's pages answered from its rows held in memory are the store's pages, byte for
+ * byte through the real server, on every engine: every page of a store of some three hundred pages,
+ * imported in time order or as four servers' logs one after another, against a server over the same
+ * store that holds no rows; pages of an older snapshot (a link's {@code at}) while hits arrive and
+ * after the snapshot moved; and with a bound too small for the rows, or for their texts, the copy is
+ * not made and the pages are the same.
+ */
+public abstract class DefaultViewRowsContract {
+
+    private static final long START = Instant.parse("2026-10-01T00:00:00Z").toEpochMilli();
+    private static final long SPAN = 5 * 86_400_000L;
+    private static final List<Crawler> CRAWLERS = List.of(
+            new Crawler("Googlebot Smartphone", "Google", BotType.crawler_search, List.of("Googlebot"), null, null, null),
+            new Crawler("Bingbot", "Microsoft", BotType.crawler_search, List.of("bingbot"), null, null, null),
+            new Crawler("GPTBot", "OpenAI", BotType.crawler_ai, List.of("GPTBot"), null, null, null));
+    private static final int[] STATUSES = {404, 404, 410, 500, 503, 301, 200};
+    private static final int HITS = 40_000;
+    private static final Duration COPY_WAIT = Duration.ofSeconds(120);
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+    /** A fresh, empty store of the engine under test, named for the test ({@code name} is a word). */
+    protected abstract HitStore open(String name);
+
+    @ParameterizedTest(name = "in order: {0}")
+    @ValueSource(booleans = {true, false})
+    void everyPageFromMemoryIsTheStoresPageAsSnapshotsMove(boolean inOrder) throws Exception {
+        try (HitStore store = open(inOrder ? "rowsinorder" : "rowsoutoforder")) {
+            List<CrawlerHit> hits = hits(new SplittableRandom(inOrder ? 34 : 43), HITS, 0);
+            if (inOrder) {
+                hits.sort(Comparator.comparingLong(hit -> hit.hit().epochMillis()));
+            }
+            for (List<CrawlerHit> batch : batches(hits, 4)) {
+                store.writer().append(batch);
+                store.writer().flush();
+            }
+            CrawlErrorReport memory = new CrawlErrorReport(store.reader(), ReportConfig.in(ZoneId.of("Europe/Brussels")));
+            memory.startCounting(); // as serve does: the cubes, then the copy
+            CrawlErrorReport plain = new CrawlErrorReport(store.reader(),
+                    ReportConfig.in(ZoneId.of("Europe/Brussels")).withIndexBytes(0).withRowsBytes(0));
+            try (ReportServer held = ReportServer.start(memory, store.health(), ServerConfig.on("127.0.0.1", 0));
+                    ReportServer read = ReportServer.start(plain, store.health(), ServerConfig.on("127.0.0.1", 0))) {
+                Snapshot first = store.reader().snapshot();
+                awaitCopy(held, memory, first);
+                int pages = pages(read, "");
+                assertThat(pages).as("pages of the default view").isGreaterThan(200);
+                assertThat(memory.defaultRowsBytes()).as("bytes held").isPositive().isLessThanOrEqualTo(ReportConfig.DEFAULT_ROWS_BYTES);
+                samePages(held, read, pages, "", new Random(1));
+
+                // hits arrive while the first snapshot's pages are read (links carry at=); then the snapshot moves
+                String at = "&at=" + first.token();
+                CompletableFuture<Void> writing = CompletableFuture.runAsync(() -> {
+                    for (List<CrawlerHit> batch : batches(hits(new SplittableRandom(7), 3_000, HITS), 3)) {
+                        store.writer().append(batch);
+                        store.writer().flush();
+                    }
+                });
+                samePages(held, read, pages, at, new Random(2), true);
+                writing.join();
+                Snapshot second = store.reader().snapshot();
+                assertThat(second).isNotEqualTo(first);
+                int morePages = pages(read, "");
+                // the newest snapshot's pages while its copy is made, then from it; the older one's from the store
+                samePages(held, read, morePages, "", new Random(3));
+                awaitCopy(held, memory, second);
+                samePages(held, read, morePages, "", new Random(4));
+                samePages(held, read, pages, at, new Random(5));
+            } finally {
+                memory.close();
+                plain.close();
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "bound of {0} bytes a row")
+    @ValueSource(ints = {0, 36})
+    void aBoundTooSmallHoldsNoRowsAndTheSamePagesAreRead(int bytesPerRow) throws Exception {
+        try (HitStore store = open("rowsbound")) {
+            store.writer().append(hits(new SplittableRandom(5), 12_000, 0));
+            store.writer().flush();
+            CrawlErrorReport plain = new CrawlErrorReport(store.reader(), ReportConfig.in(ZoneId.of("UTC")).withIndexBytes(0).withRowsBytes(0));
+            long errors = plain.page(ReportRequest.FIRST_PAGE).total();
+            // 0: not even 1 byte a row; 36: room for the rows' columns, not for their texts (most URLs are new)
+            long bound = Math.max(1, errors * bytesPerRow);
+            CrawlErrorReport small = new CrawlErrorReport(store.reader(), ReportConfig.in(ZoneId.of("UTC")).withRowsBytes(bound));
+            small.startCounting();
+            try (ReportServer held = ReportServer.start(small, store.health(), ServerConfig.on("127.0.0.1", 0));
+                    ReportServer read = ReportServer.start(plain, store.health(), ServerConfig.on("127.0.0.1", 0))) {
+                int pages = pages(read, "");
+                for (int round = 0; round < 2; round++) { // the second round after any copy tried has ended
+                    samePages(held, read, pages, "", new Random(round));
+                    Thread.sleep(200);
+                }
+                assertThat(small.defaultRowsAt()).as("rows held").isNull();
+                assertThat(small.defaultRowsBytes()).as("bytes held").isZero();
+            } finally {
+                small.close();
+                plain.close();
+            }
+        }
+    }
+
+    /** Asks the first page until the report holds the rows of {@code at} (the copy is made in the background). */
+    private static void awaitCopy(ReportServer server, CrawlErrorReport report, Snapshot at) throws Exception {
+        long until = System.nanoTime() + COPY_WAIT.toNanos();
+        while (!at.equals(report.defaultRowsAt())) {
+            assertThat(System.nanoTime() - until).as("the copy of " + at.token() + " made within " + COPY_WAIT).isNegative();
+            assertThat(get(server, "/api/crawl-errors?page=1").statusCode()).isEqualTo(200);
+            Thread.sleep(50);
+        }
+    }
+
+    /** Every page of the default view, in a random order, the same bytes from both servers. */
+    private static void samePages(ReportServer held, ReportServer read, int pages, String at, Random random) throws Exception {
+        samePages(held, read, pages, at, random, false);
+    }
+
+    private static void samePages(ReportServer held, ReportServer read, int pages, String at, Random random, boolean whileWriting)
+            throws Exception {
+        List<Integer> order = new ArrayList<>();
+        for (int p = 1; p <= pages; p++) {
+            order.add(p);
+        }
+        Collections.shuffle(order, random);
+        for (int p : order) {
+            String path = "/api/crawl-errors?page=" + p + at;
+            HttpResponse<String> fromMemory = get(held, path);
+            HttpResponse<String> fromStore = get(read, path);
+            assertThat(fromMemory.statusCode()).as(path).isEqualTo(200);
+            // while hits arrive, whether a newer snapshot exists may change between the two requests; nothing else may
+            String newer = "\"newer\":(true|false),";
+            assertThat(fromMemory.body().replaceFirst(newer, "")).as(path).isEqualTo(fromStore.body().replaceFirst(newer, ""));
+            if (!whileWriting) {
+                assertThat(fromMemory.body()).as(path).isEqualTo(fromStore.body());
+            }
+        }
+    }
+
+    private static int pages(ReportServer server, String at) throws Exception {
+        return new ObjectMapper().readTree(get(server, "/api/crawl-errors?page=1" + at).body()).get("pages").asInt();
+    }
+
+    private static HttpResponse<String> get(ReportServer server, String path) throws Exception {
+        return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static List<List<CrawlerHit>> batches(List<CrawlerHit> hits, int n) {
+        List<List<CrawlerHit>> batches = new ArrayList<>();
+        int size = (hits.size() + n - 1) / n;
+        for (int from = 0; from < hits.size(); from += size) {
+            batches.add(hits.subList(from, Math.min(hits.size(), from + size)));
+        }
+        return batches;
+    }
+
+    /**
+     * {@code n} hits over five days, several in a minute and some in the same millisecond, of three
+     * crawlers and every verdict; durations whole, in tenths, odd (pi), negative zero or none;
+     * URLs and agents with texts past Latin-1, some hosts missing.
+     */
+    private static List<CrawlerHit> hits(SplittableRandom random, int n, int first) {
+        List<CrawlerHit> hits = new ArrayList<>();
+        for (int i = first; i < first + n; i++) {
+            Crawler crawler = CRAWLERS.get(random.nextInt(CRAWLERS.size()));
+            Verification verdict = Verification.values()[random.nextInt(3)];
+            long millis = START + (i % 9 == 0 ? random.nextLong(SPAN / 1000) * 1000 : random.nextLong(SPAN));
+            double duration = switch (i % 6) {
+                case 0 -> Double.NaN;
+                case 1 -> Math.PI * i;
+                case 2 -> -0.0;
+                default -> random.nextInt(40_000) / 10.0;
+            };
+            Hit hit = new Hit(millis, i % 4 == 0 ? 120 : 60, "66.249." + random.nextInt(8) + "." + random.nextInt(250), i % 11 == 0 ? "HEAD" : "GET",
+                    "/stad/straat-" + random.nextInt(n) + (i % 5 == 0 ? "?q=é€" : ""), STATUSES[random.nextInt(STATUSES.length)], 0, null,
+                    crawler.name() + (i % 13 == 0 ? " agent ✓" : " agent"), duration, i % 3 == 0 ? null : "example.org");
+            hits.add(new CrawlerHit(hit, crawler, new Verdict(verdict, "test " + verdict)));
+        }
+        return hits;
+    }
+}
