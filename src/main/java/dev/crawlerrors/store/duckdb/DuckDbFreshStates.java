@@ -59,17 +59,24 @@ final class DuckDbFreshStates {
         // every URL has a row in the default view's states, which keeps its last hit (spoofed ones too)
         run("INSERT INTO url_states (k, " + COLUMNS + ", last_hit_id, carry) SELECT li.k, " + prefixed("g") + ", li.last_id,"
                 + " coalesce(g.carry, 0) FROM (SELECT k, max(i) AS last_id FROM url_log WHERE k >= ? AND k < ? GROUP BY k) li"
-                + " LEFT JOIN (" + states("k", "shown", "prev_s") + ") g ON g.k = li.k", low, high);
-        if (hiddenHits) {
-            run("INSERT INTO url_scopes (scope, k, " + COLUMNS + ", carry) SELECT " + EVERY + ", k, " + COLUMNS + ", carry FROM ("
-                    + states("k", "TRUE", "prev_k") + ")");
-        } else {
-            run("INSERT INTO url_scopes (scope, k, " + COLUMNS + ", carry) SELECT " + EVERY + ", k, " + COLUMNS + ", carry FROM url_states"
-                    + " WHERE k >= ? AND k < ? AND last_status IS NOT NULL", low, high);
-        }
-        run("INSERT INTO url_scopes (scope, k, " + COLUMNS + ", carry) SELECT c.crawler, g.k, " + prefixed("g") + ", g.carry FROM ("
+                + " LEFT JOIN (" + states("k", "shown", "prev_s") + ") g ON g.k = li.k ORDER BY li.k", low, high);
+        // every bot type's rows and each crawler's in one statement, in the URLs' order with every bot type's
+        // first, as the rows of a fold made in Java were: a URL's scopes side by side, often equal, compress
+        // together (two statements, one scope after the other, made a 50,000-URL store's url_scopes 10 blocks
+        // where it was 8)
+        String everyType = hiddenHits
+                ? "SELECT " + EVERY + " AS scope, k, " + COLUMNS + ", carry FROM (" + states("k", "TRUE", "prev_k") + ")"
+                : "SELECT " + EVERY + " AS scope, k, " + COLUMNS + ", carry FROM url_states WHERE k >= ? AND k < ? AND last_status IS NOT NULL";
+        String eachCrawler = "SELECT c.crawler AS scope, g.k, " + prefixed("g") + ", g.carry FROM ("
                 + states("k, n", "n IS NOT NULL", "prev_n") + ") g JOIN (SELECT DISTINCT n, crawler FROM fold_claims WHERE n IS NOT NULL) c"
-                + " ON c.n = g.n");
+                + " ON c.n = g.n";
+        String scopes = "INSERT INTO url_scopes (scope, k, " + COLUMNS + ", carry) SELECT * FROM (" + everyType + " UNION ALL "
+                + eachCrawler + ") ORDER BY k, scope <> " + EVERY + ", scope";
+        if (hiddenHits) {
+            run(scopes);
+        } else {
+            run(scopes, low, high);
+        }
         run("DROP TABLE fold_hits");
     }
 
