@@ -74,7 +74,7 @@ public final class CrawlErrorReport {
         this.uncountedFrom = config.uncountedFrom();
         this.newestRows = new NewestRows(store);
         this.pageRows = new KeptPageRows(store, config.indexBytes());
-        this.defaultRows = new DefaultViewRows(store, config.rowsBytes(), cube.counter());
+        this.defaultRows = new DefaultViewRows(store, store.defaultRowsHeld() ? config.rowsBytes() : 0, cube.counter());
         this.counts = new KeptCounts<>(store, ErrorCounts.counting(store, bucketMillis(config.zone())), KEPT_FILTERS, "report-counts");
         this.shapes = new KeptCounts<>(store, new KeptCounts.Counting<>() {
             @Override

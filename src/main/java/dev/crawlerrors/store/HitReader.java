@@ -81,6 +81,15 @@ public interface HitReader {
         return from.verdicts() == to.verdicts();
     }
 
+    /**
+     * Whether the report may copy the default view's rows out of this store into memory for its
+     * pages ({@code report.DefaultViewRows}): an engine says so once the rows' contract
+     * ({@code web.DefaultViewRowsContract}) passes on it.
+     */
+    default boolean defaultRowsHeld() {
+        return true;
+    }
+
     /** One hit, whatever its status or verdict, by its number, with its verdict as of {@code snapshot}; empty past it. */
     Optional<StoredHit> hit(long id, Snapshot snapshot);
 

@@ -79,6 +79,16 @@ final class ClickHouseHitReader implements HitReader {
         this.beforeRead = beforeRead;
     }
 
+    /**
+     * Not yet: the rows' contract on a two-shard cluster hung in its case of snapshots that move
+     * while the rows are copied (the writer's flush waiting, the cause not found), so a ClickHouse
+     * store's pages are read from it as before.
+     */
+    @Override
+    public boolean defaultRowsHeld() {
+        return false;
+    }
+
     @Override
     public dev.crawlerrors.store.UrlStates urlStates() {
         return urlStates;
