@@ -124,6 +124,16 @@ final class CommittedHits implements HitWriter {
     }
 
     @Override
+    public long appendedMark() {
+        return writer.appendedMark();
+    }
+
+    @Override
+    public long committedMark() {
+        return writer.committedMark();
+    }
+
+    @Override
     public boolean refusesAtCommit() {
         return writer.refusesAtCommit();
     }

@@ -27,7 +27,6 @@ import dev.crawlerrors.store.PositionMovedException;
 import dev.crawlerrors.store.SignatureStore;
 import dev.crawlerrors.store.StatusRange;
 import dev.crawlerrors.store.StoreException;
-import dev.crawlerrors.store.StoreHealth;
 import dev.crawlerrors.store.VerdictStore;
 import dev.crawlerrors.store.WritableStore;
 import dev.crawlerrors.text.Failures;
@@ -76,10 +75,10 @@ public final class LogImport {
     /** Decompressed bytes of small files held ahead of the one being read, at most. */
     static final long READ_WINDOW_BYTES = 32L << 20;
 
-    private final HitWriter writer;
+    /** The store's writer, counting what it made durable of this import's hits. */
+    private final ImportedHits writer;
     private final VerdictStore verdicts;
     private final SignatureStore signatures;
-    private final StoreHealth health;
     private final CrawlerIdentifier identifier;
     private final HitRecorder recorder;
     /**
@@ -115,8 +114,7 @@ public final class LogImport {
 
     /** An import that reads each log in the format {@code formats} chooses for it ({@code --format}). */
     public LogImport(WritableStore store, CrawlerIdentifier identifier, CrawlerVerifier verifier, FormatChooser formats) {
-        this.writer = store.writer();
-        this.health = store.health();
+        this.writer = new ImportedHits(store.writer());
         this.identifier = identifier;
         this.verifier = verifier;
         this.signatures = store.signatures();
@@ -177,7 +175,6 @@ public final class LogImport {
     public ImportSummary run(Listing listing, ImportListener.Factory progress, boolean eachLog) throws Exception {
         ImportSummary summary = new ImportSummary(eachLog);
         long started = System.nanoTime();
-        long storedBefore = health.size();
         LogFiles.Expansion expansion = listing.get();
         summary.notes.addAll(expansion.notes());
         expansion.problems().forEach(summary::problem);
@@ -219,7 +216,7 @@ public final class LogImport {
             signatures.settled(settledAgain);
         } catch (StoreException e) {
             summary.storeFailure = Failures.message(e);
-            summary.storedHits = storedSince(storedBefore);
+            summary.storedHits = writer.committed(); // this import's: the store may hold another writer's too
         }
         summary.pending = verifier.pendingChecks();
         countVerdicts(summary);
@@ -356,15 +353,6 @@ public final class LogImport {
             summary.storeFailure = Failures.message(e);
         }
         return summary;
-    }
-
-    /** Crawler hits the store holds beyond {@code before}, or -1 when it cannot say (it failed). */
-    private long storedSince(long before) {
-        try {
-            return health.size() - before;
-        } catch (RuntimeException e) {
-            return -1;
-        }
     }
 
     /**

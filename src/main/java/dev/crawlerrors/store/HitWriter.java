@@ -89,6 +89,22 @@ public interface HitWriter {
     }
 
     /**
+     * A mark of every hit appended so far, by any appender of this writer: once {@link
+     * #committedMark()} reaches it, they are all durable. -1 when the writer cannot say.
+     */
+    default long appendedMark() {
+        return -1;
+    }
+
+    /**
+     * The mark ({@link #appendedMark()}) up to which every hit appended is durable; -1 when the writer
+     * cannot say. A commit that failed stops it where the commits before had brought it.
+     */
+    default long committedMark() {
+        return -1;
+    }
+
+    /**
      * Makes everything appended or updated so far durable and visible to every reader.
      *
      * @throws PositionMovedException when a store that compares positions as it commits (ClickHouse)

@@ -215,6 +215,16 @@ public final class TappedStore implements HitStore {
         }
 
         @Override
+        public long appendedMark() {
+            return writer.appendedMark();
+        }
+
+        @Override
+        public long committedMark() {
+            return writer.committedMark();
+        }
+
+        @Override
         public boolean refusesAtCommit() {
             return atCommit;
         }

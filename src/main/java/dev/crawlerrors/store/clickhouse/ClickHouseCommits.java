@@ -70,6 +70,16 @@ final class ClickHouseCommits implements HitWriter {
         writer.append(hits, from, through);
     }
 
+    @Override
+    public long appendedMark() {
+        return writer.appendedMark();
+    }
+
+    @Override
+    public long committedMark() {
+        return writer.committedMark();
+    }
+
     /**
      * The progress of the logs whose key begins with one of {@code prefixes}: what was appended and
      * not yet committed, and what is committed (every process's), the furthest read of each log.

@@ -101,6 +101,11 @@ final class ClickHouseHitWriter {
     private long seq;
     private long n;
     private long registeredNanos;
+    /** Batches handed to the writer's thread, numbered from 1 (appending side). */
+    private long started;
+    /** The last of them committed with all before it; stops at a batch that failed. */
+    private volatile long committedInOrder;
+    private volatile boolean failedOnce;
     /** Batches committed by this process. */
     private final java.util.concurrent.atomic.AtomicLong commits = new java.util.concurrent.atomic.AtomicLong();
 
@@ -235,6 +240,16 @@ final class ClickHouseHitWriter {
         dirty = true;
     }
 
+    /** The batch the last hit appended goes out with: the one buffered, or the one just started. */
+    synchronized long appendedMark() {
+        return buffered.isEmpty() ? started : started + 1;
+    }
+
+    /** The last batch committed with every batch before it: a batch that failed stops it there. */
+    long committedMark() {
+        return committedInOrder;
+    }
+
     /** How many batches this process has committed. */
     long commits() {
         return commits.get();
@@ -283,9 +298,16 @@ final class ClickHouseHitWriter {
         }
         ClickHouseBatch batch = buffered;
         buffered = new ClickHouseBatch();
+        long number = ++started;
         writing = thread.submit(() -> {
             try {
                 write(batch);
+                if (!failedOnce && committedInOrder == number - 1) {
+                    committedInOrder = number;
+                }
+            } catch (RuntimeException e) {
+                failedOnce = true;
+                throw e;
             } finally {
                 forgetUncommitted(batch); // committed, or failed: the store says which
             }

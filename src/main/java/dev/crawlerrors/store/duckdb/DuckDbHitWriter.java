@@ -196,10 +196,24 @@ final class DuckDbHitWriter implements HitWriter {
 
     /** The number the first hit appended after the store opened takes: what a close asks to know whether hits came. */
     private long firstIdSinceOpen;
+    /** The last hit committed when a commit first failed: the hits after it are not all durable. */
+    private volatile long failedAt = Long.MAX_VALUE;
 
     /** What the writer adds beside each batch for the URLs' states. */
     DuckDbUrlTail urlTail() {
         return urlTail;
+    }
+
+    /** The number the last hit appended has, or will have once its batch goes to the writer's thread. */
+    @Override
+    public synchronized long appendedMark() {
+        return nextId - 1 + buffered.hits.size();
+    }
+
+    /** The number of the last hit committed, before any commit failed: hits are numbered as they are appended. */
+    @Override
+    public long committedMark() {
+        return Math.min(committed.hits(), failedAt);
     }
 
     /** Whether hits were committed since the store opened. */
@@ -486,6 +500,7 @@ final class DuckDbHitWriter implements HitWriter {
                 }
             } catch (SQLException e) {
                 inTransaction = false;
+                failedAt = Math.min(failedAt, committed.hits());
                 ledger.forgetUncommitted(); // rolled back: not recorded after all
                 uncommittedVerdicts.clear();
                 uncommittedMaxId = 0;
