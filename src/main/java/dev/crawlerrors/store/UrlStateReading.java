@@ -75,7 +75,8 @@ public abstract class UrlStateReading implements UrlStates {
      * The histories at {@code at} of every URL {@code query} asks about (its host and its prefix,
      * one that {@link UrlHeads#decide heads decide}; no shape, no sitemap), of the hits in its time
      * range, each by its URL's number and not named, read from the hits kept in time order; false,
-     * reading nothing, when the engine cannot (no time range, or its hits in time order not ready).
+     * reading nothing, when the engine cannot (its hits in time order not ready, or, without a
+     * time range, more of them than it reads at once).
      */
     protected boolean numberedHistories(UrlQuery query, Snapshot at, BiConsumer<Long, List<UrlHit>> each) {
         return false;

@@ -301,6 +301,10 @@ public final class UrlStatesContract {
                 new HitFilter(List.of(), Set.of(), Set.of(), from, to, "/ab", null, Set.of("bingbot")),
                 new HitFilter(List.of(), Set.of(), Set.of(), from, to, "/a", null),
                 new HitFilter(List.of(), Set.of(), EnumSet.of(Verification.spoofed), from, to, "/a/", null),
+                // no time range and no kept scope: two crawlers, a verdict (made from the hits by number on DuckDB)
+                new HitFilter(List.of(), Set.of(), Set.of(), null, null, "/a/", null, Set.of("Googlebot Desktop", "bingbot")),
+                new HitFilter(List.of(), Set.of(), EnumSet.of(Verification.verified), null, null, null, null),
+                new HitFilter(List.of(), Set.of(), EnumSet.of(Verification.spoofed), null, null, "/a/", "a.example"),
                 new HitFilter(List.of(), Set.of(), Set.of(), from, to, "/zz/", null));
     }
 

@@ -44,6 +44,11 @@ final class DuckDbUrlStates extends UrlStateReading {
     private static final String HISTORY = "k, t, i, s, c, b";
     /** Slices of the URLs' numbers a view made from the histories reads one at a time, so that no read holds every URL. */
     private static final int SLICES = DuckDbUrlFold.SLICES;
+    /**
+     * The most hits a view without a time range reads from {@code url_times} at once, by number
+     * (some 25 MiB of them while its states are made); a view of more reads the histories by slice.
+     */
+    static final int UNRANGED_HITS = 250_000;
 
     /** The writer's connection, which only the writer's thread uses (a fold). */
     private final org.duckdb.DuckDBConnection connection;
@@ -462,13 +467,17 @@ final class DuckDbUrlStates extends UrlStateReading {
 
     /**
      * The histories of a time range's hits by number, from {@code url_times}: the range's rows of
-     * the heads and crawlers asked, each URL's together; no name is read.
+     * the heads and crawlers asked, each URL's together; no name is read. Without a time range, only
+     * while they are no more than {@link #UNRANGED_HITS}.
      */
     @Override
     protected boolean numberedHistories(UrlQuery q, Snapshot at, BiConsumer<Long, List<UrlHit>> each) {
-        if ((q.filter().from() == null && q.filter().to() == null) || oldHitsWaiting()) {
+        if (oldHitsWaiting()) {
             return false;
         }
+        // no time range: every hit of the heads and crawlers asked, taken while they are few (a family
+        // of crawlers, a verdict, under a prefix); more are read a slice of numbers at a time instead
+        boolean ranged = q.filter().from() != null || q.filter().to() != null;
         List<Object> params = new ArrayList<>();
         List<String> parts = new ArrayList<>();
         parts.add("i <= ?");
@@ -498,9 +507,22 @@ final class DuckDbUrlStates extends UrlStateReading {
         if (!heads.isEmpty()) {
             parts.add("hd IN (SELECT hd FROM url_heads WHERE " + String.join(" AND ", heads) + ")");
         }
+        String where = " FROM url_times WHERE " + String.join(" AND ", parts);
+        if (!ranged) {
+            // counted first, up to the bound, so that a view of more reads nothing here in vain
+            List<Object> counted = new ArrayList<>(params);
+            counted.add(UNRANGED_HITS + 1L);
+            long hits = query.run("SELECT count(*) FROM (SELECT 1" + where + " LIMIT ?)", counted, rs -> {
+                rs.next();
+                return rs.getLong(1);
+            });
+            if (hits > UNRANGED_HITS) {
+                return false;
+            }
+        }
         // unsorted: the range's rows grouped by number here, each URL's few hits put in time order after
         Map<Long, List<UrlHit>> urls = new HashMap<>();
-        query.run("SELECT " + HISTORY + " FROM url_times WHERE " + String.join(" AND ", parts), params, rs -> {
+        query.run("SELECT " + HISTORY + where, params, rs -> {
             while (rs.next()) {
                 urls.computeIfAbsent(rs.getLong(1), k -> new ArrayList<>(4)).add(hit(rs, 2, at));
             }
