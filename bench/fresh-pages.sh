@@ -7,6 +7,7 @@
 # pages/s, latency, serve's CPU a page (from /proc), RSS before the readers and peak (VmHWM), the load.
 #
 # Run:  bench/fresh-pages.sh JAR LABEL STORE [PORT]     (WORK=/tmp/fresh-pages holds the store's copy)
+#       SECS=10 the readers' seconds: shorter than the store's pages take, so that no page is asked twice
 # Alternate two jars (a baseline and a build) on the same store, several rounds, to compare them.
 set -u
 jar=$1 label=$2 store=$3 port=${4:-18190}
@@ -42,7 +43,7 @@ pages=$(echo "$first" | sed -E 's/.*"pages":([0-9]+).*/\1/')
 at=$(echo "$first" | sed -E 's/.*"at":"([^"]+)".*/\1/')
 rss_before=$(grep VmRSS /proc/$pid/status | awk '{printf "%.0f", $2/1024}'); hwm_before=$(grep VmHWM /proc/$pid/status | awk '{printf "%.0f", $2/1024}')
 before=$(cpu_ticks $pid)
-out=$(PAGES="$pages" AT="$at" wrk -t2 -c64 -d10s --latency -s bench/fresh-pages.lua "http://127.0.0.1:$port")
+out=$(PAGES="$pages" AT="$at" wrk -t2 -c64 -d${SECS:-10}s --latency -s bench/fresh-pages.lua "http://127.0.0.1:$port")
 after=$(cpu_ticks $pid)
 n=$(echo "$out" | awk '/requests in/ {print $1}')
 rps=$(echo "$out" | awk '/Requests\/sec/ {print $2}')
