@@ -363,6 +363,18 @@ public final class CrawlErrorReport {
     }
 
     /** A request's filter with its {@code pattern} read into the paths it matches, as the patterns at its snapshot have it. */
+    /**
+     * Whether {@code request}'s page is one of the default view's rows held in memory (its snapshot's
+     * rows copied, {@link DefaultViewRows}): such a page costs less to make again than to keep, so
+     * the server keeps only its first page rendered. A guess made beside the page, not with it: a
+     * copy that moves meanwhile only changes what is kept.
+     */
+    public boolean pageOfHeldRows(ReportRequest request) {
+        Snapshot held = defaultRows.heldAt();
+        return held != null && request.pattern() == null && HitFilter.ERRORS.equals(request.filter())
+                && (request.at() == null ? held.equals(store.snapshot()) : held.equals(request.at()));
+    }
+
     public HitFilter filter(ReportRequest request) {
         return filter(request, snapshot(request, store.snapshot()));
     }

@@ -141,7 +141,9 @@ final class ReportRoutes {
         String address = ctx.queryString() + "\n" + report.sitemapsVersion();
         send(ctx, "application/json; charset=utf-8", rendered.answer("json", address, report::newest, () -> {
             ReportPage page = report.page(request);
-            return new RenderedPages.Rendered(PageJson.of(page), !page.counting());
+            // a later page of the rows held in memory is made again in less time than it takes to gzip and keep
+            boolean keep = !page.counting() && (page.page() == 1 || !report.pageOfHeldRows(request));
+            return new RenderedPages.Rendered(PageJson.of(page), keep);
         }, GzipAnswer.accepted(ctx.header("Accept-Encoding"))));
     }
 

@@ -105,6 +105,45 @@ public abstract class DefaultViewRowsContract {
         }
     }
 
+    @org.junit.jupiter.api.Test
+    void laterPagesOfTheHeldRowsAreMadeAgainNotKeptTheFirstIsKept() throws Exception {
+        try (HitStore store = open("rowskept")) {
+            store.writer().append(hits(new SplittableRandom(11), 12_000, 0));
+            store.writer().flush();
+            CrawlErrorReport memory = new CrawlErrorReport(store.reader(), ReportConfig.in(ZoneId.of("UTC")));
+            memory.startCounting();
+            CrawlErrorReport plain = new CrawlErrorReport(store.reader(), ReportConfig.in(ZoneId.of("UTC")).withRowsBytes(0));
+            plain.startCounting();
+            try (ReportServer held = ReportServer.start(memory, store.health(), ServerConfig.on("127.0.0.1", 0));
+                    ReportServer read = ReportServer.start(plain, store.health(), ServerConfig.on("127.0.0.1", 0))) {
+                awaitCopy(held, memory, store.reader().snapshot());
+                assertThat(get(read, "/api/crawl-errors?page=1").statusCode()).isEqualTo(200);
+                long heldBefore = cacheBytes(held);
+                long readBefore = cacheBytes(read);
+                assertThat(heldBefore).as("the first page, kept").isPositive();
+                for (int page = 2; page <= 20; page++) {
+                    assertThat(get(held, "/api/crawl-errors?page=" + page).body()).isEqualTo(get(read, "/api/crawl-errors?page=" + page).body());
+                }
+                assertThat(memory.pageOfHeldRows(ReportRequest.FIRST_PAGE)).isTrue();
+                assertThat(cacheBytes(held)).as("pages 2-20 of the rows held: made again when asked, not kept").isEqualTo(heldBefore);
+                assertThat(cacheBytes(read)).as("pages 2-20 read from the store: kept").isGreaterThan(readBefore);
+            } finally {
+                memory.close();
+                plain.close();
+            }
+        }
+    }
+
+    /** The bytes of the pages the server keeps rendered, from its /metrics. */
+    private static long cacheBytes(ReportServer server) throws Exception {
+        for (String line : get(server, "/metrics").body().split("\n")) {
+            if (line.startsWith("crawl_errors_page_cache_bytes")) {
+                return (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+            }
+        }
+        throw new AssertionError("no crawl_errors_page_cache_bytes in /metrics");
+    }
+
     @ParameterizedTest(name = "bound of {0} bytes a row")
     @ValueSource(ints = {0, 36})
     void aBoundTooSmallHoldsNoRowsAndTheSamePagesAreRead(int bytesPerRow) throws Exception {
