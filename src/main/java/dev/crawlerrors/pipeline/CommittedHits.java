@@ -1,12 +1,11 @@
 package dev.crawlerrors.pipeline;
 
 import dev.crawlerrors.crawler.CrawlerHit;
-import dev.crawlerrors.ingest.FileStamp;
 import dev.crawlerrors.ingest.SourceProgress;
+import dev.crawlerrors.store.ForwardingHitWriter;
 import dev.crawlerrors.store.HitWriter;
 import dev.crawlerrors.store.PositionMovedException;
 import dev.crawlerrors.store.StatusRange;
-import java.util.Collection;
 import java.util.List;
 
 /**
@@ -18,20 +17,19 @@ import java.util.List;
  * is committed. A flush that fails otherwise drops what it held: what the store has is read on from
  * its positions and counted when committed then; what it may have kept is counted short, never twice.
  */
-final class CommittedHits implements HitWriter {
+final class CommittedHits extends ForwardingHitWriter {
 
     /** Told the hits, and the error hits among them, each commit made durable. */
     interface Committed {
         void committed(long hits, long errorHits);
     }
 
-    private final HitWriter writer;
     private final Committed committed;
     private long hits;
     private long errorHits;
 
     CommittedHits(HitWriter writer, Committed committed) {
-        this.writer = writer;
+        super(writer);
         this.committed = committed;
     }
 
@@ -101,40 +99,5 @@ final class CommittedHits implements HitWriter {
     private synchronized void drop() {
         hits = 0;
         errorHits = 0;
-    }
-
-    @Override
-    public List<SourceProgress> imported(Collection<String> fingerprints) {
-        return writer.imported(fingerprints);
-    }
-
-    @Override
-    public List<SourceProgress> importedFiles(Collection<String> keys) {
-        return writer.importedFiles(keys);
-    }
-
-    @Override
-    public long[] unchangedLines(List<FileStamp> stamps) {
-        return writer.unchangedLines(stamps);
-    }
-
-    @Override
-    public boolean recordsProgress() {
-        return writer.recordsProgress();
-    }
-
-    @Override
-    public long appendedMark() {
-        return writer.appendedMark();
-    }
-
-    @Override
-    public long committedMark() {
-        return writer.committedMark();
-    }
-
-    @Override
-    public boolean refusesAtCommit() {
-        return writer.refusesAtCommit();
     }
 }

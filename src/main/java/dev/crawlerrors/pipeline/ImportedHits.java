@@ -1,12 +1,11 @@
 package dev.crawlerrors.pipeline;
 
 import dev.crawlerrors.crawler.CrawlerHit;
-import dev.crawlerrors.ingest.FileStamp;
 import dev.crawlerrors.ingest.SourceProgress;
+import dev.crawlerrors.store.ForwardingHitWriter;
 import dev.crawlerrors.store.HitWriter;
 import dev.crawlerrors.store.PositionMovedException;
 import java.util.ArrayDeque;
-import java.util.Collection;
 import java.util.List;
 
 /**
@@ -16,19 +15,18 @@ import java.util.List;
  * the writer's mark of it ({@link HitWriter#appendedMark}) until the store's commits reach that
  * mark; a refusal (another writer stored the lines first) takes back the hits it names.
  */
-final class ImportedHits implements HitWriter {
+final class ImportedHits extends ForwardingHitWriter {
 
     private record Appended(long mark, long hits) {
     }
 
-    private final HitWriter writer;
     private final ArrayDeque<Appended> uncommitted = new ArrayDeque<>();
     private long committed;
     private long refused;
     private boolean unknown;
 
     ImportedHits(HitWriter writer) {
-        this.writer = writer;
+        super(writer);
     }
 
     @Override
@@ -90,40 +88,5 @@ final class ImportedHits implements HitWriter {
         for (PositionMovedException.Refused log : e.refused()) {
             refused += log.hits().size();
         }
-    }
-
-    @Override
-    public List<SourceProgress> imported(Collection<String> fingerprints) {
-        return writer.imported(fingerprints);
-    }
-
-    @Override
-    public List<SourceProgress> importedFiles(Collection<String> keys) {
-        return writer.importedFiles(keys);
-    }
-
-    @Override
-    public long[] unchangedLines(List<FileStamp> stamps) {
-        return writer.unchangedLines(stamps);
-    }
-
-    @Override
-    public boolean recordsProgress() {
-        return writer.recordsProgress();
-    }
-
-    @Override
-    public boolean refusesAtCommit() {
-        return writer.refusesAtCommit();
-    }
-
-    @Override
-    public long appendedMark() {
-        return writer.appendedMark();
-    }
-
-    @Override
-    public long committedMark() {
-        return writer.committedMark();
     }
 }

@@ -1,10 +1,8 @@
 package dev.crawlerrors.store;
 
 import dev.crawlerrors.crawler.CrawlerHit;
-import dev.crawlerrors.ingest.FileStamp;
 import dev.crawlerrors.ingest.SourceProgress;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -82,12 +80,11 @@ public final class TappedStore implements HitStore {
      * otherwise drops what it held: counted short rather than twice. Every source flushes (a pushed
      * batch, a followed poll, an import's end), so nothing is held for long.
      */
-    private static final class TappedWriter implements HitWriter {
+    private static final class TappedWriter extends ForwardingHitWriter {
 
         /** The log of hits appended without a position: never refused. */
         private static final String UNPOSITIONED = "";
 
-        private final HitWriter writer;
         private final Consumer<List<CrawlerHit>> tap;
         private final boolean atCommit;
         /** Held flushes one at a time: what one commits is told by it, refusals and all. */
@@ -98,7 +95,7 @@ public final class TappedStore implements HitStore {
         private Map<String, List<CrawlerHit>> committing;
 
         TappedWriter(HitWriter writer, Consumer<List<CrawlerHit>> tap) {
-            this.writer = writer;
+            super(writer);
             this.tap = tap;
             this.atCommit = writer.refusesAtCommit();
         }
@@ -192,41 +189,6 @@ public final class TappedStore implements HitStore {
 
         private synchronized void release() {
             committing = null;
-        }
-
-        @Override
-        public List<SourceProgress> imported(Collection<String> fingerprints) {
-            return writer.imported(fingerprints);
-        }
-
-        @Override
-        public List<SourceProgress> importedFiles(Collection<String> keys) {
-            return writer.importedFiles(keys);
-        }
-
-        @Override
-        public long[] unchangedLines(List<FileStamp> stamps) {
-            return writer.unchangedLines(stamps);
-        }
-
-        @Override
-        public boolean recordsProgress() {
-            return writer.recordsProgress();
-        }
-
-        @Override
-        public long appendedMark() {
-            return writer.appendedMark();
-        }
-
-        @Override
-        public long committedMark() {
-            return writer.committedMark();
-        }
-
-        @Override
-        public boolean refusesAtCommit() {
-            return atCommit;
         }
     }
 }
