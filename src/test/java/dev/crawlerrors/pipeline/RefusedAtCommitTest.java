@@ -1,5 +1,10 @@
 package dev.crawlerrors.pipeline;
 
+import static dev.crawlerrors.pipeline.WatchedStores.chunk;
+import static dev.crawlerrors.pipeline.WatchedStores.printed;
+import static dev.crawlerrors.pipeline.WatchedStores.stamp;
+import static dev.crawlerrors.pipeline.WatchedStores.storedUrls;
+import static dev.crawlerrors.pipeline.WatchedStores.watched;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.crawlerrors.ClickHouseTest;
@@ -10,10 +15,7 @@ import dev.crawlerrors.crawler.verify.IpRangeSource;
 import dev.crawlerrors.crawler.verify.IpRangeVerifier;
 import dev.crawlerrors.ingest.BadLine;
 import dev.crawlerrors.ingest.SampleLogs;
-import dev.crawlerrors.store.HitFilter;
 import dev.crawlerrors.store.HitStore;
-import dev.crawlerrors.store.HitWriter;
-import dev.crawlerrors.store.StoredHit;
 import dev.crawlerrors.store.WritableStore;
 import dev.crawlerrors.store.clickhouse.ClickHouseHitStore;
 import dev.crawlerrors.store.clickhouse.ClickHouseSettings;
@@ -21,19 +23,12 @@ import dev.crawlerrors.store.clickhouse.ClickHouseTestCluster;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import dev.crawlerrors.text.Figures;
 import java.io.BufferedWriter;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
-import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.io.TempDir;
@@ -113,49 +108,21 @@ class RefusedAtCommitTest {
      */
     private WritableStore firstWriter(HitStore store, Runnable secondWriter, int refuseAt) {
         AtomicInteger appends = new AtomicInteger();
-        HitWriter real = store.writer();
-        HitWriter writer = (HitWriter) Proxy.newProxyInstance(HitWriter.class.getClassLoader(), new Class<?>[] {HitWriter.class},
-                (proxy, method, args) -> {
-                    boolean positioned = method.getName().equals("append") && args != null && args.length == 3
-                            && !((List<?>) args[0]).isEmpty();
-                    int n = positioned ? appends.incrementAndGet() : 0;
-                    boolean stamp = method.getName().equals("append") && args != null && args.length == 3 && !positioned;
-                    if (stamp && refuseAt == AT_THE_STAMP) {
-                        store.health().size(); // a read commits what waits, and tells no appender
-                    }
-                    if (positioned && n == refuseAt) {
-                        real.flush(); // a commit now: the store refuses what it took of the log since the first chunk
-                    }
-                    Object result = delegate(method, real, args);
-                    if (n == 1) {
-                        real.flush();
-                        secondWriter.run();
-                    }
-                    return result;
-                });
-        return (WritableStore) Proxy.newProxyInstance(WritableStore.class.getClassLoader(), new Class<?>[] {WritableStore.class},
-                (proxy, method, args) -> method.getName().equals("writer") ? writer : delegate(method, store, args));
-    }
-
-    private static Object delegate(Method method, Object to, Object[] args) throws Throwable {
-        try {
-            return method.invoke(to, args);
-        } catch (InvocationTargetException e) {
-            throw e.getCause();
-        }
-    }
-
-    private static Map<String, Integer> storedUrls(HitStore store) {
-        store.writer().flush();
-        Map<String, Integer> urls = new HashMap<>();
-        store.reader().forEach(HitFilter.ERRORS, (StoredHit hit) -> urls.merge(hit.url(), 1, Integer::sum));
-        return urls;
-    }
-
-    private static String printed(ImportSummary summary) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        summary.print(new PrintStream(out, true, StandardCharsets.UTF_8));
-        return out.toString(StandardCharsets.UTF_8);
+        return watched(store, (method, args, real, on) -> {
+            int n = chunk(method, args) ? appends.incrementAndGet() : 0;
+            if (stamp(method, args) && refuseAt == AT_THE_STAMP) {
+                store.health().size(); // a read commits what waits, and tells no appender
+            }
+            if (n > 0 && n == refuseAt) {
+                real.flush(); // a commit now: the store refuses what it took of the log since the first chunk
+            }
+            Object result = on.call();
+            if (n == 1) {
+                real.flush();
+                secondWriter.run();
+            }
+            return result;
+        });
     }
 
     private void twoWritersRefusedAt(Engine engine, int lines, int refuseAt) throws Exception {

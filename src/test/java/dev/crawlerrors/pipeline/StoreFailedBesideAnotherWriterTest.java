@@ -1,5 +1,8 @@
 package dev.crawlerrors.pipeline;
 
+import static dev.crawlerrors.pipeline.WatchedStores.chunk;
+import static dev.crawlerrors.pipeline.WatchedStores.printed;
+import static dev.crawlerrors.pipeline.WatchedStores.watched;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.crawlerrors.ClickHouseTest;
@@ -11,7 +14,6 @@ import dev.crawlerrors.crawler.verify.IpRangeVerifier;
 import dev.crawlerrors.ingest.SampleLogs;
 import dev.crawlerrors.store.HitFilter;
 import dev.crawlerrors.store.HitStore;
-import dev.crawlerrors.store.HitWriter;
 import dev.crawlerrors.store.StoreException;
 import dev.crawlerrors.store.StoredHit;
 import dev.crawlerrors.store.WritableStore;
@@ -21,12 +23,7 @@ import dev.crawlerrors.store.clickhouse.ClickHouseTestCluster;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import dev.crawlerrors.text.Figures;
 import java.io.BufferedWriter;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
-import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -98,33 +95,19 @@ class StoreFailedBesideAnotherWriterTest {
     private WritableStore failingWriter(HitStore store, Runnable secondWriter) {
         AtomicInteger appends = new AtomicInteger();
         AtomicLong failed = new AtomicLong();
-        HitWriter real = store.writer();
-        HitWriter writer = (HitWriter) Proxy.newProxyInstance(HitWriter.class.getClassLoader(), new Class<?>[] {HitWriter.class},
-                (proxy, method, args) -> {
-                    boolean positioned = method.getName().equals("append") && args != null && args.length == 3
-                            && !((List<?>) args[0]).isEmpty();
-                    int n = positioned ? appends.incrementAndGet() : 0;
-                    if (n >= 2 || (failed.get() > 0 && (method.getName().equals("append") || method.getName().equals("flush")))) {
-                        failed.incrementAndGet();
-                        throw new StoreException("the store stopped answering", null);
-                    }
-                    Object result = delegate(method, real, args);
-                    if (n == 1) {
-                        real.flush();
-                        secondWriter.run();
-                    }
-                    return result;
-                });
-        return (WritableStore) Proxy.newProxyInstance(WritableStore.class.getClassLoader(), new Class<?>[] {WritableStore.class},
-                (proxy, method, args) -> method.getName().equals("writer") ? writer : delegate(method, store, args));
-    }
-
-    private static Object delegate(Method method, Object to, Object[] args) throws Throwable {
-        try {
-            return method.invoke(to, args);
-        } catch (InvocationTargetException e) {
-            throw e.getCause();
-        }
+        return watched(store, (method, args, real, on) -> {
+            int n = chunk(method, args) ? appends.incrementAndGet() : 0;
+            if (n >= 2 || (failed.get() > 0 && (method.getName().equals("append") || method.getName().equals("flush")))) {
+                failed.incrementAndGet();
+                throw new StoreException("the store stopped answering", null);
+            }
+            Object result = on.call();
+            if (n == 1) {
+                real.flush();
+                secondWriter.run();
+            }
+            return result;
+        });
     }
 
     /** The hits the store holds of the log whose URLs are {@code other}'s or not. */
@@ -137,12 +120,6 @@ class StoreFailedBesideAnotherWriterTest {
             }
         });
         return hits[0];
-    }
-
-    private static String printed(ImportSummary summary) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        summary.print(new PrintStream(out, true, StandardCharsets.UTF_8));
-        return out.toString(StandardCharsets.UTF_8);
     }
 
     @ParameterizedTest

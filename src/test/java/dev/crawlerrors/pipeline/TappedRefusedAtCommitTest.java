@@ -1,5 +1,7 @@
 package dev.crawlerrors.pipeline;
 
+import static dev.crawlerrors.pipeline.WatchedStores.follower;
+import static dev.crawlerrors.pipeline.WatchedStores.storedUrls;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.crawlerrors.ClickHouseTest;
@@ -11,10 +13,7 @@ import dev.crawlerrors.crawler.verify.IpRangeSource;
 import dev.crawlerrors.crawler.verify.IpRangeVerifier;
 import dev.crawlerrors.ingest.SampleLogs;
 import dev.crawlerrors.ingest.format.NamedFormats;
-import dev.crawlerrors.store.HitFilter;
 import dev.crawlerrors.store.HitStore;
-import dev.crawlerrors.store.HitWriter;
-import dev.crawlerrors.store.StoredHit;
 import dev.crawlerrors.store.TappedStore;
 import dev.crawlerrors.store.WritableStore;
 import dev.crawlerrors.store.clickhouse.ClickHouseHitStore;
@@ -25,18 +24,12 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.BufferedWriter;
 import java.io.IOException;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
-import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -104,40 +97,6 @@ class TappedRefusedAtCommitTest {
 
     private LogImport importInto(WritableStore into) {
         return new LogImport(into, new CrawlerIdentifier(catalog), verifier);
-    }
-
-    /** {@code store} as the follower sees it: after its first chunk is appended, that is committed and {@code other} runs. */
-    private static WritableStore follower(HitStore store, Runnable other) {
-        AtomicInteger appends = new AtomicInteger();
-        HitWriter real = store.writer();
-        HitWriter writer = (HitWriter) Proxy.newProxyInstance(HitWriter.class.getClassLoader(), new Class<?>[] {HitWriter.class},
-                (proxy, method, args) -> {
-                    boolean positioned = method.getName().equals("append") && args != null && args.length == 3
-                            && !((List<?>) args[0]).isEmpty();
-                    Object result = delegate(method, real, args);
-                    if (positioned && appends.incrementAndGet() == 1) {
-                        real.flush();
-                        other.run();
-                    }
-                    return result;
-                });
-        return (WritableStore) Proxy.newProxyInstance(WritableStore.class.getClassLoader(), new Class<?>[] {WritableStore.class},
-                (proxy, method, args) -> method.getName().equals("writer") ? writer : delegate(method, store, args));
-    }
-
-    private static Object delegate(Method method, Object to, Object[] args) throws Throwable {
-        try {
-            return method.invoke(to, args);
-        } catch (InvocationTargetException e) {
-            throw e.getCause();
-        }
-    }
-
-    private static Map<String, Integer> storedUrls(HitStore store) {
-        store.writer().flush();
-        Map<String, Integer> urls = new HashMap<>();
-        store.reader().forEach(HitFilter.ERRORS, (StoredHit hit) -> urls.merge(hit.url(), 1, Integer::sum));
-        return urls;
     }
 
     private static double counted(SimpleMeterRegistry registry, String name) {
