@@ -103,7 +103,11 @@ class StoreFailedBesideAnotherWriterTest {
             }
             Object result = on.call();
             if (n == 1) {
+                long mark = real.appendedMark();
                 real.flush();
+                // the first chunk committed as the writer counts commits (ClickHouse marks its batch once
+                // written, on the writer's thread) before the second writer runs and the store fails
+                dev.crawlerrors.Waits.await("the first chunk's batch marked committed").until(() -> real.committedMark() >= mark);
                 secondWriter.run();
             }
             return result;
