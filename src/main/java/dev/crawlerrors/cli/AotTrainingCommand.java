@@ -29,8 +29,7 @@ import picocli.CommandLine;
 /**
  * {@code crawl-errors aot-training} (hidden): the launcher's training run for the JVM's
  * ahead-of-time cache. It does, offline and in a temporary directory, what users do: imports the
- * demo log through the {@code import} command (as Apache writes it and as nginx does, and a log of signed
- * requests), then serves it through the
+ * demo log through the {@code import} command (as Apache writes it and as nginx does), then serves it through the
  * {@code serve} command on a loopback port and fetches the report as JSON, HTML and CSV. The JVM records the classes this loads and links (and, from
  * JDK 25, the methods' profiles), so later starts skip that work.
  *
@@ -73,16 +72,6 @@ final class AotTrainingCommand implements Callable<Integer> {
             writeVaried(demo.log(), nginx);
             status = importer.execute("import", "--db", dir.resolve("nginx.duckdb").toString(), "--dns-server", "none",
                     "--ip-ranges", demo.ipRanges().toString(), nginx.toString());
-            if (status != 0) {
-                return status;
-            }
-            // and a log in which every request is signed (Web Bot Auth), as nginx logs the signature fields
-            Path signed = dir.resolve("signed.log");
-            Path keys = dir.resolve("keys");
-            TrainingSignedLog.write(signed, keys, SIGNED_LINES);
-            status = importer.execute("import", "--db", dir.resolve("signed.duckdb").toString(), "--dns-server", "none",
-                    "--ip-ranges", demo.ipRanges().toString(), "--format", TrainingSignedLog.FORMAT,
-                    "--signature-directories", keys.toString(), signed.toString());
             if (status != 0) {
                 return status;
             }
@@ -156,12 +145,6 @@ final class AotTrainingCommand implements Callable<Integer> {
             thread.join(SERVE_WAIT_NANOS / 1_000_000);
         }
     }
-
-    /**
-     * Signed lines the training imports: enough for the reader's path to be compiled with its
-     * profile and for the checks beside the reading to verify some (a tenth of the import's CPU).
-     */
-    private static final int SIGNED_LINES = 3_000;
 
     /** How long the training waits for its serve to answer, and to stop. */
     private static final long SERVE_WAIT_NANOS = 60_000_000_000L;
