@@ -12,8 +12,9 @@ import java.util.Set;
  * are the same for every read between two folds, and the URLs page's usual requests (the default
  * view and its first pages, a crawler's) read them here instead of counting and sorting every URL
  * each time. A read that leaves out URLs changed since the fold takes them out of the kept rows;
- * a page past the first rows, a sitemap view (sitemaps change without a fold) or a count the kept
- * rows cannot tell is read from the store as before. Safe from any thread.
+ * a sitemap view is kept under the sitemaps' reads it was made with (sitemaps change without a
+ * fold); a page past the first rows or a count the kept rows cannot tell is read from the store as
+ * before. Safe from any thread.
  */
 final class KeptPages {
 
@@ -28,7 +29,8 @@ final class KeptPages {
         UrlPage kept(UrlQuery query, String scope, Set<Long> excluded, long offset, int limit);
     }
 
-    private record View(String scope, UrlQuery query) {
+    /** A view of a scope; {@code sitemaps} names the sitemaps' reads a sitemap view was made with, null for any other. */
+    private record View(String scope, UrlQuery query, Object sitemaps) {
     }
 
     private record First(long total, List<UrlState> rows) {
@@ -49,13 +51,15 @@ final class KeptPages {
     /**
      * What {@link Source#kept} would answer, read from the view's kept first rows when they tell it.
      *
-     * @param fold what names the fold whose states the store holds now (equal for equal folds)
+     * @param fold     what names the fold whose states the store holds now (equal for equal folds)
+     * @param sitemaps for a sitemap view, what names the sitemaps' reads it is matched against (equal
+     *                 while none is read again), taken before the view is read; null for any other view
      */
-    UrlPage page(Object fold, UrlQuery query, String scope, Set<Long> excluded, long offset, int limit, Source source) {
-        if (query.filter().inSitemap() != null || offset + limit > FIRST_ROWS) {
+    UrlPage page(Object fold, Object sitemaps, UrlQuery query, String scope, Set<Long> excluded, long offset, int limit, Source source) {
+        if ((query.filter().inSitemap() != null && sitemaps == null) || offset + limit > FIRST_ROWS) {
             return source.kept(query, scope, excluded, offset, limit);
         }
-        View view = new View(scope, query);
+        View view = new View(scope, query, query.filter().inSitemap() == null ? null : sitemaps);
         First first = kept(fold, view);
         if (first == null) {
             UrlPage read = source.kept(query, scope, Set.of(), 0, FIRST_ROWS);

@@ -9,8 +9,9 @@ import java.util.function.Supplier;
  * The number and the first rows of the views lately made from the URLs' histories (a time range,
  * a bot type, several crawlers: nothing kept applies to them), each at its snapshot: a view at a
  * snapshot is the same for every read, so its next pages and a reload, in HTML, JSON or CSV's
- * first page, read them here instead of reading every hit of the range again. A sitemap view
- * (sitemaps change without a new snapshot) and a page past the first rows are made as before.
+ * first page, read them here instead of reading every hit of the range again. A sitemap view is
+ * kept under the sitemaps' reads it was made with (sitemaps change without a new snapshot); a page
+ * past the first rows is made as before.
  * Safe from any thread.
  */
 final class MadePages {
@@ -20,7 +21,8 @@ final class MadePages {
     /** How many views are kept at most, the least recently read dropped first. */
     private static final int VIEWS = 32;
 
-    private record View(UrlQuery query, Snapshot at) {
+    /** A view at a snapshot; {@code sitemaps} names the sitemaps' reads a sitemap view was made with, null for any other. */
+    private record View(UrlQuery query, Snapshot at, Object sitemaps) {
     }
 
     private final Map<View, UrlPage> views = new LinkedHashMap<>(16, 0.75f, true) {
@@ -33,14 +35,16 @@ final class MadePages {
     /**
      * The page from {@code offset}, at most {@code limit} rows, of the view {@code query} at {@code at}.
      *
-     * @param make makes the view's first {@code offset + limit} rows (at least {@link #FIRST_ROWS} when asked
-     *             through here) and its number, as {@code make.apply(rows)}
+     * @param sitemaps for a sitemap view, what names the sitemaps' reads it is matched against (equal
+     *                 while none is read again), taken before the view is made; null for any other view
+     * @param make     makes the view's first {@code offset + limit} rows (at least {@link #FIRST_ROWS} when asked
+     *                 through here) and its number, as {@code make.apply(rows)}
      */
-    UrlPage page(UrlQuery query, Snapshot at, long offset, int limit, java.util.function.LongFunction<UrlPage> make) {
-        if (query.filter().inSitemap() != null || offset + limit > FIRST_ROWS) {
+    UrlPage page(UrlQuery query, Snapshot at, Object sitemaps, long offset, int limit, java.util.function.LongFunction<UrlPage> make) {
+        if ((query.filter().inSitemap() != null && sitemaps == null) || offset + limit > FIRST_ROWS) {
             return slice(make.apply(offset + limit), offset, limit);
         }
-        View view = new View(query, at);
+        View view = new View(query, at, query.filter().inSitemap() == null ? null : sitemaps);
         UrlPage first = kept(view, () -> make.apply(FIRST_ROWS));
         return slice(first, offset, limit);
     }

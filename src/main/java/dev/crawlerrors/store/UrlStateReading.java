@@ -128,6 +128,14 @@ public abstract class UrlStateReading implements UrlStates {
     /** The store's sitemaps, which the states made from histories are matched against for {@code in_sitemap}. */
     protected abstract SitemapStore sitemaps();
 
+    /**
+     * For a sitemap view, the sitemaps' reads the store holds now, which its kept first rows are
+     * good for until one is read again; taken before the view is read. Null for any other view.
+     */
+    private Object sitemapReads(UrlQuery query) {
+        return query.filter().inSitemap() == null ? null : sitemaps().sitemaps();
+    }
+
 
     @Override
     public UrlPage page(UrlQuery query, Snapshot at, long offset, int limit) {
@@ -229,7 +237,7 @@ public abstract class UrlStateReading implements UrlStates {
         List<UrlState> made = made(query, changed, at);
         Comparator<UrlState> order = query.sort().order();
         long from = Math.max(0, offset - made.size());
-        UrlPage kept = keptPages.page(keptFold(), query, scope, changed, from, (int) Math.min(Integer.MAX_VALUE, offset + limit - from),
+        UrlPage kept = keptPages.page(keptFold(), sitemapReads(query), query, scope, changed, from, (int) Math.min(Integer.MAX_VALUE, offset + limit - from),
                 this::kept);
         List<UrlState> rows = new ArrayList<>(limit);
         int m = 0;
@@ -279,7 +287,7 @@ public abstract class UrlStateReading implements UrlStates {
 
     /** A page of a view made whole from the histories, its first pages kept for the next reads at the same snapshot. */
     private UrlPage made(UrlQuery query, Snapshot at, long offset, int limit) {
-        return madePages.page(query, at, offset, limit, wanted -> first(query, at, wanted));
+        return madePages.page(query, at, sitemapReads(query), offset, limit, wanted -> first(query, at, wanted));
     }
 
     /** The first {@code wanted} rows of a view made whole from the histories, kept in a bounded heap, and its number. */

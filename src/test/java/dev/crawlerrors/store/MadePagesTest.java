@@ -2,6 +2,7 @@ package dev.crawlerrors.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -35,14 +36,14 @@ class MadePagesTest {
     void makesAViewOnceASnapshot() {
         Counted store = new Counted(1200);
         Snapshot at = new Snapshot(100, 1);
-        UrlPage first = made.page(oneDay, at, 0, 100, store::first);
-        UrlPage third = made.page(oneDay, at, 200, 100, store::first);
+        UrlPage first = made.page(oneDay, at, null, 0, 100, store::first);
+        UrlPage third = made.page(oneDay, at, null, 200, 100, store::first);
         assertThat(store.made).isEqualTo(1);
         assertThat(first.total()).isEqualTo(1200);
         assertThat(first.rows()).isEqualTo(store.states.subList(0, 100));
         assertThat(third.rows()).isEqualTo(store.states.subList(200, 300));
-        made.page(oneDay, new Snapshot(101, 1), 0, 100, store::first);
-        made.page(oneDay, new Snapshot(100, 2), 0, 100, store::first);
+        made.page(oneDay, new Snapshot(101, 1), null, 0, 100, store::first);
+        made.page(oneDay, new Snapshot(100, 2), null, 0, 100, store::first);
         assertThat(store.made).as("another snapshot's hits, then its verdicts").isEqualTo(3);
     }
 
@@ -50,13 +51,20 @@ class MadePagesTest {
     void makesAgainWhatItsFirstRowsCannotTell() {
         Counted store = new Counted(1200);
         Snapshot at = new Snapshot(100, 1);
-        made.page(oneDay, at, 0, 100, store::first);
-        UrlPage past = made.page(oneDay, at, MadePages.FIRST_ROWS, 100, store::first);
+        made.page(oneDay, at, null, 0, 100, store::first);
+        UrlPage past = made.page(oneDay, at, null, MadePages.FIRST_ROWS, 100, store::first);
         assertThat(past.rows().get(0).key()).isEqualTo(MadePages.FIRST_ROWS);
         UrlQuery sitemap = new UrlQuery(oneDay.filter().withInSitemap(true), Set.of(), false, false, UrlSort.errors);
-        made.page(sitemap, at, 0, 100, store::first);
-        made.page(sitemap, at, 0, 100, store::first);
-        assertThat(store.made).isEqualTo(4);
-        assertThat(made.page(oneDay, at, 1300, 100, store::first).rows()).isEmpty();
+        made.page(sitemap, at, null, 0, 100, store::first);
+        made.page(sitemap, at, null, 0, 100, store::first);
+        assertThat(store.made).as("a sitemap view whose sitemaps' reads are not named").isEqualTo(4);
+        List<StoredSitemap> reads = List.of(new StoredSitemap("https://example.org/sitemap.xml", Instant.ofEpochSecond(1000), 10));
+        made.page(sitemap, at, reads, 0, 100, store::first);
+        made.page(sitemap, at, List.copyOf(reads), 100, 100, store::first);
+        assertThat(store.made).as("kept while the sitemaps are not read again").isEqualTo(5);
+        made.page(sitemap, at, List.of(new StoredSitemap("https://example.org/sitemap.xml", Instant.ofEpochSecond(4600), 11)), 0, 100,
+                store::first);
+        assertThat(store.made).as("made again once a sitemap is read again").isEqualTo(6);
+        assertThat(made.page(oneDay, at, null, 1300, 100, store::first).rows()).isEmpty();
     }
 }

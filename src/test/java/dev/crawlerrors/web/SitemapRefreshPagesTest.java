@@ -54,6 +54,18 @@ class SitemapRefreshPagesTest {
                 assertThat(total(base + "/api/crawl-errors?in_sitemap=yes")).isEqualTo(first);
                 assertThat(total(base + "/api/crawl-errors?in_sitemap=yes")).isEqualTo(first);
                 assertThat(listedRows(base + "/api/crawl-errors")).isLessThanOrEqualTo(first);
+                // the URLs page's sitemap views, kept (no time range) and made from the histories (one)
+                String sitemapUrls = base + "/api/crawl-errors/urls?in_sitemap=";
+                String made = "&from=2000-01-01&to=2100-01-01";
+                Waits.await("the URL states").until(() -> get(sitemapUrls + "yes").statusCode() == 200);
+                long everyUrl = total(base + "/api/crawl-errors/urls");
+                long madeEvery = total(base + "/api/crawl-errors/urls?from=2000-01-01&to=2100-01-01");
+                assertThat(everyUrl).isGreaterThan(1);
+                for (int i = 0; i < 2; i++) {
+                    assertThat(total(sitemapUrls + "yes")).as("broken URLs listed, read %d", i).isLessThanOrEqualTo(1);
+                    assertThat(total(sitemapUrls + "yes") + total(sitemapUrls + "no")).isEqualTo(everyUrl);
+                    assertThat(total(sitemapUrls + "yes" + made) + total(sitemapUrls + "no" + made)).isEqualTo(madeEvery);
+                }
 
                 // read again: every error URL listed now, the store's snapshot unchanged
                 store.sitemaps().replace(sitemap, Instant.now(), urls.stream().map(url -> new SitemapUrl("www.example.be", url)).toList());
@@ -62,6 +74,10 @@ class SitemapRefreshPagesTest {
                 Waits.await("the rows' inSitemap to follow the sitemap").until(() -> listedRows(base + "/api/crawl-errors") == 100);
                 assertThat(total(base + "/api/crawl-errors?in_sitemap=no")).isZero();
                 assertThat(get(base + "/crawl-errors?in_sitemap=no").body()).contains("0 error hits");
+                assertThat(total(sitemapUrls + "yes")).as("every broken URL listed now").isEqualTo(everyUrl);
+                assertThat(total(sitemapUrls + "no")).isZero();
+                assertThat(total(sitemapUrls + "yes" + made)).isEqualTo(madeEvery);
+                assertThat(total(sitemapUrls + "no" + made)).isZero();
             }
         }
     }
