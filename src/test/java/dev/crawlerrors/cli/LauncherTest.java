@@ -194,16 +194,16 @@ class LauncherTest {
     @Test
     void anImportRunsOnTheSerialCollectorUnlessTheUserChoseOne() throws Exception {
         assertThat(launch("0")).isZero();
-        assertThat(jvmOptions()).contains("-XX:+UseSerialGC", "-Xmn64m", "-XX:SurvivorRatio=2", "-XX:CompileThresholdScaling=3");
+        assertThat(jvmOptions()).contains("-XX:+UseSerialGC", "-Xmn48m", "-XX:SurvivorRatio=2", "-XX:TargetSurvivorRatio=90", "-XX:CompileThresholdScaling=3");
 
         // a heap bound of the user's is kept with it, and a young generation of the user's comes after the launcher's
         assertThat(launch("0", Map.of("CRAWL_ERRORS_JAVA_OPTS", "-Xmx2g -Xmn512m"), "import", "access.log")).isZero();
         assertThat(jvmOptions()).contains("-XX:+UseSerialGC", "-Xmx2g");
-        assertThat(jvmOptions().lastIndexOf("-Xmn512m")).isGreaterThan(jvmOptions().indexOf("-Xmn64m"));
+        assertThat(jvmOptions().lastIndexOf("-Xmn512m")).isGreaterThan(jvmOptions().indexOf("-Xmn48m"));
 
         // a collector of the user's, wherever the JVM reads it from, is the only one (two stop the JVM)
         assertThat(launch("0", Map.of("CRAWL_ERRORS_JAVA_OPTS", "-XX:+UseZGC"), "import", "access.log")).isZero();
-        assertThat(jvmOptions()).contains("-XX:+UseZGC").doesNotContain("-XX:+UseSerialGC", "-Xmn64m");
+        assertThat(jvmOptions()).contains("-XX:+UseZGC").doesNotContain("-XX:+UseSerialGC", "-Xmn48m");
         assertThat(launch("0", Map.of("JAVA_TOOL_OPTIONS", "-XX:+UseG1GC"), "import", "access.log")).isZero();
         assertThat(jvmOptions()).doesNotContain("-XX:+UseSerialGC");
         assertThat(launch("0", Map.of("JDK_JAVA_OPTIONS", "-XX:+UseParallelGC"), "import", "access.log")).isZero();
@@ -214,7 +214,7 @@ class LauncherTest {
     void onlyAnImportRunsOnTheSerialCollector() throws Exception {
         assertThat(launch("0", Map.of(), "serve", "--db", "hits.duckdb")).isZero();
 
-        assertThat(jvmOptions()).doesNotContain("-XX:+UseSerialGC", "-Xmn64m", "-XX:CompileThresholdScaling=3");
+        assertThat(jvmOptions()).doesNotContain("-XX:+UseSerialGC", "-Xmn48m", "-XX:CompileThresholdScaling=3");
     }
 
     @Test

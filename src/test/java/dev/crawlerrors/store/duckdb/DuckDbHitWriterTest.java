@@ -157,8 +157,8 @@ class DuckDbHitWriterTest {
     @Test
     void commitsLargeTransactionsWholeRowGroupsAtATimeWithTheProgressThatCoversThem() {
         Path file = dir.resolve("store.duckdb");
-        // three batches commit 150,000 rows (DuckDB writes them to the file at once), the last
-        // 34,000 commit at close (through the write-ahead log)
+        // the batches that make up a row group's rows commit at once (DuckDB writes them to the
+        // file at once), the rest commit at close (through the write-ahead log)
         int rows = 184_000;
         try (DuckDbHitStore store = DuckDbHitStore.open(file, 1, DuckDbHitStore.ROW_GROUP_ROWS)) {
             appendChunks(store, 0, rows);
@@ -174,7 +174,7 @@ class DuckDbHitWriterTest {
     @Test
     void aQuerySeesTheBatchesThatAreWrittenButNotYetCommitted() {
         try (DuckDbHitStore store = DuckDbHitStore.open(dir.resolve("store.duckdb"))) {
-            appendChunks(store, 0, 60_000); // 50,000 rows go to the writer, in a transaction left open
+            appendChunks(store, 0, 60_000); // batches of them go to the writer, in a transaction left open
 
             assertThat(store.health().size()).isEqualTo(60_000);
             assertThat(store.writer().imported(List.of("f1"))).containsExactly(new SourceProgress("f1", "access.log", 60_000, 60_000));
@@ -185,7 +185,7 @@ class DuckDbHitWriterTest {
     void aFailedWriteTakesTheHitsAndProgressOfItsWholeTransactionWithItAndTheStoreGoesOn() {
         Path file = dir.resolve("store.duckdb");
         try (DuckDbHitStore store = DuckDbHitStore.open(file)) {
-            appendChunks(store, 0, 60_000); // the first 50,000 are written in a transaction left open
+            appendChunks(store, 0, 60_000); // written in batches, in a transaction left open
             // no method: its progress and verdict are written, then the hits' INSERT fails
             Hit noMethod = new Hit(Instant.parse("2025-05-15T00:00:00Z").toEpochMilli(), 0, "66.249.66.250", null, "/x", 404, -1,
                     null, "Googlebot", Double.NaN, null);
