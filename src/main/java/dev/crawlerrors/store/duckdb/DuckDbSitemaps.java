@@ -63,6 +63,9 @@ final class DuckDbSitemaps implements SitemapStore, AutoCloseable {
     private final DuckDbSitemapRows.Functions functions = new DuckDbSitemapRows.Functions();
     private long readsKept = -1;
     private long[] numbers;
+    /** The sitemaps held as of {@link #heldAt} reads; guarded by this. */
+    private List<StoredSitemap> held;
+    private long heldAt = -1;
 
     DuckDbSitemaps(DuckDBConnection connection, DuckDbFailures failures) throws SQLException {
         this.connection = connection;
@@ -191,17 +194,27 @@ final class DuckDbSitemaps implements SitemapStore, AutoCloseable {
         return numbers;
     }
 
+    /**
+     * The sitemaps held, read again only after a read of one is committed (every read of this store
+     * commits here: the file is this process's): the URLs page's sitemap views ask it on each request.
+     */
     @Override
     public synchronized List<StoredSitemap> sitemaps() {
-        List<StoredSitemap> held = new ArrayList<>();
+        long at = reads.get(); // before the rows: a read committed meanwhile is read again next time
+        if (held != null && heldAt == at) {
+            return held;
+        }
+        List<StoredSitemap> read = new ArrayList<>();
         try (Statement st = connection.createStatement();
              ResultSet rs = st.executeQuery("SELECT sitemap, read_at_ms, urls FROM sitemap_reads ORDER BY sitemap")) {
             while (rs.next()) {
-                held.add(new StoredSitemap(rs.getString(1), Instant.ofEpochMilli(rs.getLong(2)), rs.getLong(3)));
+                read.add(new StoredSitemap(rs.getString(1), Instant.ofEpochMilli(rs.getLong(2)), rs.getLong(3)));
             }
         } catch (SQLException e) {
             throw failures.of("cannot read which sitemaps it holds", e);
         }
+        held = List.copyOf(read);
+        heldAt = at;
         return held;
     }
 
