@@ -515,13 +515,16 @@ final class ClickHouseHitWriter {
         }
     }
 
-    /** A hit as its URL's history keeps it ({@link ClickHouseUrlStates}), on the same shard, counted with the same batch. */
+    /**
+     * A hit as its URL's history keeps it ({@link ClickHouseUrlStates}), on the same shard, counted with the same batch: its
+     * crawler as its claim is recorded ({@link CrawlerHit#claimCrawler}), so that the claim the table computes is its verdict's.
+     */
     private void urlRow(ClickHouseTsv.Writer rows, CrawlerHit crawlerHit, long batchSeq, long number) {
         Hit hit = crawlerHit.hit();
         String host = hit.host() == null ? "" : hit.host();
         rows.field(UrlKey.number(host, hit.url())).tab().field(host).tab().field(hit.url()).tab().field(hit.epochMillis()).tab()
                 .unsigned(writer).tab().field(batchSeq).tab().field(number).tab().field(hit.status()).tab().field(hit.ip()).tab()
-                .field(crawlerHit.crawler().name()).tab().field(crawlerHit.crawler().botType().name()).endRow();
+                .field(crawlerHit.claimCrawler()).tab().field(crawlerHit.crawler().botType().name()).endRow();
     }
 
     private void row(ClickHouseTsv.Writer rows, CrawlerHit crawlerHit, long batchSeq, long number) {

@@ -24,7 +24,10 @@ import java.util.Set;
  *     materialized view, a ReplacingMergeTree keeping each claim's latest version, answers
  *     "which addresses are unverified" (read with {@code argMax}, as merges run when they will);</li>
  * <li>{@code url_log_local}, on each shard: each of its hits again under its URL's number, ordered
- *     by it, so that a URL's history is a short read; {@code url_log} reads every shard's;</li>
+ *     by it, so that a URL's history is a short read; {@code url_log} reads every shard's. Its
+ *     {@code crawler} is what the hit's claim is recorded under: the crawler's name, or for a signed
+ *     hit the name and its group ({@code CrawlerHit#signedClaim}), so that its {@code claim} is the
+ *     verdicts' (as {@link #CLAIM} is the hits'); a reader takes the name before the group;</li>
  * <li>{@code url_times_local}, on each shard: the same hits again in time order, narrow (no URL's
  *     name but its host and {@link dev.crawlerrors.store.UrlHeads head}), fed from {@code url_log_local} by the
  *     materialized view {@code url_times_of_log}, so that a view of a time range and a prefix reads

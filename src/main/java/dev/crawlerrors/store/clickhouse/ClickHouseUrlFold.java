@@ -169,7 +169,8 @@ final class ClickHouseUrlFold {
             names.computeIfAbsent(k, key -> new UrlKey((String) row[1], (String) row[2]));
             long claim = (Long) row[6];
             hits.computeIfAbsent(k, key -> new ArrayList<>()).add(new UrlHit((Long) row[3], (Long) row[4], (Integer) row[5], claim,
-                    (String) row[7], (String) row[8], null, found.getOrDefault(claim, ClickHouseVerdicts.NOT_CHECKED).verification()));
+                    ClickHouseUrlStates.crawlerOf((String) row[7]), (String) row[8], null,
+                    found.getOrDefault(claim, ClickHouseVerdicts.NOT_CHECKED).verification()));
         }
         Map<Long, UrlHistory> added = new LinkedHashMap<>();
         names.forEach((k, name) -> added.put(k, new UrlHistory(name, hits.get(k))));

@@ -1,5 +1,6 @@
 package dev.crawlerrors.store.clickhouse;
 
+import dev.crawlerrors.crawler.CrawlerHit;
 import dev.crawlerrors.crawler.Verification;
 import dev.crawlerrors.store.HitFilter;
 import dev.crawlerrors.store.SitemapStore;
@@ -35,6 +36,8 @@ import java.util.function.Consumer;
  * on the first shard under the new snapshot's total, then records the fold in {@code url_folds}: a read takes each URL's row
  * of the highest total up to the fold it reads, so folds of several processes, or a fold killed
  * half-way, never show half a fold. A URL whose scope has no hit left gets a row without a status.
+ * A signed hit's history row names its crawler as its claim is recorded, with the claim's group
+ * (so that its claim is its verdict's); its scope, and what a view by crawler takes, is the name.
  */
 final class ClickHouseUrlStates extends UrlStateReading {
 
@@ -329,9 +332,27 @@ final class ClickHouseUrlStates extends UrlStateReading {
             parts.add("ts_ms < " + q.filter().to().toEpochMilli());
         }
         if (!q.filter().crawlers().isEmpty()) {
-            parts.add("crawler IN (" + ClickHouseSql.quoted(q.filter().crawlers().stream().sorted().toList()) + ")");
+            parts.add(crawlers(q.filter().crawlers()));
         }
         return parts;
+    }
+
+    /**
+     * The condition on a history's {@code crawler} that takes the hits of {@code names}: recorded
+     * under a name, or for a signed hit under a name and its group ({@link CrawlerHit#signedClaim}).
+     */
+    static String crawlers(Collection<String> names) {
+        List<String> sorted = names.stream().sorted().toList();
+        StringBuilder sql = new StringBuilder("(crawler IN (").append(ClickHouseSql.quoted(sorted)).append(")");
+        for (String name : sorted) {
+            sql.append(" OR startsWith(crawler, ").append(ClickHouseSql.quote(name + CrawlerHit.GROUP)).append(")");
+        }
+        return sql.append(")").toString();
+    }
+
+    /** The crawler's name a history's {@code crawler} holds: a signed hit's is followed by its claim's group. */
+    static String crawlerOf(String recorded) {
+        return CrawlerHit.crawlerOf(recorded);
     }
 
     /**
@@ -365,7 +386,8 @@ final class ClickHouseUrlStates extends UrlStateReading {
         ByNumber urls = new ByNumber(each);
         for (Object[] row : rows) {
             long claim = (Long) row[4];
-            urls.add((Long) row[0], new UrlHit((Long) row[1], (Long) row[2], (Integer) row[3], claim, (String) row[5], (String) row[6], null,
+            urls.add((Long) row[0], new UrlHit((Long) row[1], (Long) row[2], (Integer) row[3], claim, crawlerOf((String) row[5]),
+                    (String) row[6], null,
                     found.getOrDefault(claim, ClickHouseVerdicts.NOT_CHECKED).verification()));
         }
         urls.end();
@@ -419,7 +441,7 @@ final class ClickHouseUrlStates extends UrlStateReading {
             }
             long claim = (Long) row[6];
             Verification verdict = found.getOrDefault(claim, ClickHouseVerdicts.NOT_CHECKED).verification();
-            hits.add(new UrlHit((Long) row[3], (Long) row[4], (Integer) row[5], claim, (String) row[7], (String) row[8],
+            hits.add(new UrlHit((Long) row[3], (Long) row[4], (Integer) row[5], claim, crawlerOf((String) row[7]), (String) row[8],
                     addresses ? (String) row[9] : null, verdict));
         }
         if (key != null) {

@@ -1,13 +1,20 @@
 package dev.crawlerrors.store.duckdb;
 
+import dev.crawlerrors.crawler.CrawlerHit;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The address and crawler of each claim, by its number, read from {@code verdicts} as claims are
  * first met: a URL's history keeps a hit's claim number only ({@code url_log}), and its crawler and
  * address are read from here. Claims are numbered in order and never change, so what is read once
- * is kept; an unknown number is read with every claim after the last one known.
+ * is kept; an unknown number is read with every claim after the last one known. A signed claim is
+ * recorded under its crawler's name and its group ({@link CrawlerHit#signedClaim}): its crawler is
+ * the name alone, so that a URL's states keep one scope for each crawler, whatever its hits'
+ * signatures were grouped by (a signed import whose hits each waited in a group of their own made
+ * a scope for each hit), and each name is kept once.
  */
 final class DuckDbClaimNames {
 
@@ -16,12 +23,14 @@ final class DuckDbClaimNames {
     private String[] ips = new String[1024];
     /** Claims below this number are read. */
     private int known = 1;
+    /** Each crawler's name once, as the claims share it. */
+    private final Map<String, String> crawlerNames = new HashMap<>();
 
     DuckDbClaimNames(DuckDbQuery query) {
         this.query = query;
     }
 
-    /** The crawler claim {@code claim} names, or null for none. */
+    /** The name of the crawler claim {@code claim} names (without a signed claim's group), or null for none. */
     synchronized String crawler(int claim) {
         ensure(claim);
         return claim > 0 && claim < known ? crawlers[claim] : null;
@@ -46,7 +55,8 @@ final class DuckDbClaimNames {
                     crawlers = Arrays.copyOf(crawlers, size);
                     ips = Arrays.copyOf(ips, size);
                 }
-                crawlers[id] = rs.getString(2);
+                String crawler = rs.getString(2);
+                crawlers[id] = crawler == null ? null : crawlerNames.computeIfAbsent(CrawlerHit.crawlerOf(crawler), name -> name);
                 ips[id] = rs.getString(3);
                 known = Math.max(known, id + 1);
             }

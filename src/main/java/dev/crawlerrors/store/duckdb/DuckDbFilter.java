@@ -6,6 +6,7 @@ import dev.crawlerrors.store.StatusRange;
 import dev.crawlerrors.store.UrlPattern;
 import dev.crawlerrors.store.UrlPatternMatch;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 
@@ -132,5 +133,18 @@ final class DuckDbFilter {
 
     static String placeholders(int n) {
         return String.join(", ", Collections.nCopies(n, "?"));
+    }
+
+    /**
+     * The numbers of the claims of the crawlers named {@code crawlers}, from {@code verdicts}: those
+     * recorded under a name, and the signed ones recorded under a name and a group
+     * ({@link dev.crawlerrors.crawler.CrawlerHit#signedClaim}); the names go to {@code params}.
+     */
+    static String claimsOf(Collection<String> crawlers, List<Object> params) {
+        params.addAll(crawlers);
+        params.addAll(crawlers);
+        String group = "chr(" + (int) dev.crawlerrors.crawler.CrawlerHit.GROUP + ")";
+        return "SELECT claim_id FROM verdicts WHERE crawler IN (" + placeholders(crawlers.size()) + ") OR (contains(crawler, " + group
+                + ") AND split_part(crawler, " + group + ", 1) IN (" + placeholders(crawlers.size()) + "))";
     }
 }

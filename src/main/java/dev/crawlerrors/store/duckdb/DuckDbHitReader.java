@@ -176,8 +176,7 @@ final class DuckDbHitReader implements HitReader {
             parts.add("b NOT IN (" + places(filter.hiddenBotTypes()) + ")");
         }
         if (!filter.crawlers().isEmpty()) {
-            parts.add("c IN (SELECT claim_id FROM verdicts WHERE crawler IN (" + DuckDbFilter.placeholders(filter.crawlers().size()) + "))");
-            params.addAll(filter.crawlers());
+            parts.add("c IN (" + DuckDbFilter.claimsOf(filter.crawlers(), params) + ")");
         }
         if (filter.from() != null) {
             parts.add("t >= ?");

@@ -491,9 +491,7 @@ final class DuckDbUrlStates extends UrlStateReading {
             params.add(q.filter().to().toEpochMilli());
         }
         if (!q.filter().crawlers().isEmpty()) {
-            parts.add("c IN (SELECT claim_id FROM verdicts WHERE crawler IN (" + DuckDbFilter.placeholders(q.filter().crawlers().size())
-                    + "))");
-            params.addAll(q.filter().crawlers());
+            parts.add("c IN (" + DuckDbFilter.claimsOf(q.filter().crawlers(), params) + ")");
         }
         List<String> heads = new ArrayList<>();
         if (q.filter().host() != null) {
