@@ -14,6 +14,9 @@
 #   - `import --sitemap INDEX` of an empty log into the store of HITS hits, against the same import
 #     without --sitemap (the baseline): wall time and peak resident memory (GNU time's maximum RSS);
 #     the difference is what reading and holding the sitemap costs (issue: <= 5 s, <= 100 MiB)
+#   - the same pair importing DAY_LINES new lines (default 200,000: the month's first, a month on) into a fresh copy
+#     of the store: an import that does work of its own fills its young generation whatever it reads,
+#     so this pair's difference is what the sitemap adds to an import that is running anyway
 #   - the report's page (/api/crawl-errors) and the URLs page (/api/crawl-errors/urls), each
 #     unfiltered, with in_sitemap=yes and with in_sitemap=no, interleaved request by request
 #     (issue: the filtered pages within 1.2x of the unfiltered)
@@ -73,16 +76,35 @@ fi
 
 # one import of the empty log into the store, with the arguments given; prints "seconds max-RSS-MiB"
 import_once() {
-  /usr/bin/time -f '%e %M' -o "$work/time.out" env JAVA_HOME="$java_home" ./crawl-errors import --db "$store" \
+  /usr/bin/time -f '%e %M %U %S' -o "$work/time.out" env JAVA_HOME="$java_home" ./crawl-errors import --db "$store" \
     --ip-ranges bench/ip-ranges --dns-server none "$@" "$work/empty.log" >"$work/import.out" 2>&1 \
     || { cat "$work/import.out" >&2; exit 1; }
-  awk '{printf "%.2f s  %6.1f MiB", $1, $2 / 1024}' "$work/time.out"
+  awk '{printf "%.2f s  %6.1f MiB  (CPU %.2f s)", $1, $2 / 1024, $3 + $4}' "$work/time.out"
 }
 echo "sitemap: $urls URLs in $files files; store: $hits hits over $log_urls URLs"
 for round in $(seq 1 "$rounds"); do
   echo "import, no sitemap (round $round):        $(import_once)"
   echo "import --sitemap INDEX (round $round):    $(import_once --sitemap "$index")"
 done
+grep -i sitemap "$work/import.out" || true
+
+# the same pair, each importing DAY_LINES new lines into a fresh copy of the store: the month's first
+# lines a month later (the same lines would be a log already imported, and skipped)
+day_lines="${DAY_LINES:-200000}"
+head -n "$day_lines" "$work/month.log" | sed 's#/Oct/2026:#/Nov/2026:#' >"$work/day.log"
+import_day() {
+  rm -rf "$work/copy.duckdb" "$work/copy.duckdb".*
+  cp "$store" "$work/copy.duckdb"
+  /usr/bin/time -f '%e %M %U %S' -o "$work/time.out" env JAVA_HOME="$java_home" ./crawl-errors import --db "$work/copy.duckdb" \
+    --ip-ranges bench/ip-ranges --dns-server none "$@" "$work/day.log" >"$work/import.out" 2>&1 \
+    || { cat "$work/import.out" >&2; exit 1; }
+  awk '{printf "%.2f s  %6.1f MiB  (CPU %.2f s)", $1, $2 / 1024, $3 + $4}' "$work/time.out"
+}
+for round in $(seq 1 "$rounds"); do
+  echo "import of $day_lines lines, no sitemap (round $round):      $(import_day)"
+  echo "import of $day_lines lines, --sitemap INDEX (round $round): $(import_day --sitemap "$index")"
+done
+rm -rf "$work/copy.duckdb" "$work/copy.duckdb".*
 grep -i sitemap "$work/import.out" || true
 
 JAVA_HOME="$java_home" ./crawl-errors serve --db "$store" --port "$port" --dns-server none --timezone UTC \
