@@ -115,6 +115,49 @@ public abstract class CountCubeContract {
     }
 
     @Test
+    void aCountPastTheBoundStopsReadingTheStore() throws Exception {
+        try (HitStore store = open()) {
+            SplittableRandom random = new SplittableRandom(37);
+            store.writer().append(hits(random, 100_000, 0));
+            store.writer().flush();
+            int[] cells = {0};
+            store.reader().countByMinute(dev.crawlerrors.store.HitWindow.at(store.reader().snapshot()), false, cell -> cells[0]++);
+            assertThat(cells[0]).as("cells of the store: more than a chunk of them").isGreaterThan(65_536);
+            AtomicInteger handed = new AtomicInteger();
+            HitReader reader = (HitReader) Proxy.newProxyInstance(HitReader.class.getClassLoader(), new Class<?>[] {HitReader.class},
+                    (proxy, method, args) -> {
+                        if (method.getName().equals("countByMinute")) {
+                            @SuppressWarnings("unchecked")
+                            java.util.function.Consumer<Object> cellsTo = (java.util.function.Consumer<Object>) args[2];
+                            args[2] = (java.util.function.Consumer<Object>) cell -> {
+                                handed.incrementAndGet();
+                                cellsTo.accept(cell);
+                            };
+                        }
+                        try {
+                            return method.invoke(store.reader(), args);
+                        } catch (InvocationTargetException e) {
+                            throw e.getCause();
+                        }
+                    });
+            KeptCube cube = new KeptCube(reader, 4_096);
+            cube.start();
+            long deadline = System.nanoTime() + WAIT.toNanos();
+            while (cube.footprint().get(2) == 0 && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertThat(cube.footprint()).as("cells, bytes, dropped").containsExactly(0L, 0L, 1L);
+            // the cells after the bound was passed are not read: the read stopped at the first chunk past it
+            assertThat(handed.get()).as("cells read of " + cells[0]).isEqualTo(65_536);
+            // and the store reads on after the read it stopped
+            int[] again = {0};
+            store.reader().countByMinute(dev.crawlerrors.store.HitWindow.at(store.reader().snapshot()), false, cell -> again[0]++);
+            assertThat(again[0]).isEqualTo(cells[0]);
+            cube.close();
+        }
+    }
+
+    @Test
     void hostsAndUrlPrefixesSummedFromTheCubeByUrlEqualTheStoresCounts() throws Exception {
         try (HitStore store = open()) {
             SplittableRandom random = new SplittableRandom(36);

@@ -76,6 +76,13 @@ public final class DuckDbHitStore implements HitStore {
             // optimistic writes compress and write row groups as they fill; by default DuckDB
             // holds five before writing them, which raises an import's peak memory
             st.execute("SET write_buffer_row_group_count = 1");
+            if (settings.giveBack()) {
+                // DuckDB's allocator gives pages back to the system only as it allocates again (a second after
+                // they were freed): a server idle after its start-up counts, which freed 500-700 MB of hash
+                // tables and results on a 10,000,000-hit store, kept them resident until its next request.
+                // Its background thread gives them back while nothing is asked (a process-wide setting).
+                st.execute("SET allocator_background_threads = true");
+            }
             loadVerdictHistory(st);
         }
         this.query = new DuckDbQuery(connection, failures, settings.readers());
@@ -168,12 +175,14 @@ public final class DuckDbHitStore implements HitStore {
      *                for commit tasks
      */
     public static DuckDbHitStore open(Path file, int threads) {
-        return open(file, new DuckDbSettings(threads, DuckDbSettings.SERVE.memoryLimit(), DuckDbSettings.SERVE.readers()));
+        return open(file, new DuckDbSettings(threads, DuckDbSettings.SERVE.memoryLimit(), DuckDbSettings.SERVE.readers(),
+                DuckDbSettings.SERVE.giveBack()));
     }
 
     /** {@link #open(Path, int)} committing every {@code commitRows} rows at the latest: for tests. */
     static DuckDbHitStore open(Path file, int threads, long commitRows) {
-        return open(file, new DuckDbSettings(threads, DuckDbSettings.SERVE.memoryLimit(), DuckDbSettings.SERVE.readers()), commitRows);
+        return open(file, new DuckDbSettings(threads, DuckDbSettings.SERVE.memoryLimit(), DuckDbSettings.SERVE.readers(),
+                DuckDbSettings.SERVE.giveBack()), commitRows);
     }
 
     private static DuckDbHitStore open(Path file, DuckDbSettings settings, long commitRows) {

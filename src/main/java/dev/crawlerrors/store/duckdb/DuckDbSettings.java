@@ -11,18 +11,30 @@ import dev.crawlerrors.store.StoreLimits;
  * @param threads     DuckDB's worker threads; 0 for one per core
  * @param memoryLimit DuckDB's memory limit, as DuckDB reads it ({@code 512MB}, {@code 2GB})
  * @param readers     connections reads may hold at once
+ * @param giveBack    whether the memory DuckDB frees goes back to the system a second after, even once
+ *                    the store is idle: DuckDB's allocator keeps the pages it freed until its next
+ *                    allocations, so a server whose start-up counts freed some hundreds of MB kept
+ *                    them resident for as long as nobody asked (see {@link DuckDbHitStore})
  */
-public record DuckDbSettings(int threads, String memoryLimit, int readers) {
+public record DuckDbSettings(int threads, String memoryLimit, int readers, boolean giveBack) {
 
     /**
      * What a command that only writes (an import) needs: its parsers use the cores, DuckDB one of
      * them, and less memory than a server's reads: DuckDB keeps the buffers it used until its
      * limit, and an import's peak memory followed that limit up, not what its writes need.
      */
-    public static final DuckDbSettings IMPORT = new DuckDbSettings(1, "192MB", 2);
+    public static final DuckDbSettings IMPORT = new DuckDbSettings(1, "192MB", 2, false);
 
-    /** A small server's share: a report query at a time per core, a quarter GiB for DuckDB. */
-    public static final DuckDbSettings SERVE = new DuckDbSettings(0, "256MB", 4);
+    /**
+     * A small server's share: a report query at a time per core, a quarter GiB for DuckDB, and what
+     * DuckDB frees given back while the server idles.
+     */
+    public static final DuckDbSettings SERVE = new DuckDbSettings(0, "256MB", 4, true);
+
+    /** Settings that keep what DuckDB frees until it allocates again (its default). */
+    public DuckDbSettings(int threads, String memoryLimit, int readers) {
+        this(threads, memoryLimit, readers, false);
+    }
 
     public DuckDbSettings {
         if (threads < 0) {
@@ -37,6 +49,6 @@ public record DuckDbSettings(int threads, String memoryLimit, int readers) {
     /** These settings, with what {@code limits} ask in place of theirs. */
     public DuckDbSettings with(StoreLimits limits) {
         return new DuckDbSettings(limits.threads() == null ? threads : limits.threads(),
-                limits.memory() == null ? memoryLimit : limits.memory(), limits.readers() == null ? readers : limits.readers());
+                limits.memory() == null ? memoryLimit : limits.memory(), limits.readers() == null ? readers : limits.readers(), giveBack);
     }
 }

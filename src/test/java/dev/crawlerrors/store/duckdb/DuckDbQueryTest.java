@@ -37,6 +37,23 @@ class DuckDbQueryTest {
     }
 
     @Test
+    void aReadGetsItsFirstRowsBeforeTheRestAreMade() throws Exception {
+        DuckDbQuery reads = open();
+        // a trillion rows: made whole before the first is read (the driver's default), they would take hours and
+        // more memory than the machine has; streamed, the first come at once and the rest are never made
+        long sum = reads.run("SELECT range FROM range(1000000000000)", List.of(), rs -> {
+            long read = 0;
+            for (int i = 0; i < 10 && rs.next(); i++) {
+                read += rs.getLong(1);
+            }
+            return read;
+        });
+        assertThat(sum).isEqualTo(45);
+        boolean streamed = reads.run("SELECT current_setting('jdbc_stream_results')", List.of(), rs -> rs.next() && rs.getBoolean(1));
+        assertThat(streamed).isTrue();
+    }
+
+    @Test
     void aReadWhoseThreadIsInterruptedStopsAndThePoolReadsOn() throws Exception {
         DuckDbQuery reads = open();
         AtomicReference<Throwable> failed = new AtomicReference<>();

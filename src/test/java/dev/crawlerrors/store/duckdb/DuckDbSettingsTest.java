@@ -31,6 +31,17 @@ class DuckDbSettingsTest {
     }
 
     @Test
+    void aServedStoreGivesBackTheMemoryDuckDbFrees() {
+        try (DuckDbHitStore store = DuckDbHitStore.open(dir.resolve("d.duckdb"))) {
+            // DuckDB's allocator purges its freed pages in the background, not only as it allocates again
+            assertThat(store.setting("allocator_background_threads")).isEqualTo("true");
+        }
+        assertThat(DuckDbSettings.SERVE.giveBack()).isTrue();
+        assertThat(DuckDbSettings.IMPORT.giveBack()).isFalse();
+        assertThat(DuckDbSettings.SERVE.with(new dev.crawlerrors.store.StoreLimits(1, "64MB", 2)).giveBack()).isTrue();
+    }
+
+    @Test
     void anImportIsBoundedBelowAServer() {
         try (DuckDbHitStore store = DuckDbHitStore.open(dir.resolve("c.duckdb"), DuckDbSettings.IMPORT)) {
             // 192 MB in DuckDB's binary units: less than a served store's 244.1 MiB
