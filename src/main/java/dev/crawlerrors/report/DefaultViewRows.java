@@ -1,38 +1,55 @@
 package dev.crawlerrors.report;
 
+import dev.crawlerrors.crawler.BotType;
+import dev.crawlerrors.crawler.Verification;
 import dev.crawlerrors.store.HitFilter;
 import dev.crawlerrors.store.HitReader;
 import dev.crawlerrors.store.MinuteCounts;
 import dev.crawlerrors.store.Snapshot;
+import dev.crawlerrors.store.StatusRange;
 import dev.crawlerrors.store.StoredHit;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
+import java.util.stream.Collectors;
 
 /**
  * Every row of the default view ({@link HitFilter#ERRORS}) at one snapshot, held in memory as
- * columns, so that any of its pages is answered without a store read: a page the store reads costs
- * a read of its rows' block (4-6 ms of CPU on DuckDB, whatever the page) and a page from these
+ * columns, so that any of its pages, and any page of a view that is a part of it, is answered
+ * without a store read: a page the store reads costs a read of its rows' block (4-6 ms of CPU on
+ * DuckDB, whatever the page; 60-800 ms for a filtered view never asked before) and a page from these
  * columns some microseconds. The copy is made in the background, off the readers' path, from the
  * store's own pages of that snapshot ({@link HitReader#forEach}), once the view's counts at the
  * newest snapshot are known; it answers only that snapshot, so its pages are the store's to the
- * row. Any other view or snapshot, a copy past its bound in bytes, or one not made yet, is read
- * from the store as before ({@code null} from {@link #page}). It sits above {@link HitReader}:
+ * row. Any other snapshot, a view with rows outside the default one (other statuses, spoofed hits,
+ * hidden bot types, URL shapes, sitemaps), a copy past its bound in bytes, or one not made yet, is
+ * read from the store as before ({@code null} from {@link #page}). It sits above {@link HitReader}:
  * every engine's pages come from it alike.
  *
- * <p>A row takes {@value #ROW_BYTES} bytes and its URL's: its number as an int (a long, 4 bytes more,
- * where a number is past an int, as ClickHouse's are), its time as an int of milliseconds behind the
- * newest of its block of 64 rows (a store so sparse that 64 rows span 24 days is not copied), its URL's place
- * in chunks of the URLs' bytes (Latin-1, 22 bytes a URL in the benchmarks' stores, where most URLs
- * differ), its IP as a number into a dictionary of them, its duration as an int of thousandths of a millisecond where that
- * gives the same double back (else a number into a list of the others), and every other field
- * (method, status, offset, crawler, bot type, verdict, reason, agent, host) as one number into the
- * few combinations of them a store holds. The URLs' chunks and the dictionaries count against the
- * bound too.
+ * <p>Columns ({@link Packed}): rows in blocks of {@value #BLOCK_ROWS}, each column of a block as
+ * offsets from the block's least value in the fewest bytes that hold them (a block's times span some
+ * hours of a month's store: 3 bytes; its numbers 3; its kinds 1). A row's URL is a number into a
+ * dictionary of the snapshot's URLs ({@link UrlDictionary}), sorted by their UTF-8 bytes and written
+ * front-coded, so that the URLs a prefix starts are one range of numbers; its IP a number into a
+ * dictionary of them; its duration thousandths of a millisecond where that gives the same double back
+ * (else a number into a list of the others); and every other field (method, status, offset, crawler,
+ * bot type, verdict, reason, agent, host) one number into the few combinations of them a store holds.
+ * Some 15 bytes a row and 7 a distinct URL on the benchmarks' stores, against 48 a row before. The
+ * dictionaries and what the copy takes while it is made count against the bound too.
+ *
+ * <p>A filtered view of the same snapshot whose rows are all in the default view (statuses of
+ * errors, verdicts other than spoofed, bot types shown by default, any crawler, host, URL prefix and
+ * time range) is answered from the same columns: its counts ({@link #minuteCounts}) by a scan of the
+ * rows of its times, where the count cubes cannot sum it; a page by its counts' time range
+ * ({@link MinuteCounts#locate}) and a scan of the rows of that range, as the store reads it.
  *
  * <p>When the newest snapshot moves, the copy is made again for the new one, at most one copy at a
  * time and each after a rest of {@value #REST_FACTOR} times the last one's duration, so that a store
@@ -42,10 +59,11 @@ import java.util.concurrent.ExecutorService;
  */
 final class DefaultViewRows {
 
-    /** Bytes a row takes in the columns besides its URL's and the dictionaries: six ints and its share of its block's time. */
-    static final int ROW_BYTES = 6 * 4 + 1;
-    /** Rows whose times are kept as milliseconds behind their block's first (newest) row's. */
-    private static final int BLOCK_BITS = 6;
+    /** The least bytes a row takes (the bound is checked against it before a copy is tried). */
+    static final int ROW_BYTES = 8;
+    /** Rows of a packed block. */
+    private static final int BLOCK_BITS = 16;
+    static final int BLOCK_ROWS = 1 << BLOCK_BITS;
     /** Rest after a copy, as a multiple of its duration, before the next one may start. */
     static final int REST_FACTOR = 4;
     /** A text in a dictionary: the string and its array's headers, the map's entry while copying. */
@@ -53,10 +71,8 @@ final class DefaultViewRows {
     /** A combination of the other fields: its record and its map entry (its texts counted apart). */
     private static final int KIND_BYTES = 128;
     private static final int NULL_DURATION = -1;
-    private static final int NULL_URL = -1;
-    /** URLs are written one after another into chunks of 1 MiB (no URL spans two); a place is chunk and offset in an int. */
-    private static final int CHUNK_BITS = 20;
-    private static final int CHUNK_BYTES = 1 << CHUNK_BITS;
+    private static final long MINUTE_MILLIS = 60_000;
+    private static final Set<String> HELD_VERDICTS = Set.of(Verification.verified.name(), Verification.unverified.name());
 
     /** The fields of a row other than its number, time, URL, IP and duration. */
     private record Kind(String method, int status, int offsetMinutes, String crawler, String botType, String verification,
@@ -64,39 +80,14 @@ final class DefaultViewRows {
     }
 
     /** The rows of one snapshot, newest first (ties by number, descending), as the view's pages list them. */
-    private record Columns(Snapshot at, int size, int[] ids, long[] wideIds, long[] blockMillis, int[] millis, int[] urls, int[] ips,
-            int[] kinds, int[] durations, byte[][] urlChunks, String[] ipTexts, Kind[] kindTable, double[] oddDurations, long bytes) {
+    private record Columns(Snapshot at, int size, Packed ids, Packed times, Packed urls, Packed ips, Packed kinds, Packed durations,
+            UrlDictionary urlTexts, String[] ipTexts, Kind[] kindTable, double[] oddDurations, long bytes) {
 
         StoredHit hit(int i) {
-            Kind kind = kindTable[kinds[i]];
-            return new StoredHit(wideIds != null ? wideIds[i] : ids[i], blockMillis[i >>> BLOCK_BITS] - millis[i], kind.offsetMinutes(), ipTexts[ips[i]], kind.method(), url(urls[i]), kind.status(),
-                    duration(durations[i]), kind.crawler(), kind.botType(), kind.verification(), kind.reason(), kind.userAgent(), kind.host());
-        }
-
-        /** The URL written at {@code place}: a varint of twice its length (plus one for UTF-16), then its chars. */
-        private String url(int place) {
-            if (place == NULL_URL) {
-                return null;
-            }
-            byte[] chunk = urlChunks[place >>> CHUNK_BITS];
-            int at = place & (CHUNK_BYTES - 1);
-            int header = 0;
-            for (int shift = 0;; shift += 7) {
-                byte b = chunk[at++];
-                header |= (b & 0x7F) << shift;
-                if (b >= 0) {
-                    break;
-                }
-            }
-            int length = header >>> 1;
-            if ((header & 1) == 0) {
-                return new String(chunk, at, length, StandardCharsets.ISO_8859_1);
-            }
-            char[] chars = new char[length];
-            for (int k = 0; k < length; k++, at += 2) {
-                chars[k] = (char) ((chunk[at] & 0xFF) | (chunk[at + 1] & 0xFF) << 8);
-            }
-            return new String(chars);
+            Kind kind = kindTable[(int) kinds.get(i)];
+            return new StoredHit(ids.get(i), times.get(i), kind.offsetMinutes(), ipTexts[(int) ips.get(i)], kind.method(),
+                    urlTexts.text((int) urls.get(i)), kind.status(), duration((int) durations.get(i)), kind.crawler(), kind.botType(),
+                    kind.verification(), kind.reason(), kind.userAgent(), kind.host());
         }
 
         private Double duration(int code) {
@@ -104,6 +95,188 @@ final class DefaultViewRows {
                 return code / 1000.0;
             }
             return code == NULL_DURATION ? null : oddDurations[-code - 2];
+        }
+
+        /** The first row whose time is before {@code millis} (rows are newest first). */
+        int firstBefore(long millis) {
+            int lo = 0;
+            int hi = size;
+            while (lo < hi) {
+                int mid = (lo + hi) >>> 1;
+                if (times.get(mid) >= millis) {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
+            }
+            return lo;
+        }
+
+        /** {@code filter}'s conditions on these rows, or null when some of its rows may not be among them. */
+        RowFilter filter(HitFilter filter) {
+            if (!partOfDefault(filter)) {
+                return null;
+            }
+            int urlFrom = 0;
+            int urlTo = Integer.MAX_VALUE;
+            if (filter.urlPrefix() != null) {
+                byte[] prefix = utf8(filter.urlPrefix());
+                if (prefix == null) {
+                    return null;
+                }
+                urlFrom = urlTexts.lowerBound(prefix, false);
+                urlTo = urlTexts.lowerBound(prefix, true);
+            }
+            boolean[] matches = new boolean[kindTable.length];
+            Matcher matcher = new Matcher(filter);
+            boolean any = false;
+            for (int k = 0; k < kindTable.length; k++) {
+                matches[k] = matcher.matches(kindTable[k]);
+                any |= matches[k];
+            }
+            long from = filter.from() == null ? Long.MIN_VALUE : filter.from().toEpochMilli();
+            long to = filter.to() == null ? Long.MAX_VALUE : filter.to().toEpochMilli();
+            return new RowFilter(matches, any && urlFrom < urlTo, from, to, urlFrom, urlTo, filter.urlPrefix() != null);
+        }
+
+        /** The rows of {@code filter} whose times are in {@code [fromMillis, toMillis)}, after {@code skip}, at most {@code limit}. */
+        List<StoredHit> rows(RowFilter filter, long fromMillis, long toMillis, long skip, int limit) {
+            List<StoredHit> rows = new ArrayList<>(Math.min(limit, 128));
+            if (!filter.any()) {
+                return rows;
+            }
+            long from = Math.max(fromMillis, filter.from());
+            long to = Math.min(toMillis, filter.to());
+            if (from >= to) {
+                return rows;
+            }
+            int end = firstBefore(from);
+            for (int i = firstBefore(to); i < end && rows.size() < limit; i++) {
+                if (filter.test(this, i)) {
+                    if (skip > 0) {
+                        skip--;
+                    } else {
+                        rows.add(hit(i));
+                    }
+                }
+            }
+            return rows;
+        }
+
+        /** The minute counts of {@code filter}'s rows: a scan of the rows of its times. */
+        MinuteCounts minuteCounts(RowFilter filter) {
+            if (!filter.any()) {
+                return MinuteCounts.NONE;
+            }
+            int end = firstBefore(filter.from());
+            long[] minutes = new long[64];
+            long[] counts = new long[64];
+            int n = 0;
+            for (int i = firstBefore(filter.to()); i < end; i++) {
+                if (filter.test(this, i)) {
+                    long minute = Math.floorDiv(times.get(i), MINUTE_MILLIS);
+                    if (n > 0 && minutes[n - 1] == minute) {
+                        counts[n - 1]++;
+                    } else {
+                        if (n == minutes.length) {
+                            minutes = Arrays.copyOf(minutes, 2 * n);
+                            counts = Arrays.copyOf(counts, 2 * n);
+                        }
+                        minutes[n] = minute;
+                        counts[n++] = 1;
+                    }
+                }
+            }
+            return MinuteCounts.of(Arrays.copyOf(minutes, n), Arrays.copyOf(counts, n));
+        }
+    }
+
+    /** A filter's conditions on the held rows: the kinds it matches, its times, and the URL numbers its prefix starts. */
+    private record RowFilter(boolean[] kinds, boolean any, long from, long to, int urlFrom, int urlTo, boolean byUrl) {
+
+        boolean test(Columns columns, int i) {
+            if (!kinds[(int) columns.kinds().get(i)]) {
+                return false;
+            }
+            if (byUrl) {
+                long url = columns.urls().get(i);
+                return url >= urlFrom && url < urlTo;
+            }
+            return true;
+        }
+    }
+
+    /**
+     * Whether every row of {@code filter} is a row of the default view, so that the held rows answer it: its
+     * statuses are errors, its verdicts not spoofed, its bot types shown by default (none asked and no crawler
+     * named: those the default view shows), and it has no URL shape and no sitemap condition.
+     */
+    static boolean partOfDefault(HitFilter filter) {
+        if (filter.urlPattern() != null || filter.inSitemap() != null) {
+            return false;
+        }
+        for (StatusRange range : filter.effectiveStatuses()) {
+            if (range.low() < StatusRange.ERRORS.low() || range.high() > StatusRange.ERRORS.high()) {
+                return false;
+            }
+        }
+        if (filter.effectiveVerifications().contains(Verification.spoofed)) {
+            return false;
+        }
+        if (filter.botTypes().isEmpty()) {
+            return filter.crawlers().isEmpty();
+        }
+        return !filter.everyBotType() && filter.botTypes().stream().allMatch(BotType::shownByDefault);
+    }
+
+    /** {@code text}'s UTF-8 bytes, as the store compares them; null when it holds a lone surrogate (no UTF-8 says it). */
+    private static byte[] utf8(String text) {
+        for (int k = 0; k < text.length(); k++) {
+            char c = text.charAt(k);
+            if (Character.isHighSurrogate(c)) {
+                if (k + 1 == text.length() || !Character.isLowSurrogate(text.charAt(k + 1))) {
+                    return null;
+                }
+                k++;
+            } else if (Character.isLowSurrogate(c)) {
+                return null;
+            }
+        }
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * A filter's conditions on a row's other fields, as the stores' SQL has them (a missing type, crawler or
+     * host matches no list), as {@code CountCube}'s cells are matched.
+     */
+    private static final class Matcher {
+        private final List<StatusRange> statuses;
+        private final Set<String> botTypes;
+        private final Set<String> hidden;
+        private final Set<String> crawlers;
+        private final Set<String> verifications;
+        private final String host;
+
+        Matcher(HitFilter filter) {
+            host = filter.host();
+            statuses = filter.effectiveStatuses();
+            botTypes = filter.botTypes().isEmpty() || filter.everyBotType() ? null : names(filter.botTypes());
+            hidden = filter.hiddenBotTypes().isEmpty() ? null : names(filter.hiddenBotTypes());
+            crawlers = filter.crawlers().isEmpty() ? null : filter.crawlers();
+            verifications = filter.effectiveVerifications().stream().map(Verification::name).collect(Collectors.toSet());
+        }
+
+        boolean matches(Kind kind) {
+            return statuses.stream().anyMatch(range -> range.contains(kind.status()))
+                    && (botTypes == null || (kind.botType() != null && botTypes.contains(kind.botType())))
+                    && (hidden == null || (kind.botType() != null && !hidden.contains(kind.botType())))
+                    && (crawlers == null || (kind.crawler() != null && crawlers.contains(kind.crawler())))
+                    && kind.verification() != null && verifications.contains(kind.verification()) && HELD_VERDICTS.contains(kind.verification())
+                    && (host == null || host.equals(kind.host()));
+        }
+
+        private static Set<String> names(Set<BotType> types) {
+            return types.stream().map(BotType::name).collect(Collectors.toSet());
         }
     }
 
@@ -123,7 +296,7 @@ final class DefaultViewRows {
     private boolean closed;
 
     /**
-     * @param budgetBytes the bytes the copy may take; 0 makes none
+     * @param budgetBytes the bytes the copy may take, while it is made too; 0 makes none
      * @param copier      the thread copies are made on, queued behind the count cubes' counts
      *                    ({@link KeptCubes#counter}): a copy beside them slowed serve's first counts by half
      *                    and its peak memory by 150 MiB on a 3M-hit store; its owner stops it
@@ -137,27 +310,48 @@ final class DefaultViewRows {
     /**
      * The rows of page {@code page} (from 1) of {@code filter}'s view at {@code at}, whose counts are
      * {@code counts}, from memory; or null when the copy cannot answer it, the caller then reads the
-     * store. When {@code at} is the newest snapshot and the copy holds another, a copy of it is started
-     * (once {@link #start started}).
+     * store. When {@code filter} is the default view, {@code at} the newest snapshot and the copy holds
+     * another, a copy of it is started (once {@link #start started}).
      */
     List<StoredHit> page(HitFilter filter, Snapshot at, MinuteCounts counts, int page, boolean newest) {
-        if (budgetBytes <= 0 || !HitFilter.ERRORS.equals(filter)) {
+        if (budgetBytes <= 0) {
             return null;
         }
+        boolean plain = HitFilter.ERRORS.equals(filter);
         Columns columns = held;
-        if (columns != null && columns.at().equals(at) && columns.size() == counts.total()) {
-            long from = Paging.offset(page);
-            int to = (int) Math.min(columns.size(), from + Paging.PAGE_SIZE);
-            List<StoredHit> rows = new ArrayList<>(Math.max(0, to - (int) Math.min(from, to)));
-            for (int i = (int) Math.min(from, to); i < to; i++) {
-                rows.add(columns.hit(i));
+        if (columns != null && columns.at().equals(at)) {
+            if (plain && columns.size() == counts.total()) {
+                long from = Paging.offset(page);
+                int to = (int) Math.min(columns.size(), from + Paging.PAGE_SIZE);
+                List<StoredHit> rows = new ArrayList<>(Math.max(0, to - (int) Math.min(from, to)));
+                for (int i = (int) Math.min(from, to); i < to; i++) {
+                    rows.add(columns.hit(i));
+                }
+                return rows;
             }
-            return rows;
+            RowFilter rows = plain ? null : columns.filter(filter);
+            if (rows != null) {
+                MinuteCounts.Range range = counts.locate(Paging.offset(page), Paging.PAGE_SIZE);
+                return range == null ? List.of() : columns.rows(rows, range.fromMillis(), range.toMillis(), range.skip(), Paging.PAGE_SIZE);
+            }
         }
-        if (newest) {
+        if (newest && plain) {
             startCopy(at, counts);
         }
         return null;
+    }
+
+    /**
+     * The minute counts of {@code filter}'s view at {@code at} from the held rows, or null when they cannot
+     * say them (another snapshot, none held, a view with rows outside the default one).
+     */
+    MinuteCounts minuteCounts(HitFilter filter, Snapshot at) {
+        Columns columns = held;
+        if (budgetBytes <= 0 || columns == null || !columns.at().equals(at)) {
+            return null;
+        }
+        RowFilter rows = columns.filter(filter);
+        return rows == null ? null : columns.minuteCounts(rows);
     }
 
     /**
@@ -228,29 +422,474 @@ final class DefaultViewRows {
         }
     }
 
+    /**
+     * Longs in blocks of {@value #BLOCK_ROWS}: each block's values as offsets from its least one, in the fewest
+     * bytes (0 to 8) that hold the largest, little-endian, read as one long and masked.
+     */
+    static final class Packed {
+        private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+        private static final long[] MASKS = new long[9];
+
+        static {
+            for (int w = 1; w < 8; w++) {
+                MASKS[w] = (1L << (8 * w)) - 1;
+            }
+            MASKS[8] = -1L;
+        }
+
+        private final long[] bases;
+        private final byte[] widths;
+        private final byte[][] blocks;
+
+        Packed(long[] bases, byte[] widths, byte[][] blocks) {
+            this.bases = bases;
+            this.widths = widths;
+            this.blocks = blocks;
+        }
+
+        long get(int i) {
+            int b = i >>> BLOCK_BITS;
+            int w = widths[b];
+            return bases[b] + ((long) LONGS.get(blocks[b], (i & (BLOCK_ROWS - 1)) * w) & MASKS[w]);
+        }
+
+        /** The values of block {@code b} into {@code into}, {@code n} of them. */
+        void unpack(int b, long[] into, int n) {
+            for (int k = 0; k < n; k++) {
+                into[k] = get((b << BLOCK_BITS) + k);
+            }
+        }
+
+        /** {@code n} values packed as one block, appended to {@code bases}, {@code widths} and {@code blocks} at {@code b}. */
+        static long pack(long[] values, int n, long[] bases, byte[] widths, byte[][] blocks, int b) {
+            long min = Long.MAX_VALUE;
+            long max = Long.MIN_VALUE;
+            for (int k = 0; k < n; k++) {
+                min = Math.min(min, values[k]);
+                max = Math.max(max, values[k]);
+            }
+            long range = n == 0 ? 0 : max - min; // read unsigned: a range past a long's wraps and comes back
+            int w = (64 - Long.numberOfLeadingZeros(range) + 7) / 8;
+            byte[] block = new byte[n * w + 8]; // a long read at the last value's place stays inside
+            for (int k = 0; k < n; k++) {
+                long offset = values[k] - min;
+                int at = k * w;
+                for (int j = 0; j < w; j++) {
+                    block[at + j] = (byte) (offset >>> (8 * j));
+                }
+            }
+            bases[b] = n == 0 ? 0 : min;
+            widths[b] = (byte) w;
+            blocks[b] = block;
+            return block.length + 16L;
+        }
+
+        long bytes() {
+            long sum = 9L * bases.length;
+            for (byte[] block : blocks) {
+                sum += block.length + 16;
+            }
+            return sum;
+        }
+    }
+
+    /** A column being filled, a block at a time. */
+    private static final class Column {
+        private final long[] bases;
+        private final byte[] widths;
+        private final byte[][] blocks;
+        private final long[] staging = new long[BLOCK_ROWS];
+        private int staged;
+        private int block;
+
+        Column(int size) {
+            int n = (size + BLOCK_ROWS - 1) >>> BLOCK_BITS;
+            bases = new long[n];
+            widths = new byte[n];
+            blocks = new byte[n][];
+        }
+
+        /** Adds a value; the bytes its block took when it filled one, else 0. */
+        long add(long value) {
+            staging[staged++] = value;
+            return staged == BLOCK_ROWS ? flush() : 0;
+        }
+
+        long flush() {
+            if (staged == 0) {
+                return 0;
+            }
+            long bytes = Packed.pack(staging, staged, bases, widths, blocks, block++);
+            staged = 0;
+            return bytes;
+        }
+
+        Packed packed() {
+            return new Packed(bases, widths, blocks);
+        }
+    }
+
+    /**
+     * The distinct URLs of the copy, sorted by their UTF-8 bytes (as the stores compare them, so that the URLs a
+     * prefix starts are one range of numbers) and front-coded in groups of {@value #GROUP}: each group's first
+     * URL whole (its length as a varint, then its bytes), each next one as the bytes it shares with the one
+     * before, and the rest (two varints and the rest's bytes).
+     */
+    static final class UrlDictionary {
+        static final int GROUP = 16;
+        private final byte[][] chunks;
+        /** Where each group starts: chunk and offset. */
+        private final long[] groups;
+        private final int size;
+
+        UrlDictionary(byte[][] chunks, long[] groups, int size) {
+            this.chunks = chunks;
+            this.groups = groups;
+            this.size = size;
+        }
+
+        int size() {
+            return size;
+        }
+
+        /** URL number {@code n} as a string, or null when {@code n} is negative (a row without one). */
+        String text(int n) {
+            if (n < 0) {
+                return null;
+            }
+            byte[][] buffer = {new byte[128]};
+            int length = bytes(n, buffer);
+            return new String(buffer[0], 0, length, StandardCharsets.UTF_8);
+        }
+
+        /** Writes URL number {@code n}'s bytes into {@code buffer[0]} (a larger one when they do not fit) and returns their length. */
+        private int bytes(int n, byte[][] buffer) {
+            long start = groups[n / GROUP];
+            byte[] chunk = chunks[(int) (start >>> 32)];
+            int[] at = {(int) start};
+            int length = 0;
+            for (int k = 0; k <= n % GROUP; k++) {
+                int shared = k == 0 ? 0 : varint(chunk, at);
+                int rest = varint(chunk, at);
+                if (shared + rest > buffer[0].length) {
+                    buffer[0] = Arrays.copyOf(buffer[0], Math.max(2 * buffer[0].length, shared + rest));
+                }
+                System.arraycopy(chunk, at[0], buffer[0], shared, rest);
+                at[0] += rest;
+                length = shared + rest;
+            }
+            return length;
+        }
+
+        private static int varint(byte[] chunk, int[] at) {
+            int value = 0;
+            for (int shift = 0;; shift += 7) {
+                byte b = chunk[at[0]++];
+                value |= (b & 0x7F) << shift;
+                if (b >= 0) {
+                    return value;
+                }
+            }
+        }
+
+        /**
+         * The first URL number whose bytes are not less than {@code prefix}'s; with {@code past}, the first whose
+         * bytes neither start with {@code prefix} nor come before it: the URLs that start with it are the range between.
+         */
+        int lowerBound(byte[] prefix, boolean past) {
+            int lo = 0;
+            int hi = size;
+            byte[][] buffer = {new byte[256]};
+            while (lo < hi) {
+                int mid = (lo + hi) >>> 1;
+                int length = bytes(mid, buffer);
+                if (compare(buffer[0], length, prefix, past) < 0) {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
+            }
+            return lo;
+        }
+
+        /** A URL's bytes against a prefix: below (-1) or not; with {@code past}, a URL that starts with it counts as below. */
+        private static int compare(byte[] url, int length, byte[] prefix, boolean past) {
+            int n = Math.min(length, prefix.length);
+            for (int k = 0; k < n; k++) {
+                int c = Integer.compare(url[k] & 0xFF, prefix[k] & 0xFF);
+                if (c != 0) {
+                    return c;
+                }
+            }
+            if (length >= prefix.length) {
+                return past ? -1 : (length == prefix.length ? 0 : 1);
+            }
+            return -1;
+        }
+
+        long bytes() {
+            long sum = 8L * groups.length + 16;
+            for (byte[] chunk : chunks) {
+                sum += chunk.length + 16;
+            }
+            return sum;
+        }
+    }
+
+    /**
+     * The distinct URLs of a copy while it is made, numbered as they first come: their UTF-8 bytes written one
+     * after another into chunks (a two-byte length, then the bytes), found again by an open-addressing table.
+     */
+    private static final class UrlSet {
+        private static final int CHUNK_BITS = 20;
+        private static final int CHUNK_BYTES = 1 << CHUNK_BITS;
+        private final List<byte[]> chunks = new ArrayList<>();
+        private byte[] chunk;
+        private int used;
+        private int[] places = new int[1024];
+        private int size;
+        /** Numbers plus one by hash; 0 is an empty slot. */
+        private int[] table = new int[2048];
+
+        /** The bytes the set takes now. */
+        long bytes() {
+            return (long) chunks.size() * (CHUNK_BYTES + 16) + 4L * places.length + 4L * table.length;
+        }
+
+        /** {@code url}'s number, a new one when it is new; throws {@link Abandoned} for one that is not UTF-8 or too long. */
+        int number(String url) {
+            byte[] bytes = utf8(url);
+            if (bytes == null || bytes.length > 0xFFFF) {
+                throw new Abandoned(); // a lone surrogate (no store holds one) or a URL of 64 KB: the pages are read from the store
+            }
+            int hash = hash(bytes, 0, bytes.length);
+            int mask = table.length - 1;
+            for (int slot = hash & mask;; slot = (slot + 1) & mask) {
+                int entry = table[slot];
+                if (entry == 0) {
+                    break;
+                }
+                if (equal(entry - 1, bytes)) {
+                    return entry - 1;
+                }
+            }
+            if (chunk == null || used + 2 + bytes.length > chunk.length) {
+                if (chunks.size() == 1 << (31 - CHUNK_BITS)) {
+                    throw new Abandoned();
+                }
+                chunk = new byte[CHUNK_BYTES];
+                chunks.add(chunk);
+                used = 0;
+            }
+            if (size == places.length) {
+                places = Arrays.copyOf(places, 2 * size);
+            }
+            places[size] = (chunks.size() - 1) << CHUNK_BITS | used;
+            chunk[used] = (byte) bytes.length;
+            chunk[used + 1] = (byte) (bytes.length >>> 8);
+            System.arraycopy(bytes, 0, chunk, used + 2, bytes.length);
+            used += 2 + bytes.length;
+            int number = size++;
+            insert(number, hash);
+            if (2 * size > table.length) {
+                int[] old = table;
+                table = new int[2 * old.length];
+                for (int entry : old) {
+                    if (entry != 0) {
+                        byte[] c = chunks.get(places[entry - 1] >>> CHUNK_BITS);
+                        int at = places[entry - 1] & (CHUNK_BYTES - 1);
+                        insert(entry - 1, hash(c, at + 2, length(c, at)));
+                    }
+                }
+            }
+            return number;
+        }
+
+        private void insert(int number, int hash) {
+            int mask = table.length - 1;
+            int slot = hash & mask;
+            while (table[slot] != 0) {
+                slot = (slot + 1) & mask;
+            }
+            table[slot] = number + 1;
+        }
+
+        private static int length(byte[] chunk, int at) {
+            return (chunk[at] & 0xFF) | (chunk[at + 1] & 0xFF) << 8;
+        }
+
+        private static int hash(byte[] bytes, int from, int length) {
+            int h = 0x811C9DC5;
+            for (int k = from; k < from + length; k++) {
+                h = (h ^ bytes[k]) * 0x01000193;
+            }
+            return h ^ (h >>> 16);
+        }
+
+        private boolean equal(int number, byte[] bytes) {
+            byte[] c = chunks.get(places[number] >>> CHUNK_BITS);
+            int at = places[number] & (CHUNK_BYTES - 1);
+            return length(c, at) == bytes.length && Arrays.equals(c, at + 2, at + 2 + bytes.length, bytes, 0, bytes.length);
+        }
+
+        /** The byte at {@code depth} of URL {@code number}, or -1 past its end. */
+        private int byteAt(int number, int depth) {
+            byte[] c = chunks.get(places[number] >>> CHUNK_BITS);
+            int at = places[number] & (CHUNK_BYTES - 1);
+            return depth < length(c, at) ? c[at + 2 + depth] & 0xFF : -1;
+        }
+
+        /**
+         * The dictionary of these URLs, sorted; {@code ranks} gets each number's place in it. Drops the table
+         * first and the chunks after, so that the copy's peak is what {@link #bytes} said and the dictionary.
+         */
+        UrlDictionary sorted(int[] ranks, Copy copy) {
+            table = null;
+            int[] order = new int[size];
+            for (int k = 0; k < size; k++) {
+                order[k] = k;
+            }
+            sort(order, 0, size, 0);
+            List<byte[]> out = new ArrayList<>();
+            long[] groups = new long[(size + UrlDictionary.GROUP - 1) / UrlDictionary.GROUP];
+            byte[] current = new byte[CHUNK_BYTES];
+            int at = 0;
+            byte[] previous = new byte[0];
+            int previousLength = 0;
+            for (int k = 0; k < size; k++) {
+                int number = order[k];
+                ranks[number] = k;
+                byte[] c = chunks.get(places[number] >>> CHUNK_BITS);
+                int from = (places[number] & (CHUNK_BYTES - 1)) + 2;
+                int length = length(c, from - 2);
+                int shared = 0;
+                if (k % UrlDictionary.GROUP != 0) {
+                    int n = Math.min(previousLength, length);
+                    while (shared < n && previous[shared] == c[from + shared]) {
+                        shared++;
+                    }
+                }
+                int need = 10 + length - shared;
+                if (at + need > current.length) {
+                    if (k % UrlDictionary.GROUP == 0) { // a group starts a chunk when the last one is full
+                        out.add(Arrays.copyOf(current, at));
+                        copy.grow(at + 16L);
+                        current = new byte[Math.max(CHUNK_BYTES, need)];
+                        at = 0;
+                    } else {
+                        current = Arrays.copyOf(current, Math.max(current.length + (current.length >> 1), at + need)); // no group spans two
+                    }
+                }
+                if (k % UrlDictionary.GROUP == 0) {
+                    groups[k / UrlDictionary.GROUP] = (long) out.size() << 32 | at;
+                } else {
+                    at = varint(current, at, shared);
+                }
+                at = varint(current, at, length - shared);
+                System.arraycopy(c, from + shared, current, at, length - shared);
+                at += length - shared;
+                if (previous.length < length) {
+                    previous = new byte[Math.max(length, 2 * previous.length)];
+                }
+                System.arraycopy(c, from, previous, 0, length);
+                previousLength = length;
+            }
+            out.add(Arrays.copyOf(current, at));
+            copy.grow(at + 16L);
+            chunks.clear();
+            places = null;
+            return new UrlDictionary(out.toArray(byte[][]::new), groups, size);
+        }
+
+        private static int varint(byte[] into, int at, int value) {
+            while ((value & ~0x7F) != 0) {
+                into[at++] = (byte) ((value & 0x7F) | 0x80);
+                value >>>= 7;
+            }
+            into[at++] = (byte) value;
+            return at;
+        }
+
+        /** Multikey quicksort of {@code order[lo, hi)} by the URLs' bytes from {@code depth} on. */
+        private void sort(int[] order, int lo, int hi, int depth) {
+            while (hi - lo > 12) {
+                int mid = (lo + hi) >>> 1;
+                int a = byteAt(order[lo], depth);
+                int b = byteAt(order[mid], depth);
+                int c = byteAt(order[hi - 1], depth);
+                int pivot = Math.max(Math.min(a, b), Math.min(Math.max(a, b), c));
+                int lt = lo;
+                int gt = hi - 1;
+                int i = lo;
+                while (i <= gt) {
+                    int v = byteAt(order[i], depth);
+                    if (v < pivot) {
+                        swap(order, lt++, i++);
+                    } else if (v > pivot) {
+                        swap(order, i, gt--);
+                    } else {
+                        i++;
+                    }
+                }
+                if (lt - lo < hi - gt - 1) {
+                    sort(order, lo, lt, depth);
+                    sort(order, gt + 1, hi, depth);
+                } else {
+                    sort(order, gt + 1, hi, depth);
+                    sort(order, lo, lt, depth);
+                }
+                if (pivot < 0) {
+                    return; // every URL of the middle ended here: equal, and URLs are distinct, so one at most
+                }
+                lo = lt;
+                hi = gt + 1;
+                depth++;
+            }
+            for (int i = lo + 1; i < hi; i++) {
+                for (int j = i; j > lo && compare(order[j - 1], order[j], depth) > 0; j--) {
+                    swap(order, j - 1, j);
+                }
+            }
+        }
+
+        private int compare(int x, int y, int depth) {
+            for (int d = depth;; d++) {
+                int a = byteAt(x, d);
+                int b = byteAt(y, d);
+                if (a != b || a < 0) {
+                    return Integer.compare(a, b);
+                }
+            }
+        }
+
+        private static void swap(int[] order, int i, int j) {
+            int t = order[i];
+            order[i] = order[j];
+            order[j] = t;
+        }
+    }
+
     /** A copy being made, row after row in the view's order. */
     private static final class Copy {
         private final Snapshot at;
         private final int size;
         private final long budget;
-        private int[] ids;
-        private long[] wideIds;
-        private final long[] blockMillis;
-        private final int[] millis;
-        private final int[] urls;
-        private final int[] ips;
-        private final int[] kinds;
-        private final int[] durations;
+        private final Column ids;
+        private final Column times;
+        private final Column urls;
+        private final Column ips;
+        private final Column kinds;
+        private final Column durations;
+        private final UrlSet urlSet = new UrlSet();
+        private long urlSetBytes;
         private final Map<String, Integer> ipNumbers = new HashMap<>();
         private final Map<Kind, Integer> kindNumbers = new HashMap<>();
-        private final List<byte[]> urlChunks = new ArrayList<>();
-        private byte[] chunk;
-        private int chunkUsed;
         private final List<String> ipTexts = new ArrayList<>();
         private final List<Kind> kindTable = new ArrayList<>();
         private double[] odd = new double[16];
         private int oddSize;
         private int rows;
+        private long lastMillis = Long.MAX_VALUE;
         private long bytes;
         boolean tooBig;
 
@@ -258,46 +897,36 @@ final class DefaultViewRows {
             this.at = at;
             this.size = size;
             this.budget = budget;
-            this.ids = new int[size];
-            this.blockMillis = new long[(size >>> BLOCK_BITS) + 1];
-            this.millis = new int[size];
-            this.urls = new int[size];
-            this.ips = new int[size];
-            this.kinds = new int[size];
-            this.durations = new int[size];
-            this.bytes = (long) size * ROW_BYTES;
+            this.ids = new Column(size);
+            this.times = new Column(size);
+            this.urls = new Column(size);
+            this.ips = new Column(size);
+            this.kinds = new Column(size);
+            this.durations = new Column(size);
+            grow(6L * (BLOCK_ROWS * 8L + 25L * ((size >>> BLOCK_BITS) + 1))); // the staging blocks and the blocks' headers
         }
 
         void add(StoredHit hit) {
             if (rows == size) {
                 throw new Abandoned(); // more rows than counted
             }
-            int i = rows++;
-            if (wideIds == null && (hit.id() < 0 || hit.id() > Integer.MAX_VALUE)) {
-                // numbers past an int (ClickHouse's, a store of two billion hits): longs, 4 bytes a row more
-                grow(8L * size);
-                wideIds = new long[size];
-                for (int k = 0; k < i; k++) {
-                    wideIds[k] = ids[k];
-                }
-                ids = null;
-                grow(-4L * size);
+            if (hit.epochMillis() > lastMillis) {
+                throw new Abandoned(); // not newest first: the pages are read from the store
             }
-            if (wideIds != null) {
-                wideIds[i] = hit.id();
+            lastMillis = hit.epochMillis();
+            rows++;
+            grow(ids.add(hit.id()) + times.add(hit.epochMillis()));
+            if (hit.url() == null) {
+                grow(urls.add(-1));
             } else {
-                ids[i] = (int) hit.id();
+                grow(urls.add(urlSet.number(hit.url())));
+                if ((rows & 1023) == 0) {
+                    long now = urlSet.bytes();
+                    grow(now - urlSetBytes);
+                    urlSetBytes = now;
+                }
             }
-            if ((i & (1 << BLOCK_BITS) - 1) == 0) {
-                blockMillis[i >>> BLOCK_BITS] = hit.epochMillis();
-            }
-            long behind = blockMillis[i >>> BLOCK_BITS] - hit.epochMillis(); // rows come newest first
-            if (behind < 0 || behind > Integer.MAX_VALUE) {
-                throw new Abandoned(); // 64 rows over 24 days: a store this sparse is small, its pages cheap to read
-            }
-            millis[i] = (int) behind;
-            urls[i] = url(hit.url());
-            ips[i] = text(hit.ip(), ipNumbers, ipTexts);
+            grow(ips.add(text(hit.ip(), ipNumbers, ipTexts)));
             Kind kind = new Kind(hit.method(), hit.status(), hit.offsetMinutes(), hit.crawler(), hit.botType(), hit.verification(),
                     hit.reason(), hit.userAgent(), hit.host());
             Integer number = kindNumbers.get(kind);
@@ -308,54 +937,7 @@ final class DefaultViewRows {
                 grow(KIND_BYTES + length(kind.method()) + length(kind.crawler()) + length(kind.botType()) + length(kind.verification())
                         + length(kind.reason()) + length(kind.userAgent()) + length(kind.host()));
             }
-            kinds[i] = number;
-            durations[i] = duration(hit.durationMs());
-        }
-
-        /**
-         * Writes {@code url} into the chunks, as {@link PackedHits} writes a text (Latin-1 bytes, else UTF-16 units, so
-         * that every string comes back equal), and returns its place. URLs are not numbered: most of a store's differ.
-         */
-        private int url(String url) {
-            if (url == null) {
-                return NULL_URL;
-            }
-            boolean latin1 = true;
-            for (int k = 0; k < url.length() && latin1; k++) {
-                latin1 = url.charAt(k) < 256;
-            }
-            int header = 2 * url.length() + (latin1 ? 0 : 1);
-            int need = 5 + (latin1 ? url.length() : 2 * url.length());
-            if (need > CHUNK_BYTES || url.length() > (Integer.MAX_VALUE - 1) / 2) {
-                throw new Abandoned(); // a URL of a megabyte: the pages are read from the store
-            }
-            if (chunk == null || chunkUsed + need > chunk.length) {
-                if (urlChunks.size() == 1 << (31 - CHUNK_BITS)) {
-                    throw new Abandoned();
-                }
-                // a small view's URLs take a small chunk: room for the rows still to come at 32 bytes each
-                int length = (int) Math.min(CHUNK_BYTES, Math.max(need, Math.max(4_096L, 32L * (size - rows + 1))));
-                grow(length + 16);
-                chunk = new byte[length];
-                urlChunks.add(chunk);
-                chunkUsed = 0;
-            }
-            int place = (urlChunks.size() - 1) << CHUNK_BITS | chunkUsed;
-            int at = chunkUsed;
-            while ((header & ~0x7F) != 0) {
-                chunk[at++] = (byte) ((header & 0x7F) | 0x80);
-                header >>>= 7;
-            }
-            chunk[at++] = (byte) header;
-            for (int k = 0; k < url.length(); k++) {
-                char c = url.charAt(k);
-                chunk[at++] = (byte) c;
-                if (!latin1) {
-                    chunk[at++] = (byte) (c >>> 8);
-                }
-            }
-            chunkUsed = at;
-            return place;
+            grow(kinds.add(number) + durations.add(duration(hit.durationMs())));
         }
 
         private int text(String text, Map<String, Integer> numbers, List<String> texts) {
@@ -388,7 +970,7 @@ final class DefaultViewRows {
             return -(oddSize++) - 2;
         }
 
-        private void grow(long more) {
+        void grow(long more) {
             bytes += more;
             if (bytes > budget) {
                 tooBig = true;
@@ -405,8 +987,36 @@ final class DefaultViewRows {
             if (rows != size) {
                 return null;
             }
-            return new Columns(at, size, ids, wideIds, blockMillis, millis, urls, ips, kinds, durations, urlChunks.toArray(byte[][]::new),
-                    ipTexts.toArray(String[]::new), kindTable.toArray(Kind[]::new), Arrays.copyOf(odd, oddSize), bytes);
+            long flushed = ids.flush() + times.flush() + urls.flush() + ips.flush() + kinds.flush() + durations.flush();
+            grow(flushed);
+            long now = urlSet.bytes();
+            grow(now - urlSetBytes);
+            int distinct = urlSet.size;
+            int[] ranks = new int[distinct];
+            grow(8L * distinct); // the ranks and the sort's order
+            UrlDictionary dictionary = urlSet.sorted(ranks, this);
+            Packed urlColumn = urls.packed();
+            long[] values = new long[BLOCK_ROWS];
+            for (int b = 0; b * (long) BLOCK_ROWS < size; b++) {
+                int n = (int) Math.min(BLOCK_ROWS, size - (long) b * BLOCK_ROWS);
+                urlColumn.unpack(b, values, n);
+                for (int k = 0; k < n; k++) {
+                    values[k] = values[k] < 0 ? -1 : ranks[(int) values[k]];
+                }
+                Packed.pack(values, n, urlColumn.bases, urlColumn.widths, urlColumn.blocks, b);
+            }
+            Packed idColumn = ids.packed();
+            Packed timeColumn = times.packed();
+            Packed ipColumn = ips.packed();
+            Packed kindColumn = kinds.packed();
+            Packed durationColumn = durations.packed();
+            long held = idColumn.bytes() + timeColumn.bytes() + urlColumn.bytes() + ipColumn.bytes() + kindColumn.bytes() + durationColumn.bytes()
+                    + dictionary.bytes() + (long) ipTexts.size() * TEXT_BYTES + (long) kindTable.size() * KIND_BYTES + 8L * oddSize;
+            for (String ip : ipTexts) {
+                held += length(ip);
+            }
+            return new Columns(at, size, idColumn, timeColumn, urlColumn, ipColumn, kindColumn, durationColumn, dictionary,
+                    ipTexts.toArray(String[]::new), kindTable.toArray(Kind[]::new), Arrays.copyOf(odd, oddSize), held);
         }
     }
 
