@@ -72,6 +72,8 @@ final class DefaultViewRows {
     private static final int KIND_BYTES = 128;
     private static final int NULL_DURATION = -1;
     private static final long MINUTE_MILLIS = 60_000;
+    /** Minutes counted into one array by {@link Columns#byUrl}: two years; a wider store's views are scanned. */
+    private static final long DENSE_MINUTES = 1 << 20;
     private static final Set<String> HELD_VERDICTS = Set.of(Verification.verified.name(), Verification.unverified.name());
 
     /** The fields of a row other than its number, time, URL, IP and duration. */
@@ -81,11 +83,11 @@ final class DefaultViewRows {
 
     /** The rows of one snapshot, newest first (ties by number, descending), as the view's pages list them. */
     private record Columns(Snapshot at, int size, Packed ids, Packed times, Packed urls, Packed ips, Packed kinds, Packed durations,
-            UrlDictionary urlTexts, String[] ipTexts, Kind[] kindTable, double[] oddDurations, long bytes) {
+            UrlDictionary urlTexts, String[] ipTexts, Kind[] kindTable, double[] oddDurations, Packed urlRows, Packed urlStarts, long bytes) {
 
         StoredHit hit(int i) {
             Kind kind = kindTable[(int) kinds.get(i)];
-            return new StoredHit(ids.get(i), times.get(i), kind.offsetMinutes(), ipTexts[(int) ips.get(i)], kind.method(),
+            return new StoredHit(ids.get(i) - (i & (BLOCK_ROWS - 1)), times.get(i), kind.offsetMinutes(), ipTexts[(int) ips.get(i)], kind.method(),
                     urlTexts.text((int) urls.get(i)), kind.status(), duration((int) durations.get(i)), kind.crawler(), kind.botType(),
                     kind.verification(), kind.reason(), kind.userAgent(), kind.host());
         }
@@ -168,6 +170,15 @@ final class DefaultViewRows {
             if (!filter.any()) {
                 return MinuteCounts.NONE;
             }
+            if (filter.byUrl() && size > 0) {
+                long first = urlStarts.get(filter.urlFrom());
+                long last = urlStarts.get(Math.min(filter.urlTo(), urlTexts.size()));
+                long newest = Math.floorDiv(times.get(0), MINUTE_MILLIS);
+                long oldest = Math.floorDiv(times.get(size - 1), MINUTE_MILLIS);
+                if (8 * (last - first) < size && newest - oldest < DENSE_MINUTES) {
+                    return byUrl(filter, (int) first, (int) last, oldest, (int) (newest - oldest + 1));
+                }
+            }
             int end = firstBefore(filter.from());
             long[] minutes = new long[64];
             long[] counts = new long[64];
@@ -188,6 +199,35 @@ final class DefaultViewRows {
                 }
             }
             return MinuteCounts.of(Arrays.copyOf(minutes, n), Arrays.copyOf(counts, n));
+        }
+        /**
+         * The minute counts of {@code filter}'s rows from the rows of the URLs its prefix starts, numbers {@code first}
+         * to {@code last} of {@link #urlRows} (a few of the rows: a deep prefix), counted into every minute from
+         * {@code oldest} on.
+         */
+        private MinuteCounts byUrl(RowFilter filter, int first, int last, long oldest, int span) {
+            long[] sums = new long[span];
+            for (int k = first; k < last; k++) {
+                int i = (int) urlRows.get(k);
+                long millis = times.get(i);
+                if (millis >= filter.from() && millis < filter.to() && filter.kinds()[(int) kinds.get(i)]) {
+                    sums[(int) (Math.floorDiv(millis, MINUTE_MILLIS) - oldest)]++;
+                }
+            }
+            int n = 0;
+            for (long sum : sums) {
+                n += sum == 0 ? 0 : 1;
+            }
+            long[] minutes = new long[n];
+            long[] counts = new long[n];
+            n = 0;
+            for (int m = 0; m < span; m++) {
+                if (sums[m] != 0) {
+                    minutes[n] = oldest + m;
+                    counts[n++] = sums[m];
+                }
+            }
+            return MinuteCounts.of(minutes, counts);
         }
     }
 
@@ -438,11 +478,13 @@ final class DefaultViewRows {
         }
 
         private final long[] bases;
+        private final long[] scales;
         private final byte[] widths;
         private final byte[][] blocks;
 
-        Packed(long[] bases, byte[] widths, byte[][] blocks) {
+        Packed(long[] bases, long[] scales, byte[] widths, byte[][] blocks) {
             this.bases = bases;
+            this.scales = scales;
             this.widths = widths;
             this.blocks = blocks;
         }
@@ -450,7 +492,7 @@ final class DefaultViewRows {
         long get(int i) {
             int b = i >>> BLOCK_BITS;
             int w = widths[b];
-            return bases[b] + ((long) LONGS.get(blocks[b], (i & (BLOCK_ROWS - 1)) * w) & MASKS[w]);
+            return bases[b] + ((long) LONGS.get(blocks[b], (i & (BLOCK_ROWS - 1)) * w) & MASKS[w]) * scales[b];
         }
 
         /** The values of block {@code b} into {@code into}, {@code n} of them. */
@@ -461,7 +503,7 @@ final class DefaultViewRows {
         }
 
         /** {@code n} values packed as one block, appended to {@code bases}, {@code widths} and {@code blocks} at {@code b}. */
-        static long pack(long[] values, int n, long[] bases, byte[] widths, byte[][] blocks, int b) {
+        static long pack(long[] values, int n, long[] bases, long[] scales, byte[] widths, byte[][] blocks, int b) {
             long min = Long.MAX_VALUE;
             long max = Long.MIN_VALUE;
             for (int k = 0; k < n; k++) {
@@ -469,23 +511,40 @@ final class DefaultViewRows {
                 max = Math.max(max, values[k]);
             }
             long range = n == 0 ? 0 : max - min; // read unsigned: a range past a long's wraps and comes back
+            // the offsets' common factor (a log's times in whole seconds, its durations in whole milliseconds)
+            long scale = 0;
+            for (int k = 0; k < n && scale != 1 && range > 0; k++) {
+                scale = gcd(scale, values[k] - min);
+            }
+            scale = range > 0 ? Math.max(1, scale) : 1;
+            range /= scale;
             int w = (64 - Long.numberOfLeadingZeros(range) + 7) / 8;
             byte[] block = new byte[n * w + 8]; // a long read at the last value's place stays inside
             for (int k = 0; k < n; k++) {
-                long offset = values[k] - min;
+                long offset = range > 0 && scale > 1 ? (values[k] - min) / scale : values[k] - min;
                 int at = k * w;
                 for (int j = 0; j < w; j++) {
                     block[at + j] = (byte) (offset >>> (8 * j));
                 }
             }
             bases[b] = n == 0 ? 0 : min;
+            scales[b] = scale;
             widths[b] = (byte) w;
             blocks[b] = block;
             return block.length + 16L;
         }
 
+        private static long gcd(long a, long b) {
+            while (b != 0) {
+                long t = a % b;
+                a = b;
+                b = t;
+            }
+            return a;
+        }
+
         long bytes() {
-            long sum = 9L * bases.length;
+            long sum = 17L * bases.length;
             for (byte[] block : blocks) {
                 sum += block.length + 16;
             }
@@ -496,36 +555,39 @@ final class DefaultViewRows {
     /** A column being filled, a block at a time. */
     private static final class Column {
         private final long[] bases;
+        private final long[] scales;
         private final byte[] widths;
         private final byte[][] blocks;
-        private final long[] staging = new long[BLOCK_ROWS];
+        private final long[] staging;
         private int staged;
         private int block;
 
         Column(int size) {
             int n = (size + BLOCK_ROWS - 1) >>> BLOCK_BITS;
             bases = new long[n];
+            scales = new long[n];
             widths = new byte[n];
             blocks = new byte[n][];
+            staging = new long[Math.max(1, Math.min(size, BLOCK_ROWS))];
         }
 
         /** Adds a value; the bytes its block took when it filled one, else 0. */
         long add(long value) {
             staging[staged++] = value;
-            return staged == BLOCK_ROWS ? flush() : 0;
+            return staged == staging.length ? flush() : 0;
         }
 
         long flush() {
             if (staged == 0) {
                 return 0;
             }
-            long bytes = Packed.pack(staging, staged, bases, widths, blocks, block++);
+            long bytes = Packed.pack(staging, staged, bases, scales, widths, blocks, block++);
             staged = 0;
             return bytes;
         }
 
         Packed packed() {
-            return new Packed(bases, widths, blocks);
+            return new Packed(bases, scales, widths, blocks);
         }
     }
 
@@ -744,6 +806,7 @@ final class DefaultViewRows {
          * first and the chunks after, so that the copy's peak is what {@link #bytes} said and the dictionary.
          */
         UrlDictionary sorted(int[] ranks, Copy copy) {
+            copy.grow(-4L * table.length);
             table = null;
             int[] order = new int[size];
             for (int k = 0; k < size; k++) {
@@ -903,7 +966,7 @@ final class DefaultViewRows {
             this.ips = new Column(size);
             this.kinds = new Column(size);
             this.durations = new Column(size);
-            grow(6L * (BLOCK_ROWS * 8L + 25L * ((size >>> BLOCK_BITS) + 1))); // the staging blocks and the blocks' headers
+            grow(6L * (8L * Math.min(size, BLOCK_ROWS) + 33L * ((size >>> BLOCK_BITS) + 1))); // the staging blocks and the blocks' headers
         }
 
         void add(StoredHit hit) {
@@ -915,7 +978,8 @@ final class DefaultViewRows {
             }
             lastMillis = hit.epochMillis();
             rows++;
-            grow(ids.add(hit.id()) + times.add(hit.epochMillis()));
+            // a number plus its place in the block: the numbers of rows stored in time order, one less each, vary little
+            grow(ids.add(hit.id() + ((rows - 1) & (BLOCK_ROWS - 1))) + times.add(hit.epochMillis()));
             if (hit.url() == null) {
                 grow(urls.add(-1));
             } else {
@@ -994,7 +1058,9 @@ final class DefaultViewRows {
             int distinct = urlSet.size;
             int[] ranks = new int[distinct];
             grow(8L * distinct); // the ranks and the sort's order
-            UrlDictionary dictionary = urlSet.sorted(ranks, this);
+            long tableBytes = 4L * urlSet.table.length;
+            UrlDictionary dictionary = urlSet.sorted(ranks, this); // drops the set's table first, then its chunks and places
+            grow(tableBytes - now);
             Packed urlColumn = urls.packed();
             long[] values = new long[BLOCK_ROWS];
             for (int b = 0; b * (long) BLOCK_ROWS < size; b++) {
@@ -1003,20 +1069,65 @@ final class DefaultViewRows {
                 for (int k = 0; k < n; k++) {
                     values[k] = values[k] < 0 ? -1 : ranks[(int) values[k]];
                 }
-                Packed.pack(values, n, urlColumn.bases, urlColumn.widths, urlColumn.blocks, b);
+                Packed.pack(values, n, urlColumn.bases, urlColumn.scales, urlColumn.widths, urlColumn.blocks, b);
             }
+            ranks = null;
+            grow(-8L * distinct);
+            // the rows of each URL, by its number (a URL prefix's rows are one range of them): a counting sort
+            int[] starts = new int[distinct + 1];
+            grow(4L * (distinct + 1));
+            int withUrl = 0;
+            for (int i = 0; i < size; i++) {
+                long url = urlColumn.get(i);
+                if (url >= 0) {
+                    starts[(int) url + 1]++;
+                    withUrl++;
+                }
+            }
+            for (int u = 0; u < distinct; u++) {
+                starts[u + 1] += starts[u];
+            }
+            int[] rowsByUrl = new int[withUrl];
+            grow(4L * withUrl);
+            for (int i = 0; i < size; i++) {
+                long url = urlColumn.get(i);
+                if (url >= 0) {
+                    rowsByUrl[starts[(int) url]++] = i;
+                }
+            }
+            for (int u = distinct; u > 0; u--) {
+                starts[u] = starts[u - 1];
+            }
+            starts[0] = 0;
+            Column rowColumn = new Column(withUrl);
+            for (int row : rowsByUrl) {
+                grow(rowColumn.add(row));
+            }
+            grow(rowColumn.flush());
+            rowsByUrl = null;
+            grow(-4L * withUrl);
+            Column startColumn = new Column(distinct + 1);
+            for (int start : starts) {
+                grow(startColumn.add(start));
+            }
+            grow(startColumn.flush());
+            starts = null;
+            grow(-4L * (distinct + 1));
+            Packed urlRows = rowColumn.packed();
+            Packed urlStarts = startColumn.packed();
             Packed idColumn = ids.packed();
             Packed timeColumn = times.packed();
             Packed ipColumn = ips.packed();
             Packed kindColumn = kinds.packed();
             Packed durationColumn = durations.packed();
             long held = idColumn.bytes() + timeColumn.bytes() + urlColumn.bytes() + ipColumn.bytes() + kindColumn.bytes() + durationColumn.bytes()
+                    + urlRows.bytes() + urlStarts.bytes()
                     + dictionary.bytes() + (long) ipTexts.size() * TEXT_BYTES + (long) kindTable.size() * KIND_BYTES + 8L * oddSize;
             for (String ip : ipTexts) {
                 held += length(ip);
             }
             return new Columns(at, size, idColumn, timeColumn, urlColumn, ipColumn, kindColumn, durationColumn, dictionary,
-                    ipTexts.toArray(String[]::new), kindTable.toArray(Kind[]::new), Arrays.copyOf(odd, oddSize), held);
+                    ipTexts.toArray(String[]::new), kindTable.toArray(Kind[]::new), Arrays.copyOf(odd, oddSize), urlRows, urlStarts, held);
         }
     }
 
