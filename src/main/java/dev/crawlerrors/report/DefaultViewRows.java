@@ -34,7 +34,7 @@ import java.util.stream.Collectors;
  * read from the store as before ({@code null} from {@link #page}). It sits above {@link HitReader}:
  * every engine's pages come from it alike.
  *
- * <p>Columns ({@link Packed}): rows in blocks of {@value #BLOCK_ROWS}, each column of a block as
+ * <p>Columns ({@link PackedLongs}): rows in blocks of {@value #BLOCK_ROWS}, each column of a block as
  * offsets from the block's least value in the fewest bytes that hold them (a block's times span some
  * hours of a month's store: 3 bytes; its numbers 3; its kinds 1). A row's URL is a number into a
  * dictionary of the snapshot's URLs ({@link UrlDictionary}), sorted by their UTF-8 bytes and written
@@ -62,8 +62,8 @@ final class DefaultViewRows {
     /** The least bytes a row takes (the bound is checked against it before a copy is tried). */
     static final int ROW_BYTES = 8;
     /** Rows of a packed block. */
-    private static final int BLOCK_BITS = 16;
-    static final int BLOCK_ROWS = 1 << BLOCK_BITS;
+    private static final int BLOCK_BITS = PackedLongs.BLOCK_BITS;
+    static final int BLOCK_ROWS = PackedLongs.BLOCK_ROWS;
     /** Rest after a copy, as a multiple of its duration, before the next one may start. */
     static final int REST_FACTOR = 4;
     /** A text in a dictionary: the string and its array's headers, the map's entry while copying. */
@@ -82,8 +82,8 @@ final class DefaultViewRows {
     }
 
     /** The rows of one snapshot, newest first (ties by number, descending), as the view's pages list them. */
-    private record Columns(Snapshot at, int size, Packed ids, Packed times, Packed urls, Packed ips, Packed kinds, Packed durations,
-            UrlDictionary urlTexts, String[] ipTexts, Kind[] kindTable, double[] oddDurations, Packed urlRows, Packed urlStarts, long bytes) {
+    private record Columns(Snapshot at, int size, PackedLongs ids, PackedLongs times, PackedLongs urls, PackedLongs ips, PackedLongs kinds, PackedLongs durations,
+            UrlDictionary urlTexts, String[] ipTexts, Kind[] kindTable, double[] oddDurations, PackedLongs urlRows, PackedLongs urlStarts, long bytes) {
 
         StoredHit hit(int i) {
             Kind kind = kindTable[(int) kinds.get(i)];
@@ -122,7 +122,7 @@ final class DefaultViewRows {
             int urlFrom = 0;
             int urlTo = Integer.MAX_VALUE;
             if (filter.urlPrefix() != null) {
-                byte[] prefix = utf8(filter.urlPrefix());
+                byte[] prefix = UrlDictionary.utf8(filter.urlPrefix());
                 if (prefix == null) {
                     return null;
                 }
@@ -267,22 +267,6 @@ final class DefaultViewRows {
             return filter.crawlers().isEmpty();
         }
         return !filter.everyBotType() && filter.botTypes().stream().allMatch(BotType::shownByDefault);
-    }
-
-    /** {@code text}'s UTF-8 bytes, as the store compares them; null when it holds a lone surrogate (no UTF-8 says it). */
-    private static byte[] utf8(String text) {
-        for (int k = 0; k < text.length(); k++) {
-            char c = text.charAt(k);
-            if (Character.isHighSurrogate(c)) {
-                if (k + 1 == text.length() || !Character.isLowSurrogate(text.charAt(k + 1))) {
-                    return null;
-                }
-                k++;
-            } else if (Character.isLowSurrogate(c)) {
-                return null;
-            }
-        }
-        return text.getBytes(StandardCharsets.UTF_8);
     }
 
     /**
@@ -462,488 +446,19 @@ final class DefaultViewRows {
         }
     }
 
-    /**
-     * Longs in blocks of {@value #BLOCK_ROWS}: each block's values as offsets from its least one, in the fewest
-     * bytes (0 to 8) that hold the largest, little-endian, read as one long and masked.
-     */
-    static final class Packed {
-        private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-        private static final long[] MASKS = new long[9];
-
-        static {
-            for (int w = 1; w < 8; w++) {
-                MASKS[w] = (1L << (8 * w)) - 1;
-            }
-            MASKS[8] = -1L;
-        }
-
-        private final long[] bases;
-        private final long[] scales;
-        private final byte[] widths;
-        private final byte[][] blocks;
-
-        Packed(long[] bases, long[] scales, byte[] widths, byte[][] blocks) {
-            this.bases = bases;
-            this.scales = scales;
-            this.widths = widths;
-            this.blocks = blocks;
-        }
-
-        long get(int i) {
-            int b = i >>> BLOCK_BITS;
-            int w = widths[b];
-            return bases[b] + ((long) LONGS.get(blocks[b], (i & (BLOCK_ROWS - 1)) * w) & MASKS[w]) * scales[b];
-        }
-
-        /** The values of block {@code b} into {@code into}, {@code n} of them. */
-        void unpack(int b, long[] into, int n) {
-            for (int k = 0; k < n; k++) {
-                into[k] = get((b << BLOCK_BITS) + k);
-            }
-        }
-
-        /** {@code n} values packed as one block, appended to {@code bases}, {@code widths} and {@code blocks} at {@code b}. */
-        static long pack(long[] values, int n, long[] bases, long[] scales, byte[] widths, byte[][] blocks, int b) {
-            long min = Long.MAX_VALUE;
-            long max = Long.MIN_VALUE;
-            for (int k = 0; k < n; k++) {
-                min = Math.min(min, values[k]);
-                max = Math.max(max, values[k]);
-            }
-            long range = n == 0 ? 0 : max - min; // read unsigned: a range past a long's wraps and comes back
-            // the offsets' common factor (a log's times in whole seconds, its durations in whole milliseconds)
-            long scale = 0;
-            for (int k = 0; k < n && scale != 1 && range > 0; k++) {
-                scale = gcd(scale, values[k] - min);
-            }
-            scale = range > 0 ? Math.max(1, scale) : 1;
-            range /= scale;
-            int w = (64 - Long.numberOfLeadingZeros(range) + 7) / 8;
-            byte[] block = new byte[n * w + 8]; // a long read at the last value's place stays inside
-            for (int k = 0; k < n; k++) {
-                long offset = range > 0 && scale > 1 ? (values[k] - min) / scale : values[k] - min;
-                int at = k * w;
-                for (int j = 0; j < w; j++) {
-                    block[at + j] = (byte) (offset >>> (8 * j));
-                }
-            }
-            bases[b] = n == 0 ? 0 : min;
-            scales[b] = scale;
-            widths[b] = (byte) w;
-            blocks[b] = block;
-            return block.length + 16L;
-        }
-
-        private static long gcd(long a, long b) {
-            while (b != 0) {
-                long t = a % b;
-                a = b;
-                b = t;
-            }
-            return a;
-        }
-
-        long bytes() {
-            long sum = 17L * bases.length;
-            for (byte[] block : blocks) {
-                sum += block.length + 16;
-            }
-            return sum;
-        }
-    }
-
-    /** A column being filled, a block at a time. */
-    private static final class Column {
-        private final long[] bases;
-        private final long[] scales;
-        private final byte[] widths;
-        private final byte[][] blocks;
-        private final long[] staging;
-        private int staged;
-        private int block;
-
-        Column(int size) {
-            int n = (size + BLOCK_ROWS - 1) >>> BLOCK_BITS;
-            bases = new long[n];
-            scales = new long[n];
-            widths = new byte[n];
-            blocks = new byte[n][];
-            staging = new long[Math.max(1, Math.min(size, BLOCK_ROWS))];
-        }
-
-        /** Adds a value; the bytes its block took when it filled one, else 0. */
-        long add(long value) {
-            staging[staged++] = value;
-            return staged == staging.length ? flush() : 0;
-        }
-
-        long flush() {
-            if (staged == 0) {
-                return 0;
-            }
-            long bytes = Packed.pack(staging, staged, bases, scales, widths, blocks, block++);
-            staged = 0;
-            return bytes;
-        }
-
-        Packed packed() {
-            return new Packed(bases, scales, widths, blocks);
-        }
-    }
-
-    /**
-     * The distinct URLs of the copy, sorted by their UTF-8 bytes (as the stores compare them, so that the URLs a
-     * prefix starts are one range of numbers) and front-coded in groups of {@value #GROUP}: each group's first
-     * URL whole (its length as a varint, then its bytes), each next one as the bytes it shares with the one
-     * before, and the rest (two varints and the rest's bytes).
-     */
-    static final class UrlDictionary {
-        static final int GROUP = 16;
-        private final byte[][] chunks;
-        /** Where each group starts: chunk and offset. */
-        private final long[] groups;
-        private final int size;
-
-        UrlDictionary(byte[][] chunks, long[] groups, int size) {
-            this.chunks = chunks;
-            this.groups = groups;
-            this.size = size;
-        }
-
-        int size() {
-            return size;
-        }
-
-        /** URL number {@code n} as a string, or null when {@code n} is negative (a row without one). */
-        String text(int n) {
-            if (n < 0) {
-                return null;
-            }
-            byte[][] buffer = {new byte[128]};
-            int length = bytes(n, buffer);
-            return new String(buffer[0], 0, length, StandardCharsets.UTF_8);
-        }
-
-        /** Writes URL number {@code n}'s bytes into {@code buffer[0]} (a larger one when they do not fit) and returns their length. */
-        private int bytes(int n, byte[][] buffer) {
-            long start = groups[n / GROUP];
-            byte[] chunk = chunks[(int) (start >>> 32)];
-            int[] at = {(int) start};
-            int length = 0;
-            for (int k = 0; k <= n % GROUP; k++) {
-                int shared = k == 0 ? 0 : varint(chunk, at);
-                int rest = varint(chunk, at);
-                if (shared + rest > buffer[0].length) {
-                    buffer[0] = Arrays.copyOf(buffer[0], Math.max(2 * buffer[0].length, shared + rest));
-                }
-                System.arraycopy(chunk, at[0], buffer[0], shared, rest);
-                at[0] += rest;
-                length = shared + rest;
-            }
-            return length;
-        }
-
-        private static int varint(byte[] chunk, int[] at) {
-            int value = 0;
-            for (int shift = 0;; shift += 7) {
-                byte b = chunk[at[0]++];
-                value |= (b & 0x7F) << shift;
-                if (b >= 0) {
-                    return value;
-                }
-            }
-        }
-
-        /**
-         * The first URL number whose bytes are not less than {@code prefix}'s; with {@code past}, the first whose
-         * bytes neither start with {@code prefix} nor come before it: the URLs that start with it are the range between.
-         */
-        int lowerBound(byte[] prefix, boolean past) {
-            int lo = 0;
-            int hi = size;
-            byte[][] buffer = {new byte[256]};
-            while (lo < hi) {
-                int mid = (lo + hi) >>> 1;
-                int length = bytes(mid, buffer);
-                if (compare(buffer[0], length, prefix, past) < 0) {
-                    lo = mid + 1;
-                } else {
-                    hi = mid;
-                }
-            }
-            return lo;
-        }
-
-        /** A URL's bytes against a prefix: below (-1) or not; with {@code past}, a URL that starts with it counts as below. */
-        private static int compare(byte[] url, int length, byte[] prefix, boolean past) {
-            int n = Math.min(length, prefix.length);
-            for (int k = 0; k < n; k++) {
-                int c = Integer.compare(url[k] & 0xFF, prefix[k] & 0xFF);
-                if (c != 0) {
-                    return c;
-                }
-            }
-            if (length >= prefix.length) {
-                return past ? -1 : (length == prefix.length ? 0 : 1);
-            }
-            return -1;
-        }
-
-        long bytes() {
-            long sum = 8L * groups.length + 16;
-            for (byte[] chunk : chunks) {
-                sum += chunk.length + 16;
-            }
-            return sum;
-        }
-    }
-
-    /**
-     * The distinct URLs of a copy while it is made, numbered as they first come: their UTF-8 bytes written one
-     * after another into chunks (a two-byte length, then the bytes), found again by an open-addressing table.
-     */
-    private static final class UrlSet {
-        private static final int CHUNK_BITS = 20;
-        private static final int CHUNK_BYTES = 1 << CHUNK_BITS;
-        private final List<byte[]> chunks = new ArrayList<>();
-        private byte[] chunk;
-        private int used;
-        private int[] places = new int[1024];
-        private int size;
-        /** Numbers plus one by hash; 0 is an empty slot. */
-        private int[] table = new int[2048];
-
-        /** The bytes the set takes now. */
-        long bytes() {
-            return (long) chunks.size() * (CHUNK_BYTES + 16) + 4L * places.length + 4L * table.length;
-        }
-
-        /** {@code url}'s number, a new one when it is new; throws {@link Abandoned} for one that is not UTF-8 or too long. */
-        int number(String url) {
-            byte[] bytes = utf8(url);
-            if (bytes == null || bytes.length > 0xFFFF) {
-                throw new Abandoned(); // a lone surrogate (no store holds one) or a URL of 64 KB: the pages are read from the store
-            }
-            int hash = hash(bytes, 0, bytes.length);
-            int mask = table.length - 1;
-            for (int slot = hash & mask;; slot = (slot + 1) & mask) {
-                int entry = table[slot];
-                if (entry == 0) {
-                    break;
-                }
-                if (equal(entry - 1, bytes)) {
-                    return entry - 1;
-                }
-            }
-            if (chunk == null || used + 2 + bytes.length > chunk.length) {
-                if (chunks.size() == 1 << (31 - CHUNK_BITS)) {
-                    throw new Abandoned();
-                }
-                chunk = new byte[CHUNK_BYTES];
-                chunks.add(chunk);
-                used = 0;
-            }
-            if (size == places.length) {
-                places = Arrays.copyOf(places, 2 * size);
-            }
-            places[size] = (chunks.size() - 1) << CHUNK_BITS | used;
-            chunk[used] = (byte) bytes.length;
-            chunk[used + 1] = (byte) (bytes.length >>> 8);
-            System.arraycopy(bytes, 0, chunk, used + 2, bytes.length);
-            used += 2 + bytes.length;
-            int number = size++;
-            insert(number, hash);
-            if (2 * size > table.length) {
-                int[] old = table;
-                table = new int[2 * old.length];
-                for (int entry : old) {
-                    if (entry != 0) {
-                        byte[] c = chunks.get(places[entry - 1] >>> CHUNK_BITS);
-                        int at = places[entry - 1] & (CHUNK_BYTES - 1);
-                        insert(entry - 1, hash(c, at + 2, length(c, at)));
-                    }
-                }
-            }
-            return number;
-        }
-
-        private void insert(int number, int hash) {
-            int mask = table.length - 1;
-            int slot = hash & mask;
-            while (table[slot] != 0) {
-                slot = (slot + 1) & mask;
-            }
-            table[slot] = number + 1;
-        }
-
-        private static int length(byte[] chunk, int at) {
-            return (chunk[at] & 0xFF) | (chunk[at + 1] & 0xFF) << 8;
-        }
-
-        private static int hash(byte[] bytes, int from, int length) {
-            int h = 0x811C9DC5;
-            for (int k = from; k < from + length; k++) {
-                h = (h ^ bytes[k]) * 0x01000193;
-            }
-            return h ^ (h >>> 16);
-        }
-
-        private boolean equal(int number, byte[] bytes) {
-            byte[] c = chunks.get(places[number] >>> CHUNK_BITS);
-            int at = places[number] & (CHUNK_BYTES - 1);
-            return length(c, at) == bytes.length && Arrays.equals(c, at + 2, at + 2 + bytes.length, bytes, 0, bytes.length);
-        }
-
-        /** The byte at {@code depth} of URL {@code number}, or -1 past its end. */
-        private int byteAt(int number, int depth) {
-            byte[] c = chunks.get(places[number] >>> CHUNK_BITS);
-            int at = places[number] & (CHUNK_BYTES - 1);
-            return depth < length(c, at) ? c[at + 2 + depth] & 0xFF : -1;
-        }
-
-        /**
-         * The dictionary of these URLs, sorted; {@code ranks} gets each number's place in it. Drops the table
-         * first and the chunks after, so that the copy's peak is what {@link #bytes} said and the dictionary.
-         */
-        UrlDictionary sorted(int[] ranks, Copy copy) {
-            copy.grow(-4L * table.length);
-            table = null;
-            int[] order = new int[size];
-            for (int k = 0; k < size; k++) {
-                order[k] = k;
-            }
-            sort(order, 0, size, 0);
-            List<byte[]> out = new ArrayList<>();
-            long[] groups = new long[(size + UrlDictionary.GROUP - 1) / UrlDictionary.GROUP];
-            byte[] current = new byte[CHUNK_BYTES];
-            int at = 0;
-            byte[] previous = new byte[0];
-            int previousLength = 0;
-            for (int k = 0; k < size; k++) {
-                int number = order[k];
-                ranks[number] = k;
-                byte[] c = chunks.get(places[number] >>> CHUNK_BITS);
-                int from = (places[number] & (CHUNK_BYTES - 1)) + 2;
-                int length = length(c, from - 2);
-                int shared = 0;
-                if (k % UrlDictionary.GROUP != 0) {
-                    int n = Math.min(previousLength, length);
-                    while (shared < n && previous[shared] == c[from + shared]) {
-                        shared++;
-                    }
-                }
-                int need = 10 + length - shared;
-                if (at + need > current.length) {
-                    if (k % UrlDictionary.GROUP == 0) { // a group starts a chunk when the last one is full
-                        out.add(Arrays.copyOf(current, at));
-                        copy.grow(at + 16L);
-                        current = new byte[Math.max(CHUNK_BYTES, need)];
-                        at = 0;
-                    } else {
-                        current = Arrays.copyOf(current, Math.max(current.length + (current.length >> 1), at + need)); // no group spans two
-                    }
-                }
-                if (k % UrlDictionary.GROUP == 0) {
-                    groups[k / UrlDictionary.GROUP] = (long) out.size() << 32 | at;
-                } else {
-                    at = varint(current, at, shared);
-                }
-                at = varint(current, at, length - shared);
-                System.arraycopy(c, from + shared, current, at, length - shared);
-                at += length - shared;
-                if (previous.length < length) {
-                    previous = new byte[Math.max(length, 2 * previous.length)];
-                }
-                System.arraycopy(c, from, previous, 0, length);
-                previousLength = length;
-            }
-            out.add(Arrays.copyOf(current, at));
-            copy.grow(at + 16L);
-            chunks.clear();
-            places = null;
-            return new UrlDictionary(out.toArray(byte[][]::new), groups, size);
-        }
-
-        private static int varint(byte[] into, int at, int value) {
-            while ((value & ~0x7F) != 0) {
-                into[at++] = (byte) ((value & 0x7F) | 0x80);
-                value >>>= 7;
-            }
-            into[at++] = (byte) value;
-            return at;
-        }
-
-        /** Multikey quicksort of {@code order[lo, hi)} by the URLs' bytes from {@code depth} on. */
-        private void sort(int[] order, int lo, int hi, int depth) {
-            while (hi - lo > 12) {
-                int mid = (lo + hi) >>> 1;
-                int a = byteAt(order[lo], depth);
-                int b = byteAt(order[mid], depth);
-                int c = byteAt(order[hi - 1], depth);
-                int pivot = Math.max(Math.min(a, b), Math.min(Math.max(a, b), c));
-                int lt = lo;
-                int gt = hi - 1;
-                int i = lo;
-                while (i <= gt) {
-                    int v = byteAt(order[i], depth);
-                    if (v < pivot) {
-                        swap(order, lt++, i++);
-                    } else if (v > pivot) {
-                        swap(order, i, gt--);
-                    } else {
-                        i++;
-                    }
-                }
-                if (lt - lo < hi - gt - 1) {
-                    sort(order, lo, lt, depth);
-                    sort(order, gt + 1, hi, depth);
-                } else {
-                    sort(order, gt + 1, hi, depth);
-                    sort(order, lo, lt, depth);
-                }
-                if (pivot < 0) {
-                    return; // every URL of the middle ended here: equal, and URLs are distinct, so one at most
-                }
-                lo = lt;
-                hi = gt + 1;
-                depth++;
-            }
-            for (int i = lo + 1; i < hi; i++) {
-                for (int j = i; j > lo && compare(order[j - 1], order[j], depth) > 0; j--) {
-                    swap(order, j - 1, j);
-                }
-            }
-        }
-
-        private int compare(int x, int y, int depth) {
-            for (int d = depth;; d++) {
-                int a = byteAt(x, d);
-                int b = byteAt(y, d);
-                if (a != b || a < 0) {
-                    return Integer.compare(a, b);
-                }
-            }
-        }
-
-        private static void swap(int[] order, int i, int j) {
-            int t = order[i];
-            order[i] = order[j];
-            order[j] = t;
-        }
-    }
 
     /** A copy being made, row after row in the view's order. */
     private static final class Copy {
         private final Snapshot at;
         private final int size;
         private final long budget;
-        private final Column ids;
-        private final Column times;
-        private final Column urls;
-        private final Column ips;
-        private final Column kinds;
-        private final Column durations;
-        private final UrlSet urlSet = new UrlSet();
+        private final PackedLongs.Builder ids;
+        private final PackedLongs.Builder times;
+        private final PackedLongs.Builder urls;
+        private final PackedLongs.Builder ips;
+        private final PackedLongs.Builder kinds;
+        private final PackedLongs.Builder durations;
+        private final UrlDictionary.Builder urlSet = new UrlDictionary.Builder();
         private long urlSetBytes;
         private final Map<String, Integer> ipNumbers = new HashMap<>();
         private final Map<Kind, Integer> kindNumbers = new HashMap<>();
@@ -960,12 +475,12 @@ final class DefaultViewRows {
             this.at = at;
             this.size = size;
             this.budget = budget;
-            this.ids = new Column(size);
-            this.times = new Column(size);
-            this.urls = new Column(size);
-            this.ips = new Column(size);
-            this.kinds = new Column(size);
-            this.durations = new Column(size);
+            this.ids = new PackedLongs.Builder(size);
+            this.times = new PackedLongs.Builder(size);
+            this.urls = new PackedLongs.Builder(size);
+            this.ips = new PackedLongs.Builder(size);
+            this.kinds = new PackedLongs.Builder(size);
+            this.durations = new PackedLongs.Builder(size);
             grow(6L * (8L * Math.min(size, BLOCK_ROWS) + 33L * ((size >>> BLOCK_BITS) + 1))); // the staging blocks and the blocks' headers
         }
 
@@ -983,7 +498,11 @@ final class DefaultViewRows {
             if (hit.url() == null) {
                 grow(urls.add(-1));
             } else {
-                grow(urls.add(urlSet.number(hit.url())));
+                int url = urlSet.number(hit.url());
+                if (url < 0) {
+                    throw new Abandoned(); // a URL no dictionary holds: the pages are read from the store
+                }
+                grow(urls.add(url));
                 if ((rows & 1023) == 0) {
                     long now = urlSet.bytes();
                     grow(now - urlSetBytes);
@@ -1055,13 +574,13 @@ final class DefaultViewRows {
             grow(flushed);
             long now = urlSet.bytes();
             grow(now - urlSetBytes);
-            int distinct = urlSet.size;
+            int distinct = urlSet.size();
             int[] ranks = new int[distinct];
             grow(8L * distinct); // the ranks and the sort's order
-            long tableBytes = 4L * urlSet.table.length;
-            UrlDictionary dictionary = urlSet.sorted(ranks, this); // drops the set's table first, then its chunks and places
+            long tableBytes = urlSet.tableBytes();
+            UrlDictionary dictionary = urlSet.sorted(ranks, this::grow); // drops the set's table first, then its chunks and places
             grow(tableBytes - now);
-            Packed urlColumn = urls.packed();
+            PackedLongs urlColumn = urls.packed();
             long[] values = new long[BLOCK_ROWS];
             for (int b = 0; b * (long) BLOCK_ROWS < size; b++) {
                 int n = (int) Math.min(BLOCK_ROWS, size - (long) b * BLOCK_ROWS);
@@ -1069,7 +588,7 @@ final class DefaultViewRows {
                 for (int k = 0; k < n; k++) {
                     values[k] = values[k] < 0 ? -1 : ranks[(int) values[k]];
                 }
-                Packed.pack(values, n, urlColumn.bases, urlColumn.scales, urlColumn.widths, urlColumn.blocks, b);
+                urlColumn.repack(b, values, n);
             }
             ranks = null;
             grow(-8L * distinct);
@@ -1099,27 +618,27 @@ final class DefaultViewRows {
                 starts[u] = starts[u - 1];
             }
             starts[0] = 0;
-            Column rowColumn = new Column(withUrl);
+            PackedLongs.Builder rowColumn = new PackedLongs.Builder(withUrl);
             for (int row : rowsByUrl) {
                 grow(rowColumn.add(row));
             }
             grow(rowColumn.flush());
             rowsByUrl = null;
             grow(-4L * withUrl);
-            Column startColumn = new Column(distinct + 1);
+            PackedLongs.Builder startColumn = new PackedLongs.Builder(distinct + 1);
             for (int start : starts) {
                 grow(startColumn.add(start));
             }
             grow(startColumn.flush());
             starts = null;
             grow(-4L * (distinct + 1));
-            Packed urlRows = rowColumn.packed();
-            Packed urlStarts = startColumn.packed();
-            Packed idColumn = ids.packed();
-            Packed timeColumn = times.packed();
-            Packed ipColumn = ips.packed();
-            Packed kindColumn = kinds.packed();
-            Packed durationColumn = durations.packed();
+            PackedLongs urlRows = rowColumn.packed();
+            PackedLongs urlStarts = startColumn.packed();
+            PackedLongs idColumn = ids.packed();
+            PackedLongs timeColumn = times.packed();
+            PackedLongs ipColumn = ips.packed();
+            PackedLongs kindColumn = kinds.packed();
+            PackedLongs durationColumn = durations.packed();
             long held = idColumn.bytes() + timeColumn.bytes() + urlColumn.bytes() + ipColumn.bytes() + kindColumn.bytes() + durationColumn.bytes()
                     + urlRows.bytes() + urlStarts.bytes()
                     + dictionary.bytes() + (long) ipTexts.size() * TEXT_BYTES + (long) kindTable.size() * KIND_BYTES + 8L * oddSize;
