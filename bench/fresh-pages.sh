@@ -9,6 +9,9 @@
 # Run:  bench/fresh-pages.sh JAR LABEL STORE [PORT]     (WORK=/tmp/fresh-pages holds the store's copy)
 #       SECS=10 the readers' seconds: shorter than the store's pages take, so that no page is asked twice
 # Alternate two jars (a baseline and a build) on the same store, several rounds, to compare them.
+# FILTERED=N then times every kind of page of dev.crawlerrors.bench.ReadBench (one reader, N requests a kind,
+# fresh parameters: filtered views never asked before), after the readers, with serve's CPU a page over them
+# (needs target/test-classes: mvn test-compile).
 set -u
 jar=$1 label=$2 store=$3 port=${4:-18190}
 work=${WORK:-/tmp/fresh-pages}
@@ -26,7 +29,7 @@ until curl -sf -o /dev/null "http://127.0.0.1:$port/api/crawl-errors?page=1"; do
 until curl -sf -o /dev/null "http://127.0.0.1:$port/api/crawl-errors/patterns" && curl -sf -o /dev/null "http://127.0.0.1:$port/api/crawl-errors/overview"; do sleep 0.5; done
 counted=$(( ($(date +%s%N) - started) / 1000000 ))
 held=0; copy_cpu=-
-for k in $(seq 1 600); do
+for k in $(seq 1 $((${HELD_WAIT:-120} * 5))); do
   held=$(curl -s "http://127.0.0.1:$port/metrics" | awk '/^crawl_errors_default_rows_bytes/ {printf "%d", $2}')
   [ -z "$held" ] && { held=0; break; }   # a build without the rows held
   [ "$held" -gt 0 ] && break
@@ -52,6 +55,16 @@ non2xx=$(echo "$out" | awk '/Non-2xx/ {print $NF}'); sock=$(echo "$out" | awk '/
 hwm=$(grep VmHWM /proc/$pid/status | awk '{printf "%.0f", $2/1024}')
 cpu=$(awk -v t=$((after - before)) -v hz=$ticks -v n=$n 'BEGIN {printf "%.3f", t * 1000 / hz / n}')
 load=$(cut -d' ' -f1 /proc/loadavg)
+filtered=""
+if [ -n "${FILTERED:-}" ]; then
+  before=$(cpu_ticks $pid)
+  kinds=$("$java" -cp target/test-classes:"$jar" dev.crawlerrors.bench.ReadBench "http://127.0.0.1:$port" "$FILTERED" 2>&1)
+  after=$(cpu_ticks $pid)
+  asked=$(echo "$kinds" | grep -c 'p50')
+  filtered=$(awk -v t=$((after - before)) -v hz=$ticks -v n=$((asked * FILTERED)) 'BEGIN {printf "cpu/page=%.3fms over %d pages", t * 1000 / hz / n, n}')
+  hwm=$(grep VmHWM /proc/$pid/status | awk '{printf "%.0f", $2/1024}')
+fi
 kill $pid; wait $pid 2>/dev/null
 rm -f $db $db.wal
+if [ -n "$filtered" ]; then echo "$kinds" | sed "s/^/$label: /"; echo "$label ReadBench: $filtered"; fi
 echo "$(date -u +%H:%M:%S) $label pages=$pages counted=${counted}ms held=${held}B heldAt=${heldms}ms copy=${copys:-}s copyThreadCpu=$copy_cpu | fresh: ${rps}/s n=$n p50=$p50 p99=$p99 non2xx=${non2xx:-0} ${sock} cpu/page=${cpu}ms | rss before=${rss_before}MiB hwm before=${hwm_before}MiB hwm=${hwm}MiB load=$load"

@@ -75,6 +75,7 @@ public final class CrawlErrorReport {
         this.newestRows = new NewestRows(store);
         this.pageRows = new KeptPageRows(store, config.indexBytes());
         this.defaultRows = new DefaultViewRows(store, store.defaultRowsHeld() ? config.rowsBytes() : 0, cube.counter());
+        this.index.countHeld(this::heldCounts);
         this.counts = new KeptCounts<>(store, ErrorCounts.counting(store, bucketMillis(config.zone())), KEPT_FILTERS, "report-counts");
         this.shapes = new KeptCounts<>(store, new KeptCounts.Counting<>() {
             @Override
@@ -144,7 +145,9 @@ public final class CrawlErrorReport {
         if (request.page() > pages) {
             throw new PageNotFoundException(request.page(), pages);
         }
-        List<StoredHit> hits = defaultRows.page(filter, at, counts, request.page(), at.equals(newest));
+        HitFilter view = defaultRows.heldAt() == null || HitFilter.ERRORS.equals(filter) ? null : heldView(filter, at, false);
+        // a view the held rows answer has the same rows as the one asked, so the same counts
+        List<StoredHit> hits = defaultRows.page(view == null ? filter : view, at, counts, request.page(), at.equals(newest));
         if (hits == null) {
             hits = pageRows.page(filter, at, counts, request.page());
         }
@@ -152,6 +155,37 @@ public final class CrawlErrorReport {
         rows = withSitemaps(rows, sitemapsHeld());
         return new ReportPage(ReportPage.TITLE, total, request.page(), pages, Paging.PAGE_SIZE, zone.getId(), at.token(),
                 !at.equals(newest), rows, false);
+    }
+
+    /**
+     * {@code filter}'s view as a part of the default view's rows held in memory ({@link DefaultViewRows}), or
+     * null when it is not one: the filter itself when it is; for named crawlers of any bot type, the same view of
+     * the types shown by default when those crawlers have no hit of another type (or none) at {@code at} under the
+     * filter's statuses and verdicts, which the count cubes say (views of the crawlers alone, over all time).
+     */
+    private HitFilter heldView(HitFilter filter, Snapshot at, boolean counting) {
+        if (DefaultViewRows.partOfDefault(filter)) {
+            return filter;
+        }
+        boolean narrower = filter.urlPrefix() != null || filter.host() != null || filter.from() != null || filter.to() != null;
+        if (filter.crawlers().isEmpty() || !filter.botTypes().isEmpty() || (counting && !narrower) || !at.equals(defaultRows.heldAt())) {
+            return null; // the crawlers' view over all time is the cubes' to count (the check below asks it), not this one's
+        }
+        java.util.Set<dev.crawlerrors.crawler.BotType> shownTypes = dev.crawlerrors.crawler.BotType.shownByDefaultTypes();
+        HitFilter shown = new HitFilter(filter.statuses(), shownTypes, filter.verifications(), filter.from(), filter.to(), filter.urlPrefix(),
+                filter.host(), filter.crawlers(), filter.urlPattern(), filter.inSitemap());
+        if (!DefaultViewRows.partOfDefault(shown)) {
+            return null;
+        }
+        HitFilter all = new HitFilter(filter.statuses(), java.util.Set.of(), filter.verifications(), null, null, null, null, filter.crawlers());
+        HitFilter allShown = new HitFilter(filter.statuses(), shownTypes, filter.verifications(), null, null, null, null, filter.crawlers());
+        return index.counts(all, at).total() == index.counts(allShown, at).total() ? shown : null;
+    }
+
+    /** The minute counts of {@code filter}'s view from the rows held in memory, or null when they cannot say them. */
+    private MinuteCounts heldCounts(HitFilter filter, Snapshot at) {
+        HitFilter view = defaultRows.heldAt() == null ? null : heldView(filter, at, true);
+        return view == null ? null : defaultRows.minuteCounts(view, at);
     }
 
     /** The first page of a view still being counted: its newest rows, one more read to know whether a page follows. */

@@ -1,38 +1,55 @@
 package dev.crawlerrors.report;
 
+import dev.crawlerrors.crawler.BotType;
+import dev.crawlerrors.crawler.Verification;
 import dev.crawlerrors.store.HitFilter;
 import dev.crawlerrors.store.HitReader;
 import dev.crawlerrors.store.MinuteCounts;
 import dev.crawlerrors.store.Snapshot;
+import dev.crawlerrors.store.StatusRange;
 import dev.crawlerrors.store.StoredHit;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
+import java.util.stream.Collectors;
 
 /**
  * Every row of the default view ({@link HitFilter#ERRORS}) at one snapshot, held in memory as
- * columns, so that any of its pages is answered without a store read: a page the store reads costs
- * a read of its rows' block (4-6 ms of CPU on DuckDB, whatever the page) and a page from these
+ * columns, so that any of its pages, and any page of a view that is a part of it, is answered
+ * without a store read: a page the store reads costs a read of its rows' block (4-6 ms of CPU on
+ * DuckDB, whatever the page; 60-800 ms for a filtered view never asked before) and a page from these
  * columns some microseconds. The copy is made in the background, off the readers' path, from the
  * store's own pages of that snapshot ({@link HitReader#forEach}), once the view's counts at the
  * newest snapshot are known; it answers only that snapshot, so its pages are the store's to the
- * row. Any other view or snapshot, a copy past its bound in bytes, or one not made yet, is read
- * from the store as before ({@code null} from {@link #page}). It sits above {@link HitReader}:
+ * row. Any other snapshot, a view with rows outside the default one (other statuses, spoofed hits,
+ * hidden bot types, URL shapes, sitemaps), a copy past its bound in bytes, or one not made yet, is
+ * read from the store as before ({@code null} from {@link #page}). It sits above {@link HitReader}:
  * every engine's pages come from it alike.
  *
- * <p>A row takes {@value #ROW_BYTES} bytes and its URL's: its number as an int (a long, 4 bytes more,
- * where a number is past an int, as ClickHouse's are), its time as an int of milliseconds behind the
- * newest of its block of 64 rows (a store so sparse that 64 rows span 24 days is not copied), its URL's place
- * in chunks of the URLs' bytes (Latin-1, 22 bytes a URL in the benchmarks' stores, where most URLs
- * differ), its IP as a number into a dictionary of them, its duration as an int of thousandths of a millisecond where that
- * gives the same double back (else a number into a list of the others), and every other field
- * (method, status, offset, crawler, bot type, verdict, reason, agent, host) as one number into the
- * few combinations of them a store holds. The URLs' chunks and the dictionaries count against the
- * bound too.
+ * <p>Columns ({@link PackedLongs}): rows in blocks of {@value #BLOCK_ROWS}, each column of a block as
+ * offsets from the block's least value in the fewest bytes that hold them (a block's times span some
+ * hours of a month's store: 3 bytes; its numbers 3; its kinds 1). A row's URL is a number into a
+ * dictionary of the snapshot's URLs ({@link UrlDictionary}), sorted by their UTF-8 bytes and written
+ * front-coded, so that the URLs a prefix starts are one range of numbers; its IP a number into a
+ * dictionary of them; its duration thousandths of a millisecond where that gives the same double back
+ * (else a number into a list of the others); and every other field (method, status, offset, crawler,
+ * bot type, verdict, reason, agent, host) one number into the few combinations of them a store holds.
+ * Some 15 bytes a row and 7 a distinct URL on the benchmarks' stores, against 48 a row before. The
+ * dictionaries and what the copy takes while it is made count against the bound too.
+ *
+ * <p>A filtered view of the same snapshot whose rows are all in the default view (statuses of
+ * errors, verdicts other than spoofed, bot types shown by default, any crawler, host, URL prefix and
+ * time range) is answered from the same columns: its counts ({@link #minuteCounts}) by a scan of the
+ * rows of its times, where the count cubes cannot sum it; a page by its counts' time range
+ * ({@link MinuteCounts#locate}) and a scan of the rows of that range, as the store reads it.
  *
  * <p>When the newest snapshot moves, the copy is made again for the new one, at most one copy at a
  * time and each after a rest of {@value #REST_FACTOR} times the last one's duration, so that a store
@@ -42,10 +59,11 @@ import java.util.concurrent.ExecutorService;
  */
 final class DefaultViewRows {
 
-    /** Bytes a row takes in the columns besides its URL's and the dictionaries: six ints and its share of its block's time. */
-    static final int ROW_BYTES = 6 * 4 + 1;
-    /** Rows whose times are kept as milliseconds behind their block's first (newest) row's. */
-    private static final int BLOCK_BITS = 6;
+    /** The least bytes a row takes (the bound is checked against it before a copy is tried). */
+    static final int ROW_BYTES = 8;
+    /** Rows of a packed block. */
+    private static final int BLOCK_BITS = PackedLongs.BLOCK_BITS;
+    static final int BLOCK_ROWS = PackedLongs.BLOCK_ROWS;
     /** Rest after a copy, as a multiple of its duration, before the next one may start. */
     static final int REST_FACTOR = 4;
     /** A text in a dictionary: the string and its array's headers, the map's entry while copying. */
@@ -53,10 +71,10 @@ final class DefaultViewRows {
     /** A combination of the other fields: its record and its map entry (its texts counted apart). */
     private static final int KIND_BYTES = 128;
     private static final int NULL_DURATION = -1;
-    private static final int NULL_URL = -1;
-    /** URLs are written one after another into chunks of 1 MiB (no URL spans two); a place is chunk and offset in an int. */
-    private static final int CHUNK_BITS = 20;
-    private static final int CHUNK_BYTES = 1 << CHUNK_BITS;
+    private static final long MINUTE_MILLIS = 60_000;
+    /** Minutes counted into one array by {@link Columns#byUrl}: two years; a wider store's views are scanned. */
+    private static final long DENSE_MINUTES = 1 << 20;
+    private static final Set<String> HELD_VERDICTS = Set.of(Verification.verified.name(), Verification.unverified.name());
 
     /** The fields of a row other than its number, time, URL, IP and duration. */
     private record Kind(String method, int status, int offsetMinutes, String crawler, String botType, String verification,
@@ -64,39 +82,14 @@ final class DefaultViewRows {
     }
 
     /** The rows of one snapshot, newest first (ties by number, descending), as the view's pages list them. */
-    private record Columns(Snapshot at, int size, int[] ids, long[] wideIds, long[] blockMillis, int[] millis, int[] urls, int[] ips,
-            int[] kinds, int[] durations, byte[][] urlChunks, String[] ipTexts, Kind[] kindTable, double[] oddDurations, long bytes) {
+    private record Columns(Snapshot at, int size, PackedLongs ids, PackedLongs times, PackedLongs urls, PackedLongs ips, PackedLongs kinds, PackedLongs durations,
+            UrlDictionary urlTexts, String[] ipTexts, Kind[] kindTable, double[] oddDurations, PackedLongs urlRows, PackedLongs urlStarts, long bytes) {
 
         StoredHit hit(int i) {
-            Kind kind = kindTable[kinds[i]];
-            return new StoredHit(wideIds != null ? wideIds[i] : ids[i], blockMillis[i >>> BLOCK_BITS] - millis[i], kind.offsetMinutes(), ipTexts[ips[i]], kind.method(), url(urls[i]), kind.status(),
-                    duration(durations[i]), kind.crawler(), kind.botType(), kind.verification(), kind.reason(), kind.userAgent(), kind.host());
-        }
-
-        /** The URL written at {@code place}: a varint of twice its length (plus one for UTF-16), then its chars. */
-        private String url(int place) {
-            if (place == NULL_URL) {
-                return null;
-            }
-            byte[] chunk = urlChunks[place >>> CHUNK_BITS];
-            int at = place & (CHUNK_BYTES - 1);
-            int header = 0;
-            for (int shift = 0;; shift += 7) {
-                byte b = chunk[at++];
-                header |= (b & 0x7F) << shift;
-                if (b >= 0) {
-                    break;
-                }
-            }
-            int length = header >>> 1;
-            if ((header & 1) == 0) {
-                return new String(chunk, at, length, StandardCharsets.ISO_8859_1);
-            }
-            char[] chars = new char[length];
-            for (int k = 0; k < length; k++, at += 2) {
-                chars[k] = (char) ((chunk[at] & 0xFF) | (chunk[at + 1] & 0xFF) << 8);
-            }
-            return new String(chars);
+            Kind kind = kindTable[(int) kinds.get(i)];
+            return new StoredHit(ids.get(i) - (i & (BLOCK_ROWS - 1)), times.get(i), kind.offsetMinutes(), ipTexts[(int) ips.get(i)], kind.method(),
+                    urlTexts.text((int) urls.get(i)), kind.status(), duration((int) durations.get(i)), kind.crawler(), kind.botType(),
+                    kind.verification(), kind.reason(), kind.userAgent(), kind.host());
         }
 
         private Double duration(int code) {
@@ -104,6 +97,210 @@ final class DefaultViewRows {
                 return code / 1000.0;
             }
             return code == NULL_DURATION ? null : oddDurations[-code - 2];
+        }
+
+        /** The first row whose time is before {@code millis} (rows are newest first). */
+        int firstBefore(long millis) {
+            int lo = 0;
+            int hi = size;
+            while (lo < hi) {
+                int mid = (lo + hi) >>> 1;
+                if (times.get(mid) >= millis) {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
+            }
+            return lo;
+        }
+
+        /** {@code filter}'s conditions on these rows, or null when some of its rows may not be among them. */
+        RowFilter filter(HitFilter filter) {
+            if (!partOfDefault(filter)) {
+                return null;
+            }
+            int urlFrom = 0;
+            int urlTo = Integer.MAX_VALUE;
+            if (filter.urlPrefix() != null) {
+                byte[] prefix = UrlDictionary.utf8(filter.urlPrefix());
+                if (prefix == null) {
+                    return null;
+                }
+                urlFrom = urlTexts.lowerBound(prefix, false);
+                urlTo = urlTexts.lowerBound(prefix, true);
+            }
+            boolean[] matches = new boolean[kindTable.length];
+            Matcher matcher = new Matcher(filter);
+            boolean any = false;
+            for (int k = 0; k < kindTable.length; k++) {
+                matches[k] = matcher.matches(kindTable[k]);
+                any |= matches[k];
+            }
+            long from = filter.from() == null ? Long.MIN_VALUE : filter.from().toEpochMilli();
+            long to = filter.to() == null ? Long.MAX_VALUE : filter.to().toEpochMilli();
+            return new RowFilter(matches, any && urlFrom < urlTo, from, to, urlFrom, urlTo, filter.urlPrefix() != null);
+        }
+
+        /** The rows of {@code filter} whose times are in {@code [fromMillis, toMillis)}, after {@code skip}, at most {@code limit}. */
+        List<StoredHit> rows(RowFilter filter, long fromMillis, long toMillis, long skip, int limit) {
+            List<StoredHit> rows = new ArrayList<>(Math.min(limit, 128));
+            if (!filter.any()) {
+                return rows;
+            }
+            long from = Math.max(fromMillis, filter.from());
+            long to = Math.min(toMillis, filter.to());
+            if (from >= to) {
+                return rows;
+            }
+            int end = firstBefore(from);
+            for (int i = firstBefore(to); i < end && rows.size() < limit; i++) {
+                if (filter.test(this, i)) {
+                    if (skip > 0) {
+                        skip--;
+                    } else {
+                        rows.add(hit(i));
+                    }
+                }
+            }
+            return rows;
+        }
+
+        /** The minute counts of {@code filter}'s rows: a scan of the rows of its times. */
+        MinuteCounts minuteCounts(RowFilter filter) {
+            if (!filter.any()) {
+                return MinuteCounts.NONE;
+            }
+            if (filter.byUrl() && size > 0) {
+                long first = urlStarts.get(filter.urlFrom());
+                long last = urlStarts.get(Math.min(filter.urlTo(), urlTexts.size()));
+                long newest = Math.floorDiv(times.get(0), MINUTE_MILLIS);
+                long oldest = Math.floorDiv(times.get(size - 1), MINUTE_MILLIS);
+                if (8 * (last - first) < size && newest - oldest < DENSE_MINUTES) {
+                    return byUrl(filter, (int) first, (int) last, oldest, (int) (newest - oldest + 1));
+                }
+            }
+            int end = firstBefore(filter.from());
+            long[] minutes = new long[64];
+            long[] counts = new long[64];
+            int n = 0;
+            for (int i = firstBefore(filter.to()); i < end; i++) {
+                if (filter.test(this, i)) {
+                    long minute = Math.floorDiv(times.get(i), MINUTE_MILLIS);
+                    if (n > 0 && minutes[n - 1] == minute) {
+                        counts[n - 1]++;
+                    } else {
+                        if (n == minutes.length) {
+                            minutes = Arrays.copyOf(minutes, 2 * n);
+                            counts = Arrays.copyOf(counts, 2 * n);
+                        }
+                        minutes[n] = minute;
+                        counts[n++] = 1;
+                    }
+                }
+            }
+            return MinuteCounts.of(Arrays.copyOf(minutes, n), Arrays.copyOf(counts, n));
+        }
+        /**
+         * The minute counts of {@code filter}'s rows from the rows of the URLs its prefix starts, numbers {@code first}
+         * to {@code last} of {@link #urlRows} (a few of the rows: a deep prefix), counted into every minute from
+         * {@code oldest} on.
+         */
+        private MinuteCounts byUrl(RowFilter filter, int first, int last, long oldest, int span) {
+            long[] sums = new long[span];
+            for (int k = first; k < last; k++) {
+                int i = (int) urlRows.get(k);
+                long millis = times.get(i);
+                if (millis >= filter.from() && millis < filter.to() && filter.kinds()[(int) kinds.get(i)]) {
+                    sums[(int) (Math.floorDiv(millis, MINUTE_MILLIS) - oldest)]++;
+                }
+            }
+            int n = 0;
+            for (long sum : sums) {
+                n += sum == 0 ? 0 : 1;
+            }
+            long[] minutes = new long[n];
+            long[] counts = new long[n];
+            n = 0;
+            for (int m = 0; m < span; m++) {
+                if (sums[m] != 0) {
+                    minutes[n] = oldest + m;
+                    counts[n++] = sums[m];
+                }
+            }
+            return MinuteCounts.of(minutes, counts);
+        }
+    }
+
+    /** A filter's conditions on the held rows: the kinds it matches, its times, and the URL numbers its prefix starts. */
+    private record RowFilter(boolean[] kinds, boolean any, long from, long to, int urlFrom, int urlTo, boolean byUrl) {
+
+        boolean test(Columns columns, int i) {
+            if (!kinds[(int) columns.kinds().get(i)]) {
+                return false;
+            }
+            if (byUrl) {
+                long url = columns.urls().get(i);
+                return url >= urlFrom && url < urlTo;
+            }
+            return true;
+        }
+    }
+
+    /**
+     * Whether every row of {@code filter} is a row of the default view, so that the held rows answer it: its
+     * statuses are errors, its verdicts not spoofed, its bot types shown by default (none asked and no crawler
+     * named: those the default view shows), and it has no URL shape and no sitemap condition.
+     */
+    static boolean partOfDefault(HitFilter filter) {
+        if (filter.urlPattern() != null || filter.inSitemap() != null) {
+            return false;
+        }
+        for (StatusRange range : filter.effectiveStatuses()) {
+            if (range.low() < StatusRange.ERRORS.low() || range.high() > StatusRange.ERRORS.high()) {
+                return false;
+            }
+        }
+        if (filter.effectiveVerifications().contains(Verification.spoofed)) {
+            return false;
+        }
+        if (filter.botTypes().isEmpty()) {
+            return filter.crawlers().isEmpty();
+        }
+        return !filter.everyBotType() && filter.botTypes().stream().allMatch(BotType::shownByDefault);
+    }
+
+    /**
+     * A filter's conditions on a row's other fields, as the stores' SQL has them (a missing type, crawler or
+     * host matches no list), as {@code CountCube}'s cells are matched.
+     */
+    private static final class Matcher {
+        private final List<StatusRange> statuses;
+        private final Set<String> botTypes;
+        private final Set<String> hidden;
+        private final Set<String> crawlers;
+        private final Set<String> verifications;
+        private final String host;
+
+        Matcher(HitFilter filter) {
+            host = filter.host();
+            statuses = filter.effectiveStatuses();
+            botTypes = filter.botTypes().isEmpty() || filter.everyBotType() ? null : names(filter.botTypes());
+            hidden = filter.hiddenBotTypes().isEmpty() ? null : names(filter.hiddenBotTypes());
+            crawlers = filter.crawlers().isEmpty() ? null : filter.crawlers();
+            verifications = filter.effectiveVerifications().stream().map(Verification::name).collect(Collectors.toSet());
+        }
+
+        boolean matches(Kind kind) {
+            return statuses.stream().anyMatch(range -> range.contains(kind.status()))
+                    && (botTypes == null || (kind.botType() != null && botTypes.contains(kind.botType())))
+                    && (hidden == null || (kind.botType() != null && !hidden.contains(kind.botType())))
+                    && (crawlers == null || (kind.crawler() != null && crawlers.contains(kind.crawler())))
+                    && kind.verification() != null && verifications.contains(kind.verification()) && HELD_VERDICTS.contains(kind.verification())
+                    && (host == null || host.equals(kind.host()));
+        }
+
+        private static Set<String> names(Set<BotType> types) {
+            return types.stream().map(BotType::name).collect(Collectors.toSet());
         }
     }
 
@@ -123,7 +320,7 @@ final class DefaultViewRows {
     private boolean closed;
 
     /**
-     * @param budgetBytes the bytes the copy may take; 0 makes none
+     * @param budgetBytes the bytes the copy may take, while it is made too; 0 makes none
      * @param copier      the thread copies are made on, queued behind the count cubes' counts
      *                    ({@link KeptCubes#counter}): a copy beside them slowed serve's first counts by half
      *                    and its peak memory by 150 MiB on a 3M-hit store; its owner stops it
@@ -137,27 +334,48 @@ final class DefaultViewRows {
     /**
      * The rows of page {@code page} (from 1) of {@code filter}'s view at {@code at}, whose counts are
      * {@code counts}, from memory; or null when the copy cannot answer it, the caller then reads the
-     * store. When {@code at} is the newest snapshot and the copy holds another, a copy of it is started
-     * (once {@link #start started}).
+     * store. When {@code filter} is the default view, {@code at} the newest snapshot and the copy holds
+     * another, a copy of it is started (once {@link #start started}).
      */
     List<StoredHit> page(HitFilter filter, Snapshot at, MinuteCounts counts, int page, boolean newest) {
-        if (budgetBytes <= 0 || !HitFilter.ERRORS.equals(filter)) {
+        if (budgetBytes <= 0) {
             return null;
         }
+        boolean plain = HitFilter.ERRORS.equals(filter);
         Columns columns = held;
-        if (columns != null && columns.at().equals(at) && columns.size() == counts.total()) {
-            long from = Paging.offset(page);
-            int to = (int) Math.min(columns.size(), from + Paging.PAGE_SIZE);
-            List<StoredHit> rows = new ArrayList<>(Math.max(0, to - (int) Math.min(from, to)));
-            for (int i = (int) Math.min(from, to); i < to; i++) {
-                rows.add(columns.hit(i));
+        if (columns != null && columns.at().equals(at)) {
+            if (plain && columns.size() == counts.total()) {
+                long from = Paging.offset(page);
+                int to = (int) Math.min(columns.size(), from + Paging.PAGE_SIZE);
+                List<StoredHit> rows = new ArrayList<>(Math.max(0, to - (int) Math.min(from, to)));
+                for (int i = (int) Math.min(from, to); i < to; i++) {
+                    rows.add(columns.hit(i));
+                }
+                return rows;
             }
-            return rows;
+            RowFilter rows = plain ? null : columns.filter(filter);
+            if (rows != null) {
+                MinuteCounts.Range range = counts.locate(Paging.offset(page), Paging.PAGE_SIZE);
+                return range == null ? List.of() : columns.rows(rows, range.fromMillis(), range.toMillis(), range.skip(), Paging.PAGE_SIZE);
+            }
         }
-        if (newest) {
+        if (newest && plain) {
             startCopy(at, counts);
         }
         return null;
+    }
+
+    /**
+     * The minute counts of {@code filter}'s view at {@code at} from the held rows, or null when they cannot
+     * say them (another snapshot, none held, a view with rows outside the default one).
+     */
+    MinuteCounts minuteCounts(HitFilter filter, Snapshot at) {
+        Columns columns = held;
+        if (budgetBytes <= 0 || columns == null || !columns.at().equals(at)) {
+            return null;
+        }
+        RowFilter rows = columns.filter(filter);
+        return rows == null ? null : columns.minuteCounts(rows);
     }
 
     /**
@@ -228,29 +446,28 @@ final class DefaultViewRows {
         }
     }
 
+
     /** A copy being made, row after row in the view's order. */
     private static final class Copy {
         private final Snapshot at;
         private final int size;
         private final long budget;
-        private int[] ids;
-        private long[] wideIds;
-        private final long[] blockMillis;
-        private final int[] millis;
-        private final int[] urls;
-        private final int[] ips;
-        private final int[] kinds;
-        private final int[] durations;
+        private final PackedLongs.Builder ids;
+        private final PackedLongs.Builder times;
+        private final PackedLongs.Builder urls;
+        private final PackedLongs.Builder ips;
+        private final PackedLongs.Builder kinds;
+        private final PackedLongs.Builder durations;
+        private final UrlDictionary.Builder urlSet = new UrlDictionary.Builder();
+        private long urlSetBytes;
         private final Map<String, Integer> ipNumbers = new HashMap<>();
         private final Map<Kind, Integer> kindNumbers = new HashMap<>();
-        private final List<byte[]> urlChunks = new ArrayList<>();
-        private byte[] chunk;
-        private int chunkUsed;
         private final List<String> ipTexts = new ArrayList<>();
         private final List<Kind> kindTable = new ArrayList<>();
         private double[] odd = new double[16];
         private int oddSize;
         private int rows;
+        private long lastMillis = Long.MAX_VALUE;
         private long bytes;
         boolean tooBig;
 
@@ -258,46 +475,41 @@ final class DefaultViewRows {
             this.at = at;
             this.size = size;
             this.budget = budget;
-            this.ids = new int[size];
-            this.blockMillis = new long[(size >>> BLOCK_BITS) + 1];
-            this.millis = new int[size];
-            this.urls = new int[size];
-            this.ips = new int[size];
-            this.kinds = new int[size];
-            this.durations = new int[size];
-            this.bytes = (long) size * ROW_BYTES;
+            this.ids = new PackedLongs.Builder(size);
+            this.times = new PackedLongs.Builder(size);
+            this.urls = new PackedLongs.Builder(size);
+            this.ips = new PackedLongs.Builder(size);
+            this.kinds = new PackedLongs.Builder(size);
+            this.durations = new PackedLongs.Builder(size);
+            grow(6L * (8L * Math.min(size, BLOCK_ROWS) + 33L * ((size >>> BLOCK_BITS) + 1))); // the staging blocks and the blocks' headers
         }
 
         void add(StoredHit hit) {
             if (rows == size) {
                 throw new Abandoned(); // more rows than counted
             }
-            int i = rows++;
-            if (wideIds == null && (hit.id() < 0 || hit.id() > Integer.MAX_VALUE)) {
-                // numbers past an int (ClickHouse's, a store of two billion hits): longs, 4 bytes a row more
-                grow(8L * size);
-                wideIds = new long[size];
-                for (int k = 0; k < i; k++) {
-                    wideIds[k] = ids[k];
-                }
-                ids = null;
-                grow(-4L * size);
+            if (hit.epochMillis() > lastMillis) {
+                throw new Abandoned(); // not newest first: the pages are read from the store
             }
-            if (wideIds != null) {
-                wideIds[i] = hit.id();
+            lastMillis = hit.epochMillis();
+            rows++;
+            // a number plus its place in the block: the numbers of rows stored in time order, one less each, vary little
+            grow(ids.add(hit.id() + ((rows - 1) & (BLOCK_ROWS - 1))) + times.add(hit.epochMillis()));
+            if (hit.url() == null) {
+                grow(urls.add(-1));
             } else {
-                ids[i] = (int) hit.id();
+                int url = urlSet.number(hit.url());
+                if (url < 0) {
+                    throw new Abandoned(); // a URL no dictionary holds: the pages are read from the store
+                }
+                grow(urls.add(url));
+                if ((rows & 1023) == 0) {
+                    long now = urlSet.bytes();
+                    grow(now - urlSetBytes);
+                    urlSetBytes = now;
+                }
             }
-            if ((i & (1 << BLOCK_BITS) - 1) == 0) {
-                blockMillis[i >>> BLOCK_BITS] = hit.epochMillis();
-            }
-            long behind = blockMillis[i >>> BLOCK_BITS] - hit.epochMillis(); // rows come newest first
-            if (behind < 0 || behind > Integer.MAX_VALUE) {
-                throw new Abandoned(); // 64 rows over 24 days: a store this sparse is small, its pages cheap to read
-            }
-            millis[i] = (int) behind;
-            urls[i] = url(hit.url());
-            ips[i] = text(hit.ip(), ipNumbers, ipTexts);
+            grow(ips.add(text(hit.ip(), ipNumbers, ipTexts)));
             Kind kind = new Kind(hit.method(), hit.status(), hit.offsetMinutes(), hit.crawler(), hit.botType(), hit.verification(),
                     hit.reason(), hit.userAgent(), hit.host());
             Integer number = kindNumbers.get(kind);
@@ -308,54 +520,7 @@ final class DefaultViewRows {
                 grow(KIND_BYTES + length(kind.method()) + length(kind.crawler()) + length(kind.botType()) + length(kind.verification())
                         + length(kind.reason()) + length(kind.userAgent()) + length(kind.host()));
             }
-            kinds[i] = number;
-            durations[i] = duration(hit.durationMs());
-        }
-
-        /**
-         * Writes {@code url} into the chunks, as {@link PackedHits} writes a text (Latin-1 bytes, else UTF-16 units, so
-         * that every string comes back equal), and returns its place. URLs are not numbered: most of a store's differ.
-         */
-        private int url(String url) {
-            if (url == null) {
-                return NULL_URL;
-            }
-            boolean latin1 = true;
-            for (int k = 0; k < url.length() && latin1; k++) {
-                latin1 = url.charAt(k) < 256;
-            }
-            int header = 2 * url.length() + (latin1 ? 0 : 1);
-            int need = 5 + (latin1 ? url.length() : 2 * url.length());
-            if (need > CHUNK_BYTES || url.length() > (Integer.MAX_VALUE - 1) / 2) {
-                throw new Abandoned(); // a URL of a megabyte: the pages are read from the store
-            }
-            if (chunk == null || chunkUsed + need > chunk.length) {
-                if (urlChunks.size() == 1 << (31 - CHUNK_BITS)) {
-                    throw new Abandoned();
-                }
-                // a small view's URLs take a small chunk: room for the rows still to come at 32 bytes each
-                int length = (int) Math.min(CHUNK_BYTES, Math.max(need, Math.max(4_096L, 32L * (size - rows + 1))));
-                grow(length + 16);
-                chunk = new byte[length];
-                urlChunks.add(chunk);
-                chunkUsed = 0;
-            }
-            int place = (urlChunks.size() - 1) << CHUNK_BITS | chunkUsed;
-            int at = chunkUsed;
-            while ((header & ~0x7F) != 0) {
-                chunk[at++] = (byte) ((header & 0x7F) | 0x80);
-                header >>>= 7;
-            }
-            chunk[at++] = (byte) header;
-            for (int k = 0; k < url.length(); k++) {
-                char c = url.charAt(k);
-                chunk[at++] = (byte) c;
-                if (!latin1) {
-                    chunk[at++] = (byte) (c >>> 8);
-                }
-            }
-            chunkUsed = at;
-            return place;
+            grow(kinds.add(number) + durations.add(duration(hit.durationMs())));
         }
 
         private int text(String text, Map<String, Integer> numbers, List<String> texts) {
@@ -388,7 +553,7 @@ final class DefaultViewRows {
             return -(oddSize++) - 2;
         }
 
-        private void grow(long more) {
+        void grow(long more) {
             bytes += more;
             if (bytes > budget) {
                 tooBig = true;
@@ -405,8 +570,83 @@ final class DefaultViewRows {
             if (rows != size) {
                 return null;
             }
-            return new Columns(at, size, ids, wideIds, blockMillis, millis, urls, ips, kinds, durations, urlChunks.toArray(byte[][]::new),
-                    ipTexts.toArray(String[]::new), kindTable.toArray(Kind[]::new), Arrays.copyOf(odd, oddSize), bytes);
+            long flushed = ids.flush() + times.flush() + urls.flush() + ips.flush() + kinds.flush() + durations.flush();
+            grow(flushed);
+            long now = urlSet.bytes();
+            grow(now - urlSetBytes);
+            int distinct = urlSet.size();
+            int[] ranks = new int[distinct];
+            grow(8L * distinct); // the ranks and the sort's order
+            long tableBytes = urlSet.tableBytes();
+            UrlDictionary dictionary = urlSet.sorted(ranks, this::grow); // drops the set's table first, then its chunks and places
+            grow(tableBytes - now);
+            PackedLongs urlColumn = urls.packed();
+            long[] values = new long[BLOCK_ROWS];
+            for (int b = 0; b * (long) BLOCK_ROWS < size; b++) {
+                int n = (int) Math.min(BLOCK_ROWS, size - (long) b * BLOCK_ROWS);
+                urlColumn.unpack(b, values, n);
+                for (int k = 0; k < n; k++) {
+                    values[k] = values[k] < 0 ? -1 : ranks[(int) values[k]];
+                }
+                urlColumn.repack(b, values, n);
+            }
+            ranks = null;
+            grow(-8L * distinct);
+            // the rows of each URL, by its number (a URL prefix's rows are one range of them): a counting sort
+            int[] starts = new int[distinct + 1];
+            grow(4L * (distinct + 1));
+            int withUrl = 0;
+            for (int i = 0; i < size; i++) {
+                long url = urlColumn.get(i);
+                if (url >= 0) {
+                    starts[(int) url + 1]++;
+                    withUrl++;
+                }
+            }
+            for (int u = 0; u < distinct; u++) {
+                starts[u + 1] += starts[u];
+            }
+            int[] rowsByUrl = new int[withUrl];
+            grow(4L * withUrl);
+            for (int i = 0; i < size; i++) {
+                long url = urlColumn.get(i);
+                if (url >= 0) {
+                    rowsByUrl[starts[(int) url]++] = i;
+                }
+            }
+            for (int u = distinct; u > 0; u--) {
+                starts[u] = starts[u - 1];
+            }
+            starts[0] = 0;
+            PackedLongs.Builder rowColumn = new PackedLongs.Builder(withUrl);
+            for (int row : rowsByUrl) {
+                grow(rowColumn.add(row));
+            }
+            grow(rowColumn.flush());
+            rowsByUrl = null;
+            grow(-4L * withUrl);
+            PackedLongs.Builder startColumn = new PackedLongs.Builder(distinct + 1);
+            for (int start : starts) {
+                grow(startColumn.add(start));
+            }
+            grow(startColumn.flush());
+            starts = null;
+            grow(-4L * (distinct + 1));
+            PackedLongs urlRows = rowColumn.packed();
+            PackedLongs urlStarts = startColumn.packed();
+            PackedLongs idColumn = ids.packed();
+            PackedLongs timeColumn = times.packed();
+            PackedLongs ipColumn = ips.packed();
+            PackedLongs kindColumn = kinds.packed();
+            PackedLongs durationColumn = durations.packed();
+            long held = idColumn.bytes() + timeColumn.bytes() + urlColumn.bytes() + ipColumn.bytes() + kindColumn.bytes() + durationColumn.bytes()
+                    + urlRows.bytes() + urlStarts.bytes()
+                    + dictionary.bytes() + (long) ipTexts.size() * TEXT_BYTES + (long) kindTable.size() * KIND_BYTES + 8L * oddSize;
+            for (String ip : ipTexts) {
+                held += length(ip);
+            }
+            return new Columns(at, size, idColumn, timeColumn, urlColumn, ipColumn, kindColumn, durationColumn, dictionary,
+                    ipTexts.toArray(String[]::new), kindTable.toArray(Kind[]::new), Arrays.copyOf(odd, oddSize), urlRows, urlStarts, held);
         }
     }
 

@@ -60,6 +60,8 @@ public final class ViewIndex {
     /** When each view being counted began ({@link System#nanoTime}): a reader's bounded wait runs from then. */
     private final Map<Key, Long> countingSince = new HashMap<>();
     private long bytes;
+    /** The report's rows held in memory, which count the views of theirs the cubes cannot sum; null without. */
+    private volatile java.util.function.BiFunction<HitFilter, Snapshot, MinuteCounts> held;
     private final ThreadPoolExecutor background = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
             new ArrayBlockingQueue<>(QUEUED_COUNTS), Threads.daemons("report-views"));
 
@@ -74,6 +76,14 @@ public final class ViewIndex {
         this.budgetBytes = budgetBytes;
         this.cubes = cubes.clone();
         this.sitemaps = new SitemapVersion(store.sitemaps());
+    }
+
+    /**
+     * Counts the views the cubes cannot sum (a URL prefix deeper than their heads, times of part of a minute)
+     * from rows held in memory when {@code rows} can say them (null when it cannot), before the store.
+     */
+    void countHeld(java.util.function.BiFunction<HitFilter, Snapshot, MinuteCounts> rows) {
+        this.held = rows;
     }
 
     /** The token of the sitemaps' reads the views filtered by them are kept under ({@link SitemapVersion}). */
@@ -221,7 +231,9 @@ public final class ViewIndex {
                 return summed;
             }
         }
-        return store.minuteCounts(filter, snapshot);
+        java.util.function.BiFunction<HitFilter, Snapshot, MinuteCounts> rows = held;
+        MinuteCounts counted = rows == null ? null : rows.apply(filter, snapshot);
+        return counted != null ? counted : store.minuteCounts(filter, snapshot);
     }
 
     /** The newest kept snapshot of {@code of}'s view (at the same sitemaps) that its snapshot covers, if any. */

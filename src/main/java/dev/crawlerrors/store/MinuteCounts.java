@@ -30,10 +30,22 @@ public final class MinuteCounts {
     public static MinuteCounts of(long[] minutes, long[] counts) {
         int n = minutes.length;
         Integer[] order = new Integer[n];
+        boolean descending = true;
+        boolean ascending = true;
         for (int i = 0; i < n; i++) {
             order[i] = i;
+            if (i > 0) {
+                descending &= minutes[i] < minutes[i - 1];
+                ascending &= minutes[i] > minutes[i - 1];
+            }
         }
-        Arrays.sort(order, (a, b) -> Long.compare(minutes[b], minutes[a]));
+        if (ascending && n > 1) {
+            for (int i = 0; i < n; i++) {
+                order[i] = n - 1 - i; // a cube's sum, oldest first: no sort
+            }
+        } else if (!descending) {
+            Arrays.sort(order, (a, b) -> Long.compare(minutes[b], minutes[a]));
+        }
         long[] sortedMinutes = new long[n];
         long[] running = new long[n];
         int kept = 0;

@@ -12,8 +12,14 @@ import dev.crawlerrors.ingest.Hit;
 import dev.crawlerrors.report.CrawlErrorReport;
 import dev.crawlerrors.report.ReportConfig;
 import dev.crawlerrors.report.ReportRequest;
+import dev.crawlerrors.store.HitFilter;
+import dev.crawlerrors.store.HitReader;
 import dev.crawlerrors.store.HitStore;
+import dev.crawlerrors.store.MinuteCounts;
+import dev.crawlerrors.store.StatusRange;
 import dev.crawlerrors.store.Snapshot;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -25,9 +31,13 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -103,6 +113,152 @@ public abstract class DefaultViewRowsContract {
                 plain.close();
             }
         }
+    }
+
+    /** Filtered views of the newest snapshot: each filter alone and combined, some of views the held rows cannot answer. */
+    private static final List<String> HELD_VIEWS = List.of("status=404", "status=5xx", "status=301", "status=410&status=503",
+            "bot=crawler_ai", "bot=crawler_search", "verification=verified", "verification=unverified", "crawler=Bingbot",
+            "crawler=GPTBot&bot=crawler_ai", "crawler=Googlebot+Smartphone&crawler=GPTBot", "host=example.org", "host=nowhere.example",
+            "url=/stad/straat-1", "url=/stad/straat-12", "url=/stad/", "url=/", "url=/nope", "url=/stad/straat-5%3Fq%3D%C3%A9",
+            "from=2026-10-02&to=2026-10-03", "from=2026-10-02T10:15&to=2026-10-02T18:40", "from=2026-10-05T23:59",
+            "status=404&bot=crawler_search&verification=verified&url=/stad/straat-1&from=2026-10-02T06:00&to=2026-10-04T12:30",
+            "crawler=Googlebot+Smartphone&status=4xx&host=example.org&url=/stad/straat-2", "status=5xx&verification=unverified&from=2026-10-03");
+    /** Views with rows outside the default view's: read from the store, as before. */
+    private static final List<String> STORE_VIEWS = List.of("verification=spoofed", "bot=all", "bot=all&status=404&url=/stad/straat-1",
+            "verification=spoofed&verification=verified&url=/stad/");
+
+    @ParameterizedTest(name = "in order: {0}")
+    @ValueSource(booleans = {true, false})
+    void filteredViewsFromTheHeldRowsAreTheStoresViewsWithoutAStoreRead(boolean inOrder) throws Exception {
+        try (HitStore store = open(inOrder ? "heldfilteredinorder" : "heldfilteredoutoforder")) {
+            List<CrawlerHit> hits = hits(new SplittableRandom(inOrder ? 340 : 430), 20_000, 0);
+            if (inOrder) {
+                hits.sort(Comparator.comparingLong(hit -> hit.hit().epochMillis()));
+            }
+            for (List<CrawlerHit> batch : batches(hits, 4)) {
+                store.writer().append(batch);
+                store.writer().flush();
+            }
+            Map<String, AtomicLong> reads = new ConcurrentHashMap<>();
+            HitReader counted = counting(store.reader(), reads);
+            CrawlErrorReport memory = new CrawlErrorReport(counted, ReportConfig.in(ZoneId.of("Europe/Brussels")));
+            memory.startCounting();
+            CrawlErrorReport plain = new CrawlErrorReport(store.reader(),
+                    ReportConfig.in(ZoneId.of("Europe/Brussels")).withIndexBytes(0).withRowsBytes(0));
+            try (ReportServer held = ReportServer.start(memory, store.health(), ServerConfig.on("127.0.0.1", 0));
+                    ReportServer read = ReportServer.start(plain, store.health(), ServerConfig.on("127.0.0.1", 0))) {
+                Snapshot at = store.reader().snapshot();
+                awaitCopy(held, memory, at);
+                samePages(held, read, 3, "", new Random(1)); // the default view's first pages, which start the cubes' use too
+                long rowReads = reads.getOrDefault("rows", new AtomicLong()).get();
+                long countReads = reads.getOrDefault("minuteCounts", new AtomicLong()).get();
+                for (String view : HELD_VIEWS) {
+                    sameFilteredPages(held, read, view);
+                    assertThat(reads.getOrDefault("rows", new AtomicLong()).get()).as("pages of " + view + " read from the store").isEqualTo(rowReads);
+                    assertThat(reads.getOrDefault("minuteCounts", new AtomicLong()).get()).as(view + " counted by the store").isEqualTo(countReads);
+                }
+                for (String view : STORE_VIEWS) {
+                    sameFilteredPages(held, read, view);
+                }
+                // counts the cubes cannot sum (times of part of a minute, URL prefixes past their heads) from the held rows
+                long start = Instant.parse("2026-10-02T10:15:30.250Z").toEpochMilli();
+                for (HitFilter filter : List.of(
+                        new HitFilter(List.of(), Set.of(), Set.of(), Instant.ofEpochMilli(start), Instant.ofEpochMilli(start + 7_777_777), null, null),
+                        new HitFilter(List.of(new StatusRange(404, 404)), Set.of(BotType.crawler_search), Set.of(), null,
+                                Instant.ofEpochMilli(start + 1), "/stad/straat-1", "example.org"),
+                        new HitFilter(List.of(), Set.of(), Set.of(Verification.unverified), null, null, "/stad/straat-", null, Set.of("GPTBot")))) {
+                    MinuteCounts fromMemory = memory.index().counts(filter, at);
+                    MinuteCounts fromStore = store.reader().minuteCounts(filter, at);
+                    assertThat(fromMemory.total()).as(filter.toString()).isEqualTo(fromStore.total()).isPositive();
+                    assertThat(fromMemory.size()).as(filter.toString()).isEqualTo(fromStore.size());
+                    for (long skip = 0; skip < fromStore.total(); skip += 37) {
+                        assertThat(fromMemory.locate(skip, 100)).as(filter + " at " + skip).isEqualTo(fromStore.locate(skip, 100));
+                    }
+                }
+            } finally {
+                memory.close();
+                plain.close();
+            }
+        }
+    }
+
+    /** URLs whose bytes sort apart from their chars, long ones, and prefixes of them cut anywhere. */
+    private static final List<String> TRICKY_URLS = List.of("/", "/a", "/a/", "/a/b", "/ab", "/a\u00e9", "/a\u00e9/x", "/a\uffff", "/a\ud83d\ude00",
+            "/a\ud83d\ude00/b", "/a\u20ac", "/" + "x".repeat(3_000), "/" + "x".repeat(3_000) + "/y", "/" + "\u00e9".repeat(700) + "?q=1", "/a?b=c",
+            "/A", "/a b", "/a%20b");
+
+    @org.junit.jupiter.api.Test
+    void urlPrefixesOfUrlsPastAsciiAndLongOnesAreTheStores() throws Exception {
+        try (HitStore store = open("heldurls")) {
+            SplittableRandom random = new SplittableRandom(99);
+            List<CrawlerHit> hits = new ArrayList<>();
+            for (CrawlerHit hit : hits(random, 6_000, 0)) {
+                Hit h = hit.hit();
+                String url = TRICKY_URLS.get(random.nextInt(TRICKY_URLS.size())) + (random.nextInt(3) == 0 ? "/" + random.nextInt(50) : "");
+                hits.add(new CrawlerHit(new Hit(h.epochMillis(), h.offsetMinutes(), h.ip(), h.method(), url, h.status(), h.bytes(), h.referer(),
+                        h.userAgent(), h.durationMs(), h.host()), hit.crawler(), hit.verdict()));
+            }
+            store.writer().append(hits);
+            store.writer().flush();
+            CrawlErrorReport memory = new CrawlErrorReport(store.reader(), ReportConfig.in(ZoneId.of("UTC")));
+            memory.startCounting();
+            CrawlErrorReport plain = new CrawlErrorReport(store.reader(), ReportConfig.in(ZoneId.of("UTC")).withIndexBytes(0).withRowsBytes(0));
+            try (ReportServer held = ReportServer.start(memory, store.health(), ServerConfig.on("127.0.0.1", 0));
+                    ReportServer read = ReportServer.start(plain, store.health(), ServerConfig.on("127.0.0.1", 0))) {
+                awaitCopy(held, memory, store.reader().snapshot());
+                samePages(held, read, pages(read, ""), "", new Random(3));
+                java.util.Set<String> prefixes = new java.util.TreeSet<>();
+                for (String url : TRICKY_URLS) {
+                    for (int cut = 1; cut <= url.length(); cut += Math.max(1, url.length() / 7)) {
+                        prefixes.add(url.substring(0, cut));
+                    }
+                    prefixes.add(url);
+                }
+                for (String prefix : prefixes) {
+                    if (Character.isHighSurrogate(prefix.charAt(prefix.length() - 1))) {
+                        continue; // half a character: no URL a reader can send
+                    }
+                    sameFilteredPages(held, read, "url=" + java.net.URLEncoder.encode(prefix, java.nio.charset.StandardCharsets.UTF_8)
+                            + "&status=4xx&status=5xx");
+                    sameFilteredPages(held, read, "url=" + java.net.URLEncoder.encode(prefix, java.nio.charset.StandardCharsets.UTF_8));
+                }
+            } finally {
+                memory.close();
+                plain.close();
+            }
+        }
+    }
+
+    /** The first pages, some random ones and the last of a filtered view, the same bytes from both servers. */
+    private static void sameFilteredPages(ReportServer held, ReportServer read, String view) throws Exception {
+        String first = "/api/crawl-errors?" + view + "&page=1";
+        com.fasterxml.jackson.databind.JsonNode answer = new ObjectMapper().readTree(get(read, first).body()).get("pages");
+        assertThat(answer).as(first + " of the store").isNotNull();
+        int pages = answer.asInt();
+        Random random = new Random(view.hashCode());
+        java.util.TreeSet<Integer> asked = new java.util.TreeSet<>(List.of(1, 2, 3, pages));
+        for (int k = 0; k < 6; k++) {
+            asked.add(1 + random.nextInt(Math.max(1, pages)));
+        }
+        for (int page : asked) {
+            String path = "/api/crawl-errors?" + view + "&page=" + page;
+            HttpResponse<String> fromMemory = get(held, path);
+            HttpResponse<String> fromStore = get(read, path);
+            assertThat(fromMemory.statusCode()).as(path).isEqualTo(fromStore.statusCode());
+            assertThat(fromMemory.body()).as(path).isEqualTo(fromStore.body());
+        }
+    }
+
+    /** {@code reader}, counting its calls by method name into {@code calls}. */
+    private static HitReader counting(HitReader reader, Map<String, AtomicLong> calls) {
+        return (HitReader) Proxy.newProxyInstance(HitReader.class.getClassLoader(), new Class<?>[] {HitReader.class}, (proxy, method, args) -> {
+            calls.computeIfAbsent(method.getName(), name -> new AtomicLong()).incrementAndGet();
+            try {
+                return method.invoke(reader, args);
+            } catch (InvocationTargetException e) {
+                throw e.getCause();
+            }
+        });
     }
 
     @org.junit.jupiter.api.Test
