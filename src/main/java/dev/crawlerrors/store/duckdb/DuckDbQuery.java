@@ -135,13 +135,46 @@ final class DuckDbQuery implements AutoCloseable {
             if (read != null && read.cancelled()) {
                 throw new StoreException("a read of " + location + " was stopped: its thread was interrupted", e);
             }
-            throw failures.of("cannot read", e);
+            throw failures.of("cannot read", unmasked(e, sql, binding));
         } finally {
             // a read cancelled as it ended may leave its connection's interrupt behind: such a connection is closed
             giveBack(c, healthy && (read == null || !read.end()));
             if (read != null) {
                 running.remove(read);
             }
+        }
+    }
+
+    /**
+     * The engine's own error behind {@code e}. A streamed result ({@link #streamResults}) that fails while
+     * its rows are fetched is told by DuckDB's driver as "Invalid result set", and the engine's error is
+     * lost: a block that fails its checksum (a damaged store, which the user must be told of as such)
+     * would read as any failed read. The read is run once more, made whole, on a connection of its own,
+     * to hear the engine's error; its rows are not used, and when it succeeds {@code e} stands.
+     */
+    private SQLException unmasked(SQLException e, String sql, Binding binding) {
+        if (e.getMessage() == null || !e.getMessage().contains("Invalid result set")) {
+            return e;
+        }
+        Connection own;
+        synchronized (this) {
+            try {
+                own = origin.duplicate();
+            } catch (SQLException | RuntimeException closed) {
+                return e;
+            }
+        }
+        try (own; PreparedStatement st = own.prepareStatement(sql)) {
+            binding.bind(st, own);
+            try (ResultSet rs = st.executeQuery()) {
+                while (rs.next()) {
+                    // read to its end, as the failed read would have
+                }
+            }
+            return e;
+        } catch (SQLException engine) {
+            engine.addSuppressed(e);
+            return engine;
         }
     }
 
