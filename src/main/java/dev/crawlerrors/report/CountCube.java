@@ -1,17 +1,13 @@
 package dev.crawlerrors.report;
 
-import dev.crawlerrors.crawler.BotType;
-import dev.crawlerrors.crawler.Verification;
 import dev.crawlerrors.store.HitFilter;
 import dev.crawlerrors.store.MinuteCell;
 import dev.crawlerrors.store.MinuteCounts;
-import dev.crawlerrors.store.StatusRange;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
@@ -109,20 +105,7 @@ final class CountCube {
                 sum[cells.minutes()[i] - first] += cells.counts()[i];
             }
         }
-        int n = 0;
-        for (long count : sum) {
-            n += count == 0 ? 0 : 1;
-        }
-        long[] minutes = new long[n];
-        long[] counts = new long[n];
-        n = 0;
-        for (int i = 0; i < span; i++) {
-            if (sum[i] != 0) {
-                minutes[n] = first + i;
-                counts[n++] = sum[i];
-            }
-        }
-        return MinuteCounts.of(minutes, counts);
+        return MinuteCounts.dense(first, sum);
     }
 
     /** The runs merged pairwise: each cell is moved about log2(runs) times, whatever the minutes' span. */
@@ -218,36 +201,17 @@ final class CountCube {
      * type, crawler or host matches no list).
      */
     private static final class Matcher {
-        private final List<StatusRange> statuses;
-        private final Set<String> botTypes;
-        private final Set<String> hidden;
-        private final Set<String> crawlers;
-        private final Set<String> verifications;
-        private final String host;
+        private final KindMatch kind;
         private final Boolean listed;
 
         Matcher(HitFilter filter) {
-            host = filter.host();
+            kind = new KindMatch(filter);
             listed = filter.inSitemap();
-            statuses = filter.effectiveStatuses();
-            botTypes = filter.botTypes().isEmpty() || filter.everyBotType() ? null : names(filter.botTypes());
-            hidden = filter.hiddenBotTypes().isEmpty() ? null : names(filter.hiddenBotTypes());
-            crawlers = filter.crawlers().isEmpty() ? null : filter.crawlers();
-            verifications = filter.effectiveVerifications().stream().map(Verification::name).collect(Collectors.toSet());
         }
 
         boolean matches(Combo combo) {
-            return statuses.stream().anyMatch(range -> range.contains(combo.status()))
-                    && (botTypes == null || (combo.botType() != null && botTypes.contains(combo.botType())))
-                    && (hidden == null || (combo.botType() != null && !hidden.contains(combo.botType())))
-                    && (crawlers == null || (combo.crawler() != null && crawlers.contains(combo.crawler())))
-                    && verifications.contains(combo.verification())
-                    && (host == null || host.equals(combo.host()))
+            return kind.matches(combo.status(), combo.botType(), combo.crawler(), combo.verification(), combo.host())
                     && (listed == null || listed.equals(combo.listed()));
-        }
-
-        private static Set<String> names(Set<BotType> types) {
-            return types.stream().map(BotType::name).collect(Collectors.toSet());
         }
     }
 }

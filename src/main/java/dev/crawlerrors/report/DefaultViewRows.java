@@ -8,10 +8,6 @@ import dev.crawlerrors.store.MinuteCounts;
 import dev.crawlerrors.store.Snapshot;
 import dev.crawlerrors.store.StatusRange;
 import dev.crawlerrors.store.StoredHit;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -19,7 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
-import java.util.stream.Collectors;
 
 /**
  * Every row of the default view ({@link HitFilter#ERRORS}) at one snapshot, held in memory as
@@ -214,20 +209,7 @@ final class DefaultViewRows {
                     sums[(int) (Math.floorDiv(millis, MINUTE_MILLIS) - oldest)]++;
                 }
             }
-            int n = 0;
-            for (long sum : sums) {
-                n += sum == 0 ? 0 : 1;
-            }
-            long[] minutes = new long[n];
-            long[] counts = new long[n];
-            n = 0;
-            for (int m = 0; m < span; m++) {
-                if (sums[m] != 0) {
-                    minutes[n] = oldest + m;
-                    counts[n++] = sums[m];
-                }
-            }
-            return MinuteCounts.of(minutes, counts);
+            return MinuteCounts.dense(oldest, sums);
         }
     }
 
@@ -274,33 +256,15 @@ final class DefaultViewRows {
      * host matches no list), as {@code CountCube}'s cells are matched.
      */
     private static final class Matcher {
-        private final List<StatusRange> statuses;
-        private final Set<String> botTypes;
-        private final Set<String> hidden;
-        private final Set<String> crawlers;
-        private final Set<String> verifications;
-        private final String host;
+        private final KindMatch kind;
 
         Matcher(HitFilter filter) {
-            host = filter.host();
-            statuses = filter.effectiveStatuses();
-            botTypes = filter.botTypes().isEmpty() || filter.everyBotType() ? null : names(filter.botTypes());
-            hidden = filter.hiddenBotTypes().isEmpty() ? null : names(filter.hiddenBotTypes());
-            crawlers = filter.crawlers().isEmpty() ? null : filter.crawlers();
-            verifications = filter.effectiveVerifications().stream().map(Verification::name).collect(Collectors.toSet());
+            kind = new KindMatch(filter);
         }
 
         boolean matches(Kind kind) {
-            return statuses.stream().anyMatch(range -> range.contains(kind.status()))
-                    && (botTypes == null || (kind.botType() != null && botTypes.contains(kind.botType())))
-                    && (hidden == null || (kind.botType() != null && !hidden.contains(kind.botType())))
-                    && (crawlers == null || (kind.crawler() != null && crawlers.contains(kind.crawler())))
-                    && kind.verification() != null && verifications.contains(kind.verification()) && HELD_VERDICTS.contains(kind.verification())
-                    && (host == null || host.equals(kind.host()));
-        }
-
-        private static Set<String> names(Set<BotType> types) {
-            return types.stream().map(BotType::name).collect(Collectors.toSet());
+            return this.kind.matches(kind.status(), kind.botType(), kind.crawler(), kind.verification(), kind.host())
+                    && HELD_VERDICTS.contains(kind.verification());
         }
     }
 

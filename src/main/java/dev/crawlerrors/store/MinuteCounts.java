@@ -26,6 +26,24 @@ public final class MinuteCounts {
         this.through = through;
     }
 
+    /** The counts of every minute from {@code first} on (epoch minutes): {@code sums[m]} hits in minute {@code first + m}; zeros dropped. */
+    public static MinuteCounts dense(long first, long[] sums) {
+        int n = 0;
+        for (long sum : sums) {
+            n += sum == 0 ? 0 : 1;
+        }
+        long[] minutes = new long[n];
+        long[] counts = new long[n];
+        n = 0;
+        for (int m = 0; m < sums.length; m++) {
+            if (sums[m] != 0) {
+                minutes[n] = first + m;
+                counts[n++] = sums[m];
+            }
+        }
+        return of(minutes, counts);
+    }
+
     /** The counts of {@code minutes} (epoch minutes, any order, each once) and their {@code counts}; zero counts are dropped. */
     public static MinuteCounts of(long[] minutes, long[] counts) {
         int n = minutes.length;
