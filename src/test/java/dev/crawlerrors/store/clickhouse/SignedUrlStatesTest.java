@@ -27,10 +27,6 @@ import dev.crawlerrors.store.HitStore;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import dev.crawlerrors.web.ReportServer;
 import dev.crawlerrors.web.ServerConfig;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -67,7 +63,6 @@ class SignedUrlStatesTest {
     private static final String SIGNER = "crawler=ChatGPT%20agent";
     private static final String EVERY_STATE = "&state=broken,redirected,ok";
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient HTTP = HttpClient.newHttpClient();
 
     @TempDir
     Path dir;
@@ -129,30 +124,30 @@ class SignedUrlStatesTest {
             for (ReportServer server : List.of(duckDbServer, clickHouseServer)) {
                 String engine = (server == duckDbServer ? "DuckDB" : "ClickHouse") + (folded ? ", folded" : "");
                 String view = "?" + SIGNER + EVERY_STATE;
-                assertThat(urls(server, view)).as(engine + ": the signer's URLs").containsExactlyInAnyOrder("/fixed", "/regressed");
-                JsonNode fixed = row(server, view, "/fixed");
+                assertThat(EnginePages.urls(server, view)).as(engine + ": the signer's URLs").containsExactlyInAnyOrder("/fixed", "/regressed");
+                JsonNode fixed = EnginePages.row(server, view, "/fixed");
                 assertThat(fixed.get("state").asText()).as(engine).isEqualTo("ok");
                 assertThat(fixed.get("fixed").asBoolean()).as(engine).isTrue();
-                assertThat(fixed.get("fixedSince").asText()).as(engine).isEqualTo(row(server, view, "/fixed").get("lastCrawled").asText());
+                assertThat(fixed.get("fixedSince").asText()).as(engine).isEqualTo(EnginePages.row(server, view, "/fixed").get("lastCrawled").asText());
                 assertThat(fixed.get("hits").asLong()).as(engine + ": neither the tampered 503 nor Googlebot's 404").isEqualTo(2);
                 assertThat(fixed.get("errorHits").asLong()).as(engine).isEqualTo(1);
-                JsonNode regressed = row(server, view, "/regressed");
+                JsonNode regressed = EnginePages.row(server, view, "/regressed");
                 assertThat(regressed.get("state").asText()).as(engine).isEqualTo("broken");
                 assertThat(regressed.get("lastStatus").asInt()).as(engine).isEqualTo(503);
-                assertThat(urls(server, "?" + SIGNER)).as(engine + ": broken now").containsExactly("/regressed");
-                assertThat(urls(server, "?" + SIGNER + "&verification=verified" + EVERY_STATE)).as(engine + ": verified")
+                assertThat(EnginePages.urls(server, "?" + SIGNER)).as(engine + ": broken now").containsExactly("/regressed");
+                assertThat(EnginePages.urls(server, "?" + SIGNER + "&verification=verified" + EVERY_STATE)).as(engine + ": verified")
                         .containsExactlyInAnyOrder("/fixed", "/regressed");
-                assertThat(row(server, "?" + SIGNER + "&verification=verified" + EVERY_STATE, "/fixed").get("hits").asLong()).as(engine)
+                assertThat(EnginePages.row(server, "?" + SIGNER + "&verification=verified" + EVERY_STATE, "/fixed").get("hits").asLong()).as(engine)
                         .isEqualTo(2);
                 String spoofed = "?" + SIGNER + "&verification=spoofed" + EVERY_STATE;
-                assertThat(urls(server, spoofed)).as(engine + ": spoofed").containsExactlyInAnyOrder("/fixed", "/only-spoofed");
-                assertThat(row(server, spoofed, "/fixed").get("lastStatus").asInt()).as(engine).isEqualTo(503);
-                assertThat(row(server, spoofed, "/fixed").get("hits").asLong()).as(engine).isEqualTo(1);
-                assertThat(urls(server, "?" + SIGNER + "&from=" + twoMinutesOn + EVERY_STATE)).as(engine + ": from a time")
+                assertThat(EnginePages.urls(server, spoofed)).as(engine + ": spoofed").containsExactlyInAnyOrder("/fixed", "/only-spoofed");
+                assertThat(EnginePages.row(server, spoofed, "/fixed").get("lastStatus").asInt()).as(engine).isEqualTo(503);
+                assertThat(EnginePages.row(server, spoofed, "/fixed").get("hits").asLong()).as(engine).isEqualTo(1);
+                assertThat(EnginePages.urls(server, "?" + SIGNER + "&from=" + twoMinutesOn + EVERY_STATE)).as(engine + ": from a time")
                         .containsExactly("/regressed");
-                assertThat(urls(server, "?crawler=Googlebot%20Desktop" + EVERY_STATE)).as(engine + ": the unsigned crawler's")
+                assertThat(EnginePages.urls(server, "?crawler=Googlebot%20Desktop" + EVERY_STATE)).as(engine + ": the unsigned crawler's")
                         .containsExactlyInAnyOrder("/fixed", "/googlebot-only");
-                JsonNode own = JSON.readTree(raw(server, "/api/crawl-errors/url?url=%2Ffixed&host=shop.example"));
+                JsonNode own = JSON.readTree(EnginePages.raw(server, "/api/crawl-errors/url?url=%2Ffixed&host=shop.example"));
                 List<String> crawlers = new ArrayList<>();
                 own.get("hits").forEach(hit -> crawlers.add(hit.get("crawler").asText()));
                 assertThat(new TreeSet<>(crawlers)).as(engine + ": " + own).containsExactly("ChatGPT agent", "Googlebot Desktop");
@@ -203,38 +198,8 @@ class SignedUrlStatesTest {
         return scopes;
     }
 
-    private static String raw(ReportServer server, String path) throws Exception {
-        for (int attempt = 0; ; attempt++) {
-            HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
-                    .timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.ofString());
-            if (response.statusCode() == 503 && attempt < 20) {
-                Thread.sleep(250); // the states were being brought up to date: the page says to come back
-                continue;
-            }
-            assertThat(response.statusCode()).as(path + ": " + response.body()).isEqualTo(200);
-            return response.body();
-        }
-    }
-
-    /** A page with the snapshot it was read at and the hits' ids (the engines number hits their own way) left out. */
+    /** A page as {@link EnginePages#page} reads it, and the key's time in its directory left out too. */
     private static String page(ReportServer server, String path) throws Exception {
-        return raw(server, path).replaceAll("\"at\":\"[0-9]+\\.[0-9]+\"", "\"at\":\"\"").replaceAll("at=[0-9]+\\.[0-9]+", "at=")
-                .replaceAll("\"id\":[0-9]+", "\"id\":0").replaceAll("in its directory since [0-9T:-]+Z", "in its directory since");
-    }
-
-    private static List<String> urls(ReportServer server, String query) throws Exception {
-        JsonNode rows = JSON.readTree(raw(server, "/api/crawl-errors/urls" + query)).get("rows");
-        List<String> urls = new ArrayList<>();
-        rows.forEach(row -> urls.add(row.get("url").asText()));
-        return urls;
-    }
-
-    private static JsonNode row(ReportServer server, String query, String url) throws Exception {
-        for (JsonNode row : JSON.readTree(raw(server, "/api/crawl-errors/urls" + query)).get("rows")) {
-            if (row.get("url").asText().equals(url)) {
-                return row;
-            }
-        }
-        throw new AssertionError(url + " is not listed by " + query);
+        return EnginePages.page(server, path).replaceAll("in its directory since [0-9T:-]+Z", "in its directory since");
     }
 }

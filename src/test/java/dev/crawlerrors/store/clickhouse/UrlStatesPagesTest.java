@@ -15,10 +15,6 @@ import dev.crawlerrors.store.HitStore;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import dev.crawlerrors.web.ReportServer;
 import dev.crawlerrors.web.ServerConfig;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -42,7 +38,6 @@ import org.junit.jupiter.api.Test;
 class UrlStatesPagesTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient HTTP = HttpClient.newHttpClient();
 
     static DuckDbHitStore embedded;
     static ClickHouseHitStore clickHouse;
@@ -100,69 +95,38 @@ class UrlStatesPagesTest {
         clickHouse.close();
     }
 
-    private static String raw(ReportServer server, String path) throws Exception {
-        for (int attempt = 0; ; attempt++) {
-            HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
-                    .timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.ofString());
-            if (response.statusCode() == 503 && attempt < 20) {
-                Thread.sleep(250); // the states were being brought up to date: the page says to come back
-                continue;
-            }
-            assertThat(response.statusCode()).as(path + ": " + response.body()).isEqualTo(200);
-            return response.body();
-        }
-    }
-
-    /** A page with the snapshot it was read at and the hits' ids (the engines number hits their own way) left out. */
     private static String page(ReportServer server, String path) throws Exception {
-        return raw(server, path).replaceAll("\"at\":\"[0-9]+\\.[0-9]+\"", "\"at\":\"\"").replaceAll("at=[0-9]+\\.[0-9]+", "at=")
-                .replaceAll("\"id\":[0-9]+", "\"id\":0");
-    }
-
-    private static List<String> urls(ReportServer server, String query) throws Exception {
-        JsonNode rows = JSON.readTree(raw(server, "/api/crawl-errors/urls" + query)).get("rows");
-        List<String> urls = new ArrayList<>();
-        rows.forEach(row -> urls.add(row.get("url").asText()));
-        return urls;
-    }
-
-    private static JsonNode row(ReportServer server, String query, String url) throws Exception {
-        for (JsonNode row : JSON.readTree(raw(server, "/api/crawl-errors/urls" + query)).get("rows")) {
-            if (row.get("url").asText().equals(url)) {
-                return row;
-            }
-        }
-        throw new AssertionError(url + " is not listed by " + query);
+        return EnginePages.page(server, path);
     }
 
     @Test
     @Order(1)
     void eachEngineSaysWhatIsBrokenFixedAndInconsistent() throws Exception {
         for (ReportServer server : List.of(embeddedServer, clickHouseServer)) {
-            List<String> broken = urls(server, "");
+            List<String> broken = EnginePages.urls(server, "");
             assertThat(broken).as("broken now, most error hits first").hasSize(3).first().isEqualTo("/flaps");
             assertThat(broken).containsExactlyInAnyOrder("/flaps", "/regressed", "/robots.txt");
-            JsonNode fixed = row(server, "?state=ok&fixed=true", "/fixed");
-            assertThat(urls(server, "?state=ok&fixed=true")).containsExactly("/fixed");
+            JsonNode fixed = EnginePages.row(server, "?state=ok&fixed=true", "/fixed");
+            assertThat(EnginePages.urls(server, "?state=ok&fixed=true")).containsExactly("/fixed");
             assertThat(fixed.get("fixed").asBoolean()).isTrue();
             assertThat(fixed.get("fixedSince").asText()).contains("10:00");
             assertThat(fixed.get("hits").asLong()).as("the impostor's 503 is not one of its hits").isEqualTo(4);
             assertThat(fixed.get("errorHits").asLong()).isEqualTo(2);
             assertThat(fixed.get("lastStatus").asInt()).isEqualTo(200);
-            JsonNode regressed = row(server, "", "/regressed");
+            JsonNode regressed = EnginePages.row(server, "", "/regressed");
             assertThat(regressed.get("state").asText()).isEqualTo("broken");
             assertThat(regressed.get("fixed").asBoolean()).isFalse();
             assertThat(regressed.get("inconsistent").asBoolean()).isFalse();
-            assertThat(urls(server, "?inconsistent=true&state=broken,redirected,ok")).containsExactly("/flaps");
-            assertThat(urls(server, "?state=redirected")).containsExactlyInAnyOrder("/old", "/old/");
-            assertThat(urls(server, "?state=broken,redirected,ok&sort=last_crawled").get(0)).isEqualTo("/regressed");
-            assertThat(urls(server, "?state=broken,redirected,ok")).doesNotContain("/only-spoofed");
-            String csv = raw(server, "/crawl-errors/urls.csv?state=ok&fixed=true");
+            assertThat(EnginePages.urls(server, "?inconsistent=true&state=broken,redirected,ok")).containsExactly("/flaps");
+            assertThat(EnginePages.urls(server, "?state=redirected")).containsExactlyInAnyOrder("/old", "/old/");
+            assertThat(EnginePages.urls(server, "?state=broken,redirected,ok&sort=last_crawled").get(0)).isEqualTo("/regressed");
+            assertThat(EnginePages.urls(server, "?state=broken,redirected,ok")).doesNotContain("/only-spoofed");
+            String csv = EnginePages.raw(server, "/crawl-errors/urls.csv?state=ok&fixed=true");
             assertThat(csv.lines().toList()).hasSize(2);
             assertThat(csv.lines().toList().get(1)).startsWith("/fixed,,ok,200,").contains(",true,");
-            String html = raw(server, "/crawl-errors/urls");
+            String html = EnginePages.raw(server, "/crawl-errors/urls");
             assertThat(html).contains("/flaps").contains("/regressed");
-            JsonNode own = JSON.readTree(raw(server, "/api/crawl-errors/url?url=%2Fflaps"));
+            JsonNode own = JSON.readTree(EnginePages.raw(server, "/api/crawl-errors/url?url=%2Fflaps"));
             assertThat(own.get("state").get("inconsistent").asBoolean()).isTrue();
             List<Integer> statuses = new ArrayList<>();
             own.get("hits").forEach(hit -> statuses.add(hit.get("status").asInt()));
@@ -174,7 +138,7 @@ class UrlStatesPagesTest {
     @Order(1)
     void eachPatternSaysWhatIsStillBrokenAndWhatIsFixed() throws Exception {
         for (ReportServer server : List.of(embeddedServer, clickHouseServer)) {
-            JsonNode patterns = JSON.readTree(raw(server, "/api/crawl-errors/patterns")).get("patterns");
+            JsonNode patterns = JSON.readTree(EnginePages.raw(server, "/api/crawl-errors/patterns")).get("patterns");
             JsonNode fixed = null;
             JsonNode regressed = null;
             JsonNode redirected = null;
@@ -203,7 +167,7 @@ class UrlStatesPagesTest {
             assertThat(redirected).as(patterns.toString()).isNotNull();
             assertThat(redirected.get("now").get("redirected").asLong()).as(redirected.toString()).isPositive();
             assertThat(redirected.get("now").get("text").asText()).contains("redirected now");
-            assertThat(raw(server, "/crawl-errors/patterns")).contains("fixed since 2025-05-14T10:00");
+            assertThat(EnginePages.raw(server, "/crawl-errors/patterns")).contains("fixed since 2025-05-14T10:00");
         }
     }
 
@@ -211,7 +175,7 @@ class UrlStatesPagesTest {
     @Order(1)
     void theOverviewSaysWhereTheCrawlBudgetGoes() throws Exception {
         for (ReportServer server : List.of(embeddedServer, clickHouseServer)) {
-            JsonNode budget = JSON.readTree(raw(server, "/api/crawl-errors/overview")).get("crawlBudget");
+            JsonNode budget = JSON.readTree(EnginePages.raw(server, "/api/crawl-errors/overview")).get("crawlBudget");
             JsonNode fixed = null;
             JsonNode old = null;
             for (JsonNode segment : budget) {
@@ -224,7 +188,7 @@ class UrlStatesPagesTest {
             assertThat(fixed.get("byClass").get("4xx").asLong()).isEqualTo(2);
             assertThat(fixed.get("pageShare").asDouble()).isEqualTo(0.5);
             assertThat(old.get("text").asText()).isEqualTo("100% of the fetches of /old were redirects");
-            assertThat(raw(server, "/crawl-errors/overview")).contains("Where the crawl budget goes").contains("class=\"b-redirect\"");
+            assertThat(EnginePages.raw(server, "/crawl-errors/overview")).contains("Where the crawl budget goes").contains("class=\"b-redirect\"");
         }
     }
 
@@ -232,10 +196,10 @@ class UrlStatesPagesTest {
     @Order(2) // the last: it adds a hit
     void aRobotsTxtThatAnswered503RaisesTheBannerOnEveryPage() throws Exception {
         for (ReportServer server : List.of(embeddedServer, clickHouseServer)) {
-            JsonNode robots = JSON.readTree(raw(server, "/api/crawl-errors/robots"));
+            JsonNode robots = JSON.readTree(EnginePages.raw(server, "/api/crawl-errors/robots"));
             assertThat(robots.toString()).contains("\"status\":503");
             for (String path : List.of("/crawl-errors", "/crawl-errors/urls", "/crawl-errors/patterns", "/crawl-errors/overview")) {
-                assertThat(raw(server, path)).as(path + ", robots.txt's fetches: " + robots).contains("Googlebot Desktop got 503 for /robots.txt");
+                assertThat(EnginePages.raw(server, path)).as(path + ", robots.txt's fetches: " + robots).contains("Googlebot Desktop got 503 for /robots.txt");
             }
         }
         // robots.txt answers again: the banner goes
@@ -243,7 +207,7 @@ class UrlStatesPagesTest {
         embedded.writer().append(again);
         clickHouse.writer().append(again);
         for (ReportServer server : List.of(embeddedServer, clickHouseServer)) {
-            assertThat(raw(server, "/crawl-errors/urls")).doesNotContain("got 503 for /robots.txt").doesNotContain("robots-alerts");
+            assertThat(EnginePages.raw(server, "/crawl-errors/urls")).doesNotContain("got 503 for /robots.txt").doesNotContain("robots-alerts");
         }
     }
 
