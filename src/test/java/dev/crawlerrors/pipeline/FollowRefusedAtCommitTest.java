@@ -5,28 +5,19 @@ import static dev.crawlerrors.pipeline.WatchedStores.storedUrls;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.crawlerrors.ClickHouseTest;
-import dev.crawlerrors.crawler.CrawlerCatalog;
-import dev.crawlerrors.crawler.CrawlerIdentifier;
-import dev.crawlerrors.crawler.verify.CrawlerVerifier;
-import dev.crawlerrors.crawler.verify.IpRangeSource;
-import dev.crawlerrors.crawler.verify.IpRangeVerifier;
-import dev.crawlerrors.ingest.SampleLogs;
+import dev.crawlerrors.alert.HitMeters;
 import dev.crawlerrors.ingest.format.NamedFormats;
+import dev.crawlerrors.pipeline.TwoWriters.Engine;
 import dev.crawlerrors.store.HitStore;
-import dev.crawlerrors.store.WritableStore;
-import dev.crawlerrors.store.clickhouse.ClickHouseHitStore;
-import dev.crawlerrors.store.clickhouse.ClickHouseSettings;
-import dev.crawlerrors.store.clickhouse.ClickHouseTestCluster;
-import dev.crawlerrors.store.duckdb.DuckDbHitStore;
-import java.io.BufferedWriter;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import dev.crawlerrors.store.TappedStore;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -37,8 +28,10 @@ import org.junit.jupiter.params.provider.CsvSource;
  * chunks are refused, as the store refuses them (DuckDB as they are appended, ClickHouse as they are
  * committed, told at a later append or at the flush). What the follower's progress says it stored,
  * and what the import's summary says, add up to what one import of the log alone stores, and the
- * store holds what that one import stores. The follower reads a file it tails and a directory's
- * files alike. The moment is chosen by a writer around the real store.
+ * store holds what that one import stores. The follower writes through the store serve taps
+ * ({@link TappedStore}) as serve's follower does, so serve's counters at /metrics (and its alerts,
+ * fed by the same tap) say the hits the follower's writes committed. The follower reads a file it
+ * tails and a directory's files alike. The moment is chosen by a writer around the real store.
  */
 @ClickHouseTest
 class FollowRefusedAtCommitTest {
@@ -49,76 +42,48 @@ class FollowRefusedAtCommitTest {
     @TempDir
     Path dir;
 
-    enum Engine { DUCKDB, CLICKHOUSE }
-
-    private final List<HitStore> opened = new ArrayList<>();
     private final List<String> notices = Collections.synchronizedList(new ArrayList<>());
-    private final CrawlerCatalog catalog = CrawlerCatalog.builtIn();
-    private CrawlerVerifier verifier;
+    private TwoWriters writers;
     private FollowedLogs followed;
+
+    @BeforeEach
+    void setUp() {
+        writers = new TwoWriters(dir);
+    }
 
     @AfterEach
     void tearDown() {
         if (followed != null) {
             followed.close();
         }
-        if (verifier != null) {
-            verifier.close();
-        }
-        opened.forEach(HitStore::close);
+        writers.close();
     }
 
-    /** A store of {@code engine}; {@code name} a new one (a file, a database), or another process's of that one. */
-    private HitStore open(Engine engine, String name) {
-        HitStore store = engine == Engine.DUCKDB ? DuckDbHitStore.open(dir.resolve(name + ".duckdb"))
-                : ClickHouseHitStore.open(ClickHouseTestCluster.twoShards().location(name),
-                        ClickHouseSettings.IMPORT);
-        opened.add(store);
-        return store;
-    }
-
-    private static String database(Engine engine, String prefix) {
-        return engine == Engine.DUCKDB ? prefix : ClickHouseTestCluster.database(prefix);
-    }
-
-    private Path log(Path in) throws IOException {
-        Files.createDirectories(in);
-        Path log = in.resolve("access.log");
-        try (BufferedWriter out = Files.newBufferedWriter(log, StandardCharsets.UTF_8)) {
-            for (int i = 1; i <= LINES; i++) {
-                out.write(SampleLogs.line(i));
-            }
-        }
-        return log;
-    }
-
-    private LogImport importInto(WritableStore into) {
-        return new LogImport(into, new CrawlerIdentifier(catalog), verifier);
+    private static double counted(SimpleMeterRegistry registry, String name) {
+        return registry.find(name).functionCounters().stream().mapToDouble(FunctionCounter::count).sum();
     }
 
     @ParameterizedTest
     @CsvSource({"DUCKDB, false", "CLICKHOUSE, false", "DUCKDB, true", "CLICKHOUSE, true"})
     void whatFollowingSaysItStoredIsWhatTheStoreCommitted(Engine engine, boolean directory) throws Exception {
-        verifier = new CrawlerVerifier(new IpRangeVerifier(catalog, IpRangeSource.parse(SampleLogs.ipRanges(dir).toString())), null);
-        Path logs = dir.resolve("logs");
-        Path log = log(logs);
-        HitStore alone = open(engine, database(engine, "alone"));
-        ImportSummary clean = importInto(alone).run(List.of(log.toString()), ImportListener.Factory.NONE);
+        Path log = writers.log("logs/access.log", LINES);
+        HitStore alone = writers.open(engine, "alone");
+        ImportSummary clean = writers.imported(alone, log);
 
-        String db = database(engine, "follow_and_import");
-        HitStore store = open(engine, db);
-        // ClickHouse: a store each, as two processes have; DuckDB: one store in one process
-        HitStore followerStore = engine == Engine.DUCKDB ? store : open(engine, db);
+        HitStore store = writers.open(engine, "follow_and_import");
+        HitMeters meters = new HitMeters();
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        meters.bindTo(registry);
+        List<Long> tapped = Collections.synchronizedList(new ArrayList<>());
+        // as serve taps its store: the follower writes through it
+        TappedStore served = new TappedStore(writers.another(engine, store), hits -> {
+            meters.stored(hits);
+            tapped.add((long) hits.size());
+        });
         ImportSummary[] other = new ImportSummary[1];
-        Runnable importer = () -> {
-            try {
-                other[0] = importInto(store).run(List.of(log.toString()), ImportListener.Factory.NONE);
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        };
-        followed = new FollowedLogs(List.of(directory ? logs : log), NamedFormats.chooser("auto", notices::add),
-                follower(followerStore, importer), new CrawlerIdentifier(catalog), verifier, notices::add);
+        Runnable importer = () -> other[0] = writers.imported(store, log);
+        followed = new FollowedLogs(List.of(directory ? log.getParent() : log), NamedFormats.chooser("auto", notices::add),
+                follower(served, importer), writers.identifier(), writers.verifier(), notices::add);
         followed.pollOnce();
         followed.pollOnce();
 
@@ -129,5 +94,9 @@ class FollowRefusedAtCommitTest {
         assertThat(followerHits).as("the follower's first chunk; %s", notices).isPositive().isLessThan(clean.crawlerHits());
         assertThat(followerHits + other[0].crawlerHits()).as("said stored by the follower and by the import; %s", notices)
                 .isEqualTo(clean.crawlerHits());
+        long told = tapped.stream().mapToLong(Long::longValue).sum();
+        assertThat(told).as("the hits the tap was told; %s", notices).isEqualTo(followerHits);
+        assertThat(counted(registry, "crawl_errors_crawler_hits")).as("crawl_errors_crawler_hits at /metrics; %s", notices)
+                .isEqualTo((double) followerHits);
     }
 }

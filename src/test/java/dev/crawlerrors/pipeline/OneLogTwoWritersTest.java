@@ -1,35 +1,21 @@
 package dev.crawlerrors.pipeline;
 
+import static dev.crawlerrors.pipeline.WatchedStores.printed;
+import static dev.crawlerrors.pipeline.WatchedStores.storedUrls;
+import static dev.crawlerrors.pipeline.WatchedStores.watched;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.crawlerrors.ClickHouseTest;
-import dev.crawlerrors.crawler.CrawlerCatalog;
-import dev.crawlerrors.crawler.CrawlerIdentifier;
-import dev.crawlerrors.crawler.verify.CrawlerVerifier;
-import dev.crawlerrors.crawler.verify.IpRangeSource;
-import dev.crawlerrors.crawler.verify.IpRangeVerifier;
 import dev.crawlerrors.ingest.SampleLogs;
 import dev.crawlerrors.ingest.format.NamedFormats;
-import dev.crawlerrors.store.HitFilter;
+import dev.crawlerrors.pipeline.TwoWriters.Engine;
 import dev.crawlerrors.store.HitStore;
-import dev.crawlerrors.store.HitWriter;
 import dev.crawlerrors.store.WritableStore;
-import dev.crawlerrors.store.StoredHit;
-import dev.crawlerrors.store.clickhouse.ClickHouseHitStore;
-import dev.crawlerrors.store.clickhouse.ClickHouseSettings;
-import dev.crawlerrors.store.clickhouse.ClickHouseTestCluster;
-import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import java.io.BufferedWriter;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.PrintStream;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -54,49 +40,22 @@ class OneLogTwoWritersTest {
     @TempDir
     Path dir;
 
-    /** The stores the engines are tried on. */
-    enum Engine { DUCKDB, CLICKHOUSE }
-
+    private TwoWriters writers;
     /** What each writer writes through (one store in one process; ClickHouse: a store each, as two processes have). */
     private HitStore store;
     private HitStore otherStore;
-    private CrawlerVerifier verifier;
-    private final CrawlerCatalog catalog = CrawlerCatalog.builtIn();
 
-    private void open(Engine engine) throws IOException {
-        verifier = new CrawlerVerifier(new IpRangeVerifier(catalog, IpRangeSource.parse(SampleLogs.ipRanges(dir).toString())), null);
-        if (engine == Engine.DUCKDB) {
-            store = DuckDbHitStore.open(dir.resolve("hits.duckdb"));
-            otherStore = store;
-        } else {
-            ClickHouseTestCluster cluster = ClickHouseTestCluster.twoShards();
-            String db = ClickHouseTestCluster.database("two_writers");
-            store = ClickHouseHitStore.open(cluster.location(db), ClickHouseSettings.IMPORT);
-            otherStore = ClickHouseHitStore.open(cluster.location(db), ClickHouseSettings.IMPORT);
-        }
+    private void open(Engine engine) {
+        writers = new TwoWriters(dir);
+        store = writers.open(engine, "two_writers");
+        otherStore = writers.another(engine, store);
     }
 
     @AfterEach
     void tearDown() {
-        if (verifier != null) {
-            verifier.close();
+        if (writers != null) {
+            writers.close();
         }
-        if (otherStore != null && otherStore != store) {
-            otherStore.close();
-        }
-        if (store != null) {
-            store.close();
-        }
-    }
-
-    private Path log(String name, int lines) throws IOException {
-        Path log = dir.resolve(name);
-        try (BufferedWriter out = Files.newBufferedWriter(log, StandardCharsets.UTF_8)) {
-            for (int i = 1; i <= lines; i++) {
-                out.write(SampleLogs.line(i));
-            }
-        }
-        return log;
     }
 
     /**
@@ -104,30 +63,19 @@ class OneLogTwoWritersTest {
      * the chunk is stored ({@code before}), or after.
      */
     private WritableStore pausingAtFirstChunk(boolean before, CountDownLatch paused, CountDownLatch goOn) {
-        HitWriter writer = (HitWriter) Proxy.newProxyInstance(HitWriter.class.getClassLoader(), new Class<?>[] {HitWriter.class},
-                (proxy, method, args) -> {
-                    boolean pause = method.getName().equals("append") && args != null && args.length == 3 && paused.getCount() > 0;
-                    if (pause && before) {
-                        paused.countDown();
-                        assertThat(goOn.await(120, TimeUnit.SECONDS)).as("the other writer finished").isTrue();
-                    }
-                    Object result = delegate(method, otherStore.writer(), args);
-                    if (pause && !before) {
-                        paused.countDown();
-                        assertThat(goOn.await(120, TimeUnit.SECONDS)).as("the other writer finished").isTrue();
-                    }
-                    return result;
-                });
-        return (WritableStore) Proxy.newProxyInstance(WritableStore.class.getClassLoader(), new Class<?>[] {WritableStore.class},
-                (proxy, method, args) -> method.getName().equals("writer") ? writer : delegate(method, otherStore, args));
-    }
-
-    private static Object delegate(java.lang.reflect.Method method, Object to, Object[] args) throws Throwable {
-        try {
-            return method.invoke(to, args);
-        } catch (InvocationTargetException e) {
-            throw e.getCause();
-        }
+        return watched(otherStore, (method, args, real, on) -> {
+            boolean pause = method.getName().equals("append") && args != null && args.length == 3 && paused.getCount() > 0;
+            if (pause && before) {
+                paused.countDown();
+                assertThat(goOn.await(120, TimeUnit.SECONDS)).as("the other writer finished").isTrue();
+            }
+            Object result = on.call();
+            if (pause && !before) {
+                paused.countDown();
+                assertThat(goOn.await(120, TimeUnit.SECONDS)).as("the other writer finished").isTrue();
+            }
+            return result;
+        });
     }
 
     /** Imports {@code log} twice at once: the first stops at its first chunk (before or after storing it) until the second is done. */
@@ -136,7 +84,7 @@ class OneLogTwoWritersTest {
         CountDownLatch goOn = new CountDownLatch(1);
         CompletableFuture<ImportSummary> first = CompletableFuture.supplyAsync(() -> {
             try {
-                return importInto(pausingAtFirstChunk(pauseBefore, paused, goOn)).run(List.of(log.toString()), ImportListener.Factory.NONE);
+                return writers.importInto(pausingAtFirstChunk(pauseBefore, paused, goOn)).run(List.of(log.toString()), ImportListener.Factory.NONE);
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }
@@ -144,7 +92,7 @@ class OneLogTwoWritersTest {
         assertThat(paused.await(120, TimeUnit.SECONDS)).as("the first import read its first chunk").isTrue();
         ImportSummary second;
         try {
-            second = importInto(store).run(List.of(log.toString()), ImportListener.Factory.NONE);
+            second = writers.importInto(store).run(List.of(log.toString()), ImportListener.Factory.NONE);
         } finally {
             goOn.countDown();
         }
@@ -159,32 +107,15 @@ class OneLogTwoWritersTest {
         Thread.ofPlatform().daemon().name("first-writer").start(task);
     }
 
-    private LogImport importInto(WritableStore into) {
-        return new LogImport(into, new CrawlerIdentifier(catalog), verifier);
-    }
-
-    private Map<String, Integer> storedUrls() {
-        store.writer().flush();
-        Map<String, Integer> urls = new HashMap<>();
-        store.reader().forEach(HitFilter.ERRORS, (StoredHit hit) -> urls.merge(hit.url(), 1, Integer::sum));
-        return urls;
-    }
-
-    private static String printed(ImportSummary summary) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        summary.print(new PrintStream(out, true, StandardCharsets.UTF_8));
-        return out.toString(StandardCharsets.UTF_8);
-    }
-
     @ParameterizedTest
     @EnumSource(Engine.class)
     void anImportRefusedAfterItsFirstChunkReadsOnFromWhereTheOtherGotAndSaysWhatItStored(Engine engine) throws Exception {
         open(engine);
-        ImportSummary[] done = importTwiceAtOnce(log("access.log", LINES), false);
+        ImportSummary[] done = importTwiceAtOnce(writers.log("access.log", LINES), false);
         ImportSummary first = done[0];
         ImportSummary second = done[1];
 
-        Map<String, Integer> urls = storedUrls();
+        Map<String, Integer> urls = storedUrls(store);
         assertThat(urls).hasSize(LINES).allSatisfy((url, times) -> assertThat(times).as(url).isEqualTo(1));
         // each line stored by one of them, and each says the other stored the rest of what it read
         assertThat(first.crawlerHits() + second.crawlerHits()).isEqualTo(LINES);
@@ -207,9 +138,9 @@ class OneLogTwoWritersTest {
     @EnumSource(Engine.class)
     void anImportRefusedAtItsFirstChunkStoresNothingOfTheLogTheOtherStored(Engine engine) throws Exception {
         open(engine);
-        ImportSummary[] done = importTwiceAtOnce(log("access.log", LINES), true);
+        ImportSummary[] done = importTwiceAtOnce(writers.log("access.log", LINES), true);
 
-        assertThat(storedUrls()).hasSize(LINES).allSatisfy((url, times) -> assertThat(times).as(url).isEqualTo(1));
+        assertThat(storedUrls(store)).hasSize(LINES).allSatisfy((url, times) -> assertThat(times).as(url).isEqualTo(1));
         assertThat(done[1].crawlerHits()).isEqualTo(LINES);
         assertThat(done[0].crawlerHits()).isZero();
         assertThat(done[0].otherWriterLines()).isEqualTo(LINES);
@@ -234,13 +165,13 @@ class OneLogTwoWritersTest {
         }
         List<String> notices = new ArrayList<>();
         FollowedLogs follower = new FollowedLogs(List.of(live), NamedFormats.chooser("auto", notice -> { }), store,
-                new CrawlerIdentifier(catalog), verifier, notices::add);
+                writers.identifier(), writers.verifier(), notices::add);
         try {
             CountDownLatch paused = new CountDownLatch(1);
             CountDownLatch goOn = new CountDownLatch(1);
             CompletableFuture<ImportSummary> cron = CompletableFuture.supplyAsync(() -> {
                 try {
-                    return importInto(pausingAtFirstChunk(false, paused, goOn)).run(List.of(logs.toString()), ImportListener.Factory.NONE);
+                    return writers.importInto(pausingAtFirstChunk(false, paused, goOn)).run(List.of(logs.toString()), ImportListener.Factory.NONE);
                 } catch (Exception e) {
                     throw new IllegalStateException(e);
                 }
@@ -256,7 +187,7 @@ class OneLogTwoWritersTest {
             ImportSummary imported = cron.get(120, TimeUnit.SECONDS);
             follower.pollOnce(); // and the import's lines of the live log are not read again by the follower
 
-            Map<String, Integer> urls = storedUrls();
+            Map<String, Integer> urls = storedUrls(store);
             assertThat(urls).hasSize(LINES + 600).allSatisfy((url, times) -> assertThat(times).as(url).isEqualTo(1));
             assertThat(imported.succeeded()).isTrue();
             assertThat(imported.otherWriterLines()).isPositive();

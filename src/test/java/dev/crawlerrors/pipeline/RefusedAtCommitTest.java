@@ -8,29 +8,17 @@ import static dev.crawlerrors.pipeline.WatchedStores.watched;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.crawlerrors.ClickHouseTest;
-import dev.crawlerrors.crawler.CrawlerCatalog;
-import dev.crawlerrors.crawler.CrawlerIdentifier;
-import dev.crawlerrors.crawler.verify.CrawlerVerifier;
-import dev.crawlerrors.crawler.verify.IpRangeSource;
-import dev.crawlerrors.crawler.verify.IpRangeVerifier;
 import dev.crawlerrors.ingest.BadLine;
 import dev.crawlerrors.ingest.SampleLogs;
+import dev.crawlerrors.pipeline.TwoWriters.Engine;
 import dev.crawlerrors.store.HitStore;
 import dev.crawlerrors.store.WritableStore;
-import dev.crawlerrors.store.clickhouse.ClickHouseHitStore;
-import dev.crawlerrors.store.clickhouse.ClickHouseSettings;
-import dev.crawlerrors.store.clickhouse.ClickHouseTestCluster;
-import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import dev.crawlerrors.text.Figures;
-import java.io.BufferedWriter;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -59,44 +47,16 @@ class RefusedAtCommitTest {
     @TempDir
     Path dir;
 
-    enum Engine { DUCKDB, CLICKHOUSE }
+    private TwoWriters writers;
 
-    private final List<HitStore> opened = new ArrayList<>();
-    private CrawlerVerifier verifier;
-    private final CrawlerCatalog catalog = CrawlerCatalog.builtIn();
+    @BeforeEach
+    void setUp() {
+        writers = new TwoWriters(dir);
+    }
 
     @AfterEach
     void tearDown() {
-        if (verifier != null) {
-            verifier.close();
-        }
-        opened.forEach(HitStore::close);
-    }
-
-    /** A store of {@code engine}; {@code name} a new one (a file, a database), {@code sameAs} another process's of that one. */
-    private HitStore open(Engine engine, String name) throws IOException {
-        HitStore store = engine == Engine.DUCKDB ? DuckDbHitStore.open(dir.resolve(name + ".duckdb"))
-                : ClickHouseHitStore.open(ClickHouseTestCluster.twoShards().location(name), ClickHouseSettings.IMPORT);
-        opened.add(store);
-        return store;
-    }
-
-    private static String database(Engine engine, String prefix) {
-        return engine == Engine.DUCKDB ? prefix : ClickHouseTestCluster.database(prefix);
-    }
-
-    private Path log(int lines) throws IOException {
-        Path log = dir.resolve("access.log");
-        try (BufferedWriter out = Files.newBufferedWriter(log, StandardCharsets.UTF_8)) {
-            for (int i = 1; i <= lines; i++) {
-                out.write(i % BAD_EVERY == 0 ? "no request on this line " + i + "\n" : SampleLogs.line(i));
-            }
-        }
-        return log;
-    }
-
-    private LogImport importInto(WritableStore into) {
-        return new LogImport(into, new CrawlerIdentifier(catalog), verifier);
+        writers.close();
     }
 
     /**
@@ -126,25 +86,15 @@ class RefusedAtCommitTest {
     }
 
     private void twoWritersRefusedAt(Engine engine, int lines, int refuseAt) throws Exception {
-        verifier = new CrawlerVerifier(new IpRangeVerifier(catalog, IpRangeSource.parse(SampleLogs.ipRanges(dir).toString())), null);
-        Path log = log(lines);
-        HitStore alone = open(engine, database(engine, "alone"));
-        ImportSummary clean = importInto(alone).run(List.of(log.toString()), ImportListener.Factory.NONE);
+        Path log = writers.log("access.log", lines,
+                i -> i % BAD_EVERY == 0 ? "no request on this line " + i + "\n" : SampleLogs.line(i));
+        HitStore alone = writers.open(engine, "alone");
+        ImportSummary clean = writers.imported(alone, log);
 
-        String db = database(engine, "two_writers");
-        HitStore store = open(engine, db);
-        // ClickHouse: a store each, as two processes have; DuckDB: one store in one process
-        HitStore firstStore = engine == Engine.DUCKDB ? store : open(engine, db);
+        HitStore store = writers.open(engine, "two_writers");
         ImportSummary[] second = new ImportSummary[1];
-        Runnable secondWriter = () -> {
-            try {
-                second[0] = importInto(store).run(List.of(log.toString()), ImportListener.Factory.NONE);
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        };
-        ImportSummary first = importInto(firstWriter(firstStore, secondWriter, refuseAt)).run(List.of(log.toString()),
-                ImportListener.Factory.NONE);
+        Runnable secondWriter = () -> second[0] = writers.imported(store, log);
+        ImportSummary first = writers.imported(firstWriter(writers.another(engine, store), secondWriter, refuseAt), log);
         ImportSummary b = second[0];
 
         assertThat(first.succeeded()).as(printed(first)).isTrue();

@@ -6,32 +6,20 @@ import static dev.crawlerrors.pipeline.WatchedStores.watched;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.crawlerrors.ClickHouseTest;
-import dev.crawlerrors.crawler.CrawlerCatalog;
-import dev.crawlerrors.crawler.CrawlerIdentifier;
-import dev.crawlerrors.crawler.verify.CrawlerVerifier;
-import dev.crawlerrors.crawler.verify.IpRangeSource;
-import dev.crawlerrors.crawler.verify.IpRangeVerifier;
 import dev.crawlerrors.ingest.SampleLogs;
+import dev.crawlerrors.pipeline.TwoWriters.Engine;
 import dev.crawlerrors.store.HitFilter;
 import dev.crawlerrors.store.HitStore;
 import dev.crawlerrors.store.StoreException;
 import dev.crawlerrors.store.StoredHit;
 import dev.crawlerrors.store.WritableStore;
-import dev.crawlerrors.store.clickhouse.ClickHouseHitStore;
-import dev.crawlerrors.store.clickhouse.ClickHouseSettings;
-import dev.crawlerrors.store.clickhouse.ClickHouseTestCluster;
-import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import dev.crawlerrors.text.Figures;
-import java.io.BufferedWriter;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -52,40 +40,16 @@ class StoreFailedBesideAnotherWriterTest {
     @TempDir
     Path dir;
 
-    enum Engine { DUCKDB, CLICKHOUSE }
+    private TwoWriters writers;
 
-    private final List<HitStore> opened = new ArrayList<>();
-    private CrawlerVerifier verifier;
-    private final CrawlerCatalog catalog = CrawlerCatalog.builtIn();
+    @BeforeEach
+    void setUp() {
+        writers = new TwoWriters(dir);
+    }
 
     @AfterEach
     void tearDown() {
-        if (verifier != null) {
-            verifier.close();
-        }
-        opened.forEach(HitStore::close);
-    }
-
-    private HitStore open(Engine engine, String name) throws IOException {
-        HitStore store = engine == Engine.DUCKDB ? DuckDbHitStore.open(dir.resolve(name + ".duckdb"))
-                : ClickHouseHitStore.open(ClickHouseTestCluster.twoShards().location(name), ClickHouseSettings.IMPORT);
-        opened.add(store);
-        return store;
-    }
-
-    private Path log(String name, int lines, boolean other) throws IOException {
-        Path log = dir.resolve(name);
-        try (BufferedWriter out = Files.newBufferedWriter(log, StandardCharsets.UTF_8)) {
-            for (int i = 1; i <= lines; i++) {
-                String line = SampleLogs.line(i);
-                out.write(other ? line.replace("/page/", OTHER) : line);
-            }
-        }
-        return log;
-    }
-
-    private LogImport importInto(WritableStore into) {
-        return new LogImport(into, new CrawlerIdentifier(catalog), verifier);
+        writers.close();
     }
 
     /**
@@ -130,23 +94,12 @@ class StoreFailedBesideAnotherWriterTest {
     @ParameterizedTest
     @EnumSource(Engine.class)
     void theStoredCountIsThisImportsOwnWhenTheStoreFails(Engine engine) throws Exception {
-        verifier = new CrawlerVerifier(new IpRangeVerifier(catalog, IpRangeSource.parse(SampleLogs.ipRanges(dir).toString())), null);
-        Path log = log("access.log", LINES, false);
-        Path otherLog = log("other.log", LINES, true);
-        String db = engine == Engine.DUCKDB ? "failed" : ClickHouseTestCluster.database("failed");
-        HitStore store = open(engine, db);
-        // ClickHouse: a store each, as two processes have; DuckDB: one store in one process
-        HitStore firstStore = engine == Engine.DUCKDB ? store : open(engine, db);
+        Path log = writers.log("access.log", LINES);
+        Path otherLog = writers.log("other.log", LINES, i -> SampleLogs.line(i).replace("/page/", OTHER));
+        HitStore store = writers.open(engine, "failed");
         ImportSummary[] second = new ImportSummary[1];
-        Runnable secondWriter = () -> {
-            try {
-                second[0] = importInto(store).run(List.of(otherLog.toString()), ImportListener.Factory.NONE);
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        };
-        ImportSummary first = importInto(failingWriter(firstStore, secondWriter)).run(List.of(log.toString()),
-                ImportListener.Factory.NONE);
+        Runnable secondWriter = () -> second[0] = writers.imported(store, otherLog);
+        ImportSummary first = writers.imported(failingWriter(writers.another(engine, store), secondWriter), log);
 
         assertThat(second[0].succeeded()).as(printed(second[0])).isTrue();
         assertThat(storedOf(store, true)).as("the other log").isEqualTo(LINES);
