@@ -21,8 +21,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * together with how far their log has been read. Imports and followed logs record hits this one way.
  * A request that carries a Web Bot Auth signature is its signer's hit, verified by its signature
  * ({@link SignedHits}); the signature's own check, an Ed25519 check costing what parsing some
- * hundred lines does, is left to a {@link SignatureSettler} beside the reader, its hit stored
- * pending meanwhile. Pending signatures are kept in the store, to be checked again by whichever
+ * hundred lines does, is left to a {@link SignatureSettler} beside the reader (an import's, to its
+ * end), its hit stored pending meanwhile. Pending signatures are kept in the store, to be checked again by whichever
  * process runs next if this one does not settle them.
  */
 final class HitRecorder {
@@ -40,7 +40,8 @@ final class HitRecorder {
     /** The settler made last, for tests: {@link #takeSettler} leaves it here. */
     private volatile SignatureSettler latest;
     private boolean releaseAtOnce = true;
-    private CheckBudget checkBudget = CheckBudget.UNBOUNDED;
+    /** How many signatures a settler's checks wait for their owner's end for, at most; -1: they run at once. */
+    private int holdUpTo = -1;
     private int settleCapacity = SignatureSettler.CAPACITY;
     private int settleThreads = SignatureSettler.threads();
     /** The host given to hits whose log records none ({@code --host}); null: they stay hostless. */
@@ -156,8 +157,7 @@ final class HitRecorder {
 
     private synchronized SignatureSettler settler() {
         if (settler == null) {
-            settler = new SignatureSettler(kept, verdicts, signatures, settleCapacity, settleThreads, releaseAtOnce);
-            settler.budget(checkBudget);
+            settler = new SignatureSettler(kept, verdicts, signatures, settleCapacity, settleThreads, releaseAtOnce, holdUpTo);
             latest = settler;
         }
         return settler;
@@ -171,9 +171,12 @@ final class HitRecorder {
         releaseAtOnce = false;
     }
 
-    /** Bounds the CPU the signatures' checks beside the reader take ({@link CheckBudget}): an import's. */
-    synchronized void settleWithin(CheckBudget budget) {
-        checkBudget = budget;
+    /**
+     * Leaves the signatures' checks to the owner's end ({@link SignatureSettler#checkHeld}), queuing
+     * at most {@code upTo} of them for it: an import's.
+     */
+    synchronized void settleAtEnd(int upTo) {
+        holdUpTo = upTo;
     }
 
     /** Gives the hits whose log records no host {@code host} ({@code --host}), so they match a sitemap's URLs by host; null: none. */

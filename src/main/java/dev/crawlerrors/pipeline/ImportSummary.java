@@ -36,6 +36,8 @@ public final class ImportSummary {
     /** Signatures checked beside the reader, and those still pending when the import ended, handed to serve. */
     long signaturesChecked;
     long signaturesPending;
+    /** When the import left its signatures' checks to serve, having more than it checks at its end: that many; else 0. */
+    int signaturesLeftToServe;
     /** Why the DNS resolver's answers were not believed, or null when they were (or none was asked). */
     String resolverProblem;
     long nanos;
@@ -224,10 +226,11 @@ public final class ImportSummary {
             }
             out.println(sb.append("); their hits keep a provisional verdict until serve checks them again."));
         }
-        if (signaturesChecked + signaturesPending > 0) {
-            double seconds = nanos / 1e9;
-            out.println("Signatures checked beside the reading: " + grouped(signaturesChecked)
-                    + (seconds > 0 && signaturesChecked >= 1_000 ? " (" + grouped(Math.round(signaturesChecked / seconds)) + " a second)" : "")
+        if (signaturesLeftToServe > 0) {
+            out.println("Signatures pending: " + grouped(signaturesPending) + ", more than the " + grouped(signaturesLeftToServe)
+                    + " an import checks at its end; their hits unverified until serve checks them in the background.");
+        } else if (signaturesChecked + signaturesPending > 0) {
+            out.println("Signatures checked: " + grouped(signaturesChecked)
                     + (signaturesPending == 0 ? "." : "; still pending: " + grouped(signaturesPending)
                             + ", their hits unverified until serve checks them."));
         }

@@ -91,17 +91,25 @@ public final class LogImport {
     static final long MIN_PENDING_WAIT_MS = 5_000;
     static final long MAX_PENDING_WAIT_MS = 10_000;
     /**
-     * The least an import waits at its end for the signatures checked beside its reader: less than
-     * for DNS, as they all settle in a second unless there are thousands, and a log in which every
-     * line is signed should not import much slower than the same log unsigned.
+     * The signatures an import checks at its end, at most: a log that leaves more unchecked leaves
+     * them all to {@code serve}, which checks them in the background. Checked while the import read,
+     * the few a tenth of its CPU allowed cost it as much again in compiling the Ed25519 path and in
+     * their verdicts' rows (a 50,000-line signed log: 1.1-1.2 s of CPU for 157-240 of them), so a
+     * log in which every line is signed could not import at about the cost of the same log
+     * unsigned; a small log still gets its verdicts from the import (1,000 checks take about a
+     * second of one core, the JDK's Ed25519 compiled on the way).
      */
-    static final long MIN_SIGNATURE_WAIT_MS = 1_000;
+    static final int SIGNATURES_CHECKED_AT_END = 1_000;
+    /** How long an import waits at its end for each signature it checks then, and at most for all. */
+    static final long SIGNATURE_WAIT_MS = 10;
 
     private final CrawlerVerifier verifier;
     private final FormatChooser formats;
     private final Map<String, Claim> claims = new HashMap<>();
     /** The verdicts of signed claims settled at the import's end, by claim key. */
     private final Map<String, Verdict> rechecked = new HashMap<>();
+    /** The signatures checked at the end at most ({@link #SIGNATURES_CHECKED_AT_END}). */
+    private int settleAtEnd = SIGNATURES_CHECKED_AT_END;
     /** Told the crawler hits as they are stored ({@code serve --follow} counts them). */
     private Consumer<List<CrawlerHit>> stored = hits -> { };
     /** Whether hits are counted by claim for the summary's verdicts: not while serve follows (a serve runs for months). */
@@ -120,7 +128,7 @@ public final class LogImport {
         this.signatures = store.signatures();
         this.recorder = new HitRecorder(writer, signatures, store.verdicts(), identifier, verifier);
         recorder.releaseAfterCommit();
-        recorder.settleWithin(new CheckBudget(CheckBudget.IMPORT_SHARE));
+        recorder.settleAtEnd(SIGNATURES_CHECKED_AT_END);
         // detected once per family of logs, and checked on each (FamilyFormatChooser)
         this.formats = formats.detects() ? new FamilyFormatChooser(formats) : formats;
         this.verdicts = store.verdicts();
@@ -196,8 +204,12 @@ public final class LogImport {
             verifier.awaitPending(Math.clamp(readMillis / 10, MIN_PENDING_WAIT_MS, MAX_PENDING_WAIT_MS));
             SignatureSettler settling = recorder.takeSettler();
             if (settling != null) {
-                // the signatures checked beside the reader get a tenth of the reading time too; what is left waits for serve
-                settling.awaitIdle(Math.clamp(readMillis / 10, MIN_SIGNATURE_WAIT_MS, MAX_PENDING_WAIT_MS));
+                // a few signatures are checked now, in some milliseconds each; more than that wait for serve
+                if (settling.checkHeld()) {
+                    settling.awaitIdle(Math.clamp(settling.waiting() * SIGNATURE_WAIT_MS, MIN_PENDING_WAIT_MS, MAX_PENDING_WAIT_MS));
+                } else {
+                    summary.signaturesLeftToServe = settleAtEnd;
+                }
                 settling.stop();
                 rechecked.putAll(settling.settled());
                 summary.signaturesChecked = settling.settledCount();
@@ -311,6 +323,12 @@ public final class LogImport {
     /** Checks the signatures left unchecked with a queue of {@code capacity} and {@code threads} threads, for tests. */
     void settleSignaturesWith(int capacity, int threads) {
         recorder.settleWith(capacity, threads);
+    }
+
+    /** Checks at most {@code upTo} signatures at the end ({@link #SIGNATURES_CHECKED_AT_END}), for tests. */
+    void settleSignaturesAtEnd(int upTo) {
+        settleAtEnd = upTo;
+        recorder.settleAtEnd(upTo);
     }
 
     /** Tells {@code stored} the crawler hits of each batch as it is stored. */

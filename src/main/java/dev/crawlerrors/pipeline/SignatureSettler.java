@@ -34,6 +34,12 @@ import org.slf4j.LoggerFactory;
  * <p>The queue is bounded ({@link #CAPACITY}): a signature it has no room for is in the store
  * already, and is settled by whichever process checks the store's waiting signatures next
  * ({@link SignatureKeeping#recheck}: {@code serve}, or an import's end).
+ *
+ * <p>An import's checks wait for its end ({@linkplain #SignatureSettler(SignatureStore, VerdictStore, SignedHits, int, int, boolean, int) held}): checked beside the reading, the
+ * few a share of its CPU allowed made the JIT compile the Ed25519 path and the store write their
+ * verdicts, a second of CPU for a tenth of a percent of a 50,000-line signed log. At its end an
+ * import checks what it queued when that is few ({@link #checkHeld}), and leaves a big log's
+ * signatures to {@code serve}, whose checks settle them in the background.
  */
 final class SignatureSettler {
 
@@ -73,10 +79,11 @@ final class SignatureSettler {
     private final List<String> unreleased = new ArrayList<>();
     private final boolean releaseAtOnce;
     private volatile boolean stopping;
-    /** The CPU the checks may take ({@link CheckBudget}); unbounded unless an import sets it. */
-    private volatile CheckBudget budget = CheckBudget.UNBOUNDED;
-    /** Whether the checks wait for their budget: what is queued then is left to the store. */
-    private volatile boolean held;
+    /**
+     * While the checks wait for the owner's end ({@linkplain #SignatureSettler(SignatureStore, VerdictStore, SignedHits, int, int, boolean, int) held}): how many signatures are
+     * queued for it at most, beyond which none is (all are the store's); -1 when the checks run.
+     */
+    private volatile int holdingUpTo = -1;
 
     /**
      * @param releaseAtOnce whether a batch's store rows go as soon as its verdicts are committed
@@ -84,6 +91,17 @@ final class SignatureSettler {
      *                      (an import, which commits at its end)
      */
     SignatureSettler(SignatureStore kept, VerdictStore verdicts, SignedHits signed, int capacity, int threads, boolean releaseAtOnce) {
+        this(kept, verdicts, signed, capacity, threads, releaseAtOnce, -1);
+    }
+
+    /**
+     * A settler whose checks wait for its owner's end ({@link #checkHeld}) when {@code holdUpTo >= 0}:
+     * the signatures offered are queued meanwhile, up to {@code holdUpTo}; past that the queue is let
+     * go (its signatures are in the store) and nothing more is queued.
+     */
+    SignatureSettler(SignatureStore kept, VerdictStore verdicts, SignedHits signed, int capacity, int threads, boolean releaseAtOnce,
+            int holdUpTo) {
+        this.holdingUpTo = holdUpTo;
         this.kept = kept;
         this.verdicts = verdicts;
         this.signed = signed;
@@ -99,14 +117,32 @@ final class SignatureSettler {
         return Math.max(1, Runtime.getRuntime().availableProcessors() - 1);
     }
 
-    /** Bounds the CPU the checks take from now on. */
-    void budget(CheckBudget within) {
-        budget = within;
+    /**
+     * Ends the hold: checks what was queued, when no more than its bound were offered;
+     * else checks nothing, every signature waiting in the store. Whether they are being checked.
+     */
+    boolean checkHeld() {
+        int upTo = holdingUpTo;
+        if (upTo >= 0 && offered.get() > upTo) {
+            return false;
+        }
+        holdingUpTo = -1;
+        return true;
     }
 
     /** Queues a signature already kept in the store; without room, it stays there alone, for the next check of the store. */
     void offer(Waiting waiting) {
-        offered.incrementAndGet();
+        long count = offered.incrementAndGet();
+        int upTo = holdingUpTo;
+        if (upTo >= 0 && count > upTo) {
+            if (count == upTo + 1L) {
+                // more than the owner will check at its end: what is queued is the store's alone
+                List<Waiting> dropped = new ArrayList<>();
+                queue.drainTo(dropped);
+                outstanding.addAndGet(-dropped.size());
+            }
+            return;
+        }
         outstanding.incrementAndGet();
         if (stopping || !queue.offer(waiting)) {
             outstanding.decrementAndGet();
@@ -115,12 +151,12 @@ final class SignatureSettler {
 
     /**
      * Waits up to {@code millis} until every signature queued is settled; whether all are. Returns
-     * at once when the checks wait for their budget: the rest are the store's.
+     * at once while the checks are held ({@linkplain #SignatureSettler(SignatureStore, VerdictStore, SignedHits, int, int, boolean, int) held}): the rest are the store's.
      */
     boolean awaitIdle(long millis) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
         while (outstanding.get() > 0) {
-            if (held || System.nanoTime() >= deadline) {
+            if (holdingUpTo >= 0 || System.nanoTime() >= deadline) {
                 return false;
             }
             Thread.sleep(10);
@@ -176,10 +212,8 @@ final class SignatureSettler {
     private void work() {
         List<Waiting> batch = new ArrayList<>(BATCH);
         while (!stopping) {
-            int requeued = 0;
             try {
-                held = !budget.allows();
-                if (held) {
+                if (holdingUpTo >= 0) {
                     Thread.sleep(50);
                     continue;
                 }
@@ -189,45 +223,28 @@ final class SignatureSettler {
                 }
                 batch.add(first);
                 queue.drainTo(batch, BATCH - 1);
-                List<Waiting> left = settle(batch);
-                // what the budget did not cover goes back to the queue's head, still outstanding
-                for (int i = left.size() - 1; i >= 0; i--) {
-                    if (queue.offerFirst(left.get(i))) {
-                        requeued++;
-                    }
-                }
+                settle(batch);
             } catch (InterruptedException e) {
                 return;
             } catch (RuntimeException e) {
                 Log.LOG.warn("checking signatures in the background failed: {}", e.getMessage());
             } finally {
-                outstanding.addAndGet(requeued - batch.size());
+                outstanding.addAndGet(-batch.size());
                 batch.clear();
             }
         }
     }
 
-    /**
-     * Checks a batch, hands its verdicts to the store in one step, and lets its rows go once they
-     * are committed; returns the end of the batch its budget did not cover.
-     */
-    private List<Waiting> settle(List<Waiting> batch) {
+    /** Checks a batch, hands its verdicts to the store in one step, and lets its rows go once they are committed. */
+    private void settle(List<Waiting> batch) {
         List<StoredVerdict> found = new ArrayList<>(batch.size());
         List<String> ids = new ArrayList<>(batch.size());
-        List<Waiting> left = List.of();
-        for (int i = 0; i < batch.size(); i++) {
+        for (Waiting waiting : batch) {
             if (stopping) {
                 break; // the rest stays in the store, waiting
             }
-            if (!budget.allows()) {
-                left = batch.subList(i, batch.size());
-                break;
-            }
-            Waiting waiting = batch.get(i);
-            long start = budget.start();
             SignatureOutcome outcome = waiting.logged() != null ? signed.settle(waiting.logged())
                     : signed.verifier().recheck(waiting.pending(), WebBotAuthVerifier.QUIET);
-            budget.spentSince(start);
             if (outcome.pending() == null) {
                 found.add(new StoredVerdict(waiting.ip(), waiting.claimCrawler(), outcome.verdict()));
                 ids.add(waiting.id());
@@ -237,7 +254,7 @@ final class SignatureSettler {
             }
         }
         if (found.isEmpty()) {
-            return List.copyOf(left);
+            return;
         }
         verdicts.updateAll(found);
         for (StoredVerdict v : found) {
@@ -251,7 +268,6 @@ final class SignatureSettler {
         if (releaseAtOnce) {
             release();
         }
-        return List.copyOf(left);
     }
 
     /** The logger, made on first use only: an import that never warns starts no logging (ImportStartTest). */

@@ -90,7 +90,7 @@ public final class VerdictRechecks implements AutoCloseable {
             LOG.info("checking {} verdicts again{}", checked, listsChanged ? " (an IP list changed)" : "");
         }
         if (verifier.signatures() != null) {
-            // round after round while some settle: an import may have left thousands (its signatures are checked beside it)
+            // round after round while some settle: an import leaves a big log's signatures to serve, up to 100,000
             int settled = 0;
             for (int rounds = 0; rounds <= SignedHits.MAX_PENDING / SignatureKeeping.RECHECK_ROUND; rounds++) {
                 int round = SignatureKeeping.recheck(signatures, verdicts, verifier.signatures()).size();

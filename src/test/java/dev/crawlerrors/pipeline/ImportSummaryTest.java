@@ -68,14 +68,24 @@ class ImportSummaryTest {
     void whatIsStillPendingIsSaidWithWhy() {
         ImportSummary summary = read(5);
         summary.pending = new CrawlerVerifier.PendingChecks(2, 3, List.of("googlebot.json"));
-        summary.signaturesChecked = 2_000;
+        summary.signaturesChecked = 960;
         summary.signaturesPending = 40;
 
         assertThat(printed(summary)).contains(
                 "Verification still pending for 5 crawler addresses (2 waiting for IP lists still being read: googlebot.json;"
                         + " 3 waiting for DNS); their hits keep a provisional verdict until serve checks them again.",
-                "Signatures checked beside the reading: 2,000 (1,000 a second); still pending: 40, their hits unverified until"
-                        + " serve checks them.");
+                "Signatures checked: 960; still pending: 40, their hits unverified until serve checks them.");
+    }
+
+    @Test
+    void signaturesLeftToServeAreSaidWithWhy() {
+        ImportSummary summary = read(5);
+        summary.signaturesPending = 50_000;
+        summary.signaturesLeftToServe = 1_000;
+
+        assertThat(printed(summary)).contains("Signatures pending: 50,000, more than the 1,000 an import checks at its end;"
+                + " their hits unverified until serve checks them in the background.")
+                .noneMatch(line -> line.startsWith("Signatures checked"));
     }
 
     @Test

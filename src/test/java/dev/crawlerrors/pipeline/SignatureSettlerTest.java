@@ -125,7 +125,7 @@ class SignatureSettlerTest {
                         tuple("/antwerp/meir", "Test agent", "unverified", pending));
         assertThat(summary.signaturesChecked).isZero();
         assertThat(summary.signaturesPending).isEqualTo(5);
-        assertThat(printed(summary)).contains("Signatures checked beside the reading: 0; still pending: 5, their hits"
+        assertThat(printed(summary)).contains("Signatures checked: 0; still pending: 5, their hits"
                 + " unverified until serve checks them.\n").contains("Verdicts: unverified 5\n");
         assertThat(store.signatures().pendingCount()).isEqualTo(5);
         assertThat(store.signatures().pending(10)).as("kept as logged: nothing parsed on the reader's path")
@@ -179,7 +179,7 @@ class SignatureSettlerTest {
     }
 
     @Test
-    void anImportsChecksStopAtTheirShareOfItsCpuAndTheRestWaitForServe() throws Exception {
+    void anImportWithMoreSignaturesThanItChecksAtItsEndLeavesThemAllToServe() throws Exception {
         List<String> lines = new ArrayList<>();
         for (int i = 0; i < 6; i++) {
             lines.add(signedLine("203.0.113." + (20 + i), "/page/" + i, "/page/" + i, now.minusSeconds(300 - i)));
@@ -187,19 +187,42 @@ class SignatureSettlerTest {
         try (DuckDbHitStore store = DuckDbHitStore.open(dir.resolve("hits.duckdb"))) {
             LogImport job = newImport(store);
             job.settleSignaturesWith(SignatureSettler.CAPACITY, 1);
-            job.recorder().settleWithin(new CheckBudget(1_000_000)); // the first check spends it
+            job.settleSignaturesAtEnd(5);
 
             ImportSummary summary = run(job, lines);
 
-            assertThat(summary.signaturesChecked).as("checked until the budget was spent").isLessThanOrEqualTo(1);
-            assertThat(summary.signaturesChecked + summary.signaturesPending).isEqualTo(6);
-            assertThat(store.signatures().pendingCount()).as("the rest kept in the store").isEqualTo(summary.signaturesPending);
-            assertThat(printed(summary)).contains("still pending: " + summary.signaturesPending + ", their hits unverified until serve checks them.");
+            assertThat(summary.signaturesChecked).as("none checked: more than the import checks at its end").isZero();
+            assertThat(summary.signaturesPending).isEqualTo(6);
+            assertThat(job.recorder().settling().queued()).as("none kept queued in memory either").isZero();
+            assertThat(store.signatures().pendingCount()).as("all kept in the store").isEqualTo(6);
+            assertThat(printed(summary)).contains("Signatures pending: 6, more than the 5 an import checks at its end; their hits"
+                    + " unverified until serve checks them in the background.\n").contains("Verdicts: unverified 6\n");
 
             settleAsServeDoes(store);
 
             assertThat(store.reader().page(ALL, 0, 10)).extracting(StoredHit::verification).containsOnly("verified").hasSize(6);
             assertThat(store.signatures().pendingCount()).isZero();
+        }
+    }
+
+    @Test
+    void anImportWithAsManySignaturesAsItChecksAtItsEndChecksThemAll() throws Exception {
+        List<String> lines = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            lines.add(signedLine("203.0.113." + (30 + i), "/page/" + i, "/page/" + i, now.minusSeconds(300 - i)));
+        }
+        try (DuckDbHitStore store = DuckDbHitStore.open(dir.resolve("hits.duckdb"))) {
+            LogImport job = newImport(store);
+            job.settleSignaturesWith(SignatureSettler.CAPACITY, 1);
+            job.settleSignaturesAtEnd(5);
+
+            ImportSummary summary = run(job, lines);
+
+            assertThat(summary.signaturesChecked).isEqualTo(5);
+            assertThat(summary.signaturesPending).isZero();
+            assertThat(printed(summary)).contains("Signatures checked: 5.\n").contains("Verdicts: verified 5\n");
+            assertThat(store.reader().page(ALL, 0, 10)).extracting(StoredHit::verification).containsOnly("verified").hasSize(5);
+            assertThat(store.signatures().pendingCount()).as("let go once their verdicts were committed").isZero();
         }
     }
 
