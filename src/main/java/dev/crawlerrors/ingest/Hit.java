@@ -81,6 +81,19 @@ public record Hit(
                 location, signed);
     }
 
+    /**
+     * This hit without its Web Bot Auth fields: for a signed hit whose signature is kept apart
+     * (pending, to be checked later), so the hundreds of bytes its fields hold are not kept with
+     * it while it waits for the store; this hit when it has none.
+     */
+    public Hit withoutSignature() {
+        if (signed == null) {
+            return this;
+        }
+        return new Hit(epochMillis, offsetMinutes, ip, method, url, status, bytes, referer, userAgent, durationMs, host, forwardedFor,
+                location, null);
+    }
+
     public boolean hasDuration() {
         return !Double.isNaN(durationMs);
     }

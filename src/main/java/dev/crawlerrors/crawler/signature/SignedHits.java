@@ -48,8 +48,18 @@ public final class SignedHits {
         }
     }
 
-    /** Signers named by a Signature-Agent value, by the value (a signer signs every request with the same one). */
-    private final java.util.Map<String, java.util.Optional<SignerOrigin>> signerByAgent = new java.util.concurrent.ConcurrentHashMap<>();
+    /**
+     * What a signed request kept as logged is stored with, by its Signature-Agent value (a signer signs
+     * every request with the same one): its signer's crawler and its pending verdict, made once a value.
+     */
+    private final java.util.Map<String, Claimed> claimedByAgent = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** The crawler and the pending verdict of the requests a Signature-Agent value (or none) names. */
+    private record Claimed(Crawler crawler, Verdict verdict) {
+    }
+
+    /** {@link Claimed} for a request without a Signature-Agent. */
+    private volatile Claimed claimedByNone;
     /** Distinct Signature-Agent values remembered, at most: anyone may send any. */
     private static final int MAX_AGENTS = 1_000;
 
@@ -136,28 +146,37 @@ public final class SignedHits {
      */
     private Signed logged(Hit hit, SignatureFields fields) {
         LoggedSignature logged = new LoggedSignature(hit.ip(), fields, hit.method(), hit.host(), hit.url(), hit.epochMillis(), hit.durationMs());
-        SignerOrigin origin = claimedSigner(fields);
-        Crawler crawler = signers.of(origin);
-        Verdict verdict = new Verdict(Verification.unverified, (origin == null ? "signed" : "signed for " + origin)
-                + "; check pending: " + WebBotAuthVerifier.NOT_CHECKED_YET + "; will check again");
-        return new Signed(new CrawlerHit(hit, crawler, verdict, CrawlerHit.claimKey(hit.ip(),
-                CrawlerHit.signedClaim(crawler.name(), "pending " + logged.id()))), null, true, logged);
+        Claimed claimed = claimed(fields);
+        // the fields go with the signature kept apart, not with the hit waiting for the store
+        return new Signed(new CrawlerHit(hit.withoutSignature(), claimed.crawler(), claimed.verdict(), CrawlerHit.claimKey(hit.ip(),
+                CrawlerHit.signedClaim(claimed.crawler().name(), "pending " + logged.id()))), null, true, logged);
     }
 
-    private SignerOrigin claimedSigner(SignatureFields fields) {
+    /** The signer a request's Signature-Agent names, as {@link Claimed}: parsed once per distinct value. */
+    private Claimed claimed(SignatureFields fields) {
         String agent = fields.signatureAgent();
         if (agent == null) {
-            return null;
-        }
-        java.util.Optional<SignerOrigin> known = signerByAgent.get(agent);
-        if (known == null) {
-            if (signerByAgent.size() >= MAX_AGENTS) {
-                signerByAgent.clear();
+            Claimed none = claimedByNone;
+            if (none == null) {
+                none = claimedBy(null);
+                claimedByNone = none;
             }
-            known = java.util.Optional.ofNullable(WebBotAuthVerifier.claimedSigner(fields));
-            signerByAgent.put(agent, known);
+            return none;
         }
-        return known.orElse(null);
+        Claimed known = claimedByAgent.get(agent);
+        if (known == null) {
+            if (claimedByAgent.size() >= MAX_AGENTS) {
+                claimedByAgent.clear();
+            }
+            known = claimedBy(WebBotAuthVerifier.claimedSigner(fields));
+            claimedByAgent.put(agent, known);
+        }
+        return known;
+    }
+
+    private Claimed claimedBy(SignerOrigin origin) {
+        return new Claimed(signers.of(origin), new Verdict(Verification.unverified, (origin == null ? "signed" : "signed for " + origin)
+                + "; check pending: " + WebBotAuthVerifier.NOT_CHECKED_YET + "; will check again"));
     }
 
     /**
