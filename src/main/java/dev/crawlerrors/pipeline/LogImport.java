@@ -96,8 +96,8 @@ public final class LogImport {
      * the few a tenth of its CPU allowed cost it as much again in compiling the Ed25519 path and in
      * their verdicts' rows (a 50,000-line signed log: 1.1-1.2 s of CPU for 157-240 of them), so a
      * log in which every line is signed could not import at about the cost of the same log
-     * unsigned; a small log still gets its verdicts from the import (1,000 checks take about a
-     * second of one core, the JDK's Ed25519 compiled on the way).
+     * unsigned; a small log still gets its verdicts from the import (1,000 checks take about 1.5 s
+     * of CPU, most of it the JIT compiling the JDK's Ed25519 on the way).
      */
     static final int SIGNATURES_CHECKED_AT_END = 1_000;
     /** How long an import waits at its end for each signature it checks then, and at most for all. */
