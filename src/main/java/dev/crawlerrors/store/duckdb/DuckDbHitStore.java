@@ -89,7 +89,8 @@ public final class DuckDbHitStore implements HitStore {
         // the verdicts are written by the writer, and updated and read through it (it exists by then)
         this.verdicts = new DuckDbVerdicts(connection, query, this::hitWriter);
         this.writer = new DuckDbHitWriter(connection, location, failures, commitRows, verdicts, query, claims);
-        this.sitemaps = new DuckDbSitemaps((DuckDBConnection) connection.duplicate(), failures);
+        this.sitemaps = new DuckDbSitemaps((DuckDBConnection) connection.duplicate(), failures, settings.memoryLimit(),
+                settings.sitemapMemory());
         this.urlStates = new DuckDbUrlStates(connection, query, claims, writer, location, sitemaps, settings.memoryLimit());
         this.reader = new DuckDbHitReader(query, claims, writer, urlStates, sitemaps);
         this.health = new DuckDbHealth(failures, query, writer, reader);

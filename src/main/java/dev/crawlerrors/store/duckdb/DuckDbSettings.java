@@ -15,25 +15,37 @@ import dev.crawlerrors.store.StoreLimits;
  *                    the store is idle: DuckDB's allocator keeps the pages it freed until its next
  *                    allocations, so a server whose start-up counts freed some hundreds of MB kept
  *                    them resident for as long as nobody asked (see {@link DuckDbHitStore})
+ * @param sitemapMemory DuckDB's memory limit while a sitemap's read is written, when lower than
+ *                    {@code memoryLimit}; null to leave the limit as it is. DuckDB keeps the buffers
+ *                    it used up to its limit, and a read of a million URLs (the deletion of the last
+ *                    copy, the inserts, the commit's checkpoint) filled them past what the import
+ *                    before it had: some 35 MiB of an import's peak memory. Only for a store nothing
+ *                    else reads meanwhile (an import's, whose logs are written by then): the limit is
+ *                    the whole database's, and a report's query under it would spill or fail
  */
-public record DuckDbSettings(int threads, String memoryLimit, int readers, boolean giveBack) {
+public record DuckDbSettings(int threads, String memoryLimit, int readers, boolean giveBack, String sitemapMemory) {
 
     /**
      * What a command that only writes (an import) needs: its parsers use the cores, DuckDB one of
      * them, and less memory than a server's reads: DuckDB keeps the buffers it used until its
      * limit, and an import's peak memory followed that limit up, not what its writes need.
      */
-    public static final DuckDbSettings IMPORT = new DuckDbSettings(1, "192MB", 2, false);
+    public static final DuckDbSettings IMPORT = new DuckDbSettings(1, "192MB", 2, false, "48MB");
 
     /**
      * A small server's share: a report query at a time per core, a quarter GiB for DuckDB, and what
      * DuckDB frees given back while the server idles.
      */
-    public static final DuckDbSettings SERVE = new DuckDbSettings(0, "256MB", 4, true);
+    public static final DuckDbSettings SERVE = new DuckDbSettings(0, "256MB", 4, true, null);
 
     /** Settings that keep what DuckDB frees until it allocates again (its default). */
     public DuckDbSettings(int threads, String memoryLimit, int readers) {
         this(threads, memoryLimit, readers, false);
+    }
+
+    /** Settings that leave the memory limit as it is while a sitemap's read is written. */
+    public DuckDbSettings(int threads, String memoryLimit, int readers, boolean giveBack) {
+        this(threads, memoryLimit, readers, giveBack, null);
     }
 
     public DuckDbSettings {
@@ -44,11 +56,14 @@ public record DuckDbSettings(int threads, String memoryLimit, int readers, boole
             throw new IllegalArgumentException("at least one reader is needed; got " + readers);
         }
         StoreLimits.bytes(memoryLimit); // a number and a unit, which DuckDB reads as they are
+        if (sitemapMemory != null) {
+            StoreLimits.bytes(sitemapMemory);
+        }
     }
 
     /** These settings, with what {@code limits} ask in place of theirs. */
     public DuckDbSettings with(StoreLimits limits) {
         return new DuckDbSettings(limits.threads() == null ? threads : limits.threads(),
-                limits.memory() == null ? memoryLimit : limits.memory(), limits.readers() == null ? readers : limits.readers(), giveBack);
+                limits.memory() == null ? memoryLimit : limits.memory(), limits.readers() == null ? readers : limits.readers(), giveBack, sitemapMemory);
     }
 }

@@ -4,6 +4,7 @@ import dev.crawlerrors.sitemap.SitemapUrl;
 import dev.crawlerrors.store.SitemapStore;
 import dev.crawlerrors.store.SitemapUrlsSeen;
 import dev.crawlerrors.store.SitemapWrite;
+import dev.crawlerrors.store.StoreLimits;
 import dev.crawlerrors.store.StoredSitemap;
 import dev.crawlerrors.store.UrlKey;
 import java.sql.PreparedStatement;
@@ -66,10 +67,26 @@ final class DuckDbSitemaps implements SitemapStore, AutoCloseable {
     /** The sitemaps held as of {@link #heldAt} reads; guarded by this. */
     private List<StoredSitemap> held;
     private long heldAt = -1;
+    /** DuckDB's memory limit as the store set it, and the one while a read is written (null: the same); see {@link DuckDbSettings#sitemapMemory}. */
+    private final String memoryLimit;
+    private final String writeMemory;
+    /** Reads being written under {@link #writeMemory}; guarded by this. */
+    private int lowered;
 
     DuckDbSitemaps(DuckDBConnection connection, DuckDbFailures failures) throws SQLException {
+        this(connection, failures, null, null);
+    }
+
+    /**
+     * @param memoryLimit DuckDB's memory limit as the store set it
+     * @param writeMemory the limit while a read is written, when lower ({@link DuckDbSettings#sitemapMemory}); null to leave it
+     */
+    DuckDbSitemaps(DuckDBConnection connection, DuckDbFailures failures, String memoryLimit, String writeMemory) throws SQLException {
         this.connection = connection;
         this.failures = failures;
+        this.memoryLimit = memoryLimit;
+        this.writeMemory = memoryLimit != null && writeMemory != null && StoreLimits.bytes(writeMemory) < StoreLimits.bytes(memoryLimit)
+                ? writeMemory : null;
         try (Statement st = connection.createStatement()) {
             st.execute("CREATE TABLE IF NOT EXISTS sitemap_urls (sitemap VARCHAR NOT NULL, host VARCHAR NOT NULL, target VARCHAR NOT NULL,"
                     + " k BIGINT, any_k BIGINT)");
@@ -83,10 +100,41 @@ final class DuckDbSitemaps implements SitemapStore, AutoCloseable {
     /** On a connection of its own, so the report goes on reading the last good copy while a read of minutes is written. */
     @Override
     public synchronized SitemapWrite replacing(String sitemap) {
+        lowerMemory();
         try {
             return new Write(sitemap, (DuckDBConnection) connection.duplicate());
+        } catch (SQLException | RuntimeException e) {
+            restoreMemory();
+            throw e instanceof SQLException sql ? failures.of("cannot keep the URLs of sitemap " + sitemap, sql) : (RuntimeException) e;
+        }
+    }
+
+    /**
+     * Lowers DuckDB's memory limit to {@link #writeMemory} for a read's rows, if the store asked it: DuckDB
+     * lets go of the buffers past it, and the read's deletion, inserts and checkpoint reuse that memory
+     * instead of filling the buffers up to the store's limit. A limit DuckDB cannot lower to (buffers
+     * held by a query) is left as it is.
+     */
+    private synchronized void lowerMemory() {
+        if (writeMemory == null || lowered++ > 0) {
+            return;
+        }
+        try (Statement st = connection.createStatement()) {
+            st.execute("SET memory_limit = '" + writeMemory + "'");
         } catch (SQLException e) {
-            throw failures.of("cannot keep the URLs of sitemap " + sitemap, e);
+            // the read is written under the store's limit
+        }
+    }
+
+    /** Sets the store's memory limit back once the last read written under a lower one is done. */
+    private synchronized void restoreMemory() {
+        if (writeMemory == null || --lowered > 0) {
+            return;
+        }
+        try (Statement st = connection.createStatement()) {
+            st.execute("SET memory_limit = '" + memoryLimit + "'");
+        } catch (SQLException e) {
+            throw failures.of("cannot set DuckDB's memory limit back to " + memoryLimit, e);
         }
     }
 
@@ -97,6 +145,7 @@ final class DuckDbSitemaps implements SitemapStore, AutoCloseable {
         private final DuckDbSitemapRows rows;
         private final SitemapUrlsSeen seen = new SitemapUrlsSeen();
         private boolean committed;
+        private boolean closed;
 
         Write(String sitemap, DuckDBConnection own) throws SQLException {
             this.sitemap = sitemap;
@@ -145,6 +194,10 @@ final class DuckDbSitemaps implements SitemapStore, AutoCloseable {
 
         @Override
         public void close() {
+            if (closed) {
+                return;
+            }
+            closed = true;
             try (own) {
                 if (!committed) {
                     rows.close();
@@ -152,6 +205,8 @@ final class DuckDbSitemaps implements SitemapStore, AutoCloseable {
                 }
             } catch (SQLException e) {
                 throw failures.of("cannot drop the unfinished read of sitemap " + sitemap, e);
+            } finally {
+                restoreMemory();
             }
         }
     }

@@ -3,7 +3,11 @@ package dev.crawlerrors.store.duckdb;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.crawlerrors.sitemap.SitemapUrl;
+import dev.crawlerrors.store.SitemapWrite;
+import dev.crawlerrors.store.StoredSitemap;
 import java.nio.file.Path;
+import java.time.Instant;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -47,6 +51,38 @@ class DuckDbSettingsTest {
             // 192 MB in DuckDB's binary units: less than a served store's 244.1 MiB
             assertThat(store.setting("memory_limit")).isEqualTo("183.1 MiB");
             assertThat(store.setting("threads")).isEqualTo("1");
+        }
+    }
+
+    @Test
+    void anImportWritesASitemapsReadUnderALowerMemoryLimitAndSetsItsBack() {
+        try (DuckDbHitStore store = DuckDbHitStore.open(dir.resolve("e.duckdb"), DuckDbSettings.IMPORT)) {
+            try (SitemapWrite write = store.sitemaps().replacing("https://example.com/sitemap.xml")) {
+                // 48 MB in DuckDB's binary units, for as long as the read's rows are written
+                assertThat(store.setting("memory_limit")).isEqualTo("45.7 MiB");
+                write.add(new SitemapUrl("example.com", "/a"));
+                write.commit(Instant.EPOCH);
+            }
+            assertThat(store.setting("memory_limit")).isEqualTo("183.1 MiB");
+            assertThat(store.sitemaps().sitemaps()).extracting(StoredSitemap::urls).containsExactly(1L);
+            try (SitemapWrite write = store.sitemaps().replacing("https://example.com/sitemap.xml")) {
+                write.add(new SitemapUrl("example.com", "/b"));
+            } // dropped: the limit is set back all the same
+            assertThat(store.setting("memory_limit")).isEqualTo("183.1 MiB");
+        }
+    }
+
+    @Test
+    void aServedStoreOrALowerLimitGivenKeepsItsLimitWhileASitemapIsWritten() {
+        try (DuckDbHitStore store = DuckDbHitStore.open(dir.resolve("f.duckdb"));
+             SitemapWrite write = store.sitemaps().replacing("https://example.com/sitemap.xml")) {
+            // a report's queries share the limit: it stays the server's
+            assertThat(store.setting("memory_limit")).isEqualTo("244.1 MiB");
+        }
+        DuckDbSettings low = DuckDbSettings.IMPORT.with(new dev.crawlerrors.store.StoreLimits(null, "32MB", null));
+        try (DuckDbHitStore store = DuckDbHitStore.open(dir.resolve("g.duckdb"), low);
+             SitemapWrite write = store.sitemaps().replacing("https://example.com/sitemap.xml")) {
+            assertThat(store.setting("memory_limit")).isEqualTo("30.5 MiB");
         }
     }
 
