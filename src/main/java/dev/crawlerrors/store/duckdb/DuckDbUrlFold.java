@@ -11,9 +11,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.TreeMap;
 import org.duckdb.DuckDBConnection;
 
 /**
@@ -85,8 +85,10 @@ final class DuckDbUrlFold {
             int[] moved = moved(from.verdicts(), to.verdicts());
             // the new run is the whole log, in order already: no URL has a state to merge with
             boolean fresh = runs == 0 && moved.length == 0;
+            boolean emptyLog = fresh && empty(st, "url_log");
             param(st, "INSERT INTO url_log SELECT * FROM url_tail WHERE i > ? AND i <= ? ORDER BY k, t, i", from, to);
             param(st, "DELETE FROM url_tail WHERE i > ? AND i <= ?", from, to);
+            long firstRow = emptyLog ? firstRow(st) : -1;
             st.execute("CREATE OR REPLACE TEMPORARY TABLE fold_keys (k BIGINT)");
             int slices = (int) Math.clamp((to.hits() - from.hits()) / SLICE_HITS, 1, SLICES);
             if (fresh) {
@@ -95,7 +97,7 @@ final class DuckDbUrlFold {
                 boolean hiddenHits = freshStates.anyHidden();
                 limit = lowerMemoryLimit(st);
                 for (int n = 0; n < slices; n++) {
-                    freshStates.make(low(n, slices), high(n, slices), hiddenHits);
+                    freshStates.make(low(n, slices), high(n, slices), hiddenHits, firstRow);
                 }
                 limit = restore(st, limit);
             } else {
@@ -168,6 +170,21 @@ final class DuckDbUrlFold {
         try (ResultSet rs = st.executeQuery("SELECT coalesce((SELECT value::BIGINT FROM store_meta WHERE key = '" + key + "'), 0)")) {
             rs.next();
             return rs.getLong(1);
+        }
+    }
+
+    /** The id of {@code url_log}'s first row (a row of this transaction's has one far above the stored rows'). */
+    private static long firstRow(Statement st) throws SQLException {
+        try (ResultSet rs = st.executeQuery("SELECT coalesce(min(rowid), 0) FROM url_log")) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    private static boolean empty(Statement st, String table) throws SQLException {
+        try (ResultSet rs = st.executeQuery("SELECT NOT EXISTS (SELECT 1 FROM " + table + ")")) {
+            rs.next();
+            return rs.getBoolean(1);
         }
     }
 
@@ -261,12 +278,22 @@ final class DuckDbUrlFold {
         Object[] crawlers = new Object[numbers.size()];
         Object[] spoofed = new Object[numbers.size()];
         Object[] crawlerNumbers = new Object[numbers.size()];
-        Map<String, Integer> numbered = new HashMap<>();
+        // the crawlers numbered in their names' order, so that a URL's scopes ordered by number are in the names' order
+        TreeMap<String, Integer> numbered = new TreeMap<>();
         for (int i = 0; i < crawlers.length; i++) {
             String crawler = names.crawler(numbers.get(i));
             crawlers[i] = crawler;
             spoofed[i] = spoofed(numbers.get(i), to.verdicts());
-            crawlerNumbers[i] = crawler == null ? null : numbered.computeIfAbsent(crawler, name -> numbered.size() + 1);
+            if (crawler != null) {
+                numbered.put(crawler, 0);
+            }
+        }
+        int number = 0;
+        for (Map.Entry<String, Integer> crawler : numbered.entrySet()) {
+            crawler.setValue(++number);
+        }
+        for (int i = 0; i < crawlers.length; i++) {
+            crawlerNumbers[i] = crawlers[i] == null ? null : numbered.get((String) crawlers[i]);
         }
         try (PreparedStatement ps = connection.prepareStatement("CREATE OR REPLACE TEMPORARY TABLE fold_claims AS SELECT"
                 + " unnest(?::INTEGER[]) AS c, unnest(?::VARCHAR[]) AS crawler, unnest(?::BOOLEAN[]) AS spoofed, unnest(?::INTEGER[]) AS n")) {
