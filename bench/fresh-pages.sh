@@ -25,7 +25,14 @@ cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 started=$(date +%s%N)
 "$java" -Xmx512m -jar "$jar" serve --db $db --port $port --dns-server none --ip-ranges bench/ip-ranges >$work/serve-$port.out 2>&1 &
 pid=$!
-until curl -sf -o /dev/null "http://127.0.0.1:$port/api/crawl-errors?page=1"; do kill -0 $pid || exit 1; sleep 0.05; done
+# start to first page: the first 200 of the JSON and of the HTML first page, asked one after the other from the launch
+firstjson=- firsthtml=-
+until [ "$firstjson" != - ] && [ "$firsthtml" != - ]; do
+  kill -0 $pid || exit 1
+  if [ "$firstjson" = - ] && curl -sf -o /dev/null "http://127.0.0.1:$port/api/crawl-errors"; then firstjson=$(( ($(date +%s%N) - started) / 1000000 )); fi
+  if [ "$firsthtml" = - ] && curl -sf -o /dev/null "http://127.0.0.1:$port/crawl-errors"; then firsthtml=$(( ($(date +%s%N) - started) / 1000000 )); fi
+  sleep 0.02
+done
 until curl -sf -o /dev/null "http://127.0.0.1:$port/api/crawl-errors/patterns" && curl -sf -o /dev/null "http://127.0.0.1:$port/api/crawl-errors/overview"; do sleep 0.5; done
 counted=$(( ($(date +%s%N) - started) / 1000000 ))
 held=0; copy_cpu=-
@@ -67,4 +74,4 @@ fi
 kill $pid; wait $pid 2>/dev/null
 rm -f $db $db.wal
 if [ -n "$filtered" ]; then echo "$kinds" | sed "s/^/$label: /"; echo "$label ReadBench: $filtered"; fi
-echo "$(date -u +%H:%M:%S) $label pages=$pages counted=${counted}ms held=${held}B heldAt=${heldms}ms copy=${copys:-}s copyThreadCpu=$copy_cpu | fresh: ${rps}/s n=$n p50=$p50 p99=$p99 non2xx=${non2xx:-0} ${sock} cpu/page=${cpu}ms | rss before=${rss_before}MiB hwm before=${hwm_before}MiB hwm=${hwm}MiB load=$load"
+echo "$(date -u +%H:%M:%S) $label pages=$pages firstJson=${firstjson}ms firstHtml=${firsthtml}ms counted=${counted}ms held=${held}B heldAt=${heldms}ms copy=${copys:-}s copyThreadCpu=$copy_cpu | fresh: ${rps}/s n=$n p50=$p50 p99=$p99 non2xx=${non2xx:-0} ${sock} cpu/page=${cpu}ms | rss before=${rss_before}MiB hwm before=${hwm_before}MiB hwm=${hwm}MiB load=$load"

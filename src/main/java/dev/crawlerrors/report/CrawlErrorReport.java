@@ -47,6 +47,7 @@ public final class CrawlErrorReport {
     private final MinuteStamps minutes;
     private final PlaceholderNames names;
     private final Duration summaryWait;
+    private final long bucketMillis;
     private final long uncountedFrom;
     private final NewestRows newestRows;
     private final KeptPageRows pageRows;
@@ -71,6 +72,7 @@ public final class CrawlErrorReport {
         this.minutes = new MinuteStamps(zone);
         this.names = PlaceholderNames.of(config.urlNames());
         this.summaryWait = config.summaryWait();
+        this.bucketMillis = bucketMillis(config.zone());
         this.uncountedFrom = config.uncountedFrom();
         this.newestRows = new NewestRows(store);
         this.pageRows = new KeptPageRows(store, config.indexBytes());
@@ -164,7 +166,7 @@ public final class CrawlErrorReport {
      * filter's statuses and verdicts, which the count cubes say (views of the crawlers alone, over all time).
      */
     private HitFilter heldView(HitFilter filter, Snapshot at, boolean counting) {
-        if (DefaultViewRows.partOfDefault(filter)) {
+        if (DefaultViewRows.partOfHeld(filter)) {
             return filter;
         }
         boolean narrower = filter.urlPrefix() != null || filter.host() != null || filter.from() != null || filter.to() != null;
@@ -174,7 +176,7 @@ public final class CrawlErrorReport {
         java.util.Set<dev.crawlerrors.crawler.BotType> shownTypes = dev.crawlerrors.crawler.BotType.shownByDefaultTypes();
         HitFilter shown = new HitFilter(filter.statuses(), shownTypes, filter.verifications(), filter.from(), filter.to(), filter.urlPrefix(),
                 filter.host(), filter.crawlers(), filter.urlPattern(), filter.inSitemap());
-        if (!DefaultViewRows.partOfDefault(shown)) {
+        if (!DefaultViewRows.partOfHeld(shown)) {
             return null;
         }
         HitFilter all = new HitFilter(filter.statuses(), java.util.Set.of(), filter.verifications(), null, null, null, null, filter.crawlers());
@@ -324,7 +326,48 @@ public final class CrawlErrorReport {
      */
     public Optional<Overview> summary(ReportRequest request, ReportPage page) {
         Snapshot at = Snapshot.parse(page.at());
+        Overview held = heldSummary(request, at);
+        if (held != null) {
+            return Optional.of(held);
+        }
         return overview(new ReportRequest(request.filter(), request.page(), request.pattern(), request.interval(), at), summaryWait);
+    }
+
+    /**
+     * Most held rows a summary is counted from (some 20-40 ms of a core): a view of more (the default view, a status
+     * over months) is counted once from the store and kept up to date ({@link KeptCounts}), as before.
+     */
+    static final long SUMMARY_ROWS = 1 << 20;
+    /** Statuses other than errors: the rest of the error rate's denominator. */
+    private static final dev.crawlerrors.store.StatusRange NOT_ERRORS = new dev.crawlerrors.store.StatusRange(0,
+            dev.crawlerrors.store.StatusRange.ERRORS.low() - 1);
+
+    /**
+     * The summary of {@code request}'s view at {@code at} from the rows held in memory ({@link DefaultViewRows}: the
+     * default view's and its spoofed error rows), and the store's count of its other hits by time (the error rate's
+     * denominator: one count of hits no held row is, not asked when the count cubes say there are none), as
+     * {@link ErrorCounts} counts the store; null when the held
+     * rows are not of {@code at} or do not hold the view's error hits of every verdict. A filtered view never asked
+     * before is then not counted three times from the store (60-90 ms on 10M error hits) for the page above its rows.
+     */
+    private Overview heldSummary(ReportRequest request, Snapshot at) {
+        if (request.pattern() != null || !at.equals(defaultRows.heldAt())) {
+            return null;
+        }
+        HitFilter filter = request.filter();
+        ErrorCounts counts = defaultRows.errorCounts(filter, at, bucketMillis, SUMMARY_ROWS);
+        if (counts == null) {
+            return null;
+        }
+        // the view's other hits: none when the count cubes have none of its types and crawlers over all time, else the store's
+        HitFilter others = ErrorCounts.key(filter).withStatuses(List.of(NOT_ERRORS));
+        HitFilter anyOthers = new HitFilter(others.statuses(), others.botTypes(), others.verifications(), null, null, null, null, others.crawlers());
+        if (index.counts(anyOthers, at).total() != 0) { // summed from the cube (counted before the rows were copied)
+            for (dev.crawlerrors.store.TimeCount row : store.countByTime(others, HitWindow.at(at), bucketMillis)) {
+                counts.byTime.merge(new ErrorCounts.TimeKey(row.bucketStartMillis(), row.status(), row.verification()), row.hits(), Long::sum);
+            }
+        }
+        return new OverviewReading(filter, zone).read(counts, request.interval()).counted(at.token(), false);
     }
 
     private Optional<Overview> overview(ReportRequest request, Duration wait) {

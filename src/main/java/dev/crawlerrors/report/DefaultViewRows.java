@@ -2,6 +2,7 @@ package dev.crawlerrors.report;
 
 import dev.crawlerrors.crawler.BotType;
 import dev.crawlerrors.crawler.Verification;
+import dev.crawlerrors.store.DurationBuckets;
 import dev.crawlerrors.store.HitFilter;
 import dev.crawlerrors.store.HitReader;
 import dev.crawlerrors.store.MinuteCounts;
@@ -24,8 +25,10 @@ import java.util.concurrent.ExecutorService;
  * columns some microseconds. The copy is made in the background, off the readers' path, from the
  * store's own pages of that snapshot ({@link HitReader#forEach}), once the view's counts at the
  * newest snapshot are known; it answers only that snapshot, so its pages are the store's to the
- * row. Any other snapshot, a view with rows outside the default one (other statuses, spoofed hits,
- * hidden bot types, URL shapes, sitemaps), a copy past its bound in bytes, or one not made yet, is
+ * row. The default view's spoofed error rows ({@link #SPOOFED}, left out of it: a small part of a log's
+ * error hits) are copied after them, into what the bound leaves, and answer the views of spoofed hits
+ * alike. Any other snapshot, a view with rows outside those (other statuses, hidden bot types, spoofed
+ * hits beside others, URL shapes, sitemaps), a copy past its bound in bytes, or one not made yet, is
  * read from the store as before ({@code null} from {@link #page}). It sits above {@link HitReader}:
  * every engine's pages come from it alike.
  *
@@ -70,6 +73,10 @@ final class DefaultViewRows {
     /** Minutes counted into one array by {@link Columns#byUrl}: two years; a wider store's views are scanned. */
     private static final long DENSE_MINUTES = 1 << 20;
     private static final Set<String> HELD_VERDICTS = Set.of(Verification.verified.name(), Verification.unverified.name());
+    /** The verdict of the error rows held beside the default view's (its spoofed hits, left out of it). */
+    private static final Set<String> SPOOFED_VERDICT = Set.of(Verification.spoofed.name());
+    /** The default view's spoofed error rows: held beside its rows, in what the bound leaves. */
+    static final HitFilter SPOOFED = HitFilter.ERRORS.withVerifications(java.util.EnumSet.of(Verification.spoofed));
 
     /** The fields of a row other than its number, time, URL, IP and duration. */
     private record Kind(String method, int status, int offsetMinutes, String crawler, String botType, String verification,
@@ -78,7 +85,8 @@ final class DefaultViewRows {
 
     /** The rows of one snapshot, newest first (ties by number, descending), as the view's pages list them. */
     private record Columns(Snapshot at, int size, PackedLongs ids, PackedLongs times, PackedLongs urls, PackedLongs ips, PackedLongs kinds, PackedLongs durations,
-            UrlDictionary urlTexts, String[] ipTexts, Kind[] kindTable, double[] oddDurations, PackedLongs urlRows, PackedLongs urlStarts, long bytes) {
+            UrlDictionary urlTexts, String[] ipTexts, Kind[] kindTable, double[] oddDurations, PackedLongs urlRows, PackedLongs urlStarts, long bytes,
+            Set<String> verdicts) {
 
         StoredHit hit(int i) {
             Kind kind = kindTable[(int) kinds.get(i)];
@@ -111,7 +119,7 @@ final class DefaultViewRows {
 
         /** {@code filter}'s conditions on these rows, or null when some of its rows may not be among them. */
         RowFilter filter(HitFilter filter) {
-            if (!partOfDefault(filter)) {
+            if (!partOf(filter, verdicts)) {
                 return null;
             }
             int urlFrom = 0;
@@ -125,7 +133,7 @@ final class DefaultViewRows {
                 urlTo = urlTexts.lowerBound(prefix, true);
             }
             boolean[] matches = new boolean[kindTable.length];
-            Matcher matcher = new Matcher(filter);
+            Matcher matcher = new Matcher(filter, verdicts);
             boolean any = false;
             for (int k = 0; k < kindTable.length; k++) {
                 matches[k] = matcher.matches(kindTable[k]);
@@ -196,6 +204,131 @@ final class DefaultViewRows {
             return MinuteCounts.of(Arrays.copyOf(minutes, n), Arrays.copyOf(counts, n));
         }
         /**
+         * Adds {@code filter}'s rows to {@code out} by time bucket ({@code bucketMillis} long, from the epoch), status
+         * and verdict; and those of the kinds {@code counted} says (the view's statuses) by crawler, verdict and
+         * status, and with a duration by status, verdict and duration bucket, as {@link ErrorCounts#counting}
+         * counts them of the store. The rows of the URLs its prefix starts when they are few, else the rows of its times.
+         */
+        /**
+     * What a row read through a URL's list of rows costs against one read in time order ({@link #tally} reads the
+     * fewer): its columns are read out of order, a cache miss each.
+     */
+    private static final long URL_ROW_COST = 4;
+
+    /** The rows {@link #tally} reads for {@code filter}: those of the URLs its prefix starts when they are few, else those of its times. */
+        long tallied(RowFilter filter) {
+            if (!filter.any() || size == 0) {
+                return 0;
+            }
+            long timeRows = firstBefore(filter.from()) - firstBefore(filter.to());
+            if (filter.byUrl()) {
+                long rows = urlStarts.get(Math.min(filter.urlTo(), urlTexts.size())) - urlStarts.get(filter.urlFrom());
+                if (URL_ROW_COST * rows < timeRows) {
+                    return rows;
+                }
+            }
+            return timeRows;
+        }
+
+        void tally(RowFilter filter, boolean[] counted, ErrorCounts out, long bucketMillis) {
+            if (!filter.any() || size == 0) {
+                return;
+            }
+            // each kind's status and verdict: the classes of the counts by time and duration
+            Map<List<Object>, Integer> classOf = new HashMap<>();
+            int[] kindClass = new int[kindTable.length];
+            List<Kind> classKinds = new ArrayList<>();
+            for (int k = 0; k < kindTable.length; k++) {
+                Kind kind = kindTable[k];
+                Integer c = classOf.putIfAbsent(Arrays.asList(kind.status(), kind.verification()), classOf.size());
+                if (c == null) {
+                    c = classKinds.size();
+                    classKinds.add(kind);
+                }
+                kindClass[k] = c;
+            }
+            int classes = classKinds.size();
+            long[] byKind = new long[kindTable.length];
+            long[][] byDuration = new long[classes][];
+            Map<Long, long[]> byTime = new HashMap<>();
+            long bucket = Long.MIN_VALUE;
+            long[] inBucket = null;
+            boolean byUrl = false;
+            int first = 0;
+            int last = 0;
+            if (filter.byUrl()) {
+                first = (int) urlStarts.get(filter.urlFrom());
+                last = (int) urlStarts.get(Math.min(filter.urlTo(), urlTexts.size()));
+                byUrl = URL_ROW_COST * (last - first) < (long) firstBefore(filter.from()) - firstBefore(filter.to());
+            }
+            int from = byUrl ? first : firstBefore(filter.to());
+            int end = byUrl ? last : firstBefore(filter.from());
+            for (int n = from; n < end; n++) {
+                int i;
+                int kind;
+                long millis;
+                if (byUrl) {
+                    i = (int) urlRows.get(n);
+                    millis = times.get(i);
+                    kind = (int) kinds.get(i);
+                    if (millis < filter.from() || millis >= filter.to() || !filter.kinds()[kind]) {
+                        continue;
+                    }
+                } else {
+                    i = n;
+                    if (!filter.test(this, i)) {
+                        continue;
+                    }
+                    millis = times.get(i);
+                    kind = (int) kinds.get(i);
+                }
+                int c = kindClass[kind];
+                long start = Math.floorDiv(millis, bucketMillis) * bucketMillis;
+                if (start != bucket) {
+                    bucket = start;
+                    inBucket = byTime.computeIfAbsent(start, b -> new long[classes]);
+                }
+                inBucket[c]++;
+                if (!counted[kind]) {
+                    continue;
+                }
+                byKind[kind]++;
+                Double duration = duration((int) durations.get(i));
+                if (duration != null) {
+                    if (byDuration[c] == null) {
+                        byDuration[c] = new long[DurationBuckets.LAST + 1];
+                    }
+                    byDuration[c][DurationBuckets.bucket(duration)]++;
+                }
+            }
+            for (int k = 0; k < byKind.length; k++) {
+                if (byKind[k] > 0) {
+                    Kind kind = kindTable[k];
+                    out.byCrawler.merge(new ErrorCounts.CrawlerKey(kind.crawler(), kind.botType(), kind.verification(), kind.status()), byKind[k],
+                            Long::sum);
+                }
+            }
+            for (Map.Entry<Long, long[]> entry : byTime.entrySet()) {
+                for (int c = 0; c < classes; c++) {
+                    if (entry.getValue()[c] > 0) {
+                        Kind kind = classKinds.get(c);
+                        out.byTime.merge(new ErrorCounts.TimeKey(entry.getKey(), kind.status(), kind.verification()), entry.getValue()[c], Long::sum);
+                    }
+                }
+            }
+            for (int c = 0; c < classes; c++) {
+                if (byDuration[c] != null) {
+                    Kind kind = classKinds.get(c);
+                    for (int b = 0; b < byDuration[c].length; b++) {
+                        if (byDuration[c][b] > 0) {
+                            out.byDuration.merge(new ErrorCounts.DurationKey(kind.status(), kind.verification(), b), byDuration[c][b], Long::sum);
+                        }
+                    }
+                }
+            }
+        }
+
+        /**
          * The minute counts of {@code filter}'s rows from the rows of the URLs its prefix starts, numbers {@code first}
          * to {@code last} of {@link #urlRows} (a few of the rows: a deep prefix), counted into every minute from
          * {@code oldest} on.
@@ -234,6 +367,19 @@ final class DefaultViewRows {
      * named: those the default view shows), and it has no URL shape and no sitemap condition.
      */
     static boolean partOfDefault(HitFilter filter) {
+        return partOf(filter, HELD_VERDICTS);
+    }
+
+    /**
+     * Whether every row of {@code filter} is a row of the default view or of its spoofed error rows (held
+     * apart: {@link #SPOOFED}), as {@link #partOfDefault} says of the default view.
+     */
+    static boolean partOfHeld(HitFilter filter) {
+        return partOf(filter, HELD_VERDICTS) || partOf(filter, SPOOFED_VERDICT);
+    }
+
+    /** Whether every row of {@code filter} is an error row, of a bot type shown by default, of one of {@code verdicts}. */
+    private static boolean partOf(HitFilter filter, Set<String> verdicts) {
         if (filter.urlPattern() != null || filter.inSitemap() != null) {
             return false;
         }
@@ -242,8 +388,10 @@ final class DefaultViewRows {
                 return false;
             }
         }
-        if (filter.effectiveVerifications().contains(Verification.spoofed)) {
-            return false;
+        for (Verification verdict : filter.effectiveVerifications()) {
+            if (!verdicts.contains(verdict.name())) {
+                return false;
+            }
         }
         if (filter.botTypes().isEmpty()) {
             return filter.crawlers().isEmpty();
@@ -257,14 +405,16 @@ final class DefaultViewRows {
      */
     private static final class Matcher {
         private final KindMatch kind;
+        private final Set<String> verdicts;
 
-        Matcher(HitFilter filter) {
+        Matcher(HitFilter filter, Set<String> verdicts) {
             kind = new KindMatch(filter);
+            this.verdicts = verdicts;
         }
 
         boolean matches(Kind kind) {
             return this.kind.matches(kind.status(), kind.botType(), kind.crawler(), kind.verification(), kind.host())
-                    && HELD_VERDICTS.contains(kind.verification());
+                    && verdicts.contains(kind.verification());
         }
     }
 
@@ -272,6 +422,8 @@ final class DefaultViewRows {
     private final long budgetBytes;
     private final ExecutorService copier;
     private volatile Columns held;
+    /** The spoofed error rows of {@link #held}'s snapshot (set before it), or null. */
+    private volatile Columns spoofed;
     /** The snapshot being copied, or null; guarded by this. */
     private Snapshot copying;
     /** When the next copy may start ({@link System#nanoTime}); guarded by this. */
@@ -317,10 +469,13 @@ final class DefaultViewRows {
                 }
                 return rows;
             }
-            RowFilter rows = plain ? null : columns.filter(filter);
-            if (rows != null) {
-                MinuteCounts.Range range = counts.locate(Paging.offset(page), Paging.PAGE_SIZE);
-                return range == null ? List.of() : columns.rows(rows, range.fromMillis(), range.toMillis(), range.skip(), Paging.PAGE_SIZE);
+            if (!plain) {
+                Columns of = partOfDefault(filter) ? columns : spoofedOf(at);
+                RowFilter rows = of == null ? null : of.filter(filter);
+                if (rows != null) {
+                    MinuteCounts.Range range = counts.locate(Paging.offset(page), Paging.PAGE_SIZE);
+                    return range == null ? List.of() : of.rows(rows, range.fromMillis(), range.toMillis(), range.skip(), Paging.PAGE_SIZE);
+                }
             }
         }
         if (newest && plain) {
@@ -338,8 +493,45 @@ final class DefaultViewRows {
         if (budgetBytes <= 0 || columns == null || !columns.at().equals(at)) {
             return null;
         }
-        RowFilter rows = columns.filter(filter);
-        return rows == null ? null : columns.minuteCounts(rows);
+        Columns of = partOfDefault(filter) ? columns : spoofedOf(at);
+        RowFilter rows = of == null ? null : of.filter(filter);
+        return rows == null ? null : of.minuteCounts(rows);
+    }
+
+    /**
+     * The error hits of {@code filter}'s view of every verdict at {@code at}, counted as {@link ErrorCounts#counting}
+     * counts them, from the held rows (the default view's and its spoofed ones); or null when they cannot say them
+     * (another snapshot, none held, a view with error rows outside them), or would read more than {@code maxRows}
+     * rows to say them. Its counts by time hold the error hits (of every error status, as the store's) only: the
+     * caller adds the others.
+     */
+    ErrorCounts errorCounts(HitFilter filter, Snapshot at, long bucketMillis, long maxRows) {
+        Columns columns = held;
+        Columns spoofedRows = spoofedOf(at);
+        if (budgetBytes <= 0 || columns == null || !columns.at().equals(at) || spoofedRows == null) {
+            return null;
+        }
+        // the view's error rows of each verdict, and those of every error status (its counts by time)
+        HitFilter shownVerdicts = filter.withVerifications(java.util.EnumSet.of(Verification.verified, Verification.unverified));
+        HitFilter spoofedVerdict = filter.withVerifications(java.util.EnumSet.of(Verification.spoofed));
+        RowFilter shown = columns.filter(shownVerdicts);
+        RowFilter left = spoofedRows.filter(spoofedVerdict);
+        RowFilter shownAll = columns.filter(shownVerdicts.withStatuses(List.of(StatusRange.ERRORS)));
+        RowFilter leftAll = spoofedRows.filter(spoofedVerdict.withStatuses(List.of(StatusRange.ERRORS)));
+        if (shown == null || left == null || shownAll == null || leftAll == null
+                || columns.tallied(shownAll) + spoofedRows.tallied(leftAll) > maxRows) {
+            return null;
+        }
+        ErrorCounts counts = new ErrorCounts();
+        columns.tally(shownAll, shown.kinds(), counts, bucketMillis);
+        spoofedRows.tally(leftAll, left.kinds(), counts, bucketMillis);
+        return counts;
+    }
+
+    /** The spoofed error rows held of {@code at}, or null. */
+    private Columns spoofedOf(Snapshot at) {
+        Columns columns = spoofed;
+        return columns != null && columns.at().equals(at) ? columns : null;
     }
 
     /**
@@ -369,6 +561,7 @@ final class DefaultViewRows {
         }
         copying = at;
         held = null; // the older snapshot's copy goes before the new one is made: the bound holds for both
+        spoofed = null;
         try {
             copier.execute(() -> copy(at, counts));
         } catch (java.util.concurrent.RejectedExecutionException e) {
@@ -386,11 +579,15 @@ final class DefaultViewRows {
     private void copy(Snapshot at, MinuteCounts counts) {
         long started = System.nanoTime();
         Columns made = null;
+        Columns madeSpoofed = null;
         Copy copy = null;
         try {
-            copy = new Copy(at, (int) counts.total(), budgetBytes);
+            copy = new Copy(at, (int) counts.total(), budgetBytes, HELD_VERDICTS);
             store.forEach(HitFilter.ERRORS, at, counts, copy::add);
             made = copy.columns();
+            if (made != null) {
+                madeSpoofed = copySpoofed(at, budgetBytes - made.bytes());
+            }
         } catch (Abandoned e) {
             // past the bound, or the store and the counts disagree: the pages are read from the store
         } catch (RuntimeException e) {
@@ -401,6 +598,7 @@ final class DefaultViewRows {
                 copying = null;
                 restUntil = System.nanoTime() + REST_FACTOR * took;
                 if (made != null) {
+                    spoofed = madeSpoofed;
                     held = made;
                     lastCopyNanos = took;
                 } else if (copy != null && copy.tooBig) {
@@ -411,11 +609,30 @@ final class DefaultViewRows {
     }
 
 
+    /**
+     * The spoofed error rows of {@code at} (the default view's left out: some 0.1-1% of a log's error hits), in
+     * {@code budget} bytes, or null when they do not fit or the store fails: their views are then read from it.
+     */
+    private Columns copySpoofed(Snapshot at, long budget) {
+        try {
+            MinuteCounts counts = store.minuteCounts(SPOOFED, at);
+            if (counts.total() * ROW_BYTES > budget || counts.total() > Integer.MAX_VALUE - 8) {
+                return null;
+            }
+            Copy copy = new Copy(at, (int) counts.total(), budget, SPOOFED_VERDICT);
+            store.forEach(SPOOFED, at, counts, copy::add);
+            return copy.columns();
+        } catch (RuntimeException e) {
+            return null; // Abandoned (past the bound, or disagreeing with its counts), or the store failed
+        }
+    }
+
     /** A copy being made, row after row in the view's order. */
     private static final class Copy {
         private final Snapshot at;
         private final int size;
         private final long budget;
+        private final Set<String> verdicts;
         private final PackedLongs.Builder ids;
         private final PackedLongs.Builder times;
         private final PackedLongs.Builder urls;
@@ -435,10 +652,11 @@ final class DefaultViewRows {
         private long bytes;
         boolean tooBig;
 
-        Copy(Snapshot at, int size, long budget) {
+        Copy(Snapshot at, int size, long budget, Set<String> verdicts) {
             this.at = at;
             this.size = size;
             this.budget = budget;
+            this.verdicts = verdicts;
             this.ids = new PackedLongs.Builder(size);
             this.times = new PackedLongs.Builder(size);
             this.urls = new PackedLongs.Builder(size);
@@ -610,7 +828,7 @@ final class DefaultViewRows {
                 held += length(ip);
             }
             return new Columns(at, size, idColumn, timeColumn, urlColumn, ipColumn, kindColumn, durationColumn, dictionary,
-                    ipTexts.toArray(String[]::new), kindTable.toArray(Kind[]::new), Arrays.copyOf(odd, oddSize), urlRows, urlStarts, held);
+                    ipTexts.toArray(String[]::new), kindTable.toArray(Kind[]::new), Arrays.copyOf(odd, oddSize), urlRows, urlStarts, held, verdicts);
         }
     }
 
@@ -623,7 +841,8 @@ final class DefaultViewRows {
     /** The bytes the copy takes (0 when none is held), for metrics. */
     long bytes() {
         Columns columns = held;
-        return columns == null ? 0 : columns.bytes();
+        Columns spoofedRows = spoofed;
+        return (columns == null ? 0 : columns.bytes()) + (spoofedRows == null || columns == null ? 0 : spoofedRows.bytes());
     }
 
     /** How long the last copy took to make, in nanoseconds (0 before the first), for metrics. */

@@ -122,10 +122,34 @@ public abstract class DefaultViewRowsContract {
             "url=/stad/straat-1", "url=/stad/straat-12", "url=/stad/", "url=/", "url=/nope", "url=/stad/straat-5%3Fq%3D%C3%A9",
             "from=2026-10-02&to=2026-10-03", "from=2026-10-02T10:15&to=2026-10-02T18:40", "from=2026-10-05T23:59",
             "status=404&bot=crawler_search&verification=verified&url=/stad/straat-1&from=2026-10-02T06:00&to=2026-10-04T12:30",
-            "crawler=Googlebot+Smartphone&status=4xx&host=example.org&url=/stad/straat-2", "status=5xx&verification=unverified&from=2026-10-03");
+            "crawler=Googlebot+Smartphone&status=4xx&host=example.org&url=/stad/straat-2", "status=5xx&verification=unverified&from=2026-10-03",
+            // the spoofed error rows, held beside the default view's
+            "verification=spoofed", "verification=spoofed&status=404", "verification=spoofed&bot=crawler_ai", "verification=spoofed&crawler=Bingbot",
+            "verification=spoofed&url=/stad/straat-1&from=2026-10-02T06:00&to=2026-10-04T12:30", "verification=spoofed&host=example.org&status=5xx",
+            "verification=spoofed&crawler=GPTBot&bot=crawler_ai&url=/stad/");
+    /** Views whose summary the held rows count (with the store's count of their other hits by time). */
+    private static final List<String> SUMMARY_VIEWS = List.of("", "status=404", "status=5xx", "status=301", "bot=crawler_ai", "verification=verified",
+            "verification=spoofed", "host=example.org", "url=/stad/straat-1", "url=/stad/", "url=/nope", "from=2026-10-02T10:15&to=2026-10-02T18:40",
+            "status=404&bot=crawler_search&verification=verified&url=/stad/straat-1&from=2026-10-02T06:00&to=2026-10-04T12:30",
+            "status=5xx&verification=unverified&from=2026-10-03", "verification=spoofed&url=/stad/straat-2&status=4xx",
+            "crawler=GPTBot&bot=crawler_ai&from=2026-10-02");
+
+    /** A query string's parameters. */
+    private static Map<String, List<String>> query(String view) {
+        Map<String, List<String>> query = new java.util.LinkedHashMap<>();
+        for (String pair : view.split("&")) {
+            if (!pair.isEmpty()) {
+                String[] parts = pair.split("=", 2);
+                query.computeIfAbsent(parts[0], k -> new ArrayList<>())
+                        .add(java.net.URLDecoder.decode(parts[1], java.nio.charset.StandardCharsets.UTF_8));
+            }
+        }
+        return query;
+    }
+
     /** Views with rows outside the default view's: read from the store, as before. */
-    private static final List<String> STORE_VIEWS = List.of("verification=spoofed", "bot=all", "bot=all&status=404&url=/stad/straat-1",
-            "verification=spoofed&verification=verified&url=/stad/");
+    private static final List<String> STORE_VIEWS = List.of("bot=all", "bot=all&status=404&url=/stad/straat-1",
+            "verification=spoofed&verification=verified&url=/stad/", "verification=spoofed&bot=all&status=404", "verification=spoofed&bot=all");
 
     @ParameterizedTest(name = "in order: {0}")
     @ValueSource(booleans = {true, false})
@@ -160,13 +184,30 @@ public abstract class DefaultViewRowsContract {
                 for (String view : STORE_VIEWS) {
                     sameFilteredPages(held, read, view);
                 }
+                // the summary above a page (every verdict's error hits, and the other hits by time) from the held rows:
+                // the store's figures, and no count of the store's error hits
+                long crawlerReads = reads.getOrDefault("countByCrawler", new AtomicLong()).get();
+                long durationReads = reads.getOrDefault("countByDuration", new AtomicLong()).get();
+                for (String view : SUMMARY_VIEWS) {
+                    ReportRequest request = memory.request(query(view));
+                    dev.crawlerrors.report.Overview fromMemory = memory.summary(request, memory.page(request)).orElseThrow();
+                    dev.crawlerrors.report.Overview fromStore = plain.overview(plain.request(query(view)));
+                    assertThat(fromMemory).as("summary of " + view).isEqualTo(fromStore);
+                }
+                assertThat(reads.getOrDefault("countByCrawler", new AtomicLong()).get()).as("error hits by crawler counted by the store")
+                        .isEqualTo(crawlerReads);
+                assertThat(reads.getOrDefault("countByDuration", new AtomicLong()).get()).as("durations counted by the store")
+                        .isEqualTo(durationReads);
                 // counts the cubes cannot sum (times of part of a minute, URL prefixes past their heads) from the held rows
                 long start = Instant.parse("2026-10-02T10:15:30.250Z").toEpochMilli();
                 for (HitFilter filter : List.of(
                         new HitFilter(List.of(), Set.of(), Set.of(), Instant.ofEpochMilli(start), Instant.ofEpochMilli(start + 7_777_777), null, null),
                         new HitFilter(List.of(new StatusRange(404, 404)), Set.of(BotType.crawler_search), Set.of(), null,
                                 Instant.ofEpochMilli(start + 1), "/stad/straat-1", "example.org"),
-                        new HitFilter(List.of(), Set.of(), Set.of(Verification.unverified), null, null, "/stad/straat-", null, Set.of("GPTBot")))) {
+                        new HitFilter(List.of(), Set.of(), Set.of(Verification.unverified), null, null, "/stad/straat-", null, Set.of("GPTBot")),
+                        new HitFilter(List.of(), Set.of(), Set.of(Verification.spoofed), Instant.ofEpochMilli(start), null, "/stad/straat-1", null),
+                        new HitFilter(List.of(new StatusRange(400, 599)), Set.of(BotType.crawler_search), Set.of(Verification.spoofed), null,
+                                Instant.ofEpochMilli(start + 86_400_000L), null, "example.org"))) {
                     MinuteCounts fromMemory = memory.index().counts(filter, at);
                     MinuteCounts fromStore = store.reader().minuteCounts(filter, at);
                     assertThat(fromMemory.total()).as(filter.toString()).isEqualTo(fromStore.total()).isPositive();
@@ -175,6 +216,32 @@ public abstract class DefaultViewRowsContract {
                         assertThat(fromMemory.locate(skip, 100)).as(filter + " at " + skip).isEqualTo(fromStore.locate(skip, 100));
                     }
                 }
+            } finally {
+                memory.close();
+                plain.close();
+            }
+        }
+    }
+
+    @org.junit.jupiter.api.Test
+    void aSummaryOfAStoreOfErrorHitsOnlyIsCountedWithoutTheStore() throws Exception {
+        try (HitStore store = open("heldsummaryerrors")) {
+            store.writer().append(hits(new SplittableRandom(77), 12_000, 0).stream().filter(hit -> hit.hit().status() >= 300).toList());
+            store.writer().flush();
+            Map<String, AtomicLong> reads = new ConcurrentHashMap<>();
+            CrawlErrorReport memory = new CrawlErrorReport(counting(store.reader(), reads), ReportConfig.in(ZoneId.of("Europe/Brussels")));
+            memory.startCounting();
+            CrawlErrorReport plain = new CrawlErrorReport(store.reader(),
+                    ReportConfig.in(ZoneId.of("Europe/Brussels")).withIndexBytes(0).withRowsBytes(0));
+            try (ReportServer held = ReportServer.start(memory, store.health(), ServerConfig.on("127.0.0.1", 0))) {
+                awaitCopy(held, memory, store.reader().snapshot());
+                long timeReads = reads.getOrDefault("countByTime", new AtomicLong()).get();
+                for (String view : SUMMARY_VIEWS) {
+                    ReportRequest request = memory.request(query(view));
+                    dev.crawlerrors.report.Overview fromMemory = memory.summary(request, memory.page(request)).orElseThrow();
+                    assertThat(fromMemory).as("summary of " + view).isEqualTo(plain.overview(plain.request(query(view))));
+                }
+                assertThat(reads.getOrDefault("countByTime", new AtomicLong()).get()).as("hits by time counted by the store").isEqualTo(timeReads);
             } finally {
                 memory.close();
                 plain.close();
