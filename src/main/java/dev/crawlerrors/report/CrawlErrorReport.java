@@ -54,6 +54,8 @@ public final class CrawlErrorReport {
     private final DefaultViewRows defaultRows;
     private final KeptCounts<ErrorCounts> counts;
     private final KeptCounts<UrlShapes> shapes;
+    /** The version of the sitemaps the kept counts of views by sitemap were last asked under ({@link #forgetCountsOfOlderSitemaps}). */
+    private final java.util.concurrent.atomic.AtomicReference<String> countedUnderSitemaps = new java.util.concurrent.atomic.AtomicReference<>();
 
     /**
      * The report over {@code store}, read and shown as {@code config} says; its read model (the
@@ -76,7 +78,7 @@ public final class CrawlErrorReport {
         this.uncountedFrom = config.uncountedFrom();
         this.newestRows = new NewestRows(store);
         this.pageRows = new KeptPageRows(store, config.indexBytes());
-        this.defaultRows = new DefaultViewRows(store, store.defaultRowsHeld() ? config.rowsBytes() : 0, cube.counter());
+        this.defaultRows = new DefaultViewRows(store, store.defaultRowsHeld() ? config.rowsBytes() : 0, cube.counter(), index::sitemapsVersion);
         this.index.countHeld(this::heldCounts);
         this.counts = new KeptCounts<>(store, ErrorCounts.counting(store, bucketMillis(config.zone())), KEPT_FILTERS, "report-counts");
         this.shapes = new KeptCounts<>(store, new KeptCounts.Counting<>() {
@@ -287,6 +289,11 @@ public final class CrawlErrorReport {
         return defaultRows.heldAt();
     }
 
+    /** The version of the sitemaps under which the held rows say which of them a sitemap lists, or null; for tests. */
+    public String defaultRowsListedUnder() {
+        return defaultRows.listedVersion();
+    }
+
     /** The read model, for metrics. */
     public ViewIndex index() {
         return index;
@@ -373,11 +380,29 @@ public final class CrawlErrorReport {
     private Optional<Overview> overview(ReportRequest request, Duration wait) {
         Snapshot at = snapshot(request, store.snapshot());
         HitFilter filter = filter(request, at);
+        forgetCountsOfOlderSitemaps(filter);
         OverviewReading reading = new OverviewReading(filter, zone);
         // read under the counts' lock (new hits are added to them in place), and kept until they change
         List<Object> view = List.of(filter.effectiveVerifications(), String.valueOf(request.interval()));
         return counts.read(ErrorCounts.key(filter), at, wait, view, kept -> reading.read(kept, request.interval()))
                 .map(counted -> counted.value().counted(counted.at().token(), counted.recounting()));
+    }
+
+    /**
+     * Drops the kept counts of views that ask whether a sitemap lists their hits when the sitemaps were read
+     * again since they were counted ({@link #sitemapsVersion}): a read makes no new snapshot, so the kept counts
+     * of those views would say what the sitemaps listed before.
+     */
+    private void forgetCountsOfOlderSitemaps(HitFilter filter) {
+        if (filter.inSitemap() == null) {
+            return;
+        }
+        String version = sitemapsVersion();
+        String before = countedUnderSitemaps.getAndSet(version);
+        if (before != null && !before.equals(version)) {
+            counts.forget(kept -> kept.inSitemap() != null);
+            shapes.forget(kept -> kept.inSitemap() != null);
+        }
     }
 
     /**
@@ -402,6 +427,7 @@ public final class CrawlErrorReport {
     }
 
     private KeptCounts.Counted<PatternReport> patterns(HitFilter filter, Snapshot at) {
+        forgetCountsOfOlderSitemaps(filter);
         return shapes.read(filter, at, ANALYSIS_WAIT, "report", found -> found.report(zone, names))
                 .orElseThrow(() -> new StillCountingException("The URL patterns"));
     }

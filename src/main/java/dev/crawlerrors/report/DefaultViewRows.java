@@ -4,6 +4,7 @@ import dev.crawlerrors.crawler.BotType;
 import dev.crawlerrors.crawler.Verification;
 import dev.crawlerrors.store.DurationBuckets;
 import dev.crawlerrors.store.HitFilter;
+import dev.crawlerrors.sitemap.SitemapUrl;
 import dev.crawlerrors.store.HitReader;
 import dev.crawlerrors.store.MinuteCounts;
 import dev.crawlerrors.store.Snapshot;
@@ -16,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
+import java.util.function.Supplier;
 
 /**
  * Every row of the default view ({@link HitFilter#ERRORS}) at one snapshot, held in memory as
@@ -28,7 +30,7 @@ import java.util.concurrent.ExecutorService;
  * row. The default view's spoofed error rows ({@link #SPOOFED}, left out of it: a small part of a log's
  * error hits) are copied after them, into what the bound leaves, and answer the views of spoofed hits
  * alike. Any other snapshot, a view with rows outside those (other statuses, hidden bot types, spoofed
- * hits beside others, URL shapes, sitemaps), a copy past its bound in bytes, or one not made yet, is
+ * hits beside others, URL shapes), a copy past its bound in bytes, or one not made yet, is
  * read from the store as before ({@code null} from {@link #page}). It sits above {@link HitReader}:
  * every engine's pages come from it alike.
  *
@@ -117,10 +119,20 @@ final class DefaultViewRows {
             return lo;
         }
 
-        /** {@code filter}'s conditions on these rows, or null when some of its rows may not be among them. */
-        RowFilter filter(HitFilter filter) {
+        /**
+         * {@code filter}'s conditions on these rows, or null when some of its rows may not be among them, or it
+         * asks whether a sitemap lists them and {@code listed} does not say it of these rows.
+         */
+        RowFilter filter(HitFilter filter, Listed listed) {
             if (!partOf(filter, verdicts)) {
                 return null;
+            }
+            long[] bits = null;
+            if (filter.inSitemap() != null) {
+                if (listed == null || listed.of() != this || listed.bits() == null) {
+                    return null;
+                }
+                bits = listed.bits();
             }
             int urlFrom = 0;
             int urlTo = Integer.MAX_VALUE;
@@ -141,7 +153,8 @@ final class DefaultViewRows {
             }
             long from = filter.from() == null ? Long.MIN_VALUE : filter.from().toEpochMilli();
             long to = filter.to() == null ? Long.MAX_VALUE : filter.to().toEpochMilli();
-            return new RowFilter(matches, any && urlFrom < urlTo, from, to, urlFrom, urlTo, filter.urlPrefix() != null);
+            return new RowFilter(matches, any && urlFrom < urlTo, from, to, urlFrom, urlTo, filter.urlPrefix() != null, bits,
+                    Boolean.TRUE.equals(filter.inSitemap()));
         }
 
         /** The rows of {@code filter} whose times are in {@code [fromMillis, toMillis)}, after {@code skip}, at most {@code limit}. */
@@ -271,7 +284,7 @@ final class DefaultViewRows {
                     i = (int) urlRows.get(n);
                     millis = times.get(i);
                     kind = (int) kinds.get(i);
-                    if (millis < filter.from() || millis >= filter.to() || !filter.kinds()[kind]) {
+                    if (millis < filter.from() || millis >= filter.to() || !filter.kinds()[kind] || !filter.listedAs(i)) {
                         continue;
                     }
                 } else {
@@ -338,7 +351,7 @@ final class DefaultViewRows {
             for (int k = first; k < last; k++) {
                 int i = (int) urlRows.get(k);
                 long millis = times.get(i);
-                if (millis >= filter.from() && millis < filter.to() && filter.kinds()[(int) kinds.get(i)]) {
+                if (millis >= filter.from() && millis < filter.to() && filter.kinds()[(int) kinds.get(i)] && filter.listedAs(i)) {
                     sums[(int) (Math.floorDiv(millis, MINUTE_MILLIS) - oldest)]++;
                 }
             }
@@ -346,11 +359,20 @@ final class DefaultViewRows {
         }
     }
 
-    /** A filter's conditions on the held rows: the kinds it matches, its times, and the URL numbers its prefix starts. */
-    private record RowFilter(boolean[] kinds, boolean any, long from, long to, int urlFrom, int urlTo, boolean byUrl) {
+    /**
+     * A filter's conditions on the held rows: the kinds it matches, its times, the URL numbers its prefix starts,
+     * and whether a sitemap lists a row's URL ({@code listed}: a bit a row, null when the filter does not ask).
+     */
+    private record RowFilter(boolean[] kinds, boolean any, long from, long to, int urlFrom, int urlTo, boolean byUrl, long[] listed,
+            boolean inSitemap) {
+
+        /** Whether row {@code i} is listed by a sitemap as the filter asks (or it does not ask). */
+        boolean listedAs(int i) {
+            return listed == null || ((listed[i >>> 6] & (1L << i)) != 0) == inSitemap;
+        }
 
         boolean test(Columns columns, int i) {
-            if (!kinds[(int) columns.kinds().get(i)]) {
+            if (!kinds[(int) columns.kinds().get(i)] || !listedAs(i)) {
                 return false;
             }
             if (byUrl) {
@@ -364,7 +386,8 @@ final class DefaultViewRows {
     /**
      * Whether every row of {@code filter} is a row of the default view, so that the held rows answer it: its
      * statuses are errors, its verdicts not spoofed, its bot types shown by default (none asked and no crawler
-     * named: those the default view shows), and it has no URL shape and no sitemap condition.
+     * named: those the default view shows), and it has no URL shape. Whether a sitemap lists a row is said
+     * of the held rows apart ({@link Listed}), once per read of the sitemaps.
      */
     static boolean partOfDefault(HitFilter filter) {
         return partOf(filter, HELD_VERDICTS);
@@ -380,7 +403,7 @@ final class DefaultViewRows {
 
     /** Whether every row of {@code filter} is an error row, of a bot type shown by default, of one of {@code verdicts}. */
     private static boolean partOf(HitFilter filter, Set<String> verdicts) {
-        if (filter.urlPattern() != null || filter.inSitemap() != null) {
+        if (filter.urlPattern() != null) {
             return false;
         }
         for (StatusRange range : filter.effectiveStatuses()) {
@@ -418,10 +441,31 @@ final class DefaultViewRows {
         }
     }
 
+    /**
+     * Which rows of {@code of} a sitemap lists, a bit a row, as the sitemaps read at {@code version}
+     * ({@link SitemapVersion}) list them: {@code in_sitemap=} views of the held rows are answered with it.
+     * No bits when the held rows cannot say it (a row without a URL, bits past the bound): the store answers.
+     */
+    private record Listed(Columns of, String version, long[] bits) {
+    }
+
+    /** URLs asked of the sitemaps at once while rows are listed. */
+    private static final int LIST_URLS = 20_000;
+    /** How long after a listing that could not be made (sitemaps read meanwhile, the store failed) another is tried. */
+    private static final long LIST_RETRY_NANOS = 1_000_000_000L;
+
     private final HitReader store;
     private final long budgetBytes;
     private final ExecutorService copier;
+    /** The version of the sitemaps held now, as the report's pages are kept under it; null: none is said of the rows. */
+    private final Supplier<String> sitemapsVersion;
     private volatile Columns held;
+    /** Which of {@link #held}'s rows, and of {@link #spoofed}'s, a sitemap lists; or null. */
+    private volatile Listed listed;
+    private volatile Listed listedSpoofed;
+    /** Whether a listing is queued or being made, and when another may be tried; guarded by this. */
+    private boolean listing;
+    private long listAgainAt;
     /** The spoofed error rows of {@link #held}'s snapshot (set before it), or null. */
     private volatile Columns spoofed;
     /** The snapshot being copied, or null; guarded by this. */
@@ -442,9 +486,142 @@ final class DefaultViewRows {
      *                    and its peak memory by 150 MiB on a 3M-hit store; its owner stops it
      */
     DefaultViewRows(HitReader store, long budgetBytes, ExecutorService copier) {
+        this(store, budgetBytes, copier, () -> null);
+    }
+
+    /**
+     * @param sitemapsVersion the version of the sitemaps held now ({@link SitemapVersion#token}): the held rows
+     *                        answer {@code in_sitemap=} views once they are listed under the version the report's
+     *                        pages are kept under
+     */
+    DefaultViewRows(HitReader store, long budgetBytes, ExecutorService copier, Supplier<String> sitemapsVersion) {
         this.store = store;
         this.budgetBytes = budgetBytes;
         this.copier = copier;
+        this.sitemapsVersion = sitemapsVersion;
+    }
+
+    /**
+     * {@code filter}'s conditions on {@code of}'s rows ({@link Columns#filter}): for a view that asks whether a
+     * sitemap lists its rows, once {@code of}'s rows are listed under the sitemaps held now; until then null (the
+     * store answers), and the listing is queued.
+     */
+    private RowFilter rowsOf(Columns of, HitFilter filter) {
+        if (filter.inSitemap() == null) {
+            return of.filter(filter, null);
+        }
+        String version = sitemapsVersion.get();
+        if (version == null) {
+            return null;
+        }
+        Listed rows = of == spoofed ? listedSpoofed : listed;
+        if (rows != null && rows.of() == of && rows.version().equals(version)) {
+            return of.filter(filter, rows);
+        }
+        startListing(version);
+        return null;
+    }
+
+    /** Queues a listing of the held rows under the sitemaps held now, unless one is queued or the held rows are listed under {@code version}. */
+    private synchronized void startListing(String version) {
+        Listed rows = listed;
+        if (listing || closed || copier.isShutdown() || System.nanoTime() - listAgainAt < 0 || held == null
+                || (rows != null && rows.of() == held && rows.version().equals(version))) {
+            return;
+        }
+        listing = true;
+        try {
+            copier.execute(this::list);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            listing = false; // closed meanwhile
+        }
+    }
+
+    /**
+     * Lists the held rows (and the spoofed ones) under the sitemaps held now (the report's pages take it once their
+     * version, asked at most once a second, says the same); not when the sitemaps are read again meanwhile.
+     */
+    private void list() {
+        Listed made = null;
+        Listed madeSpoofed = null;
+        Columns columns = held;
+        Columns spoofedRows = spoofed;
+        try {
+            String version = SitemapVersion.of(store.sitemaps());
+            if (columns != null) {
+                made = listed(columns, version);
+                madeSpoofed = spoofedRows == null ? null : listed(spoofedRows, version);
+                if (!version.equals(SitemapVersion.of(store.sitemaps()))) {
+                    made = null; // read again meanwhile: listed again at once
+                    madeSpoofed = null;
+                }
+            }
+        } catch (RuntimeException e) {
+            made = null; // the store failed: the pages are read from it, which says so
+            madeSpoofed = null;
+        } finally {
+            synchronized (this) {
+                listing = false;
+                if (made != null && held == columns) {
+                    listedSpoofed = madeSpoofed;
+                    listed = made;
+                } else {
+                    listAgainAt = System.nanoTime() + LIST_RETRY_NANOS;
+                }
+            }
+        }
+    }
+
+    /**
+     * Which of {@code columns}' rows a sitemap lists, asked of the store's sitemaps URL by URL as a page's rows are
+     * ({@link dev.crawlerrors.store.SitemapStore#listed}: by host in any case and target, or by target where a row
+     * has no host); without bits when a row has no URL (the store's answer for it is its own) or they outgrow the bound.
+     */
+    private Listed listed(Columns columns, String version) {
+        long[] bits = new long[(columns.size() + 63) >>> 6];
+        int urls = columns.urlTexts().size();
+        if (columns.urlStarts().get(urls) != columns.size() || columns.bytes() + 8L * bits.length > budgetBytes) {
+            return new Listed(columns, version, null);
+        }
+        if (SitemapVersion.NONE.equals(version)) {
+            return new Listed(columns, version, bits);
+        }
+        Map<SitemapUrl, Boolean> asked = new HashMap<>();
+        for (int from = 0; from < urls; from += LIST_URLS) {
+            int to = Math.min(urls, from + LIST_URLS);
+            asked.clear();
+            for (int u = from; u < to; u++) {
+                String url = columns.urlTexts().text(u);
+                String last = null;
+                for (int k = (int) columns.urlStarts().get(u), end = (int) columns.urlStarts().get(u + 1); k < end; k++) {
+                    String host = hostOf(columns, (int) columns.urlRows().get(k));
+                    if (k == columns.urlStarts().get(u) || !host.equals(last)) {
+                        asked.putIfAbsent(new SitemapUrl(host, url), Boolean.FALSE);
+                        last = host;
+                    }
+                }
+            }
+            Set<SitemapUrl> found = store.sitemaps().listed(asked.keySet());
+            if (found.isEmpty()) {
+                continue;
+            }
+            for (int u = from; u < to; u++) {
+                String url = columns.urlTexts().text(u);
+                for (int k = (int) columns.urlStarts().get(u), end = (int) columns.urlStarts().get(u + 1); k < end; k++) {
+                    int i = (int) columns.urlRows().get(k);
+                    if (found.contains(new SitemapUrl(hostOf(columns, i), url))) {
+                        bits[i >>> 6] |= 1L << i;
+                    }
+                }
+            }
+        }
+        return new Listed(columns, version, bits);
+    }
+
+    /** Row {@code i}'s host as a sitemap's URL is matched to it ({@link ReportRow#sitemapKey}): empty for none. */
+    private static String hostOf(Columns columns, int i) {
+        String host = columns.kindTable()[(int) columns.kinds().get(i)].host();
+        return host == null ? "" : host;
     }
 
     /**
@@ -471,7 +648,7 @@ final class DefaultViewRows {
             }
             if (!plain) {
                 Columns of = partOfDefault(filter) ? columns : spoofedOf(at);
-                RowFilter rows = of == null ? null : of.filter(filter);
+                RowFilter rows = of == null ? null : rowsOf(of, filter);
                 if (rows != null) {
                     MinuteCounts.Range range = counts.locate(Paging.offset(page), Paging.PAGE_SIZE);
                     return range == null ? List.of() : of.rows(rows, range.fromMillis(), range.toMillis(), range.skip(), Paging.PAGE_SIZE);
@@ -494,7 +671,7 @@ final class DefaultViewRows {
             return null;
         }
         Columns of = partOfDefault(filter) ? columns : spoofedOf(at);
-        RowFilter rows = of == null ? null : of.filter(filter);
+        RowFilter rows = of == null ? null : rowsOf(of, filter);
         return rows == null ? null : of.minuteCounts(rows);
     }
 
@@ -514,10 +691,10 @@ final class DefaultViewRows {
         // the view's error rows of each verdict, and those of every error status (its counts by time)
         HitFilter shownVerdicts = filter.withVerifications(java.util.EnumSet.of(Verification.verified, Verification.unverified));
         HitFilter spoofedVerdict = filter.withVerifications(java.util.EnumSet.of(Verification.spoofed));
-        RowFilter shown = columns.filter(shownVerdicts);
-        RowFilter left = spoofedRows.filter(spoofedVerdict);
-        RowFilter shownAll = columns.filter(shownVerdicts.withStatuses(List.of(StatusRange.ERRORS)));
-        RowFilter leftAll = spoofedRows.filter(spoofedVerdict.withStatuses(List.of(StatusRange.ERRORS)));
+        RowFilter shown = rowsOf(columns, shownVerdicts);
+        RowFilter left = rowsOf(spoofedRows, spoofedVerdict);
+        RowFilter shownAll = rowsOf(columns, shownVerdicts.withStatuses(List.of(StatusRange.ERRORS)));
+        RowFilter leftAll = rowsOf(spoofedRows, spoofedVerdict.withStatuses(List.of(StatusRange.ERRORS)));
         if (shown == null || left == null || shownAll == null || leftAll == null
                 || columns.tallied(shownAll) + spoofedRows.tallied(leftAll) > maxRows) {
             return null;
@@ -562,6 +739,8 @@ final class DefaultViewRows {
         copying = at;
         held = null; // the older snapshot's copy goes before the new one is made: the bound holds for both
         spoofed = null;
+        listed = null;
+        listedSpoofed = null;
         try {
             copier.execute(() -> copy(at, counts));
         } catch (java.util.concurrent.RejectedExecutionException e) {
@@ -601,6 +780,10 @@ final class DefaultViewRows {
                     spoofed = madeSpoofed;
                     held = made;
                     lastCopyNanos = took;
+                    String version = sitemapsVersion.get();
+                    if (version != null && !SitemapVersion.NONE.equals(version)) {
+                        startListing(version); // in_sitemap= views of the new rows, ready before they are asked
+                    }
                 } else if (copy != null && copy.tooBig) {
                     tooManyRows = counts.total();
                 }
@@ -842,7 +1025,20 @@ final class DefaultViewRows {
     long bytes() {
         Columns columns = held;
         Columns spoofedRows = spoofed;
-        return (columns == null ? 0 : columns.bytes()) + (spoofedRows == null || columns == null ? 0 : spoofedRows.bytes());
+        Listed rows = listed;
+        Listed spoofedListed = listedSpoofed;
+        return (columns == null ? 0 : columns.bytes()) + (spoofedRows == null || columns == null ? 0 : spoofedRows.bytes())
+                + bitsBytes(rows) + bitsBytes(spoofedListed);
+    }
+
+    private static long bitsBytes(Listed listed) {
+        return listed == null || listed.bits() == null ? 0 : 8L * listed.bits().length;
+    }
+
+    /** The version of the sitemaps the held rows are listed under ({@link SitemapVersion}), or null, for tests. */
+    String listedVersion() {
+        Listed rows = listed;
+        return rows == null || rows.of() != held ? null : rows.version();
     }
 
     /** How long the last copy took to make, in nanoseconds (0 before the first), for metrics. */

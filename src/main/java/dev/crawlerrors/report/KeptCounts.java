@@ -135,6 +135,16 @@ final class KeptCounts<S> {
         }
     }
 
+    /**
+     * Drops the counts of the filters {@code which} says: counted again when next asked. For what a snapshot
+     * does not say, such as which URLs a sitemap lists (a sitemap read again makes no new snapshot).
+     */
+    void forget(java.util.function.Predicate<HitFilter> which) {
+        synchronized (entries) {
+            entries.keySet().removeIf(which);
+        }
+    }
+
     /** Stops counting: the count that is running is interrupted (its store read cancelled) and waited for (a store must not close under it); later reads fail. */
     void close() {
         for (Runnable waiting : counter.shutdownNow()) {

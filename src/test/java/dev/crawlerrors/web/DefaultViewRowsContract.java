@@ -249,6 +249,63 @@ public abstract class DefaultViewRowsContract {
         }
     }
 
+    /** Views that ask whether a sitemap lists their rows, alone and with the held views' other conditions. */
+    private static final List<String> SITEMAP_VIEWS = List.of("in_sitemap=yes", "in_sitemap=no", "in_sitemap=yes&status=404",
+            "in_sitemap=no&status=5xx&bot=crawler_ai", "in_sitemap=yes&url=/stad/straat-1", "in_sitemap=yes&verification=spoofed",
+            "in_sitemap=no&verification=unverified&crawler=GPTBot&url=/stad/");
+
+    @org.junit.jupiter.api.Test
+    void inSitemapViewsFromTheHeldRowsAreTheStoresViewsAsTheSitemapIsReadAgain() throws Exception {
+        try (HitStore store = open("heldsitemap")) {
+            store.writer().append(hits(new SplittableRandom(515), 12_000, 0));
+            store.writer().flush();
+            Map<String, AtomicLong> reads = new ConcurrentHashMap<>();
+            CrawlErrorReport memory = new CrawlErrorReport(counting(store.reader(), reads), ReportConfig.in(ZoneId.of("Europe/Brussels")));
+            memory.startCounting();
+            CrawlErrorReport plain = new CrawlErrorReport(store.reader(),
+                    ReportConfig.in(ZoneId.of("Europe/Brussels")).withIndexBytes(0).withRowsBytes(0));
+            try (ReportServer held = ReportServer.start(memory, store.health(), ServerConfig.on("127.0.0.1", 0));
+                    ReportServer read = ReportServer.start(plain, store.health(), ServerConfig.on("127.0.0.1", 0))) {
+                awaitCopy(held, memory, store.reader().snapshot());
+                for (int every : new int[] {3, 7}) {
+                    // every third (then seventh) street of example.org, whose hits without a host match by target alone;
+                    // one of another host only, which no hit of example.org matches
+                    List<dev.crawlerrors.sitemap.SitemapUrl> urls = new ArrayList<>();
+                    for (int n = 0; n < 12_000; n += every) {
+                        urls.add(new dev.crawlerrors.sitemap.SitemapUrl("example.org", "/stad/straat-" + n));
+                    }
+                    urls.add(new dev.crawlerrors.sitemap.SitemapUrl("other.example", "/stad/straat-1"));
+                    String before = memory.sitemapsVersion();
+                    store.sitemaps().replace("https://example.org/sitemap.xml", Instant.parse("2026-10-06T00:00:00Z").plusSeconds(every), urls);
+                    awaitListed(held, memory, before);
+                    long rowReads = reads.getOrDefault("rows", new AtomicLong()).get();
+                    for (String view : SITEMAP_VIEWS) {
+                        sameFilteredPages(held, read, view);
+                        assertThat(reads.getOrDefault("rows", new AtomicLong()).get()).as("pages of " + view + " read from the store")
+                                .isEqualTo(rowReads);
+                        ReportRequest request = memory.request(query(view));
+                        assertThat(memory.summary(request, memory.page(request)).orElseThrow()).as("summary of " + view)
+                                .isEqualTo(plain.overview(plain.request(query(view))));
+                    }
+                }
+            } finally {
+                memory.close();
+                plain.close();
+            }
+        }
+    }
+
+    /** Asks an in_sitemap= page until the held rows are listed under a version of the sitemaps other than {@code before}. */
+    private static void awaitListed(ReportServer server, CrawlErrorReport report, String before) throws Exception {
+        long until = System.nanoTime() + COPY_WAIT.toNanos();
+        for (int asked = 0; report.defaultRowsListedUnder() == null || report.defaultRowsListedUnder().equals(before)
+                || !report.defaultRowsListedUnder().equals(report.sitemapsVersion()); asked++) {
+            assertThat(System.nanoTime() - until).as("the held rows listed within " + COPY_WAIT).isNegative();
+            assertThat(get(server, "/api/crawl-errors?in_sitemap=yes&page=" + (1 + asked % 5)).statusCode()).isEqualTo(200);
+            Thread.sleep(50);
+        }
+    }
+
     /** URLs whose bytes sort apart from their chars, long ones, and prefixes of them cut anywhere. */
     private static final List<String> TRICKY_URLS = List.of("/", "/a", "/a/", "/a/b", "/ab", "/a\u00e9", "/a\u00e9/x", "/a\uffff", "/a\ud83d\ude00",
             "/a\ud83d\ude00/b", "/a\u20ac", "/" + "x".repeat(3_000), "/" + "x".repeat(3_000) + "/y", "/" + "\u00e9".repeat(700) + "?q=1", "/a?b=c",
