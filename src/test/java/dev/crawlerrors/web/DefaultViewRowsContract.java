@@ -165,10 +165,8 @@ public abstract class DefaultViewRowsContract {
             }
             Map<String, AtomicLong> reads = new ConcurrentHashMap<>();
             HitReader counted = counting(store.reader(), reads);
-            CrawlErrorReport memory = new CrawlErrorReport(counted, ReportConfig.in(ZoneId.of("Europe/Brussels")));
-            memory.startCounting();
-            CrawlErrorReport plain = new CrawlErrorReport(store.reader(),
-                    ReportConfig.in(ZoneId.of("Europe/Brussels")).withIndexBytes(0).withRowsBytes(0));
+            CrawlErrorReport memory = holding(counted);
+            CrawlErrorReport plain = readingTheStore(store.reader());
             try (ReportServer held = ReportServer.start(memory, store.health(), ServerConfig.on("127.0.0.1", 0));
                     ReportServer read = ReportServer.start(plain, store.health(), ServerConfig.on("127.0.0.1", 0))) {
                 Snapshot at = store.reader().snapshot();
@@ -229,10 +227,8 @@ public abstract class DefaultViewRowsContract {
             store.writer().append(hits(new SplittableRandom(77), 12_000, 0).stream().filter(hit -> hit.hit().status() >= 300).toList());
             store.writer().flush();
             Map<String, AtomicLong> reads = new ConcurrentHashMap<>();
-            CrawlErrorReport memory = new CrawlErrorReport(counting(store.reader(), reads), ReportConfig.in(ZoneId.of("Europe/Brussels")));
-            memory.startCounting();
-            CrawlErrorReport plain = new CrawlErrorReport(store.reader(),
-                    ReportConfig.in(ZoneId.of("Europe/Brussels")).withIndexBytes(0).withRowsBytes(0));
+            CrawlErrorReport memory = holding(counting(store.reader(), reads));
+            CrawlErrorReport plain = readingTheStore(store.reader());
             try (ReportServer held = ReportServer.start(memory, store.health(), ServerConfig.on("127.0.0.1", 0))) {
                 awaitCopy(held, memory, store.reader().snapshot());
                 long timeReads = reads.getOrDefault("countByTime", new AtomicLong()).get();
@@ -260,10 +256,8 @@ public abstract class DefaultViewRowsContract {
             store.writer().append(hits(new SplittableRandom(515), 12_000, 0));
             store.writer().flush();
             Map<String, AtomicLong> reads = new ConcurrentHashMap<>();
-            CrawlErrorReport memory = new CrawlErrorReport(counting(store.reader(), reads), ReportConfig.in(ZoneId.of("Europe/Brussels")));
-            memory.startCounting();
-            CrawlErrorReport plain = new CrawlErrorReport(store.reader(),
-                    ReportConfig.in(ZoneId.of("Europe/Brussels")).withIndexBytes(0).withRowsBytes(0));
+            CrawlErrorReport memory = holding(counting(store.reader(), reads));
+            CrawlErrorReport plain = readingTheStore(store.reader());
             try (ReportServer held = ReportServer.start(memory, store.health(), ServerConfig.on("127.0.0.1", 0));
                     ReportServer read = ReportServer.start(plain, store.health(), ServerConfig.on("127.0.0.1", 0))) {
                 awaitCopy(held, memory, store.reader().snapshot());
@@ -371,6 +365,18 @@ public abstract class DefaultViewRowsContract {
             assertThat(fromMemory.statusCode()).as(path).isEqualTo(fromStore.statusCode());
             assertThat(fromMemory.body()).as(path).isEqualTo(fromStore.body());
         }
+    }
+
+    /** A report over {@code reader} in Brussels' time that holds the default view's rows, counting started. */
+    private static CrawlErrorReport holding(HitReader reader) {
+        CrawlErrorReport report = new CrawlErrorReport(reader, ReportConfig.in(ZoneId.of("Europe/Brussels")));
+        report.startCounting();
+        return report;
+    }
+
+    /** A report over {@code reader} in Brussels' time that keeps nothing: every page and count read from the store. */
+    private static CrawlErrorReport readingTheStore(HitReader reader) {
+        return new CrawlErrorReport(reader, ReportConfig.in(ZoneId.of("Europe/Brussels")).withIndexBytes(0).withRowsBytes(0));
     }
 
     /** {@code reader}, counting its calls by method name into {@code calls}. */
