@@ -281,10 +281,33 @@ public abstract class DefaultViewRowsContract {
                         assertThat(memory.summary(request, memory.page(request)).orElseThrow()).as("summary of " + view)
                                 .isEqualTo(plain.overview(plain.request(query(view))));
                     }
+                    // the patterns kept of the views by sitemap say the sitemap read now, as a report that kept none finds them
+                    CrawlErrorReport fresh = readingTheStore(store.reader());
+                    try {
+                        for (String view : List.of("in_sitemap=yes", "in_sitemap=no&status=404")) {
+                            assertThat(patterns(memory, view)).as("patterns of " + view + " after a read of every " + every)
+                                    .isEqualTo(patterns(fresh, view));
+                        }
+                    } finally {
+                        fresh.close();
+                    }
                 }
             } finally {
                 memory.close();
                 plain.close();
+            }
+        }
+    }
+
+    /** {@code view}'s URL patterns as {@code report} gives them, asked again while they are being counted. */
+    private static dev.crawlerrors.report.pattern.PatternReport patterns(CrawlErrorReport report, String view) throws Exception {
+        long until = System.nanoTime() + COPY_WAIT.toNanos();
+        while (true) {
+            try {
+                return report.patterns(report.request(query(view)));
+            } catch (dev.crawlerrors.report.StillCountingException e) {
+                assertThat(System.nanoTime() - until).as("the patterns of " + view + " counted within " + COPY_WAIT).isNegative();
+                Thread.sleep(50);
             }
         }
     }
