@@ -154,6 +154,96 @@ class SignatureSettlerTest {
     }
 
     @Test
+    void aSchemaNineStoresSignedRequestsKeptWholeSettleAsTheyWouldHaveOnDuckDb() throws Exception {
+        Path file = dir.resolve("hits.duckdb");
+        schemaNineRequestsSettle(() -> DuckDbHitStore.open(file), whole -> {
+            try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:duckdb:" + file); java.sql.Statement st = c.createStatement()) {
+                // as version 9 kept them: each request whole, no forms
+                st.execute("DELETE FROM signature_pending");
+                st.execute("ALTER TABLE signature_pending DROP COLUMN form_id");
+                st.execute("DROP TABLE signature_forms");
+                st.execute("UPDATE store_meta SET value = '9' WHERE key = 'schema_version'");
+                try (java.sql.PreparedStatement insert = c.prepareStatement("INSERT INTO signature_pending VALUES (?, ?, ?, '', '', NULL, '', '', ?, now(), ?)")) {
+                    for (StoredSignature w : whole) {
+                        insert.setString(1, w.id());
+                        insert.setString(2, w.ip());
+                        insert.setString(3, w.claimCrawler());
+                        insert.setLong(4, w.requestMillis());
+                        insert.setString(5, w.request());
+                        insert.executeUpdate();
+                    }
+                }
+            } catch (java.sql.SQLException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+    }
+
+    @Test
+    void aSchemaNineStoresSignedRequestsKeptWholeSettleAsTheyWouldHaveOnClickHouse() throws Exception {
+        ClickHouseTestCluster cluster = ClickHouseTestCluster.twoShards();
+        String db = ClickHouseTestCluster.database("signed_schema9");
+        schemaNineRequestsSettle(() -> ClickHouseHitStore.open(cluster.location(db), ClickHouseSettings.IMPORT), whole -> {
+            // as version 9 kept them: each request whole, no forms
+            cluster.query(1, "TRUNCATE TABLE " + db + ".signature_pending");
+            cluster.query(1, "ALTER TABLE " + db + ".signature_pending DROP COLUMN form_id");
+            cluster.query(1, "DROP TABLE " + db + ".signature_forms");
+            cluster.query(1, "DROP TABLE " + db + ".schema_version");
+            cluster.query(1, "CREATE TABLE " + db + ".schema_version (version UInt32, applied DateTime DEFAULT now()) ENGINE = MergeTree"
+                    + " ORDER BY version");
+            cluster.query(1, "INSERT INTO " + db + ".schema_version (version) VALUES (9)");
+            for (StoredSignature w : whole) {
+                cluster.query(1, "INSERT INTO " + db + ".signature_pending (id, ip, claim_crawler, origin, keyid, alg, base, signature, request_ms,"
+                        + " request) VALUES (" + literal(w.id()) + ", " + literal(w.ip()) + ", " + literal(w.claimCrawler()) + ", '', '', NULL, '', '', "
+                        + w.requestMillis() + ", " + literal(w.request()) + ")");
+            }
+        });
+    }
+
+    private static String literal(String text) {
+        return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'";
+    }
+
+    /**
+     * A store of schema 9 kept each signed request whole; opened by this version (10, which keeps a
+     * signer's form once), those requests still wait and settle with the verdicts they would have had.
+     */
+    private void schemaNineRequestsSettle(java.util.concurrent.Callable<HitStore> open,
+            java.util.function.Consumer<List<StoredSignature>> asSchemaNine) throws Exception {
+        Instant at = now.minusSeconds(600);
+        List<StoredSignature> whole = new ArrayList<>();
+        try (HitStore store = open.call()) {
+            importLog(store, List.of(
+                    signedLine("203.0.113.7", "/antwerp/meir", "/antwerp/meir", at),
+                    signedLine("203.0.113.7", "/admin", "/antwerp/meir", at.plusSeconds(1)),
+                    signedLine("198.51.100.4", "/ghent/kouter", "/ghent/kouter", at.plusSeconds(2))), SignatureSettler.CAPACITY, 0);
+            for (StoredSignature kept : store.signatures().pending(10)) {
+                assertThat(kept.form()).as("this version keeps its signer's form apart").isNotNull();
+                whole.add(new StoredSignature(kept.id(), kept.ip(), kept.claimCrawler(), "", "", null, "", "", kept.requestMillis(),
+                        dev.crawlerrors.crawler.signature.LoggedSignature.decoded(kept.request(), kept.form(), kept.requestMillis(), kept.id())
+                                .encoded()));
+            }
+        }
+        assertThat(whole).hasSize(3);
+        asSchemaNine.accept(whole);
+
+        try (HitStore store = open.call()) {
+            assertThat(store.signatures().pending(10)).as("waiting as version 9 kept them").containsExactlyElementsOf(whole);
+
+            settleAsServeDoes(store);
+
+            String verified = "signed by " + agent.directory.origin() + " with key " + agent.signer.thumbprint() + " (Ed25519, in its directory"
+                    + " since " + when(store.signatures().directories().get(0).fetchedMillis()) + ")";
+            assertThat(store.reader().page(ALL, 0, 10)).extracting(StoredHit::url, StoredHit::verification, StoredHit::reason).containsExactly(
+                    tuple("/ghent/kouter", "verified", verified),
+                    tuple("/admin", "spoofed", "the signature does not verify with key " + agent.signer.thumbprint() + " of "
+                            + agent.directory.origin() + ": the logged request is not the one signed, or the signature was forged"),
+                    tuple("/antwerp/meir", "verified", verified));
+            assertThat(store.signatures().pendingCount()).isZero();
+        }
+    }
+
+    @Test
     void theQueueInMemoryIsBoundedAndWhatItHasNoRoomForWaitsInTheStore() throws Exception {
         List<String> lines = new ArrayList<>();
         for (int i = 0; i < 7; i++) {
