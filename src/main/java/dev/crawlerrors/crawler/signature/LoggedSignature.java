@@ -119,38 +119,87 @@ public record LoggedSignature(SignatureFields fields, String method, String host
                 ends[j - 1] = e;
             }
         }
-        StringBuilder cut = new StringBuilder(input.length());
-        StringBuilder places = new StringBuilder(16);
         StringBuilder text = new StringBuilder(256);
         appendPart(text, fields.signature());
-        int from = 0;
         for (int i = 0; i < cuts; i++) {
-            cut.append(input, from, starts[i]);
-            if (i > 0) {
-                places.append(',');
-            }
-            places.append(cut.length());
             appendPart(text, input.substring(starts[i], ends[i]));
-            from = ends[i];
         }
-        cut.append(input, from, input.length());
         appendPart(text, method);
         appendPart(text, host);
         appendPart(text, target);
         appendPart(text, Double.isNaN(durationMs) ? null : Double.toString(durationMs));
-        StringBuilder form = new StringBuilder(cut.length() + 64);
-        appendPart(form, fields.signatureAgent());
-        appendPart(form, cut.toString());
-        appendPart(form, places.toString());
-        Form known = Form.of(form.toString());
+        Form known = LAST_FORM.get();
+        if (known == null || !known.fits(fields.signatureAgent(), input, starts, ends, cuts)) {
+            StringBuilder cut = new StringBuilder(input.length());
+            StringBuilder places = new StringBuilder(16);
+            int from = 0;
+            for (int i = 0; i < cuts; i++) {
+                cut.append(input, from, starts[i]);
+                if (i > 0) {
+                    places.append(',');
+                }
+                places.append(cut.length());
+                from = ends[i];
+            }
+            cut.append(input, from, input.length());
+            known = Form.of(fields.signatureAgent(), cut.toString(), places.toString());
+            LAST_FORM.set(known);
+        }
         return new Kept(text.toString(), known.id(), known.text());
     }
+
+    /**
+     * The form each thread that keeps requests met last: a signer's lines share one, so a line's form
+     * is told by comparing it with this one's parts, not by writing it out and looking it up.
+     */
+    private static final ThreadLocal<Form> LAST_FORM = new ThreadLocal<>();
 
     /** The parameters of a Signature-Input whose values differ from request to request. */
     private static final String[] VARYING = {";created=", ";expires=", ";nonce="};
 
-    /** A form ({@link Kept#form}) and its name: a SHA-256 of it, so no other form can take its name. */
-    private record Form(String id, String text) {
+    /**
+     * A form ({@link Kept#form}) and its name: a SHA-256 of it, so no other form can take its name;
+     * with its parts: the Signature-Agent, the Signature-Input without the values cut ({@code cut}),
+     * and where in it each value goes.
+     */
+    private record Form(String id, String text, String agent, String cut, int[] places) {
+
+        /** Whether {@code input}, with the values between {@code starts} and {@code ends} cut, and {@code agent} are this form. */
+        boolean fits(String agent, String input, int[] starts, int[] ends, int cuts) {
+            if (cuts != places.length || !java.util.Objects.equals(agent, this.agent)
+                    || input.length() - cutLength(starts, ends, cuts) != cut.length()) {
+                return false;
+            }
+            int from = 0;
+            int at = 0;
+            for (int i = 0; i < cuts; i++) {
+                int length = starts[i] - from;
+                if (places[i] != at + length || !input.regionMatches(from, cut, at, length)) {
+                    return false;
+                }
+                at += length;
+                from = ends[i];
+            }
+            return input.regionMatches(from, cut, at, input.length() - from);
+        }
+
+        private static int cutLength(int[] starts, int[] ends, int cuts) {
+            int length = 0;
+            for (int i = 0; i < cuts; i++) {
+                length += ends[i] - starts[i];
+            }
+            return length;
+        }
+
+        static Form of(String agent, String cut, String places) {
+            StringBuilder form = new StringBuilder(cut.length() + 64);
+            appendPart(form, agent);
+            appendPart(form, cut);
+            appendPart(form, places);
+            Form known = of(form.toString());
+            int[] at = places.isEmpty() ? new int[0] : java.util.Arrays.stream(places.split(",")).mapToInt(Integer::parseInt).toArray();
+            return new Form(known.id(), known.text(), agent, cut, at);
+        }
 
         /** The forms met, each named once: a signer sends one form for every request it signs with a key. */
         private static final java.util.Map<String, Form> KNOWN = new java.util.concurrent.ConcurrentHashMap<>();
@@ -166,7 +215,8 @@ public record LoggedSignature(SignatureFields fields, String method, String host
                 MessageDigest sha = SHA_256.get();
                 sha.reset();
                 byte[] digest = sha.digest(text.getBytes(StandardCharsets.UTF_8));
-                known = new Form("f" + Base64.getUrlEncoder().withoutPadding().encodeToString(java.util.Arrays.copyOf(digest, 16)), text);
+                known = new Form("f" + Base64.getUrlEncoder().withoutPadding().encodeToString(java.util.Arrays.copyOf(digest, 16)), text,
+                        null, null, null);
                 KNOWN.put(text, known);
             }
             return known;

@@ -49,6 +49,14 @@ class LoggedSignatureTest {
         assertThat(one.kept().text().length()).isLessThan(one.encoded().length() / 2);
         assertThat(new LoggedSignature("203.0.113.7", new SignatureFields("sig1=:AAEC:", chatGpt.replace("9AlGo", "other-key"), agent), "GET",
                 "example.com", "/a", 1_000, Double.NaN).kept().formId()).as("another key, another form").isNotEqualTo(one.kept().formId());
+        LoggedSignature oneLetterOff = new LoggedSignature("203.0.113.7", new SignatureFields("sig1=:AAEC:", chatGpt.replace("9AlGo", "9AlGp"),
+                agent), "GET", "example.com", "/a", 1_000, Double.NaN);
+        assertThat(oneLetterOff.kept().formId()).as("a key one letter off, as long").isNotEqualTo(one.kept().formId());
+        assertThat(LoggedSignature.decoded(oneLetterOff.kept().text(), oneLetterOff.kept().form(), 1_000, oneLetterOff.id()))
+                .isEqualTo(oneLetterOff);
+        assertThat(one.kept().formId()).as("and back to the first").isNotEqualTo(oneLetterOff.kept().formId());
+        assertThat(new LoggedSignature("203.0.113.7", new SignatureFields("sig1=:AAEC:", chatGpt, "\"https://chatgpt.con\""), "GET",
+                "example.com", "/a", 1_000, Double.NaN).kept().formId()).as("another agent").isNotEqualTo(one.kept().formId());
         assertThatThrownBy(() -> LoggedSignature.decoded(one.kept().text(), "5:x", 1_000, "x")).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> LoggedSignature.decoded("3:GET", one.kept().form(), 1_000, "x")).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> LoggedSignature.decoded("99:GET", one.kept().form(), 1_000, "x")).isInstanceOf(IllegalArgumentException.class);
