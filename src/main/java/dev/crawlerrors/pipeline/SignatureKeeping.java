@@ -67,9 +67,8 @@ final class SignatureKeeping {
 
     /** What the store keeps of a signed request kept as logged, recorded under {@code hit}'s claim. */
     static StoredSignature kept(CrawlerHit hit, LoggedSignature logged) {
-        LoggedSignature.Kept kept = logged.kept();
         return new StoredSignature(logged.id(), hit.hit().ip(), hit.claimCrawler(), "", "", null, "", "", logged.requestMillis(),
-                kept.text(), kept.formId(), kept.form());
+                logged.encoded());
     }
 
     /**
@@ -101,7 +100,7 @@ final class SignatureKeeping {
         for (StoredSignature waiting : kept.pending(RECHECK_ROUND)) {
             SignatureOutcome outcome;
             if (waiting.request() != null) {
-                outcome = signed.settle(LoggedSignature.decoded(waiting.request(), waiting.form(), waiting.requestMillis(), waiting.id()));
+                outcome = signed.settle(LoggedSignature.decoded(waiting.request(), waiting.requestMillis(), waiting.id()));
             } else {
                 PendingSignature pending = new PendingSignature(waiting.origin(), waiting.keyid(), waiting.alg(),
                         waiting.base().getBytes(StandardCharsets.UTF_8), Base64.getDecoder().decode(waiting.signature()),

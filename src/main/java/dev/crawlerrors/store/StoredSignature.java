@@ -15,18 +15,9 @@ package dev.crawlerrors.store;
  * @param requestMillis when the request was made
  * @param request       a signed request as logged, all of it still to check ({@code LoggedSignature#encoded}): then
  *                      {@code origin}, {@code keyid}, {@code base} and {@code signature} are empty; null for a signature checked but for its directory
- * @param formId        the name of {@code form}, or null
- * @param form          what the signer sends alike on every request, kept once for all the rows that name it
- *                      ({@code LoggedSignature#kept}; schema 10): {@code request} is then the rest; null when
- *                      {@code request} is the whole request (as every store before schema 10 kept it), or is null
  */
 public record StoredSignature(String id, String ip, String claimCrawler, String origin, String keyid, String alg, String base,
-        String signature, long requestMillis, String request, String formId, String form) {
-
-    public StoredSignature(String id, String ip, String claimCrawler, String origin, String keyid, String alg, String base,
-            String signature, long requestMillis, String request) {
-        this(id, ip, claimCrawler, origin, keyid, alg, base, signature, requestMillis, request, null, null);
-    }
+        String signature, long requestMillis, String request) {
 
     public StoredSignature(String id, String ip, String claimCrawler, String origin, String keyid, String alg, String base,
             String signature, long requestMillis) {

@@ -49,7 +49,7 @@ class ClickHouseCheckCommandTest {
 
         assertThat(run.exit()).as(run.err()).isZero();
         assertThat(run.out()).startsWith("Store " + cluster.url(db) + ": sound. 3 crawler hits, 3 verdicts, 1 log imported;"
-                + " schema version 10; 2 shards answering, ");
+                + " schema version 9; 2 shards answering, ");
         assertThat(cluster.perShard("SELECT count() FROM " + db + ".hits_local")).doesNotContain(0L);
     }
 

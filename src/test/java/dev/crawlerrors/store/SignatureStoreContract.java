@@ -69,46 +69,6 @@ public final class SignatureStoreContract {
     }
 
     /**
-     * Signed requests kept in two parts (schema 10): what their signer sends alike kept once, the rest
-     * in each row; each read back whole, beside a request kept whole as an older version kept it.
-     */
-    public static void keepsEachFormOnceForTheRequestsThatNameIt(HitStore store) {
-        String agent = "\"https://chatgpt.com\"";
-        String input = "sig1=(\"@method\" \"@authority\" \"@path\" \"signature-agent\";key=\"sig1\");created=%d;expires=%d;"
-                + "keyid=\"k1\";alg=\"ed25519\";nonce=\"n%d\";tag=\"web-bot-auth\"\t\u00e9";
-        List<dev.crawlerrors.crawler.signature.LoggedSignature> requests = new java.util.ArrayList<>();
-        for (int i = 0; i < 3; i++) {
-            requests.add(new dev.crawlerrors.crawler.signature.LoggedSignature("66.1.2.3", new dev.crawlerrors.ingest.SignatureFields(
-                    "sig1=:AAE" + i + ":", input.formatted(1_000 + i, 2_000 + i, i), i == 2 ? null : agent), "GET", "www.example.com",
-                    "/a?b=" + i, 3_000 + i, i == 1 ? Double.NaN : 12.5));
-        }
-        List<StoredSignature> kept = new java.util.ArrayList<>();
-        for (dev.crawlerrors.crawler.signature.LoggedSignature request : requests) {
-            dev.crawlerrors.crawler.signature.LoggedSignature.Kept parts = request.kept();
-            kept.add(new StoredSignature(request.id(), "66.1.2.3", "ChatGPT agent\u001fpending k1", "", "", null, "", "",
-                    request.requestMillis(), parts.text(), parts.formId(), parts.form()));
-        }
-        StoredSignature whole = new StoredSignature("r0", "66.1.2.3", "ChatGPT agent\u001fpending k1", "", "", null, "", "", 2_500,
-                requests.get(0).encoded());
-        assertThat(kept.get(0).formId()).isEqualTo(kept.get(1).formId()).isNotEqualTo(kept.get(2).formId());
-
-        store.signatures().keepPending(List.of(kept.get(0), whole));
-        store.signatures().keepPending(List.of(kept.get(1), kept.get(2), kept.get(0)));
-
-        assertThat(store.signatures().pending(10)).containsExactly(whole, kept.get(0), kept.get(1), kept.get(2));
-        assertThat(store.signatures().pendingCount()).isEqualTo(4);
-        for (StoredSignature read : store.signatures().pending(10)) {
-            dev.crawlerrors.crawler.signature.LoggedSignature request = dev.crawlerrors.crawler.signature.LoggedSignature.decoded(read.request(),
-                    read.form(), read.requestMillis(), read.id());
-            assertThat(request).as("a record: its durations compared as Double.compare does, NaN to NaN alike")
-                    .isEqualTo(read.id().equals("r0") ? new dev.crawlerrors.crawler.signature.LoggedSignature(requests.get(0).fields(), "GET", "www.example.com", "/a?b=0", 2_500,
-                            12.5, "r0") : requests.get(kept.indexOf(read)));
-        }
-        store.signatures().settled(List.of(kept.get(0).id(), "r0"));
-        assertThat(store.signatures().pending(10)).containsExactly(kept.get(1), kept.get(2));
-    }
-
-    /**
      * An address's signed hits get a verdict each by the group their signature is in, none spoiling
      * another's; a pending one changes alone when its signature is settled; an address's unsigned
      * claim beside them is untouched.

@@ -60,11 +60,8 @@ final class ClickHouseSchema {
      * ({@code url_times_local}), filled on the upgrade from {@code url_log_local} with every batch
      * the view did not bring already. 9: each kept URL state carries what the next hit depends on
      * ({@code url_states.carry}, {@link ClickHouseUrlFold}); a row without it is made again from its history.
-     * 10: a signed request kept as logged keeps what its signer sends alike on every request once
-     * ({@code signature_forms}, on the first shard) and names it ({@code signature_pending.form_id});
-     * the rows kept before hold their whole request and are read as they were.
      */
-    static final int VERSION = 10;
+    static final int VERSION = 9;
 
     /** The version that added the URLs' hits in time order ({@link #fillTimes}). */
     private static final int TIMES = 8;
@@ -346,7 +343,6 @@ final class ClickHouseSchema {
         }
         if (version > 0 && version < VERSION) {
             ClickHouseSignatures.addRequest(http, cluster.meta(), db);
-            ClickHouseSignatures.addForm(http, cluster.meta(), db);
             migrate(http, cluster.meta(), db);
             addCarry(http, cluster.meta(), db);
             for (ClickHouseCluster.Shard shard : cluster.shards()) {

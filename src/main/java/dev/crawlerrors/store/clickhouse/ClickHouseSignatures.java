@@ -53,14 +53,7 @@ final class ClickHouseSignatures implements SignatureStore {
                   signature String,
                   request_ms Int64,
                   kept DateTime DEFAULT now(),
-                  request Nullable(String),
-                  form_id Nullable(String)
-                ) ENGINE = ReplacingMergeTree
-                ORDER BY id""".formatted(db));
-        tables.put("signature_forms", """
-                CREATE TABLE IF NOT EXISTS %1$s.signature_forms (
-                  id String,
-                  form String
+                  request Nullable(String)
                 ) ENGINE = ReplacingMergeTree
                 ORDER BY id""".formatted(db));
         tables.put("signature_settled", """
@@ -77,27 +70,13 @@ final class ClickHouseSignatures implements SignatureStore {
      * twice, and from two processes at once.
      */
     static void addRequest(ClickHouseHttp http, java.net.URI meta, String db) {
-        addColumn(http, meta, db, "request", "kept");
-    }
-
-    /**
-     * Version 10 on the first shard: a signed request kept as logged names the form its signer sends
-     * alike on every request ({@code form_id}, {@code StoredSignature#form}, kept once in {@code
-     * signature_forms}), NULL in the rows kept before, which hold their whole request. Safe to run
-     * twice, and from two processes at once.
-     */
-    static void addForm(ClickHouseHttp http, java.net.URI meta, String db) {
-        addColumn(http, meta, db, "form_id", "request");
-    }
-
-    private static void addColumn(ClickHouseHttp http, java.net.URI meta, String db, String column, String after) {
         ClickHouseTsv.Reader rows = new ClickHouseTsv.Reader(http.query(meta, "SELECT count() FROM system.columns WHERE database = "
-                + ClickHouseSql.quote(db) + " AND table = 'signature_pending' AND name = " + ClickHouseSql.quote(column)));
+                + ClickHouseSql.quote(db) + " AND table = 'signature_pending' AND name = 'request'"));
         if (rows.nextRow() && rows.number() > 0) {
             return;
         }
         try {
-            http.execute(meta, "ALTER TABLE " + db + ".signature_pending ADD COLUMN " + column + " Nullable(String) AFTER " + after);
+            http.execute(meta, "ALTER TABLE " + db + ".signature_pending ADD COLUMN request Nullable(String) AFTER kept");
         } catch (ClickHouseException e) {
             if (e.code() != ClickHouseException.DUPLICATE_COLUMN) {
                 throw new dev.crawlerrors.store.StoreException("cannot bring the store's tables on ClickHouse at " + meta
@@ -125,15 +104,11 @@ final class ClickHouseSignatures implements SignatureStore {
         return readings;
     }
 
-    /** The forms this store kept, or found kept: a signer's form is kept once. */
-    private final java.util.Set<String> keptForms = java.util.concurrent.ConcurrentHashMap.newKeySet();
-
     @Override
     public void keepPending(List<StoredSignature> signatures) {
         if (signatures.isEmpty()) {
             return;
         }
-        keepForms(signatures);
         ClickHouseTsv.Writer rows = new ClickHouseTsv.Writer(signatures.size() * 512);
         for (StoredSignature s : signatures) {
             rows.field(s.id()).tab().field(s.ip()).tab().field(s.claimCrawler()).tab().field(s.origin()).tab().field(s.keyid()).tab();
@@ -148,65 +123,23 @@ final class ClickHouseSignatures implements SignatureStore {
             } else {
                 rows.field(s.request());
             }
-            rows.tab();
-            if (s.formId() == null) {
-                rows.nul();
-            } else {
-                rows.field(s.formId());
-            }
             rows.endRow();
         }
         ClickHouseHttp.await(http.insert(cluster.meta(), db + ".signature_pending (id, ip, claim_crawler, origin, keyid, alg, base, signature,"
-                + " request_ms, request, form_id)", rows));
-    }
-
-    /** Keeps the forms of {@code signatures} not kept yet, before the rows that name them (a form kept twice is one: the table replaces). */
-    private void keepForms(List<StoredSignature> signatures) {
-        ClickHouseTsv.Writer rows = null;
-        java.util.Set<String> adding = new java.util.HashSet<>();
-        for (StoredSignature s : signatures) {
-            if (s.formId() != null && !keptForms.contains(s.formId()) && adding.add(s.formId())) {
-                if (rows == null) {
-                    rows = new ClickHouseTsv.Writer(1024);
-                }
-                rows.field(s.formId()).tab().field(s.form()).endRow();
-            }
-        }
-        if (rows != null) {
-            ClickHouseHttp.await(http.insert(cluster.meta(), db + ".signature_forms (id, form)", rows));
-            keptForms.addAll(adding);
-        }
+                + " request_ms, request)", rows));
     }
 
     @Override
     public List<StoredSignature> pending(int max) {
         ClickHouseTsv.Reader rows = new ClickHouseTsv.Reader(http.query(cluster.meta(), "SELECT id, any(ip), any(claim_crawler), any(origin),"
-                + " any(keyid), any(alg), any(base), any(signature), min(request_ms) AS at, any(request), any(form_id)" + WAITING.formatted(db)
+                + " any(keyid), any(alg), any(base), any(signature), min(request_ms) AS at, any(request)" + WAITING.formatted(db)
                 + " GROUP BY id ORDER BY at, id LIMIT " + Math.max(0, max)));
         List<StoredSignature> signatures = new ArrayList<>();
-        boolean formed = false;
         while (rows.nextRow()) {
-            StoredSignature s = new StoredSignature(rows.text(), rows.text(), rows.text(), rows.text(), rows.text(), rows.text(), rows.text(),
-                    rows.text(), rows.number(), rows.text(), rows.text(), null);
-            formed |= s.formId() != null;
-            signatures.add(s);
+            signatures.add(new StoredSignature(rows.text(), rows.text(), rows.text(), rows.text(), rows.text(), rows.text(), rows.text(),
+                    rows.text(), rows.number(), rows.text()));
         }
-        if (!formed) {
-            return signatures;
-        }
-        // the forms, few (one a signer and key): read once for the rows that name them
-        Map<String, String> forms = new java.util.HashMap<>();
-        ClickHouseTsv.Reader kept = new ClickHouseTsv.Reader(http.query(cluster.meta(), "SELECT id, any(form) FROM " + db
-                + ".signature_forms WHERE id IN (SELECT DISTINCT form_id" + WAITING.formatted(db) + ") GROUP BY id"));
-        while (kept.nextRow()) {
-            forms.put(kept.text(), kept.text());
-        }
-        List<StoredSignature> formedRows = new ArrayList<>(signatures.size());
-        for (StoredSignature s : signatures) {
-            formedRows.add(s.formId() == null ? s : new StoredSignature(s.id(), s.ip(), s.claimCrawler(), s.origin(), s.keyid(), s.alg(),
-                    s.base(), s.signature(), s.requestMillis(), s.request(), s.formId(), forms.get(s.formId())));
-        }
-        return formedRows;
+        return signatures;
     }
 
     @Override

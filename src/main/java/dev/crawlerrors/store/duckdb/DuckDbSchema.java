@@ -26,14 +26,12 @@ import org.duckdb.DuckDBConnection;
  * whole by whoever settles it. Version 9 keeps each URL's hits again in time order
  * ({@code url_times}, with the number of the URL's host and head, {@code url_heads}), so a view of
  * a time range and a prefix reads numbers ({@link DuckDbUrlTail}); an older store's are filled from
- * its histories on the upgrade, once. Version 10 keeps what a signer sends alike on every request
- * once ({@code signature_forms}), and a signed request kept as logged names it ({@code
- * signature_pending.form_id}) beside the rest of its request; the rows kept before are read as they were.
+ * its histories on the upgrade, once.
  */
 final class DuckDbSchema {
 
     /** The schema this version writes. */
-    static final int VERSION = 10;
+    static final int VERSION = 9;
 
     /** Version 7: what a URL's next hit depends on beside its kept state, NULL in a row an older version made. */
     private static final String CARRY = """
@@ -209,7 +207,7 @@ final class DuckDbSchema {
                         st.execute("ALTER TABLE hits ADD COLUMN location VARCHAR");
                     }
                     // the URLs' tables (version 5) and the signatures' (6), made with whatever else is missing
-                    st.execute(TABLES + DuckDbSignatures.TABLES + CARRY + DuckDbSignatures.REQUEST + DuckDbSignatures.FORMS);
+                    st.execute(TABLES + DuckDbSignatures.TABLES + CARRY + DuckDbSignatures.REQUEST);
                     st.execute("INSERT OR REPLACE INTO store_meta VALUES ('schema_version', '" + VERSION + "')");
                     keyedFrom(st);
                     st.execute(TIMES);
@@ -227,17 +225,15 @@ final class DuckDbSchema {
                 connection.setAutoCommit(false);
             }
             try {
-                st.execute(TABLES + DuckDbSignatures.TABLES + CARRY + DuckDbSignatures.REQUEST + DuckDbSignatures.FORMS);
+                st.execute(TABLES + DuckDbSignatures.TABLES + CARRY + DuckDbSignatures.REQUEST);
                 // a store of version 4 only lacked the URLs' tables and the signatures', one of 5 the signatures', made just now
                 st.execute("INSERT OR " + (older ? "REPLACE" : "IGNORE") + " INTO store_meta VALUES ('schema_version', '" + VERSION + "')");
                 if (recorded == 4) {
                     keyedFrom(st);
                 }
-                if (older && recorded < 9) {
+                if (older) {
                     // the hits in time order, from the histories kept: a read of every history, once
                     st.execute(TIMES);
-                }
-                if (older) {
                     connection.commit();
                 }
             } catch (SQLException e) {

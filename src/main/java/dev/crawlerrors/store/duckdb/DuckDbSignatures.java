@@ -42,27 +42,13 @@ final class DuckDbSignatures implements SignatureStore {
               signature VARCHAR NOT NULL,
               request_ms BIGINT NOT NULL,
               kept_at TIMESTAMP NOT NULL,
-              request VARCHAR,
-              form_id VARCHAR
-            );
-            CREATE TABLE IF NOT EXISTS signature_forms (
-              id VARCHAR PRIMARY KEY,
-              form VARCHAR NOT NULL
+              request VARCHAR
             );
             """;
 
     /** Version 8: a signed request kept as logged, its whole check left to whoever settles it ({@code StoredSignature#request}). */
     static final String REQUEST = """
             ALTER TABLE signature_pending ADD COLUMN IF NOT EXISTS request VARCHAR;
-            """;
-
-    /**
-     * Version 10: a signed request kept as logged keeps what its signer sends alike on every request
-     * once, in {@code signature_forms}, and its row names it ({@code form_id}; {@code StoredSignature#form}).
-     * The rows kept before hold their whole request, NULL here, and are read as they were.
-     */
-    static final String FORMS = """
-            ALTER TABLE signature_pending ADD COLUMN IF NOT EXISTS form_id VARCHAR;
             """;
 
     private final DuckDBConnection connection;
@@ -76,7 +62,7 @@ final class DuckDbSignatures implements SignatureStore {
             st.execute("""
                     CREATE TEMP TABLE signature_staging (
                       id VARCHAR, ip VARCHAR, claim_crawler VARCHAR, origin VARCHAR, keyid VARCHAR, alg VARCHAR,
-                      base VARCHAR, signature VARCHAR, request_ms BIGINT, request VARCHAR, form_id VARCHAR
+                      base VARCHAR, signature VARCHAR, request_ms BIGINT, request VARCHAR
                     );
                     CREATE TEMP TABLE signature_settled_staging (id VARCHAR);
                     """);
@@ -128,7 +114,6 @@ final class DuckDbSignatures implements SignatureStore {
             return;
         }
         try {
-            keepForms(signatures);
             LongSet kept = keptIds();
             List<StoredSignature> once = new ArrayList<>(signatures.size());
             java.util.Set<String> staged = new java.util.HashSet<>();
@@ -148,8 +133,8 @@ final class DuckDbSignatures implements SignatureStore {
                         }
                     }
                     st.execute("INSERT INTO signature_pending (id, ip, claim_crawler, origin, keyid, alg, base, signature, request_ms,"
-                            + " kept_at, request, form_id) SELECT s.id, s.ip, s.claim_crawler, s.origin, s.keyid, s.alg, s.base, s.signature,"
-                            + " s.request_ms, now(), s.request, s.form_id FROM signature_staging s"
+                            + " kept_at, request) SELECT s.id, s.ip, s.claim_crawler, s.origin, s.keyid, s.alg, s.base, s.signature,"
+                            + " s.request_ms, now(), s.request FROM signature_staging s"
                             + " WHERE NOT EXISTS (SELECT 1 FROM signature_pending p WHERE p.id = s.id)");
                 }
             } else {
@@ -164,31 +149,6 @@ final class DuckDbSignatures implements SignatureStore {
         } catch (SQLException e) {
             keptIds = null; // read again: what was kept of this call is not known
             throw failures.of("cannot keep signatures to check again in", e);
-        }
-    }
-
-    /** The forms this connection kept, or found kept: a signer's form is kept once. */
-    private final java.util.Set<String> keptForms = new java.util.HashSet<>();
-
-    /** Keeps the forms of {@code signatures} not kept yet ({@code StoredSignature#form}), before the rows that name them. */
-    private void keepForms(List<StoredSignature> signatures) throws SQLException {
-        PreparedStatement st = null;
-        try {
-            for (StoredSignature s : signatures) {
-                if (s.formId() != null && !keptForms.contains(s.formId())) {
-                    if (st == null) {
-                        st = connection.prepareStatement("INSERT OR IGNORE INTO signature_forms VALUES (?, ?)");
-                    }
-                    st.setString(1, s.formId());
-                    st.setString(2, s.form());
-                    st.executeUpdate();
-                    keptForms.add(s.formId());
-                }
-            }
-        } finally {
-            if (st != null) {
-                st.close();
-            }
         }
     }
 
@@ -236,12 +196,10 @@ final class DuckDbSignatures implements SignatureStore {
         if (keptAt != null) {
             appender.append(keptAt);
         }
-        for (String text : new String[] {s.request(), s.formId()}) {
-            if (text == null) {
-                appender.appendNull();
-            } else {
-                appender.append(text);
-            }
+        if (s.request() == null) {
+            appender.appendNull();
+        } else {
+            appender.append(s.request());
         }
         appender.endRow();
     }
@@ -249,15 +207,13 @@ final class DuckDbSignatures implements SignatureStore {
     @Override
     public synchronized List<StoredSignature> pending(int max) {
         List<StoredSignature> signatures = new ArrayList<>();
-        try (PreparedStatement st = connection.prepareStatement("SELECT p.id, p.ip, p.claim_crawler, p.origin, p.keyid, p.alg, p.base,"
-                + " p.signature, p.request_ms, p.request, p.form_id, f.form FROM signature_pending p"
-                + " LEFT JOIN signature_forms f ON f.id = p.form_id ORDER BY p.request_ms, p.id LIMIT ?")) {
+        try (PreparedStatement st = connection.prepareStatement("SELECT id, ip, claim_crawler, origin, keyid, alg, base, signature, request_ms,"
+                + " request FROM signature_pending ORDER BY request_ms, id LIMIT ?")) {
             st.setInt(1, max);
             try (ResultSet rs = st.executeQuery()) {
                 while (rs.next()) {
                     signatures.add(new StoredSignature(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
-                            rs.getString(6), rs.getString(7), rs.getString(8), rs.getLong(9), rs.getString(10), rs.getString(11),
-                            rs.getString(12)));
+                            rs.getString(6), rs.getString(7), rs.getString(8), rs.getLong(9), rs.getString(10)));
                 }
             }
             return signatures;

@@ -89,8 +89,6 @@ final class SocketSignatures implements SignatureStore {
             }
             out.writeLong(s.requestMillis());
             Frames.writeString(out, s.request());
-            Frames.writeString(out, s.formId());
-            Frames.writeString(out, s.form());
         }
     }
 
@@ -99,8 +97,7 @@ final class SocketSignatures implements SignatureStore {
         List<StoredSignature> signatures = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             signatures.add(new StoredSignature(Frames.readString(in), Frames.readString(in), Frames.readString(in), Frames.readString(in),
-                    Frames.readString(in), Frames.readString(in), Frames.readString(in), Frames.readString(in), in.readLong(), Frames.readString(in),
-                    Frames.readString(in), Frames.readString(in)));
+                    Frames.readString(in), Frames.readString(in), Frames.readString(in), Frames.readString(in), in.readLong(), Frames.readString(in)));
         }
         return signatures;
     }

@@ -315,8 +315,7 @@ class ClickHouseHitStoreTest {
         }
         assertThat(cluster.query(1, "SELECT name FROM system.tables WHERE database = '" + db + "' ORDER BY name").split("\n"))
                 .containsExactly("commits", "hits", "hits_local", "log_claims", "minute_counts", "minute_counts_local", "minute_counts_of_hits",
-                        "schema_version", "signature_directories", "signature_forms", "signature_pending", "signature_settled",
-                        "sitemap_reads_local",
+                        "schema_version", "signature_directories", "signature_pending", "signature_settled", "sitemap_reads_local",
                         "sitemap_urls_local", "snapshots", "url_folds", "url_log", "url_log_local", "url_states", "url_times", "url_times_local",
                         "url_times_of_log", "verdict_log_local", "verdicts_latest", "verdicts_local");
         assertThat(cluster.query(2, "SELECT name FROM system.tables WHERE database = '" + db + "' ORDER BY name").split("\n"))
@@ -363,8 +362,8 @@ class ClickHouseHitStoreTest {
         }
         assertThat(plain.query(1, "SELECT name FROM system.tables WHERE database = '" + db + "' ORDER BY name").split("\n"))
                 .containsExactly("commits", "hits_local", "log_claims", "minute_counts_local", "minute_counts_of_hits", "schema_version",
-                        "signature_directories", "signature_forms", "signature_pending", "signature_settled", "sitemap_reads_local",
-                        "sitemap_urls_local", "snapshots", "url_folds", "url_log_local", "url_states", "url_times_local", "url_times_of_log", "verdict_log_local",
+                        "signature_directories", "signature_pending", "signature_settled", "sitemap_reads_local", "sitemap_urls_local",
+                        "snapshots", "url_folds", "url_log_local", "url_states", "url_times_local", "url_times_of_log", "verdict_log_local",
                         "verdicts_latest", "verdicts_local");
     }
 

@@ -30,13 +30,6 @@ class ClickHouseSignaturesTest {
     }
 
     @Test
-    void keepsEachFormOnceForTheRequestsThatNameIt() {
-        try (ClickHouseHitStore store = open(ClickHouseTestCluster.database("sig_forms"))) {
-            SignatureStoreContract.keepsEachFormOnceForTheRequestsThatNameIt(store);
-        }
-    }
-
-    @Test
     void keepsSignaturesUntilTheyAreSettled() {
         try (ClickHouseHitStore store = open(ClickHouseTestCluster.database("sig_pending"))) {
             SignatureStoreContract.keepsSignaturesUntilTheyAreSettled(store);
@@ -57,8 +50,6 @@ class ClickHouseSignaturesTest {
             store.signatures().keepPending(List.of(SignatureStoreContract.signature("s1", 1_000)));
         }
         // as version 6 made it: a waiting signature is one checked but for its directory
-        cluster.query(1, "ALTER TABLE " + db + ".signature_pending DROP COLUMN form_id");
-        cluster.query(1, "DROP TABLE " + db + ".signature_forms");
         cluster.query(1, "ALTER TABLE " + db + ".signature_pending DROP COLUMN request");
         cluster.query(1, "DROP TABLE " + db + ".schema_version");
         cluster.query(1, "CREATE TABLE " + db + ".schema_version (version UInt32, applied DateTime DEFAULT now()) ENGINE = MergeTree"

@@ -140,8 +140,6 @@ class DuckDbSchemaTest {
         }
         try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + file); Statement st = c.createStatement()) {
             // as version 7 left it: a waiting signature is one checked but for its directory
-            st.execute("ALTER TABLE signature_pending DROP COLUMN form_id");
-            st.execute("DROP TABLE signature_forms");
             st.execute("ALTER TABLE signature_pending DROP COLUMN request");
             st.execute("UPDATE store_meta SET value = '7' WHERE key = 'schema_version'");
         }

@@ -19,13 +19,6 @@ class DuckDbSignaturesTest {
     }
 
     @Test
-    void keepsEachFormOnceForTheRequestsThatNameIt() {
-        try (DuckDbHitStore store = DuckDbHitStore.open(dir.resolve("s.duckdb"))) {
-            SignatureStoreContract.keepsEachFormOnceForTheRequestsThatNameIt(store);
-        }
-    }
-
-    @Test
     void keepsSignaturesUntilTheyAreSettled() {
         try (DuckDbHitStore store = DuckDbHitStore.open(dir.resolve("s.duckdb"))) {
             SignatureStoreContract.keepsSignaturesUntilTheyAreSettled(store);
