@@ -12,6 +12,8 @@
 # FILTERED=N then times every kind of page of dev.crawlerrors.bench.ReadBench (one reader, N requests a kind,
 # fresh parameters: filtered views never asked before), after the readers, with serve's CPU a page over them
 # (needs target/test-classes: mvn test-compile).
+# FIRST_SECS=N then puts 64 readers (wrk -t2 -c64) on the first page, JSON then HTML, N s each (the page most readers
+# open), and prints its pages/s, latency and errors.
 set -u
 jar=$1 label=$2 store=$3 port=${4:-18190}
 work=${WORK:-/tmp/fresh-pages}
@@ -71,7 +73,18 @@ if [ -n "${FILTERED:-}" ]; then
   filtered=$(awk -v t=$((after - before)) -v hz=$ticks -v n=$((asked * FILTERED)) 'BEGIN {printf "cpu/page=%.3fms over %d pages", t * 1000 / hz / n, n}')
   hwm=$(grep VmHWM /proc/$pid/status | awk '{printf "%.0f", $2/1024}')
 fi
+firsts=""
+if [ -n "${FIRST_SECS:-}" ]; then
+  for path in /api/crawl-errors /crawl-errors; do
+    out=$(wrk -t2 -c64 -d${FIRST_SECS}s --latency "http://127.0.0.1:$port$path")
+    firsts="$firsts$label first page $path, 64 readers: $(echo "$out" | awk '/Requests\/sec/ {printf "%s/s", $2} $1=="50%" {printf " p50=%s", $2}
+      $1=="99%" {printf " p99=%s", $2} /Non-2xx/ {printf " non2xx=%s", $NF} /Socket errors/ {printf " %s", $0}')
+"
+  done
+  hwm=$(grep VmHWM /proc/$pid/status | awk '{printf "%.0f", $2/1024}')
+fi
 kill $pid; wait $pid 2>/dev/null
 rm -f $db $db.wal
+printf "%s" "$firsts"
 if [ -n "$filtered" ]; then echo "$kinds" | sed "s/^/$label: /"; echo "$label ReadBench: $filtered"; fi
 echo "$(date -u +%H:%M:%S) $label pages=$pages firstJson=${firstjson}ms firstHtml=${firsthtml}ms counted=${counted}ms held=${held}B heldAt=${heldms}ms copy=${copys:-}s copyThreadCpu=$copy_cpu | fresh: ${rps}/s n=$n p50=$p50 p99=$p99 non2xx=${non2xx:-0} ${sock} cpu/page=${cpu}ms | rss before=${rss_before}MiB hwm before=${hwm_before}MiB hwm=${hwm}MiB load=$load"

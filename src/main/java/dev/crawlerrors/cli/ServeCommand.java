@@ -39,6 +39,9 @@ import picocli.CommandLine.Model.CommandSpec;
 /** {@code crawl-errors serve}: serves the report from the store until stopped. */
 final class ServeCommand implements Callable<Integer> {
 
+    /** How long the warm-up waits for the first page's summary before rendering it (a 10M-hit store counts it in 1-3 minutes). */
+    static final java.time.Duration FIRST_RENDER_WAIT = java.time.Duration.ofMinutes(15);
+
     final StoreOptions store = new StoreOptions();
 
     final ServerOptions server = new ServerOptions();
@@ -274,6 +277,8 @@ final class ServeCommand implements Callable<Integer> {
                         checkRest.run();
                     }
                 });
+                // then the first page rendered and kept, once its summary is counted: no reader pays its first rendering
+                server.renderFirstPage(FIRST_RENDER_WAIT);
             } catch (RuntimeException e) {
                 // the first reader's request will say what is wrong; a serve stopped first has nothing left to count for
             }

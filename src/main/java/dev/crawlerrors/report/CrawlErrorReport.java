@@ -219,6 +219,14 @@ public final class CrawlErrorReport {
     }
 
     /**
+     * Whether the summary above {@code request}'s page is counted at the newest snapshot, waiting up to {@code wait}
+     * for its count (started now if it is not): serve's warm-up asks it of the first page before rendering it.
+     */
+    public boolean summaryCounted(ReportRequest request, Duration wait) {
+        return overview(request, wait).isPresent();
+    }
+
+    /**
      * Starts counting the default view in the background and returns: serve begins it beside its
      * server's start, so that the first page's bounded wait for it ({@link #FIRST_PAGE_WAIT}, which
      * runs from the count's start) has passed by the time the first reader asks; {@link #warmUp}

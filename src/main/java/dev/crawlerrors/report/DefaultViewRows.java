@@ -169,14 +169,18 @@ final class DefaultViewRows {
                 return rows;
             }
             int end = firstBefore(from);
-            for (int i = firstBefore(to); i < end && rows.size() < limit; i++) {
-                if (filter.test(this, i)) {
-                    if (skip > 0) {
-                        skip--;
-                    } else {
-                        rows.add(hit(i));
-                    }
+            Scan scan = new Scan();
+            for (int s = firstBefore(to), e; s < end && rows.size() < limit; s = e) {
+                e = Scan.chunkEnd(s, end);
+                int found = matches(filter, s, e, scan);
+                if (found <= skip) {
+                    skip -= found;
+                    continue;
                 }
+                for (int j = (int) skip; j < found && rows.size() < limit; j++) {
+                    rows.add(hit(scan.rows[j]));
+                }
+                skip = 0;
             }
             return rows;
         }
@@ -199,9 +203,12 @@ final class DefaultViewRows {
             long[] minutes = new long[64];
             long[] counts = new long[64];
             int n = 0;
-            for (int i = firstBefore(filter.to()); i < end; i++) {
-                if (filter.test(this, i)) {
-                    long minute = Math.floorDiv(times.get(i), MINUTE_MILLIS);
+            Scan scan = new Scan();
+            for (int s = firstBefore(filter.to()), e; s < end; s = e) {
+                e = Scan.chunkEnd(s, end);
+                int found = matches(filter, s, e, scan);
+                for (int j = 0; j < found; j++) {
+                    long minute = Math.floorDiv(times.get(scan.rows[j]), MINUTE_MILLIS);
                     if (n > 0 && minutes[n - 1] == minute) {
                         counts[n - 1]++;
                     } else {
@@ -264,8 +271,6 @@ final class DefaultViewRows {
             long[] byKind = new long[kindTable.length];
             long[][] byDuration = new long[classes][];
             Map<Long, long[]> byTime = new HashMap<>();
-            long bucket = Long.MIN_VALUE;
-            long[] inBucket = null;
             boolean byUrl = false;
             int first = 0;
             int last = 0;
@@ -274,44 +279,29 @@ final class DefaultViewRows {
                 last = (int) urlStarts.get(Math.min(filter.urlTo(), urlTexts.size()));
                 byUrl = URL_ROW_COST * (last - first) < (long) firstBefore(filter.from()) - firstBefore(filter.to());
             }
-            int from = byUrl ? first : firstBefore(filter.to());
-            int end = byUrl ? last : firstBefore(filter.from());
-            for (int n = from; n < end; n++) {
-                int i;
-                int kind;
-                long millis;
-                if (byUrl) {
-                    i = (int) urlRows.get(n);
-                    millis = times.get(i);
-                    kind = (int) kinds.get(i);
-                    if (millis < filter.from() || millis >= filter.to() || !filter.kinds()[kind] || !filter.listedAs(i)) {
+            Tallying tallying = new Tallying(this, counted, kindClass, classes, byKind, byDuration, byTime, bucketMillis);
+            Scan scan = new Scan();
+            if (byUrl) {
+                // a URL's rows are read out of time order: those of the filter's times, kinds and listing gathered a chunk at a time
+                int found = 0;
+                for (int n = first; n < last; n++) {
+                    int i = (int) urlRows.get(n);
+                    long millis = times.get(i);
+                    if (millis < filter.from() || millis >= filter.to() || !filter.kinds()[(int) kinds.get(i)] || !filter.listedAs(i)) {
                         continue;
                     }
-                } else {
-                    i = n;
-                    if (!filter.test(this, i)) {
-                        continue;
+                    scan.rows[found++] = i;
+                    if (found == Scan.ROWS) {
+                        tallying.add(scan.rows, found);
+                        found = 0;
                     }
-                    millis = times.get(i);
-                    kind = (int) kinds.get(i);
                 }
-                int c = kindClass[kind];
-                long start = Math.floorDiv(millis, bucketMillis) * bucketMillis;
-                if (start != bucket) {
-                    bucket = start;
-                    inBucket = byTime.computeIfAbsent(start, b -> new long[classes]);
-                }
-                inBucket[c]++;
-                if (!counted[kind]) {
-                    continue;
-                }
-                byKind[kind]++;
-                Double duration = duration((int) durations.get(i));
-                if (duration != null) {
-                    if (byDuration[c] == null) {
-                        byDuration[c] = new long[DurationBuckets.LAST + 1];
-                    }
-                    byDuration[c][DurationBuckets.bucket(duration)]++;
+                tallying.add(scan.rows, found);
+            } else {
+                int end = firstBefore(filter.from());
+                for (int s = firstBefore(filter.to()), e; s < end; s = e) {
+                    e = Scan.chunkEnd(s, end);
+                    tallying.add(scan.rows, matches(filter, s, e, scan));
                 }
             }
             for (int k = 0; k < byKind.length; k++) {
@@ -342,6 +332,48 @@ final class DefaultViewRows {
         }
 
         /**
+         * The rows of {@code filter} among rows {@code from} to {@code to - 1} (a chunk: {@link Scan#chunkEnd}) into
+         * {@code scan}'s rows, in order; how many: those of its kinds, its URL numbers and its sitemaps' listing (a
+         * chunk's kinds and URL numbers unpacked at once; the URL's range asked first: a prefix matches few of them).
+         */
+        int matches(RowFilter filter, int from, int to, Scan scan) {
+            int n = to - from;
+            boolean[] matching = filter.kinds();
+            long[] kindOf = scan.kinds;
+            int[] out = scan.rows;
+            int found = 0;
+            kinds.read(from, n, kindOf);
+            if (filter.byUrl()) {
+                long[] urlOf = scan.urls;
+                urls.read(from, n, urlOf);
+                long urlFrom = filter.urlFrom();
+                long urlTo = filter.urlTo();
+                for (int j = 0; j < n; j++) {
+                    long url = urlOf[j];
+                    if (url >= urlFrom && url < urlTo && matching[(int) kindOf[j]]) {
+                        out[found++] = from + j;
+                    }
+                }
+            } else {
+                for (int j = 0; j < n; j++) {
+                    if (matching[(int) kindOf[j]]) {
+                        out[found++] = from + j;
+                    }
+                }
+            }
+            if (filter.listed() != null) {
+                int kept = 0;
+                for (int j = 0; j < found; j++) {
+                    if (filter.listedAs(out[j])) {
+                        out[kept++] = out[j];
+                    }
+                }
+                found = kept;
+            }
+            return found;
+        }
+
+        /**
          * The minute counts of {@code filter}'s rows from the rows of the URLs its prefix starts, numbers {@code first}
          * to {@code last} of {@link #urlRows} (a few of the rows: a deep prefix), counted into every minute from
          * {@code oldest} on.
@@ -359,6 +391,73 @@ final class DefaultViewRows {
         }
     }
 
+    /** What a scan of the held rows unpacks a chunk at a time ({@link Columns#matches}): the chunk's kinds, URL numbers and matching rows. */
+    private static final class Scan {
+        /** Rows of a chunk. */
+        static final int ROWS = 2048;
+        final long[] kinds = new long[ROWS];
+        final long[] urls = new long[ROWS];
+        final int[] rows = new int[ROWS];
+
+        /** Where the chunk that starts at row {@code from} of a scan to {@code end} ends: at most {@link #ROWS} rows, in one block. */
+        static int chunkEnd(int from, int end) {
+            return Math.min(end, Math.min(from + ROWS, ((from >>> BLOCK_BITS) + 1) << BLOCK_BITS));
+        }
+    }
+
+    /** {@link Columns#tally}'s counts of the rows it is given, by time bucket, kind and duration. */
+    private static final class Tallying {
+        private final Columns columns;
+        private final boolean[] counted;
+        private final int[] kindClass;
+        private final int classes;
+        private final long[] byKind;
+        private final long[][] byDuration;
+        private final Map<Long, long[]> byTime;
+        private final long bucketMillis;
+        private long bucket = Long.MIN_VALUE;
+        private long[] inBucket;
+
+        Tallying(Columns columns, boolean[] counted, int[] kindClass, int classes, long[] byKind, long[][] byDuration, Map<Long, long[]> byTime,
+                long bucketMillis) {
+            this.columns = columns;
+            this.counted = counted;
+            this.kindClass = kindClass;
+            this.classes = classes;
+            this.byKind = byKind;
+            this.byDuration = byDuration;
+            this.byTime = byTime;
+            this.bucketMillis = bucketMillis;
+        }
+
+        /** Counts rows {@code rows[0]} to {@code rows[n - 1]}. */
+        void add(int[] rows, int n) {
+            for (int j = 0; j < n; j++) {
+                int i = rows[j];
+                long millis = columns.times().get(i);
+                int kind = (int) columns.kinds().get(i);
+                int c = kindClass[kind];
+                long start = Math.floorDiv(millis, bucketMillis) * bucketMillis;
+                if (start != bucket) {
+                    bucket = start;
+                    inBucket = byTime.computeIfAbsent(start, b -> new long[classes]);
+                }
+                inBucket[c]++;
+                if (!counted[kind]) {
+                    continue;
+                }
+                byKind[kind]++;
+                int code = (int) columns.durations().get(i);
+                if (code != NULL_DURATION) {
+                    if (byDuration[c] == null) {
+                        byDuration[c] = new long[DurationBuckets.LAST + 1];
+                    }
+                    byDuration[c][DurationBuckets.bucket(code >= 0 ? code / 1000.0 : columns.oddDurations()[-code - 2])]++;
+                }
+            }
+        }
+    }
+
     /**
      * A filter's conditions on the held rows: the kinds it matches, its times, the URL numbers its prefix starts,
      * and whether a sitemap lists a row's URL ({@code listed}: a bit a row, null when the filter does not ask).
@@ -369,17 +468,6 @@ final class DefaultViewRows {
         /** Whether row {@code i} is listed by a sitemap as the filter asks (or it does not ask). */
         boolean listedAs(int i) {
             return listed == null || ((listed[i >>> 6] & (1L << i)) != 0) == inSitemap;
-        }
-
-        boolean test(Columns columns, int i) {
-            if (!kinds[(int) columns.kinds().get(i)] || !listedAs(i)) {
-                return false;
-            }
-            if (byUrl) {
-                long url = columns.urls().get(i);
-                return url >= urlFrom && url < urlTo;
-            }
-            return true;
         }
     }
 

@@ -45,8 +45,33 @@ final class PackedLongs {
 
     /** The values of block {@code b} into {@code into}, {@code n} of them. */
     void unpack(int b, long[] into, int n) {
-        for (int k = 0; k < n; k++) {
-            into[k] = get((b << BLOCK_BITS) + k);
+        read(b << BLOCK_BITS, n, into);
+    }
+
+    /**
+     * Values {@code from} to {@code from + n - 1}, all of one block, into {@code into}: the block's width, base
+     * and scale read once, where {@link #get} reads them for each value (a scan of the held rows reads a few
+     * columns of hundreds of thousands of rows; value by value it took some 15 ns a row).
+     */
+    void read(int from, int n, long[] into) {
+        int b = from >>> BLOCK_BITS;
+        if (n > 0 && ((from + n - 1) >>> BLOCK_BITS) != b) {
+            throw new IllegalArgumentException("values " + from + " to " + (from + n - 1) + " are not of one block");
+        }
+        int w = widths[b];
+        long mask = MASKS[w];
+        long base = bases[b];
+        long scale = scales[b];
+        byte[] block = blocks[b];
+        int at = (from & (BLOCK_ROWS - 1)) * w;
+        if (scale == 1) {
+            for (int k = 0; k < n; k++, at += w) {
+                into[k] = base + ((long) LONGS.get(block, at) & mask);
+            }
+        } else {
+            for (int k = 0; k < n; k++, at += w) {
+                into[k] = base + ((long) LONGS.get(block, at) & mask) * scale;
+            }
         }
     }
 

@@ -110,23 +110,75 @@ final class ReportRoutes {
         if (redirectedWithoutBlanks(ctx)) {
             return;
         }
+        send(ctx, io.javalin.http.ContentType.TEXT_HTML.getMimeType(), htmlAnswer(ctx.queryString(), ctx.queryParamMap(), request,
+                GzipAnswer.accepted(ctx.header("Accept-Encoding"))));
+    }
+
+    /** The HTML page of {@code query} (its text as the address has it, null for none, and its parameters), as kept or rendered now. */
+    private RenderedPages.Answer htmlAnswer(String queryText, Map<String, List<String>> query, ReportRequest request, boolean gzip) {
         // what the page shows besides the snapshot's hits: the evidence under it
         List<String> sources = evidence.sources();
         String nothingProvable = evidence.nothingProvable().orElse(null);
-        String address = ctx.queryString() + "\n" + sources + "\n" + nothingProvable + "\n" + report.sitemapsVersion();
-        send(ctx, io.javalin.http.ContentType.TEXT_HTML.getMimeType(), rendered.answer("html", address, report::newest,
-                () -> htmlPage(ctx, request, sources, nothingProvable), GzipAnswer.accepted(ctx.header("Accept-Encoding"))));
+        String address = address(queryText, request) + "\n" + sources + "\n" + nothingProvable + "\n" + report.sitemapsVersion();
+        return rendered.answer("html", address, report::newest, () -> htmlPage(query, request, sources, nothingProvable), gzip);
     }
 
-    private RenderedPages.Rendered htmlPage(Context ctx, ReportRequest request, List<String> sources, String nothingProvable) {
+    /** The JSON page of {@code query} (its text as the address has it, null for none), as kept or rendered now. */
+    private RenderedPages.Answer jsonAnswer(String queryText, ReportRequest request, boolean gzip) {
+        // kept under the sitemaps' reads too: its rows say whether one lists their URL, and in_sitemap= filters by them
+        String address = address(queryText, request) + "\n" + report.sitemapsVersion();
+        return rendered.answer("json", address, report::newest, () -> {
+            ReportPage page = report.page(request);
+            // a later page of the rows held in memory is made again in less time than it takes to gzip and keep
+            boolean keep = !page.counting() && (page.page() == 1 || !report.pageOfHeldRows(request));
+            return new RenderedPages.Rendered(PageJson.of(page), keep);
+        }, gzip);
+    }
+
+    /**
+     * A report page's address among the kept answers: its query without its page number, then the page it shows.
+     * The page number is read into the request and nowhere else (the page's links leave it out), so {@code ?page=1}
+     * and no query are one page, rendered once: the first page, which serve's warm-up renders ({@link #renderFirstPage}).
+     */
+    static String address(String queryText, ReportRequest request) {
+        StringBuilder rest = new StringBuilder();
+        if (queryText != null) {
+            for (String part : queryText.split("&", -1)) {
+                // as written: a name spelled otherwise stays in the address, which is then only less shared
+                if (!part.equals("page") && !part.startsWith("page=")) {
+                    rest.append(rest.isEmpty() ? "" : "&").append(part);
+                }
+            }
+        }
+        return rest + "\npage " + request.page();
+    }
+
+    /**
+     * Renders the report's first page, HTML and JSON, as a reader who opens it without parameters is answered,
+     * and keeps it for the store's newest snapshot, so that no reader pays its first rendering (some 40 ms: the
+     * summary's counts read, the templates' first run); serve's warm-up calls it once the default view is counted.
+     * Waits up to {@code wait} for the page's summary to be counted; false when either could not be kept (its
+     * summary not counted by then, or the newest snapshot moved meanwhile).
+     */
+    boolean renderFirstPage(java.time.Duration wait) {
+        ReportRequest request = parse(Map.of(), ReportParameters.REPORT);
+        if (!report.summaryCounted(request, wait)) {
+            return false;
+        }
+        boolean html = htmlAnswer(null, Map.of(), request, true).gzipped();
+        boolean json = jsonAnswer(null, request, true).gzipped();
+        return html && json;
+    }
+
+    private RenderedPages.Rendered htmlPage(Map<String, List<String>> query, ReportRequest request, List<String> sources, String nothingProvable) {
         ReportPage page = report.page(request);
         // an empty report says whether anything at all has been recorded
         boolean recorded = page.total() > 0 || health.size() > 0;
-        boolean filtered = ctx.queryParamMap().keySet().stream().anyMatch(k -> !k.equals("page") && !k.equals("at"));
+        boolean filtered = query.keySet().stream().anyMatch(k -> !k.equals("page") && !k.equals("at"));
         // the summary at the page's snapshot: its figures add up to the header's total
         // (none while the page's own count goes on: it is asked for once that is done)
         Overview summary = page.counting() ? null : report.summary(request, page).orElse(null);
-        ReportView view = new ReportView(page, new ReportLinks(ctx.queryParamMap(), page.at()), recorded, filtered, sources,
+        ReportView view = new ReportView(page, new ReportLinks(query, page.at()), recorded, filtered, sources,
                 nothingProvable, summary, request.filter().hiddenBotTypes());
         // a page whose summary or total is still being counted is shown without it, and not kept so (nor waits
         // for robots.txt's alerts: shown if read); its rows' and its filter's sitemaps are in its address (a
@@ -137,14 +189,7 @@ final class ReportRoutes {
 
     void json(Context ctx) {
         ReportRequest request = parse(ctx, ReportParameters.REPORT);
-        // kept under the sitemaps' reads too: its rows say whether one lists their URL, and in_sitemap= filters by them
-        String address = ctx.queryString() + "\n" + report.sitemapsVersion();
-        send(ctx, "application/json; charset=utf-8", rendered.answer("json", address, report::newest, () -> {
-            ReportPage page = report.page(request);
-            // a later page of the rows held in memory is made again in less time than it takes to gzip and keep
-            boolean keep = !page.counting() && (page.page() == 1 || !report.pageOfHeldRows(request));
-            return new RenderedPages.Rendered(PageJson.of(page), keep);
-        }, GzipAnswer.accepted(ctx.header("Accept-Encoding"))));
+        send(ctx, "application/json; charset=utf-8", jsonAnswer(ctx.queryString(), request, GzipAnswer.accepted(ctx.header("Accept-Encoding"))));
     }
 
     /**
@@ -282,7 +327,11 @@ final class ReportRoutes {
     }
 
     private ReportRequest parse(Context ctx, Set<String> accepted) {
-        return report.request(ctx.queryParamMap(), accepted);
+        return parse(ctx.queryParamMap(), accepted);
+    }
+
+    private ReportRequest parse(Map<String, List<String>> query, Set<String> accepted) {
+        return report.request(query, accepted);
     }
 
     /**

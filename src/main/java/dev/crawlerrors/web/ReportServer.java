@@ -17,6 +17,7 @@ import io.javalin.http.Handler;
 import io.javalin.http.HandlerType;
 import io.javalin.http.NotFoundResponse;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -53,11 +54,13 @@ public final class ReportServer implements AutoCloseable {
     private final Javalin app;
     private final CrawlErrorReport report;
     private final WebConfig web;
+    private final ReportRoutes routes;
 
-    private ReportServer(Javalin app, CrawlErrorReport report, WebConfig web) {
+    private ReportServer(Javalin app, CrawlErrorReport report, WebConfig web, ReportRoutes routes) {
         this.app = app;
         this.report = report;
         this.web = web;
+        this.routes = routes;
     }
 
     /** A method other than GET and HEAD on a path the server answers: the report is read-only. */
@@ -89,6 +92,10 @@ public final class ReportServer implements AutoCloseable {
         RenderedPages rendered = new RenderedPages(serving.pageCacheBytes());
         Gauge.builder("crawl_errors_page_cache_bytes", rendered, pages -> pages.footprint()[1])
                 .description("bytes of the report pages kept rendered").register(metrics);
+        FunctionCounter.builder("crawl_errors_page_cache_hits", rendered, pages -> pages.footprint()[2])
+                .description("report answers found kept rendered").register(metrics);
+        FunctionCounter.builder("crawl_errors_page_cache_misses", rendered, pages -> pages.footprint()[3])
+                .description("report answers not kept, rendered when asked").register(metrics);
         Gauge.builder("crawl_errors_count_cube_bytes", report, CrawlErrorReport::cubeBytes)
                 .description("bytes of the counts filtered views are summed from").register(metrics);
         Gauge.builder("crawl_errors_page_rows_bytes", report, CrawlErrorReport::pageRowsBytes)
@@ -203,7 +210,7 @@ public final class ReportServer implements AutoCloseable {
                     .register(metrics).increment());
         });
         app.start(bind, port);
-        return new ReportServer(app, report, web);
+        return new ReportServer(app, report, web, routes);
     }
 
     /** Whether {@code e} comes of writing to a connection the client closed. */
@@ -215,6 +222,16 @@ public final class ReportServer implements AutoCloseable {
             }
         }
         return false;
+    }
+
+    /**
+     * Renders the report's first page (HTML and JSON, no parameters) and keeps it for the newest snapshot, so that
+     * the first reader to open it does not wait for its rendering: serve's warm-up calls it once the default view
+     * is counted, waiting up to {@code wait} for its summary. False when it could not be kept (its summary not
+     * counted by then, or the newest snapshot moved while it was rendered).
+     */
+    public boolean renderFirstPage(java.time.Duration wait) {
+        return routes.renderFirstPage(wait);
     }
 
     public int port() {

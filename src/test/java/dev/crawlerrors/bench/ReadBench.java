@@ -28,11 +28,12 @@ import java.util.function.LongFunction;
  * {@code bench/read-side.sh}; by hand:
  *
  * <pre>
- * java -cp target/test-classes:target/crawl-errors.jar dev.crawlerrors.bench.ReadBench http://127.0.0.1:8080 [REQUESTS]
+ * java -cp target/test-classes:target/crawl-errors.jar dev.crawlerrors.bench.ReadBench http://127.0.0.1:8080 [REQUESTS [SEED]]
  * java -cp target/test-classes:target/crawl-errors.jar dev.crawlerrors.bench.ReadBench --duckdb STORE.duckdb [REQUESTS]
  * </pre>
  *
- * Prints one line per kind of page: p50 and p99 in milliseconds.
+ * Prints one line per kind of page: p50 and p99 in milliseconds. SEED (7 unless given) picks the random pages and
+ * filters: a second run on the same server with another seed asks views never asked before again.
  */
 public final class ReadBench {
 
@@ -47,17 +48,17 @@ public final class ReadBench {
         if (args.length >= 2 && args[0].equals("--duckdb")) {
             baseline(args[1], args.length > 2 ? Integer.parseInt(args[2]) : 50);
         } else {
-            http(args[0], args.length > 1 ? Integer.parseInt(args[1]) : 200);
+            http(args[0], args.length > 1 ? Integer.parseInt(args[1]) : 200, args.length > 2 ? Long.parseLong(args[2]) : 7);
         }
     }
 
-    private static void http(String base, int requests) throws Exception {
+    private static void http(String base, int requests, long seed) throws Exception {
         HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         JsonNode first = get(client, base + "/api/crawl-errors?page=1");
         int pages = first.get("pages").asInt();
         String at = first.get("at").asText();
         System.out.printf(Locale.ROOT, "store: %,d error hits, %,d pages, snapshot %s%n", first.get("total").asLong(), pages, at);
-        SplittableRandom random = new SplittableRandom(7);
+        SplittableRandom random = new SplittableRandom(seed);
         report("first page (JSON)", time(requests, i -> base + "/api/crawl-errors?page=1", client));
         report("first page (HTML)", time(requests, i -> base + "/crawl-errors?page=1", client));
         report("middle page", time(requests, i -> base + "/api/crawl-errors?page=" + (pages / 2) + "&at=" + at, client));

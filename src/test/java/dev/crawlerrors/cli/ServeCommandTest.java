@@ -98,6 +98,37 @@ class ServeCommandTest {
         }
     }
 
+    @Test
+    void rendersTheFirstPageAsItStartsSoThatItsFirstReaderIsAnsweredWhatWasKept() throws Exception {
+        Path log = dir.resolve("access.log");
+        Files.writeString(log, SampleLogs.lines(1, 300));
+        Path db = dir.resolve("hits.duckdb");
+        int exit = Main.commandLine().execute("import", "--db", db.toString(), "--dns-server", "none",
+                "--ip-ranges", SampleLogs.ipRanges(dir).toString(), log.toString());
+        assertThat(exit).isZero();
+        try (ServeProcess serve = ServeProcess.start(dir.resolve("serve.out"), "--db", db.toString(), "--port", "0",
+                "--dns-server", "none", "--ip-ranges", SampleLogs.ipRanges(dir).toString())) {
+            // no page asked yet: its warm-up renders the first page, HTML and JSON, and keeps them
+            Waits.await("the first page kept").until(() -> metric(serve, "crawl_errors_page_cache_misses_total") == 2
+                    && metric(serve, "crawl_errors_page_cache_bytes") > 0);
+            for (String path : new String[] {"/crawl-errors", "/crawl-errors?page=1", "/api/crawl-errors"}) {
+                HttpResponse<String> page = http.send(HttpRequest.newBuilder(URI.create(serve.base() + path)).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                assertThat(page.statusCode()).isEqualTo(200);
+                assertThat(page.body()).contains("/page/300");
+            }
+            assertThat(metric(serve, "crawl_errors_page_cache_misses_total")).as("no first page rendered for its readers").isEqualTo(2);
+            assertThat(metric(serve, "crawl_errors_page_cache_hits_total")).isEqualTo(3);
+        }
+    }
+
+    /** One figure of serve's /metrics. */
+    private double metric(ServeProcess serve, String name) throws Exception {
+        String metrics = http.send(HttpRequest.newBuilder(URI.create(serve.base() + "/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body();
+        return metrics.lines().filter(l -> l.startsWith(name + " ")).mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
+                .findFirst().orElseThrow(() -> new AssertionError("no " + name + " in /metrics"));
+    }
+
     /** The report API's first page once its total is {@code total}, or as it is when {@code withinMs} have passed. */
     private JsonNode awaitTotal(ServeProcess serve, long total, long withinMs) throws Exception {
         long deadline = System.nanoTime() + withinMs * 1_000_000;

@@ -1,0 +1,89 @@
+package dev.crawlerrors.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.crawlerrors.report.CrawlErrorReport;
+import dev.crawlerrors.report.ReportConfig;
+import dev.crawlerrors.report.ReportRequest;
+import dev.crawlerrors.report.UncountedFirstPageContract;
+import dev.crawlerrors.store.duckdb.DuckDbHitStore;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.ZoneOffset;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The report's first page rendered before any reader asks it ({@link ReportServer#renderFirstPage}, serve's
+ * warm-up): its readers, with or without {@code page=1}, HTML and JSON, are answered what was kept, and the same
+ * as a page rendered for them. Told by the server's own counts of answers found kept and not, not by time.
+ */
+class FirstPageRenderedTest {
+
+    private static final Duration BOUND = Duration.ofSeconds(60);
+
+    @Test
+    void theFirstPageIsRenderedOnceBeforeItsReadersAndAnsweredFromWhatWasKept() throws Exception {
+        try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
+            store.writer().append(UncountedFirstPageContract.hits());
+            store.writer().flush();
+            CrawlErrorReport report = new CrawlErrorReport(store.reader(), ReportConfig.in(ZoneOffset.UTC));
+            CrawlErrorReport plain = new CrawlErrorReport(store.reader(), ReportConfig.in(ZoneOffset.UTC));
+            try (ReportServer server = ReportServer.start(report, store.health(), ServerConfig.on("127.0.0.1", 0));
+                 ReportServer rendering = ReportServer.start(plain, store.health(), ServerConfig.on("127.0.0.1", 0))) {
+                report.warmUp(() -> { });
+                assertThat(cache(server, "misses")).isZero();
+
+                assertThat(server.renderFirstPage(BOUND)).as("rendered and kept").isTrue();
+                long misses = cache(server, "misses");
+                assertThat(misses).as("the HTML and the JSON first page, rendered").isEqualTo(2);
+                long hits = cache(server, "hits");
+                String html = get(server, "/crawl-errors");
+                String json = get(server, "/api/crawl-errors");
+
+                // every way of asking the first page is one page, found kept
+                assertThat(get(server, "/crawl-errors?page=1")).isEqualTo(html);
+                assertThat(get(server, "/api/crawl-errors?page=1")).isEqualTo(json);
+                assertThat(cache(server, "misses")).as("no first page rendered for a reader").isEqualTo(misses);
+                assertThat(cache(server, "hits")).isEqualTo(hits + 4);
+
+                // and what was kept is what a reader gets rendered for them (its summary counted first, as the warm-up's was)
+                assertThat(plain.summaryCounted(plain.request(Map.of()), BOUND)).isTrue();
+                assertThat(html).contains("<table").isEqualTo(get(rendering, "/crawl-errors?page=1"));
+                assertThat(json).isEqualTo(get(rendering, "/api/crawl-errors"));
+                assertThat(cache(rendering, "misses")).isEqualTo(2);
+
+                // a filtered view's first page is its own, one page with or without page=1 (its summary counted first: kept)
+                assertThat(report.summaryCounted(report.request(Map.of("status", java.util.List.of("404"))), BOUND)).isTrue();
+                String filtered = get(server, "/crawl-errors?status=404");
+                assertThat(get(server, "/crawl-errors?page=1&status=404")).isEqualTo(filtered).isNotEqualTo(html);
+                assertThat(cache(server, "misses")).isEqualTo(misses + 1);
+                assertThat(report.page(ReportRequest.FIRST_PAGE).counting()).isFalse();
+            } finally {
+                report.close();
+                plain.close();
+            }
+        }
+    }
+
+    /** The server's count of report answers found kept ("hits") or not ("misses"), from its /metrics. */
+    private static long cache(ReportServer server, String which) throws Exception {
+        String name = "crawl_errors_page_cache_" + which + "_total";
+        for (String line : get(server, "/metrics").split("\n")) {
+            if (line.startsWith(name)) {
+                return (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+            }
+        }
+        throw new AssertionError("no " + name + " in /metrics");
+    }
+
+    private static String get(ReportServer server, String path) throws Exception {
+        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + server.port() + path)).timeout(BOUND).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as(path).isEqualTo(200);
+        return response.body();
+    }
+}
