@@ -227,8 +227,9 @@ final class DuckDbUrlStates extends UrlStateReading {
      * The numbers of the kept states of {@code scope} in an {@code in_sitemap=} view, in its order:
      * the view without the sitemap read by number and tested against the listed numbers in memory
      * ({@link DuckDbSitemaps#listing()}, and the URLs logged under a host in capitals, read now), held
-     * until the next fold or read of a sitemap. Null for a view without {@code in_sitemap}, or one
-     * of more URLs than {@link DuckDbSitemapViews} holds (the store's condition answers it).
+     * until the next fold or read of a sitemap, with the view of the other answer (in_sitemap=no
+     * beside yes) made from the same read. Null for a view without {@code in_sitemap}, or one of
+     * more URLs than {@link DuckDbSitemapViews} holds (the store's condition answers it).
      */
     private long[] sitemapView(UrlQuery q, String scope) {
         if (q.filter().inSitemap() == null) {
@@ -242,31 +243,33 @@ final class DuckDbUrlStates extends UrlStateReading {
         }
         Set<Long> capitals = new HashSet<>();
         query.run(DuckDbSitemaps.CAPITALS, List.of(), rs -> numbers(rs, capitals));
-        boolean wanted = q.filter().inSitemap();
         List<Object> params = new ArrayList<>();
         String from = from(q, scope, Set.of(), params, false);
-        long[] made = query.run("SELECT s.k " + from + " ORDER BY " + orderBy(q), params, rs -> {
-            long[] numbers = new long[1024];
-            int n = 0;
+        // both sides at once: the view's numbers in order, split by whether a sitemap lists them
+        long[][] made = query.run("SELECT s.k " + from + " ORDER BY " + orderBy(q), params, rs -> {
+            long[][] sides = {new long[1024], new long[1024]};
+            int[] n = {0, 0};
             while (rs.next()) {
                 long k = rs.getLong(1);
-                if ((listed.contains(k) || capitals.contains(k)) == wanted) {
-                    if (n == numbers.length) {
-                        if (!DuckDbSitemapViews.fits(n + 1L)) {
-                            return null;
-                        }
-                        numbers = Arrays.copyOf(numbers, (int) Math.min(Integer.MAX_VALUE - 8, n * 2L));
+                int side = listed.contains(k) || capitals.contains(k) ? 1 : 0;
+                if (n[side] == sides[side].length) {
+                    if (!DuckDbSitemapViews.fits(n[0] + n[1] + 1L)) {
+                        return null;
                     }
-                    numbers[n++] = k;
+                    sides[side] = Arrays.copyOf(sides[side], (int) Math.min(Integer.MAX_VALUE - 8, n[side] * 2L));
                 }
+                sides[side][n[side]++] = k;
             }
-            return Arrays.copyOf(numbers, n);
+            return new long[][] {Arrays.copyOf(sides[0], n[0]), Arrays.copyOf(sides[1], n[1])};
         });
-        if (made == null || !DuckDbSitemapViews.fits(made.length)) {
+        if (made == null || !DuckDbSitemapViews.fits(made[0].length + (long) made[1].length)) {
             return null;
         }
-        sitemapViews.put(key, made);
-        return made;
+        boolean wanted = q.filter().inSitemap();
+        UrlQuery other = new UrlQuery(q.filter().withInSitemap(!wanted), q.states(), q.fixedOnly(), q.inconsistentOnly(), q.sort());
+        sitemapViews.put(new DuckDbSitemapViews.Key(key.fold(), key.reads(), scope, other), made[wanted ? 0 : 1]);
+        sitemapViews.put(key, made[wanted ? 1 : 0]);
+        return made[wanted ? 1 : 0];
     }
 
     /** A page of a view held by number ({@link #sitemapView}), less {@code excluded}: its slice, and its rows read by number. */
