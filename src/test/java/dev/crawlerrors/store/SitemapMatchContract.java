@@ -7,6 +7,7 @@ import dev.crawlerrors.crawler.SampleHits;
 import dev.crawlerrors.ingest.Hit;
 import dev.crawlerrors.sitemap.SitemapUrl;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -201,6 +202,61 @@ public abstract class SitemapMatchContract {
             assertThat(store.sitemaps().sitemaps()).containsExactly(new StoredSitemap("many", Instant.parse("2025-05-14T09:00:00Z"), 10_000));
             assertThat(store.reader().page(HitFilter.ERRORS.withInSitemap(true), 0, 10)).extracting(StoredHit::url)
                     .containsExactly("/street/9999");
+        }
+    }
+
+    /**
+     * The URLs page's {@code in_sitemap=} views follow a new read of the sitemap on every page, the
+     * first ones a reader keeps and those past them: a URL listed by one read and not by the next
+     * leaves in_sitemap=yes for in_sitemap=no (an engine that keeps the listed numbers or its views
+     * in memory keeps them per read), and a URL first logged after the read, under a host in
+     * capitals, is listed once a fold keeps its state.
+     */
+    @Test
+    void theUrlsPageFollowsANewReadOnItsFirstPagesAndPastThem() {
+        try (HitStore store = open()) {
+            List<CrawlerHit> hits = new ArrayList<>();
+            List<SitemapUrl> listed = new ArrayList<>();
+            for (int i = 0; i < 700; i++) {
+                hits.add(hit(Instant.parse("2025-05-14T10:00:00Z").plusSeconds(i).toString(), "/u/" + i, 404, "www.example.be"));
+                listed.add(new SitemapUrl("www.example.be", "/u/" + i));
+            }
+            store.writer().append(hits);
+            store.writer().flush();
+            store.sitemaps().replace("pages", Instant.parse("2025-05-14T09:00:00Z"), listed);
+            store.reader().urlStates().fold();
+            Snapshot at = store.reader().snapshot();
+            UrlQuery yes = new UrlQuery(HitFilter.ERRORS.withInSitemap(true), Set.of(), false, false, UrlSort.errors);
+            UrlQuery no = new UrlQuery(HitFilter.ERRORS.withInSitemap(false), Set.of(), false, false, UrlSort.errors);
+            assertThat(urls(store, yes, at)).hasSize(700);
+            assertThat(store.reader().urlStates().page(yes, at, 600, 100).total()).isEqualTo(700);
+            assertThat(urls(store, no, at)).isEmpty();
+
+            store.sitemaps().replace("pages", Instant.parse("2025-05-14T12:00:00Z"), listed.subList(100, 700));
+            List<String> dropped = listed.subList(0, 100).stream().map(url -> "www.example.be " + url.target()).toList();
+            assertThat(urls(store, yes, at)).as("after a new read").hasSize(600).doesNotContainAnyElementsOf(dropped);
+            assertThat(store.reader().urlStates().page(yes, at, 550, 100).rows()).hasSize(50);
+            assertThat(store.reader().urlStates().page(yes, at, 550, 100).total()).isEqualTo(600);
+            assertThat(urls(store, no, at)).containsExactlyInAnyOrderElementsOf(dropped);
+
+            store.writer().append(List.of(hit("2025-05-14T13:00:00Z", "/u/150", 404, "WWW.Example.be")));
+            store.writer().flush();
+            store.reader().urlStates().fold();
+            Snapshot later = store.reader().snapshot();
+            assertThat(urls(store, yes, later)).as("a URL first logged after the read").hasSize(601).contains("WWW.Example.be /u/150");
+            assertThat(urls(store, no, later)).containsExactlyInAnyOrderElementsOf(dropped);
+        }
+    }
+
+    /** Every URL of a view of the URLs page, read a page of 100 at a time, as host and target. */
+    private static List<String> urls(HitStore store, UrlQuery query, Snapshot at) {
+        List<String> urls = new ArrayList<>();
+        for (long offset = 0; ; offset += 100) {
+            UrlPage page = store.reader().urlStates().page(query, at, offset, 100);
+            page.rows().forEach(state -> urls.add(state.host() + " " + state.url()));
+            if (offset + 100 >= page.total()) {
+                return urls;
+            }
         }
     }
 

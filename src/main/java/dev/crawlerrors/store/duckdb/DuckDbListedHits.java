@@ -6,7 +6,7 @@ import java.util.List;
 /**
  * Which hits of a page's times a sitemap lists, for {@code in_sitemap=}: the page's history rows in
  * time order ({@code url_times}, a few hundred) tested against the listed numbers kept in memory,
- * ({@link DuckDbSitemaps#listedNumbers()}), instead of building the set of every listed number (two
+ * ({@link DuckDbSitemaps#listing()}), instead of building the set of every listed number (two
  * a URL) for each page.
  * A window of more rows than {@link #MOST_ROWS} is left to the join of {@link DuckDbSitemaps#listed(String)}.
  */
@@ -29,7 +29,7 @@ final class DuckDbListedHits {
      * numbers appended to {@code params}. Null when the page's times hold too many rows.
      */
     String condition(boolean listed, String rows, List<Object> params) {
-        long[] kept = sitemaps.listedNumbers();
+        DuckDbListedNumbers kept = sitemaps.listing();
         long[] ids = query.run("SELECT i, k FROM url_times WHERE " + rows + " LIMIT " + (MOST_ROWS + 1), List.of(), rs -> {
             long[] found = new long[64];
             int n = 0;
@@ -38,7 +38,7 @@ final class DuckDbListedHits {
                 if (++seen > MOST_ROWS) {
                     return null;
                 }
-                if (Arrays.binarySearch(kept, rs.getLong(2)) >= 0) {
+                if (kept.contains(rs.getLong(2))) {
                     if (n == found.length) {
                         found = Arrays.copyOf(found, n * 2);
                     }

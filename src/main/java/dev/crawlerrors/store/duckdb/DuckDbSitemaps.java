@@ -41,8 +41,13 @@ final class DuckDbSitemaps implements SitemapStore, AutoCloseable {
      * writes it (few or none: joined by name).
      */
     static final String LISTED_NUMBERS = "SELECT k FROM sitemap_urls WHERE k IS NOT NULL UNION ALL SELECT any_k FROM sitemap_urls"
-            + " WHERE any_k IS NOT NULL"
-            + " UNION ALL SELECT n.k FROM url_names n JOIN sitemap_urls s ON s.host = lower(n.host) AND s.target = n.url"
+            + " WHERE any_k IS NOT NULL UNION ALL " + DuckDbSitemaps.CAPITALS;
+
+    /**
+     * The numbers of the URLs logged under a host in capitals that a sitemap lists (by the host in
+     * small letters): few or none, read at once (DuckDB tests the host of a dictionary once).
+     */
+    static final String CAPITALS = "SELECT n.k FROM url_names n JOIN sitemap_urls s ON s.host = lower(n.host) AND s.target = n.url"
             + " WHERE n.host <> lower(n.host)";
 
     /**
@@ -62,8 +67,8 @@ final class DuckDbSitemaps implements SitemapStore, AutoCloseable {
     private final AtomicLong reads = new AtomicLong();
     /** The table functions reads insert their rows from: as many as reads ever ran at once. */
     private final DuckDbSitemapRows.Functions functions = new DuckDbSitemapRows.Functions();
-    private long readsKept = -1;
-    private long[] numbers;
+    /** The listed numbers as of the last read asked for them; guarded by this. */
+    private DuckDbListedNumbers listing;
     /** The sitemaps held as of {@link #heldAt} reads; guarded by this. */
     private List<StoredSitemap> held;
     private long heldAt = -1;
@@ -222,14 +227,16 @@ final class DuckDbSitemaps implements SitemapStore, AutoCloseable {
     }
 
     /**
-     * The listed numbers ({@link #LISTED_NUMBERS}), sorted, read once per sitemaps' read (8 bytes a
-     * number, two a sitemap URL), so a page's rows are tested in memory. URLs logged under a host in
-     * capitals are resolved by name as the numbers are read: one first logged after a read is matched
-     * by number from the next read (the counts' join matches it at once).
+     * The listed numbers ({@link #LISTED_NUMBERS}), sorted and indexed ({@link DuckDbListedNumbers}),
+     * read once per sitemaps' read (8 bytes a number, two a sitemap URL, and an index of at most
+     * 4 MiB), so a page's rows are tested in memory; read again after a read of a sitemap is
+     * committed. URLs logged under a host in capitals are resolved by name as the numbers are read:
+     * one first logged after a read is matched by number from the next read (the counts' join
+     * matches it at once, and the URLs page's views read them with each fold).
      */
-    synchronized long[] listedNumbers() {
-        long at = reads.get();
-        if (at != readsKept) {
+    synchronized DuckDbListedNumbers listing() {
+        long at = reads.get(); // before the rows: a read committed meanwhile is read again next time
+        if (listing == null || listing.reads() != at) {
             try (Statement st = connection.createStatement();
                  ResultSet rs = st.executeQuery("SELECT DISTINCT k FROM (" + LISTED_NUMBERS + ") ORDER BY k")) {
                 long[] read = new long[1024];
@@ -240,13 +247,12 @@ final class DuckDbSitemaps implements SitemapStore, AutoCloseable {
                     }
                     read[n++] = rs.getLong(1);
                 }
-                numbers = Arrays.copyOf(read, n);
-                readsKept = at;
+                listing = new DuckDbListedNumbers(at, Arrays.copyOf(read, n));
             } catch (SQLException e) {
                 throw failures.of("cannot read which URLs the sitemaps list", e);
             }
         }
-        return numbers;
+        return listing;
     }
 
     /**
@@ -287,18 +293,18 @@ final class DuckDbSitemaps implements SitemapStore, AutoCloseable {
         }
     }
 
-    /** By number, in memory ({@link #listedNumbers()}): a page's rows cost no question to the store. */
+    /** By number, in memory ({@link #listing()}): a page's rows cost no question to the store. */
     @Override
     public synchronized Set<SitemapUrl> listed(Collection<SitemapUrl> urls) {
         if (urls.isEmpty()) {
             return Set.of();
         }
-        long[] listed = listedNumbers();
+        DuckDbListedNumbers listed = listing();
         Set<SitemapUrl> found = new HashSet<>();
         for (SitemapUrl url : urls) {
             boolean hostless = url.host() == null || url.host().isEmpty();
             long number = UrlKey.number(hostless ? "" : url.host().toLowerCase(Locale.ROOT), url.target());
-            if (Arrays.binarySearch(listed, number) >= 0) {
+            if (listed.contains(number)) {
                 found.add(url);
             }
         }

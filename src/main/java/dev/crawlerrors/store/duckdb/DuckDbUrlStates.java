@@ -17,9 +17,11 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -63,12 +65,14 @@ final class DuckDbUrlStates extends UrlStateReading {
     /** The last hit stored before the store kept URL states: those up to it have no history until a fold reads them. */
     private final long keyedFrom;
     private final AtomicBoolean foldAsked = new AtomicBoolean();
-    private final SitemapStore sitemaps;
+    private final DuckDbSitemaps sitemaps;
+    /** The URLs page's {@code in_sitemap=} views of the kept states, held by number. */
+    private final DuckDbSitemapViews sitemapViews = new DuckDbSitemapViews();
     private final DuckDbUrlNames urlNames;
 
     /** {@code memoryLimit}: DuckDB's memory limit as the store set it, which a fold that lowers it sets back. */
     DuckDbUrlStates(org.duckdb.DuckDBConnection connection, DuckDbQuery query, DuckDbClaims claims, DuckDbHitWriter writer, String location,
-            SitemapStore sitemaps, String memoryLimit) throws SQLException {
+            DuckDbSitemaps sitemaps, String memoryLimit) throws SQLException {
         this.connection = connection;
         this.sitemaps = sitemaps;
         this.query = query;
@@ -198,8 +202,12 @@ final class DuckDbUrlStates extends UrlStateReading {
 
     @Override
     protected UrlPage kept(UrlQuery q, String scope, Set<Long> excluded, long offset, int limit) {
+        long[] view = sitemapView(q, scope);
+        if (view != null) {
+            return page(view, scope, excluded, offset, limit);
+        }
         List<Object> params = new ArrayList<>();
-        String from = from(q, scope, excluded, params);
+        String from = from(q, scope, excluded, params, true);
         long total = query.run("SELECT count(*) " + from, params, rs -> {
             rs.next();
             return rs.getLong(1);
@@ -215,10 +223,106 @@ final class DuckDbUrlStates extends UrlStateReading {
         return new UrlPage(total, named(rows));
     }
 
+    /**
+     * The numbers of the kept states of {@code scope} in an {@code in_sitemap=} view, in its order:
+     * the view without the sitemap read by number and tested against the listed numbers in memory
+     * ({@link DuckDbSitemaps#listing()}, and the URLs logged under a host in capitals, read now), held
+     * until the next fold or read of a sitemap, with the view of the other answer (in_sitemap=no
+     * beside yes) made from the same read. Null for a view without {@code in_sitemap}, or one of
+     * more URLs than {@link DuckDbSitemapViews} holds (the store's condition answers it).
+     */
+    private long[] sitemapView(UrlQuery q, String scope) {
+        if (q.filter().inSitemap() == null) {
+            return null;
+        }
+        DuckDbListedNumbers listed = sitemaps.listing();
+        DuckDbSitemapViews.Key key = new DuckDbSitemapViews.Key(folded, listed.reads(), scope, q);
+        long[] view = sitemapViews.get(key);
+        if (view != null) {
+            return view;
+        }
+        Set<Long> capitals = new HashSet<>();
+        query.run(DuckDbSitemaps.CAPITALS, List.of(), rs -> numbers(rs, capitals));
+        List<Object> params = new ArrayList<>();
+        String from = from(q, scope, Set.of(), params, false);
+        // both sides at once: the view's numbers in order, split by whether a sitemap lists them
+        long[][] made = query.run("SELECT s.k " + from + " ORDER BY " + orderBy(q), params, rs -> {
+            long[][] sides = {new long[1024], new long[1024]};
+            int[] n = {0, 0};
+            while (rs.next()) {
+                long k = rs.getLong(1);
+                int side = listed.contains(k) || capitals.contains(k) ? 1 : 0;
+                if (n[side] == sides[side].length) {
+                    if (!DuckDbSitemapViews.fits(n[0] + n[1] + 1L)) {
+                        return null;
+                    }
+                    sides[side] = Arrays.copyOf(sides[side], (int) Math.min(Integer.MAX_VALUE - 8, n[side] * 2L));
+                }
+                sides[side][n[side]++] = k;
+            }
+            return new long[][] {Arrays.copyOf(sides[0], n[0]), Arrays.copyOf(sides[1], n[1])};
+        });
+        if (made == null || !DuckDbSitemapViews.fits(made[0].length + (long) made[1].length)) {
+            return null;
+        }
+        boolean wanted = q.filter().inSitemap();
+        UrlQuery other = new UrlQuery(q.filter().withInSitemap(!wanted), q.states(), q.fixedOnly(), q.inconsistentOnly(), q.sort());
+        sitemapViews.put(new DuckDbSitemapViews.Key(key.fold(), key.reads(), scope, other), made[wanted ? 0 : 1]);
+        sitemapViews.put(key, made[wanted ? 1 : 0]);
+        return made[wanted ? 1 : 0];
+    }
+
+    /** A page of a view held by number ({@link #sitemapView}), less {@code excluded}: its slice, and its rows read by number. */
+    private UrlPage page(long[] view, String scope, Set<Long> excluded, long offset, int limit) {
+        long total = view.length;
+        List<Long> keys = new ArrayList<>(Math.max(0, Math.min(limit, view.length)));
+        if (excluded.isEmpty()) {
+            for (long i = offset; i < view.length && keys.size() < limit; i++) {
+                keys.add(view[(int) i]);
+            }
+        } else {
+            long position = 0;
+            for (long k : view) {
+                if (excluded.contains(k)) {
+                    total--;
+                } else if (position++ >= offset && keys.size() < limit) {
+                    keys.add(k);
+                }
+            }
+        }
+        return new UrlPage(total, named(statesOf(keys, scope)));
+    }
+
+    /** The kept states of {@code scope} of the URLs numbered {@code keys}, in that order. */
+    private List<UrlState> statesOf(List<Long> keys, String scope) {
+        if (keys.isEmpty()) {
+            return new ArrayList<>();
+        }
+        List<Object> params = new ArrayList<>();
+        String sql = "SELECT s.k, " + STATE_COLUMNS;
+        if (scope.equals(UrlQuery.EVERY_CRAWLER)) {
+            sql += " FROM url_states s WHERE";
+        } else {
+            sql += " FROM url_scopes s WHERE s.scope = ? AND";
+            params.add(scope);
+        }
+        params.add(numbers(keys));
+        Map<Long, UrlState> found = new HashMap<>();
+        query.run(sql + " s.k IN (SELECT unnest(?))", params, rs -> states(rs, state -> found.put(state.key(), state)));
+        List<UrlState> rows = new ArrayList<>(keys.size());
+        for (Long k : keys) {
+            UrlState state = found.get(k);
+            if (state != null) {
+                rows.add(state);
+            }
+        }
+        return rows;
+    }
+
     @Override
     protected void forEachKept(UrlQuery q, String scope, Set<Long> excluded, Consumer<UrlState> rows) {
         List<Object> params = new ArrayList<>();
-        String from = from(q, scope, excluded, params);
+        String from = from(q, scope, excluded, params, true);
         List<UrlState> slice = new ArrayList<>();
         // named a thousand at a time: the names are another table, read by number
         query.run("SELECT s.k, " + STATE_COLUMNS + " " + from + " ORDER BY " + orderBy(q), params, rs -> states(rs, state -> {
@@ -250,8 +354,11 @@ final class DuckDbUrlStates extends UrlStateReading {
         return urlNames.names(keys);
     }
 
-    /** The kept states of a scope that a query takes by URL and by state, less {@code excluded}. */
-    private static String from(UrlQuery q, String scope, Set<Long> excluded, List<Object> params) {
+    /**
+     * The kept states of a scope that a query takes by URL and by state, less {@code excluded};
+     * by its sitemap too when {@code bySitemap}.
+     */
+    private static String from(UrlQuery q, String scope, Set<Long> excluded, List<Object> params, boolean bySitemap) {
         StringBuilder sql = new StringBuilder(scope.equals(UrlQuery.EVERY_CRAWLER) ? "FROM url_states s" : "FROM url_scopes s");
         List<String> parts = new ArrayList<>();
         urlConditions(q, params, parts);
@@ -259,7 +366,9 @@ final class DuckDbUrlStates extends UrlStateReading {
             sql.append(" SEMI JOIN (SELECT n.k FROM url_names n WHERE ").append(String.join(" AND ", parts)).append(") n ON n.k = s.k");
             parts.clear();
         }
-        sitemapCondition(q, "s.k", parts); // on the states' own numbers: no names read
+        if (bySitemap) {
+            sitemapCondition(q, "s.k", parts); // on the states' own numbers: no names read
+        }
         if (!scope.equals(UrlQuery.EVERY_CRAWLER)) {
             parts.add("s.scope = ?");
             params.add(scope);
