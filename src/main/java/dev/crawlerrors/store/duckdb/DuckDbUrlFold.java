@@ -37,9 +37,10 @@ final class DuckDbUrlFold {
     /** Slices of the URLs' numbers a fold makes states for one at a time, at most. */
     static final int SLICES = 16;
     /**
-     * New hits a slice of a fold holds, about. A first fold's states of 510,000 hits in one slice took ~55 MB of DuckDB's
-     * memory for their windows, aggregates and appended rows; in four, a quarter of it (an import's peak RSS 277 against
-     * 286 MiB at the same CPU), and under the import's 64MB (see {@link DuckDbSettings#appendMemory}) they spill less.
+     * New hits a slice of a fold holds, about. A first fold's states of 510,000 hits in one slice took DuckDB ~70 MB for
+     * their windows, aggregates and appended rows at the fold's 96MB, and spilled; in four slices an import's peak RSS was
+     * 277 against 286 MiB (one run each). Under an import's 64MB (see {@link DuckDbSettings#appendMemory}) the slice
+     * matters little: 62,500 to 500,000 hits a slice, 245-253 MiB at the same CPU within the noise.
      */
     private static final long SLICE_HITS = 125_000;
     /** DuckDB's memory limit while the first fold makes its states, at most (see {@link #lowerMemoryLimit}). */
