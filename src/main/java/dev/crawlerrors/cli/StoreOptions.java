@@ -97,7 +97,8 @@ final class StoreOptions {
                         + "document them (default: the system's resolver); none turns DNS checks off.").build());
         command.addOption(CommandSpecs.option("--db-memory", "SIZE", String.class, () -> dbMemory, value -> dbMemory = value,
                 "The memory DuckDB may use, such as 512MB or 2GB (default: " + DuckDbSettings.SERVE.memoryLimit()
-                        + " to serve, " + DuckDbSettings.IMPORT.memoryLimit() + " to import); beyond it, it spills to disk "
+                        + " to serve, " + DuckDbSettings.IMPORT.memoryLimit() + " to import, " + DuckDbSettings.IMPORT.appendMemory()
+                        + " of it while it appends hits); beyond it, it spills to disk "
                         + "or refuses a query. On ClickHouse, what one query may take on each server (max_memory_usage, "
                         + "default 1GiB).").build());
         command.addOption(CommandSpecs.option("--db-threads", "N", Integer.class, () -> dbThreads, value -> dbThreads = value,

@@ -36,8 +36,13 @@ final class DuckDbUrlFold {
     static final int MAX_RUNS = 8;
     /** Slices of the URLs' numbers a fold makes states for one at a time, at most. */
     static final int SLICES = 16;
-    /** New hits a slice of a fold holds, about. */
-    private static final long SLICE_HITS = 500_000;
+    /**
+     * New hits a slice of a fold holds, about. A first fold's states of 510,000 hits in one slice took DuckDB ~70 MB for
+     * their windows, aggregates and appended rows at the fold's 96MB, and spilled; in four slices an import's peak RSS was
+     * 277 against 286 MiB (one run each). Under an import's 64MB (see {@link DuckDbSettings#appendMemory}) the slice
+     * matters little: 62,500 to 500,000 hits a slice, 245-253 MiB at the same CPU within the noise.
+     */
+    private static final long SLICE_HITS = 125_000;
     /** DuckDB's memory limit while the first fold makes its states, at most (see {@link #lowerMemoryLimit}). */
     static final String FRESH_STATES_MEMORY = "96MB";
     /** Hits stored before the URL states were kept, read into {@code url_tail} this many at a time. */
@@ -52,13 +57,19 @@ final class DuckDbUrlFold {
     private final DuckDbUrlStateMerge merge;
     private final DuckDbFreshStates freshStates;
     private final String memoryLimit;
+    private final String appendLimit;
     private final boolean[] hidden = new boolean[DuckDbUrlTail.BOT_TYPES.length];
 
-    /** {@code memoryLimit}: DuckDB's memory limit as the store set it ({@code 192MB}), which the first fold lowers for its states. */
-    DuckDbUrlFold(DuckDBConnection connection, DuckDbClaims claims, DuckDbClaimNames names, DuckDbUrlTail tail, String memoryLimit)
-            throws SQLException {
+    /**
+     * {@code memoryLimit}: DuckDB's memory limit as the store set it ({@code 192MB}), which a fold that merges takes;
+     * {@code appendLimit}: the one kept between folds ({@link DuckDbSettings#appendLimit()}: {@code 64MB} for an import),
+     * which the first fold keeps (or lowers, for its states) and every fold sets back.
+     */
+    DuckDbUrlFold(DuckDBConnection connection, DuckDbClaims claims, DuckDbClaimNames names, DuckDbUrlTail tail, String memoryLimit,
+            String appendLimit) throws SQLException {
         this.connection = connection;
         this.memoryLimit = memoryLimit;
+        this.appendLimit = appendLimit;
         this.claims = claims;
         this.names = names;
         this.tail = tail;
@@ -86,6 +97,9 @@ final class DuckDbUrlFold {
             // the new run is the whole log, in order already: no URL has a state to merge with
             boolean fresh = runs == 0 && moved.length == 0;
             boolean emptyLog = fresh && empty(st, "url_log");
+            if (!fresh) {
+                limit = raiseMemoryLimit(st); // until its commit
+            }
             param(st, "INSERT INTO url_log SELECT * FROM url_tail WHERE i > ? AND i <= ? ORDER BY k, t, i", from, to);
             param(st, "DELETE FROM url_tail WHERE i > ? AND i <= ?", from, to);
             long firstRow = emptyLog ? firstRow(st) : -1;
@@ -123,6 +137,7 @@ final class DuckDbUrlFold {
             st.execute("INSERT OR REPLACE INTO store_meta VALUES ('url_fold_hits', '" + to.hits() + "'), ('url_fold_verdicts', '"
                     + to.verdicts() + "'), ('url_log_runs', '" + runs + "')");
             publish.run();
+            limit = restore(st, limit);
             st.execute("DROP TABLE IF EXISTS fold_keys");
             st.execute("DROP TABLE IF EXISTS fold_claims");
         } catch (SQLException | RuntimeException e) {
@@ -146,16 +161,29 @@ final class DuckDbUrlFold {
 
     /**
      * Lowers DuckDB's memory limit to {@link #FRESH_STATES_MEMORY} for the first fold's states, when
-     * the store's is higher, and returns the limit to set back after them (null when it was left).
-     * Their windows otherwise fill the import's buffer pool, which DuckDB keeps: the import's peak
-     * RSS rose by ~80 MiB. DuckDB spills to disk what a slice's states do not fit in.
+     * the limit kept between folds is higher, and returns the limit to set back after them (null when it
+     * was left). Their windows otherwise fill the import's buffer pool, which DuckDB keeps: the import's
+     * peak RSS rose by ~80 MiB. DuckDB spills to disk what a slice's states do not fit in.
      */
     private String lowerMemoryLimit(Statement st) throws SQLException {
-        if (StoreLimits.bytes(memoryLimit) <= StoreLimits.bytes(FRESH_STATES_MEMORY)) {
+        if (StoreLimits.bytes(appendLimit) <= StoreLimits.bytes(FRESH_STATES_MEMORY)) {
             return null;
         }
         st.execute("SET memory_limit = '" + FRESH_STATES_MEMORY + "'");
-        return memoryLimit;
+        return appendLimit;
+    }
+
+    /**
+     * Raises DuckDB's memory limit to the store's for a fold that merges new hits into kept states, when
+     * the limit kept between folds is lower, and returns the limit to set back after it (null when it was
+     * left): its joins with the kept states of a large store did not fit an import's 64MB.
+     */
+    private String raiseMemoryLimit(Statement st) throws SQLException {
+        if (appendLimit.equals(memoryLimit)) {
+            return null;
+        }
+        st.execute("SET memory_limit = '" + memoryLimit + "'");
+        return appendLimit;
     }
 
     /** Sets DuckDB's memory limit back to {@code limit} (none when null); null, for the limit left to set back. */

@@ -70,9 +70,12 @@ final class DuckDbUrlStates extends UrlStateReading {
     private final DuckDbSitemapViews sitemapViews = new DuckDbSitemapViews();
     private final DuckDbUrlNames urlNames;
 
-    /** {@code memoryLimit}: DuckDB's memory limit as the store set it, which a fold that lowers it sets back. */
+    /**
+     * {@code memoryLimit}: DuckDB's memory limit as the store set it, which a fold that merges takes; {@code appendLimit}: the one
+     * kept between folds ({@link DuckDbSettings#appendLimit()}), which a fold sets back.
+     */
     DuckDbUrlStates(org.duckdb.DuckDBConnection connection, DuckDbQuery query, DuckDbClaims claims, DuckDbHitWriter writer, String location,
-            DuckDbSitemaps sitemaps, String memoryLimit) throws SQLException {
+            DuckDbSitemaps sitemaps, String memoryLimit, String appendLimit) throws SQLException {
         this.connection = connection;
         this.sitemaps = sitemaps;
         this.query = query;
@@ -81,7 +84,7 @@ final class DuckDbUrlStates extends UrlStateReading {
         this.location = location;
         this.names = new DuckDbClaimNames(query);
         this.urlNames = new DuckDbUrlNames(query, DuckDbUrlNames.DEFAULT_BYTES);
-        this.fold = new DuckDbUrlFold(connection, claims, names, writer.urlTail(), memoryLimit);
+        this.fold = new DuckDbUrlFold(connection, claims, names, writer.urlTail(), memoryLimit, appendLimit);
         try (Statement st = connection.createStatement();
                 ResultSet rs = st.executeQuery("SELECT coalesce((SELECT value::BIGINT FROM store_meta WHERE key = 'url_fold_hits'), 0),"
                         + " coalesce((SELECT value::BIGINT FROM store_meta WHERE key = 'url_fold_verdicts'), 0),"

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.crawlerrors.sitemap.SitemapUrl;
+import dev.crawlerrors.store.RandomHistories;
 import dev.crawlerrors.store.SitemapWrite;
 import dev.crawlerrors.store.StoredSitemap;
 import java.nio.file.Path;
@@ -31,6 +32,7 @@ class DuckDbSettingsTest {
     void aServedStoreIsBoundedByDefault() {
         try (DuckDbHitStore store = DuckDbHitStore.open(dir.resolve("b.duckdb"))) {
             assertThat(store.setting("memory_limit")).isEqualTo("244.1 MiB");
+            assertThat(store.setting("block_allocator_memory")).as("nothing kept for good").isEqualTo("0 bytes");
         }
     }
 
@@ -48,9 +50,32 @@ class DuckDbSettingsTest {
     @Test
     void anImportIsBoundedBelowAServer() {
         try (DuckDbHitStore store = DuckDbHitStore.open(dir.resolve("c.duckdb"), DuckDbSettings.IMPORT)) {
-            // 192 MB in DuckDB's binary units: less than a served store's 244.1 MiB
-            assertThat(store.setting("memory_limit")).isEqualTo("183.1 MiB");
+            // 64 MB in DuckDB's binary units while hits are appended, of the import's 192MB: less than a served store's 244.1 MiB
+            assertThat(store.setting("memory_limit")).isEqualTo("61.0 MiB");
+            // three quarters of it kept by DuckDB's block allocator (48 MB)
+            assertThat(store.setting("block_allocator_memory")).isEqualTo("45.7 MiB");
             assertThat(store.setting("threads")).isEqualTo("1");
+        }
+        assertThat(DuckDbSettings.IMPORT.memoryLimit()).isEqualTo("192MB");
+        assertThat(DuckDbSettings.IMPORT.appendLimit()).isEqualTo("64MB");
+        assertThat(DuckDbSettings.SERVE.appendLimit()).isEqualTo("256MB");
+        // a limit given that is lower is kept throughout; a higher one is the folds' that merge
+        assertThat(DuckDbSettings.IMPORT.with(new dev.crawlerrors.store.StoreLimits(null, "32MB", null)).appendLimit()).isEqualTo("32MB");
+        assertThat(DuckDbSettings.IMPORT.with(new dev.crawlerrors.store.StoreLimits(null, "1GB", null)).appendLimit()).isEqualTo("64MB");
+    }
+
+    @Test
+    void anImportMergesNewHitsIntoKeptStatesUnderItsWholeLimitAndAppendsUnderTheLowerOne() {
+        try (DuckDbHitStore store = DuckDbHitStore.open(dir.resolve("h.duckdb"), DuckDbSettings.IMPORT)) {
+            store.writer().append(RandomHistories.inOrder(36, 1_000, 50));
+            store.reader().urlStates().fold(); // the first: its states made under the lower limit
+            assertThat(store.setting("memory_limit")).isEqualTo("61.0 MiB");
+            store.writer().append(RandomHistories.inOrder(37, 1_000, 50));
+            store.writer().flush();
+            store.reader().urlStates().fold(); // merged into the kept states
+            assertThat(store.setting("memory_limit")).as("set back after the merge").isEqualTo("61.0 MiB");
+            assertThat(RandomHistories.all(store.reader(), RandomHistories.scopes().getFirst(), store.reader().snapshot(), 50))
+                    .as("states merged").isNotEmpty();
         }
     }
 
@@ -63,12 +88,13 @@ class DuckDbSettingsTest {
                 write.add(new SitemapUrl("example.com", "/a"));
                 write.commit(Instant.EPOCH);
             }
-            assertThat(store.setting("memory_limit")).isEqualTo("183.1 MiB");
+            // set back to what an import keeps while it appends
+            assertThat(store.setting("memory_limit")).isEqualTo("61.0 MiB");
             assertThat(store.sitemaps().sitemaps()).extracting(StoredSitemap::urls).containsExactly(1L);
             try (SitemapWrite write = store.sitemaps().replacing("https://example.com/sitemap.xml")) {
                 write.add(new SitemapUrl("example.com", "/b"));
             } // dropped: the limit is set back all the same
-            assertThat(store.setting("memory_limit")).isEqualTo("183.1 MiB");
+            assertThat(store.setting("memory_limit")).isEqualTo("61.0 MiB");
         }
     }
 
