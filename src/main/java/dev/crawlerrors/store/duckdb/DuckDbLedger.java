@@ -329,6 +329,21 @@ final class DuckDbLedger {
     }
 
     /**
+     * Forgets progress appended and never handed to the writer (appending side, under the writer's lock): a write failed
+     * before it, and the store has each log where its last commit left it.
+     */
+    void dropAppended(Collection<SourceProgress> progresses, Collection<SourceProgress> files) {
+        for (SourceProgress progress : progresses) {
+            if (uncommittedProgress.remove(progress.fingerprint(), progress)) {
+                uncommittedPrefixes.computeIfPresent(progress.prefix(), (prefix, n) -> n == 1 ? null : n - 1);
+            }
+        }
+        for (SourceProgress file : files) {
+            uncommittedFiles.remove(file.file().key(), file);
+        }
+    }
+
+    /**
      * Records how far each log got, and the files read to their end. Through an Appender into this
      * connection's staging tables, then one statement each: executed a row at a time, as a batch of
      * a prepared statement is, 5,000 small logs' rows took the writer seconds.

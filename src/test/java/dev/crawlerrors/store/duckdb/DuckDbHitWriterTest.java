@@ -215,6 +215,44 @@ class DuckDbHitWriterTest {
         }
     }
 
+    @Test
+    void whatIsAppendedWhileAFailedBatchIsWrittenGoesWithItSoNoLogsPositionRunsAheadOfItsHits() {
+        Path file = dir.resolve("store.duckdb");
+        long appended = 0;
+        try (DuckDbHitStore store = DuckDbHitStore.open(file)) {
+            appendChunks(store, 0, 30_000);
+            // no method: the hits' INSERT of the batch that holds it fails on the writer's thread, while more is appended
+            Hit noMethod = new Hit(Instant.parse("2025-05-15T00:00:00Z").toEpochMilli(), 0, "66.249.66.250", null, "/x", 404, -1,
+                    null, "Googlebot", Double.NaN, null);
+            store.writer().append(List.of(new CrawlerHit(noMethod, GOOGLEBOT, VERIFIED)), new SourceProgress("f1", "access.log", 30_000, 30_000),
+                    new SourceProgress("f1", "access.log", 30_001, 30_001));
+            appended = 30_001;
+            // one line a hit: the appends go on until the failure reaches one of them, as an import's reader does
+            StoreException failure = null;
+            for (long i = appended; failure == null && i < 200_000; i += 1000) {
+                List<CrawlerHit> chunk = new ArrayList<>();
+                for (long j = i; j < i + 1000; j++) {
+                    chunk.add(hit(Instant.parse("2025-05-16T00:00:00Z").plusSeconds(j).toString(), "66.249.66.1", "/q" + j, 404, VERIFIED));
+                }
+                try {
+                    store.writer().append(chunk, new SourceProgress("f1", "access.log", i, i), new SourceProgress("f1", "access.log", i + 1000, i + 1000));
+                    appended = i + 1000;
+                } catch (StoreException e) {
+                    failure = e;
+                }
+            }
+            assertThat(failure).as("the failed batch reached an append").isNotNull();
+            // the store has the log where its last commit left it, not where the appends after the failure took it
+            assertThat(store.writer().imported(List.of("f1"))).isEmpty();
+        } // its close writes what is left
+        try (DuckDbHitStore store = DuckDbHitStore.open(file)) {
+            List<SourceProgress> position = store.writer().imported(List.of("f1"));
+            long lines = position.isEmpty() ? 0 : position.get(0).lines();
+            // every line a hit: a position past the hits stored skips, on the next import, lines that were never stored
+            assertThat(store.health().size()).as("hits stored, the log at line " + lines + " of " + appended).isEqualTo(lines);
+        }
+    }
+
     /** {@code rows} hits one second apart from {@code first} on, each a 404 of its own URL, in chunks of 1,000 with their progress. */
     static void appendChunks(DuckDbHitStore store, int first, int rows) {
         for (int i = first; i < first + rows; i += 1000) {
