@@ -14,6 +14,7 @@ import dev.crawlerrors.store.StoreLimits;
 import dev.crawlerrors.store.VerdictStore;
 import dev.crawlerrors.text.Failures;
 import dev.crawlerrors.text.Figures;
+import dev.crawlerrors.text.ShownText;
 import dev.crawlerrors.text.Threads;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,6 +27,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import org.duckdb.DuckDBConnection;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The embedded store: one DuckDB file, one connection. It opens the file (migrating its tables,
@@ -328,7 +331,11 @@ public final class DuckDbHitStore implements HitStore {
             try {
                 urlStates.foldIfWritten();
             } catch (RuntimeException e) {
-                // the URLs' states stay behind: the next fold, by a read or a close, does the work
+                // the URLs' states stay behind: the next fold, by a read or a close, does the work; said, not kept quiet
+                // (a --db-memory too small for the fold left them behind with no word, the hits all stored)
+                Log.LOG.warn("the URLs' states of {} were left behind at its close: {}; the hits are stored; a serve or import"
+                        + " of this store brings the URLs page up to date, under a larger --db-memory if this one was too small",
+                        ShownText.of(location), ShownText.of(Failures.message(e)));
             }
             writer.close();
         } finally {
@@ -351,5 +358,10 @@ public final class DuckDbHitStore implements HitStore {
         } catch (SQLException e) {
             throw failures.of("cannot close", e);
         }
+    }
+
+    /** Made when first needed: most stores never warn. */
+    private static final class Log {
+        static final Logger LOG = LoggerFactory.getLogger(DuckDbHitStore.class);
     }
 }
