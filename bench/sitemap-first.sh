@@ -3,7 +3,7 @@
 # jar B serving store B (two copies of one store holding sitemaps, e.g. sitemap-side.sh's WORK/store.duckdb), started
 # at once; once both answer the URLs page, each first request is asked of both at the same moment (in parallel), in
 # this order: report ?in_sitemap=yes, URLs page ?in_sitemap=yes, report ?in_sitemap=no, URLs page ?in_sitemap=no.
-# Prints each one's time (s), how long after the start both answered, and serve's CPU and peak RSS at the end.
+# Prints each one's time (s) and whether the bodies are the same (kept in OUTDIR), how long after the start both answered, and serve's CPU and peak RSS at the end.
 # sitemap-ab.sh asks A's first requests before B's, so B's come after A's have had their time: not a comparison.
 #
 # Run:  bench/sitemap-first.sh JAR_A STORE_A JAR_B STORE_B OUTDIR   (PORT_A, PORT_B: default 18193, 18194)
@@ -38,6 +38,7 @@ for k in "/api/crawl-errors?in_sitemap=yes" "/api/crawl-errors/urls?in_sitemap=y
   cb=$!
   wait "$ca" "$cb"
   same=$(cmp -s "$out/body-A" "$out/body-B" && echo same || echo differ)
+  cp "$out/body-A" "$out/body-A-${k//[^a-z]/_}"; cp "$out/body-B" "$out/body-B-${k//[^a-z]/_}"
   printf "first %-42s A %s  B %s  (bodies %s)\n" "$k" "$(cat "$out/first-A")" "$(cat "$out/first-B")" "$same"
 done
 tck=$(getconf CLK_TCK)
