@@ -8,10 +8,13 @@ import dev.crawlerrors.store.MinuteCounts;
 import dev.crawlerrors.store.Snapshot;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 
 /**
@@ -93,7 +96,37 @@ final class KeptCube {
             return null;
         }
         CountCube now = at(snapshot, bySitemap ? sitemaps : "");
+        if (now == null && bySitemap && awaitCount()) {
+            now = at(snapshot, sitemaps);
+        }
         return now == null ? null : now.counts(filter);
+    }
+
+    /** How long an {@code in_sitemap=} view waits for the cube by sitemap being counted before the store counts it. */
+    private static final long WAIT_SECONDS = 60;
+
+    /**
+     * Waits for the count of this cube that is running or queued, if any (a cube by sitemap): the
+     * store's count of an {@code in_sitemap=} view joins every hit with the listed URLs beside the
+     * cube's own count of the same, where the cube then answers it in memory. True when it was waited for.
+     */
+    private boolean awaitCount() {
+        Future<?> running;
+        synchronized (this) {
+            running = cube == null && !tooBig ? counting : null;
+        }
+        if (running == null) {
+            return false;
+        }
+        try {
+            running.get(WAIT_SECONDS, TimeUnit.SECONDS);
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } catch (ExecutionException | TimeoutException | CancellationException e) {
+            return false; // the store counts it
+        }
     }
 
     /** Starts counting the cube in the background, if it is not counted or being counted. */

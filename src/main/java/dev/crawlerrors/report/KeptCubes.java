@@ -42,15 +42,16 @@ final class KeptCubes {
     }
 
     /**
-     * Starts counting them in the background, the one without URLs first; the one by sitemap only
-     * when a sitemap is held (else when first asked), and then before the one by URL: it costs about
-     * what the first one does, where the one by URL reads every hit's URL.
+     * Starts counting them in the background: the one by sitemap first when a sitemap is held (else
+     * when first asked), since an {@code in_sitemap=} view waits for it ({@link KeptCube#counts}) rather
+     * than have the store count it beside the cubes, then the one without URLs, then the one by URL,
+     * which reads every hit's URL.
      */
     void start() {
-        plain.start();
         if (!store.sitemaps().sitemaps().isEmpty()) {
             bySitemap.start();
         }
+        plain.start();
         byUrl.start();
     }
 

@@ -58,7 +58,7 @@ final class DuckDbHitReader implements HitReader {
         this.query = query;
         this.claims = claims;
         this.writer = writer;
-        this.tallies = new DuckDbTallies(query, this);
+        this.tallies = new DuckDbTallies(query, this, sitemaps);
         this.prefixes = new DuckDbUrlPrefixes(query, DuckDbUrlPrefixes.DEFAULT_BYTES);
     }
 

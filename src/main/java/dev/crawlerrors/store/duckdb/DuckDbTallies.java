@@ -10,6 +10,7 @@ import dev.crawlerrors.store.MinuteCell;
 import dev.crawlerrors.store.TimeCount;
 import dev.crawlerrors.store.UrlCount;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
 import java.util.Set;
@@ -42,14 +43,21 @@ final class DuckDbTallies {
 
     private final DuckDbQuery query;
     private final DuckDbHitReader reader;
+    /** The sitemaps whose listed numbers {@link #listedHits} tests in memory ({@link DuckDbSitemaps#listing()}). */
+    private final DuckDbSitemaps sitemaps;
     /** What the function of the count by sitemap running reads (one at a time); null between counts. */
     private volatile SitemapCoder coder;
     /** That function's name; null until registered. */
     private String sitemapFunction;
+    /** What the function of {@link #listedHits} running tests (one at a time); null between counts. */
+    private volatile ListedTest listedTest;
+    /** That function's name; null until registered. */
+    private String listedFunction;
 
-    DuckDbTallies(DuckDbQuery query, DuckDbHitReader reader) {
+    DuckDbTallies(DuckDbQuery query, DuckDbHitReader reader, DuckDbSitemaps sitemaps) {
         this.query = query;
         this.reader = reader;
+        this.sitemaps = sitemaps;
     }
 
     /**
@@ -113,7 +121,7 @@ final class DuckDbTallies {
     /**
      * Every hit of {@code window} by minute, status, bot type, crawler, verdict and whether a sitemap
      * lists its URL, streamed. The hits listed are found once, as numbers ({@link #listedHits}: the
-     * URL histories' rows of a listed URL number, a join of the window's narrow rows), and each hit's
+     * URL histories' rows of a listed URL number, each tested in memory), and each hit's
      * verdict and whether it is listed are told by a function of its number and claim
      * ({@link SitemapCoder}); the cells come back packed ({@link #packedCells}). Not each hit joined
      * with the histories' numbers and its verdict asked of the claims' subqueries, cells handed over
@@ -197,20 +205,79 @@ final class DuckDbTallies {
 
     /**
      * The hits of {@code window} whose URL a sitemap lists, as {@link DuckDbSitemaps#listed} tells
-     * them (a URL history row of a listed number), by their place after the window's first hit.
+     * them (a URL history row of a listed number), by their place after the window's first hit. Each
+     * history row's number is tested by a function in memory ({@link ListedTest}: the listed numbers
+     * kept per read of the sitemaps, and the URLs logged under a host in capitals read now, as the
+     * join reads them), and the places come back as 64-bit words of the set, not one row a hit: the
+     * join of 10M history rows with the two million listed numbers made DuckDB build its hash table
+     * again for each count, and the rows of a few million listed hits took the driver seconds.
      */
     private BitSet listedHits(HitWindow window) {
         long after = window.afterHits();
         long through = window.snapshot().hits();
-        String sql = "SELECT i FROM (SELECT k, i FROM url_log WHERE i > ? AND i <= ? UNION ALL SELECT k, i FROM url_tail WHERE i > ? AND i <= ?)"
-                + " WHERE k IN (" + DuckDbSitemaps.LISTED_NUMBERS + ")";
-        return query.run(sql, List.of(after, through, after, through), rs -> {
-            BitSet listed = new BitSet();
+        String function = listedFunction();
+        listedTest = new ListedTest(sitemaps.listing(), capitals());
+        try {
+            // a word's 64 bits as two halves of 32 (a BIGINT shifted by 63 overflows), each bit kept or not by a product
+            // rather than a condition: DuckDB shifts every row's argument, a filter's or a branch's rows too
+            String at = "(i - " + after + " - 1)";
+            String bit = "(1::BIGINT << (" + at + " % 32))";
+            String sql = "SELECT " + at + " // 64 AS w, bit_or(" + bit + " * (" + at + " % 64 < 32)::BIGINT), bit_or(" + bit + " * ("
+                    + at + " % 64 >= 32)::BIGINT)"
+                    + " FROM (SELECT k, i FROM url_log WHERE i > ? AND i <= ? UNION ALL SELECT k, i FROM url_tail WHERE i > ? AND i <= ?)"
+                    + " WHERE k IS NOT NULL AND " + function + "(k) = 1 GROUP BY w";
+            return query.run(sql, List.of(after, through, after, through), rs -> {
+                long[] words = new long[1024];
+                int most = 0;
+                while (rs.next()) {
+                    int w = (int) rs.getLong(1);
+                    if (w >= words.length) {
+                        words = Arrays.copyOf(words, Math.max(w + 1, words.length * 2));
+                    }
+                    words[w] = (rs.getLong(2) & 0xFFFF_FFFFL) | (rs.getLong(3) << 32);
+                    most = Math.max(most, w + 1);
+                }
+                return BitSet.valueOf(Arrays.copyOf(words, most));
+            });
+        } finally {
+            listedTest = null;
+        }
+    }
+
+    /** The numbers of the URLs logged under a host in capitals that a sitemap lists ({@link DuckDbSitemaps#CAPITALS}), sorted: few or none. */
+    private long[] capitals() {
+        return query.run("SELECT DISTINCT k FROM (" + DuckDbSitemaps.CAPITALS + ") WHERE k IS NOT NULL ORDER BY k", List.of(), rs -> {
+            long[] read = new long[0];
             while (rs.next()) {
-                listed.set((int) (rs.getLong(1) - after - 1));
+                read = Arrays.copyOf(read, read.length + 1);
+                read[read.length - 1] = rs.getLong(1);
             }
-            return listed;
+            return read;
         });
+    }
+
+    /** What {@link #listedHits}'s function tells of a history row's URL number: 1 when a sitemap lists it, as {@link DuckDbSitemaps#LISTED_NUMBERS} has them. */
+    private record ListedTest(DuckDbListedNumbers kept, long[] capitals) {
+
+        long test(long number) {
+            return kept.contains(number) || capitals.length > 0 && Arrays.binarySearch(capitals, number) >= 0 ? 1 : 0;
+        }
+    }
+
+    /** The name of the function {@link #listedHits} tests the numbers with, registered on first use. */
+    private String listedFunction() {
+        if (listedFunction == null) {
+            String name = "crawl_errors_listed_" + FUNCTIONS.incrementAndGet();
+            try {
+                query.register(c -> DuckDBFunctions.scalarFunction().withName(name)
+                        .withParameters(DuckDBColumnType.BIGINT).withReturnType(DuckDBColumnType.BIGINT)
+                        .withLongFunction((long number) -> listedTest.test(number)).register(c));
+            } catch (java.sql.SQLException e) {
+                throw new dev.crawlerrors.store.StoreException("cannot count the hits by sitemap: " + e.getMessage(), e);
+            }
+            listedFunction = name;
+        }
+        return listedFunction;
     }
 
     /** The name of the function {@link #bySitemap} groups by, registered on first use (as the writer registers its table function). */

@@ -123,4 +123,25 @@ class DuckDbSitemapCellsTest {
             assertThat(listed(reread, true)).as("another count of listed hits after the new read").isNotEqualTo(listed(counted, true));
         }
     }
+
+    /** A window of more hits than the first 1,024 words of 64 the listed hits are read into, and one starting past its first hit. */
+    @Test
+    void cellsEqualTheJoinedCountPastTheFirstWords() {
+        try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
+            DuckDbHitReader reader = (DuckDbHitReader) store.reader();
+            store.writer().append(hits(0, 1_000));
+            store.writer().flush();
+            Snapshot first = reader.snapshot();
+            store.writer().append(hits(1_000, 70_000));
+            store.writer().flush();
+            store.sitemaps().replace("https://www.example.be/sitemap.xml", Instant.parse("2025-05-14T09:00:00Z"), List.of(
+                    new SitemapUrl("www.example.be", "/antwerp/de-keyserlei"),
+                    new SitemapUrl("www.example.be", "/news/1")));
+            Snapshot second = reader.snapshot();
+            Map<String, Long> counted = cells(reader, HitWindow.at(second), false);
+            assertThat(listed(counted, true)).as("some hits listed").isPositive();
+            sameAsJoined(reader, HitWindow.at(second), 70_000);
+            sameAsJoined(reader, HitWindow.since(first, second), 69_000);
+        }
+    }
 }

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# The first in_sitemap= answers after serve starts (issue 32), two builds side by side: jar A serving store A and
+# jar B serving store B (two copies of one store holding sitemaps, e.g. sitemap-side.sh's WORK/store.duckdb), started
+# at once; once both answer the URLs page, each first request is asked of both at the same moment (in parallel), in
+# this order: report ?in_sitemap=yes, URLs page ?in_sitemap=yes, report ?in_sitemap=no, URLs page ?in_sitemap=no.
+# Prints each one's time (s) and whether the bodies are the same (kept in OUTDIR), how long after the start both answered, and serve's CPU and peak RSS at the end.
+# sitemap-ab.sh asks A's first requests before B's, so B's come after A's have had their time: not a comparison.
+#
+# Run:  bench/sitemap-first.sh JAR_A STORE_A JAR_B STORE_B OUTDIR   (PORT_A, PORT_B: default 18193, 18194)
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# shellcheck source=../bin/find-java
+source "$here/bin/find-java"
+JH=$(find_java_home); java="$JH/bin/java"
+ja=$1; sa=$2; jb=$3; sb=$4; out=$5; pa=${PORT_A:-18193}; pb=${PORT_B:-18194}
+mkdir -p "$out"
+pids=()
+trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done' EXIT
+start() { # jar store port label
+  "$java" --enable-native-access=ALL-UNNAMED -Xmx512m -jar "$1" serve --db "$2" --port "$3" \
+    --dns-server none --timezone UTC >"$out/$4.serve" 2>&1 &
+  pids+=($!)
+  echo $! >"$out/$4.pid"
+}
+t0=$(date +%s.%N)
+start "$ja" "$sa" "$pa" A
+start "$jb" "$sb" "$pb" B
+sleep 2
+for port in "$pa" "$pb"; do
+  for _ in $(seq 1 600); do curl -fs "http://127.0.0.1:$port/health" >/dev/null 2>&1 && break; sleep 0.2; done
+  for _ in $(seq 1 1200); do [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/api/crawl-errors/urls")" = 200 ] && break; sleep 0.2; done
+done
+echo "both answer /urls $(echo "$(date +%s.%N) - $t0" | bc) s after the start; load $(cut -d' ' -f1-3 /proc/loadavg)"
+for k in "/api/crawl-errors?in_sitemap=yes" "/api/crawl-errors/urls?in_sitemap=yes" "/api/crawl-errors?in_sitemap=no" "/api/crawl-errors/urls?in_sitemap=no"; do
+  curl -s -o "$out/body-A" -w '%{http_code} %{time_total}' "http://127.0.0.1:$pa$k" >"$out/first-A" &
+  ca=$!
+  curl -s -o "$out/body-B" -w '%{http_code} %{time_total}' "http://127.0.0.1:$pb$k" >"$out/first-B" &
+  cb=$!
+  wait "$ca" "$cb"
+  same=$(cmp -s "$out/body-A" "$out/body-B" && echo same || echo differ)
+  cp "$out/body-A" "$out/body-A-${k//[^a-z]/_}"; cp "$out/body-B" "$out/body-B-${k//[^a-z]/_}"
+  printf "first %-42s A %s  B %s  (bodies %s)\n" "$k" "$(cat "$out/first-A")" "$(cat "$out/first-B")" "$same"
+done
+tck=$(getconf CLK_TCK)
+for s in A B; do p=$(cat "$out/$s.pid")
+  echo "$s peak RSS $(awk '/VmHWM/ {printf "%.0f MiB", $2/1024}' /proc/$p/status), serve CPU $(awk -v t=$tck '{printf "%.1f s", ($14+$15)/t}' /proc/$p/stat)"; done
+for p in "${pids[@]}"; do kill "$p"; done; wait 2>/dev/null || true
+echo "wall $(echo "$(date +%s.%N) - $t0" | bc) s; load at end $(cut -d' ' -f1-3 /proc/loadavg)"
