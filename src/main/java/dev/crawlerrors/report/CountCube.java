@@ -97,6 +97,109 @@ final class CountCube {
         return last - first < DENSE_MINUTES ? dense(matched, (int) first, (int) (last - first + 1)) : merged(matched);
     }
 
+    /**
+     * The error counts of {@code filter}'s view of every verdict over minutes {@code fromMinute} to {@code toMinute - 1}, as
+     * {@link ErrorCounts#counting} counts them of the store but for durations (the cube has none; the summary above a page
+     * shows none): the view's hits by crawler, bot type, verdict and status, and those of every error status by time bucket
+     * ({@code bucketMillis}, whole minutes, from the epoch), status and verdict. Null when its URL prefix goes deeper than the
+     * heads of hits it matches, or when it would sum more than {@code maxCells} cells (a view of many minutes: its counts are
+     * kept instead, {@link KeptCounts}). {@code filter} is over all time ({@link #answers} it must; its verdicts are not asked).
+     */
+    ErrorCounts errorCounts(HitFilter filter, long fromMinute, long toMinute, long bucketMillis, long maxCells) {
+        if (!answers(filter, byUrl, bySitemap) || bucketMillis % MINUTE_MILLIS != 0) {
+            throw new IllegalArgumentException("not a view this count cube answers, or buckets of part of a minute");
+        }
+        HitFilter everyVerdict = ErrorCounts.key(filter);
+        Matcher shown = new Matcher(everyVerdict);
+        Matcher errors = new Matcher(everyVerdict.withStatuses(List.of(dev.crawlerrors.store.StatusRange.ERRORS)));
+        // the combinations the view and its timeline read, and their cells of its minutes: first how many
+        List<Combo> read = new ArrayList<>();
+        List<int[]> ranges = new ArrayList<>();
+        long total = 0;
+        for (Map.Entry<Combo, Cells> entry : combos.entrySet()) {
+            Combo combo = entry.getKey();
+            boolean inView = shown.matches(combo);
+            boolean inTime = errors.matches(combo);
+            if (!inView && !inTime) {
+                continue;
+            }
+            UrlPrefix.Match match = UrlPrefix.match(filter.urlPrefix(), combo.urlHead());
+            if (match == UrlPrefix.Match.UNKNOWN) {
+                return null;
+            }
+            if (match == UrlPrefix.Match.NONE) {
+                continue;
+            }
+            int[] minutes = entry.getValue().minutes();
+            int from = firstAtOrAfter(minutes, fromMinute);
+            int to = firstAtOrAfter(minutes, toMinute);
+            total += to - from;
+            if (total > maxCells) {
+                return null;
+            }
+            if (to > from) {
+                read.add(combo);
+                ranges.add(new int[] {from, to, inView ? 1 : 0, inTime ? 1 : 0});
+            }
+        }
+        long bucketMinutes = bucketMillis / MINUTE_MILLIS;
+        ErrorCounts out = new ErrorCounts();
+        for (int c = 0; c < read.size(); c++) {
+            Combo combo = read.get(c);
+            int[] range = ranges.get(c);
+            boolean inTime = range[3] == 1;
+            Cells cells = combos.get(combo);
+            int[] minutes = cells.minutes();
+            int[] counts = cells.counts();
+            long hits = 0;
+            long bucket = Long.MIN_VALUE;
+            long inBucket = 0;
+            for (int i = range[0]; i < range[1]; i++) {
+                hits += counts[i];
+                if (inTime) {
+                    long start = Math.floorDiv(minutes[i], bucketMinutes) * bucketMinutes;
+                    if (start != bucket) {
+                        addTime(out, combo, bucket, inBucket);
+                        bucket = start;
+                        inBucket = 0;
+                    }
+                    inBucket += counts[i];
+                }
+            }
+            if (inTime) {
+                addTime(out, combo, bucket, inBucket);
+            }
+            if (range[2] == 1) {
+                out.byCrawler.merge(new ErrorCounts.CrawlerKey(combo.crawler(), combo.botType(), combo.verification(), combo.status()), hits,
+                        Long::sum);
+            }
+        }
+        return out;
+    }
+
+    private static final long MINUTE_MILLIS = 60_000;
+
+    private static void addTime(ErrorCounts out, Combo combo, long bucketMinute, long hits) {
+        if (hits > 0) {
+            out.byTime.merge(new ErrorCounts.TimeKey(bucketMinute * MINUTE_MILLIS, combo.status(), combo.verification()), hits, Long::sum);
+        }
+    }
+
+    /** The index of the first of {@code minutes} (oldest first) at or after {@code minute}; their length when none is. */
+    private static int firstAtOrAfter(int[] minutes, long minute) {
+        int lo = 0;
+        int hi = minutes.length;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (minutes[mid] < minute) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
     /** The runs summed into one array of every minute from {@code first}: the common case, a few years of minutes at most. */
     private static MinuteCounts dense(List<Cells> matched, int first, int span) {
         long[] sum = new long[span];

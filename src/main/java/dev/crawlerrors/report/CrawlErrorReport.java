@@ -350,7 +350,9 @@ public final class CrawlErrorReport {
 
     /**
      * Most held rows a summary is counted from (some 20-40 ms of a core): a view of more (the default view, a status
-     * over months) is counted once from the store and kept up to date ({@link KeptCounts}), as before.
+     * over months) is counted once from the store and kept up to date ({@link KeptCounts}), as before. Also the most
+     * count cube cells one is summed from ({@link ViewIndex#errorCounts}: a cell is a minute of a combination of
+     * status, type, crawler, verdict and URL head, one or more hits).
      */
     static final long SUMMARY_ROWS = 1 << 20;
     /** Statuses other than errors: the rest of the error rate's denominator. */
@@ -358,19 +360,25 @@ public final class CrawlErrorReport {
             dev.crawlerrors.store.StatusRange.ERRORS.low() - 1);
 
     /**
-     * The summary of {@code request}'s view at {@code at} from the rows held in memory ({@link DefaultViewRows}: the
-     * default view's and its spoofed error rows), and the store's count of its other hits by time (the error rate's
+     * The summary of {@code request}'s view at {@code at} from the count cubes where they answer the view
+     * ({@link ViewIndex#errorCounts}: statuses, bot types, crawlers, verdicts, whole minutes, a host and the URL prefixes
+     * their heads decide; without durations, which the page does not show), else from the rows held in memory
+     * ({@link DefaultViewRows}: the default view's and its spoofed error rows), and the store's count of its other hits by time (the error rate's
      * denominator: one count of hits no held row is, not asked when the count cubes say there are none), as
      * {@link ErrorCounts} counts the store; null when the held
-     * rows are not of {@code at} or do not hold the view's error hits of every verdict. A filtered view never asked
+     * rows are not of {@code at} or do not hold the view's error hits of every verdict (and no cube answers). A filtered view never asked
      * before is then not counted three times from the store (60-90 ms on 10M error hits) for the page above its rows.
      */
     private Overview heldSummary(ReportRequest request, Snapshot at) {
-        if (request.pattern() != null || !at.equals(defaultRows.heldAt())) {
+        if (request.pattern() != null) {
             return null;
         }
         HitFilter filter = request.filter();
-        ErrorCounts counts = defaultRows.errorCounts(filter, at, bucketMillis, SUMMARY_ROWS);
+        // summed from the count cube where it answers the view (its cells, not the 100,000s of rows of a day's view)
+        ErrorCounts counts = index.errorCounts(filter, at, bucketMillis, SUMMARY_ROWS);
+        if (counts == null && at.equals(defaultRows.heldAt())) {
+            counts = defaultRows.errorCounts(filter, at, bucketMillis, SUMMARY_ROWS);
+        }
         if (counts == null) {
             return null;
         }

@@ -129,6 +129,19 @@ final class KeptCube {
         }
     }
 
+    /**
+     * The error counts of {@code filter}'s view (over all time, every verdict) over minutes {@code fromMinute} to
+     * {@code toMinute - 1} at {@code snapshot} from the cube ({@link CountCube#errorCounts}), or null when the cube cannot
+     * give them now or does not answer the view.
+     */
+    ErrorCounts errorCounts(HitFilter filter, Snapshot snapshot, String sitemaps, long fromMinute, long toMinute, long bucketMillis, long maxCells) {
+        if (!CountCube.answers(filter, byUrl, bySitemap)) {
+            return null;
+        }
+        CountCube now = at(snapshot, bySitemap ? sitemaps : "");
+        return now == null ? null : now.errorCounts(filter, fromMinute, toMinute, bucketMillis, maxCells);
+    }
+
     /** Starts counting the cube in the background, if it is not counted or being counted. */
     synchronized void start() {
         if (cube == null && counting == null && !tooBig && maxBytes > 0 && !counter.isShutdown()) {

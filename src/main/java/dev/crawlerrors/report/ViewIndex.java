@@ -115,6 +115,32 @@ public final class ViewIndex {
         return allTime(filter.withTimes(null, null), snapshot, wait).map(counts -> counts.within(from, to));
     }
 
+    /**
+     * The error counts of {@code filter}'s view of every verdict at {@code snapshot} summed from the first count cube that
+     * answers it ({@link CountCube#errorCounts}: no durations), without the store; null when none can (a URL prefix deeper
+     * than the cubes' heads, times of part of a minute, more than {@code maxCells} cells to sum, a cube not counted yet
+     * or dropped past its bound).
+     */
+    ErrorCounts errorCounts(HitFilter filter, Snapshot snapshot, long bucketMillis, long maxCells) {
+        long from = filter.from() == null ? Long.MIN_VALUE : filter.from().toEpochMilli();
+        long to = filter.to() == null ? Long.MAX_VALUE : filter.to().toEpochMilli();
+        if ((filter.from() != null && from % MINUTE_MILLIS != 0) || (filter.to() != null && to % MINUTE_MILLIS != 0)
+                || bucketMillis % MINUTE_MILLIS != 0) {
+            return null;
+        }
+        long fromMinute = filter.from() == null ? Long.MIN_VALUE : from / MINUTE_MILLIS;
+        long toMinute = filter.to() == null ? Long.MAX_VALUE : to / MINUTE_MILLIS;
+        HitFilter allTime = filter.withTimes(null, null);
+        String sitemapsToken = filter.inSitemap() == null ? "" : sitemaps.token();
+        for (KeptCube cube : cubes) {
+            ErrorCounts summed = cube.errorCounts(allTime, snapshot, sitemapsToken, fromMinute, toMinute, bucketMillis, maxCells);
+            if (summed != null) {
+                return summed;
+            }
+        }
+        return null;
+    }
+
     /** The minute counts of {@code filter} as it is, kept; empty when {@code wait} (if any) passed first. */
     private Optional<MinuteCounts> allTime(HitFilter filter, Snapshot snapshot, Duration wait) {
         Key key = new Key(filter, snapshot, filter.inSitemap() == null ? "" : sitemaps.token());

@@ -283,6 +283,72 @@ public abstract class CountCubeContract {
         }
     }
 
+    /**
+     * The summary above a page summed from the count cubes is the one counted from the store's rows: random views of
+     * statuses, bot types, crawlers, verdicts, whole-minute times, hosts and the URL prefixes the heads decide, their
+     * hits by crawler, type, verdict and status and their error hits by time bucket (hours and quarters), and the
+     * summary read out of them (hits by status, the spoofed ones left out, the timeline) alike but for the durations,
+     * which the cubes do not hold; a deeper prefix, or more cells than asked, is not summed.
+     */
+    @Test
+    void summariesSummedFromTheCubesEqualThoseCountedFromTheRows() throws Exception {
+        try (HitStore store = open()) {
+            SplittableRandom random = new SplittableRandom(42);
+            store.writer().append(urlHits(random, 3_000, 0));
+            store.writer().flush();
+            KeptCube plain = new KeptCube(store.reader(), 64L << 20);
+            KeptCube byUrl = new KeptCube(store.reader(), 64L << 20, true, KeptCube.counter());
+            ViewIndex index = new ViewIndex(store.reader(), 64L << 20, plain, byUrl);
+            Snapshot now = counted(plain, store.reader());
+            byUrl.start();
+            HitFilter oneHost = new HitFilter(List.of(), Set.of(), Set.of(), null, null, null, "h1.example");
+            long deadline = System.nanoTime() + WAIT.toNanos();
+            while (byUrl.counts(oneHost, now) == null && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertThat(byUrl.counts(oneHost, now)).as("the cube by URL, counted").isNotNull();
+            String[] decided = {null, "/", "/a/", "/b/", "/zz/", "x"};
+            int summed = 0;
+            for (int i = 0; i < 80; i++) {
+                HitFilter filter = i % 2 == 0 ? randomFilter(random) : urlFilter(random, decided);
+                if (filter.from() == null && filter.to() == null && random.nextBoolean()) {
+                    long start = START + random.nextInt(3 * 24 * 60) * 60_000L;
+                    filter = filter.withTimes(Instant.ofEpochMilli(start), Instant.ofEpochMilli(start + (60 + random.nextInt(47 * 60)) * 60_000L));
+                }
+                long bucketMillis = i % 3 == 0 ? 900_000L : 3_600_000L;
+                ErrorCounts cube = index.errorCounts(filter, now, bucketMillis, Long.MAX_VALUE);
+                assertThat(cube).as("summed from the cubes: " + filter).isNotNull();
+                ErrorCounts rows = ErrorCounts.counting(store.reader(), bucketMillis).start();
+                ErrorCounts.counting(store.reader(), bucketMillis).count(rows, ErrorCounts.key(filter), dev.crawlerrors.store.HitWindow.at(now));
+                assertThat(cube.byCrawler).as("by crawler, " + filter).isEqualTo(rows.byCrawler);
+                java.util.Map<ErrorCounts.TimeKey, Long> errorsByTime = new java.util.HashMap<>(rows.byTime);
+                errorsByTime.keySet().removeIf(key -> key.status() < StatusRange.ERRORS.low());
+                assertThat(cube.byTime).as("error hits by time, " + filter).isEqualTo(errorsByTime);
+                // the summary: the cube's error hits by time and the store's others, as the report adds them
+                rows.byTime.forEach((key, hits) -> {
+                    if (key.status() < StatusRange.ERRORS.low()) {
+                        cube.byTime.merge(key, hits, Long::sum);
+                    }
+                });
+                Overview fromCube = new OverviewReading(filter, java.time.ZoneOffset.UTC).read(cube, null);
+                Overview fromRows = new OverviewReading(filter, java.time.ZoneOffset.UTC).read(rows, null);
+                assertThat(fromCube.durations()).isEmpty();
+                assertThat(fromCube).as("summary of " + filter).usingRecursiveComparison().ignoringFields("durations").isEqualTo(fromRows);
+                summed += fromCube.total() > 0 ? 1 : 0;
+            }
+            assertThat(summed).as("views with hits").isGreaterThan(20);
+
+            // a prefix deeper than the heads, and a view of more cells than asked: not summed
+            HitFilter deep = new HitFilter(List.of(), Set.of(), Set.of(), null, null, "/a/b/", null);
+            assertThat(index.errorCounts(deep, now, 3_600_000L, Long.MAX_VALUE)).isNull();
+            assertThat(index.errorCounts(HitFilter.ERRORS, now, 3_600_000L, 10)).isNull();
+            assertThat(index.errorCounts(HitFilter.ERRORS.withTimes(Instant.ofEpochMilli(START + 30_000), null), now, 3_600_000L,
+                    Long.MAX_VALUE)).as("times of part of a minute").isNull();
+            plain.close();
+            byUrl.close();
+        }
+    }
+
     /** Waits for {@code cube} to hold cells, asking it nothing else (a view would start its count). */
     private static void awaitCounted(KeptCube cube) throws InterruptedException {
         long deadline = System.nanoTime() + WAIT.toNanos();
