@@ -3,6 +3,7 @@ package dev.crawlerrors.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.crawlerrors.ProcessTest;
+import dev.crawlerrors.Waits;
 import dev.crawlerrors.ingest.SampleLogs;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -43,9 +44,11 @@ class StoreLocationTest {
                 "--ip-ranges", SampleLogs.ipRanges(dir).toString())) {
             Path store = service.toRealPath().resolve("crawl-errors.duckdb");
 
-            assertThat(serve.printed()).contains("/crawl-errors (times in ", ") from the store " + store + "; Ctrl-C stops.",
-                    "The store " + store + " is new and empty: import into it with crawl-errors import --db " + store
-                            + " FILE, or serve the store your imports use with --db.");
+            String empty = "The store " + store + " is new and empty: import into it with crawl-errors import --db " + store
+                    + " FILE, or serve the store your imports use with --db.";
+            // printed a moment after the line the start waits for: a loaded machine read the output before it came
+            Waits.await("the new store's line").until(() -> serve.printed().contains(empty));
+            assertThat(serve.printed()).contains("/crawl-errors (times in ", ") from the store " + store + "; Ctrl-C stops.", empty);
         }
     }
 
