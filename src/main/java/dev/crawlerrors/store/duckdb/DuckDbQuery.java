@@ -81,6 +81,19 @@ final class DuckDbQuery implements AutoCloseable {
         }, rows);
     }
 
+    /** The first column of every row, as numbers in the rows' order: a list of URL numbers, of hit numbers. */
+    static long[] longs(ResultSet rs) throws SQLException {
+        long[] read = new long[1024];
+        int n = 0;
+        while (rs.next()) {
+            if (n == read.length) {
+                read = java.util.Arrays.copyOf(read, n * 2);
+            }
+            read[n++] = rs.getLong(1);
+        }
+        return java.util.Arrays.copyOf(read, n);
+    }
+
     /**
      * A list parameter: the SQL type of its elements and the elements. Thousands of file names,
      * fingerprints or a page's hit numbers go in one list, where as many {@code ?} or literals would

@@ -13,7 +13,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
@@ -239,15 +238,7 @@ final class DuckDbSitemaps implements SitemapStore, AutoCloseable {
         if (listing == null || listing.reads() != at) {
             try (Statement st = connection.createStatement();
                  ResultSet rs = st.executeQuery("SELECT DISTINCT k FROM (" + LISTED_NUMBERS + ") ORDER BY k")) {
-                long[] read = new long[1024];
-                int n = 0;
-                while (rs.next()) {
-                    if (n == read.length) {
-                        read = Arrays.copyOf(read, n * 2);
-                    }
-                    read[n++] = rs.getLong(1);
-                }
-                listing = new DuckDbListedNumbers(at, Arrays.copyOf(read, n));
+                listing = new DuckDbListedNumbers(at, DuckDbQuery.longs(rs));
             } catch (SQLException e) {
                 throw failures.of("cannot read which URLs the sitemaps list", e);
             }

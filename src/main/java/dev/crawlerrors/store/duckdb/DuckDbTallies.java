@@ -246,14 +246,9 @@ final class DuckDbTallies {
 
     /** The numbers of the URLs logged under a host in capitals that a sitemap lists ({@link DuckDbSitemaps#CAPITALS}), sorted: few or none. */
     private long[] capitals() {
-        return query.run("SELECT DISTINCT k FROM (" + DuckDbSitemaps.CAPITALS + ") WHERE k IS NOT NULL ORDER BY k", List.of(), rs -> {
-            long[] read = new long[0];
-            while (rs.next()) {
-                read = Arrays.copyOf(read, read.length + 1);
-                read[read.length - 1] = rs.getLong(1);
-            }
-            return read;
-        });
+        // few as a rule, but as many as the sitemap's URLs where a site's log names its host in capitals
+        return query.run("SELECT DISTINCT k FROM (" + DuckDbSitemaps.CAPITALS + ") WHERE k IS NOT NULL ORDER BY k", List.of(),
+                DuckDbQuery::longs);
     }
 
     /** What {@link #listedHits}'s function tells of a history row's URL number: 1 when a sitemap lists it, as {@link DuckDbSitemaps#LISTED_NUMBERS} has them. */
