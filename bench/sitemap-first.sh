@@ -8,28 +8,10 @@
 #
 # Run:  bench/sitemap-first.sh JAR_A STORE_A JAR_B STORE_B OUTDIR   (PORT_A, PORT_B: default 18193, 18194)
 set -euo pipefail
-here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-# shellcheck source=../bin/find-java
-source "$here/bin/find-java"
-JH=$(find_java_home); java="$JH/bin/java"
+# shellcheck source=two-serves.sh
+source "$(dirname "${BASH_SOURCE[0]}")/two-serves.sh"
 ja=$1; sa=$2; jb=$3; sb=$4; out=$5; pa=${PORT_A:-18193}; pb=${PORT_B:-18194}
-mkdir -p "$out"
-pids=()
-trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done' EXIT
-start() { # jar store port label
-  "$java" --enable-native-access=ALL-UNNAMED -Xmx512m -jar "$1" serve --db "$2" --port "$3" \
-    --dns-server none --timezone UTC >"$out/$4.serve" 2>&1 &
-  pids+=($!)
-  echo $! >"$out/$4.pid"
-}
-t0=$(date +%s.%N)
-start "$ja" "$sa" "$pa" A
-start "$jb" "$sb" "$pb" B
-sleep 2
-for port in "$pa" "$pb"; do
-  for _ in $(seq 1 600); do curl -fs "http://127.0.0.1:$port/health" >/dev/null 2>&1 && break; sleep 0.2; done
-  for _ in $(seq 1 1200); do [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/api/crawl-errors/urls")" = 200 ] && break; sleep 0.2; done
-done
+two_serves "$ja" "$sa" "$pa" "$jb" "$sb" "$pb" "$out"
 echo "both answer /urls $(echo "$(date +%s.%N) - $t0" | bc) s after the start; load $(cut -d' ' -f1-3 /proc/loadavg)"
 for k in "/api/crawl-errors?in_sitemap=yes" "/api/crawl-errors/urls?in_sitemap=yes" "/api/crawl-errors?in_sitemap=no" "/api/crawl-errors/urls?in_sitemap=no"; do
   curl -s -o "$out/body-A" -w '%{http_code} %{time_total}' "http://127.0.0.1:$pa$k" >"$out/first-A" &
