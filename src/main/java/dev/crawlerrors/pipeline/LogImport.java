@@ -70,6 +70,14 @@ public final class LogImport {
      * leaves it to the next one: two writers of a log take turns, and each turn stores lines.
      */
     static final int MAX_REFUSALS = 1_000;
+    /**
+     * The pause before a log is read on when it was refused only for another writer's claim on where
+     * the store has it (nothing moved): that writer commits within the claim's life, or, killed, leaves
+     * the claim to end with it (ClickHouse: {@code ClickHouseLogClaims}, 15 s at most).
+     */
+    static final long CLAIM_PAUSE_MS = 500;
+    /** Pauses for other writers' claims, in all, before the last commit's refused logs are left to the next import. */
+    static final long CLAIM_WAIT_MS = 30_000;
     /** Files prepared (opened, their beginning read, looked up) ahead of the one being read, at most. */
     static final int READ_WINDOW = 256;
     /** Decompressed bytes of small files held ahead of the one being read, at most. */
@@ -248,6 +256,7 @@ public final class LogImport {
      * again, a few rounds at most. The summary counts what the last commit made durable.
      */
     private void flush(Map<String, ReadLog> read, ImportSummary summary) throws Exception {
+        long waited = 0;
         for (int round = 1; ; round++) {
             try {
                 writer.flush();
@@ -266,8 +275,14 @@ public final class LogImport {
                         }
                     }
                 }
-                if (again.isEmpty() || round == FLUSH_ROUNDS) {
+                // refused only for another writer's claim on where the store has them: wait for it to commit or end
+                boolean claimed = refused.refused().stream().allMatch(PositionMovedException.Refused::claimedElsewhere);
+                if (again.isEmpty() || (round >= FLUSH_ROUNDS && !(claimed && waited < CLAIM_WAIT_MS))) {
                     throw refused;
+                }
+                if (claimed) {
+                    Thread.sleep(CLAIM_PAUSE_MS);
+                    waited += CLAIM_PAUSE_MS;
                 }
                 ExecutorService preparers = Executors.newFixedThreadPool(Math.max(1, Runtime.getRuntime().availableProcessors()),
                         Threads.daemons("log-open"));
@@ -603,6 +618,7 @@ public final class LogImport {
                 }
                 ReadProgress progress = listener.reading(source.name(), source::consumed, index++)::accept;
                 ReadRequest.Counted counted = refusesAtCommit ? tally::counted : ReadRequest.Counted.NONE;
+                boolean[] claimedElsewhere = {false};
                 for (int refusals = 0; ; refusals++) {
                     if (readOn) {
                         tally.readEnded(reader.readOn(source, ReadRequest.of(resume.start(), identifier, (hits, from, through) -> {
@@ -613,6 +629,7 @@ public final class LogImport {
                                     tally.refused(refused.storedUpTo());
                                     uncount(refused.hits(), summary);
                                 }
+                                claimedElsewhere[0] = moved.refused().stream().allMatch(PositionMovedException.Refused::claimedElsewhere);
                                 throw new SourceSink.Stop();
                             }
                             appended.computeIfAbsent(through.prefix(), k -> new HashMap<>()).put(through.fingerprint(), through);
@@ -628,6 +645,11 @@ public final class LogImport {
                     }
                     if (!tally.moved()) {
                         break;
+                    }
+                    if (claimedElsewhere[0]) {
+                        // nothing moved: another writer claims where the store has it, and commits there or its claim ends
+                        claimedElsewhere[0] = false;
+                        Thread.sleep(CLAIM_PAUSE_MS);
                     }
                     // another writer stored lines of it meanwhile: read on from where the store has it now
                     resume = readOnPoint(source, prepared, lookedUp, refusals);

@@ -24,6 +24,15 @@ public final class PositionMovedException extends StoreException {
      *                   as it commits, ClickHouse); none when the refused call was the first to see them
      */
     public record Refused(String key, SourceProgress storedUpTo, SourceProgress storeHas, List<CrawlerHit> hits) {
+
+        /**
+         * Whether the log was refused though the store has it where this writer's lines start: another
+         * writer claims that position (ClickHouse), and either commits there soon or, killed, its claim
+         * ends with its life. Waiting, not reading on at once, is what lets this writer go on then.
+         */
+        public boolean claimedElsewhere() {
+            return samePlace(storedUpTo, storeHas);
+        }
     }
 
     private final List<Refused> refused;

@@ -71,6 +71,11 @@ final class TwoWriters implements AutoCloseable {
         return store;
     }
 
+    /** The name {@code store} was opened under: its DuckDB file's, or its ClickHouse database. */
+    String name(HitStore store) {
+        return names.get(store);
+    }
+
     CrawlerIdentifier identifier() {
         return new CrawlerIdentifier(catalog);
     }
