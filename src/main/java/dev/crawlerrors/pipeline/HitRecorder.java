@@ -100,44 +100,62 @@ final class HitRecorder {
      */
     private List<CrawlerHit> identify(List<Hit> hits, List<StoredSignature> pending, List<SignatureSettler.Waiting> deferred) {
         List<CrawlerHit> crawlerHits = new ArrayList<>(hits.size());
-        List<Hit> signed = null;
-        List<Integer> signedAt = null;
+        List<Hit> signed = signatures != null ? new ArrayList<>() : null;
+        List<Integer> signedAt = signatures != null ? new ArrayList<>() : null;
         String onHost = siteHost;
         for (Hit logged : hits) {
-            Hit hit = logged.onHost(onHost);
-            if (signatures != null && SignedHits.isSigned(hit)) {
-                if (signed == null) {
-                    signed = new ArrayList<>();
-                    signedAt = new ArrayList<>();
-                }
-                signed.add(verifier.client(hit));
-                signedAt.add(crawlerHits.size());
-                crawlerHits.add(null); // its place, filled below: hits reach the store in log order
-                continue;
-            }
-            Optional<Crawler> crawler = identifier.identify(hit.userAgent());
-            if (crawler.isEmpty()) {
-                continue; // the byte filter saw escapes that the unescaped agent no longer matches
-            }
-            crawlerHits.add(verifier.verify(hit, crawler.get()));
+            identify(logged.onHost(onHost), crawlerHits, signed, signedAt);
         }
-        if (signed != null) {
+        if (signed != null && !signed.isEmpty()) {
             List<SignedHits.Signed> checked = signatures.verifyAll(signed, verdicts != null);
             for (int i = 0; i < checked.size(); i++) {
                 SignedHits.Signed one = checked.get(i);
                 crawlerHits.set(signedAt.get(i), one.hit());
-                if (one.logged() != null) {
-                    pending.add(SignatureKeeping.kept(one.hit(), one.logged()));
-                    deferred.add(new SignatureSettler.Waiting(one.hit().hit().ip(), one.hit().claimCrawler(), null, one.logged()));
-                } else if (one.pending() != null) {
-                    pending.add(SignatureKeeping.kept(one.hit(), one.pending()));
-                    if (one.deferred()) {
-                        deferred.add(new SignatureSettler.Waiting(one.hit().hit().ip(), one.hit().claimCrawler(), one.pending()));
-                    }
-                }
+                waitFor(one, pending, deferred);
             }
         }
         return crawlerHits;
+    }
+
+    /**
+     * Adds {@code hit}'s crawler hit to {@code crawlerHits}, or for a signed hit, when signatures are
+     * checked ({@code signed} not null), its place, filled once the batch's signed hits are (hits
+     * reach the store in log order). A method of its own: its loop runs once a batch, too few times
+     * for the JIT to compile it, and a body inlined in it ran interpreted for every line of an import.
+     */
+    private void identify(Hit hit, List<CrawlerHit> crawlerHits, List<Hit> signed, List<Integer> signedAt) {
+        if (signed != null && SignedHits.isSigned(hit)) {
+            signed.add(verifier.client(hit));
+            signedAt.add(crawlerHits.size());
+            crawlerHits.add(null);
+            return;
+        }
+        Optional<Crawler> crawler = identifier.identify(hit.userAgent());
+        if (crawler.isPresent()) { // else the byte filter saw escapes that the unescaped agent no longer matches
+            crawlerHits.add(verifier.verify(hit, crawler.get()));
+        }
+    }
+
+    /**
+     * Adds what checking {@code one} again needs, if it waits, to {@code pending} and {@code deferred}.
+     * A method of its own: the loop above runs once a batch, too few times for the JIT to compile it,
+     * and a body inlined in it ran interpreted for every signed line of an import.
+     */
+    private static void waitFor(SignedHits.Signed one, List<StoredSignature> pending, List<SignatureSettler.Waiting> deferred) {
+        if (one.logged() == null && one.pending() == null) {
+            return;
+        }
+        CrawlerHit hit = one.hit();
+        String claimCrawler = hit.claimCrawler(); // a substring of the claim: made once, for the row and the settler
+        if (one.logged() != null) {
+            pending.add(SignatureKeeping.kept(hit, claimCrawler, one.logged()));
+            deferred.add(new SignatureSettler.Waiting(hit.hit().ip(), claimCrawler, null, one.logged()));
+        } else {
+            pending.add(SignatureKeeping.kept(hit, claimCrawler, one.pending()));
+            if (one.deferred()) {
+                deferred.add(new SignatureSettler.Waiting(hit.hit().ip(), claimCrawler, one.pending()));
+            }
+        }
     }
 
     /**

@@ -58,16 +58,16 @@ final class SignatureKeeping {
         signed.pendingKeptAlready(kept.pendingCount());
     }
 
-    /** What the store keeps of a signature to check again, recorded under {@code hit}'s claim. */
-    static StoredSignature kept(CrawlerHit hit, PendingSignature pending) {
-        return new StoredSignature(pending.id(), hit.hit().ip(), hit.claimCrawler(), pending.origin(), pending.keyid(), pending.alg(),
+    /** What the store keeps of a signature to check again, recorded under {@code hit}'s claim ({@code claimCrawler}: its {@link CrawlerHit#claimCrawler}). */
+    static StoredSignature kept(CrawlerHit hit, String claimCrawler, PendingSignature pending) {
+        return new StoredSignature(pending.id(), hit.hit().ip(), claimCrawler, pending.origin(), pending.keyid(), pending.alg(),
                 new String(pending.base(), StandardCharsets.UTF_8), Base64.getEncoder().encodeToString(pending.signature()),
                 pending.requestMillis());
     }
 
-    /** What the store keeps of a signed request kept as logged, recorded under {@code hit}'s claim. */
-    static StoredSignature kept(CrawlerHit hit, LoggedSignature logged) {
-        return new StoredSignature(logged.id(), hit.hit().ip(), hit.claimCrawler(), "", "", null, "", "", logged.requestMillis(),
+    /** What the store keeps of a signed request kept as logged, recorded under {@code hit}'s claim ({@code claimCrawler}: its {@link CrawlerHit#claimCrawler}). */
+    static StoredSignature kept(CrawlerHit hit, String claimCrawler, LoggedSignature logged) {
+        return new StoredSignature(logged.id(), hit.hit().ip(), claimCrawler, "", "", null, "", "", logged.requestMillis(),
                 logged.encoded());
     }
 

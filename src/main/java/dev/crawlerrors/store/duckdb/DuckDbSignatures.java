@@ -53,20 +53,22 @@ final class DuckDbSignatures implements SignatureStore {
 
     private final DuckDBConnection connection;
     private final DuckDbFailures failures;
+    /** The signatures being kept, as the columns of a table function ({@link #keepPending}). */
+    private final DuckDbColumnsSource rows;
+    /** The statements that keep them: every one, or those not kept already; prepared when first needed. */
+    private PreparedStatement keep;
+    private PreparedStatement keepNew;
 
     DuckDbSignatures(DuckDBConnection store, DuckDbFailures failures) throws SQLException {
         this.connection = (DuckDBConnection) store.duplicate();
         this.failures = failures;
         // this connection's own, in memory, never in the file
         try (Statement st = connection.createStatement()) {
-            st.execute("""
-                    CREATE TEMP TABLE signature_staging (
-                      id VARCHAR, ip VARCHAR, claim_crawler VARCHAR, origin VARCHAR, keyid VARCHAR, alg VARCHAR,
-                      base VARCHAR, signature VARCHAR, request_ms BIGINT, request VARCHAR
-                    );
-                    CREATE TEMP TABLE signature_settled_staging (id VARCHAR);
-                    """);
+            st.execute("CREATE TEMP TABLE signature_settled_staging (id VARCHAR)");
         }
+        rows = DuckDbColumnsSource.register(connection, "crawl_errors_pending",
+                new String[] {"request_ms", "kept_at_micros"},
+                new String[] {"id", "ip", "claim_crawler", "origin", "keyid", "alg", "base", "signature", "request"});
     }
 
     @Override
@@ -99,14 +101,14 @@ final class DuckDbSignatures implements SignatureStore {
     }
 
     /**
-     * Keeps signatures: appended straight into {@code signature_pending} when none of them can be
-     * kept there already, else appended to this connection's staging table and moved by one statement
-     * that leaves out those kept (a line logged twice in two batches, or imported again while still
-     * waiting). An import keeps every signature it leaves beside its reader, and a statement a row,
-     * each its own commit, took a minute for 5,000; the move through the staging table, with its
-     * look-up of every id already kept, cost a signed import of 50,000 lines some 0.3 s of CPU more
-     * than the straight append. (DuckDB's appender cannot be asked instead: a row whose key is kept
-     * already is dropped with the rest of its chunk, and no error is raised.)
+     * Keeps signatures: inserted by one statement from a table function over their columns, which
+     * leaves out those kept already (a line logged twice in two batches, or imported again while
+     * still waiting) only when a filter of the kept ids says some of them may be. An import keeps
+     * every signature it leaves beside its reader, and a statement a row, each its own commit, took a
+     * minute for 5,000; the look-up of every id already kept cost a signed import of 50,000 lines
+     * some 0.3 s of CPU more than inserting them as they are. (DuckDB's appender, which took a JNI
+     * call a string here before, cannot be asked to leave them out: a row whose key is kept already
+     * is dropped with the rest of its chunk, and no error is raised.)
      */
     @Override
     public synchronized void keepPending(List<StoredSignature> signatures) {
@@ -116,40 +118,81 @@ final class DuckDbSignatures implements SignatureStore {
         try {
             LongSet kept = keptIds();
             List<StoredSignature> once = new ArrayList<>(signatures.size());
+            long[] hashes = new long[signatures.size()];
             java.util.Set<String> staged = new java.util.HashSet<>();
             boolean anyKept = false;
             for (StoredSignature s : signatures) {
-                if (staged.add(s.id())) {
-                    once.add(s); // a line logged twice in a batch: kept once
-                    anyKept |= kept.contains(idHash(s.id()));
-                }
+                anyKept |= stage(s, staged, once, hashes, kept);
             }
-            if (anyKept) {
-                try (Statement st = connection.createStatement()) {
-                    st.execute("DELETE FROM signature_staging");
-                    try (DuckDBAppender appender = connection.createAppender(DuckDBConnection.DEFAULT_SCHEMA, "signature_staging")) {
-                        for (StoredSignature s : once) {
-                            appendRow(appender, s, null);
-                        }
-                    }
-                    st.execute("INSERT INTO signature_pending (id, ip, claim_crawler, origin, keyid, alg, base, signature, request_ms,"
-                            + " kept_at, request) SELECT s.id, s.ip, s.claim_crawler, s.origin, s.keyid, s.alg, s.base, s.signature,"
-                            + " s.request_ms, now(), s.request FROM signature_staging s"
-                            + " WHERE NOT EXISTS (SELECT 1 FROM signature_pending p WHERE p.id = s.id)");
-                }
-            } else {
-                java.time.LocalDateTime now = java.time.LocalDateTime.now(java.time.ZoneOffset.UTC);
-                try (DuckDBAppender appender = connection.createAppender(DuckDBConnection.DEFAULT_SCHEMA, "signature_pending")) {
-                    for (StoredSignature s : once) {
-                        appendRow(appender, s, now);
-                    }
-                }
+            insert(once, anyKept);
+            for (int i = 0; i < once.size(); i++) {
+                kept.add(hashes[i]);
             }
-            once.forEach(s -> kept.add(idHash(s.id())));
         } catch (SQLException e) {
             keptIds = null; // read again: what was kept of this call is not known
             throw failures.of("cannot keep signatures to check again in", e);
         }
+    }
+
+    /**
+     * Appends {@code signatures} to {@code signature_pending} in one statement (its own transaction),
+     * through the table function {@link #rows}: the Appender it replaces took a JNI call a string,
+     * eleven columns a row. When {@code maybeKept}, those whose id is kept already are left out.
+     */
+    private void insert(List<StoredSignature> signatures, boolean maybeKept) throws SQLException {
+        int n = signatures.size();
+        long[] requestMillis = new long[n];
+        long[] keptAt = new long[n];
+        String[][] texts = new String[9][n];
+        java.time.Instant now = java.time.Instant.now();
+        long nowMicros = Math.addExact(Math.multiplyExact(now.getEpochSecond(), 1_000_000L), now.getNano() / 1_000);
+        for (int i = 0; i < n; i++) {
+            column(signatures.get(i), i, requestMillis, texts);
+            keptAt[i] = nowMicros;
+        }
+        if (keep == null) {
+            String insert = "INSERT INTO signature_pending (id, ip, claim_crawler, origin, keyid, alg, base, signature, request_ms, kept_at, request)"
+                    + " SELECT id, ip, claim_crawler, origin, keyid, alg, base, signature, request_ms, make_timestamp(kept_at_micros), request"
+                    + " FROM " + rows.name() + "() s";
+            keep = connection.prepareStatement(insert);
+            keepNew = connection.prepareStatement(insert + " WHERE NOT EXISTS (SELECT 1 FROM signature_pending p WHERE p.id = s.id)");
+        }
+        rows.set(new long[][] {requestMillis, keptAt}, texts, n);
+        try {
+            (maybeKept ? keepNew : keep).execute();
+        } finally {
+            rows.clear();
+        }
+    }
+
+    /** A method of its own, as {@link #stage}: {@code s} into row {@code i} of the columns. */
+    private static void column(StoredSignature s, int i, long[] requestMillis, String[][] texts) {
+        requestMillis[i] = s.requestMillis();
+        texts[0][i] = s.id();
+        texts[1][i] = s.ip();
+        texts[2][i] = s.claimCrawler();
+        texts[3][i] = s.origin();
+        texts[4][i] = s.keyid();
+        texts[5][i] = s.alg();
+        texts[6][i] = s.base();
+        texts[7][i] = s.signature();
+        texts[8][i] = s.request();
+    }
+
+    /**
+     * Adds {@code s} to {@code once} unless a signature of its id is there already (a line logged
+     * twice in a batch: kept once), its id's hash to {@code hashes} at the same place; whether that
+     * hash is {@code kept}. A method of its own: its loop runs once a batch, too few times for the
+     * JIT to compile it, and a body inlined in it ran interpreted for every signed line of an import.
+     */
+    private static boolean stage(StoredSignature s, java.util.Set<String> staged, List<StoredSignature> once, long[] hashes, LongSet kept) {
+        if (!staged.add(s.id())) {
+            return false;
+        }
+        long hash = idHash(s.id());
+        hashes[once.size()] = hash;
+        once.add(s);
+        return kept.contains(hash);
     }
 
     /**
@@ -182,26 +225,6 @@ final class DuckDbSignatures implements SignatureStore {
             hash = (hash ^ id.charAt(i)) * 0x100000001b3L;
         }
         return hash == Long.MIN_VALUE ? 0 : hash;
-    }
-
-    /** A row of {@code signature_pending}'s columns in its order, or of the staging table's ({@code keptAt} null: it has none). */
-    private static void appendRow(DuckDBAppender appender, StoredSignature s, java.time.LocalDateTime keptAt) throws SQLException {
-        appender.beginRow().append(s.id()).append(s.ip()).append(s.claimCrawler()).append(s.origin()).append(s.keyid());
-        if (s.alg() == null) {
-            appender.appendNull();
-        } else {
-            appender.append(s.alg());
-        }
-        appender.append(s.base()).append(s.signature()).append(s.requestMillis());
-        if (keptAt != null) {
-            appender.append(keptAt);
-        }
-        if (s.request() == null) {
-            appender.appendNull();
-        } else {
-            appender.append(s.request());
-        }
-        appender.endRow();
     }
 
     @Override
@@ -252,6 +275,10 @@ final class DuckDbSignatures implements SignatureStore {
 
     synchronized void close() {
         try {
+            if (keep != null) {
+                keep.close();
+                keepNew.close();
+            }
             connection.close();
         } catch (SQLException e) {
             throw failures.of("cannot close", e);
