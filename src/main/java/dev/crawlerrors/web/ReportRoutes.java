@@ -54,6 +54,7 @@ final class ReportRoutes {
     private final dev.crawlerrors.report.CrawlBudget budget;
     private final RenderedPages rendered;
     private final dev.crawlerrors.report.PatternSitemaps patternSitemaps;
+    private volatile EvidenceText evidenceText;
 
     /** @param alerts the built-in alerts, firing first; null when {@code serve} runs none */
     ReportRoutes(CrawlErrorReport report, StoreHealth health, VerdictEvidence evidence, Supplier<List<AlertListing>> alerts,
@@ -120,8 +121,22 @@ final class ReportRoutes {
         // what the page shows besides the snapshot's hits: the evidence under it
         List<String> sources = evidence.sources();
         String nothingProvable = evidence.nothingProvable().orElse(null);
-        String address = address(queryText, request) + "\n" + sources + "\n" + nothingProvable + "\n" + report.sitemapsVersion();
+        String address = address(queryText, request) + "\n" + evidenceText(sources, nothingProvable) + "\n" + report.sitemapsVersion();
         return rendered.answer("html", address, report::newest, () -> htmlPage(query, request, sources, nothingProvable), gzip, ahead);
+    }
+
+    /** What the evidence says, as a page's address holds it: written again only when the evidence's list is another. */
+    private String evidenceText(List<String> sources, String nothingProvable) {
+        EvidenceText last = evidenceText;
+        if (last != null && last.sources() == sources && java.util.Objects.equals(last.nothingProvable(), nothingProvable)) {
+            return last.text();
+        }
+        String text = sources + "\n" + nothingProvable;
+        evidenceText = new EvidenceText(sources, nothingProvable, text);
+        return text;
+    }
+
+    private record EvidenceText(List<String> sources, String nothingProvable, String text) {
     }
 
     /** The JSON page of {@code query} (its text as the address has it, null for none), as kept or rendered now. */
