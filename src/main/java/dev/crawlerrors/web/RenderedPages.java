@@ -90,7 +90,9 @@ final class RenderedPages {
         synchronized (this) {
             GzipAnswer kept = zipped.get(key);
             if (kept != null) {
-                hits++;
+                if (!ahead) { // serve's own look is no reader's answer
+                    hits++;
+                }
                 byte[] body = gzip ? null : plain.get(key);
                 if (gzip || body != null) {
                     return gzip ? new Answer(kept.gzipped(), true) : new Answer(body, false);
