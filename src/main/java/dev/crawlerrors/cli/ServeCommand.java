@@ -279,8 +279,12 @@ final class ServeCommand implements Callable<Integer> {
                 });
                 // then the first page rendered and kept, once its summary is counted: no reader pays its first rendering
                 server.renderFirstPage(FIRST_RENDER_WAIT);
+                // and so the first page of every snapshot committed from now on, before its first reader
+                server.renderFirstPagesAhead(FIRST_RENDER_WAIT);
             } catch (RuntimeException e) {
                 // the first reader's request will say what is wrong; a serve stopped first has nothing left to count for
+            } catch (InterruptedException e) {
+                // serve stops
             }
         }));
         Thread shutdown = new Thread(() -> {

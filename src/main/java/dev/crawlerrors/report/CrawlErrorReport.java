@@ -272,6 +272,14 @@ public final class CrawlErrorReport {
         return store.snapshot();
     }
 
+    /**
+     * The store's newest snapshot as committed, without committing what was appended since ({@link HitReader#committed}):
+     * what serve watches, every few milliseconds, to render the first page of each new snapshot before a reader asks.
+     */
+    public Snapshot committed() {
+        return store.committed();
+    }
+
     /** The bytes the count cube takes (0 until counted, or past its bound), for metrics. */
     public long cubeBytes() {
         return cube.footprint().get(1);

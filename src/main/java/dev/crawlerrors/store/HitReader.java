@@ -25,6 +25,15 @@ public interface HitReader {
     Snapshot snapshot();
 
     /**
+     * The newest snapshot committed, without committing what was appended since (as {@link #snapshot}
+     * does): what watches the store move asks it every few milliseconds, and must neither commit a
+     * writer's batches early nor make a query of each look. By default {@link #snapshot}.
+     */
+    default Snapshot committed() {
+        return snapshot();
+    }
+
+    /**
      * Whether the store can still answer as of {@code snapshot}: it keeps the history of verdict
      * changes for a while, not forever, and a snapshot newer than the newest is none it made.
      */

@@ -37,7 +37,7 @@ final class RenderedPages {
     record Answer(byte[] body, boolean gzipped) {
     }
 
-    private record Key(String kind, String address, String newest) {
+    private record Key(String kind, String address, Snapshot newest) {
     }
 
     private final long budgetBytes;
@@ -48,6 +48,8 @@ final class RenderedPages {
     private long plainBytes;
     private long hits;
     private long misses;
+    private long renders;
+    private long ahead;
 
     /** @param budgetBytes the bytes the kept answers may take; 0 keeps none */
     RenderedPages(long budgetBytes) {
@@ -70,15 +72,27 @@ final class RenderedPages {
      * @param newest the store's newest snapshot, asked before and after rendering
      */
     Answer answer(String kind, String address, Supplier<Snapshot> newest, Supplier<Rendered> render, boolean gzip) {
+        return answer(kind, address, newest, render, gzip, false);
+    }
+
+    /**
+     * The answer as {@link #answer(String, String, Supplier, Supplier, boolean)} gives it; {@code ahead}: asked
+     * before any reader (serve renders the first page of each new snapshot so), then kept in both forms (gzipped,
+     * and as it is, for the readers who do not accept gzip), and counted as rendered ahead. A reader who asks
+     * meanwhile waits for that rendering, as for another reader's.
+     */
+    Answer answer(String kind, String address, Supplier<Snapshot> newest, Supplier<Rendered> render, boolean gzip, boolean ahead) {
         Snapshot before = newest.get();
-        Key key = new Key(kind, address, before.token());
+        Key key = new Key(kind, address, before);
         GzipAnswer unzip;
         CompletableFuture<byte[]> mine;
         CompletableFuture<byte[]> theirs;
         synchronized (this) {
             GzipAnswer kept = zipped.get(key);
             if (kept != null) {
-                hits++;
+                if (!ahead) { // serve's own look is no reader's answer
+                    hits++;
+                }
                 byte[] body = gzip ? null : plain.get(key);
                 if (gzip || body != null) {
                     return gzip ? new Answer(kept.gzipped(), true) : new Answer(body, false);
@@ -113,8 +127,12 @@ final class RenderedPages {
             GzipAnswer zip = keep ? GzipAnswer.of(rendered.body()) : null;
             synchronized (this) {
                 rendering.remove(key);
+                renders++;
+                if (ahead) {
+                    this.ahead++;
+                }
                 if (keep) {
-                    keep(key, zip, gzip ? null : rendered.body());
+                    keep(key, zip, gzip && !ahead ? null : rendered.body());
                 }
             }
             mine.complete(rendered.body());
@@ -173,11 +191,33 @@ final class RenderedPages {
 
     /** An entry's bytes but its plain copy: the gzipped answer, its address and the map's own, roughly. */
     private static long size(Key key, int gzipped) {
-        return gzipped + 2L * (key.address().length() + key.kind().length() + key.newest().length()) + 200;
+        return gzipped + 2L * (key.address().length() + key.kind().length()) + 300;
     }
 
-    /** The answers kept, their bytes (gzipped and plain copies), and the answers found kept and not, for metrics and tests. */
+    /**
+     * Lets go the answers kept for snapshots older than {@code newest} (which it covers): no reader is answered them
+     * again (an answer is looked for under the newest snapshot), so they would only hold bytes until the bound pushed
+     * them out. Serve calls it once the first page of a new snapshot is kept.
+     */
+    synchronized void forgetOlderThan(Snapshot newest) {
+        var entries = zipped.entrySet().iterator();
+        while (entries.hasNext()) {
+            Map.Entry<Key, GzipAnswer> entry = entries.next();
+            Snapshot at = entry.getKey().newest();
+            if (!at.equals(newest) && newest.covers(at)) {
+                zippedBytes -= size(entry.getKey(), entry.getValue().gzipped().length);
+                dropPlain(entry.getKey());
+                entries.remove();
+            }
+        }
+    }
+
+    /**
+     * The answers kept, their bytes (gzipped and plain copies), the answers found kept and not, the renderings
+     * made (each address and snapshot once while its answer is kept), and those made ahead of any reader, for
+     * metrics and tests.
+     */
     synchronized long[] footprint() {
-        return new long[] {zipped.size(), zippedBytes + plainBytes, hits, misses};
+        return new long[] {zipped.size(), zippedBytes + plainBytes, hits, misses, renders, ahead};
     }
 }

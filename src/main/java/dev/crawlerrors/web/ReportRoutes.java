@@ -54,6 +54,7 @@ final class ReportRoutes {
     private final dev.crawlerrors.report.CrawlBudget budget;
     private final RenderedPages rendered;
     private final dev.crawlerrors.report.PatternSitemaps patternSitemaps;
+    private volatile EvidenceText evidenceText;
 
     /** @param alerts the built-in alerts, firing first; null when {@code serve} runs none */
     ReportRoutes(CrawlErrorReport report, StoreHealth health, VerdictEvidence evidence, Supplier<List<AlertListing>> alerts,
@@ -111,20 +112,35 @@ final class ReportRoutes {
             return;
         }
         send(ctx, io.javalin.http.ContentType.TEXT_HTML.getMimeType(), htmlAnswer(ctx.queryString(), ctx.queryParamMap(), request,
-                GzipAnswer.accepted(ctx.header("Accept-Encoding"))));
+                GzipAnswer.accepted(ctx.header("Accept-Encoding")), false));
     }
 
     /** The HTML page of {@code query} (its text as the address has it, null for none, and its parameters), as kept or rendered now. */
-    private RenderedPages.Answer htmlAnswer(String queryText, Map<String, List<String>> query, ReportRequest request, boolean gzip) {
+    private RenderedPages.Answer htmlAnswer(String queryText, Map<String, List<String>> query, ReportRequest request, boolean gzip,
+            boolean ahead) {
         // what the page shows besides the snapshot's hits: the evidence under it
         List<String> sources = evidence.sources();
         String nothingProvable = evidence.nothingProvable().orElse(null);
-        String address = address(queryText, request) + "\n" + sources + "\n" + nothingProvable + "\n" + report.sitemapsVersion();
-        return rendered.answer("html", address, report::newest, () -> htmlPage(query, request, sources, nothingProvable), gzip);
+        String address = address(queryText, request) + "\n" + evidenceText(sources, nothingProvable) + "\n" + report.sitemapsVersion();
+        return rendered.answer("html", address, report::newest, () -> htmlPage(query, request, sources, nothingProvable), gzip, ahead);
+    }
+
+    /** What the evidence says, as a page's address holds it: written again only when the evidence's list is another. */
+    private String evidenceText(List<String> sources, String nothingProvable) {
+        EvidenceText last = evidenceText;
+        if (last != null && last.sources() == sources && java.util.Objects.equals(last.nothingProvable(), nothingProvable)) {
+            return last.text();
+        }
+        String text = sources + "\n" + nothingProvable;
+        evidenceText = new EvidenceText(sources, nothingProvable, text);
+        return text;
+    }
+
+    private record EvidenceText(List<String> sources, String nothingProvable, String text) {
     }
 
     /** The JSON page of {@code query} (its text as the address has it, null for none), as kept or rendered now. */
-    private RenderedPages.Answer jsonAnswer(String queryText, ReportRequest request, boolean gzip) {
+    private RenderedPages.Answer jsonAnswer(String queryText, ReportRequest request, boolean gzip, boolean ahead) {
         // kept under the sitemaps' reads too: its rows say whether one lists their URL, and in_sitemap= filters by them
         String address = address(queryText, request) + "\n" + report.sitemapsVersion();
         return rendered.answer("json", address, report::newest, () -> {
@@ -132,7 +148,7 @@ final class ReportRoutes {
             // a later page of the rows held in memory is made again in less time than it takes to gzip and keep
             boolean keep = !page.counting() && (page.page() == 1 || !report.pageOfHeldRows(request));
             return new RenderedPages.Rendered(PageJson.of(page), keep);
-        }, gzip);
+        }, gzip, ahead);
     }
 
     /**
@@ -165,8 +181,31 @@ final class ReportRoutes {
         if (!report.summaryCounted(request, wait)) {
             return false;
         }
-        boolean html = htmlAnswer(null, Map.of(), request, true).gzipped();
-        boolean json = jsonAnswer(null, request, true).gzipped();
+        return firstPageKept(request);
+    }
+
+    /**
+     * Renders and keeps the first page (HTML and JSON, gzipped and as they are) of the store's newest snapshot, if no reader
+     * has yet: serve calls it as soon as a new snapshot is committed. Its rendering is the one a reader would make: a
+     * reader who asks meanwhile waits for it, and one who asked first is waited for, so each is rendered once. When the
+     * page could not be kept so (its summary not counted within a reader's wait), the summary is waited for up to
+     * {@code wait} and the page rendered again. Then the answers kept for older snapshots are let go. False when the
+     * page could not be kept (or the newest snapshot moved meanwhile: the next call renders that one's).
+     */
+    boolean renderNewestFirstPage(java.time.Duration wait) {
+        dev.crawlerrors.store.Snapshot newest = report.newest();
+        ReportRequest request = parse(Map.of(), ReportParameters.REPORT);
+        boolean kept = firstPageKept(request) || renderFirstPage(wait);
+        if (kept) {
+            rendered.forgetOlderThan(newest);
+        }
+        return kept;
+    }
+
+    /** Whether the first page, HTML and JSON, is kept for the newest snapshot, rendering it now if it was not (not waiting for its summary). */
+    private boolean firstPageKept(ReportRequest request) {
+        boolean html = htmlAnswer(null, Map.of(), request, true, true).gzipped();
+        boolean json = jsonAnswer(null, request, true, true).gzipped();
         return html && json;
     }
 
@@ -189,7 +228,7 @@ final class ReportRoutes {
 
     void json(Context ctx) {
         ReportRequest request = parse(ctx, ReportParameters.REPORT);
-        send(ctx, "application/json; charset=utf-8", jsonAnswer(ctx.queryString(), request, GzipAnswer.accepted(ctx.header("Accept-Encoding"))));
+        send(ctx, "application/json; charset=utf-8", jsonAnswer(ctx.queryString(), request, GzipAnswer.accepted(ctx.header("Accept-Encoding")), false));
     }
 
     /**

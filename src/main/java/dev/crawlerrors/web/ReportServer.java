@@ -96,6 +96,10 @@ public final class ReportServer implements AutoCloseable {
                 .description("report answers found kept rendered").register(metrics);
         FunctionCounter.builder("crawl_errors_page_cache_misses", rendered, pages -> pages.footprint()[3])
                 .description("report answers not kept, rendered when asked").register(metrics);
+        FunctionCounter.builder("crawl_errors_page_cache_renders", rendered, pages -> pages.footprint()[4])
+                .description("report answers rendered (an address of a snapshot once while it is kept)").register(metrics);
+        FunctionCounter.builder("crawl_errors_page_cache_ahead", rendered, pages -> pages.footprint()[5])
+                .description("first pages rendered before any reader asked them").register(metrics);
         Gauge.builder("crawl_errors_count_cube_bytes", report, CrawlErrorReport::cubeBytes)
                 .description("bytes of the counts filtered views are summed from").register(metrics);
         Gauge.builder("crawl_errors_page_rows_bytes", report, CrawlErrorReport::pageRowsBytes)
@@ -204,10 +208,14 @@ public final class ReportServer implements AutoCloseable {
                 LOG.error("{} {} failed", ctx.method(), ShownText.of(ctx.path()), e);
                 error(ctx, 500, "the report could not be produced: " + e.getMessage(), Map.of());
             });
-            config.routes.after(ctx -> Counter.builder("crawl_errors_http_requests")
-                    .tag("method", methodTag(ctx.method()))
-                    .tag("status", Integer.toString(ctx.statusCode()))
-                    .register(metrics).increment());
+            // one counter a method and status, found again by a number: built for each request, its tags and
+            // name were a few percent of a kept page's CPU under 64 readers
+            Map<RequestKind, Counter> requests = new java.util.concurrent.ConcurrentHashMap<>();
+            config.routes.after(ctx -> requests.computeIfAbsent(new RequestKind(methodTag(ctx.method()), ctx.statusCode()), kind ->
+                    Counter.builder("crawl_errors_http_requests")
+                            .tag("method", kind.method())
+                            .tag("status", Integer.toString(kind.status()))
+                            .register(metrics)).increment());
         });
         app.start(bind, port);
         return new ReportServer(app, report, web, routes);
@@ -234,6 +242,32 @@ public final class ReportServer implements AutoCloseable {
         return routes.renderFirstPage(wait);
     }
 
+    /** How often serve looks whether a new snapshot was committed: a look is a field read, the store is not asked. */
+    static final java.time.Duration NEWEST_LOOK = java.time.Duration.ofMillis(20);
+
+    /**
+     * Until interrupted, renders and keeps the first page (HTML and JSON) of each snapshot that becomes the newest, as soon as
+     * it is committed (an import beside serve, a followed log, a verdict), before a reader asks it: readers who ask meanwhile
+     * wait for that one rendering. Serve's warm-up calls it once it rendered the first page of the snapshot it started on;
+     * {@code wait} bounds each wait for a page's summary to be counted. Drops the answers kept for older snapshots as it goes.
+     */
+    public void renderFirstPagesAhead(java.time.Duration wait) throws InterruptedException {
+        dev.crawlerrors.store.Snapshot done = null;
+        while (!Thread.currentThread().isInterrupted()) {
+            dev.crawlerrors.store.Snapshot committed = report.committed();
+            if (!committed.equals(done)) {
+                try {
+                    routes.renderNewestFirstPage(wait);
+                } catch (RuntimeException e) {
+                    // the store failed or closes: the next reader's request says what is wrong; tried again at the next move
+                }
+                done = committed; // once a snapshot, kept or not: a page that could not be kept is rendered for its readers
+            }
+            Thread.sleep(NEWEST_LOOK);
+        }
+        throw new InterruptedException();
+    }
+
     public int port() {
         return app.port();
     }
@@ -241,6 +275,10 @@ public final class ReportServer implements AutoCloseable {
     /** {@code https} when served over TLS, else {@code http}: for the address the report is announced at. */
     public String scheme() {
         return web.scheme();
+    }
+
+    /** A request's method, as the requests counter tags it, and its answer's status. */
+    private record RequestKind(String method, int status) {
     }
 
     /** A method as the requests counter tags it: a name a client made up is "other", or each would be a counter of its own. */

@@ -1,7 +1,11 @@
 package dev.crawlerrors.web;
 
+import static dev.crawlerrors.crawler.SampleHits.VERIFIED;
+import static dev.crawlerrors.crawler.SampleHits.googlebot;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.crawlerrors.Waits;
 import dev.crawlerrors.report.CrawlErrorReport;
 import dev.crawlerrors.report.ReportConfig;
 import dev.crawlerrors.report.ReportRequest;
@@ -13,8 +17,11 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.ZoneOffset;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The report's first page rendered before any reader asks it ({@link ReportServer#renderFirstPage}, serve's
@@ -24,6 +31,9 @@ import org.junit.jupiter.api.Test;
 class FirstPageRenderedTest {
 
     private static final Duration BOUND = Duration.ofSeconds(60);
+    private static final ObjectMapper JSON = new ObjectMapper();
+    /** After every hit of {@link UncountedFirstPageContract#hits}: the first row of the first page. */
+    private static final long NEWER = java.time.Instant.parse("2026-10-31T12:05:00Z").toEpochMilli();
 
     @Test
     void theFirstPageIsRenderedOnceBeforeItsReadersAndAnsweredFromWhatWasKept() throws Exception {
@@ -65,6 +75,53 @@ class FirstPageRenderedTest {
             } finally {
                 report.close();
                 plain.close();
+            }
+        }
+    }
+
+    @Test
+    void theFirstPageOfEachNewSnapshotIsRenderedOnceBeforeItsFirstReader(@TempDir Path dir) throws Exception {
+        try (DuckDbHitStore store = DuckDbHitStore.open(dir.resolve("hits.duckdb"))) {
+            store.writer().append(UncountedFirstPageContract.hits());
+            store.writer().flush();
+            // a page waits for its summary however loaded the machine, so each is kept at its first rendering
+            CrawlErrorReport report = new CrawlErrorReport(store.reader(), ReportConfig.in(ZoneOffset.UTC).withSummaryWait(BOUND));
+            try (ReportServer server = ReportServer.start(report, store.health(), ServerConfig.on("127.0.0.1", 0))) {
+                report.warmUp(() -> { });
+                assertThat(server.renderFirstPage(BOUND)).isTrue();
+                Thread ahead = Thread.ofPlatform().daemon().name("first-pages-ahead").start(() -> {
+                    try {
+                        server.renderFirstPagesAhead(BOUND);
+                    } catch (InterruptedException e) {
+                        // the test is done
+                    }
+                });
+                try {
+                    String before = get(server, "/api/crawl-errors");
+                    assertThat(cache(server, "renders")).as("the HTML and JSON first page, once").isEqualTo(2);
+
+                    // a new snapshot: hits committed as an import beside serve or a followed log commits them
+                    store.writer().append(List.of(googlebot(NEWER, "66.249.66.1", "/fresh/after-the-move", 404, VERIFIED)));
+                    store.writer().flush();
+
+                    // rendered without a reader: only /metrics is asked until it is
+                    Waits.await("the new snapshot's first page rendered ahead").until(() -> cache(server, "ahead") == 4);
+                    assertThat(cache(server, "renders")).as("each first page once more, HTML and JSON").isEqualTo(4);
+                    long hits = cache(server, "hits");
+                    String html = get(server, "/crawl-errors");
+                    String json = get(server, "/api/crawl-errors");
+                    assertThat(html).contains("/fresh/after-the-move");
+                    assertThat(json).contains("/fresh/after-the-move").isNotEqualTo(before);
+                    assertThat(JSON.readTree(json).get("total").asLong()).isEqualTo(JSON.readTree(before).get("total").asLong() + 1);
+                    assertThat(get(server, "/crawl-errors?page=1")).isEqualTo(html);
+                    assertThat(cache(server, "renders")).as("no first page rendered for its readers").isEqualTo(4);
+                    assertThat(cache(server, "hits")).isEqualTo(hits + 3);
+                } finally {
+                    ahead.interrupt();
+                    ahead.join(BOUND.toMillis());
+                }
+            } finally {
+                report.close();
             }
         }
     }

@@ -212,6 +212,73 @@ class RenderedPagesTest {
     }
 
     @Test
+    void aReaderWhoAsksWhileThePageIsRenderedAheadWaitsForThatRenderingAndBothFormsAreKept() throws Exception {
+        RenderedPages pages = new RenderedPages(1 << 20);
+        CountDownLatch rendering = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicInteger renders = new AtomicInteger();
+        Snapshot at = new Snapshot(9, 0);
+        try (ExecutorService threads = Executors.newFixedThreadPool(2)) {
+            Future<RenderedPages.Answer> ahead = threads.submit(() -> pages.answer("html", "page 1", () -> at, () -> {
+                renders.incrementAndGet();
+                rendering.countDown();
+                try {
+                    release.await(30, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return rendered("the first page");
+            }, true, true));
+            assertThat(rendering.await(30, TimeUnit.SECONDS)).isTrue();
+            Future<byte[]> reader = threads.submit(() -> pages.answer("html", "page 1", () -> at, () -> {
+                renders.incrementAndGet();
+                return rendered("rendered twice");
+            }));
+            Thread.sleep(100); // let the reader arrive and wait on the rendering
+            release.countDown();
+            assertThat(ahead.get(30, TimeUnit.SECONDS).gzipped()).as("kept").isTrue();
+            assertThat(new String(reader.get(30, TimeUnit.SECONDS), StandardCharsets.UTF_8)).isEqualTo("the first page");
+        }
+        assertThat(renders).hasValue(1);
+        long[] before = pages.footprint();
+        assertThat(before[4]).as("renderings").isEqualTo(1);
+        assertThat(before[5]).as("ahead of any reader").isEqualTo(1);
+        // kept gzipped and as it is: neither a reader who accepts gzip nor one who does not makes anything
+        RenderedPages.Answer zipped = pages.answer("html", "page 1", () -> at, () -> rendered("again"), true);
+        assertThat(zipped.gzipped()).isTrue();
+        assertThat(GzipAnswer.of("the first page".getBytes(StandardCharsets.UTF_8)).gzipped()).isEqualTo(zipped.body());
+        assertThat(new String(pages.answer("html", "page 1", () -> at, () -> rendered("again")), StandardCharsets.UTF_8))
+                .isEqualTo("the first page");
+        assertThat(pages.footprint()[1]).as("no plain copy added: it was kept").isEqualTo(before[1]);
+        assertThat(renders).hasValue(1);
+    }
+
+    @Test
+    void answersOfOlderSnapshotsAreLetGoOnceANewerOneIsKept() {
+        RenderedPages pages = new RenderedPages(1 << 20);
+        Snapshot old = new Snapshot(10, 1);
+        Snapshot newer = new Snapshot(12, 1);
+        pages.answer("html", "page 1", () -> old, () -> rendered("old first page"), false);
+        pages.answer("json", "page 1", () -> old, () -> rendered("old first page"), false);
+        pages.answer("html", "page 1", () -> newer, () -> rendered("new first page"), false, true);
+        assertThat(pages.footprint()[0]).isEqualTo(3);
+
+        pages.forgetOlderThan(newer);
+
+        assertThat(pages.footprint()[0]).as("the newer snapshot's only").isEqualTo(1);
+        assertThat(pages.footprint()[1]).isEqualTo(keptBytesOfOne("new first page"));
+        pages.forgetOlderThan(old);
+        assertThat(pages.footprint()[0]).as("a newer snapshot's answers stay").isEqualTo(1);
+    }
+
+    /** The bytes one answer kept in both forms takes, as a fresh cache counts them. */
+    private static long keptBytesOfOne(String text) {
+        RenderedPages one = new RenderedPages(1 << 20);
+        one.answer("html", "page 1", () -> Snapshot.EMPTY, () -> rendered(text), false, true);
+        return one.footprint()[1];
+    }
+
+    @Test
     void everyReaderSeesEveryCommitThroughTheKeptPages() throws Exception {
         try (DuckDbHitStore store = DuckDbHitStore.open(dir.resolve("hits.duckdb"))) {
             ReportServer server = ReportServer.start(new CrawlErrorReport(store.reader(), ReportConfig.in(ZoneOffset.UTC)), store.health(), ServerConfig.on("127.0.0.1", 0).withReaders(16));

@@ -78,6 +78,11 @@ final class DuckDbHitReader implements HitReader {
     }
 
     @Override
+    public Snapshot committed() {
+        return writer.committed();
+    }
+
+    @Override
     public boolean serves(Snapshot snapshot) {
         return writer.snapshot().covers(snapshot) && snapshot.verdicts() >= claims.horizon();
     }

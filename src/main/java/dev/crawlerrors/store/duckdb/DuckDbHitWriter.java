@@ -264,6 +264,11 @@ final class DuckDbHitWriter implements HitWriter {
         }
     }
 
+    /** The newest snapshot committed, as it is: what was appended since stays buffered. */
+    Snapshot committed() {
+        return committed;
+    }
+
     /** The newest snapshot, after committing what was appended and not yet committed. */
     Snapshot snapshot() {
         if (dirty) {
