@@ -15,6 +15,7 @@ import dev.crawlerrors.report.ReportRequest;
 import dev.crawlerrors.report.pattern.ErrorPattern;
 import dev.crawlerrors.report.pattern.PatternReport;
 import dev.crawlerrors.store.HitFilter;
+import dev.crawlerrors.store.Snapshot;
 import dev.crawlerrors.store.StoreHealth;
 import gg.jte.ContentType;
 import gg.jte.TemplateEngine;
@@ -28,10 +29,12 @@ import java.io.IOException;
 import java.io.OutputStreamWriter;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
@@ -128,7 +131,7 @@ final class ReportRoutes {
     /** What the evidence says, as a page's address holds it: written again only when the evidence's list is another. */
     private String evidenceText(List<String> sources, String nothingProvable) {
         EvidenceText last = evidenceText;
-        if (last != null && last.sources() == sources && java.util.Objects.equals(last.nothingProvable(), nothingProvable)) {
+        if (last != null && last.sources() == sources && Objects.equals(last.nothingProvable(), nothingProvable)) {
             return last.text();
         }
         String text = sources + "\n" + nothingProvable;
@@ -176,7 +179,7 @@ final class ReportRoutes {
      * Waits up to {@code wait} for the page's summary to be counted; false when either could not be kept (its
      * summary not counted by then, or the newest snapshot moved meanwhile).
      */
-    boolean renderFirstPage(java.time.Duration wait) {
+    boolean renderFirstPage(Duration wait) {
         ReportRequest request = parse(Map.of(), ReportParameters.REPORT);
         if (!report.summaryCounted(request, wait)) {
             return false;
@@ -192,8 +195,8 @@ final class ReportRoutes {
      * {@code wait} and the page rendered again. Then the answers kept for older snapshots are let go. False when the
      * page could not be kept (or the newest snapshot moved meanwhile: the next call renders that one's).
      */
-    boolean renderNewestFirstPage(java.time.Duration wait) {
-        dev.crawlerrors.store.Snapshot newest = report.newest();
+    boolean renderNewestFirstPage(Duration wait) {
+        Snapshot newest = report.newest();
         ReportRequest request = parse(Map.of(), ReportParameters.REPORT);
         boolean kept = firstPageKept(request) || renderFirstPage(wait);
         if (kept) {

@@ -7,6 +7,7 @@ import dev.crawlerrors.report.CrawlErrorReport;
 import dev.crawlerrors.report.PageNotFoundException;
 import dev.crawlerrors.report.SnapshotGoneException;
 import dev.crawlerrors.store.DamagedStoreException;
+import dev.crawlerrors.store.Snapshot;
 import dev.crawlerrors.store.StoreUnavailableException;
 import dev.crawlerrors.report.StillCountingException;
 import dev.crawlerrors.store.StoreHealth;
@@ -22,11 +23,13 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Duration;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -49,7 +52,7 @@ public final class ReportServer implements AutoCloseable {
     private static final String ALLOWED = "GET, HEAD";
 
     /** How long a report request waits for its turn before it is told to come back. */
-    static final java.time.Duration READ_WAIT = java.time.Duration.ofSeconds(2);
+    static final Duration READ_WAIT = Duration.ofSeconds(2);
 
     private final Javalin app;
     private final CrawlErrorReport report;
@@ -210,7 +213,7 @@ public final class ReportServer implements AutoCloseable {
             });
             // one counter a method and status, found again by a number: built for each request, its tags and
             // name were a few percent of a kept page's CPU under 64 readers
-            Map<RequestKind, Counter> requests = new java.util.concurrent.ConcurrentHashMap<>();
+            Map<RequestKind, Counter> requests = new ConcurrentHashMap<>();
             config.routes.after(ctx -> requests.computeIfAbsent(new RequestKind(methodTag(ctx.method()), ctx.statusCode()), kind ->
                     Counter.builder("crawl_errors_http_requests")
                             .tag("method", kind.method())
@@ -238,12 +241,12 @@ public final class ReportServer implements AutoCloseable {
      * is counted, waiting up to {@code wait} for its summary. False when it could not be kept (its summary not
      * counted by then, or the newest snapshot moved while it was rendered).
      */
-    public boolean renderFirstPage(java.time.Duration wait) {
+    public boolean renderFirstPage(Duration wait) {
         return routes.renderFirstPage(wait);
     }
 
     /** How often serve looks whether a new snapshot was committed: a look is a field read, the store is not asked. */
-    static final java.time.Duration NEWEST_LOOK = java.time.Duration.ofMillis(20);
+    static final Duration NEWEST_LOOK = Duration.ofMillis(20);
 
     /**
      * Until interrupted, renders and keeps the first page (HTML and JSON) of each snapshot that becomes the newest, as soon as
@@ -251,10 +254,10 @@ public final class ReportServer implements AutoCloseable {
      * wait for that one rendering. Serve's warm-up calls it once it rendered the first page of the snapshot it started on;
      * {@code wait} bounds each wait for a page's summary to be counted. Drops the answers kept for older snapshots as it goes.
      */
-    public void renderFirstPagesAhead(java.time.Duration wait) throws InterruptedException {
-        dev.crawlerrors.store.Snapshot done = null;
+    public void renderFirstPagesAhead(Duration wait) throws InterruptedException {
+        Snapshot done = null;
         while (!Thread.currentThread().isInterrupted()) {
-            dev.crawlerrors.store.Snapshot committed = report.committed();
+            Snapshot committed = report.committed();
             if (!committed.equals(done)) {
                 try {
                     routes.renderNewestFirstPage(wait);

@@ -105,6 +105,31 @@ final class ClickHouseHitReader implements HitReader {
         return snapshots.newest().snapshot();
     }
 
+    /**
+     * The newest snapshot as last read, read again at most once a {@value #COMMITTED_LOOK_MS} ms and
+     * without committing this process's buffered rows: serve looks every few milliseconds for a new
+     * snapshot to render its first page ahead, which on ClickHouse is a query of the first shard.
+     */
+    @Override
+    public Snapshot committed() {
+        Looked last = looked;
+        long now = System.nanoTime();
+        if (last != null && now - last.at() < COMMITTED_LOOK_MS * 1_000_000L) {
+            return last.snapshot();
+        }
+        Snapshot newest = snapshots.newest().snapshot();
+        looked = new Looked(newest, now);
+        return newest;
+    }
+
+    /** How often {@link #committed} asks the store. */
+    static final long COMMITTED_LOOK_MS = 1_000;
+
+    private record Looked(Snapshot snapshot, long at) {
+    }
+
+    private volatile Looked looked;
+
     @Override
     public boolean serves(Snapshot snapshot) {
         return snapshots.of(snapshot) != null;

@@ -10,6 +10,7 @@ import static dev.crawlerrors.store.clickhouse.ClickHouseHitStoreTest.minutes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.crawlerrors.ClickHouseTest;
+import dev.crawlerrors.Waits;
 import dev.crawlerrors.crawler.BotType;
 import dev.crawlerrors.crawler.Crawler;
 import dev.crawlerrors.crawler.CrawlerHit;
@@ -41,6 +42,23 @@ class ClickHouseHitReaderTest {
 
     private ClickHouseHitStore open(String db) {
         return ClickHouseHitStore.open(cluster.location(db), ClickHouseSettings.SERVE);
+    }
+
+    @Test
+    void theCommittedSnapshotIsAnotherWritersNewestOnceLookedAgainAndCommitsNothingOfItsOwn() {
+        String db = ClickHouseTestCluster.database("committed");
+        try (ClickHouseHitStore serve = open(db); ClickHouseHitStore importer = open(db)) {
+            Snapshot before = serve.reader().committed();
+            importer.writer().append(List.of(hit("2025-05-14T10:00:00Z", "66.249.66.1", "/moved", 404, VERIFIED)));
+            Snapshot moved = importer.reader().snapshot(); // commits the import's batch
+            Waits.await("serve's look sees the other writer's commit")
+                    .untilAsserted(() -> assertThat(serve.reader().committed()).isEqualTo(moved));
+            assertThat(moved).isNotEqualTo(before);
+            // what serve appended itself stays buffered: its look commits none of it
+            serve.writer().append(List.of(hit("2025-05-14T10:01:00Z", "66.249.66.1", "/own", 404, VERIFIED)));
+            assertThat(serve.reader().committed()).isEqualTo(moved);
+            assertThat(importer.reader().snapshot()).isEqualTo(moved);
+        }
     }
 
     @Test
