@@ -140,7 +140,9 @@ public final class CrawlErrorReport {
         Snapshot at = snapshot(request, newest);
         HitFilter filter = filter(request, at);
         boolean quick = request.page() == 1 && at.hits() >= uncountedFrom;
-        MinuteCounts counts = index.counts(filter, at, quick ? FIRST_PAGE_WAIT : null).orElse(null);
+        // a view whose count waits for a cube still being counted is not done within the wait: not waited for
+        Duration wait = !quick ? null : index.awaitsCube(filter) ? Duration.ZERO : FIRST_PAGE_WAIT;
+        MinuteCounts counts = index.counts(filter, at, wait).orElse(null);
         if (counts == null) {
             return uncounted(filter, at, newest);
         }
