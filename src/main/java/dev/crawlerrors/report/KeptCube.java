@@ -102,6 +102,15 @@ final class KeptCube {
         return now == null ? null : now.counts(filter);
     }
 
+    /**
+     * Whether a view of {@code filter} (over all time) asked now would wait for this cube's count: a cube by
+     * sitemap that answers it, being counted or queued and not counted yet ({@link #awaitCount}). Such a view's
+     * count is done only once the cube's is, seconds at millions of hits.
+     */
+    synchronized boolean countAwaited(HitFilter filter) {
+        return bySitemap && CountCube.answers(filter, byUrl, bySitemap) && cube == null && !tooBig && counting != null;
+    }
+
     /** How long an {@code in_sitemap=} view waits for the cube by sitemap being counted before the store counts it. */
     private static final long WAIT_SECONDS = 60;
 

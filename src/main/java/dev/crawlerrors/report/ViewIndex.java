@@ -116,6 +116,20 @@ public final class ViewIndex {
     }
 
     /**
+     * Whether {@code filter}'s view, counted now, would wait for a count cube still being counted (the cube by
+     * sitemap of an {@code in_sitemap=} view at serve's start or after a sitemap's read: {@link KeptCube#countAwaited}).
+     */
+    boolean awaitsCube(HitFilter filter) {
+        HitFilter allTime = filter.withTimes(null, null);
+        for (KeptCube cube : cubes) {
+            if (cube.countAwaited(allTime)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
      * The error counts of {@code filter}'s view of every verdict at {@code snapshot} summed from the first count cube that
      * answers it ({@link CountCube#errorCounts}: no durations), without the store; null when none can (a URL prefix deeper
      * than the cubes' heads, times of part of a minute, more than {@code maxCells} cells to sum, a cube not counted yet

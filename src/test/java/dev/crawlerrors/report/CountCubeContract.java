@@ -349,6 +349,47 @@ public abstract class CountCubeContract {
         }
     }
 
+    @Test
+    void anInSitemapViewIsSaidToWaitForTheCubeBySitemapWhileItIsCounted() throws Exception {
+        try (HitStore store = open()) {
+            SplittableRandom random = new SplittableRandom(43);
+            store.writer().append(urlHits(random, 2_000, 0));
+            store.writer().flush();
+            list(store, "/a/x");
+            java.util.concurrent.CountDownLatch letGo = new java.util.concurrent.CountDownLatch(1);
+            HitReader held = (HitReader) Proxy.newProxyInstance(HitReader.class.getClassLoader(), new Class<?>[] {HitReader.class},
+                    (proxy, method, args) -> {
+                        if (method.getName().equals("countBySitemap") && !letGo.await(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS)) {
+                            throw new IllegalStateException("the count was held back past the test's bound");
+                        }
+                        try {
+                            return method.invoke(store.reader(), args);
+                        } catch (InvocationTargetException e) {
+                            throw e.getCause();
+                        }
+                    });
+            KeptCube bySitemap = new KeptCube(held, 64L << 20, false, true, KeptCube.counter());
+            ViewIndex index = new ViewIndex(held, 64L << 20, bySitemap);
+            HitFilter listed = HitFilter.ERRORS.withInSitemap(true);
+            try {
+                assertThat(index.awaitsCube(listed)).as("not counted nor being counted").isFalse();
+                bySitemap.start();
+                assertThat(index.awaitsCube(listed)).as("being counted").isTrue();
+                assertThat(index.awaitsCube(HitFilter.ERRORS.withInSitemap(false).withTimes(Instant.ofEpochMilli(START), null))).isTrue();
+                assertThat(index.awaitsCube(HitFilter.ERRORS)).as("a view of no sitemap is the other cubes'").isFalse();
+                letGo.countDown();
+                awaitCounted(bySitemap);
+                assertThat(index.awaitsCube(listed)).as("counted").isFalse();
+                Snapshot now = store.reader().snapshot();
+                assertThat(index.counts(listed, now).total()).isEqualTo(store.reader().minuteCounts(listed, now).total());
+            } finally {
+                letGo.countDown();
+                index.close();
+                bySitemap.close();
+            }
+        }
+    }
+
     /** Waits for {@code cube} to hold cells, asking it nothing else (a view would start its count). */
     private static void awaitCounted(KeptCube cube) throws InterruptedException {
         long deadline = System.nanoTime() + WAIT.toNanos();

@@ -9,6 +9,7 @@ import dev.crawlerrors.crawler.CrawlerHit;
 import dev.crawlerrors.crawler.Verdict;
 import dev.crawlerrors.crawler.Verification;
 import dev.crawlerrors.ingest.Hit;
+import dev.crawlerrors.sitemap.SitemapUrl;
 import dev.crawlerrors.store.HitFilter;
 import dev.crawlerrors.store.HitReader;
 import dev.crawlerrors.store.HitStore;
@@ -20,12 +21,15 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -140,6 +144,59 @@ public abstract class UncountedFirstPageContract {
             } finally {
                 letGo.countDown();
                 report.close();
+            }
+        }
+    }
+
+    @Test
+    void theWarmUpReadsTheInSitemapFirstPagesRowsWhenASitemapIsHeld() throws Exception {
+        try (HitStore store = open()) {
+            store.writer().append(hits());
+            store.writer().flush();
+            List<SitemapUrl> listed = new ArrayList<>();
+            for (int n = 0; n < 1_201; n += 3) {
+                listed.add(new SitemapUrl("www.example.be", "/p" + n));
+            }
+            store.sitemaps().replace("https://www.example.be/sitemap.xml", Instant.parse("2026-10-01T00:00:00Z"), listed);
+            CountDownLatch letGo = new CountDownLatch(1);
+            AtomicBoolean warmed = new AtomicBoolean();
+            AtomicInteger reads = new AtomicInteger();
+            HitReader reader = (HitReader) Proxy.newProxyInstance(HitReader.class.getClassLoader(), new Class<?>[] {HitReader.class},
+                    (proxy, method, args) -> {
+                        boolean bySitemap = method.getName().equals("countBySitemap")
+                                || method.getName().equals("minuteCounts") && ((HitFilter) args[0]).inSitemap() != null;
+                        if (bySitemap && !letGo.await(BOUND.toSeconds(), TimeUnit.SECONDS)) {
+                            throw new IllegalStateException("the count was held back past the test's bound");
+                        }
+                        if (warmed.get() && (method.getName().equals("rows") || method.getName().equals("hit"))) {
+                            reads.incrementAndGet();
+                        }
+                        try {
+                            return method.invoke(store.reader(), args);
+                        } catch (InvocationTargetException e) {
+                            throw e.getCause();
+                        }
+                    });
+            CrawlErrorReport report = new CrawlErrorReport(reader, ReportConfig.in(ZoneOffset.UTC).withUncountedFrom(0));
+            CrawlErrorReport counted = new CrawlErrorReport(store.reader(), ReportConfig.in(ZoneOffset.UTC));
+            try {
+                assertTimeoutPreemptively(BOUND, () -> report.warmUp(() -> { }));
+                warmed.set(true);
+                for (String inSitemap : List.of("yes", "no")) {
+                    ReportRequest request = report.request(Map.of("in_sitemap", List.of(inSitemap)));
+                    ReportPage quick = assertTimeoutPreemptively(BOUND, () -> report.page(request));
+                    assertThat(quick.counting()).as("its count held back").isTrue();
+                    assertThat(reads.get()).as("in_sitemap=" + inSitemap + ": no row read of the store, the warm-up's kept").isZero();
+                    ReportPage exact = counted.page(counted.request(Map.of("in_sitemap", List.of(inSitemap))));
+                    assertThat(quick.rows()).as("the newest rows, as the counted page has them").isEqualTo(exact.rows()).isNotEmpty();
+                }
+                letGo.countDown();
+                ReportRequest yes = report.request(Map.of("in_sitemap", List.of("yes")));
+                assertThat(awaitCounted(report, yes)).as("counted once let go").isEqualTo(counted.page(counted.request(Map.of("in_sitemap", List.of("yes")))));
+            } finally {
+                letGo.countDown();
+                report.close();
+                counted.close();
             }
         }
     }

@@ -127,6 +127,44 @@ public abstract class SitemapMatchContract {
         }
     }
 
+    /**
+     * The newest rows from a time on, with no end (as a first page asked before its view is counted reads
+     * them), match as the whole view does and follow a new read of the sitemap.
+     */
+    @Test
+    void theNewestRowsFromATimeOnMatchAsTheWholeViewAndFollowANewRead() {
+        try (HitStore store = open()) {
+            store.writer().append(List.of(
+                    hit("2025-05-14T09:00:00Z", "/antwerp/meir", 404, "www.example.be"),
+                    hit("2025-05-14T10:00:00Z", "/antwerp/de-keyserlei", 308, null),
+                    hit("2025-05-14T10:01:00Z", "/antwerp/straten/q", 404, null),
+                    hit("2025-05-14T10:02:00Z", "/gent/veldstraat?tab=parkeren&p=2", 404, "WWW.Example.be"),
+                    hit("2025-05-14T10:03:00Z", "/gent/veldstraat", 404, "www.example.be"),
+                    hit("2025-05-14T10:04:00Z", "/antwerp/meir", 410, "other.example.org"),
+                    hit("2025-05-14T11:00:00Z", "/antwerp/de-keyserlei", 404, "www.example.be")));
+            store.writer().flush();
+            store.sitemaps().replace("https://www.example.be/sitemap.xml", Instant.parse("2025-05-14T08:00:00Z"), SITEMAP);
+            Snapshot at = store.reader().snapshot();
+            long from = Instant.parse("2025-05-14T10:00:00Z").toEpochMilli();
+            long end = Long.MAX_VALUE / 2;
+
+            assertThat(store.reader().rows(HitFilter.ERRORS.withInSitemap(true), at, from, end, 0, 10)).extracting(StoredHit::url)
+                    .containsExactly("/antwerp/de-keyserlei", "/gent/veldstraat?tab=parkeren&p=2", "/antwerp/de-keyserlei");
+            assertThat(store.reader().rows(HitFilter.ERRORS.withInSitemap(false), at, from, end, 0, 10)).extracting(StoredHit::url)
+                    .containsExactly("/antwerp/meir", "/gent/veldstraat", "/antwerp/straten/q");
+            assertThat(store.reader().rows(HitFilter.ERRORS.withInSitemap(true), at, from, end, 0, 2)).as("the newest two")
+                    .extracting(StoredHit::url).containsExactly("/antwerp/de-keyserlei", "/gent/veldstraat?tab=parkeren&p=2");
+
+            store.sitemaps().replace("https://www.example.be/sitemap.xml", Instant.parse("2025-05-14T12:00:00Z"),
+                    List.of(new SitemapUrl("www.example.be", "/gent/veldstraat")));
+            assertThat(store.reader().rows(HitFilter.ERRORS.withInSitemap(true), at, from, end, 0, 10)).as("after a new read")
+                    .extracting(StoredHit::url).containsExactly("/gent/veldstraat");
+            assertThat(store.reader().rows(HitFilter.ERRORS.withInSitemap(false), at, from, end, 0, 10)).extracting(StoredHit::url)
+                    .containsExactly("/antwerp/de-keyserlei", "/antwerp/meir", "/gent/veldstraat?tab=parkeren&p=2", "/antwerp/straten/q",
+                            "/antwerp/de-keyserlei");
+        }
+    }
+
     @Test
     void aNewReadReplacesTheOldWholeAndSitemapsAddUp() {
         try (HitStore store = open()) {
