@@ -287,6 +287,11 @@ public final class CrawlErrorReport {
         return defaultRows.bytes();
     }
 
+    /** Pages of filtered views read from lists of the held rows (a deep prefix's URLs, a rare kind's rows), for metrics and tests. */
+    public long defaultRowsListedPages() {
+        return defaultRows.listedPages();
+    }
+
     /** How long the last copy of the default view's rows took to make, in seconds (0 before the first), for metrics. */
     public double defaultRowsCopySeconds() {
         return defaultRows.lastCopyNanos() / 1e9;
