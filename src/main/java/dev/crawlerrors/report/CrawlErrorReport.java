@@ -499,6 +499,18 @@ public final class CrawlErrorReport {
                 && (request.at() == null ? held.equals(store.snapshot()) : held.equals(request.at()));
     }
 
+    /**
+     * Whether {@code request}'s page is one of a filtered view whose rows the held rows answer at the snapshot they hold
+     * (statuses, verdicts, shown bot types, crawlers, a host, a URL prefix and times; not whether a sitemap lists them):
+     * made again from memory in about a millisecond, its counts kept ({@link ViewIndex}) or summed from the cubes.
+     */
+    public boolean filteredPageOfHeldRows(ReportRequest request) {
+        Snapshot held = defaultRows.heldAt();
+        HitFilter filter = request.filter();
+        return held != null && request.pattern() == null && !HitFilter.ERRORS.equals(filter) && filter.inSitemap() == null
+                && DefaultViewRows.partOfHeld(filter) && (request.at() == null ? held.equals(store.snapshot()) : held.equals(request.at()));
+    }
+
     public HitFilter filter(ReportRequest request) {
         return filter(request, snapshot(request, store.snapshot()));
     }
