@@ -225,16 +225,7 @@ final class DefaultViewRows {
             if (start >= end) {
                 return null;
             }
-            RowLists best = null;
-            if (filter.byUrl()) {
-                int urlTo = Math.min(filter.urlTo(), urlTexts.size());
-                if (urlTo - filter.urlFrom() <= MOST_URL_LISTS) {
-                    best = new RowLists(urlRows, Math.max(0, urlTo - filter.urlFrom()));
-                    for (int u = filter.urlFrom(); u < urlTo; u++) {
-                        best.add((int) urlStarts.get(u), (int) urlStarts.get(u + 1), start, end);
-                    }
-                }
-            }
+            RowLists best = urlLists(filter, start, end);
             boolean[] matching = filter.kinds();
             int kindLists = 0;
             boolean everyListed = true;
@@ -259,6 +250,25 @@ final class DefaultViewRows {
                 return null;
             }
             return best.merged();
+        }
+
+        /**
+         * The lists of rows of the URLs {@code filter}'s prefix starts ({@link #urlRows}), cut to rows {@code start} to
+         * {@code end - 1}; null when it has no prefix or its URLs are more than {@value #MOST_URL_LISTS}.
+         */
+        RowLists urlLists(RowFilter filter, int start, int end) {
+            if (!filter.byUrl()) {
+                return null;
+            }
+            int urlTo = Math.min(filter.urlTo(), urlTexts.size());
+            if (urlTo - filter.urlFrom() > MOST_URL_LISTS) {
+                return null;
+            }
+            RowLists lists = new RowLists(urlRows, Math.max(0, urlTo - filter.urlFrom()));
+            for (int u = filter.urlFrom(); u < urlTo; u++) {
+                lists.add((int) urlStarts.get(u), (int) urlStarts.get(u + 1), start, end);
+            }
+            return lists;
         }
 
         /** The minute counts of {@code filter}'s rows: a scan of the rows of its times. */
@@ -316,7 +326,13 @@ final class DefaultViewRows {
             if (!filter.any() || size == 0) {
                 return 0;
             }
-            long timeRows = firstBefore(filter.from()) - firstBefore(filter.to());
+            int start = firstBefore(filter.to());
+            int end = firstBefore(filter.from());
+            long timeRows = end - start;
+            RowLists cut = urlLists(filter, start, end);
+            if (cut != null && URL_ROW_COST * cut.size() < timeRows) {
+                return cut.size();
+            }
             if (filter.byUrl()) {
                 long rows = urlStarts.get(Math.min(filter.urlTo(), urlTexts.size())) - urlStarts.get(filter.urlFrom());
                 if (URL_ROW_COST * rows < timeRows) {
@@ -357,7 +373,25 @@ final class DefaultViewRows {
             }
             Tallying tallying = new Tallying(this, counted, kindClass, classes, byKind, byDuration, byTime, bucketMillis);
             Scan scan = new Scan();
-            if (byUrl) {
+            int start = firstBefore(filter.to());
+            int end = firstBefore(filter.from());
+            RowLists cut = urlLists(filter, start, end);
+            if (cut != null && URL_ROW_COST * cut.size() < end - start) {
+                // a deep prefix's few URLs: the rows of each of the filter's times found by a search of its list, not all its rows read
+                cut.merged();
+                int found = 0;
+                for (int i = cut.next(); i >= 0; i = cut.next()) {
+                    if (!filter.kinds()[(int) kinds.get(i)] || !filter.listedAs(i)) {
+                        continue;
+                    }
+                    scan.rows[found++] = i;
+                    if (found == Scan.ROWS) {
+                        tallying.add(scan.rows, found);
+                        found = 0;
+                    }
+                }
+                tallying.add(scan.rows, found);
+            } else if (byUrl) {
                 // a URL's rows are read out of time order: those of the filter's times, kinds and listing gathered a chunk at a time
                 int found = 0;
                 for (int n = first; n < last; n++) {
@@ -374,8 +408,7 @@ final class DefaultViewRows {
                 }
                 tallying.add(scan.rows, found);
             } else {
-                int end = firstBefore(filter.from());
-                for (int s = firstBefore(filter.to()), e; s < end; s = e) {
+                for (int s = start, e; s < end; s = e) {
                     e = Scan.chunkEnd(s, end);
                     tallying.add(scan.rows, matches(filter, s, e, scan));
                 }

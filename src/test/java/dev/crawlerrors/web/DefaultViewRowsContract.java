@@ -303,6 +303,17 @@ public abstract class DefaultViewRowsContract {
                 sameFilteredPages(held, read, "status=500&crawler=Bingbot&url=/gent/kaart" + windows.get(3));
                 assertThat(reads.getOrDefault("rows", new AtomicLong()).get()).as("pages read from the store").isEqualTo(rowReads);
                 assertThat(memory.defaultRowsListedPages() - listedBefore).as("pages read from lists of the held rows").isGreaterThan(30);
+                // the summaries of deep prefixes' windows, counted from the rows of their URLs' lists in the window, are the store's
+                for (String prefix : List.of("/brugge/straten/k", "/aalst/kaart", "/gent/straat-12")) {
+                    for (String window : windows) {
+                        for (String status : List.of("", "status=404&", "status=5xx&")) {
+                            String view = status + "url=" + prefix + window;
+                            ReportRequest request = memory.request(query(view));
+                            assertSameSummary(memory.summary(request, memory.page(request)).orElseThrow(() -> new AssertionError("no summary of " + view)),
+                                    plain.overview(plain.request(query(view))), view);
+                        }
+                    }
+                }
             } finally {
                 memory.close();
                 plain.close();
