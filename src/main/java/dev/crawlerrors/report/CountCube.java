@@ -43,6 +43,8 @@ final class CountCube {
     private final long cells;
     private final boolean byUrl;
     private final boolean bySitemap;
+    /** The combinations by URL head, made when a view with a URL prefix first asks (a race makes it twice, the same). */
+    private volatile Map<String, List<Map.Entry<Combo, Cells>>> byHead;
 
     private CountCube(Map<Combo, Cells> combos, long cells, boolean byUrl, boolean bySitemap) {
         this.combos = combos;
@@ -74,7 +76,7 @@ final class CountCube {
         }
         Matcher matcher = new Matcher(filter);
         List<Cells> matched = new ArrayList<>();
-        for (Map.Entry<Combo, Cells> entry : combos.entrySet()) {
+        for (Map.Entry<Combo, Cells> entry : entries(filter.urlPrefix())) {
             if (matcher.matches(entry.getKey())) {
                 UrlPrefix.Match match = UrlPrefix.match(filter.urlPrefix(), entry.getKey().urlHead());
                 if (match == UrlPrefix.Match.UNKNOWN) {
@@ -116,7 +118,7 @@ final class CountCube {
         List<Combo> read = new ArrayList<>();
         List<int[]> ranges = new ArrayList<>();
         long total = 0;
-        for (Map.Entry<Combo, Cells> entry : combos.entrySet()) {
+        for (Map.Entry<Combo, Cells> entry : entries(filter.urlPrefix())) {
             Combo combo = entry.getKey();
             boolean inView = shown.matches(combo);
             boolean inTime = errors.matches(combo);
@@ -265,6 +267,31 @@ final class CountCube {
             next.put(entry.getKey(), after);
         }
         return new CountCube(Map.copyOf(next), total, byUrl, bySitemap);
+    }
+
+    /**
+     * The combinations a view of URL prefix {@code prefix} may match: those of the heads that {@link UrlPrefix#match} does
+     * not say none of its URLs start (a cube by URL's: a one-folder prefix is one head of many), else all of them.
+     */
+    private Iterable<Map.Entry<Combo, Cells>> entries(String prefix) {
+        if (prefix == null || prefix.isEmpty() || !byUrl) {
+            return combos.entrySet();
+        }
+        Map<String, List<Map.Entry<Combo, Cells>>> heads = byHead;
+        if (heads == null) {
+            heads = new HashMap<>();
+            for (Map.Entry<Combo, Cells> entry : combos.entrySet()) {
+                heads.computeIfAbsent(entry.getKey().urlHead(), head -> new ArrayList<>()).add(entry);
+            }
+            byHead = heads;
+        }
+        List<Map.Entry<Combo, Cells>> entries = new ArrayList<>();
+        for (Map.Entry<String, List<Map.Entry<Combo, Cells>>> head : heads.entrySet()) {
+            if (UrlPrefix.match(prefix, head.getKey()) != UrlPrefix.Match.NONE) {
+                entries.addAll(head.getValue());
+            }
+        }
+        return entries;
     }
 
     /** The cells kept. */

@@ -320,6 +320,11 @@ public final class CrawlErrorReport {
         return defaultRows.bytes();
     }
 
+    /** Pages of filtered views read from lists of the held rows (a deep prefix's URLs, a rare kind's rows), for metrics and tests. */
+    public long defaultRowsListedPages() {
+        return defaultRows.listedPages();
+    }
+
     /** How long the last copy of the default view's rows took to make, in seconds (0 before the first), for metrics. */
     public double defaultRowsCopySeconds() {
         return defaultRows.lastCopyNanos() / 1e9;
@@ -525,6 +530,18 @@ public final class CrawlErrorReport {
         Snapshot held = defaultRows.heldAt();
         return held != null && request.pattern() == null && HitFilter.ERRORS.equals(request.filter())
                 && (request.at() == null ? held.equals(store.snapshot()) : held.equals(request.at()));
+    }
+
+    /**
+     * Whether {@code request}'s page is one of a filtered view whose rows the held rows answer at the snapshot they hold
+     * (statuses, verdicts, shown bot types, crawlers, a host, a URL prefix and times; not whether a sitemap lists them):
+     * made again from memory in about a millisecond, its counts kept ({@link ViewIndex}) or summed from the cubes.
+     */
+    public boolean filteredPageOfHeldRows(ReportRequest request) {
+        Snapshot held = defaultRows.heldAt();
+        HitFilter filter = request.filter();
+        return held != null && request.pattern() == null && !HitFilter.ERRORS.equals(filter) && filter.inSitemap() == null
+                && DefaultViewRows.partOfHeld(filter) && (request.at() == null ? held.equals(store.snapshot()) : held.equals(request.at()));
     }
 
     public HitFilter filter(ReportRequest request) {

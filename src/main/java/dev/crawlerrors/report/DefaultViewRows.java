@@ -88,7 +88,7 @@ final class DefaultViewRows {
     /** The rows of one snapshot, newest first (ties by number, descending), as the view's pages list them. */
     private record Columns(Snapshot at, int size, PackedLongs ids, PackedLongs times, PackedLongs urls, PackedLongs ips, PackedLongs kinds, PackedLongs durations,
             UrlDictionary urlTexts, String[] ipTexts, Kind[] kindTable, double[] oddDurations, PackedLongs urlRows, PackedLongs urlStarts, long bytes,
-            Set<String> verdicts) {
+            Set<String> verdicts, PackedLongs kindRows, int[] kindStarts, boolean[] kindListed) {
 
         StoredHit hit(int i) {
             Kind kind = kindTable[(int) kinds.get(i)];
@@ -157,8 +157,13 @@ final class DefaultViewRows {
                     Boolean.TRUE.equals(filter.inSitemap()));
         }
 
-        /** The rows of {@code filter} whose times are in {@code [fromMillis, toMillis)}, after {@code skip}, at most {@code limit}. */
-        List<StoredHit> rows(RowFilter filter, long fromMillis, long toMillis, long skip, int limit) {
+        /**
+         * The rows of {@code filter} whose times are in {@code [fromMillis, toMillis)}, after {@code skip}, at most {@code limit}:
+         * from the lists of rows of the URLs its prefix starts or of the kinds it matches ({@link #lists}) when they hold fewer
+         * of those times' rows than a scan reads (a deep prefix, a rare status), else a scan of those times' rows; {@code listed}
+         * counts the pages read from lists.
+         */
+        List<StoredHit> rows(RowFilter filter, long fromMillis, long toMillis, long skip, int limit, java.util.concurrent.atomic.LongAdder listed) {
             List<StoredHit> rows = new ArrayList<>(Math.min(limit, 128));
             if (!filter.any()) {
                 return rows;
@@ -169,8 +174,33 @@ final class DefaultViewRows {
                 return rows;
             }
             int end = firstBefore(from);
+            int start = firstBefore(to);
+            RowLists lists = lists(filter, start, end);
+            if (lists != null) {
+                listed.increment();
+                long urlFrom = filter.urlFrom();
+                long urlTo = filter.urlTo();
+                for (int i = lists.next(); i >= 0 && rows.size() < limit; i = lists.next()) {
+                    // a list's rows are of the view's URLs or of its kinds: the other conditions asked of each
+                    if (!filter.kinds()[(int) kinds.get(i)] || !filter.listedAs(i)) {
+                        continue;
+                    }
+                    if (filter.byUrl()) {
+                        long url = urls.get(i);
+                        if (url < urlFrom || url >= urlTo) {
+                            continue;
+                        }
+                    }
+                    if (skip > 0) {
+                        skip--;
+                        continue;
+                    }
+                    rows.add(hit(i));
+                }
+                return rows;
+            }
             Scan scan = new Scan();
-            for (int s = firstBefore(to), e; s < end && rows.size() < limit; s = e) {
+            for (int s = start, e; s < end && rows.size() < limit; s = e) {
                 e = Scan.chunkEnd(s, end);
                 int found = matches(filter, s, e, scan);
                 if (found <= skip) {
@@ -183,6 +213,62 @@ final class DefaultViewRows {
                 skip = 0;
             }
             return rows;
+        }
+
+        /**
+         * The rows {@code start} to {@code end - 1} of the URLs {@code filter}'s prefix starts ({@link #urlRows}: at most
+         * {@value #MOST_URL_LISTS} URLs), or of the kinds it matches ({@link #kindRows}: each of them listed), whichever
+         * are fewer, merged in the rows' order; null when neither can be read, or reading them costs more than a scan of
+         * those rows: a listed row is read out of order (a cache miss), one of a scan in order.
+         */
+        RowLists lists(RowFilter filter, int start, int end) {
+            if (start >= end) {
+                return null;
+            }
+            RowLists best = urlLists(filter, start, end);
+            boolean[] matching = filter.kinds();
+            int kindLists = 0;
+            boolean everyListed = true;
+            for (int k = 0; k < matching.length && everyListed; k++) {
+                if (matching[k]) {
+                    kindLists++;
+                    everyListed = kindListed[k];
+                }
+            }
+            if (everyListed && kindLists <= MOST_KIND_LISTS) {
+                RowLists byKind = new RowLists(kindRows, kindLists);
+                for (int k = 0; k < matching.length && (best == null || byKind.size() < best.size()); k++) {
+                    if (matching[k]) {
+                        byKind.add(kindStarts[k], kindStarts[k + 1], start, end);
+                    }
+                }
+                if (best == null || byKind.size() < best.size()) {
+                    best = byKind;
+                }
+            }
+            if (best == null || best.size() * (URL_ROW_COST + 32 - Integer.numberOfLeadingZeros(best.lists())) >= end - start) {
+                return null;
+            }
+            return best.merged();
+        }
+
+        /**
+         * The lists of rows of the URLs {@code filter}'s prefix starts ({@link #urlRows}), cut to rows {@code start} to
+         * {@code end - 1}; null when it has no prefix or its URLs are more than {@value #MOST_URL_LISTS}.
+         */
+        RowLists urlLists(RowFilter filter, int start, int end) {
+            if (!filter.byUrl()) {
+                return null;
+            }
+            int urlTo = Math.min(filter.urlTo(), urlTexts.size());
+            if (urlTo - filter.urlFrom() > MOST_URL_LISTS) {
+                return null;
+            }
+            RowLists lists = new RowLists(urlRows, Math.max(0, urlTo - filter.urlFrom()));
+            for (int u = filter.urlFrom(); u < urlTo; u++) {
+                lists.add((int) urlStarts.get(u), (int) urlStarts.get(u + 1), start, end);
+            }
+            return lists;
         }
 
         /** The minute counts of {@code filter}'s rows: a scan of the rows of its times. */
@@ -240,7 +326,13 @@ final class DefaultViewRows {
             if (!filter.any() || size == 0) {
                 return 0;
             }
-            long timeRows = firstBefore(filter.from()) - firstBefore(filter.to());
+            int start = firstBefore(filter.to());
+            int end = firstBefore(filter.from());
+            long timeRows = end - start;
+            RowLists cut = urlLists(filter, start, end);
+            if (cut != null && URL_ROW_COST * cut.size() < timeRows) {
+                return cut.size();
+            }
             if (filter.byUrl()) {
                 long rows = urlStarts.get(Math.min(filter.urlTo(), urlTexts.size())) - urlStarts.get(filter.urlFrom());
                 if (URL_ROW_COST * rows < timeRows) {
@@ -281,7 +373,25 @@ final class DefaultViewRows {
             }
             Tallying tallying = new Tallying(this, counted, kindClass, classes, byKind, byDuration, byTime, bucketMillis);
             Scan scan = new Scan();
-            if (byUrl) {
+            int start = firstBefore(filter.to());
+            int end = firstBefore(filter.from());
+            RowLists cut = urlLists(filter, start, end);
+            if (cut != null && URL_ROW_COST * cut.size() < end - start) {
+                // a deep prefix's few URLs: the rows of each of the filter's times found by a search of its list, not all its rows read
+                cut.merged();
+                int found = 0;
+                for (int i = cut.next(); i >= 0; i = cut.next()) {
+                    if (!filter.kinds()[(int) kinds.get(i)] || !filter.listedAs(i)) {
+                        continue;
+                    }
+                    scan.rows[found++] = i;
+                    if (found == Scan.ROWS) {
+                        tallying.add(scan.rows, found);
+                        found = 0;
+                    }
+                }
+                tallying.add(scan.rows, found);
+            } else if (byUrl) {
                 // a URL's rows are read out of time order: those of the filter's times, kinds and listing gathered a chunk at a time
                 int found = 0;
                 for (int n = first; n < last; n++) {
@@ -298,8 +408,7 @@ final class DefaultViewRows {
                 }
                 tallying.add(scan.rows, found);
             } else {
-                int end = firstBefore(filter.from());
-                for (int s = firstBefore(filter.to()), e; s < end; s = e) {
+                for (int s = start, e; s < end; s = e) {
                     e = Scan.chunkEnd(s, end);
                     tallying.add(scan.rows, matches(filter, s, e, scan));
                 }
@@ -388,6 +497,134 @@ final class DefaultViewRows {
                 }
             }
             return MinuteCounts.dense(oldest, sums);
+        }
+    }
+
+    /** URLs whose lists of rows a page may merge ({@link Columns#lists}): a deep prefix's few. */
+    private static final int MOST_URL_LISTS = 64;
+    /** Kinds whose lists of rows a page may merge ({@link Columns#lists}). */
+    private static final int MOST_KIND_LISTS = 256;
+    /** A kind's rows are listed ({@link Columns#kindRows}) when it has at most this part of the rows: a rarer one's views are read from its list. */
+    private static final int KIND_LIST_SHARE = 8;
+
+    /**
+     * Lists of rows, each ascending, of one column of lists ({@link Columns#urlRows} or {@link Columns#kindRows}), each
+     * cut to the rows of a range, merged into one ascending run ({@link #next}) by a heap of the lists' next rows.
+     */
+    private static final class RowLists {
+        private final PackedLongs column;
+        private final int[] at;
+        private final int[] ends;
+        private final int[] next;
+        private final int[] heap;
+        private int lists;
+        private int heapSize;
+        private long size;
+
+        RowLists(PackedLongs column, int most) {
+            this.column = column;
+            this.at = new int[most];
+            this.ends = new int[most];
+            this.next = new int[most];
+            this.heap = new int[most];
+        }
+
+        /** Adds the list at {@code from} to {@code to - 1} of the column, cut to its rows {@code start} to {@code end - 1}. */
+        void add(int from, int to, int start, int end) {
+            int a = lowerBound(from, to, start);
+            int b = lowerBound(a, to, end);
+            if (a < b) {
+                at[lists] = a;
+                ends[lists] = b;
+                lists++;
+                size += b - a;
+            }
+        }
+
+        /** The first place from {@code from} to {@code to - 1} whose row is at least {@code row}, else {@code to}. */
+        private int lowerBound(int from, int to, int row) {
+            int lo = from;
+            int hi = to;
+            while (lo < hi) {
+                int mid = (lo + hi) >>> 1;
+                if (column.get(mid) < row) {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
+            }
+            return lo;
+        }
+
+        /** The rows of the lists added. */
+        long size() {
+            return size;
+        }
+
+        /** The lists added that hold rows. */
+        int lists() {
+            return Math.max(1, lists);
+        }
+
+        /** These lists, ready to be read by {@link #next}. */
+        RowLists merged() {
+            for (int l = 0; l < lists; l++) {
+                next[l] = (int) column.get(at[l]);
+                heap[heapSize] = l;
+                up(heapSize++);
+            }
+            return this;
+        }
+
+        /** The next row of the lists, in ascending order, or -1 when none is left. */
+        int next() {
+            if (heapSize == 0) {
+                return -1;
+            }
+            int l = heap[0];
+            int row = next[l];
+            if (++at[l] < ends[l]) {
+                next[l] = (int) column.get(at[l]);
+            } else {
+                heap[0] = heap[--heapSize];
+            }
+            down(0);
+            return row;
+        }
+
+        private void up(int i) {
+            int l = heap[i];
+            while (i > 0) {
+                int parent = (i - 1) >>> 1;
+                if (next[heap[parent]] <= next[l]) {
+                    break;
+                }
+                heap[i] = heap[parent];
+                i = parent;
+            }
+            heap[i] = l;
+        }
+
+        private void down(int i) {
+            if (heapSize == 0) {
+                return;
+            }
+            int l = heap[i];
+            while (true) {
+                int child = 2 * i + 1;
+                if (child >= heapSize) {
+                    break;
+                }
+                if (child + 1 < heapSize && next[heap[child + 1]] < next[heap[child]]) {
+                    child++;
+                }
+                if (next[l] <= next[heap[child]]) {
+                    break;
+                }
+                heap[i] = heap[child];
+                i = child;
+            }
+            heap[i] = l;
         }
     }
 
@@ -563,6 +800,8 @@ final class DefaultViewRows {
     /** The rows of a view found too large for the bound (a copy of at least as many is not tried); guarded by this. */
     private long tooManyRows = Long.MAX_VALUE;
     private volatile long lastCopyNanos;
+    /** Pages of filtered views read from lists of the held rows ({@link Columns#lists}), not from a scan of their times. */
+    private final java.util.concurrent.atomic.LongAdder listedPages = new java.util.concurrent.atomic.LongAdder();
     /** Whether the report started its background counts ({@link #start}), and whether it closed; guarded by this. */
     private boolean started;
     private boolean closed;
@@ -739,7 +978,7 @@ final class DefaultViewRows {
                 RowFilter rows = of == null ? null : rowsOf(of, filter);
                 if (rows != null) {
                     MinuteCounts.Range range = counts.locate(Paging.offset(page), Paging.PAGE_SIZE);
-                    return range == null ? List.of() : of.rows(rows, range.fromMillis(), range.toMillis(), range.skip(), Paging.PAGE_SIZE);
+                    return range == null ? List.of() : of.rows(rows, range.fromMillis(), range.toMillis(), range.skip(), Paging.PAGE_SIZE, listedPages);
                 }
             }
         }
@@ -1091,15 +1330,59 @@ final class DefaultViewRows {
             PackedLongs timeColumn = times.packed();
             PackedLongs ipColumn = ips.packed();
             PackedLongs kindColumn = kinds.packed();
+            // the rows of each kind of at most a KIND_LIST_SHARE-th of them, by kind (a rare status's views read its rows, not a scan)
+            int kindCount = kindTable.size();
+            int[] kindStarts = new int[kindCount + 1];
+            boolean[] kindListed = new boolean[kindCount];
+            grow(5L * kindCount + 4);
+            for (int b = 0; b * (long) BLOCK_ROWS < size; b++) {
+                int n = (int) Math.min(BLOCK_ROWS, size - (long) b * BLOCK_ROWS);
+                kindColumn.unpack(b, values, n);
+                for (int k = 0; k < n; k++) {
+                    kindStarts[(int) values[k] + 1]++;
+                }
+            }
+            int listedRows = 0;
+            for (int k = 0; k < kindCount; k++) {
+                kindListed[k] = kindStarts[k + 1] <= size / KIND_LIST_SHARE;
+                int rowsOfKind = kindListed[k] ? kindStarts[k + 1] : 0;
+                kindStarts[k + 1] = kindStarts[k] + rowsOfKind;
+                listedRows += rowsOfKind;
+            }
+            int[] rowsByKind = new int[listedRows];
+            grow(4L * listedRows);
+            int[] placeOfKind = Arrays.copyOf(kindStarts, kindCount);
+            grow(4L * kindCount);
+            for (int b = 0; b * (long) BLOCK_ROWS < size; b++) {
+                int n = (int) Math.min(BLOCK_ROWS, size - (long) b * BLOCK_ROWS);
+                kindColumn.unpack(b, values, n);
+                for (int k = 0; k < n; k++) {
+                    int kind = (int) values[k];
+                    if (kindListed[kind]) {
+                        rowsByKind[placeOfKind[kind]++] = b * BLOCK_ROWS + k;
+                    }
+                }
+            }
+            placeOfKind = null;
+            grow(-4L * kindCount);
+            PackedLongs.Builder kindRowColumn = new PackedLongs.Builder(listedRows);
+            for (int row : rowsByKind) {
+                grow(kindRowColumn.add(row));
+            }
+            grow(kindRowColumn.flush());
+            rowsByKind = null;
+            grow(-4L * listedRows);
+            PackedLongs kindRows = kindRowColumn.packed();
             PackedLongs durationColumn = durations.packed();
             long held = idColumn.bytes() + timeColumn.bytes() + urlColumn.bytes() + ipColumn.bytes() + kindColumn.bytes() + durationColumn.bytes()
-                    + urlRows.bytes() + urlStarts.bytes()
+                    + urlRows.bytes() + urlStarts.bytes() + kindRows.bytes() + 5L * kindCount + 4
                     + dictionary.bytes() + (long) ipTexts.size() * TEXT_BYTES + (long) kindTable.size() * KIND_BYTES + 8L * oddSize;
             for (String ip : ipTexts) {
                 held += length(ip);
             }
             return new Columns(at, size, idColumn, timeColumn, urlColumn, ipColumn, kindColumn, durationColumn, dictionary,
-                    ipTexts.toArray(String[]::new), kindTable.toArray(Kind[]::new), Arrays.copyOf(odd, oddSize), urlRows, urlStarts, held, verdicts);
+                    ipTexts.toArray(String[]::new), kindTable.toArray(Kind[]::new), Arrays.copyOf(odd, oddSize), urlRows, urlStarts, held, verdicts,
+                    kindRows, kindStarts, kindListed);
         }
     }
 
@@ -1127,6 +1410,11 @@ final class DefaultViewRows {
     String listedVersion() {
         Listed rows = listed;
         return rows == null || rows.of() != held ? null : rows.version();
+    }
+
+    /** Pages of filtered views read from lists of the held rows (a deep prefix's URLs, a rare kind's rows) since the start, for metrics and tests. */
+    long listedPages() {
+        return listedPages.sum();
     }
 
     /** How long the last copy took to make, in nanoseconds (0 before the first), for metrics. */

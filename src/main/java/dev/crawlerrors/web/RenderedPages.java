@@ -28,9 +28,21 @@ final class RenderedPages {
     static final long DEFAULT_BYTES = 64L << 20;
     /** The share of the bound the plain copies may take. */
     private static final int PLAIN_SHARE = 4;
+    /** Addresses asked whose answers were not kept ({@link Rendered#whenAskedAgain}), by their keys' hashes, the eldest forgotten. */
+    static final int ASKED = 4096;
 
-    /** An answer and whether it may be kept (a page shown without its summary, still being counted, may not). */
-    record Rendered(byte[] body, boolean keep) {
+    /**
+     * An answer and whether it may be kept (a page shown without its summary, still being counted, may not); one
+     * {@code whenAskedAgain} is kept only when its address was asked before at the same newest snapshot (among the
+     * last {@value #ASKED} addresses asked): a page made again in about a millisecond, as a filtered page of the rows
+     * held in memory is, that most readers ask once (a view of their own), is then neither gzipped nor kept for
+     * nothing, whose kept bytes, each soon let go, kept G1 marking the heap.
+     */
+    record Rendered(byte[] body, boolean keep, boolean whenAskedAgain) {
+
+        Rendered(byte[] body, boolean keep) {
+            this(body, keep, false);
+        }
     }
 
     /** The bytes to send, and whether they are gzipped (then the response says so). */
@@ -44,6 +56,13 @@ final class RenderedPages {
     private final LinkedHashMap<Key, GzipAnswer> zipped = new LinkedHashMap<>(256, 0.75f, true);
     private final LinkedHashMap<Key, byte[]> plain = new LinkedHashMap<>(64, 0.75f, true);
     private final Map<Key, CompletableFuture<byte[]>> rendering = new HashMap<>();
+    /** The hashes of the keys of the last {@value #ASKED} answers made but not kept until asked again; guarded by this. */
+    private final LinkedHashMap<Integer, Boolean> asked = new LinkedHashMap<>(256, 0.75f, false) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Integer, Boolean> eldest) {
+            return size() > ASKED;
+        }
+    };
     private long zippedBytes;
     private long plainBytes;
     private long hits;
@@ -123,7 +142,7 @@ final class RenderedPages {
         }
         try {
             Rendered rendered = render.get();
-            boolean keep = rendered.keep() && newest.get().equals(before) && budgetBytes > 0;
+            boolean keep = rendered.keep() && newest.get().equals(before) && budgetBytes > 0 && (!rendered.whenAskedAgain() || askedBefore(key));
             GzipAnswer zip = keep ? GzipAnswer.of(rendered.body()) : null;
             synchronized (this) {
                 rendering.remove(key);
@@ -144,6 +163,11 @@ final class RenderedPages {
             mine.completeExceptionally(e);
             throw e;
         }
+    }
+
+    /** Whether {@code key} was asked before among the answers not kept until asked again; it is remembered as asked now. */
+    private synchronized boolean askedBefore(Key key) {
+        return asked.put(key.hashCode(), Boolean.TRUE) != null; // a hash shared by two keys keeps one the first time, as before
     }
 
     /** Keeps an answer gzipped, and as it is when {@code body} is not null (a reader who does not accept gzip asked it). */

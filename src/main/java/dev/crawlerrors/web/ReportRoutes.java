@@ -150,7 +150,8 @@ final class ReportRoutes {
             ReportPage page = report.page(request);
             // a later page of the rows held in memory is made again in less time than it takes to gzip and keep
             boolean keep = !page.counting() && (page.page() == 1 || !report.pageOfHeldRows(request));
-            return new RenderedPages.Rendered(PageJson.of(page), keep);
+            // a filtered view's page of the held rows is made again as soon: kept once asked again
+            return new RenderedPages.Rendered(PageJson.of(page), keep, report.filteredPageOfHeldRows(request));
         }, gzip, ahead);
     }
 
@@ -226,7 +227,8 @@ final class ReportRoutes {
         // for robots.txt's alerts: shown if read); its rows' and its filter's sitemaps are in its address (a
         // sitemap's read makes no new snapshot)
         String html = page.counting() ? RobotsBanner.intoIfRead(render("report.jte", view), robots) : page("report.jte", view);
-        return new RenderedPages.Rendered(html.getBytes(StandardCharsets.UTF_8), summary != null && !page.counting());
+        return new RenderedPages.Rendered(html.getBytes(StandardCharsets.UTF_8), summary != null && !page.counting(),
+                report.filteredPageOfHeldRows(request));
     }
 
     void json(Context ctx) {

@@ -111,6 +111,8 @@ public final class ReportServer implements AutoCloseable {
                 .description("bytes of the default view's rows held in memory for its pages").register(metrics);
         Gauge.builder("crawl_errors_default_rows_copy_seconds", report, CrawlErrorReport::defaultRowsCopySeconds)
                 .description("seconds the last copy of the default view's rows took to make").register(metrics);
+        FunctionCounter.builder("crawl_errors_default_rows_listed_pages", report, CrawlErrorReport::defaultRowsListedPages)
+                .description("filtered pages read from lists of the held rows by URL or kind, not from a scan of their times").register(metrics);
         ReportRoutes routes = new ReportRoutes(report, health, evidence, alerts, robots, urlReport, rendered);
         UrlRoutes urlRoutes = new UrlRoutes(urlReport, robots);
         SitemapRoutes sitemapRoutes = new SitemapRoutes(new dev.crawlerrors.report.SitemapReport(report, urlReport), robots);

@@ -221,6 +221,106 @@ public abstract class DefaultViewRowsContract {
         }
     }
 
+    /** Cities of {@link #streetHits}' URLs: a one-folder prefix is one of them. */
+    private static final List<String> CITIES = List.of("gent", "brugge", "leuven", "aalst", "genk", "namur", "liege", "hasselt");
+
+    /**
+     * {@code n} hits over five days shaped as a street-information site's (the benchmarks' store): few kinds of hit,
+     * statuses 308 and 304 most, 404 of a few pages a city, 301, 410, 500 and 503 rare, some spoofed; several in a
+     * minute and some in the same millisecond; given in no order.
+     */
+    private static List<CrawlerHit> streetHits(SplittableRandom random, int n) {
+        List<CrawlerHit> hits = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            Crawler crawler = CRAWLERS.get(random.nextInt(10) == 0 ? 1 + random.nextInt(2) : 0);
+            Verification verdict = random.nextInt(50) == 0 ? Verification.spoofed : random.nextInt(20) == 0 ? Verification.unverified : Verification.verified;
+            long millis = START + (i % 9 == 0 ? random.nextLong(SPAN / 1000) * 1000 : random.nextLong(SPAN));
+            String city = CITIES.get(random.nextInt(CITIES.size()));
+            int shape = random.nextInt(1000);
+            String url;
+            int status;
+            if (shape < 550) {
+                url = "/" + city + "/straat-" + random.nextInt(2_000);
+                status = 308;
+            } else if (shape < 750) {
+                url = "/" + city + "/straat-" + random.nextInt(2_000) + "/";
+                status = 304;
+            } else if (shape < 765) {
+                url = "/" + city + "/straat-" + random.nextInt(2_000) + "/kaart";
+                status = 301;
+            } else if (shape < 955) {
+                url = "/" + city + "/straten/" + (char) ('a' + random.nextInt(26));
+                status = 404;
+            } else if (shape < 985) {
+                url = "/zoeken?q=" + random.nextInt(1_000);
+                status = 410;
+            } else {
+                url = "/" + city + "/kaart";
+                status = random.nextBoolean() ? 500 : 503;
+            }
+            Hit hit = new Hit(millis, 120, "66.249." + random.nextInt(8) + "." + random.nextInt(250), "GET", url, status, 0, null,
+                    crawler.name() + " agent", random.nextInt(1_000) / 10.0, "example.org");
+            hits.add(new CrawlerHit(hit, crawler, new Verdict(verdict, "test " + verdict)));
+        }
+        return hits;
+    }
+
+    @org.junit.jupiter.api.Test
+    void prefixWindowAndStatusViewsFromListsOfTheHeldRowsAreTheStores() throws Exception {
+        try (HitStore store = open("heldlists")) {
+            for (List<CrawlerHit> batch : batches(streetHits(new SplittableRandom(3434), 30_000), 3)) {
+                store.writer().append(batch);
+                store.writer().flush();
+            }
+            Map<String, AtomicLong> reads = new ConcurrentHashMap<>();
+            CrawlErrorReport memory = holding(counting(store.reader(), reads));
+            CrawlErrorReport plain = readingTheStore(store.reader());
+            try (ReportServer held = ReportServer.start(memory, store.health(), ServerConfig.on("127.0.0.1", 0));
+                    ReportServer read = ReportServer.start(plain, store.health(), ServerConfig.on("127.0.0.1", 0))) {
+                awaitCopy(held, memory, store.reader().snapshot());
+                samePages(held, read, 2, "", new Random(1));
+                long rowReads = reads.getOrDefault("rows", new AtomicLong()).get();
+                // windows in Brussels' time (+02:00): none, the store's first hour and before it, its last two days and past its
+                // end, one past both ends, an hour inside, and the minute of its first hit alone
+                List<String> windows = List.of("", "&from=2026-10-01T00:00&to=2026-10-01T03:01", "&to=2026-10-01T02:01",
+                        "&from=2026-10-04T02:00&to=2026-10-07T00:00", "&from=2026-09-30T00:00&to=2026-10-08T00:00",
+                        "&from=2026-10-03T11:07&to=2026-10-03T12:07", "&from=2026-10-01T02:00&to=2026-10-01T02:01", "&from=2026-10-06T01:59");
+                // prefixes of one folder, and deeper than the count cubes' heads: a page, a page and its longer names, a city's one page
+                List<String> prefixes = List.of("/gent/", "/brugge/straten/k", "/leuven/straat-1", "/aalst/kaart", "/zoeken", "/");
+                List<String> statuses = List.of("status=301", "status=500", "status=5xx", "status=410", "status=404", "status=308");
+                long listedBefore = memory.defaultRowsListedPages();
+                int j = 0;
+                for (String prefix : prefixes) {
+                    for (String status : statuses) {
+                        // the whole store and two windows a view, every window in turn
+                        for (int w : new int[] {0, 1 + j % (windows.size() - 1), 1 + (j + 3) % (windows.size() - 1)}) {
+                            sameFilteredPages(held, read, status + "&url=" + prefix + windows.get(w));
+                        }
+                        j++;
+                    }
+                }
+                sameFilteredPages(held, read, "status=301&verification=spoofed&url=/gent/");
+                sameFilteredPages(held, read, "status=500&crawler=Bingbot&url=/gent/kaart" + windows.get(3));
+                assertThat(reads.getOrDefault("rows", new AtomicLong()).get()).as("pages read from the store").isEqualTo(rowReads);
+                assertThat(memory.defaultRowsListedPages() - listedBefore).as("pages read from lists of the held rows").isGreaterThan(30);
+                // the summaries of deep prefixes' windows, counted from the rows of their URLs' lists in the window, are the store's
+                for (String prefix : List.of("/brugge/straten/k", "/aalst/kaart", "/gent/straat-12")) {
+                    for (String window : windows) {
+                        for (String status : List.of("", "status=404&", "status=5xx&")) {
+                            String view = status + "url=" + prefix + window;
+                            ReportRequest request = memory.request(query(view));
+                            assertSameSummary(memory.summary(request, memory.page(request)).orElseThrow(() -> new AssertionError("no summary of " + view)),
+                                    plain.overview(plain.request(query(view))), view);
+                        }
+                    }
+                }
+            } finally {
+                memory.close();
+                plain.close();
+            }
+        }
+    }
+
     @org.junit.jupiter.api.Test
     void aSummaryOfAStoreOfErrorHitsOnlyIsCountedWithoutTheStore() throws Exception {
         try (HitStore store = open("heldsummaryerrors")) {

@@ -66,11 +66,15 @@ class FirstPageRenderedTest {
                 assertThat(json).isEqualTo(get(rendering, "/api/crawl-errors"));
                 assertThat(cache(rendering, "misses")).isEqualTo(2);
 
-                // a filtered view's first page is its own, one page with or without page=1 (its summary counted first: kept)
+                // a filtered view's first page is its own, one page with or without page=1 (its summary counted first: kept;
+                // a page of the rows held in memory is kept when asked again, so the third asking finds it kept either way)
                 assertThat(report.summaryCounted(report.request(Map.of("status", java.util.List.of("404"))), BOUND)).isTrue();
                 String filtered = get(server, "/crawl-errors?status=404");
                 assertThat(get(server, "/crawl-errors?page=1&status=404")).isEqualTo(filtered).isNotEqualTo(html);
-                assertThat(cache(server, "misses")).isEqualTo(misses + 1);
+                long hitsBefore = cache(server, "hits");
+                assertThat(get(server, "/crawl-errors?page=1&status=404")).isEqualTo(filtered);
+                assertThat(cache(server, "hits")).as("found kept: one address").isEqualTo(hitsBefore + 1);
+                assertThat(cache(server, "misses")).isBetween(misses + 1, misses + 2);
                 assertThat(report.page(ReportRequest.FIRST_PAGE).counting()).isFalse();
             } finally {
                 report.close();

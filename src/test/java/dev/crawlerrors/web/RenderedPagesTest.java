@@ -76,6 +76,34 @@ class RenderedPagesTest {
     }
 
     @Test
+    void aPageKeptWhenAskedAgainIsRenderedTwiceThenKeptAndAgainAtANewSnapshot() {
+        RenderedPages pages = new RenderedPages(1 << 20);
+        AtomicReference<Snapshot> newest = new AtomicReference<>(new Snapshot(10, 1));
+        AtomicInteger renders = new AtomicInteger();
+        Supplier<RenderedPages.Rendered> render = () -> new RenderedPages.Rendered(("#" + renders.incrementAndGet()).getBytes(StandardCharsets.UTF_8),
+                true, true);
+        List<String> answers = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            answers.add(new String(pages.answer("html", "status=404&page=1", newest::get, render), StandardCharsets.UTF_8));
+        }
+        assertThat(answers).as("made when first asked, made and kept when asked again").containsExactly("#1", "#2", "#2", "#2");
+        assertThat(pages.footprint()[0]).isEqualTo(1);
+        newest.set(new Snapshot(11, 1));
+        assertThat(new String(pages.answer("html", "status=404&page=1", newest::get, render), StandardCharsets.UTF_8)).isEqualTo("#3");
+        assertThat(new String(pages.answer("html", "status=404&page=1", newest::get, render), StandardCharsets.UTF_8)).isEqualTo("#4");
+        assertThat(new String(pages.answer("html", "status=404&page=1", newest::get, render), StandardCharsets.UTF_8)).isEqualTo("#4");
+        // addresses asked once each, more than are remembered: none kept; the first of them is new again
+        for (int a = 0; a <= RenderedPages.ASKED; a++) {
+            pages.answer("html", "status=404&page=" + (a + 2), newest::get, render);
+        }
+        assertThat(pages.footprint()[0]).as("answers kept").isEqualTo(2);
+        int before = renders.get();
+        pages.answer("html", "status=404&page=2", newest::get, render);
+        pages.answer("html", "status=404&page=2", newest::get, render);
+        assertThat(renders.get() - before).as("an address asked before the last " + RenderedPages.ASKED + " is made twice again").isEqualTo(2);
+    }
+
+    @Test
     void aPageWhoseSnapshotMovedWhileItWasRenderedOrThatSaysNotToIsNotKept() {
         RenderedPages pages = new RenderedPages(1 << 20);
         AtomicReference<Snapshot> newest = new AtomicReference<>(new Snapshot(10, 1));
