@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -29,8 +30,15 @@ final class RenderedPages {
     /** The share of the bound the plain copies may take. */
     private static final int PLAIN_SHARE = 4;
 
-    /** An answer and whether it may be kept (a page shown without its summary, still being counted, may not). */
-    record Rendered(byte[] body, boolean keep) {
+    /**
+     * An answer and whether it may be kept (a page shown without its summary, still being counted, may not); when kept,
+     * {@code stale} (null: never) says when it may no longer be answered: looked at each time it is found kept, and then
+     * let go and rendered again (serve's warm-up keeps a page still counting so, until its count is done).
+     */
+    record Rendered(byte[] body, boolean keep, BooleanSupplier stale) {
+        Rendered(byte[] body, boolean keep) {
+            this(body, keep, null);
+        }
     }
 
     /** The bytes to send, and whether they are gzipped (then the response says so). */
@@ -44,6 +52,8 @@ final class RenderedPages {
     private final LinkedHashMap<Key, GzipAnswer> zipped = new LinkedHashMap<>(256, 0.75f, true);
     private final LinkedHashMap<Key, byte[]> plain = new LinkedHashMap<>(64, 0.75f, true);
     private final Map<Key, CompletableFuture<byte[]>> rendering = new HashMap<>();
+    /** What says when a kept answer may no longer be answered, of the few kept so ({@link Rendered#stale}). */
+    private final Map<Key, BooleanSupplier> stale = new HashMap<>();
     private long zippedBytes;
     private long plainBytes;
     private long hits;
@@ -89,6 +99,10 @@ final class RenderedPages {
         CompletableFuture<byte[]> theirs;
         synchronized (this) {
             GzipAnswer kept = zipped.get(key);
+            if (kept != null && isStale(key)) {
+                drop(key);
+                kept = null;
+            }
             if (kept != null) {
                 if (!ahead) { // serve's own look is no reader's answer
                     hits++;
@@ -133,6 +147,9 @@ final class RenderedPages {
                 }
                 if (keep) {
                     keep(key, zip, gzip && !ahead ? null : rendered.body());
+                    if (rendered.stale() != null && zipped.containsKey(key)) {
+                        stale.put(key, rendered.stale());
+                    }
                 }
             }
             mine.complete(rendered.body());
@@ -153,6 +170,7 @@ final class RenderedPages {
             return;
         }
         GzipAnswer before = zipped.put(key, zip);
+        stale.remove(key);
         zippedBytes += size - (before == null ? 0 : size(key, before.gzipped().length));
         dropPlain(key);
         if (body != null) {
@@ -178,8 +196,32 @@ final class RenderedPages {
             Map.Entry<Key, GzipAnswer> entry = eldest.next();
             zippedBytes -= size(entry.getKey(), entry.getValue().gzipped().length);
             dropPlain(entry.getKey());
+            stale.remove(entry.getKey());
             eldest.remove();
         }
+    }
+
+    /** Whether the answer kept under {@code key} may no longer be answered; one whose check fails may not. */
+    private boolean isStale(Key key) {
+        BooleanSupplier check = stale.get(key);
+        if (check == null) {
+            return false;
+        }
+        try {
+            return check.getAsBoolean();
+        } catch (RuntimeException e) {
+            return true;
+        }
+    }
+
+    /** Lets go the answer kept under {@code key}, with its plain copy. */
+    private void drop(Key key) {
+        GzipAnswer zip = zipped.remove(key);
+        if (zip != null) {
+            zippedBytes -= size(key, zip.gzipped().length);
+        }
+        dropPlain(key);
+        stale.remove(key);
     }
 
     private void dropPlain(Key key) {
@@ -207,6 +249,7 @@ final class RenderedPages {
             if (!at.equals(newest) && newest.covers(at)) {
                 zippedBytes -= size(entry.getKey(), entry.getValue().gzipped().length);
                 dropPlain(entry.getKey());
+                stale.remove(entry.getKey());
                 entries.remove();
             }
         }
