@@ -272,11 +272,23 @@ final class ServeCommand implements Callable<Integer> {
             try {
                 report.warmUp(() -> {
                     try {
+                        // the URLs page's in_sitemap= views and first rows, before the counts of the start take the store's readers
+                        server.readSitemapUrlPages();
                         afterFirstPage.run();
                     } finally {
                         checkRest.run();
                     }
                 });
+                // the report's in_sitemap= first pages rendered and kept as they are shown now (their rows read by the
+                // warm-up), then again once counted, in the background: no reader of them pays a store read or a rendering
+                server.renderSitemapFirstPages();
+                reading.add(Threads.startDaemon("sitemap-pages-counted", () -> {
+                    try {
+                        server.renderSitemapPagesCounted(FIRST_RENDER_WAIT);
+                    } catch (RuntimeException e) {
+                        // their next reader renders them
+                    }
+                }));
                 // then the first page rendered and kept, once its summary is counted: no reader pays its first rendering
                 server.renderFirstPage(FIRST_RENDER_WAIT);
                 // and so the first page of every snapshot committed from now on, before its first reader

@@ -252,6 +252,15 @@ public final class CrawlErrorReport {
     }
 
     /**
+     * Whether {@code request}'s view is counted at its snapshot now (not waiting, a count not started is started): then its
+     * first page is no longer shown uncounted, and a kept page shown so is let go.
+     */
+    public boolean counted(ReportRequest request) {
+        Snapshot at = snapshot(request, store.snapshot());
+        return index.counts(filter(request, at), at, Duration.ZERO).isPresent();
+    }
+
+    /**
      * Starts counting the default view in the background and returns: serve begins it beside its
      * server's start, so that the first page's bounded wait for it ({@link #FIRST_PAGE_WAIT}, which
      * runs from the count's start) has passed by the time the first reader asks; {@link #warmUp}

@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -36,12 +37,18 @@ final class RenderedPages {
      * {@code whenAskedAgain} is kept only when its address was asked before at the same newest snapshot (among the
      * last {@value #ASKED} addresses asked): a page made again in about a millisecond, as a filtered page of the rows
      * held in memory is, that most readers ask once (a view of their own), is then neither gzipped nor kept for
-     * nothing, whose kept bytes, each soon let go, kept G1 marking the heap.
+     * nothing, whose kept bytes, each soon let go, kept G1 marking the heap. When kept, {@code stale} (null: never)
+     * says when it may no longer be answered: looked at each time it is found kept, and then let go and rendered
+     * again (serve's warm-up keeps a page still counting so, until its count is done).
      */
-    record Rendered(byte[] body, boolean keep, boolean whenAskedAgain) {
+    record Rendered(byte[] body, boolean keep, boolean whenAskedAgain, BooleanSupplier stale) {
 
         Rendered(byte[] body, boolean keep) {
-            this(body, keep, false);
+            this(body, keep, false, null);
+        }
+
+        Rendered(byte[] body, boolean keep, boolean whenAskedAgain) {
+            this(body, keep, whenAskedAgain, null);
         }
     }
 
@@ -63,6 +70,8 @@ final class RenderedPages {
             return size() > ASKED;
         }
     };
+    /** What says when a kept answer may no longer be answered, of the few kept so ({@link Rendered#stale}). */
+    private final Map<Key, BooleanSupplier> stale = new HashMap<>();
     private long zippedBytes;
     private long plainBytes;
     private long hits;
@@ -108,6 +117,10 @@ final class RenderedPages {
         CompletableFuture<byte[]> theirs;
         synchronized (this) {
             GzipAnswer kept = zipped.get(key);
+            if (kept != null && isStale(key)) {
+                drop(key);
+                kept = null;
+            }
             if (kept != null) {
                 if (!ahead) { // serve's own look is no reader's answer
                     hits++;
@@ -152,6 +165,9 @@ final class RenderedPages {
                 }
                 if (keep) {
                     keep(key, zip, gzip && !ahead ? null : rendered.body());
+                    if (rendered.stale() != null && zipped.containsKey(key)) {
+                        stale.put(key, rendered.stale());
+                    }
                 }
             }
             mine.complete(rendered.body());
@@ -177,6 +193,7 @@ final class RenderedPages {
             return;
         }
         GzipAnswer before = zipped.put(key, zip);
+        stale.remove(key);
         zippedBytes += size - (before == null ? 0 : size(key, before.gzipped().length));
         dropPlain(key);
         if (body != null) {
@@ -202,8 +219,32 @@ final class RenderedPages {
             Map.Entry<Key, GzipAnswer> entry = eldest.next();
             zippedBytes -= size(entry.getKey(), entry.getValue().gzipped().length);
             dropPlain(entry.getKey());
+            stale.remove(entry.getKey());
             eldest.remove();
         }
+    }
+
+    /** Whether the answer kept under {@code key} may no longer be answered; one whose check fails may not. */
+    private boolean isStale(Key key) {
+        BooleanSupplier check = stale.get(key);
+        if (check == null) {
+            return false;
+        }
+        try {
+            return check.getAsBoolean();
+        } catch (RuntimeException e) {
+            return true;
+        }
+    }
+
+    /** Lets go the answer kept under {@code key}, with its plain copy. */
+    private void drop(Key key) {
+        GzipAnswer zip = zipped.remove(key);
+        if (zip != null) {
+            zippedBytes -= size(key, zip.gzipped().length);
+        }
+        dropPlain(key);
+        stale.remove(key);
     }
 
     private void dropPlain(Key key) {
@@ -231,6 +272,7 @@ final class RenderedPages {
             if (!at.equals(newest) && newest.covers(at)) {
                 zippedBytes -= size(entry.getKey(), entry.getValue().gzipped().length);
                 dropPlain(entry.getKey());
+                stale.remove(entry.getKey());
                 entries.remove();
             }
         }

@@ -125,7 +125,7 @@ final class ReportRoutes {
         List<String> sources = evidence.sources();
         String nothingProvable = evidence.nothingProvable().orElse(null);
         String address = address(queryText, request) + "\n" + evidenceText(sources, nothingProvable) + "\n" + report.sitemapsVersion();
-        return rendered.answer("html", address, report::newest, () -> htmlPage(query, request, sources, nothingProvable), gzip, ahead);
+        return rendered.answer("html", address, report::newest, () -> htmlPage(query, request, sources, nothingProvable, ahead), gzip, ahead);
     }
 
     /** What the evidence says, as a page's address holds it: written again only when the evidence's list is another. */
@@ -148,8 +148,11 @@ final class ReportRoutes {
         String address = address(queryText, request) + "\n" + report.sitemapsVersion();
         return rendered.answer("json", address, report::newest, () -> {
             ReportPage page = report.page(request);
+            if (page.counting()) {
+                return counting(PageJson.of(page), request, ahead);
+            }
             // a later page of the rows held in memory is made again in less time than it takes to gzip and keep
-            boolean keep = !page.counting() && (page.page() == 1 || !report.pageOfHeldRows(request));
+            boolean keep = page.page() == 1 || !report.pageOfHeldRows(request);
             // a filtered view's page of the held rows is made again as soon: kept once asked again
             return new RenderedPages.Rendered(PageJson.of(page), keep, report.filteredPageOfHeldRows(request));
         }, gzip, ahead);
@@ -213,7 +216,43 @@ final class ReportRoutes {
         return html && json;
     }
 
-    private RenderedPages.Rendered htmlPage(Map<String, List<String>> query, ReportRequest request, List<String> sources, String nothingProvable) {
+    /**
+     * A page shown while its view is being counted: not kept for readers, who render it (its newest rows, kept) until the
+     * count is done; rendered ahead by serve's warm-up (the {@code in_sitemap=} first pages), kept only while its view
+     * is not counted: the first reader after the count renders the counted page.
+     */
+    private RenderedPages.Rendered counting(byte[] body, ReportRequest request, boolean ahead) {
+        return ahead ? new RenderedPages.Rendered(body, true, false, () -> report.counted(request)) : new RenderedPages.Rendered(body, false);
+    }
+
+    /**
+     * Renders and keeps the report's {@code in_sitemap=yes} and {@code =no} first pages (HTML and JSON) for the newest snapshot,
+     * as readers who open them with no other parameter are answered, when a sitemap is held; a page still counting is kept
+     * until its count is done ({@link #counting}). With {@code wait}, first waits up to it for each page's summary and renders
+     * only a counted page. False when no sitemap is held or a page could not be kept (counted, with {@code wait}).
+     */
+    boolean renderSitemapFirstPages(Duration wait) {
+        if (!report.sitemapsHeld()) {
+            return false;
+        }
+        boolean kept = true;
+        for (String listed : List.of("yes", "no")) {
+            Map<String, List<String>> query = Map.of("in_sitemap", List.of(listed));
+            ReportRequest request = parse(query, ReportParameters.REPORT);
+            if (wait != null && !report.summaryCounted(request, wait)) {
+                kept = false;
+                continue;
+            }
+            String text = "in_sitemap=" + listed; // as a reader's address has it
+            boolean html = htmlAnswer(text, query, request, true, true).gzipped();
+            boolean json = jsonAnswer(text, request, true, true).gzipped();
+            kept &= html && json;
+        }
+        return kept;
+    }
+
+    private RenderedPages.Rendered htmlPage(Map<String, List<String>> query, ReportRequest request, List<String> sources, String nothingProvable,
+            boolean ahead) {
         ReportPage page = report.page(request);
         // an empty report says whether anything at all has been recorded
         boolean recorded = page.total() > 0 || health.size() > 0;
@@ -227,7 +266,10 @@ final class ReportRoutes {
         // for robots.txt's alerts: shown if read); its rows' and its filter's sitemaps are in its address (a
         // sitemap's read makes no new snapshot)
         String html = page.counting() ? RobotsBanner.intoIfRead(render("report.jte", view), robots) : page("report.jte", view);
-        return new RenderedPages.Rendered(html.getBytes(StandardCharsets.UTF_8), summary != null && !page.counting(),
+        if (page.counting()) {
+            return counting(html.getBytes(StandardCharsets.UTF_8), request, ahead);
+        }
+        return new RenderedPages.Rendered(html.getBytes(StandardCharsets.UTF_8), summary != null,
                 report.filteredPageOfHeldRows(request));
     }
 

@@ -58,8 +58,10 @@ public final class ReportServer implements AutoCloseable {
     private final CrawlErrorReport report;
     private final WebConfig web;
     private final ReportRoutes routes;
+    private final dev.crawlerrors.report.UrlReport urls;
 
-    private ReportServer(Javalin app, CrawlErrorReport report, WebConfig web, ReportRoutes routes) {
+    private ReportServer(Javalin app, CrawlErrorReport report, WebConfig web, ReportRoutes routes, dev.crawlerrors.report.UrlReport urls) {
+        this.urls = urls;
         this.app = app;
         this.report = report;
         this.web = web;
@@ -223,7 +225,7 @@ public final class ReportServer implements AutoCloseable {
                             .register(metrics)).increment());
         });
         app.start(bind, port);
-        return new ReportServer(app, report, web, routes);
+        return new ReportServer(app, report, web, routes, urlReport);
     }
 
     /** Whether {@code e} comes of writing to a connection the client closed. */
@@ -245,6 +247,44 @@ public final class ReportServer implements AutoCloseable {
      */
     public boolean renderFirstPage(Duration wait) {
         return routes.renderFirstPage(wait);
+    }
+
+    /**
+     * When a sitemap is held, the URLs page's first pages of {@code in_sitemap=yes} and {@code =no} read once, so that their
+     * sitemap views (a 1,000,000-URL sitemap's view of a 10,000,000-hit month: 145,203 numbers) and first rows are kept by the
+     * store ({@code KeptPages}, its bound) before a reader asks them: serve's warm-up calls it right after the first page's
+     * count, before what serve counts at its start takes the store's readers. A page that cannot be read now (the URLs'
+     * states being brought up to a large import, a store that does not answer) is left to its first reader.
+     */
+    public void readSitemapUrlPages() {
+        if (!report.sitemapsHeld()) {
+            return;
+        }
+        for (String listed : List.of("yes", "no")) {
+            try {
+                urls.page(urls.request(Map.of("in_sitemap", List.of(listed))));
+            } catch (RuntimeException e) {
+                // its first reader reads it: nothing of the warm-up depends on it
+            }
+        }
+    }
+
+    /**
+     * When a sitemap is held, renders and keeps the report's first pages of {@code in_sitemap=yes} and {@code =no} (HTML and
+     * JSON) for the newest snapshot, as {@link #renderFirstPage} does the unfiltered one; a page whose view is still being
+     * counted is kept as shown (its newest rows) only until its count is done, then rendered again for its next reader or by
+     * {@link #renderSitemapPagesCounted}. False when no sitemap is held or a page could not be kept.
+     */
+    public boolean renderSitemapFirstPages() {
+        return routes.renderSitemapFirstPages(null);
+    }
+
+    /**
+     * Waits up to {@code wait} for the summaries of the report's {@code in_sitemap=} first pages, then renders and keeps them
+     * counted (the counting pages kept by {@link #renderSitemapFirstPages} let go): serve's warm-up calls it in the background.
+     */
+    public boolean renderSitemapPagesCounted(Duration wait) {
+        return routes.renderSitemapFirstPages(wait);
     }
 
     /** How often serve looks whether a new snapshot was committed: a look is a field read, the store is not asked. */

@@ -104,6 +104,33 @@ class RenderedPagesTest {
     }
 
     @Test
+    void aPageKeptUntilItIsStaleIsAnsweredUntilThenAndRenderedAgainAfter() {
+        RenderedPages pages = new RenderedPages(1 << 20);
+        Snapshot at = new Snapshot(10, 1);
+        AtomicBoolean counted = new AtomicBoolean();
+        AtomicInteger renders = new AtomicInteger();
+        Supplier<RenderedPages.Rendered> counting = () -> new RenderedPages.Rendered(
+                ("counting #" + renders.incrementAndGet()).getBytes(StandardCharsets.UTF_8), true, false, counted::get);
+        // rendered ahead of any reader, in both forms
+        assertThat(pages.answer("json", "in_sitemap=yes", () -> at, counting, true, true).gzipped()).isTrue();
+        for (boolean gzip : new boolean[] {true, false}) {
+            RenderedPages.Answer answer = pages.answer("json", "in_sitemap=yes", () -> at, counting, gzip);
+            assertThat(answer.gzipped()).isEqualTo(gzip);
+        }
+        assertThat(new String(pages.answer("json", "in_sitemap=yes", () -> at, counting), StandardCharsets.UTF_8)).isEqualTo("counting #1");
+        assertThat(renders).as("kept while not stale").hasValue(1);
+
+        counted.set(true);
+        assertThat(new String(pages.answer("json", "in_sitemap=yes", () -> at, () -> rendered("counted")), StandardCharsets.UTF_8))
+                .as("never answered once stale").isEqualTo("counted");
+        assertThat(new String(pages.answer("json", "in_sitemap=yes", () -> at, () -> rendered("again")), StandardCharsets.UTF_8))
+                .as("the page rendered after it, kept").isEqualTo("counted");
+        long[] footprint = pages.footprint();
+        assertThat(footprint[0]).as("one answer kept").isEqualTo(1);
+        assertThat(footprint[4]).as("rendered twice").isEqualTo(2);
+    }
+
+    @Test
     void aPageWhoseSnapshotMovedWhileItWasRenderedOrThatSaysNotToIsNotKept() {
         RenderedPages pages = new RenderedPages(1 << 20);
         AtomicReference<Snapshot> newest = new AtomicReference<>(new Snapshot(10, 1));

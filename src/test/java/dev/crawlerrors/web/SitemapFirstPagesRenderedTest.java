@@ -1,0 +1,150 @@
+package dev.crawlerrors.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.crawlerrors.report.CrawlErrorReport;
+import dev.crawlerrors.report.ReportConfig;
+import dev.crawlerrors.report.UncountedFirstPageContract;
+import dev.crawlerrors.sitemap.SitemapUrl;
+import dev.crawlerrors.store.HitFilter;
+import dev.crawlerrors.store.HitReader;
+import dev.crawlerrors.store.duckdb.DuckDbHitStore;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/**
+ * With a sitemap held, serve's warm-up makes the {@code in_sitemap=} first pages before any reader asks them
+ * ({@link ReportServer#readSitemapUrlPages}, {@link ReportServer#renderSitemapFirstPages}): while the cube by sitemap is
+ * still counting, the report's pages are answered as kept (its newest rows, no store read, no rendering); once the count
+ * is done no reader is answered the counting page, and the counted pages rendered by the warm-up are the ones a reader
+ * gets rendered for them. Told by the server's counts of answers found kept and not and by the store's reads, not by time.
+ */
+class SitemapFirstPagesRenderedTest {
+
+    private static final Duration BOUND = Duration.ofSeconds(60);
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @Test
+    void theInSitemapFirstPagesAreMadeByTheWarmUpAndKeptUntilCounted() throws Exception {
+        try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
+            store.writer().append(UncountedFirstPageContract.hits());
+            store.writer().flush();
+            List<SitemapUrl> listed = new ArrayList<>();
+            for (int n = 0; n < 1_201; n += 3) {
+                listed.add(new SitemapUrl("www.example.be", "/p" + n));
+            }
+            store.sitemaps().replace("https://www.example.be/sitemap.xml", Instant.parse("2026-10-01T00:00:00Z"), listed);
+            CountDownLatch letGo = new CountDownLatch(1);
+            AtomicBoolean warmed = new AtomicBoolean();
+            AtomicInteger reads = new AtomicInteger();
+            // the counts by sitemap held back until let go, as the cube by sitemap of a large store is still counting
+            HitReader reader = (HitReader) Proxy.newProxyInstance(HitReader.class.getClassLoader(), new Class<?>[] {HitReader.class},
+                    (proxy, method, args) -> {
+                        boolean bySitemap = method.getName().equals("countBySitemap")
+                                || method.getName().equals("minuteCounts") && ((HitFilter) args[0]).inSitemap() != null;
+                        if (bySitemap && !letGo.await(BOUND.toSeconds(), TimeUnit.SECONDS)) {
+                            throw new IllegalStateException("the count was held back past the test's bound");
+                        }
+                        if (warmed.get() && (method.getName().equals("rows") || method.getName().equals("hit"))) {
+                            reads.incrementAndGet();
+                        }
+                        try {
+                            return method.invoke(store.reader(), args);
+                        } catch (InvocationTargetException e) {
+                            throw e.getCause();
+                        }
+                    });
+            CrawlErrorReport report = new CrawlErrorReport(reader, ReportConfig.in(ZoneOffset.UTC).withUncountedFrom(0));
+            CrawlErrorReport plain = new CrawlErrorReport(store.reader(), ReportConfig.in(ZoneOffset.UTC));
+            try (ReportServer server = ReportServer.start(report, store.health(), ServerConfig.on("127.0.0.1", 0));
+                 ReportServer rendering = ReportServer.start(plain, store.health(), ServerConfig.on("127.0.0.1", 0))) {
+                // serve's warm-up: the URLs page's views right after the first page's count, then the report's pages
+                assertTimeoutPreemptively(BOUND, () -> report.warmUp(server::readSitemapUrlPages));
+                assertThat(server.renderFirstPage(BOUND)).isTrue();
+                assertThat(assertTimeoutPreemptively(BOUND, server::renderSitemapFirstPages)).as("kept while counting").isTrue();
+                warmed.set(true);
+                long misses = cache(server, "misses");
+                long hits = cache(server, "hits");
+
+                // what a reader gets once counted, from a server of its own
+                for (String inSitemap : List.of("yes", "no")) {
+                    assertThat(plain.summaryCounted(plain.request(Map.of("in_sitemap", List.of(inSitemap))), BOUND)).isTrue();
+                }
+                for (String inSitemap : List.of("yes", "no")) {
+                    String json = get(server, "/api/crawl-errors?in_sitemap=" + inSitemap);
+                    String html = get(server, "/crawl-errors?in_sitemap=" + inSitemap);
+                    JsonNode shown = JSON.readTree(json);
+                    JsonNode counted = JSON.readTree(get(rendering, "/api/crawl-errors?in_sitemap=" + inSitemap));
+                    assertThat(shown.get("counting").asBoolean()).as("in_sitemap=" + inSitemap + ": its count held back").isTrue();
+                    assertThat(counted.get("counting").asBoolean()).isFalse();
+                    assertThat(shown.get("rows")).as("the newest rows, as the counted page has them").isEqualTo(counted.get("rows")).isNotEmpty();
+                    assertThat(html).contains("<table");
+                    // the URLs page's view, made by the warm-up, says what a reader gets from a server of its own
+                    assertThat(get(server, "/api/crawl-errors/urls?in_sitemap=" + inSitemap))
+                            .isEqualTo(get(rendering, "/api/crawl-errors/urls?in_sitemap=" + inSitemap));
+                }
+                assertThat(cache(server, "misses")).as("no in_sitemap= first page rendered for a reader").isEqualTo(misses);
+                assertThat(cache(server, "hits")).isEqualTo(hits + 4);
+                assertThat(reads.get()).as("no row read of the store after the warm-up").isZero();
+
+                // once counted, no reader is answered the counting page: the next renders the counted one
+                letGo.countDown();
+                assertThat(report.summaryCounted(report.request(Map.of("in_sitemap", List.of("yes"))), BOUND)).isTrue();
+                assertThat(get(server, "/api/crawl-errors?in_sitemap=yes")).isEqualTo(get(rendering, "/api/crawl-errors?in_sitemap=yes"));
+                assertThat(cache(server, "misses")).isEqualTo(misses + 1);
+
+                // and the warm-up renders the counted pages before their readers: the same as rendered for a reader
+                assertThat(server.renderSitemapPagesCounted(BOUND)).isTrue();
+                long after = cache(server, "misses");
+                for (String inSitemap : List.of("yes", "no")) {
+                    for (String path : List.of("/api/crawl-errors?in_sitemap=", "/crawl-errors?in_sitemap=")) {
+                        String body = get(server, path + inSitemap);
+                        assertThat(body).as(path + inSitemap).isEqualTo(get(rendering, path + inSitemap));
+                        assertThat(body).doesNotContain("\"counting\":true");
+                    }
+                }
+                assertThat(cache(server, "misses")).as("each counted page found kept").isEqualTo(after);
+            } finally {
+                letGo.countDown();
+                report.close();
+                plain.close();
+            }
+        }
+    }
+
+    /** The server's count of report answers found kept ("hits") or not ("misses"), from its /metrics. */
+    private static long cache(ReportServer server, String which) throws Exception {
+        String name = "crawl_errors_page_cache_" + which + "_total";
+        for (String line : get(server, "/metrics").split("\n")) {
+            if (line.startsWith(name)) {
+                return (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+            }
+        }
+        throw new AssertionError("no " + name + " in /metrics");
+    }
+
+    private static String get(ReportServer server, String path) throws Exception {
+        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + server.port() + path)).timeout(BOUND).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as(path).isEqualTo(200);
+        return response.body();
+    }
+}
