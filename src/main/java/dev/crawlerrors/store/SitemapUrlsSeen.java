@@ -1,6 +1,8 @@
 package dev.crawlerrors.store;
 
 import dev.crawlerrors.sitemap.SitemapUrl;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
@@ -18,6 +20,14 @@ import java.util.Arrays;
  * through the survivor spaces first. A URL new to the set is compared with every hash of its
  * bucket: some 60 at a million URLs, 120 at the default limit of two million
  * ({@code SitemapLimits#maxUrls}), in blocks read one after the other.
+ *
+ * <p>The chunks are direct buffers, outside the Java heap: chunks on the heap were copied by each
+ * young collection from one survivor space to the other until they were old enough to be moved on,
+ * so the set's 10 MiB at a million URLs passed through both survivor spaces and into the old
+ * generation, and the pages of all three stayed in the import's peak memory (the heap 54 MiB
+ * resident at the read's peak against 17 MiB in an import without a sitemap). Outside the heap each
+ * chunk is written once where it stays; it is freed with the set, once a collection finds it
+ * unreachable.
  */
 public final class SitemapUrlsSeen {
 
@@ -33,7 +43,7 @@ public final class SitemapUrlsSeen {
     private final int[] newest = new int[BUCKETS];
     /** How many hashes each bucket's newest block holds. */
     private final byte[] filled = new byte[BUCKETS];
-    private long[][] chunks = new long[8][];
+    private ByteBuffer[] chunks = new ByteBuffer[8];
     private int blocks;
     private int size;
 
@@ -57,23 +67,23 @@ public final class SitemapUrlsSeen {
         int head = newest[bucket];
         int fill = filled[bucket];
         for (int block = head, hashes = fill; block != 0; hashes = BLOCK_HASHES) {
-            long[] chunk = chunks[(block - 1) >>> CHUNK_BITS];
+            ByteBuffer chunk = chunks[(block - 1) >>> CHUNK_BITS];
             int at = ((block - 1) & (CHUNK_BLOCKS - 1)) * BLOCK_LONGS;
             for (int i = at; i < at + hashes; i++) {
-                if (chunk[i] == hash) {
+                if (chunk.getLong(i << 3) == hash) {
                     return false;
                 }
             }
-            block = (int) chunk[at + BLOCK_HASHES];
+            block = (int) chunk.getLong((at + BLOCK_HASHES) << 3);
         }
         if (head == 0 || fill == BLOCK_HASHES) {
             int block = newBlock();
-            long[] chunk = chunks[(block - 1) >>> CHUNK_BITS];
-            chunk[((block - 1) & (CHUNK_BLOCKS - 1)) * BLOCK_LONGS + BLOCK_HASHES] = head;
+            ByteBuffer chunk = chunks[(block - 1) >>> CHUNK_BITS];
+            chunk.putLong((((block - 1) & (CHUNK_BLOCKS - 1)) * BLOCK_LONGS + BLOCK_HASHES) << 3, head);
             newest[bucket] = head = block;
             fill = 0;
         }
-        chunks[(head - 1) >>> CHUNK_BITS][((head - 1) & (CHUNK_BLOCKS - 1)) * BLOCK_LONGS + fill] = hash;
+        chunks[(head - 1) >>> CHUNK_BITS].putLong((((head - 1) & (CHUNK_BLOCKS - 1)) * BLOCK_LONGS + fill) << 3, hash);
         filled[bucket] = (byte) (fill + 1);
         size++;
         return true;
@@ -86,7 +96,7 @@ public final class SitemapUrlsSeen {
             if (chunk == chunks.length) {
                 chunks = Arrays.copyOf(chunks, chunk * 2);
             }
-            chunks[chunk] = new long[CHUNK_BLOCKS * BLOCK_LONGS];
+            chunks[chunk] = ByteBuffer.allocateDirect(CHUNK_BLOCKS * BLOCK_LONGS * Long.BYTES).order(ByteOrder.nativeOrder());
         }
         return ++blocks;
     }

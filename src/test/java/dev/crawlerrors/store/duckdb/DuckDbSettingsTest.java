@@ -83,8 +83,8 @@ class DuckDbSettingsTest {
     void anImportWritesASitemapsReadUnderALowerMemoryLimitAndSetsItsBack() {
         try (DuckDbHitStore store = DuckDbHitStore.open(dir.resolve("e.duckdb"), DuckDbSettings.IMPORT)) {
             try (SitemapWrite write = store.sitemaps().replacing("https://example.com/sitemap.xml")) {
-                // 48 MB in DuckDB's binary units, for as long as the read's rows are written
-                assertThat(store.setting("memory_limit")).isEqualTo("45.7 MiB");
+                // 24 MB in DuckDB's binary units, for as long as the read's rows are written
+                assertThat(store.setting("memory_limit")).isEqualTo("22.8 MiB");
                 write.add(new SitemapUrl("example.com", "/a"));
                 write.commit(Instant.EPOCH);
             }
@@ -105,10 +105,10 @@ class DuckDbSettingsTest {
             // a report's queries share the limit: it stays the server's
             assertThat(store.setting("memory_limit")).isEqualTo("244.1 MiB");
         }
-        DuckDbSettings low = DuckDbSettings.IMPORT.with(new dev.crawlerrors.store.StoreLimits(null, "32MB", null));
+        DuckDbSettings low = DuckDbSettings.IMPORT.with(new dev.crawlerrors.store.StoreLimits(null, "20MB", null));
         try (DuckDbHitStore store = DuckDbHitStore.open(dir.resolve("g.duckdb"), low);
              SitemapWrite write = store.sitemaps().replacing("https://example.com/sitemap.xml")) {
-            assertThat(store.setting("memory_limit")).isEqualTo("30.5 MiB");
+            assertThat(store.setting("memory_limit")).isEqualTo("19.0 MiB");
         }
     }
 
