@@ -131,7 +131,7 @@ class FirstPageRenderedTest {
     }
 
     /** The server's count of report answers found kept ("hits") or not ("misses"), from its /metrics. */
-    private static long cache(ReportServer server, String which) throws Exception {
+    static long cache(ReportServer server, String which) throws Exception {
         String name = "crawl_errors_page_cache_" + which + "_total";
         for (String line : get(server, "/metrics").split("\n")) {
             if (line.startsWith(name)) {
@@ -141,7 +141,7 @@ class FirstPageRenderedTest {
         throw new AssertionError("no " + name + " in /metrics");
     }
 
-    private static String get(ReportServer server, String path) throws Exception {
+    static String get(ReportServer server, String path) throws Exception {
         HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
                 URI.create("http://127.0.0.1:" + server.port() + path)).timeout(BOUND).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).as(path).isEqualTo(200);

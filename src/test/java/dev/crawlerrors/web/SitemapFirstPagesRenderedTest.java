@@ -1,5 +1,7 @@
 package dev.crawlerrors.web;
 
+import static dev.crawlerrors.web.FirstPageRenderedTest.cache;
+import static dev.crawlerrors.web.FirstPageRenderedTest.get;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
@@ -7,26 +9,16 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.crawlerrors.Waits;
 import dev.crawlerrors.report.CrawlErrorReport;
+import dev.crawlerrors.report.HeldBackSitemapCounts;
 import dev.crawlerrors.report.ReportConfig;
 import dev.crawlerrors.report.UncountedFirstPageContract;
-import dev.crawlerrors.sitemap.SitemapUrl;
-import dev.crawlerrors.store.HitFilter;
 import dev.crawlerrors.store.HitReader;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.time.Instant;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -48,31 +40,13 @@ class SitemapFirstPagesRenderedTest {
         try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
             store.writer().append(UncountedFirstPageContract.hits());
             store.writer().flush();
-            List<SitemapUrl> listed = new ArrayList<>();
-            for (int n = 0; n < 1_201; n += 3) {
-                listed.add(new SitemapUrl("www.example.be", "/p" + n));
-            }
-            store.sitemaps().replace("https://www.example.be/sitemap.xml", Instant.parse("2026-10-01T00:00:00Z"), listed);
-            CountDownLatch letGo = new CountDownLatch(1);
-            AtomicBoolean warmed = new AtomicBoolean();
-            AtomicInteger reads = new AtomicInteger();
+            HeldBackSitemapCounts.listEveryThirdPage(store);
             // the counts by sitemap held back until let go, as the cube by sitemap of a large store is still counting
-            HitReader reader = (HitReader) Proxy.newProxyInstance(HitReader.class.getClassLoader(), new Class<?>[] {HitReader.class},
-                    (proxy, method, args) -> {
-                        boolean bySitemap = method.getName().equals("countBySitemap")
-                                || method.getName().equals("minuteCounts") && ((HitFilter) args[0]).inSitemap() != null;
-                        if (bySitemap && !letGo.await(BOUND.toSeconds(), TimeUnit.SECONDS)) {
-                            throw new IllegalStateException("the count was held back past the test's bound");
-                        }
-                        if (warmed.get() && (method.getName().equals("rows") || method.getName().equals("hit"))) {
-                            reads.incrementAndGet();
-                        }
-                        try {
-                            return method.invoke(store.reader(), args);
-                        } catch (InvocationTargetException e) {
-                            throw e.getCause();
-                        }
-                    });
+            HeldBackSitemapCounts held = new HeldBackSitemapCounts(store.reader(), BOUND);
+            CountDownLatch letGo = held.letGo;
+            AtomicBoolean warmed = held.warmed;
+            AtomicInteger reads = held.reads;
+            HitReader reader = held.reader;
             CrawlErrorReport report = new CrawlErrorReport(reader, ReportConfig.in(ZoneOffset.UTC).withUncountedFrom(0));
             CrawlErrorReport plain = new CrawlErrorReport(store.reader(), ReportConfig.in(ZoneOffset.UTC));
             try (ReportServer server = ReportServer.start(report, store.health(), ServerConfig.on("127.0.0.1", 0));
@@ -131,23 +105,5 @@ class SitemapFirstPagesRenderedTest {
                 plain.close();
             }
         }
-    }
-
-    /** The server's count of report answers found kept ("hits") or not ("misses"), from its /metrics. */
-    private static long cache(ReportServer server, String which) throws Exception {
-        String name = "crawl_errors_page_cache_" + which + "_total";
-        for (String line : get(server, "/metrics").split("\n")) {
-            if (line.startsWith(name)) {
-                return (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
-            }
-        }
-        throw new AssertionError("no " + name + " in /metrics");
-    }
-
-    private static String get(ReportServer server, String path) throws Exception {
-        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                URI.create("http://127.0.0.1:" + server.port() + path)).timeout(BOUND).build(), HttpResponse.BodyHandlers.ofString());
-        assertThat(response.statusCode()).as(path).isEqualTo(200);
-        return response.body();
     }
 }
