@@ -281,7 +281,11 @@ final class ServeCommand implements Callable<Integer> {
                 });
                 // the report's in_sitemap= first pages rendered and kept as they are shown now (their rows read by the
                 // warm-up), then again once counted, in the background: no reader of them pays a store read or a rendering
-                server.renderSitemapFirstPages();
+                try {
+                    server.renderSitemapFirstPages();
+                } catch (RuntimeException e) {
+                    // their first readers render them; the first pages below are rendered ahead all the same
+                }
                 reading.add(Threads.startDaemon("sitemap-pages-counted", () -> {
                     try {
                         server.renderSitemapPagesCounted(FIRST_RENDER_WAIT);
