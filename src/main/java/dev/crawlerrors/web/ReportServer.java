@@ -299,8 +299,13 @@ public final class ReportServer implements AutoCloseable {
     public void renderFirstPagesAhead(Duration wait) throws InterruptedException {
         Snapshot done = null;
         while (!Thread.currentThread().isInterrupted()) {
-            Snapshot committed = report.committed();
-            if (!committed.equals(done)) {
+            Snapshot committed;
+            try {
+                committed = report.committed();
+            } catch (RuntimeException e) {
+                committed = done; // a store that does not answer now (ClickHouse down a while): looked at again next time
+            }
+            if (committed != null && !committed.equals(done)) {
                 try {
                     routes.renderNewestFirstPage(wait);
                 } catch (RuntimeException e) {

@@ -10,16 +10,20 @@ import dev.crawlerrors.report.CrawlErrorReport;
 import dev.crawlerrors.report.ReportConfig;
 import dev.crawlerrors.report.ReportRequest;
 import dev.crawlerrors.report.UncountedFirstPageContract;
+import dev.crawlerrors.store.HitReader;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZoneOffset;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -120,6 +124,56 @@ class FirstPageRenderedTest {
                     assertThat(get(server, "/crawl-errors?page=1")).isEqualTo(html);
                     assertThat(cache(server, "renders")).as("no first page rendered for its readers").isEqualTo(4);
                     assertThat(cache(server, "hits")).isEqualTo(hits + 3);
+                } finally {
+                    ahead.interrupt();
+                    ahead.join(BOUND.toMillis());
+                }
+            } finally {
+                report.close();
+            }
+        }
+    }
+
+    @Test
+    void aStoreThatStopsAnsweringAWhileDoesNotEndTheRenderingAhead(@TempDir Path dir) throws Exception {
+        try (DuckDbHitStore store = DuckDbHitStore.open(dir.resolve("hits.duckdb"))) {
+            store.writer().append(UncountedFirstPageContract.hits());
+            store.writer().flush();
+            // the look for a new snapshot fails while the store does not answer, as a ClickHouse server that stopped does
+            AtomicBoolean down = new AtomicBoolean();
+            HitReader real = store.reader();
+            HitReader reader = (HitReader) Proxy.newProxyInstance(HitReader.class.getClassLoader(),
+                    new Class<?>[] {HitReader.class}, (proxy, method, args) -> {
+                        if (method.getName().equals("committed") && down.get()) {
+                            throw new IllegalStateException("the store does not answer");
+                        }
+                        try {
+                            return method.invoke(real, args);
+                        } catch (InvocationTargetException e) {
+                            throw e.getCause();
+                        }
+                    });
+            CrawlErrorReport report = new CrawlErrorReport(reader, ReportConfig.in(ZoneOffset.UTC).withSummaryWait(BOUND));
+            try (ReportServer server = ReportServer.start(report, store.health(), ServerConfig.on("127.0.0.1", 0))) {
+                report.warmUp(() -> { });
+                assertThat(server.renderFirstPage(BOUND)).isTrue();
+                Thread ahead = Thread.ofPlatform().daemon().name("first-pages-ahead").start(() -> {
+                    try {
+                        server.renderFirstPagesAhead(BOUND);
+                    } catch (InterruptedException e) {
+                        // the test is done
+                    }
+                });
+                try {
+                    Waits.await("the first page looked at").until(() -> cache(server, "ahead") >= 2);
+                    down.set(true);
+                    Thread.sleep(ReportServer.NEWEST_LOOK.toMillis() * 5); // some looks fail meanwhile
+                    down.set(false);
+                    store.writer().append(List.of(googlebot(NEWER, "66.249.66.1", "/fresh/after-the-outage", 404, VERIFIED)));
+                    store.writer().flush();
+                    Waits.await("the new snapshot's first page rendered ahead after the outage").until(() -> cache(server, "ahead") >= 4);
+                    assertThat(ahead.isAlive()).isTrue();
+                    assertThat(get(server, "/api/crawl-errors")).contains("/fresh/after-the-outage");
                 } finally {
                     ahead.interrupt();
                     ahead.join(BOUND.toMillis());
