@@ -43,9 +43,11 @@ final class Diagnoses {
         }
         long notFound = stats.hits(404, 404) + stats.hits(410, 410);
         if (notFound >= stats.half()) {
-            return stats.examples().size() > 1
+            // the example is one that was not found: the newest of the shape may be one of its redirects
+            List<String> missing = stats.notFoundExamples();
+            return missing.size() > 1
                     ? new Diagnosis("not_found", "A family of " + stats.codes(404, 410) + "s: a template or link points at pages that do"
-                            + " not exist (such as " + stats.examples().get(0) + "); find where they are linked from.")
+                            + " not exist (such as " + missing.get(0) + "); find where they are linked from.")
                     : new Diagnosis("not_found", "Not found (" + stats.codes(404, 410) + "): a link or sitemap entry points at a page"
                             + " that does not exist.");
         }

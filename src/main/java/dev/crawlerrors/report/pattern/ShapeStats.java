@@ -34,6 +34,11 @@ final class ShapeStats {
     /** How many distinct URLs were counted (a URL counted again in a later window counts again: a bound, not exact). */
     long urls;
     private final List<Example> examples = new ArrayList<>(EXAMPLES + 1);
+    /**
+     * The newest URLs among those answered 404 or 410, kept the same way: the example a diagnosis of
+     * pages that do not exist names, where the newest of all may be one that redirected.
+     */
+    private final List<Example> notFound = new ArrayList<>(EXAMPLES + 1);
     /** The hits of each URL, kept for the paths of one segment only ({@code /{1}} on a flat site): null elsewhere. */
     TopUrls topUrls;
     /** Where its redirects went, when the log recorded it; null when it recorded none. */
@@ -51,7 +56,10 @@ final class ShapeStats {
         timedHits += count.timedHits();
         slowHits += count.slowHits();
         urls++;
-        offer(new Example(count.url(), count.lastMillis()));
+        offer(examples, new Example(count.url(), count.lastMillis()));
+        if (count.status() == 404 || count.status() == 410) {
+            offer(notFound, new Example(count.url(), count.lastMillis()));
+        }
         if (count.location() != null && count.status() >= 300 && count.status() < 400) {
             if (targets == null) {
                 targets = new RedirectTargets();
@@ -69,7 +77,8 @@ final class ShapeStats {
         timedHits += other.timedHits;
         slowHits += other.slowHits;
         urls += other.urls;
-        other.examples.forEach(this::offer);
+        other.examples.forEach(example -> offer(examples, example));
+        other.notFound.forEach(example -> offer(notFound, example));
         if (other.targets != null) {
             if (targets == null) {
                 targets = other.targets.copy();
@@ -136,18 +145,23 @@ final class ShapeStats {
         return examples.stream().map(Example::url).toList();
     }
 
-    private void offer(Example example) {
-        for (int i = 0; i < examples.size(); i++) {
-            if (examples.get(i).url().equals(example.url())) {
-                example = new Example(example.url(), Math.max(examples.get(i).lastMillis(), example.lastMillis()));
-                examples.remove(i);
+    /** The most recently requested URLs answered 404 or 410, the newest first (ties by URL). */
+    List<String> notFoundExamples() {
+        return notFound.stream().map(Example::url).toList();
+    }
+
+    private static void offer(List<Example> kept, Example example) {
+        for (int i = 0; i < kept.size(); i++) {
+            if (kept.get(i).url().equals(example.url())) {
+                example = new Example(example.url(), Math.max(kept.get(i).lastMillis(), example.lastMillis()));
+                kept.remove(i);
                 break;
             }
         }
-        examples.add(example);
-        examples.sort(NEWEST);
-        if (examples.size() > EXAMPLES) {
-            examples.remove(EXAMPLES);
+        kept.add(example);
+        kept.sort(NEWEST);
+        if (kept.size() > EXAMPLES) {
+            kept.remove(EXAMPLES);
         }
     }
 }

@@ -204,6 +204,30 @@ class UrlShapesTest {
     }
 
     @Test
+    void aFamilyOf404sIsNamedByAUrlThatWasNotFound() {
+        // the newest URL of the pattern is one that redirected: the diagnosis of the 404s names a 404
+        List<UrlCount> counts = List.of(
+                new UrlCount("/product/8222", 404, "crawler_search", 3, T0, T0 + 10_000, 0, 0),
+                new UrlCount("/product/7514", 404, "crawler_search", 2, T0, T0 + 20_000, 0, 0),
+                new UrlCount("/product/29404", 301, "crawler_search", 1, T0, T0 + 30_000, 0, 0));
+
+        ErrorPattern pattern = report(counts).patterns().get(0);
+        assertThat(pattern.examples()).startsWith("/product/29404");
+        assertThat(pattern.diagnosis().kind()).isEqualTo("not_found");
+        assertThat(pattern.diagnosis().text()).contains("(such as /product/7514)");
+    }
+
+    @Test
+    void oneUrlNotFoundIsNotAFamilyThoughItsPatternHasOthers() {
+        List<UrlCount> counts = List.of(
+                new UrlCount("/product/8222", 404, "crawler_search", 3, T0, T0 + 10_000, 0, 0),
+                new UrlCount("/product/29404", 301, "crawler_search", 1, T0, T0 + 30_000, 0, 0));
+
+        assertThat(report(counts).patterns().get(0).diagnosis().text())
+                .isEqualTo("Not found (404): a link or sitemap entry points at a page that does not exist.");
+    }
+
+    @Test
     void citiesAreOneSetEvenWhenEachHasStreetsOfItsOwn() {
         // each city a parent of its own streets, as a section is; but the streets have the same sections below them
         List<UrlCount> counts = new ArrayList<>();
