@@ -19,8 +19,9 @@ import java.util.TreeSet;
  * <ol>
  *   <li>at each place in the path, three or more values (segments met under one parent only: a
  *       city, a street, a slug) become one placeholder, their subtrees merged, but for the
- *       sections of a site: a few values, each the parent of values of its own, with nothing alike
- *       below them ({@code /projects/{1}} and {@code /presentations/{1}/images/{2}} stay apart);
+ *       sections of a site: a few values, each the parent of values or ids of its own, with nothing
+ *       alike below them ({@code /projects/{1}} and {@code /presentations/{1}/images/{2}} stay
+ *       apart, and so do {@code /product/{n}} and {@code /image/{n}});
  *   <li>words (met under several parents) stay as they are ({@code straten}, {@code parkeren}), but
  *       three or more words at one place with the same shape below them become a placeholder too,
  *       as the values of a small set do (the sections {@code parkeren}, {@code mobiliteit},
@@ -117,17 +118,20 @@ final class ShapeGeneralizer {
 
     /**
      * The values at {@code node} that are sections of the site, kept as they are: each a parent of
-     * three or more values of its own ({@code /projects/grok}, {@code /projects/keynav}, ...),
-     * at most {@value #MAX_SECTIONS} of them, with no word or class in common at the same depth
-     * below them. Cities are values, not sections: their streets have the same sections below them
-     * ({@code parkeren}) and their words recur ({@code straten}); a blog's and a shop's slugs have
-     * nothing in common.
+     * three or more values of its own ({@code /projects/grok}, {@code /projects/keynav}, ...; numbers
+     * count as many, ids being the values of their section: {@code /product/{n}}, {@code /image/{n}}),
+     * at most {@value #MAX_SECTIONS} of them, with no word in common at the same depth below them,
+     * and no two with the same paths of numbers or letters below them. Cities are values, not
+     * sections: their streets have the same sections below them ({@code parkeren}) and their words
+     * recur ({@code straten}); users with numbered posts each have only {@code {n}} below them; a
+     * blog's and a shop's slugs have nothing in common, and a shop's products and images are ids
+     * with other paths below them.
      */
     private Set<String> sections(Node node, List<String> values) {
         List<String> parents = new ArrayList<>();
         for (String key : values) {
             Node child = node.children.get(key);
-            int fanOut = child.any == null ? 0 : MIN_VARIANTS;
+            int fanOut = child.any == null && !child.children.containsKey(ShapeTrie.NUMBER) ? 0 : MIN_VARIANTS;
             for (String grandchild : child.children.keySet()) {
                 if (isValue(grandchild)) {
                     fanOut++;
@@ -141,6 +145,7 @@ final class ShapeGeneralizer {
             return Set.of();
         }
         Set<String> seen = new HashSet<>();
+        Set<Set<String>> classShapes = new HashSet<>();
         for (String key : parents) {
             Set<String> mine = new HashSet<>();
             wordsBelow(node.children.get(key), 1, mine);
@@ -148,6 +153,11 @@ final class ShapeGeneralizer {
                 if (!seen.add(word)) {
                     return Set.of(); // alike below: values of one set, as cities are
                 }
+            }
+            Set<String> shapes = pathShapes(node.children.get(key));
+            boolean ofClasses = shapes.stream().anyMatch(shape -> shape.contains(ShapeTrie.NUMBER) || shape.contains(ShapeTrie.LETTER));
+            if (ofClasses && !classShapes.add(shapes)) {
+                return Set.of(); // the same numbers below: values of one set, as users with numbered posts are
             }
         }
         return new HashSet<>(parents);
@@ -233,13 +243,17 @@ final class ShapeGeneralizer {
         }
     }
 
-    /** The words and classes below {@code node} to {@value #SIGNATURE_DEPTH} levels, each with its depth. */
+    /**
+     * The words below {@code node} to {@value #SIGNATURE_DEPTH} levels, each with its depth; not the
+     * classes: ids are below every section of a shop.
+     */
     private void wordsBelow(Node node, int depth, Set<String> out) {
         if (depth > SIGNATURE_DEPTH) {
             return;
         }
         for (var entry : node.children.entrySet()) {
-            if (!isValue(entry.getKey())) {
+            String key = entry.getKey();
+            if (!isValue(key) && !key.equals(ShapeTrie.NUMBER) && !key.equals(ShapeTrie.LETTER)) {
                 out.add(depth + "/" + entry.getKey());
             }
             wordsBelow(entry.getValue(), depth + 1, out);

@@ -204,6 +204,49 @@ class UrlShapesTest {
     }
 
     @Test
+    void aShopsSectionsOfIdsStayApart() {
+        // the shape of a real shop's log (an online store's nginx log, 10,000 lines of 22 Jan 2019, published in
+        // zaki1003/bot-detection-prototype as access_10000.log with no license: these URLs are written anew in its
+        // shape): its products were gone (404) or redirected, its images moved (301), its filters redirected (302).
+        // The products and the images were one pattern /{1}/{n}, "a family of 404s (such as /image/29404)".
+        List<UrlCount> counts = new ArrayList<>();
+        for (String id : List.of("8222", "7514", "81900", "14926")) {
+            counts.add(url("/product/" + id, 404));
+        }
+        for (String slug : List.of("cinema-cm9750", "cinema-oj98", "cinema-hw-j7591")) {
+            counts.add(url("/product/32003/62233/" + slug, 302));
+        }
+        for (String id : List.of("29404", "14925", "23488")) {
+            counts.add(url("/image/" + id, 301));
+        }
+        counts.add(url("/image/1/productType/240x180", 301));
+        for (String slug : List.of("fridge-noise", "gas-heater-sizes", "tv-buying-guide")) {
+            counts.add(url("/article/1100/" + slug, 301));
+        }
+        counts.add(url("/article/608", 301));
+        for (String filter : List.of("b186,b209,p5506", "b256%2Cb647", "b254")) {
+            counts.add(url("/filter/" + filter, 302));
+        }
+
+        assertThat(hitsByPattern(report(counts))).containsOnly(
+                Map.entry("/product/{n}", 4L), Map.entry("/product/{n}/{n}/{1}", 3L), Map.entry("/image/{n}", 3L),
+                Map.entry("/image/{n}/productType/240x180", 1L), Map.entry("/article/{n}/{1}", 3L), Map.entry("/article/{n}", 1L),
+                Map.entry("/filter/{1}", 3L));
+    }
+
+    @Test
+    void usersWithNumberedPostsAreStillOneSet() {
+        List<UrlCount> counts = new ArrayList<>();
+        for (String user : List.of("alice", "bob", "carol")) {
+            for (String post : List.of("1", "22", "333")) {
+                counts.add(url("/" + user + "/" + post, 404));
+            }
+        }
+
+        assertThat(hitsByPattern(report(counts))).containsExactly(Map.entry("/{1}/{n}", 9L));
+    }
+
+    @Test
     void aFamilyOf404sIsNamedByAUrlThatWasNotFound() {
         // the newest URL of the pattern is one that redirected: the diagnosis of the 404s names a 404
         List<UrlCount> counts = List.of(
