@@ -28,7 +28,8 @@ import java.util.TreeSet;
  *       {@code bedrijven}, {@code scholen} of every street), and a word met at this place only,
  *       with nothing below it that the placeholder beside it has not, joins the placeholder (a
  *       street name found in many cities is a word, but a street);
- *   <li>numbers and single letters are their class ({@code {n}}, {@code {letter}});
+ *   <li>numbers and single letters are their class ({@code {n}}, {@code {letter}}), but for a
+ *       letter met alone at its place with paths below it, a section ({@code /m/product/{n}});
  *   <li>each path end is a shape of its own, with and without a trailing slash.
  * </ol>
  *
@@ -341,7 +342,7 @@ final class ShapeGeneralizer {
         for (var entry : new TreeMap<>(node.children).entrySet()) {
             String key = entry.getKey();
             Segment segment = key.equals(ShapeTrie.NUMBER) ? Segment.of(Kind.NUMBER)
-                    : key.equals(ShapeTrie.LETTER) ? Segment.of(Kind.LETTER) : Segment.literal(key);
+                    : key.equals(ShapeTrie.LETTER) ? letter(entry.getValue()) : Segment.literal(key);
             if (segment.kind() == Kind.LITERAL) {
                 literals.add(key);
             }
@@ -352,6 +353,17 @@ final class ShapeGeneralizer {
                     node.children.containsKey(ShapeTrie.LETTER));
             emit(node.any, with(prefix, any), shapes);
         }
+    }
+
+    /**
+     * A single letter's segment: its class ({@code /straten/{letter}}), but the letter as written
+     * where it is the only one met at its place and paths go on below it: a section named by a
+     * letter ({@code /m/product/{n}}, a shop's mobile pages), not an index of letters.
+     */
+    private static Segment letter(Node node) {
+        boolean parent = !node.children.isEmpty() || node.any != null;
+        return parent && node.letter != null && !node.letter.equals(ShapeTrie.LETTERS) ? Segment.literal(node.letter)
+                : Segment.of(Kind.LETTER);
     }
 
     private static List<Segment> with(List<Segment> prefix, Segment segment) {
@@ -370,6 +382,7 @@ final class ShapeGeneralizer {
             node.children.forEach((key, child) -> copy.children.put(key, copy(child)));
         }
         copy.any = node.any == null ? null : copy(node.any);
+        copy.letter = node.letter;
         return copy;
     }
 }

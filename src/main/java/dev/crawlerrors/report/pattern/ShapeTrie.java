@@ -26,6 +26,8 @@ final class ShapeTrie {
     static final int MAX_UNROOTED = 100;
     static final String NUMBER = "\u0000{n}";
     static final String LETTER = "\u0000{letter}";
+    /** {@link Node#letter} of a letter node that met more than one letter. */
+    static final String LETTERS = "\u0000{letters}";
     /** The parent of a first segment: no segment is "/". */
     private static final String ROOT = "/";
 
@@ -39,6 +41,11 @@ final class ShapeTrie {
         int foldAt = FOLD_AT;
         /** For {@link ShapeGeneralizer}: whether the node changed since it was last generalized. */
         boolean dirty = true;
+        /**
+         * For the {@link #LETTER} child of a node: the letter met there when only one was
+         * ({@code m} of {@code /m/product/...}), {@link #LETTERS} when several were.
+         */
+        String letter;
 
         Node child(String key) {
             return children.get(key);
@@ -80,7 +87,11 @@ final class ShapeTrie {
                 words.see(segment, parent, depth);
             }
             depth++;
+            Node above = node;
             node = step(node, key, value && !words.isWord(segment));
+            if (key.equals(LETTER) && above.child(LETTER) == node) {
+                node.letter = node.letter == null || node.letter.equals(segment) ? segment : LETTERS;
+            }
             parent = segment;
         }
         ShapeStats stats;
@@ -162,6 +173,9 @@ final class ShapeTrie {
     static int merge(Node into, Node from) {
         int gone = 1;
         into.dirty = true;
+        if (from.letter != null) {
+            into.letter = into.letter == null || into.letter.equals(from.letter) ? from.letter : LETTERS;
+        }
         if (from.end != null) {
             if (into.end == null) {
                 into.end = new ShapeStats();

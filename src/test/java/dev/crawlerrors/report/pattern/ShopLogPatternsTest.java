@@ -41,6 +41,16 @@ class ShopLogPatternsTest {
                 + " (such as /product/81900); find where they are linked from.");
     }
 
+    @Test
+    void theShopsMobilePagesAreUnderM() throws Exception {
+        UrlShapes shapes = new UrlShapes();
+        hits().forEach(hit -> shapes.add(new UrlCount(hit.url(), hit.status(), "crawler_search", 1, hit.epochMillis(),
+                hit.epochMillis(), 0, 0)));
+
+        assertThat(shapes.report(ZoneOffset.UTC, PlaceholderNames.of(List.of())).patterns()).extracting(ErrorPattern::pattern)
+                .containsExactlyInAnyOrder("/product/{n}", "/m/product/{n}");
+    }
+
     private static List<Hit> hits() throws Exception {
         byte[] bytes = Files.readAllBytes(LOG);
         FormatChooser.Choice choice = new FormatDetector(notice -> { }).choose(new ByteArrayInputStream(bytes), LOG.toString());

@@ -79,6 +79,30 @@ class UrlShapesTest {
     }
 
     @Test
+    void aLetterMetAloneWithPagesBelowItIsASectionAsWritten() {
+        // a shop's mobile pages under /m/ (the real shop's log of aShopsSectionsOfIdsStayApart): not "/{letter}/filter"
+        List<UrlCount> counts = new ArrayList<>();
+        for (String filter : List.of("f=b256%2Cb647&o=b", "f=p3,v1", "f=b8")) {
+            counts.add(url("/m/filter?" + filter, 302));
+        }
+        for (String id : List.of("25828", "8030", "5158")) {
+            counts.add(url("/m/product/" + id, 404));
+        }
+        counts.add(url("/index/q", 404));
+
+        assertThat(hitsByPattern(report(counts))).containsOnly(
+                Map.entry("/m/filter", 3L), Map.entry("/m/product/{n}", 3L), Map.entry("/index/{letter}", 1L));
+    }
+
+    @Test
+    void lettersThatVaryAreTheirClassWithPagesBelowThemOrNot() {
+        List<UrlCount> counts = List.of(url("/a/page", 404), url("/b/page", 404), url("/straten/q", 404));
+
+        PatternReport report = report(counts);
+        assertThat(hitsByPattern(report)).containsOnly(Map.entry("/{letter}/page", 2L), Map.entry("/straten/{letter}", 1L));
+    }
+
+    @Test
     void keepsFewerThanThreeValuesAsTheyAre() {
         PatternReport report = report(List.of(url("/about", 404), url("/contact", 404)));
 
