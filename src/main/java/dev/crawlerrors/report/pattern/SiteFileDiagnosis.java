@@ -35,8 +35,7 @@ final class SiteFileDiagnosis {
                         + " rules and crawl everything; publish one (a short file is enough) to say what they should leave alone."));
             }
             if (stats.redirects() >= stats.half()) {
-                return Optional.of(new Diagnosis("robots_redirect", "robots.txt redirects (" + stats.codes(300, 399) + "): crawlers"
-                        + " follow a few hops (Google five) and take the rules they end at; serve it at /robots.txt itself."));
+                return Optional.of(robotsRedirect(stats));
             }
             return Optional.empty();
         }
@@ -61,6 +60,48 @@ final class SiteFileDiagnosis {
                     + " means to publish it."));
         }
         return Optional.empty();
+    }
+
+    /**
+     * A robots.txt that redirects, said on the evidence the log gives. To robots.txt on another host
+     * or scheme it is the usual move to https or to the site's main host, and fine; to another page
+     * the crawler finds no rules there. Where the log records no target, either may be: a crawler
+     * that met the 301 and then read the file (200) minutes later, as on a real shop's log, had been
+     * sent to the same path elsewhere, so "serve it at /robots.txt itself" would have been wrong.
+     */
+    private static Diagnosis robotsRedirect(ShapeStats stats) {
+        String codes = stats.codes(300, 399);
+        RedirectTargets targets = stats.targets;
+        if (targets != null && targets.hits() * 2 >= stats.redirects()) {
+            RedirectTargets.Kind kind = targets.commonest();
+            RedirectTargets.Example example = targets.example(kind);
+            String such = " (such as " + example.url() + " \u2192 " + example.target() + ")";
+            boolean sameFile = (kind == RedirectTargets.Kind.OTHER_HOST || kind == RedirectTargets.Kind.SAME_PATH_ELSEWHERE)
+                    && robotsPath(example.target());
+            if (sameFile) {
+                return new Diagnosis("robots_redirect_host", "robots.txt redirects (" + codes + ") to robots.txt on another host or"
+                        + " scheme" + such + ": the usual move to https or to the site's main host; crawlers take the rules of the"
+                        + " file it ends at. Nothing to fix while that file answers 200.");
+            }
+            return new Diagnosis("robots_redirect", "robots.txt redirects (" + codes + ") to another address" + such + ": crawlers"
+                    + " follow a few hops (Google five) and take the rules they end at, and a page that is not robots.txt gives none;"
+                    + " serve it at /robots.txt itself.");
+        }
+        return new Diagnosis("robots_redirect", "robots.txt redirects (" + codes + "); the log does not say where to. To robots.txt"
+                + " on https or on the site's main host is the usual move and fine; crawlers follow a few hops (Google five) and"
+                + " take the rules they end at, so a redirect to any other page leaves them without rules.");
+    }
+
+    /** Whether a redirect's target is {@code /robots.txt} (on whatever host). */
+    private static boolean robotsPath(String location) {
+        int scheme = location.indexOf("://");
+        int from = location.startsWith("//") ? location.indexOf('/', 2) : scheme > 0 ? location.indexOf('/', scheme + 3) : 0;
+        if (from < 0) {
+            return false;
+        }
+        String path = location.substring(from);
+        int query = path.indexOf('?');
+        return (query < 0 ? path : path.substring(0, query)).equals("/" + SiteFiles.ROBOTS);
     }
 
     /** The statuses that stop a crawl: 5xx and 429. */

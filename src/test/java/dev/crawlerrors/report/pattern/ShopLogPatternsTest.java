@@ -28,8 +28,8 @@ class ShopLogPatternsTest {
     @Test
     void aFamilyOfMissingProductsIsNamedByAProductThatWasMissing() throws Exception {
         UrlShapes shapes = new UrlShapes();
-        hits().forEach(hit -> shapes.add(new UrlCount(hit.url(), hit.status(), "crawler_search", 1, hit.epochMillis(),
-                hit.epochMillis(), 0, 0)));
+        hits().stream().filter(hit -> hit.status() >= 300).forEach(hit -> shapes.add(new UrlCount(hit.url(), hit.status(),
+                "crawler_search", 1, hit.epochMillis(), hit.epochMillis(), 0, 0)));
 
         ErrorPattern products = shapes.report(ZoneOffset.UTC, PlaceholderNames.of(List.of())).patterns().stream()
                 .filter(p -> p.pattern().equals("/product/{n}")).findFirst().orElseThrow();
@@ -44,11 +44,25 @@ class ShopLogPatternsTest {
     @Test
     void theShopsMobilePagesAreUnderM() throws Exception {
         UrlShapes shapes = new UrlShapes();
-        hits().forEach(hit -> shapes.add(new UrlCount(hit.url(), hit.status(), "crawler_search", 1, hit.epochMillis(),
-                hit.epochMillis(), 0, 0)));
+        hits().stream().filter(hit -> hit.status() >= 300).forEach(hit -> shapes.add(new UrlCount(hit.url(), hit.status(),
+                "crawler_search", 1, hit.epochMillis(), hit.epochMillis(), 0, 0)));
 
         assertThat(shapes.report(ZoneOffset.UTC, PlaceholderNames.of(List.of())).patterns()).extracting(ErrorPattern::pattern)
-                .containsExactlyInAnyOrder("/product/{n}", "/m/product/{n}");
+                .containsExactlyInAnyOrder("/product/{n}", "/m/product/{n}", "/robots.txt");
+    }
+
+    @Test
+    void aRobotsTxtThatRedirectedAndThenAnsweredIsNotToldToBeServedAtItself() throws Exception {
+        // DotBot met the 301, then read the file (200) two seconds later: the redirect went to robots.txt elsewhere
+        UrlShapes shapes = new UrlShapes();
+        hits().stream().filter(hit -> hit.status() >= 300).forEach(hit -> shapes.add(new UrlCount(hit.url(), hit.status(),
+                "crawler_seo", 1, hit.epochMillis(), hit.epochMillis(), 0, 0)));
+
+        ErrorPattern robots = shapes.report(ZoneOffset.UTC, PlaceholderNames.of(List.of())).patterns().stream()
+                .filter(p -> p.pattern().equals("/robots.txt")).findFirst().orElseThrow();
+
+        assertThat(robots.diagnosis().kind()).isEqualTo("robots_redirect");
+        assertThat(robots.diagnosis().text()).contains("the log does not say where to").doesNotContain("serve it at /robots.txt itself");
     }
 
     private static List<Hit> hits() throws Exception {
@@ -73,7 +87,7 @@ class ShopLogPatternsTest {
             }
             from = end + 1;
         }
-        assertThat(hits).hasSize(4);
+        assertThat(hits).hasSize(6);
         return hits;
     }
 }

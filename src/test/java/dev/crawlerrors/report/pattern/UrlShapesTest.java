@@ -295,6 +295,34 @@ class UrlShapesTest {
     }
 
     @Test
+    void aRobotsTxtRedirectIsDiagnosedByWhereItWent() {
+        String robots = "/robots.txt";
+        // to robots.txt on the main host or on https (the log records no host, or another one): fine
+        assertThat(robotsDiagnosis(new UrlCount(robots, 301, "crawler_search", 2, T0, T0, 0, 0,
+                "https://www.example.com/robots.txt", null))).satisfies(d -> {
+                    assertThat(d.kind()).isEqualTo("robots_redirect_host");
+                    assertThat(d.text()).contains("(such as /robots.txt \u2192 https://www.example.com/robots.txt)")
+                            .contains("Nothing to fix");
+                });
+        assertThat(robotsDiagnosis(new UrlCount(robots, 301, "crawler_search", 2, T0, T0, 0, 0,
+                "https://www.example.com/robots.txt", "example.com")).kind()).isEqualTo("robots_redirect_host");
+        // to a page that is not robots.txt: no rules there
+        assertThat(robotsDiagnosis(new UrlCount(robots, 302, "crawler_search", 2, T0, T0, 0, 0, "/robots-2019.txt", null)))
+                .satisfies(d -> {
+                    assertThat(d.kind()).isEqualTo("robots_redirect");
+                    assertThat(d.text()).contains("to another address (such as /robots.txt \u2192 /robots-2019.txt)")
+                            .contains("serve it at /robots.txt itself");
+                });
+        // no target recorded: either may be, so no instruction that assumes one
+        assertThat(robotsDiagnosis(new UrlCount(robots, 301, "crawler_search", 2, T0, T0, 0, 0)).text())
+                .contains("the log does not say where to").doesNotContain("serve it at /robots.txt itself");
+    }
+
+    private static Diagnosis robotsDiagnosis(UrlCount count) {
+        return report(List.of(count)).patterns().get(0).diagnosis();
+    }
+
+    @Test
     void citiesAreOneSetEvenWhenEachHasStreetsOfItsOwn() {
         // each city a parent of its own streets, as a section is; but the streets have the same sections below them
         List<UrlCount> counts = new ArrayList<>();
