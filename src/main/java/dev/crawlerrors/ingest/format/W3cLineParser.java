@@ -25,7 +25,8 @@ import java.util.Locale;
  * {@code cs-uri}), {@code sc-status}, {@code sc-bytes}, {@code cs(User-Agent)} and
  * {@code cs(Referer)}, {@code time-taken} (IIS: milliseconds; CloudFront, or a value with a
  * decimal point: seconds), {@code x-host-header} or else {@code cs-host}/{@code cs(Host)}, and
- * {@code x-forwarded-for}, and Web Bot Auth's {@code Signature}, {@code Signature-Input} and
+ * {@code x-forwarded-for}, CloudFront's {@code x-edge-result-type} and {@code cs-protocol} (its own
+ * redirects from http to https, as their target), and Web Bot Auth's {@code Signature}, {@code Signature-Input} and
  * {@code Signature-Agent} (IIS custom fields of those names, or {@code cs(Signature)} ...). Every other field ({@code s-ip}, the server's own address, among them)
  * is read past. IIS writes a space in a value as {@code +}; CloudFront URL-encodes: the agent is
  * decoded before the filter sees it. Directive lines yield no hit and are not bad lines.
@@ -38,7 +39,7 @@ public final class W3cLineParser implements LineParser {
 
     private enum Field {
         DATE, TIME, CLIENT, METHOD, STEM, QUERY, URI, STATUS, BYTES, AGENT, REFERER, TIME_TAKEN, HOST, HOST_HEADER, FORWARDED, CONNECTING,
-        SIGNATURE, SIGNATURE_INPUT, SIGNATURE_AGENT, SKIP
+        SIGNATURE, SIGNATURE_INPUT, SIGNATURE_AGENT, RESULT_TYPE, PROTOCOL, SKIP
     }
 
     private static final byte[] FIELDS = "#fields:".getBytes(StandardCharsets.US_ASCII);
@@ -156,11 +157,27 @@ public final class W3cLineParser implements LineParser {
         String agentText = agentLength == 0 ? null : new String(agent, 0, agentLength, StandardCharsets.UTF_8);
         int referer = index[Field.REFERER.ordinal()];
         int host = index[Field.HOST_HEADER.ordinal()] >= 0 ? index[Field.HOST_HEADER.ordinal()] : index[Field.HOST.ordinal()];
+        String hostText = host < 0 ? null : LogText.dashIsNull(b, starts[host], ends[host]);
         return new Hit(epochMillis, 0, ip, method, url, status, bytes,
                 referer < 0 ? null : LogText.dashIsNull(b, starts[referer], ends[referer]), agentText, durationMs,
-                host < 0 ? null : LogText.dashIsNull(b, starts[host], ends[host]), forwardedFor,
+                hostText, forwardedFor, cloudFront ? toHttps(b, status, hostText, url) : null,
                 SignatureFields.of(signatureText(b, Field.SIGNATURE), signatureText(b, Field.SIGNATURE_INPUT),
                         signatureText(b, Field.SIGNATURE_AGENT)));
+    }
+
+    /**
+     * Where CloudFront's own redirect sent the request, which its log says without a Location: an
+     * {@code x-edge-result-type} of {@code Redirect} is the distribution's viewer protocol policy
+     * sending an {@code http} request ({@code cs-protocol}) to {@code https} on the same host and
+     * address. Null for any other line: an origin's redirects are {@code Hit} or {@code Miss}, and
+     * their targets are not in the log.
+     */
+    private String toHttps(byte[] b, int status, String host, String url) {
+        if (host == null || status < 300 || status > 399 || !"Redirect".equals(fieldText(b, Field.RESULT_TYPE))
+                || !"http".equals(fieldText(b, Field.PROTOCOL))) {
+            return null;
+        }
+        return "https://" + host + url;
     }
 
     /** Whether this line has a value for {@code field}. */
@@ -326,6 +343,8 @@ public final class W3cLineParser implements LineParser {
             case "time-taken" -> Field.TIME_TAKEN;
             case "cs-host", "cs(host)" -> Field.HOST;
             case "x-host-header" -> Field.HOST_HEADER;
+            case "x-edge-result-type" -> Field.RESULT_TYPE;
+            case "cs-protocol" -> Field.PROTOCOL;
             case "x-forwarded-for", "cs(x-forwarded-for)" -> Field.FORWARDED;
             case "cs(cf-connecting-ip)", "cs(true-client-ip)" -> Field.CONNECTING;
             // IIS logs a request header as a custom field under the name it is given; CloudFront has none of these

@@ -47,7 +47,8 @@ final class RedirectDiagnosis {
         RedirectTargets.Example example = targets.example(kind);
         String such = " (such as " + example.url() + " \u2192 " + example.target() + ")";
         String path = RedirectTargets.sitePath(example.target(), example.host());
-        if (path != null && redirectsAgain(path)) {
+        // the same path on another scheme or host is not this path again: the redirects seen here are the ones before it
+        if (kind != RedirectTargets.Kind.SAME_PATH_ELSEWHERE && path != null && redirectsAgain(path)) {
             return new Diagnosis("redirect_chain", "Redirect chain (" + codes + "): the target redirects again" + such + "; point the"
                     + " first redirect, internal links and the sitemap at the final address.");
         }

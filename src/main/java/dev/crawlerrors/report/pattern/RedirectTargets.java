@@ -19,7 +19,10 @@ final class RedirectTargets {
         SLASH_REMOVED,
         /** Another host than the one asked ({@code example.com} to {@code www.example.com}). */
         OTHER_HOST,
-        /** An absolute target with the same path, where the log says no host to compare with: another scheme or host. */
+        /**
+         * An absolute target with the same path, on the host asked or where the log says no host to
+         * compare with: another scheme (http to https) or host.
+         */
         SAME_PATH_ELSEWHERE,
         /** The site's home page: a soft 404. */
         HOME,
@@ -86,8 +89,8 @@ final class RedirectTargets {
         }
         String asked = path(url);
         String to = path(target.path());
-        if (target.host() != null && host == null && to.equals(asked)) {
-            return Kind.SAME_PATH_ELSEWHERE;
+        if (target.host() != null && to.equals(asked)) {
+            return Kind.SAME_PATH_ELSEWHERE; // the same host (or none logged) and path: another scheme, such as https
         }
         if (to.equals(asked + "/")) {
             return Kind.SLASH_ADDED;

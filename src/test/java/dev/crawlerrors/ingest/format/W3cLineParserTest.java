@@ -92,6 +92,26 @@ class W3cLineParserTest {
     }
 
     @Test
+    void cloudFrontsOwnRedirectToHttpsIsReadAsItsTarget() throws Exception {
+        // as a real CloudFront log writes Googlebot asking http://www.jmglov.net/ (a distribution that redirects http to
+        // https): 301, x-edge-result-type Redirect, cs-protocol http, and no Location; written anew in that shape
+        String redirect = String.join("\t", "2022-09-03", "00:56:20", "DFW55-C1", "580", "66.249.73.28", "GET",
+                "d111111abcdef8.cloudfront.net", "/gent/veldstraat", "301", "-",
+                "Mozilla/5.0%20(compatible;%20Googlebot/2.1;%20+http://www.google.com/bot.html)", "x=1", "-", "Redirect",
+                "CPL5Efkr9IFJcSzwkioyS8_wl_OlMatuxKWl7rackaFjdYXi2JZs2w==", "www.straatinfo.be", "http", "293", "0.000", "-", "-", "-",
+                "Redirect", "HTTP/1.1", "-", "-", "47050", "0.000", "Redirect", "text/html", "183", "-", "-");
+        // an origin's own 301 (a Miss): its target is not in the log
+        String origin = redirect.replace("\tRedirect\t", "\tMiss\t").replace("\thttp\t", "\thttps\t");
+
+        List<Hit> hits = parseAll(SampleLogs.CLOUDFRONT_HEADER + redirect + "\n" + origin);
+
+        assertThat(hits.get(2).location()).isEqualTo("https://www.straatinfo.be/gent/veldstraat?x=1");
+        assertThat(hits.get(2).status()).isEqualTo(301);
+        assertThat(hits.get(3).location()).isNull();
+        assertThat(parseAll(SampleLogs.CLOUDFRONT_HEADER + SampleLogs.CLOUDFRONT_LINE).get(2).location()).isNull();
+    }
+
+    @Test
     void followsAFieldsDirectiveThatChangesMidFile() throws Exception {
         parseAll(SampleLogs.IIS_HEADER + SampleLogs.IIS_LINE);
 

@@ -318,6 +318,22 @@ class UrlShapesTest {
                 .contains("the log does not say where to").doesNotContain("serve it at /robots.txt itself");
     }
 
+    @Test
+    void aRedirectToTheSamePathOnHttpsIsSaidSoAndIsNoChain() {
+        // CloudFront's redirects of http to https (W3cLineParser reads their target): the same host and path, https
+        List<UrlCount> counts = List.of(
+                new UrlCount("/", 301, "crawler_search", 3, T0, T0, 0, 0, "https://www.example.com/", "www.example.com"),
+                new UrlCount("/robots.txt", 301, "crawler_search", 2, T0, T0, 0, 0, "https://www.example.com/robots.txt",
+                        "www.example.com"));
+
+        Map<String, Diagnosis> byPattern = new LinkedHashMap<>();
+        report(counts).patterns().forEach(p -> byPattern.put(p.pattern(), p.diagnosis()));
+        assertThat(byPattern.get("/")).isEqualTo(new Diagnosis("redirect_other_host", "Redirect (301) to the same path on another"
+                + " scheme or host (such as / \u2192 https://www.example.com/): internal links and the sitemap should use the address"
+                + " it ends at."));
+        assertThat(byPattern.get("/robots.txt").kind()).isEqualTo("robots_redirect_host");
+    }
+
     private static Diagnosis robotsDiagnosis(UrlCount count) {
         return report(List.of(count)).patterns().get(0).diagnosis();
     }
