@@ -7,7 +7,7 @@ import java.util.Optional;
 /**
  * Reads each shape's statuses (and its neighbours') into a {@link Diagnosis}, the most telling
  * first: an exploit probe, a file crawlers fetch by themselves ({@link SiteFileDiagnosis}), server
- * faults, slowness, pages that do not exist, redirects ({@link RedirectDiagnosis}), conditional
+ * faults, slowness, requests the crawler gave up on, pages that do not exist, redirects ({@link RedirectDiagnosis}), conditional
  * requests answered 304.
  */
 final class Diagnoses {
@@ -15,6 +15,8 @@ final class Diagnoses {
     /** The share of a shape's timed hits that must be slow for the shape to be called slow. */
     private static final double SLOW_SHARE = 0.5;
     private static final String SCANNER = "security_scanner";
+    /** nginx's status for a request whose client closed the connection before the answer was sent. */
+    private static final int CLIENT_CLOSED = 499;
 
     private final RedirectDiagnosis redirects;
 
@@ -40,6 +42,12 @@ final class Diagnoses {
         if (stats.timedHits > 0 && stats.slowHits >= SLOW_SHARE * stats.timedHits) {
             return new Diagnosis("slow", "Slow: " + percent(stats.slowHits, stats.timedHits)
                     + " of these answers took a second or more; crawlers slow their crawl on a slow site.");
+        }
+        if (stats.hits(CLIENT_CLOSED, CLIENT_CLOSED) >= stats.half()) {
+            // nginx's own code: the crawler hung up before the answer; nothing turned it away
+            return new Diagnosis("client_closed", "Closed by the crawler (" + stats.codes(CLIENT_CLOSED, CLIENT_CLOSED) + "): it hung up"
+                    + " before the site answered, most often because the page took longer than it waits; look at these pages'"
+                    + " response times.");
         }
         long notFound = stats.hits(404, 404) + stats.hits(410, 410);
         if (notFound >= stats.half()) {

@@ -6,7 +6,7 @@ package dev.crawlerrors.report.pattern;
  * @param kind one of {@code probe}, {@code robots_unavailable}, {@code robots_missing}, {@code robots_redirect},
  *             {@code robots_redirect_host},
  *             {@code sitemap_missing}, {@code site_file_missing}, {@code server_error}, {@code slow},
- *             {@code not_found}, {@code trailing_slash_added}, {@code trailing_slash_removed},
+ *             {@code client_closed}, {@code not_found}, {@code trailing_slash_added}, {@code trailing_slash_removed},
  *             {@code redirect_other_host}, {@code soft_404}, {@code redirect_chain}, {@code redirect},
  *             {@code not_modified}, {@code client_error}, {@code mixed}
  */

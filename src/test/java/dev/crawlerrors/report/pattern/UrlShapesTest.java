@@ -154,6 +154,17 @@ class UrlShapesTest {
         assertThat(diagnosis("/denied/", new UrlCount("", 403, "crawler_search", 2, T0, T0, 2, 0)).kind()).isEqualTo("client_error");
     }
 
+    @Test
+    void tellsARequestTheCrawlerGaveUpOnFromOneTheSiteRefused() {
+        // nginx logs 499 when the client hangs up first: no rule, rate limit or login turned it away
+        Diagnosis closed = diagnosis("/report/", new UrlCount("", 499, "crawler_search", 2, T0, T0, 0, 0));
+        assertThat(closed.kind()).isEqualTo("client_closed");
+        assertThat(closed.text()).isEqualTo("Closed by the crawler (499): it hung up before the site answered, most often because the"
+                + " page took longer than it waits; look at these pages' response times.");
+        // timed and slow, it is said to be slow: the cause, not the symptom
+        assertThat(diagnosis("/report/", new UrlCount("", 499, "crawler_search", 2, T0, T0, 2, 2)).kind()).isEqualTo("slow");
+    }
+
     /** The diagnosis of three URLs under {@code prefix}, each with the counts of {@code like}. */
     private static Diagnosis diagnosis(String prefix, UrlCount like) {
         List<UrlCount> counts = new ArrayList<>();
