@@ -218,8 +218,9 @@ final class ReportRoutes {
 
     /**
      * A page shown while its view is being counted: not kept for readers, who render it (its newest rows, kept) until the
-     * count is done; rendered ahead by serve's warm-up (the {@code in_sitemap=} first pages), kept only while its view
-     * is not counted: the first reader after the count renders the counted page.
+     * count is done; rendered ahead by serve's warm-up (the {@code in_sitemap=} first pages), kept while its view is not
+     * counted, then answered until its counted page, rendered behind the first reader who finds it stale (or by the
+     * warm-up), is kept in its place: no reader waits for that rendering.
      */
     private RenderedPages.Rendered counting(byte[] body, ReportRequest request, boolean ahead) {
         return ahead ? new RenderedPages.Rendered(body, true, false, () -> report.counted(request)) : new RenderedPages.Rendered(body, false);
