@@ -139,12 +139,14 @@ public final class CrawlErrorReport {
         Snapshot newest = store.snapshot();
         Snapshot at = snapshot(request, newest);
         HitFilter filter = filter(request, at);
-        boolean quick = request.page() == 1 && at.hits() >= uncountedFrom;
-        // a view whose count waits for a cube still being counted is not done within the wait: not waited for
-        Duration wait = !quick ? null : index.awaitsCube(filter) ? Duration.ZERO : FIRST_PAGE_WAIT;
+        // a view whose count waits for a cube still being counted is not done within the wait: not waited for, nor are
+        // its first pages after the first (an in_sitemap= view while the cube by sitemap counts, seconds after serve starts)
+        boolean awaitsCube = request.page() <= UNCOUNTED_PAGES && at.hits() >= uncountedFrom && index.awaitsCube(filter);
+        boolean quick = request.page() == 1 && at.hits() >= uncountedFrom || awaitsCube;
+        Duration wait = !quick ? null : awaitsCube || index.awaitsCube(filter) ? Duration.ZERO : FIRST_PAGE_WAIT;
         MinuteCounts counts = index.counts(filter, at, wait).orElse(null);
         if (counts == null) {
-            return uncounted(filter, at, newest);
+            return uncounted(filter, at, newest, request.page());
         }
         long total = counts.total();
         int pages = Paging.pages(total);
@@ -194,13 +196,28 @@ public final class CrawlErrorReport {
         return view == null ? null : defaultRows.minuteCounts(view, at);
     }
 
-    /** The first page of a view still being counted: its newest rows, one more read to know whether a page follows. */
-    private ReportPage uncounted(HitFilter filter, Snapshot at, Snapshot newest) {
-        List<StoredHit> found = newestRows.read(filter, at, sitemapsVersion(), Paging.PAGE_SIZE + 1);
-        List<ReportRow> rows = found.stream().limit(Paging.PAGE_SIZE).map(this::row).toList();
+    /**
+     * The pages of a view whose count waits for a cube still being counted shown from its newest rows (the first
+     * {@value} pages; past them a page waits for the count).
+     */
+    static final int UNCOUNTED_PAGES = 10;
+
+    /**
+     * A page of a view still being counted (the first, or one of the first {@link #UNCOUNTED_PAGES} while its cube is
+     * counted): its newest rows up to the page's last, one more read to know whether a page follows.
+     *
+     * @throws PageNotFoundException when the view has no row of the page
+     */
+    private ReportPage uncounted(HitFilter filter, Snapshot at, Snapshot newest, int page) {
+        int skip = (page - 1) * Paging.PAGE_SIZE;
+        List<StoredHit> found = newestRows.read(filter, at, sitemapsVersion(), skip + Paging.PAGE_SIZE + 1);
+        if (page > 1 && found.size() <= skip) {
+            throw new PageNotFoundException(page, Paging.pages(found.size()));
+        }
+        List<ReportRow> rows = found.stream().skip(skip).limit(Paging.PAGE_SIZE).map(this::row).toList();
         rows = withSitemaps(rows, sitemapsHeld());
-        return new ReportPage(ReportPage.TITLE, found.size(), 1, found.size() > Paging.PAGE_SIZE ? 2 : 1, Paging.PAGE_SIZE,
-                zone.getId(), at.token(), !at.equals(newest), rows, true);
+        return new ReportPage(ReportPage.TITLE, found.size(), page, found.size() > skip + Paging.PAGE_SIZE ? page + 1 : page,
+                Paging.PAGE_SIZE, zone.getId(), at.token(), !at.equals(newest), rows, true);
     }
 
     /**
