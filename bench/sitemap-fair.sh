@@ -6,7 +6,7 @@
 #   settled: jar A serving STORE_A and jar B serving STORE_B (two copies of one store holding sitemaps, e.g. /tmp/sm10's)
 #            started at once; once both have rendered WANT answers ahead (the warm-up's first pages) and their in_sitemap=
 #            first pages are counted (or after SETTLE_MAX s), SAMPLES samples of each kind (SLOW_SAMPLES of the patterns
-#            and CSV), once both serves are quiet
+#            and CSV; the Patterns page of a day never asked, a view of its own, too), once both serves are quiet
 #            (under 5% of a core over 2 s); each sample asks the three variants in an order rotated by sample, each of A and B in an order
 #            alternated by sample. A "fresh" kind asks page 2 + 7 * sample + 1000 * round: a page no reader asked.
 #   start:   for each first-page kind, variant and jar (rotated, alternated), a serve of its own started on STORE (serve
@@ -91,7 +91,7 @@ if [ "$mode" = settled ]; then
   echo "settled $(echo "$(date +%s.%N) - $t0" | bc) s after the start; load $(cut -d' ' -f1-3 /proc/loadavg)"
   : >"$out/samples"
   for kind in report-json-first report-html-first report-json-fresh report-html-fresh urls-json-first urls-json-fresh \
-      urls-html-first patterns-json csv-404-day; do
+      urls-html-first patterns-json patterns-json-fresh csv-404-day; do
     n=$samples; case $kind in patterns*|csv*) n=$slow ;; esac
     for round in $(seq 1 "$rounds"); do
       for s in $(seq 0 $((n - 1))); do
@@ -105,6 +105,8 @@ if [ "$mode" = settled ]; then
           urls-json-fresh) path=/api/crawl-errors/urls; pq="page=$page" ;;
           urls-html-first) path=/crawl-errors/urls; pq="" ;;
           patterns-json) path=/api/crawl-errors/patterns; pq="" ;;
+          patterns-json-fresh) path=/api/crawl-errors/patterns # a view never asked: a day of its own
+            pq="from=2026-10-$(printf %02d $((1 + s % 28)))&to=2026-10-$(printf %02d $((2 + s % 28)))" ;;
           csv-404-day) path=/crawl-errors.csv; pq="status=404&$day" ;;
         esac
         for i in 0 1 2; do
