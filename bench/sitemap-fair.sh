@@ -12,7 +12,7 @@
 #   start:   for each first-page kind, variant and jar (rotated, alternated), a serve of its own started on STORE (serve
 #            leaves a store without new logs as it found it: checked with cmp at the end), and its one request asked
 #            as soon as /health answers; its time, the time since the launch, and the serve's CPU and peak RSS then.
-#            STARTS rounds.
+#            STARTS rounds; KINDS: the kinds asked (default all seven).
 #
 # Each request's time is curl's time_total (connection to last byte, not curl's own start); the serve's CPU (user+sys,
 # clock ticks of /proc/PID/stat) is read before and after each request and summed by kind, variant and jar.
@@ -135,7 +135,7 @@ elif [ "$mode" = start ]; then
   trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null || true' EXIT
   k=0
   for round in $(seq 1 "$starts"); do
-    for kind in report-json-first report-html-first report-json-page2 urls-json-first urls-html-first patterns-json csv-404-day; do
+    for kind in ${KINDS:-report-json-first report-html-first report-json-page2 urls-json-first urls-html-first patterns-json csv-404-day}; do
       case $kind in
         report-json-first) path=/api/crawl-errors; pq="" ;;
         report-html-first) path=/crawl-errors; pq="" ;;

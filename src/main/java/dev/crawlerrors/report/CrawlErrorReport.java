@@ -139,11 +139,11 @@ public final class CrawlErrorReport {
         Snapshot newest = store.snapshot();
         Snapshot at = snapshot(request, newest);
         HitFilter filter = filter(request, at);
-        // a view whose count waits for a cube still being counted is not done within the wait: not waited for, nor are
-        // its first pages after the first (an in_sitemap= view while the cube by sitemap counts, seconds after serve starts)
-        boolean awaitsCube = request.page() <= UNCOUNTED_PAGES && at.hits() >= uncountedFrom && index.awaitsCube(filter);
-        boolean quick = request.page() == 1 && at.hits() >= uncountedFrom || awaitsCube;
-        Duration wait = !quick ? null : awaitsCube || index.awaitsCube(filter) ? Duration.ZERO : FIRST_PAGE_WAIT;
+        // so are the first pages after the first of an in_sitemap= view (counted from the cube by sitemap, seconds after
+        // serve starts, or by the store before it is queued: tens of seconds on a loaded machine)
+        boolean quick = at.hits() >= uncountedFrom && (request.page() == 1 || request.page() <= UNCOUNTED_PAGES && filter.inSitemap() != null);
+        // a view whose count waits for a cube still being counted is not done within the wait: not waited for
+        Duration wait = !quick ? null : index.awaitsCube(filter) ? Duration.ZERO : FIRST_PAGE_WAIT;
         MinuteCounts counts = index.counts(filter, at, wait).orElse(null);
         if (counts == null) {
             return uncounted(filter, at, newest, request.page());
@@ -197,14 +197,14 @@ public final class CrawlErrorReport {
     }
 
     /**
-     * The pages of a view whose count waits for a cube still being counted shown from its newest rows (the first
-     * {@value} pages; past them a page waits for the count).
+     * The pages of an {@code in_sitemap=} view not yet counted shown from its newest rows (the first {@value} pages; past
+     * them a page waits for the count).
      */
     static final int UNCOUNTED_PAGES = 10;
 
     /**
-     * A page of a view still being counted (the first, or one of the first {@link #UNCOUNTED_PAGES} while its cube is
-     * counted): its newest rows up to the page's last, one more read to know whether a page follows.
+     * A page of a view still being counted (the first, or one of an {@code in_sitemap=} view's first {@link #UNCOUNTED_PAGES}):
+     * its newest rows up to the page's last, one more read to know whether a page follows.
      *
      * @throws PageNotFoundException when the view has no row of the page
      */
