@@ -253,7 +253,8 @@ public final class CrawlErrorReport {
             String version = sitemapsVersion();
             Snapshot at = store.snapshot();
             for (String listed : List.of("yes", "no")) {
-                newestRows.read(filter(request(Map.of("in_sitemap", List.of(listed))), at), at, version, Paging.PAGE_SIZE + 1);
+                // the rows of its first pages shown uncounted ({@link #UNCOUNTED_PAGES}), one read
+                newestRows.read(filter(request(Map.of("in_sitemap", List.of(listed))), at), at, version, UNCOUNTED_PAGES * Paging.PAGE_SIZE + 1);
             }
         } catch (RuntimeException e) {
             // the first such reader reads them: nothing of the warm-up depends on them

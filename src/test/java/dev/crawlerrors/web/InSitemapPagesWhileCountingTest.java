@@ -80,6 +80,52 @@ class InSitemapPagesWhileCountingTest {
         }
     }
 
+    @Test
+    void afterServesWarmUpThoseFirstPagesReadNothingOfTheStore() throws Exception {
+        try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
+            store.writer().append(UncountedFirstPageContract.hits());
+            store.writer().flush();
+            HeldBackSitemapCounts.listEveryThirdPage(store);
+            HeldBackSitemapCounts held = new HeldBackSitemapCounts(store.reader(), BOUND);
+            // the in_sitemap= views' rows read of the store (not the default view's, which the warm-up copies in the background)
+            java.util.concurrent.atomic.AtomicInteger reads = new java.util.concurrent.atomic.AtomicInteger();
+            dev.crawlerrors.store.HitReader reader = (dev.crawlerrors.store.HitReader) java.lang.reflect.Proxy.newProxyInstance(
+                    dev.crawlerrors.store.HitReader.class.getClassLoader(), new Class<?>[] {dev.crawlerrors.store.HitReader.class},
+                    (proxy, method, args) -> {
+                        if (held.warmed.get() && method.getName().equals("rows") && ((dev.crawlerrors.store.HitFilter) args[0]).inSitemap() != null) {
+                            reads.incrementAndGet();
+                        }
+                        try {
+                            return method.invoke(held.reader, args);
+                        } catch (java.lang.reflect.InvocationTargetException e) {
+                            throw e.getCause();
+                        }
+                    });
+            CrawlErrorReport report = new CrawlErrorReport(reader, ReportConfig.in(ZoneOffset.UTC).withUncountedFrom(0));
+            CrawlErrorReport plain = new CrawlErrorReport(store.reader(), ReportConfig.in(ZoneOffset.UTC));
+            try (ReportServer server = ReportServer.start(report, store.health(), ServerConfig.on("127.0.0.1", 0));
+                 ReportServer counted = ReportServer.start(plain, store.health(), ServerConfig.on("127.0.0.1", 0))) {
+                // serve's warm-up: the in_sitemap= views' newest rows read once, then the counts of the start (held back)
+                org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(BOUND, () -> report.warmUp(() -> { }));
+                held.warmed.set(true);
+                for (String inSitemap : List.of("yes", "no")) {
+                    assertThat(plain.summaryCounted(plain.request(Map.of("in_sitemap", List.of(inSitemap))), BOUND)).isTrue();
+                    for (int page = 1; page <= 3; page++) {
+                        String path = "/api/crawl-errors?in_sitemap=" + inSitemap + "&page=" + page;
+                        JsonNode shown = JSON.readTree(get(server, path));
+                        assertThat(shown.get("counting").asBoolean()).as(path).isTrue();
+                        assertThat(shown.get("rows")).as(path).isEqualTo(JSON.readTree(get(counted, path)).get("rows"));
+                    }
+                }
+                assertThat(reads).as("no row of theirs read of the store after the warm-up").hasValue(0);
+            } finally {
+                held.letGo.countDown();
+                report.close();
+                plain.close();
+            }
+        }
+    }
+
     private static int status(ReportServer server, String path) throws Exception {
         return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path)).timeout(BOUND).build(),
                 HttpResponse.BodyHandlers.discarding()).statusCode();
