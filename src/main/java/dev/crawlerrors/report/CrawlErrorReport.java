@@ -139,8 +139,8 @@ public final class CrawlErrorReport {
         Snapshot newest = store.snapshot();
         Snapshot at = snapshot(request, newest);
         HitFilter filter = filter(request, at);
-        // so are the first pages after the first of an in_sitemap= view (counted from the cube by sitemap, seconds after
-        // serve starts, or by the store before it is queued: tens of seconds on a loaded machine)
+        // the first page of a large store is not kept waiting for its view's count; nor are an in_sitemap= view's first pages
+        // after it (counted from the cube by sitemap, seconds after serve starts, or by the store before that is queued)
         boolean quick = at.hits() >= uncountedFrom && (request.page() == 1 || request.page() <= UNCOUNTED_PAGES && filter.inSitemap() != null);
         // a view whose count waits for a cube still being counted is not done within the wait: not waited for
         Duration wait = !quick ? null : index.awaitsCube(filter) ? Duration.ZERO : FIRST_PAGE_WAIT;
