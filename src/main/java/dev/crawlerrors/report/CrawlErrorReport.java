@@ -139,12 +139,14 @@ public final class CrawlErrorReport {
         Snapshot newest = store.snapshot();
         Snapshot at = snapshot(request, newest);
         HitFilter filter = filter(request, at);
-        boolean quick = request.page() == 1 && at.hits() >= uncountedFrom;
+        // the first page of a large store is not kept waiting for its view's count; nor are an in_sitemap= view's first pages
+        // after it (counted from the cube by sitemap, seconds after serve starts, or by the store before that is queued)
+        boolean quick = at.hits() >= uncountedFrom && (request.page() == 1 || request.page() <= UNCOUNTED_PAGES && filter.inSitemap() != null);
         // a view whose count waits for a cube still being counted is not done within the wait: not waited for
         Duration wait = !quick ? null : index.awaitsCube(filter) ? Duration.ZERO : FIRST_PAGE_WAIT;
         MinuteCounts counts = index.counts(filter, at, wait).orElse(null);
         if (counts == null) {
-            return uncounted(filter, at, newest);
+            return uncounted(filter, at, newest, request.page());
         }
         long total = counts.total();
         int pages = Paging.pages(total);
@@ -194,13 +196,28 @@ public final class CrawlErrorReport {
         return view == null ? null : defaultRows.minuteCounts(view, at);
     }
 
-    /** The first page of a view still being counted: its newest rows, one more read to know whether a page follows. */
-    private ReportPage uncounted(HitFilter filter, Snapshot at, Snapshot newest) {
-        List<StoredHit> found = newestRows.read(filter, at, sitemapsVersion(), Paging.PAGE_SIZE + 1);
-        List<ReportRow> rows = found.stream().limit(Paging.PAGE_SIZE).map(this::row).toList();
+    /**
+     * The pages of an {@code in_sitemap=} view not yet counted shown from its newest rows (the first {@value} pages; past
+     * them a page waits for the count).
+     */
+    static final int UNCOUNTED_PAGES = 10;
+
+    /**
+     * A page of a view still being counted (the first, or one of an {@code in_sitemap=} view's first {@link #UNCOUNTED_PAGES}):
+     * its newest rows up to the page's last, one more read to know whether a page follows.
+     *
+     * @throws PageNotFoundException when the view has no row of the page
+     */
+    private ReportPage uncounted(HitFilter filter, Snapshot at, Snapshot newest, int page) {
+        int skip = (page - 1) * Paging.PAGE_SIZE;
+        List<StoredHit> found = newestRows.read(filter, at, sitemapsVersion(), skip + Paging.PAGE_SIZE + 1);
+        if (page > 1 && found.size() <= skip) {
+            throw new PageNotFoundException(page, Paging.pages(found.size()));
+        }
+        List<ReportRow> rows = found.stream().skip(skip).limit(Paging.PAGE_SIZE).map(this::row).toList();
         rows = withSitemaps(rows, sitemapsHeld());
-        return new ReportPage(ReportPage.TITLE, found.size(), 1, found.size() > Paging.PAGE_SIZE ? 2 : 1, Paging.PAGE_SIZE,
-                zone.getId(), at.token(), !at.equals(newest), rows, true);
+        return new ReportPage(ReportPage.TITLE, found.size(), page, found.size() > skip + Paging.PAGE_SIZE ? page + 1 : page,
+                Paging.PAGE_SIZE, zone.getId(), at.token(), !at.equals(newest), rows, true);
     }
 
     /**
@@ -236,7 +253,8 @@ public final class CrawlErrorReport {
             String version = sitemapsVersion();
             Snapshot at = store.snapshot();
             for (String listed : List.of("yes", "no")) {
-                newestRows.read(filter(request(Map.of("in_sitemap", List.of(listed))), at), at, version, Paging.PAGE_SIZE + 1);
+                // the rows of its first pages shown uncounted ({@link #UNCOUNTED_PAGES}), one read
+                newestRows.read(filter(request(Map.of("in_sitemap", List.of(listed))), at), at, version, UNCOUNTED_PAGES * Paging.PAGE_SIZE + 1);
             }
         } catch (RuntimeException e) {
             // the first such reader reads them: nothing of the warm-up depends on them
@@ -388,11 +406,48 @@ public final class CrawlErrorReport {
      */
     public Optional<Overview> summary(ReportRequest request, ReportPage page) {
         Snapshot at = Snapshot.parse(page.at());
-        Overview held = heldSummary(request, at);
+        Overview held = keptSummary(request, at);
         if (held != null) {
             return Optional.of(held);
         }
         return overview(new ReportRequest(request.filter(), request.page(), request.pattern(), request.interval(), at), summaryWait);
+    }
+
+    /** How many summaries made from the cubes and held rows are kept ({@link #keptSummary}): a few views' pages read at once. */
+    static final int KEPT_SUMMARIES = 16;
+
+    private record SummaryKey(HitFilter filter, String interval, Snapshot at, String sitemaps) {
+    }
+
+    /** The last {@value #KEPT_SUMMARIES} summaries {@link #heldSummary} made, by view, snapshot and sitemaps' read. */
+    private final Map<SummaryKey, Overview> keptSummaries = java.util.Collections.synchronizedMap(
+            new java.util.LinkedHashMap<>(32, 0.75f, true) {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<SummaryKey, Overview> eldest) {
+                    return size() > KEPT_SUMMARIES;
+                }
+            });
+
+    /**
+     * {@link #heldSummary}, kept for the view, snapshot and sitemaps' read it was made for: every page of a view shows the
+     * same summary, whose count of the view's other hits by time is a store read (0.5-2 s of a core at 10M hits, more with
+     * {@code in_sitemap=}, which the store tests per hit), so the pages after the first of a view are not made to read it
+     * again. A snapshot's hits and verdicts do not change, and a sitemap read again is another key.
+     */
+    private Overview keptSummary(ReportRequest request, Snapshot at) {
+        if (request.pattern() != null) {
+            return null;
+        }
+        SummaryKey key = new SummaryKey(request.filter(), request.interval(), at, request.filter().inSitemap() == null ? "" : sitemapsVersion());
+        Overview kept = keptSummaries.get(key);
+        if (kept != null) {
+            return kept;
+        }
+        Overview made = heldSummary(request, at);
+        if (made != null) {
+            keptSummaries.put(key, made);
+        }
+        return made;
     }
 
     /**

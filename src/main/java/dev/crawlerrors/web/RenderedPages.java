@@ -2,6 +2,7 @@ package dev.crawlerrors.web;
 
 import dev.crawlerrors.store.Snapshot;
 import dev.crawlerrors.text.Futures;
+import dev.crawlerrors.text.Threads;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -38,8 +39,9 @@ final class RenderedPages {
      * last {@value #ASKED} addresses asked): a page made again in about a millisecond, as a filtered page of the rows
      * held in memory is, that most readers ask once (a view of their own), is then neither gzipped nor kept for
      * nothing, whose kept bytes, each soon let go, kept G1 marking the heap. When kept, {@code stale} (null: never)
-     * says when it may no longer be answered: looked at each time it is found kept, and then let go and rendered
-     * again (serve's warm-up keeps a page still counting so, until its count is done).
+     * says when it may no longer be answered: looked at each time it is found kept, and then rendered again and kept in its
+     * place, the stale answer answered until then (serve's warm-up keeps a page still counting so, until its count is
+     * done: no reader waits for the counted page's rendering).
      */
     record Rendered(byte[] body, boolean keep, boolean whenAskedAgain, BooleanSupplier stale) {
 
@@ -115,13 +117,27 @@ final class RenderedPages {
         GzipAnswer unzip;
         CompletableFuture<byte[]> mine;
         CompletableFuture<byte[]> theirs;
+        CompletableFuture<byte[]> replaceNow = null;
         synchronized (this) {
             GzipAnswer kept = zipped.get(key);
-            if (kept != null && isStale(key)) {
-                drop(key);
-                kept = null;
+            if (kept != null && !rendering.containsKey(key) && isStale(key)) {
+                // its replacement rendered first, then kept in its place: the stale answer is answered until then, so
+                // no reader waits for it; serve's own look renders it now, a reader's look has it rendered behind it
+                CompletableFuture<byte[]> replacement = new CompletableFuture<>();
+                rendering.put(key, replacement);
+                if (ahead) {
+                    replaceNow = replacement;
+                } else {
+                    Threads.startDaemon("page-replacement", () -> {
+                        try {
+                            rendered(key, before, newest, render, true, false, replacement);
+                        } catch (RuntimeException | Error e) {
+                            // the stale answer stays until its next reader's look has it rendered again
+                        }
+                    });
+                }
             }
-            if (kept != null) {
+            if (kept != null && replaceNow == null) {
                 if (!ahead) { // serve's own look is no reader's answer
                     hits++;
                 }
@@ -130,14 +146,20 @@ final class RenderedPages {
                     return gzip ? new Answer(kept.gzipped(), true) : new Answer(body, false);
                 }
             }
-            unzip = kept;
-            if (kept == null) {
-                misses++;
-            }
-            theirs = kept == null ? rendering.get(key) : null;
-            mine = kept == null && theirs == null ? new CompletableFuture<>() : null;
-            if (mine != null) {
-                rendering.put(key, mine);
+            if (replaceNow != null) {
+                unzip = null;
+                theirs = null;
+                mine = replaceNow;
+            } else {
+                unzip = kept;
+                if (kept == null) {
+                    misses++;
+                }
+                theirs = kept == null ? rendering.get(key) : null;
+                mine = kept == null && theirs == null ? new CompletableFuture<>() : null;
+                if (mine != null) {
+                    rendering.put(key, mine);
+                }
             }
         }
         if (unzip != null) {
@@ -153,6 +175,16 @@ final class RenderedPages {
         if (theirs != null) {
             return new Answer(Futures.join(theirs), false);
         }
+        return rendered(key, before, newest, render, gzip, ahead, mine);
+    }
+
+    /**
+     * Renders the answer under {@code key} (registered as being rendered, {@code mine}), keeps it if it may be kept and the
+     * newest snapshot is still {@code before} (in the place of one kept before: a stale answer is replaced so), completes
+     * {@code mine} for the readers waiting on it, and returns it.
+     */
+    private Answer rendered(Key key, Snapshot before, Supplier<Snapshot> newest, Supplier<Rendered> render, boolean gzip, boolean ahead,
+            CompletableFuture<byte[]> mine) {
         try {
             Rendered rendered = render.get();
             boolean keep = rendered.keep() && newest.get().equals(before) && budgetBytes > 0 && (!rendered.whenAskedAgain() || askedBefore(key));
@@ -235,16 +267,6 @@ final class RenderedPages {
         } catch (RuntimeException e) {
             return true;
         }
-    }
-
-    /** Lets go the answer kept under {@code key}, with its plain copy. */
-    private void drop(Key key) {
-        GzipAnswer zip = zipped.remove(key);
-        if (zip != null) {
-            zippedBytes -= size(key, zip.gzipped().length);
-        }
-        dropPlain(key);
-        stale.remove(key);
     }
 
     private void dropPlain(Key key) {

@@ -87,18 +87,51 @@ final class ReportRoutes {
     }
 
     /** What each pattern's URLs are now; none while the URLs' states are being brought up to a large import. */
+    @SuppressWarnings("unchecked")
     private Map<String, dev.crawlerrors.report.PatternStates.Now> patternsNow(PatternReport patterns, ReportRequest request, String at) {
-        try {
-            return patternStates.of(patterns, request.filter(), at);
-        } catch (dev.crawlerrors.report.StillCountingException e) {
-            return Map.of();
-        }
+        String sitemaps = request.filter().inSitemap() == null ? "" : report.sitemapsVersion();
+        return (Map<String, dev.crawlerrors.report.PatternStates.Now>) patternMap(new PatternKey("now", request.filter(), at, sitemaps,
+                patterns.patterns()), () -> patternStates.of(patterns, request.filter(), at));
     }
 
     /** How many of each pattern's URLs a sitemap lists; none while the URLs' states are being brought up to a large import. */
+    @SuppressWarnings("unchecked")
     private Map<String, dev.crawlerrors.report.PatternSitemaps.Listed> patternsListed(PatternReport patterns, ReportRequest request, String at) {
+        return (Map<String, dev.crawlerrors.report.PatternSitemaps.Listed>) patternMap(new PatternKey("listed", request.filter(), at,
+                report.sitemapsVersion(), patterns.patterns()), () -> patternSitemaps.of(patterns, request.filter(), at));
+    }
+
+    /** How many of the Patterns page's walks of the URLs' states are kept ({@link #patternMap}). */
+    static final int KEPT_PATTERN_MAPS = 16;
+
+    private record PatternKey(String kind, dev.crawlerrors.store.HitFilter filter, String at, String sitemaps,
+            List<dev.crawlerrors.report.pattern.ErrorPattern> patterns) {
+    }
+
+    /** The last {@value #KEPT_PATTERN_MAPS} maps {@link #patternMap} made, by what they were made of. */
+    private final Map<PatternKey, Map<String, ?>> patternMaps = java.util.Collections.synchronizedMap(
+            new LinkedHashMap<>(32, 0.75f, true) {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<PatternKey, Map<String, ?>> eldest) {
+                    return size() > KEPT_PATTERN_MAPS;
+                }
+            });
+
+    /**
+     * A map of the Patterns page by pattern, kept for the view, its snapshot, the sitemaps' read and the patterns it was
+     * made for: each is a walk of the view's URL states (1,000,000 at the bench's scale, 1-3 s of a core, more with
+     * {@code in_sitemap=}), the same for every reader of the page at that snapshot; none (and not kept) while the URLs'
+     * states are being brought up to a large import.
+     */
+    private Map<String, ?> patternMap(PatternKey key, Supplier<Map<String, ?>> make) {
+        Map<String, ?> kept = patternMaps.get(key);
+        if (kept != null) {
+            return kept;
+        }
         try {
-            return patternSitemaps.of(patterns, request.filter(), at);
+            Map<String, ?> made = java.util.Collections.unmodifiableMap(make.get());
+            patternMaps.put(key, made);
+            return made;
         } catch (dev.crawlerrors.report.StillCountingException e) {
             return Map.of();
         }
@@ -218,8 +251,9 @@ final class ReportRoutes {
 
     /**
      * A page shown while its view is being counted: not kept for readers, who render it (its newest rows, kept) until the
-     * count is done; rendered ahead by serve's warm-up (the {@code in_sitemap=} first pages), kept only while its view
-     * is not counted: the first reader after the count renders the counted page.
+     * count is done; rendered ahead by serve's warm-up (the {@code in_sitemap=} first pages), kept while its view is not
+     * counted, then answered until its counted page, rendered behind the first reader who finds it stale (or by the
+     * warm-up), is kept in its place: no reader waits for that rendering.
      */
     private RenderedPages.Rendered counting(byte[] body, ReportRequest request, boolean ahead) {
         return ahead ? new RenderedPages.Rendered(body, true, false, () -> report.counted(request)) : new RenderedPages.Rendered(body, false);

@@ -4,9 +4,11 @@ import static dev.crawlerrors.crawler.SampleHits.SPOOFED;
 import static dev.crawlerrors.crawler.SampleHits.VERIFIED;
 import static dev.crawlerrors.crawler.SampleHits.googlebot;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.crawlerrors.Waits;
 import dev.crawlerrors.crawler.CrawlerHit;
 import dev.crawlerrors.report.CrawlErrorReport;
 import dev.crawlerrors.report.ReportConfig;
@@ -104,7 +106,7 @@ class RenderedPagesTest {
     }
 
     @Test
-    void aPageKeptUntilItIsStaleIsAnsweredUntilThenAndRenderedAgainAfter() {
+    void aStalePageIsAnsweredUntilItsReplacementIsRenderedAndKeptNoReaderWaitingForIt() throws Exception {
         RenderedPages pages = new RenderedPages(1 << 20);
         Snapshot at = new Snapshot(10, 1);
         AtomicBoolean counted = new AtomicBoolean();
@@ -120,14 +122,63 @@ class RenderedPagesTest {
         assertThat(new String(pages.answer("json", "in_sitemap=yes", () -> at, counting), StandardCharsets.UTF_8)).isEqualTo("counting #1");
         assertThat(renders).as("kept while not stale").hasValue(1);
 
+        // stale: a reader is answered the kept page at once while its replacement is rendered behind it (held here until
+        // let go); the readers after it too, none rendering it again
         counted.set(true);
-        assertThat(new String(pages.answer("json", "in_sitemap=yes", () -> at, () -> rendered("counted")), StandardCharsets.UTF_8))
-                .as("never answered once stale").isEqualTo("counted");
-        assertThat(new String(pages.answer("json", "in_sitemap=yes", () -> at, () -> rendered("again")), StandardCharsets.UTF_8))
-                .as("the page rendered after it, kept").isEqualTo("counted");
+        CountDownLatch letGo = new CountDownLatch(1);
+        AtomicInteger replacements = new AtomicInteger();
+        Supplier<RenderedPages.Rendered> replacement = () -> {
+            replacements.incrementAndGet();
+            try {
+                letGo.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return rendered("counted");
+        };
+        long hits = pages.footprint()[2];
+        long misses = pages.footprint()[3];
+        for (boolean gzip : new boolean[] {false, true, false}) {
+            RenderedPages.Answer answer = assertTimeoutPreemptively(Duration.ofSeconds(60),
+                    () -> pages.answer("json", "in_sitemap=yes", () -> at, replacement, gzip));
+            assertThat(answer.gzipped()).isEqualTo(gzip);
+            assertThat(text(answer)).as("the stale page, while its replacement is rendered").isEqualTo("counting #1");
+        }
+        letGo.countDown();
+        Waits.await("the replacement kept").until(() -> new String(pages.answer("json", "in_sitemap=yes", () -> at, () -> rendered("again")),
+                StandardCharsets.UTF_8).equals("counted"));
+        assertThat(replacements).as("rendered once, behind the first reader who found it stale").hasValue(1);
         long[] footprint = pages.footprint();
+        assertThat(footprint[3]).as("no reader rendered it").isEqualTo(misses);
+        assertThat(footprint[2]).as("every reader found an answer kept").isGreaterThanOrEqualTo(hits + 4);
         assertThat(footprint[0]).as("one answer kept").isEqualTo(1);
         assertThat(footprint[4]).as("rendered twice").isEqualTo(2);
+    }
+
+    /** An answer's text, unzipped when gzipped. */
+    private static String text(RenderedPages.Answer answer) throws java.io.IOException {
+        if (!answer.gzipped()) {
+            return new String(answer.body(), StandardCharsets.UTF_8);
+        }
+        try (var in = new java.util.zip.GZIPInputStream(new java.io.ByteArrayInputStream(answer.body()))) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    @Test
+    void serveRendersAStalePageAheadItselfAndKeepsItInItsPlace() throws Exception {
+        RenderedPages pages = new RenderedPages(1 << 20);
+        Snapshot at = new Snapshot(10, 1);
+        AtomicBoolean counted = new AtomicBoolean();
+        pages.answer("json", "in_sitemap=no", () -> at, () -> new RenderedPages.Rendered("counting".getBytes(StandardCharsets.UTF_8), true,
+                false, counted::get), true, true);
+        counted.set(true);
+        RenderedPages.Answer ahead = pages.answer("json", "in_sitemap=no", () -> at, () -> rendered("counted"), true, true);
+        assertThat(text(ahead)).as("rendered now, for serve's own look").isEqualTo("counted");
+        assertThat(new String(pages.answer("json", "in_sitemap=no", () -> at, () -> rendered("again")), StandardCharsets.UTF_8))
+                .as("the page serve rendered, kept in the stale one's place").isEqualTo("counted");
+        assertThat(pages.footprint()[4]).as("rendered twice").isEqualTo(2);
+        assertThat(pages.footprint()[5]).as("both ahead").isEqualTo(2);
     }
 
     @Test
