@@ -564,6 +564,23 @@ public final class CrawlErrorReport {
         defaultRows.start(at, index.counts(filter, at, Duration.ZERO).orElse(null)); // queued behind the cubes
         counts.read(ErrorCounts.key(filter), at, Duration.ZERO, "start", kept -> Boolean.TRUE);
         shapes.read(filter, at, Duration.ZERO, "start", found -> Boolean.TRUE);
+        countSitemapPatterns(at);
+    }
+
+    /**
+     * When a sitemap is held, counts the patterns of the {@code in_sitemap=yes} and {@code =no} views after the default
+     * view's, on the same thread: their first Patterns page then walks the URLs' states only, as the default view's does.
+     * Counted at their first ask instead, at 10,000,000 hits they took 1.6-2x the unfiltered page's first ask.
+     */
+    private void countSitemapPatterns(Snapshot at) {
+        if (!sitemapsHeld()) {
+            return;
+        }
+        for (String listed : List.of("yes", "no")) {
+            HitFilter view = filter(request(Map.of("in_sitemap", List.of(listed)), ReportParameters.PATTERNS), at);
+            forgetCountsOfOlderSitemaps(view);
+            shapes.read(view, at, Duration.ZERO, "start", found -> Boolean.TRUE);
+        }
     }
 
     /**
