@@ -129,7 +129,7 @@ elif [ "$mode" = start ]; then
   ja=$1; jb=$2; store=$3; out=$4; port=${PORT_A:-18193}; starts=${STARTS:-3}
   source "$here/bin/find-java"
   java="$(find_java_home)/bin/java"
-  mkdir -p "$out"; : >"$out/samples"; : >"$out/starts"
+  mkdir -p "$out"; : >"$out/samples"; : >"$out/starts"; : >"$out/serve.out"
   sum0=$(cksum <"$store")
   pid=
   trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null || true' EXIT
@@ -153,8 +153,9 @@ elif [ "$mode" = start ]; then
         for j in $order; do
           jar=$([ "$j" = A ] && echo "$ja" || echo "$jb")
           l0=$(date +%s.%N)
+          echo "== $kind $(vname "$v") $j, start $k" >>"$out/serve.out" # every start's log kept: a failed request's cause
           "$java" --enable-native-access=ALL-UNNAMED -Xmx512m -jar "$jar" serve --db "$store" --port "$port" \
-            --dns-server none --timezone UTC >"$out/serve.out" 2>&1 &
+            --dns-server none --timezone UTC >>"$out/serve.out" 2>&1 &
           pid=$!
           for _ in $(seq 1 1200); do curl -fs -o /dev/null "http://127.0.0.1:$port/health" 2>/dev/null && break; sleep 0.05; done
           r=$(ask "$pid" "$port" "$address")
