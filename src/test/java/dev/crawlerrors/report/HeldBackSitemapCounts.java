@@ -56,4 +56,21 @@ public final class HeldBackSitemapCounts {
         }
         store.sitemaps().replace("https://www.example.be/sitemap.xml", Instant.parse("2026-10-01T00:00:00Z"), listed);
     }
+
+    /** The same sitemap read again, listing every fifth page instead; returns once {@code report} has seen the new read. */
+    public static void listEveryFifthPage(HitStore store, CrawlErrorReport report) {
+        List<SitemapUrl> listed = new ArrayList<>();
+        for (int n = 0; n < 1_201; n += 5) {
+            listed.add(new SitemapUrl("www.example.be", "/p" + n));
+        }
+        String before = report.sitemapsVersion();
+        store.sitemaps().replace("https://www.example.be/sitemap.xml", Instant.parse("2026-10-02T00:00:00Z"), listed);
+        dev.crawlerrors.Waits.await("the sitemap's new read seen").until(() -> !report.sitemapsVersion().equals(before));
+    }
+
+    /** A new snapshot of {@code store}: the first 300 of {@link UncountedFirstPageContract#hits()} stored again. */
+    public static void storeSomeAgain(HitStore store) {
+        store.writer().append(new ArrayList<>(UncountedFirstPageContract.hits().subList(0, 300)));
+        store.writer().flush();
+    }
 }

@@ -3,21 +3,16 @@ package dev.crawlerrors.web;
 import static dev.crawlerrors.web.FirstPageRenderedTest.get;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.crawlerrors.Waits;
-import dev.crawlerrors.crawler.CrawlerHit;
 import dev.crawlerrors.report.CrawlErrorReport;
 import dev.crawlerrors.report.HeldBackSitemapCounts;
 import dev.crawlerrors.report.ReportConfig;
 import dev.crawlerrors.report.UncountedFirstPageContract;
-import dev.crawlerrors.sitemap.SitemapUrl;
 import dev.crawlerrors.store.HitReader;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.time.Duration;
-import java.time.Instant;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -69,20 +64,12 @@ class KeptSummaryPagesTest {
                 sameAsAServerOfItsOwn(store, server);
 
                 // a new snapshot: its pages' summary made again, with the new hits
-                List<CrawlerHit> more = new ArrayList<>(UncountedFirstPageContract.hits().subList(0, 300));
-                store.writer().append(more);
-                store.writer().flush();
+                HeldBackSitemapCounts.storeSomeAgain(store);
                 counted(report);
                 sameAsAServerOfItsOwn(store, server);
 
                 // the sitemap read again, listing other pages: the in_sitemap= pages' summaries made again
-                List<SitemapUrl> listed = new ArrayList<>();
-                for (int n = 0; n < 1_201; n += 5) {
-                    listed.add(new SitemapUrl("www.example.be", "/p" + n));
-                }
-                String before = report.sitemapsVersion();
-                store.sitemaps().replace("https://www.example.be/sitemap.xml", Instant.parse("2026-10-02T00:00:00Z"), listed);
-                Waits.await("the sitemap's new read seen").until(() -> !report.sitemapsVersion().equals(before));
+                HeldBackSitemapCounts.listEveryFifthPage(store, report);
                 sameAsAServerOfItsOwn(store, server);
             } finally {
                 report.close();

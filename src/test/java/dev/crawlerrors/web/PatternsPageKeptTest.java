@@ -4,19 +4,16 @@ import static dev.crawlerrors.web.FirstPageRenderedTest.get;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.crawlerrors.Waits;
-import dev.crawlerrors.crawler.CrawlerHit;
 import dev.crawlerrors.report.CrawlErrorReport;
 import dev.crawlerrors.report.HeldBackSitemapCounts;
 import dev.crawlerrors.report.ReportConfig;
 import dev.crawlerrors.report.UncountedFirstPageContract;
-import dev.crawlerrors.sitemap.SitemapUrl;
 import dev.crawlerrors.store.HitReader;
 import dev.crawlerrors.store.UrlStates;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
-import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
@@ -61,19 +58,11 @@ class PatternsPageKeptTest {
                 assertThat(walks).as("asked again: nothing walked").hasValue(walked);
 
                 // a new snapshot
-                List<CrawlerHit> more = new ArrayList<>(UncountedFirstPageContract.hits().subList(0, 300));
-                store.writer().append(more);
-                store.writer().flush();
+                HeldBackSitemapCounts.storeSomeAgain(store);
                 sameAsAServerOfItsOwn(store, server);
 
                 // the sitemap read again, listing other pages
-                List<SitemapUrl> listed = new ArrayList<>();
-                for (int n = 0; n < 1_201; n += 5) {
-                    listed.add(new SitemapUrl("www.example.be", "/p" + n));
-                }
-                String before = report.sitemapsVersion();
-                store.sitemaps().replace("https://www.example.be/sitemap.xml", Instant.parse("2026-10-02T00:00:00Z"), listed);
-                Waits.await("the sitemap's new read seen").until(() -> !report.sitemapsVersion().equals(before));
+                HeldBackSitemapCounts.listEveryFifthPage(store, report);
                 sameAsAServerOfItsOwn(store, server);
             } finally {
                 report.close();
