@@ -108,11 +108,11 @@ final class ReportRoutes {
             List<dev.crawlerrors.report.pattern.ErrorPattern> patterns) {
     }
 
-    /** The last {@value #KEPT_PATTERN_MAPS} maps {@link #patternMap} made, by what they were made of. */
-    private final Map<PatternKey, Map<String, ?>> patternMaps = java.util.Collections.synchronizedMap(
+    /** The last {@value #KEPT_PATTERN_MAPS} maps {@link #patternMap} made or is making, by what they are made of. */
+    private final Map<PatternKey, java.util.concurrent.CompletableFuture<Map<String, ?>>> patternMaps = java.util.Collections.synchronizedMap(
             new LinkedHashMap<>(32, 0.75f, true) {
                 @Override
-                protected boolean removeEldestEntry(Map.Entry<PatternKey, Map<String, ?>> eldest) {
+                protected boolean removeEldestEntry(Map.Entry<PatternKey, java.util.concurrent.CompletableFuture<Map<String, ?>>> eldest) {
                     return size() > KEPT_PATTERN_MAPS;
                 }
             });
@@ -120,20 +120,32 @@ final class ReportRoutes {
     /**
      * A map of the Patterns page by pattern, kept for the view, its snapshot, the sitemaps' read and the patterns it was
      * made for: each is a walk of the view's URL states (1,000,000 at the bench's scale, 1-3 s of a core, more with
-     * {@code in_sitemap=}), the same for every reader of the page at that snapshot; none (and not kept) while the URLs'
-     * states are being brought up to a large import.
+     * {@code in_sitemap=}), the same for every reader of the page at that snapshot, so readers who ask while it is made
+     * wait for that one walk; none (and not kept) while the URLs' states are being brought up to a large import.
      */
     private Map<String, ?> patternMap(PatternKey key, Supplier<Map<String, ?>> make) {
-        Map<String, ?> kept = patternMaps.get(key);
-        if (kept != null) {
-            return kept;
+        java.util.concurrent.CompletableFuture<Map<String, ?>> mine = new java.util.concurrent.CompletableFuture<>();
+        java.util.concurrent.CompletableFuture<Map<String, ?>> theirs = patternMaps.putIfAbsent(key, mine);
+        if (theirs != null) {
+            try {
+                return theirs.join();
+            } catch (java.util.concurrent.CompletionException e) {
+                throw e.getCause() instanceof RuntimeException failure ? failure : e;
+            }
         }
+        Map<String, ?> made = Map.of();
         try {
-            Map<String, ?> made = java.util.Collections.unmodifiableMap(make.get());
-            patternMaps.put(key, made);
+            made = java.util.Collections.unmodifiableMap(make.get());
             return made;
         } catch (dev.crawlerrors.report.StillCountingException e) {
-            return Map.of();
+            patternMaps.remove(key, mine);
+            return made;
+        } catch (RuntimeException | Error e) {
+            patternMaps.remove(key, mine);
+            mine.completeExceptionally(e);
+            throw e;
+        } finally {
+            mine.complete(made); // no-op when failed above: a reader waiting for it gets the failure
         }
     }
 

@@ -23,7 +23,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The Patterns page's states and sitemap counts by pattern (each a walk of the view's URL states) are made once for
  * the view, its snapshot, the sitemaps' read and its patterns: the page asked again walks nothing, and says what a
- * server of its own says, after a new snapshot and a new sitemap read too. Told by the walks, not by time.
+ * server of its own says, after a new snapshot and a new sitemap read too; readers asking while it is made wait for that
+ * one walk. Told by the walks and the waiting threads, not by time.
  */
 class PatternsPageKeptTest {
 
@@ -68,6 +69,64 @@ class PatternsPageKeptTest {
                 report.close();
             }
         }
+    }
+
+    @Test
+    void readersAskingAPatternsPageWhileItsWalkIsMadeWaitForThatOneWalk() throws Exception {
+        try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
+            store.writer().append(UncountedFirstPageContract.hits());
+            store.writer().flush();
+            HeldBackSitemapCounts.listEveryThirdPage(store);
+            AtomicInteger walks = new AtomicInteger();
+            java.util.concurrent.CountDownLatch letGo = new java.util.concurrent.CountDownLatch(1);
+            UrlStates states = store.reader().urlStates();
+            UrlStates held = (UrlStates) Proxy.newProxyInstance(UrlStates.class.getClassLoader(), new Class<?>[] {UrlStates.class},
+                    (proxy, method, args) -> {
+                        if (method.getName().equals("forEach")) {
+                            walks.incrementAndGet();
+                            assertThat(letGo.await(60, java.util.concurrent.TimeUnit.SECONDS)).as("the walk let go").isTrue();
+                        }
+                        return invoke(method, states, args);
+                    });
+            HitReader reader = (HitReader) Proxy.newProxyInstance(HitReader.class.getClassLoader(), new Class<?>[] {HitReader.class},
+                    (proxy, method, args) -> method.getName().equals("urlStates") ? held : invoke(method, store.reader(), args));
+            CrawlErrorReport report = new CrawlErrorReport(reader, ReportConfig.in(ZoneOffset.UTC));
+            java.util.concurrent.ExecutorService readers = java.util.concurrent.Executors.newFixedThreadPool(4);
+            try (ReportServer server = ReportServer.start(report, store.health(), ServerConfig.on("127.0.0.1", 0))) {
+                List<java.util.concurrent.Future<String>> asked = new ArrayList<>();
+                for (int i = 0; i < 4; i++) {
+                    asked.add(readers.submit(() -> get(server, "/api/crawl-errors/patterns")));
+                }
+                // one reader walks; the three others wait for its map, not walking the states themselves
+                Waits.await("three readers waiting for the one walk").until(() -> waitingForAWalk() == 3);
+                assertThat(walks).as("walks begun while the first is held").hasValue(1);
+                letGo.countDown();
+                List<String> bodies = new ArrayList<>();
+                for (java.util.concurrent.Future<String> one : asked) {
+                    bodies.add(one.get(60, java.util.concurrent.TimeUnit.SECONDS));
+                }
+                assertThat(bodies).allMatch(body -> body.equals(bodies.get(0)));
+                assertThat(walks).as("one walk of the states now, one of the sitemap counts, for four readers").hasValue(2);
+            } finally {
+                letGo.countDown();
+                readers.shutdownNow();
+                report.close();
+            }
+        }
+    }
+
+    /** Threads waiting in the Patterns page's map for a walk another thread makes. */
+    private static long waitingForAWalk() {
+        return Thread.getAllStackTraces().values().stream().filter(stack -> {
+            boolean inMap = false;
+            boolean joining = false;
+            for (StackTraceElement frame : stack) {
+                inMap |= frame.getClassName().equals(ReportRoutes.class.getName()) && frame.getMethodName().equals("patternMap");
+                joining |= frame.getClassName().equals(java.util.concurrent.CompletableFuture.class.getName())
+                        && frame.getMethodName().equals("join");
+            }
+            return inMap && joining;
+        }).count();
     }
 
     private static Object invoke(Method method, Object target, Object[] args) throws Throwable {
