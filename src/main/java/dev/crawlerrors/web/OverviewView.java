@@ -38,7 +38,7 @@ public record OverviewView(Overview overview, ReportLinks links, java.util.List<
     }
 
     public TimelineChart timeline() {
-        return overview.timeline().isEmpty() ? null : TimelineChart.of(overview.timeline(), links, overview.interval(), 260, 1200);
+        return overview.timeline().isEmpty() ? null : TimelineChart.of(overview.timeline(), links, overview.interval(), overview.timeZone(), 260, 1200);
     }
 
     public RateChart rate() {

@@ -105,7 +105,7 @@ public record ReportView(ReportPage page, ReportLinks links, boolean anythingRec
     /** The compact timeline above the table, or null when there is nothing to draw. */
     public TimelineChart timeline() {
         return summary == null || summary.timeline().isEmpty() ? null
-                : TimelineChart.of(summary.timeline(), links, summary.interval(), 96, 1200);
+                : TimelineChart.of(summary.timeline(), links, summary.interval(), summary.timeZone(), 96, 1200);
     }
 
     /** What is said of a row that is an exploit probe (by its URL or user agent); null for any other. */

@@ -41,8 +41,11 @@ public record TimelineChart(int width, int height, int plotLeft, int plotTop, in
     /** Room for one label of the time axis ({@code 2025-05-14} or {@code 05-14 09:00} at 11 px), with a gap. */
     static final int X_LABEL_PX = 72;
 
-    /** The chart of {@code buckets}, {@code height} pixels high, each bar a link through {@code links}. */
-    static TimelineChart of(List<Overview.TimeBucket> buckets, ReportLinks links, String interval, int height, int maxWidth) {
+    /**
+     * The chart of {@code buckets}, {@code height} pixels high, each bar a link through {@code links}; its time axis
+     * names {@code timeZone}, the zone its buckets are in (the report's, which need not be the reader's).
+     */
+    static TimelineChart of(List<Overview.TimeBucket> buckets, ReportLinks links, String interval, String timeZone, int height, int maxWidth) {
         int n = Math.max(1, buckets.size());
         double slot = Math.max(3, (double) (maxWidth - LEFT - RIGHT) / n);
         int width = (int) Math.ceil(LEFT + RIGHT + slot * n);
@@ -82,9 +85,9 @@ public record TimelineChart(int width, int height, int plotLeft, int plotTop, in
             xTicks.add(new Tick(round(LEFT + i * slot + slot / 2), axisLabel(buckets.get(i).start(), interval)));
         }
         return new TimelineChart(width, height, LEFT, TOP, plotBottom, bars, yTicks, xTicks, "error hits", switch (interval) {
-            case "hour" -> "hour (local time)";
-            case "week" -> "week from Monday (local time)";
-            default -> "day (local time)";
+            case "hour" -> "hour (" + timeZone + ")";
+            case "week" -> "week from Monday (" + timeZone + ")";
+            default -> "day (" + timeZone + ")";
         }, width > maxWidth);
     }
 

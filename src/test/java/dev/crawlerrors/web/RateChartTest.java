@@ -20,7 +20,7 @@ class RateChartTest {
         // one hit of one is 100%, none of two is 0%: a line jumping between them said nothing
         List<Overview.TimeBucket> buckets = List.of(day(1, 5, 20), day(2, 6, 20), day(3, 1, 1), day(4, 0, 2), day(5, 4, 40),
                 day(6, 8, 40));
-        TimelineChart timeline = TimelineChart.of(buckets, new ReportLinks(Map.of()), "day", 260, 900);
+        TimelineChart timeline = TimelineChart.of(buckets, new ReportLinks(Map.of()), "day", "Europe/Brussels", 260, 900);
 
         RateChart rate = RateChart.of(timeline, buckets, new ReportLinks(Map.of()), 200);
 

@@ -437,7 +437,7 @@ class ReportServerTest {
         JsonNode json = JSON.readTree(get("/api/crawl-errors/overview").body());
 
         assertThat(html.selectFirst("#summary").text()).isEqualTo("226 error hits");
-        assertThat(html.select("#timeline text").eachText()).contains("error hits", "hour (local time)", "0", "10", "20");
+        assertThat(html.select("#timeline text").eachText()).contains("error hits", "hour (UTC)", "0", "10", "20");
         assertThat(html.select("#rate text").eachText()).contains("error rate", "0%", "30%", "60%");
         // the links carry the snapshot the figures were counted at, so each shows the hits it counted
         String at = "&at=" + json.get("at").asText();

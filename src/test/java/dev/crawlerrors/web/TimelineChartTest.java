@@ -30,7 +30,7 @@ class TimelineChartTest {
     @Test
     void fewBucketsFillTheChartsWidthWithBarsOfABoundedWidthAndDatesThatDoNotOverlap() {
         // four days drew four 40 px bars in a 160 px strip of a 1,400 px page
-        TimelineChart chart = TimelineChart.of(days(4), new ReportLinks(Map.of()), "day", 120, 900);
+        TimelineChart chart = TimelineChart.of(days(4), new ReportLinks(Map.of()), "day", "Europe/Brussels", 120, 900);
 
         assertThat(chart.width()).isEqualTo(900);
         assertThat(chart.bars()).hasSize(4).allSatisfy(bar -> assertThat(bar.width()).isEqualTo(48));
@@ -38,6 +38,8 @@ class TimelineChartTest {
         assertThat(chart.xTicks()).extracting(TimelineChart.Tick::label).containsExactly("2015-05-10", "2015-05-11", "2015-05-12",
                 "2015-05-13");
         assertThat(gaps(chart)).allSatisfy(gap -> assertThat(gap).isGreaterThanOrEqualTo(TimelineChart.X_LABEL_PX));
+        // the days are the report's zone's, which the axis names: "local time" read as the reader's own
+        assertThat(chart.xLabel()).isEqualTo("day (Europe/Brussels)");
     }
 
     @Test
@@ -50,7 +52,7 @@ class TimelineChartTest {
 
         List<Overview.TimeBucket> buckets = new ArrayList<>(days(3));
         buckets.add(new Overview.TimeBucket("2015-05-13", "2015-05-13", "2015-05-13", 21, Map.of("4xx", 21L), 50, 0.4));
-        TimelineChart chart = TimelineChart.of(buckets, new ReportLinks(Map.of()), "day", 260, 900);
+        TimelineChart chart = TimelineChart.of(buckets, new ReportLinks(Map.of()), "day", "Europe/Brussels", 260, 900);
         assertThat(chart.yTicks()).extracting(TimelineChart.Tick::label).containsExactly("0", "5", "10", "15", "20", "25");
         assertThat(TimelineChart.tickStep(70)).isEqualTo(10);
         assertThat(TimelineChart.tickStep(100)).isEqualTo(50);
@@ -58,7 +60,7 @@ class TimelineChartTest {
 
     @Test
     void manyNarrowBarsGetAtMostEightLabelsSpacedAtLeastALabelApart() {
-        TimelineChart chart = TimelineChart.of(days(20), new ReportLinks(Map.of()), "day", 120, 400);
+        TimelineChart chart = TimelineChart.of(days(20), new ReportLinks(Map.of()), "day", "Europe/Brussels", 120, 400);
 
         assertThat(chart.xTicks().size()).isBetween(2, 8);
         assertThat(gaps(chart)).allSatisfy(gap -> assertThat(gap).isGreaterThanOrEqualTo(TimelineChart.X_LABEL_PX));
