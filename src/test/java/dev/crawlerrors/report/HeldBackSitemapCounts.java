@@ -48,6 +48,15 @@ public final class HeldBackSitemapCounts {
                 });
     }
 
+    /** A store in memory with {@link UncountedFirstPageContract#hits()}, committed, and {@link #listEveryThirdPage}'s sitemap. */
+    public static dev.crawlerrors.store.duckdb.DuckDbHitStore storeWithSitemap() {
+        dev.crawlerrors.store.duckdb.DuckDbHitStore store = dev.crawlerrors.store.duckdb.DuckDbHitStore.inMemory();
+        store.writer().append(UncountedFirstPageContract.hits());
+        store.writer().flush();
+        listEveryThirdPage(store);
+        return store;
+    }
+
     /** A sitemap of www.example.be that lists every third of the pages /p0 to /p1200. */
     public static void listEveryThirdPage(HitStore store) {
         List<SitemapUrl> listed = new ArrayList<>();

@@ -25,10 +25,7 @@ class SitemapPatternsCountedAtStartTest {
 
     @Test
     void theInSitemapViewsPatternsAreCountedWithTheStartsCountsAndAnsweredFromThem() throws Exception {
-        try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
-            store.writer().append(UncountedFirstPageContract.hits());
-            store.writer().flush();
-            HeldBackSitemapCounts.listEveryThirdPage(store);
+        try (DuckDbHitStore store = HeldBackSitemapCounts.storeWithSitemap()) {
             Map<String, AtomicInteger> counted = new ConcurrentHashMap<>();
             CrawlErrorReport report = new CrawlErrorReport(countingUrls(store.reader(), counted), ReportConfig.in(ZoneOffset.UTC));
             try {

@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.crawlerrors.report.CrawlErrorReport;
 import dev.crawlerrors.report.HeldBackSitemapCounts;
 import dev.crawlerrors.report.ReportConfig;
-import dev.crawlerrors.report.UncountedFirstPageContract;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -35,10 +34,7 @@ class InSitemapPagesWhileCountingTest {
 
     @Test
     void theFirstPagesOfAnInSitemapViewAreItsNewestRowsWhileItsCubeCounts() throws Exception {
-        try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
-            store.writer().append(UncountedFirstPageContract.hits());
-            store.writer().flush();
-            HeldBackSitemapCounts.listEveryThirdPage(store);
+        try (DuckDbHitStore store = HeldBackSitemapCounts.storeWithSitemap()) {
             HeldBackSitemapCounts held = new HeldBackSitemapCounts(store.reader(), BOUND);
             CrawlErrorReport report = new CrawlErrorReport(held.reader, ReportConfig.in(ZoneOffset.UTC).withUncountedFrom(0));
             CrawlErrorReport plain = new CrawlErrorReport(store.reader(), ReportConfig.in(ZoneOffset.UTC));
@@ -82,10 +78,7 @@ class InSitemapPagesWhileCountingTest {
 
     @Test
     void afterServesWarmUpThoseFirstPagesReadNothingOfTheStore() throws Exception {
-        try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
-            store.writer().append(UncountedFirstPageContract.hits());
-            store.writer().flush();
-            HeldBackSitemapCounts.listEveryThirdPage(store);
+        try (DuckDbHitStore store = HeldBackSitemapCounts.storeWithSitemap()) {
             HeldBackSitemapCounts held = new HeldBackSitemapCounts(store.reader(), BOUND);
             // the in_sitemap= views' rows read of the store (not the default view's, which the warm-up copies in the background)
             java.util.concurrent.atomic.AtomicInteger reads = new java.util.concurrent.atomic.AtomicInteger();

@@ -7,7 +7,6 @@ import dev.crawlerrors.Waits;
 import dev.crawlerrors.report.CrawlErrorReport;
 import dev.crawlerrors.report.HeldBackSitemapCounts;
 import dev.crawlerrors.report.ReportConfig;
-import dev.crawlerrors.report.UncountedFirstPageContract;
 import dev.crawlerrors.store.HitReader;
 import dev.crawlerrors.store.UrlStates;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
@@ -33,10 +32,7 @@ class PatternsPageKeptTest {
 
     @Test
     void thePatternsPageAskedAgainWalksNoUrlStateAndSaysWhatAServerOfItsOwnSays() throws Exception {
-        try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
-            store.writer().append(UncountedFirstPageContract.hits());
-            store.writer().flush();
-            HeldBackSitemapCounts.listEveryThirdPage(store);
+        try (DuckDbHitStore store = HeldBackSitemapCounts.storeWithSitemap()) {
             AtomicInteger walks = new AtomicInteger();
             UrlStates states = store.reader().urlStates();
             UrlStates counted = (UrlStates) Proxy.newProxyInstance(UrlStates.class.getClassLoader(), new Class<?>[] {UrlStates.class},
@@ -73,10 +69,7 @@ class PatternsPageKeptTest {
 
     @Test
     void readersAskingAPatternsPageWhileItsWalkIsMadeWaitForThatOneWalk() throws Exception {
-        try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
-            store.writer().append(UncountedFirstPageContract.hits());
-            store.writer().flush();
-            HeldBackSitemapCounts.listEveryThirdPage(store);
+        try (DuckDbHitStore store = HeldBackSitemapCounts.storeWithSitemap()) {
             AtomicInteger walks = new AtomicInteger();
             java.util.concurrent.CountDownLatch letGo = new java.util.concurrent.CountDownLatch(1);
             UrlStates states = store.reader().urlStates();

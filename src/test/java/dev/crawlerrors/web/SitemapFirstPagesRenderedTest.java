@@ -11,7 +11,6 @@ import dev.crawlerrors.Waits;
 import dev.crawlerrors.report.CrawlErrorReport;
 import dev.crawlerrors.report.HeldBackSitemapCounts;
 import dev.crawlerrors.report.ReportConfig;
-import dev.crawlerrors.report.UncountedFirstPageContract;
 import dev.crawlerrors.store.HitReader;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import java.time.Duration;
@@ -37,10 +36,7 @@ class SitemapFirstPagesRenderedTest {
 
     @Test
     void theInSitemapFirstPagesAreMadeByTheWarmUpAndKeptUntilCounted() throws Exception {
-        try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
-            store.writer().append(UncountedFirstPageContract.hits());
-            store.writer().flush();
-            HeldBackSitemapCounts.listEveryThirdPage(store);
+        try (DuckDbHitStore store = HeldBackSitemapCounts.storeWithSitemap()) {
             // the counts by sitemap held back until let go, as the cube by sitemap of a large store is still counting
             HeldBackSitemapCounts held = new HeldBackSitemapCounts(store.reader(), BOUND);
             CountDownLatch letGo = held.letGo;
