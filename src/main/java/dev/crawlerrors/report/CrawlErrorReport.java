@@ -13,6 +13,7 @@ import dev.crawlerrors.store.MinuteCounts;
 import dev.crawlerrors.store.Snapshot;
 import dev.crawlerrors.store.StoredHit;
 import dev.crawlerrors.store.UrlPattern;
+import dev.crawlerrors.text.KeptOnce;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
@@ -419,35 +420,23 @@ public final class CrawlErrorReport {
     private record SummaryKey(HitFilter filter, String interval, Snapshot at, String sitemaps) {
     }
 
-    /** The last {@value #KEPT_SUMMARIES} summaries {@link #heldSummary} made, by view, snapshot and sitemaps' read. */
-    private final Map<SummaryKey, Overview> keptSummaries = java.util.Collections.synchronizedMap(
-            new java.util.LinkedHashMap<>(32, 0.75f, true) {
-                @Override
-                protected boolean removeEldestEntry(Map.Entry<SummaryKey, Overview> eldest) {
-                    return size() > KEPT_SUMMARIES;
-                }
-            });
+    /** The last {@value #KEPT_SUMMARIES} summaries {@link #heldSummary} made or is making, by view, snapshot and sitemaps' read. */
+    private final KeptOnce<SummaryKey, Overview> keptSummaries = new KeptOnce<>(KEPT_SUMMARIES);
 
     /**
      * {@link #heldSummary}, kept for the view, snapshot and sitemaps' read it was made for: every page of a view shows the
      * same summary, whose count of the view's other hits by time is a store read (0.5-2 s of a core at 10M hits, more with
      * {@code in_sitemap=}, which the store tests per hit), so the pages after the first of a view are not made to read it
-     * again. A snapshot's hits and verdicts do not change, and a sitemap read again is another key.
+     * again, and readers of a fresh page asking while it is made wait for that one count. A snapshot's hits and verdicts
+     * do not change, and a sitemap read again is another key.
      */
     private Overview keptSummary(ReportRequest request, Snapshot at) {
         if (request.pattern() != null) {
             return null;
         }
         SummaryKey key = new SummaryKey(request.filter(), request.interval(), at, request.filter().inSitemap() == null ? "" : sitemapsVersion());
-        Overview kept = keptSummaries.get(key);
-        if (kept != null) {
-            return kept;
-        }
-        Overview made = heldSummary(request, at);
-        if (made != null) {
-            keptSummaries.put(key, made);
-        }
-        return made;
+        // not a held view (null): each reader counts it the other way, as before
+        return keptSummaries.get(key, () -> heldSummary(request, at), made -> made != null);
     }
 
     /**

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.crawlerrors.report.CrawlErrorReport;
 import dev.crawlerrors.report.HeldBackSitemapCounts;
 import dev.crawlerrors.report.ReportConfig;
-import dev.crawlerrors.report.UncountedFirstPageContract;
 import dev.crawlerrors.store.HitReader;
 import dev.crawlerrors.store.duckdb.DuckDbHitStore;
 import java.lang.reflect.InvocationTargetException;
@@ -22,7 +21,8 @@ import org.junit.jupiter.api.Test;
  * Every HTML page of a view shows the same summary: made once for the view, its snapshot and the sitemaps' read
  * (its count of the view's other hits by time is a store read, slower with {@code in_sitemap=}), the pages after the
  * first do not read it again, and they are the pages a server of its own renders; a new snapshot or a sitemap read
- * again makes it again. Told by the store's reads, not by time.
+ * again makes it again; readers of a fresh page asking at once wait for its one summary. Told by the store's reads and
+ * the waiting threads, not by time.
  */
 class KeptSummaryPagesTest {
 
@@ -31,10 +31,7 @@ class KeptSummaryPagesTest {
 
     @Test
     void thePagesOfAViewShowItsSummaryReadOnceAsAServerOfItsOwnShowsIt() throws Exception {
-        try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
-            store.writer().append(UncountedFirstPageContract.hits());
-            store.writer().flush();
-            HeldBackSitemapCounts.listEveryThirdPage(store);
+        try (DuckDbHitStore store = HeldBackSitemapCounts.storeWithSitemap()) {
             AtomicInteger byTime = new AtomicInteger();
             HitReader reader = (HitReader) Proxy.newProxyInstance(HitReader.class.getClassLoader(), new Class<?>[] {HitReader.class},
                     (proxy, method, args) -> {
@@ -75,6 +72,75 @@ class KeptSummaryPagesTest {
                 report.close();
             }
         }
+    }
+
+    @Test
+    void readersOfAFreshPageAskingAtOnceWaitForItsOneSummary() throws Exception {
+        try (DuckDbHitStore store = HeldBackSitemapCounts.storeWithSitemap()) {
+            AtomicInteger heldReads = new AtomicInteger();
+            java.util.concurrent.atomic.AtomicBoolean holding = new java.util.concurrent.atomic.AtomicBoolean();
+            java.util.concurrent.CountDownLatch letGo = new java.util.concurrent.CountDownLatch(1);
+            HitReader reader = (HitReader) Proxy.newProxyInstance(HitReader.class.getClassLoader(), new Class<?>[] {HitReader.class},
+                    (proxy, method, args) -> {
+                        if (method.getName().equals("countByTime") && holding.get() && inFrame("keptSummary")) {
+                            heldReads.incrementAndGet();
+                            assertThat(letGo.await(60, java.util.concurrent.TimeUnit.SECONDS)).as("the summary's read let go").isTrue();
+                        }
+                        try {
+                            return method.invoke(store.reader(), args);
+                        } catch (InvocationTargetException e) {
+                            throw e.getCause();
+                        }
+                    });
+            CrawlErrorReport report = new CrawlErrorReport(reader, ReportConfig.in(ZoneOffset.UTC).withSummaryWait(BOUND));
+            java.util.concurrent.ExecutorService readers = java.util.concurrent.Executors.newFixedThreadPool(4);
+            try (ReportServer server = ReportServer.start(report, store.health(), ServerConfig.on("127.0.0.1", 0))) {
+                counted(report);
+                holding.set(true);
+                List<java.util.concurrent.Future<String>> asked = new java.util.ArrayList<>();
+                for (int page = 1; page <= 3; page++) {
+                    String path = "/crawl-errors?in_sitemap=yes&page=" + page; // a page's own readers wait for its one render
+                    asked.add(readers.submit(() -> get(server, path)));
+                }
+                // one reader reads the view's other hits for the summary; the readers of the other pages wait for it
+                dev.crawlerrors.Waits.await("two readers waiting for the one summary").until(() -> waitingForASummary() == 2);
+                assertThat(heldReads).as("summaries begun while the first is held").hasValue(1);
+                letGo.countDown();
+                List<String> bodies = new java.util.ArrayList<>();
+                for (java.util.concurrent.Future<String> one : asked) {
+                    bodies.add(one.get(60, java.util.concurrent.TimeUnit.SECONDS));
+                }
+                assertThat(bodies).allMatch(body -> body.contains("<table"));
+                assertThat(heldReads).as("one read of the other hits for three pages").hasValue(1);
+                sameAsAServerOfItsOwn(store, server);
+            } finally {
+                letGo.countDown();
+                readers.shutdownNow();
+                report.close();
+            }
+        }
+    }
+
+    /** Whether the calling thread is in a method of CrawlErrorReport named {@code method}. */
+    private static boolean inFrame(String method) {
+        return java.util.Arrays.stream(Thread.currentThread().getStackTrace())
+                .anyMatch(frame -> frame.getClassName().equals(CrawlErrorReport.class.getName()) && frame.getMethodName().equals(method));
+    }
+
+    /** Threads waiting in the kept summaries for a summary another thread makes: joining it there, not making one. */
+    private static long waitingForASummary() {
+        return Thread.getAllStackTraces().values().stream().filter(stack -> {
+            for (int i = 0; i < stack.length; i++) {
+                StackTraceElement frame = stack[i];
+                if (frame.getClassName().equals(CrawlErrorReport.class.getName()) && frame.getMethodName().equals("keptSummary")) {
+                    List<StackTraceElement> above = List.of(stack).subList(0, i);
+                    return above.stream().anyMatch(f -> f.getMethodName().equals("join")
+                            && f.getClassName().equals(java.util.concurrent.CompletableFuture.class.getName()))
+                            && above.stream().noneMatch(f -> f.getMethodName().equals("heldSummary"));
+                }
+            }
+            return false;
+        }).count();
     }
 
     private static void counted(CrawlErrorReport report) {
