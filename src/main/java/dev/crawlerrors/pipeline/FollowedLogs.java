@@ -8,10 +8,6 @@ import dev.crawlerrors.ingest.source.LogFollower;
 import dev.crawlerrors.ingest.source.LogReader;
 import dev.crawlerrors.store.HitWriter;
 import dev.crawlerrors.store.PositionMovedException;
-import dev.crawlerrors.store.SignatureStore;
-import dev.crawlerrors.store.SitemapStore;
-import dev.crawlerrors.store.StoreHealth;
-import dev.crawlerrors.store.VerdictStore;
 import dev.crawlerrors.store.WritableStore;
 import dev.crawlerrors.text.Failures;
 import dev.crawlerrors.text.Threads;
@@ -75,42 +71,7 @@ public final class FollowedLogs implements LiveSource {
         HitWriter writer = new CommittedHits(store.writer(), progress::committed);
         this.recorder = new HitRecorder(writer, store.signatures(), store.verdicts(), identifier, verifier);
         recorder.siteHost(siteHost);
-        WritableStore counted = new WritableStore() {
-            @Override
-            public HitWriter writer() {
-                return writer;
-            }
-
-            @Override
-            public VerdictStore verdicts() {
-                return store.verdicts();
-            }
-
-            @Override
-            public StoreHealth health() {
-                return store.health();
-            }
-
-            @Override
-            public SignatureStore signatures() {
-                return store.signatures();
-            }
-
-            @Override
-            public SitemapStore sitemaps() {
-                return store.sitemaps();
-            }
-
-            @Override
-            public String describe() {
-                return store.describe();
-            }
-
-            @Override
-            public void close() {
-                // the store is the caller's
-            }
-        };
+        WritableStore counted = WritableStore.writingThrough(store, writer);
         this.reader = new LogReader(formats, PARSER_THREADS);
         List<Path> files = new ArrayList<>();
         List<String> named = new ArrayList<>();

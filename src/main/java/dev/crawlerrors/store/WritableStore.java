@@ -28,4 +28,47 @@ public interface WritableStore extends AutoCloseable {
 
     @Override
     void close();
+
+    /**
+     * {@code store} with its hits going through {@code writer} instead (one that counts or taps them on
+     * their way to {@code store}'s own), everything else {@code store}'s; closing it leaves {@code store} open.
+     */
+    static WritableStore writingThrough(WritableStore store, HitWriter writer) {
+        return new WritableStore() {
+            @Override
+            public HitWriter writer() {
+                return writer;
+            }
+
+            @Override
+            public VerdictStore verdicts() {
+                return store.verdicts();
+            }
+
+            @Override
+            public StoreHealth health() {
+                return store.health();
+            }
+
+            @Override
+            public SignatureStore signatures() {
+                return store.signatures();
+            }
+
+            @Override
+            public SitemapStore sitemaps() {
+                return store.sitemaps();
+            }
+
+            @Override
+            public String describe() {
+                return store.describe();
+            }
+
+            @Override
+            public void close() {
+                // the store is the caller's
+            }
+        };
+    }
 }
