@@ -126,7 +126,11 @@ public final class ClickHouseTestCluster {
     /** Stops the servers and deletes their data; the JVM's end does it too. */
     public void stop() {
         try {
-            new ProcessBuilder("bash", SCRIPT.toString(), "stop", dir.toString(), "--purge").inheritIO().start().waitFor(60, TimeUnit.SECONDS);
+            ProcessBuilder stopping = new ProcessBuilder("bash", SCRIPT.toString(), "stop", dir.toString(), "--purge").inheritIO();
+            // its data goes with it: a server slow to stop is killed after 5 s, not the script's 30 (at a test JVM's
+            // end, a stop that took 30 s had the build kill the JVM, and wait 30 s for it)
+            stopping.environment().put("CH_STOP_TIMEOUT", "5");
+            stopping.start().waitFor(60, TimeUnit.SECONDS);
         } catch (IOException | InterruptedException e) {
             // the watcher stops it when this JVM is gone
         }
