@@ -57,6 +57,7 @@ final class ReportRoutes {
     private final dev.crawlerrors.report.CrawlBudget budget;
     private final RenderedPages rendered;
     private final dev.crawlerrors.report.PatternSitemaps patternSitemaps;
+    private final dev.crawlerrors.report.PatternWalk patternWalk;
     private volatile EvidenceText evidenceText;
 
     /** @param alerts the built-in alerts, firing first; null when {@code serve} runs none */
@@ -71,6 +72,7 @@ final class ReportRoutes {
         this.patternStates = new dev.crawlerrors.report.PatternStates(urls);
         this.budget = new dev.crawlerrors.report.CrawlBudget(urls);
         this.patternSitemaps = new dev.crawlerrors.report.PatternSitemaps(report, urls);
+        this.patternWalk = new dev.crawlerrors.report.PatternWalk(report, urls);
     }
 
     void alertsHtml(Context ctx) {
@@ -165,16 +167,83 @@ final class ReportRoutes {
             views.add(Map.of("in_sitemap", List.of("no")));
         }
         long until = System.nanoTime() + wait.toNanos();
+        List<ReportRequest> requests = new ArrayList<>();
+        List<CountedAt<PatternReport>> counted = new ArrayList<>();
         for (Map<String, List<String>> query : views) {
             try {
                 ReportRequest request = parse(query, ReportParameters.PATTERNS);
-                CountedAt<PatternReport> patterns = countedPatterns(request, until);
-                patternsNow(patterns.value(), request, patterns.at());
-                patternsListed(patterns.value(), request, patterns.at());
+                counted.add(countedPatterns(request, until));
+                requests.add(request);
             } catch (RuntimeException e) {
                 // its first reader walks it
             }
         }
+        if (walkedTogether(requests, counted)) {
+            return;
+        }
+        for (int v = 0; v < requests.size(); v++) {
+            try {
+                patternsNow(counted.get(v).value(), requests.get(v), counted.get(v).at());
+                patternsListed(counted.get(v).value(), requests.get(v), counted.get(v).at());
+            } catch (RuntimeException e) {
+                // its first reader walks it
+            }
+        }
+    }
+
+    /**
+     * Makes the maps of every view's Patterns page in one walk of the URL states ({@link dev.crawlerrors.report.PatternWalk}),
+     * into the kept maps, when they are counted at one snapshot, differ only in {@code in_sitemap} and none of their maps is
+     * kept or being made yet; readers asking meanwhile wait for it. False when they cannot be walked so (then each is walked
+     * on its own). A failure reaches the readers waiting and is not kept, as {@link #patternMap}'s.
+     */
+    private boolean walkedTogether(List<ReportRequest> requests, List<CountedAt<PatternReport>> counted) {
+        if (requests.isEmpty() || counted.stream().map(CountedAt::at).distinct().count() != 1
+                || !dev.crawlerrors.report.PatternWalk.together(requests.stream().map(ReportRequest::filter).toList())) {
+            return false;
+        }
+        String version = report.sitemapsVersion();
+        List<PatternKey> keys = new ArrayList<>();
+        for (int v = 0; v < requests.size(); v++) {
+            HitFilter filter = requests.get(v).filter();
+            List<ErrorPattern> patterns = counted.get(v).value().patterns();
+            keys.add(new PatternKey("now", filter, counted.get(v).at(), filter.inSitemap() == null ? "" : version, patterns));
+            keys.add(new PatternKey("listed", filter, counted.get(v).at(), version, patterns));
+        }
+        Map<PatternKey, java.util.concurrent.CompletableFuture<Map<String, ?>>> mine = new LinkedHashMap<>();
+        synchronized (patternMaps) {
+            if (keys.stream().anyMatch(patternMaps::containsKey)) {
+                return false;
+            }
+            for (PatternKey key : keys) {
+                java.util.concurrent.CompletableFuture<Map<String, ?>> future = new java.util.concurrent.CompletableFuture<>();
+                mine.put(key, future);
+                patternMaps.put(key, future);
+            }
+        }
+        try {
+            List<dev.crawlerrors.report.PatternWalk.View> walked = new ArrayList<>();
+            for (int v = 0; v < requests.size(); v++) {
+                walked.add(new dev.crawlerrors.report.PatternWalk.View(counted.get(v).value(), requests.get(v).filter()));
+            }
+            List<dev.crawlerrors.report.PatternWalk.Walked> made = patternWalk.of(walked, counted.get(0).at());
+            for (int v = 0; v < made.size(); v++) {
+                mine.get(keys.get(2 * v)).complete(java.util.Collections.unmodifiableMap(made.get(v).now()));
+                mine.get(keys.get(2 * v + 1)).complete(java.util.Collections.unmodifiableMap(made.get(v).listed()));
+            }
+        } catch (dev.crawlerrors.report.StillCountingException e) {
+            mine.forEach((key, future) -> {
+                patternMaps.remove(key, future);
+                future.complete(Map.of());
+            });
+        } catch (RuntimeException | Error e) {
+            mine.forEach((key, future) -> {
+                patternMaps.remove(key, future);
+                future.completeExceptionally(e);
+            });
+            throw e;
+        }
+        return true;
     }
 
     /** {@code request}'s patterns, waiting for their count until {@code until} ({@link System#nanoTime}). */
