@@ -155,7 +155,8 @@ final class ReportRoutes {
      * Walks the URL states for the Patterns page of the default view and, when a sitemap is held, of the {@code in_sitemap=yes}
      * and {@code =no} views, at the newest snapshot, into the maps its readers read ({@link #patternMap}): serve's warm-up calls
      * it once the start's counts and first pages are done, so a view's first ask is answered from the kept walks (2-2.5 s each
-     * at 1,000,000 URLs idle) and a reader asking meanwhile waits for the walk under way. Waits up to {@code wait} for each
+     * at 1,000,000 URLs idle) and a reader asking meanwhile waits for the walk under way; views a reader asked first are
+     * waited for, then the others walked, in one pass when they can be ({@link #walkedTogether}). Waits up to {@code wait} for each
      * view's patterns to be counted; a view that cannot be walked now (not counted by then, the URLs' states being brought
      * up to a large import, a store that does not answer) is left to its first reader.
      */
@@ -178,17 +179,43 @@ final class ReportRoutes {
                 // its first reader walks it
             }
         }
-        if (walkedTogether(requests, counted)) {
-            return;
-        }
+        // a view a reader asked first (its walk under way, or kept) is waited for before the others are walked: this walk
+        // does not share the cores with that reader's
+        List<ReportRequest> rest = new ArrayList<>();
+        List<CountedAt<PatternReport>> restCounted = new ArrayList<>();
+        String version = report.sitemapsVersion();
         for (int v = 0; v < requests.size(); v++) {
-            try {
-                patternsNow(counted.get(v).value(), requests.get(v), counted.get(v).at());
-                patternsListed(counted.get(v).value(), requests.get(v), counted.get(v).at());
-            } catch (RuntimeException e) {
-                // its first reader walks it
+            if (patternKeys(requests.get(v), counted.get(v), version).stream().anyMatch(patternMaps::containsKey)) {
+                walkOne(requests.get(v), counted.get(v));
+            } else {
+                rest.add(requests.get(v));
+                restCounted.add(counted.get(v));
             }
         }
+        if (walkedTogether(rest, restCounted)) {
+            return;
+        }
+        for (int v = 0; v < rest.size(); v++) {
+            walkOne(rest.get(v), restCounted.get(v));
+        }
+    }
+
+    /** One view's Patterns page's maps, made (or waited for, when made or being made) as its readers' are. */
+    private void walkOne(ReportRequest request, CountedAt<PatternReport> counted) {
+        try {
+            patternsNow(counted.value(), request, counted.at());
+            patternsListed(counted.value(), request, counted.at());
+        } catch (RuntimeException e) {
+            // its first reader walks it
+        }
+    }
+
+    /** The keys of a view's two maps ({@link #patternsNow}, {@link #patternsListed}) with the sitemaps' read {@code version}. */
+    private static List<PatternKey> patternKeys(ReportRequest request, CountedAt<PatternReport> counted, String version) {
+        HitFilter filter = request.filter();
+        List<ErrorPattern> patterns = counted.value().patterns();
+        return List.of(new PatternKey("now", filter, counted.at(), filter.inSitemap() == null ? "" : version, patterns),
+                new PatternKey("listed", filter, counted.at(), version, patterns));
     }
 
     /**
@@ -205,10 +232,7 @@ final class ReportRoutes {
         String version = report.sitemapsVersion();
         List<PatternKey> keys = new ArrayList<>();
         for (int v = 0; v < requests.size(); v++) {
-            HitFilter filter = requests.get(v).filter();
-            List<ErrorPattern> patterns = counted.get(v).value().patterns();
-            keys.add(new PatternKey("now", filter, counted.get(v).at(), filter.inSitemap() == null ? "" : version, patterns));
-            keys.add(new PatternKey("listed", filter, counted.get(v).at(), version, patterns));
+            keys.addAll(patternKeys(requests.get(v), counted.get(v), version));
         }
         Map<PatternKey, java.util.concurrent.CompletableFuture<Map<String, ?>>> mine = new LinkedHashMap<>();
         synchronized (patternMaps) {

@@ -116,9 +116,9 @@ class PatternsPageKeptTest {
     }
 
     @Test
-    void thePatternsPagesWalkedBySeversWarmUpAreAnsweredWithoutAWalkAtTheirFirstAsk() throws Exception {
+    void thePatternsPagesWalkedByServesWarmUpAreAnsweredWithoutAWalkAtTheirFirstAsk() throws Exception {
         try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
-            store.writer().append(UncountedFirstPageContract.hits());
+            store.writer().append(dev.crawlerrors.report.UncountedFirstPageContract.hits());
             store.writer().flush();
             HeldBackSitemapCounts.listEveryThirdPage(store);
             AtomicInteger walks = new AtomicInteger();
@@ -143,7 +143,7 @@ class PatternsPageKeptTest {
     @Test
     void withoutASitemapTheWarmUpWalksTheDefaultViewOnly() throws Exception {
         try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
-            store.writer().append(UncountedFirstPageContract.hits());
+            store.writer().append(dev.crawlerrors.report.UncountedFirstPageContract.hits());
             store.writer().flush();
             AtomicInteger walks = new AtomicInteger();
             CrawlErrorReport report = new CrawlErrorReport(walksCounted(store, walks, null), ReportConfig.in(ZoneOffset.UTC));
@@ -162,7 +162,7 @@ class PatternsPageKeptTest {
     @Test
     void aReaderAskingWhileTheWarmUpWalksWaitsForThatWalk() throws Exception {
         try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
-            store.writer().append(UncountedFirstPageContract.hits());
+            store.writer().append(dev.crawlerrors.report.UncountedFirstPageContract.hits());
             store.writer().flush();
             HeldBackSitemapCounts.listEveryThirdPage(store);
             AtomicInteger walks = new AtomicInteger();
@@ -186,6 +186,45 @@ class PatternsPageKeptTest {
                 assertThat(walks).as("the warm-up's one walk only, for three views").hasValue(1);
                 assertThat(walked(body)).isEqualTo(walked(get(server, "/api/crawl-errors/patterns"))).isNotEmpty();
                 assertThat(walks).hasValue(1);
+            } finally {
+                letGo.countDown();
+                threads.shutdownNow();
+                report.close();
+            }
+        }
+    }
+
+    @Test
+    void theWarmUpWaitsForAViewAReaderIsWalkingThenWalksTheOthersInOnePass() throws Exception {
+        try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
+            store.writer().append(dev.crawlerrors.report.UncountedFirstPageContract.hits());
+            store.writer().flush();
+            HeldBackSitemapCounts.listEveryThirdPage(store);
+            AtomicInteger walks = new AtomicInteger();
+            java.util.concurrent.CountDownLatch letGo = new java.util.concurrent.CountDownLatch(1);
+            CrawlErrorReport report = new CrawlErrorReport(walksCounted(store, walks, letGo), ReportConfig.in(ZoneOffset.UTC));
+            java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newFixedThreadPool(2);
+            try (ReportServer server = ReportServer.start(report, store.health(), ServerConfig.on("127.0.0.1", 0))) {
+                report.startCounting();
+                java.util.concurrent.Future<String> asked = threads.submit(() -> get(server, "/api/crawl-errors/patterns?in_sitemap=no"));
+                Waits.await("the reader's walk begun").until(() -> walks.get() == 1);
+                java.util.concurrent.Future<?> warmUp = threads.submit(() -> {
+                    server.walkPatterns(java.time.Duration.ofMinutes(1));
+                    return null;
+                });
+                // the warm-up waits for the reader's walk before walking anything: the two do not share the cores
+                Waits.await("the warm-up waiting for the reader's walk").until(() -> waitingForAWalk() == 1);
+                assertThat(walks).as("walks begun while the reader's is held").hasValue(1);
+                letGo.countDown();
+                String body = asked.get(60, java.util.concurrent.TimeUnit.SECONDS);
+                warmUp.get(60, java.util.concurrent.TimeUnit.SECONDS);
+                assertThat(walks).as("the reader's two walks, then one for the two other views").hasValue(3);
+                for (String page : PAGES) {
+                    get(server, page);
+                }
+                assertThat(walks).as("the first asks of the other views: nothing walked").hasValue(3);
+                assertThat(walked(body)).isEqualTo(walked(get(server, "/api/crawl-errors/patterns?in_sitemap=no"))).isNotEmpty();
+                sameAsAServerOfItsOwn(store, server);
             } finally {
                 letGo.countDown();
                 threads.shutdownNow();
