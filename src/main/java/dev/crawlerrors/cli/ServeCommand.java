@@ -286,15 +286,28 @@ final class ServeCommand implements Callable<Integer> {
                 } catch (RuntimeException e) {
                     // their first readers render them; the first pages below are rendered ahead all the same
                 }
-                reading.add(Threads.startDaemon("sitemap-pages-counted", () -> {
+                Thread sitemapPages = Threads.startDaemon("sitemap-pages-counted", () -> {
                     try {
                         server.renderSitemapPagesCounted(FIRST_RENDER_WAIT);
                     } catch (RuntimeException e) {
                         // their next reader renders them
                     }
-                }));
+                });
+                reading.add(sitemapPages);
                 // then the first page rendered and kept, once its summary is counted: no reader pays its first rendering
                 server.renderFirstPage(FIRST_RENDER_WAIT);
+                // then, once the pages above are done, the Patterns page's walks of the URL states of the views counted at
+                // the start, in the background: their first readers find them made (or wait for the one under way)
+                reading.add(Threads.startDaemon("patterns-walked", () -> {
+                    try {
+                        sitemapPages.join();
+                        server.walkPatterns(FIRST_RENDER_WAIT);
+                    } catch (RuntimeException e) {
+                        // their first readers walk them
+                    } catch (InterruptedException e) {
+                        // serve stops
+                    }
+                }));
                 // and so the first page of every snapshot committed from now on, before its first reader
                 server.renderFirstPagesAhead(FIRST_RENDER_WAIT);
             } catch (RuntimeException e) {

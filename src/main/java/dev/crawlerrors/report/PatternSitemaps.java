@@ -168,7 +168,7 @@ public final class PatternSitemaps {
     }
 
     /** One pattern's URLs, counted. */
-    private static final class Tally {
+    static final class Tally {
         long urls;
         long inSitemap;
         String redirected;

@@ -91,7 +91,7 @@ public final class PatternStates {
     }
 
     /** One pattern's URLs, counted. */
-    private static final class Tally {
+    static final class Tally {
         long urls;
         long redirected;
         long ok;

@@ -57,6 +57,7 @@ final class ReportRoutes {
     private final dev.crawlerrors.report.CrawlBudget budget;
     private final RenderedPages rendered;
     private final dev.crawlerrors.report.PatternSitemaps patternSitemaps;
+    private final dev.crawlerrors.report.PatternWalk patternWalk;
     private volatile EvidenceText evidenceText;
 
     /** @param alerts the built-in alerts, firing first; null when {@code serve} runs none */
@@ -71,6 +72,7 @@ final class ReportRoutes {
         this.patternStates = new dev.crawlerrors.report.PatternStates(urls);
         this.budget = new dev.crawlerrors.report.CrawlBudget(urls);
         this.patternSitemaps = new dev.crawlerrors.report.PatternSitemaps(report, urls);
+        this.patternWalk = new dev.crawlerrors.report.PatternWalk(report, urls);
     }
 
     void alertsHtml(Context ctx) {
@@ -146,6 +148,139 @@ final class ReportRoutes {
             throw e;
         } finally {
             mine.complete(made); // no-op when failed above: a reader waiting for it gets the failure
+        }
+    }
+
+    /**
+     * Walks the URL states for the Patterns page of the default view and, when a sitemap is held, of the {@code in_sitemap=yes}
+     * and {@code =no} views, at the newest snapshot, into the maps its readers read ({@link #patternMap}): serve's warm-up calls
+     * it once the start's counts and first pages are done, so a view's first ask is answered from the kept walks (2-2.5 s each
+     * at 1,000,000 URLs idle) and a reader asking meanwhile waits for the walk under way; views a reader asked first are
+     * waited for, then the others walked, in one pass when they can be ({@link #walkedTogether}). Waits up to {@code wait} for each
+     * view's patterns to be counted; a view that cannot be walked now (not counted by then, the URLs' states being brought
+     * up to a large import, a store that does not answer) is left to its first reader.
+     */
+    void walkPatterns(Duration wait) throws InterruptedException {
+        List<Map<String, List<String>>> views = new ArrayList<>();
+        views.add(Map.of());
+        if (report.sitemapsHeld()) {
+            views.add(Map.of("in_sitemap", List.of("yes")));
+            views.add(Map.of("in_sitemap", List.of("no")));
+        }
+        long until = System.nanoTime() + wait.toNanos();
+        List<ReportRequest> requests = new ArrayList<>();
+        List<CountedAt<PatternReport>> counted = new ArrayList<>();
+        for (Map<String, List<String>> query : views) {
+            try {
+                ReportRequest request = parse(query, ReportParameters.PATTERNS);
+                counted.add(countedPatterns(request, until));
+                requests.add(request);
+            } catch (RuntimeException e) {
+                // its first reader walks it
+            }
+        }
+        // a view a reader asked first (its walk under way, or kept) is waited for before the others are walked: this walk
+        // does not share the cores with that reader's
+        List<ReportRequest> rest = new ArrayList<>();
+        List<CountedAt<PatternReport>> restCounted = new ArrayList<>();
+        String version = report.sitemapsVersion();
+        for (int v = 0; v < requests.size(); v++) {
+            if (patternKeys(requests.get(v), counted.get(v), version).stream().anyMatch(patternMaps::containsKey)) {
+                walkOne(requests.get(v), counted.get(v));
+            } else {
+                rest.add(requests.get(v));
+                restCounted.add(counted.get(v));
+            }
+        }
+        if (walkedTogether(rest, restCounted)) {
+            return;
+        }
+        for (int v = 0; v < rest.size(); v++) {
+            walkOne(rest.get(v), restCounted.get(v));
+        }
+    }
+
+    /** One view's Patterns page's maps, made (or waited for, when made or being made) as its readers' are. */
+    private void walkOne(ReportRequest request, CountedAt<PatternReport> counted) {
+        try {
+            patternsNow(counted.value(), request, counted.at());
+            patternsListed(counted.value(), request, counted.at());
+        } catch (RuntimeException e) {
+            // its first reader walks it
+        }
+    }
+
+    /** The keys of a view's two maps ({@link #patternsNow}, {@link #patternsListed}) with the sitemaps' read {@code version}. */
+    private static List<PatternKey> patternKeys(ReportRequest request, CountedAt<PatternReport> counted, String version) {
+        HitFilter filter = request.filter();
+        List<ErrorPattern> patterns = counted.value().patterns();
+        return List.of(new PatternKey("now", filter, counted.at(), filter.inSitemap() == null ? "" : version, patterns),
+                new PatternKey("listed", filter, counted.at(), version, patterns));
+    }
+
+    /**
+     * Makes the maps of every view's Patterns page in one walk of the URL states ({@link dev.crawlerrors.report.PatternWalk}),
+     * into the kept maps, when they are counted at one snapshot, differ only in {@code in_sitemap} and none of their maps is
+     * kept or being made yet; readers asking meanwhile wait for it. False when they cannot be walked so (then each is walked
+     * on its own). A failure reaches the readers waiting and is not kept, as {@link #patternMap}'s.
+     */
+    private boolean walkedTogether(List<ReportRequest> requests, List<CountedAt<PatternReport>> counted) {
+        if (requests.isEmpty() || counted.stream().map(CountedAt::at).distinct().count() != 1
+                || !dev.crawlerrors.report.PatternWalk.together(requests.stream().map(ReportRequest::filter).toList())) {
+            return false;
+        }
+        String version = report.sitemapsVersion();
+        List<PatternKey> keys = new ArrayList<>();
+        for (int v = 0; v < requests.size(); v++) {
+            keys.addAll(patternKeys(requests.get(v), counted.get(v), version));
+        }
+        Map<PatternKey, java.util.concurrent.CompletableFuture<Map<String, ?>>> mine = new LinkedHashMap<>();
+        synchronized (patternMaps) {
+            if (keys.stream().anyMatch(patternMaps::containsKey)) {
+                return false;
+            }
+            for (PatternKey key : keys) {
+                java.util.concurrent.CompletableFuture<Map<String, ?>> future = new java.util.concurrent.CompletableFuture<>();
+                mine.put(key, future);
+                patternMaps.put(key, future);
+            }
+        }
+        try {
+            List<dev.crawlerrors.report.PatternWalk.View> walked = new ArrayList<>();
+            for (int v = 0; v < requests.size(); v++) {
+                walked.add(new dev.crawlerrors.report.PatternWalk.View(counted.get(v).value(), requests.get(v).filter()));
+            }
+            List<dev.crawlerrors.report.PatternWalk.Walked> made = patternWalk.of(walked, counted.get(0).at());
+            for (int v = 0; v < made.size(); v++) {
+                mine.get(keys.get(2 * v)).complete(java.util.Collections.unmodifiableMap(made.get(v).now()));
+                mine.get(keys.get(2 * v + 1)).complete(java.util.Collections.unmodifiableMap(made.get(v).listed()));
+            }
+        } catch (dev.crawlerrors.report.StillCountingException e) {
+            mine.forEach((key, future) -> {
+                patternMaps.remove(key, future);
+                future.complete(Map.of());
+            });
+        } catch (RuntimeException | Error e) {
+            mine.forEach((key, future) -> {
+                patternMaps.remove(key, future);
+                future.completeExceptionally(e);
+            });
+            throw e;
+        }
+        return true;
+    }
+
+    /** {@code request}'s patterns, waiting for their count until {@code until} ({@link System#nanoTime}). */
+    private CountedAt<PatternReport> countedPatterns(ReportRequest request, long until) throws InterruptedException {
+        while (true) {
+            try {
+                return report.patternsAt(request);
+            } catch (dev.crawlerrors.report.StillCountingException e) {
+                if (System.nanoTime() - until > 0) {
+                    throw e;
+                }
+                Thread.sleep(100);
+            }
         }
     }
 

@@ -287,6 +287,16 @@ public final class ReportServer implements AutoCloseable {
         return routes.renderSitemapFirstPages(wait);
     }
 
+    /**
+     * Walks the URL states for the Patterns page of the default view and, when a sitemap is held, of the {@code in_sitemap=}
+     * views into the maps the page keeps, so their first readers do not walk them (a reader asking meanwhile waits for the
+     * walk under way): serve's warm-up calls it in the background once the start's other work is done, waiting up to
+     * {@code wait} for each view's patterns to be counted.
+     */
+    public void walkPatterns(Duration wait) throws InterruptedException {
+        routes.walkPatterns(wait);
+    }
+
     /** How often serve looks whether a new snapshot was committed: a look is a field read, the store is not asked. */
     static final Duration NEWEST_LOOK = Duration.ofMillis(20);
 

@@ -108,6 +108,138 @@ class PatternsPageKeptTest {
         }
     }
 
+    @Test
+    void thePatternsPagesWalkedByServesWarmUpAreAnsweredWithoutAWalkAtTheirFirstAsk() throws Exception {
+        try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
+            store.writer().append(dev.crawlerrors.report.UncountedFirstPageContract.hits());
+            store.writer().flush();
+            HeldBackSitemapCounts.listEveryThirdPage(store);
+            AtomicInteger walks = new AtomicInteger();
+            CrawlErrorReport report = new CrawlErrorReport(walksCounted(store, walks, null), ReportConfig.in(ZoneOffset.UTC));
+            try (ReportServer server = ReportServer.start(report, store.health(), ServerConfig.on("127.0.0.1", 0))) {
+                report.startCounting();
+                server.walkPatterns(java.time.Duration.ofMinutes(1));
+                int walked = walks.get();
+                assertThat(walked).as("the warm-up walked the states once for the three views (states now, sitemap counts)").isEqualTo(1);
+                for (String page : PAGES) {
+                    get(server, page);
+                }
+                assertThat(walks).as("the first asks after the warm-up: nothing walked").hasValue(walked);
+                sameAsAServerOfItsOwn(store, server);
+                assertThat(walks).as("nothing walked").hasValue(walked);
+            } finally {
+                report.close();
+            }
+        }
+    }
+
+    @Test
+    void withoutASitemapTheWarmUpWalksTheDefaultViewOnly() throws Exception {
+        try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
+            store.writer().append(dev.crawlerrors.report.UncountedFirstPageContract.hits());
+            store.writer().flush();
+            AtomicInteger walks = new AtomicInteger();
+            CrawlErrorReport report = new CrawlErrorReport(walksCounted(store, walks, null), ReportConfig.in(ZoneOffset.UTC));
+            try (ReportServer server = ReportServer.start(report, store.health(), ServerConfig.on("127.0.0.1", 0))) {
+                report.startCounting();
+                server.walkPatterns(java.time.Duration.ofMinutes(1));
+                assertThat(walks).as("the states now of the default view (no sitemap: no sitemap counts)").hasValue(1);
+                assertThat(get(server, "/api/crawl-errors/patterns")).contains("\"now\":{");
+                assertThat(walks).as("its first ask after the warm-up: nothing walked").hasValue(1);
+            } finally {
+                report.close();
+            }
+        }
+    }
+
+    @Test
+    void aReaderAskingWhileTheWarmUpWalksWaitsForThatWalk() throws Exception {
+        try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
+            store.writer().append(dev.crawlerrors.report.UncountedFirstPageContract.hits());
+            store.writer().flush();
+            HeldBackSitemapCounts.listEveryThirdPage(store);
+            AtomicInteger walks = new AtomicInteger();
+            java.util.concurrent.CountDownLatch letGo = new java.util.concurrent.CountDownLatch(1);
+            CrawlErrorReport report = new CrawlErrorReport(walksCounted(store, walks, letGo), ReportConfig.in(ZoneOffset.UTC));
+            java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newFixedThreadPool(2);
+            try (ReportServer server = ReportServer.start(report, store.health(), ServerConfig.on("127.0.0.1", 0))) {
+                report.startCounting();
+                java.util.concurrent.Future<?> warmUp = threads.submit(() -> {
+                    server.walkPatterns(java.time.Duration.ofMinutes(1));
+                    return null;
+                });
+                Waits.await("the warm-up's first walk begun").until(() -> walks.get() == 1);
+                java.util.concurrent.Future<String> asked = threads.submit(() -> get(server, "/api/crawl-errors/patterns"));
+                // the reader waits for the warm-up's walk, not walking the states itself
+                Waits.await("the reader waiting for the warm-up's walk").until(() -> waitingForAWalk() == 1);
+                assertThat(walks).as("walks begun while the warm-up's is held").hasValue(1);
+                letGo.countDown();
+                String body = asked.get(60, java.util.concurrent.TimeUnit.SECONDS);
+                warmUp.get(60, java.util.concurrent.TimeUnit.SECONDS);
+                assertThat(walks).as("the warm-up's one walk only, for three views").hasValue(1);
+                assertThat(walked(body)).isEqualTo(walked(get(server, "/api/crawl-errors/patterns"))).isNotEmpty();
+                assertThat(walks).hasValue(1);
+            } finally {
+                letGo.countDown();
+                threads.shutdownNow();
+                report.close();
+            }
+        }
+    }
+
+    @Test
+    void theWarmUpWaitsForAViewAReaderIsWalkingThenWalksTheOthersInOnePass() throws Exception {
+        try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
+            store.writer().append(dev.crawlerrors.report.UncountedFirstPageContract.hits());
+            store.writer().flush();
+            HeldBackSitemapCounts.listEveryThirdPage(store);
+            AtomicInteger walks = new AtomicInteger();
+            java.util.concurrent.CountDownLatch letGo = new java.util.concurrent.CountDownLatch(1);
+            CrawlErrorReport report = new CrawlErrorReport(walksCounted(store, walks, letGo), ReportConfig.in(ZoneOffset.UTC));
+            java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newFixedThreadPool(2);
+            try (ReportServer server = ReportServer.start(report, store.health(), ServerConfig.on("127.0.0.1", 0))) {
+                report.startCounting();
+                java.util.concurrent.Future<String> asked = threads.submit(() -> get(server, "/api/crawl-errors/patterns?in_sitemap=no"));
+                Waits.await("the reader's walk begun").until(() -> walks.get() == 1);
+                java.util.concurrent.Future<?> warmUp = threads.submit(() -> {
+                    server.walkPatterns(java.time.Duration.ofMinutes(1));
+                    return null;
+                });
+                // the warm-up waits for the reader's walk before walking anything: the two do not share the cores
+                Waits.await("the warm-up waiting for the reader's walk").until(() -> waitingForAWalk() == 1);
+                assertThat(walks).as("walks begun while the reader's is held").hasValue(1);
+                letGo.countDown();
+                String body = asked.get(60, java.util.concurrent.TimeUnit.SECONDS);
+                warmUp.get(60, java.util.concurrent.TimeUnit.SECONDS);
+                assertThat(walks).as("the reader's two walks, then one for the two other views").hasValue(3);
+                for (String page : PAGES) {
+                    get(server, page);
+                }
+                assertThat(walks).as("the first asks of the other views: nothing walked").hasValue(3);
+                assertThat(walked(body)).isEqualTo(walked(get(server, "/api/crawl-errors/patterns?in_sitemap=no"))).isNotEmpty();
+                sameAsAServerOfItsOwn(store, server);
+            } finally {
+                letGo.countDown();
+                threads.shutdownNow();
+                report.close();
+            }
+        }
+    }
+
+    /** {@code store}'s reader, its URL states' walks counted in {@code walks}, the first held until {@code letGo} when given. */
+    private static HitReader walksCounted(DuckDbHitStore store, AtomicInteger walks, java.util.concurrent.CountDownLatch letGo) {
+        UrlStates states = store.reader().urlStates();
+        UrlStates counted = (UrlStates) Proxy.newProxyInstance(UrlStates.class.getClassLoader(), new Class<?>[] {UrlStates.class},
+                (proxy, method, args) -> {
+                    if (method.getName().equals("forEach") && walks.incrementAndGet() == 1 && letGo != null) {
+                        assertThat(letGo.await(60, java.util.concurrent.TimeUnit.SECONDS)).as("the walk let go").isTrue();
+                    }
+                    return invoke(method, states, args);
+                });
+        return (HitReader) Proxy.newProxyInstance(HitReader.class.getClassLoader(), new Class<?>[] {HitReader.class},
+                (proxy, method, args) -> method.getName().equals("urlStates") ? counted : invoke(method, store.reader(), args));
+    }
+
     /** Threads waiting in the Patterns page's map for a walk another thread makes. */
     private static long waitingForAWalk() {
         return Thread.getAllStackTraces().values().stream().filter(stack -> {
