@@ -110,10 +110,7 @@ class PatternsPageKeptTest {
 
     @Test
     void thePatternsPagesWalkedByServesWarmUpAreAnsweredWithoutAWalkAtTheirFirstAsk() throws Exception {
-        try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
-            store.writer().append(dev.crawlerrors.report.UncountedFirstPageContract.hits());
-            store.writer().flush();
-            HeldBackSitemapCounts.listEveryThirdPage(store);
+        try (DuckDbHitStore store = HeldBackSitemapCounts.storeWithSitemap()) {
             AtomicInteger walks = new AtomicInteger();
             CrawlErrorReport report = new CrawlErrorReport(walksCounted(store, walks, null), ReportConfig.in(ZoneOffset.UTC));
             try (ReportServer server = ReportServer.start(report, store.health(), ServerConfig.on("127.0.0.1", 0))) {
@@ -154,10 +151,7 @@ class PatternsPageKeptTest {
 
     @Test
     void aReaderAskingWhileTheWarmUpWalksWaitsForThatWalk() throws Exception {
-        try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
-            store.writer().append(dev.crawlerrors.report.UncountedFirstPageContract.hits());
-            store.writer().flush();
-            HeldBackSitemapCounts.listEveryThirdPage(store);
+        try (DuckDbHitStore store = HeldBackSitemapCounts.storeWithSitemap()) {
             AtomicInteger walks = new AtomicInteger();
             java.util.concurrent.CountDownLatch letGo = new java.util.concurrent.CountDownLatch(1);
             CrawlErrorReport report = new CrawlErrorReport(walksCounted(store, walks, letGo), ReportConfig.in(ZoneOffset.UTC));
@@ -189,10 +183,7 @@ class PatternsPageKeptTest {
 
     @Test
     void theWarmUpWaitsForAViewAReaderIsWalkingThenWalksTheOthersInOnePass() throws Exception {
-        try (DuckDbHitStore store = DuckDbHitStore.inMemory()) {
-            store.writer().append(dev.crawlerrors.report.UncountedFirstPageContract.hits());
-            store.writer().flush();
-            HeldBackSitemapCounts.listEveryThirdPage(store);
+        try (DuckDbHitStore store = HeldBackSitemapCounts.storeWithSitemap()) {
             AtomicInteger walks = new AtomicInteger();
             java.util.concurrent.CountDownLatch letGo = new java.util.concurrent.CountDownLatch(1);
             CrawlErrorReport report = new CrawlErrorReport(walksCounted(store, walks, letGo), ReportConfig.in(ZoneOffset.UTC));
