@@ -25,10 +25,10 @@ import dev.crawlerrors.web.ReportServer;
 import dev.crawlerrors.web.ServerClasses;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
@@ -255,8 +255,8 @@ final class ServeCommand implements Callable<Integer> {
                 }
             });
         }
-        List<Thread> reading = new CopyOnWriteArrayList<>(); // what reads the store beside the readers, stopped first
-        Runnable checkRest = () -> reading.add(Threads.startDaemon("store-check", () -> {
+        ReadingThreads reading = new ReadingThreads(); // what reads the store beside the readers, stopped first
+        Runnable checkRest = () -> reading.start("store-check", () -> {
             try {
                 hits.health().checkReadable();
             } catch (DamagedStoreException e) {
@@ -265,10 +265,10 @@ final class ServeCommand implements Callable<Integer> {
             } catch (RuntimeException e) {
                 // a store that does not answer now: /health and the pages say so while it does not
             }
-        }));
+        });
         // the report's first page is counted now, not when the first reader asks for it; the default
         // view's patterns and overview after it, in the background, so they do not share the cores with it
-        reading.add(Threads.startDaemon("report-warm-up", () -> {
+        reading.start("report-warm-up", () -> {
             try {
                 report.warmUp(() -> {
                     try {
@@ -286,28 +286,29 @@ final class ServeCommand implements Callable<Integer> {
                 } catch (RuntimeException e) {
                     // their first readers render them; the first pages below are rendered ahead all the same
                 }
-                Thread sitemapPages = Threads.startDaemon("sitemap-pages-counted", () -> {
+                Thread sitemapPages = reading.start("sitemap-pages-counted", () -> {
                     try {
                         server.renderSitemapPagesCounted(FIRST_RENDER_WAIT);
                     } catch (RuntimeException e) {
                         // their next reader renders them
                     }
                 });
-                reading.add(sitemapPages);
                 // then the first page rendered and kept, once its summary is counted: no reader pays its first rendering
                 server.renderFirstPage(FIRST_RENDER_WAIT);
                 // then, once the pages above are done, the Patterns page's walks of the URL states of the views counted at
                 // the start, in the background: their first readers find them made (or wait for the one under way)
-                reading.add(Threads.startDaemon("patterns-walked", () -> {
+                reading.start("patterns-walked", () -> {
                     try {
-                        sitemapPages.join();
+                        if (sitemapPages != null) {
+                            sitemapPages.join();
+                        }
                         server.walkPatterns(FIRST_RENDER_WAIT);
                     } catch (RuntimeException e) {
                         // their first readers walk them
                     } catch (InterruptedException e) {
                         // serve stops
                     }
-                }));
+                });
                 // and so the first page of every snapshot committed from now on, before its first reader
                 server.renderFirstPagesAhead(FIRST_RENDER_WAIT);
             } catch (RuntimeException e) {
@@ -315,7 +316,7 @@ final class ServeCommand implements Callable<Integer> {
             } catch (InterruptedException e) {
                 // serve stops
             }
-        }));
+        });
         Thread shutdown = new Thread(() -> {
             stop(server, feeds, report, hits, reading);
             stopped.countDown();
@@ -347,11 +348,11 @@ final class ServeCommand implements Callable<Integer> {
     }
 
     /**
-     * Interrupts the threads {@code reading} the store (their reads are cancelled), closes the server,
+     * Stops the threads {@code reading} the store (their reads are cancelled, and none starts after), closes the server,
      * {@code feeds} in their order, the report's counting and the store last.
      */
-    private static void stop(ReportServer server, List<AutoCloseable> feeds, CrawlErrorReport report, HitStore hits, List<Thread> reading) {
-        reading.forEach(Thread::interrupt);
+    private static void stop(ReportServer server, List<AutoCloseable> feeds, CrawlErrorReport report, HitStore hits, ReadingThreads reading) {
+        reading.stop();
         server.close();
         for (AutoCloseable feed : feeds) {
             try {
@@ -362,5 +363,44 @@ final class ServeCommand implements Callable<Integer> {
         }
         report.close(); // the counting in the background stops before the store closes
         hits.close();
+    }
+
+    /**
+     * The threads that read the store beside its readers (the warm-up, the store's check, the pages made ahead), started
+     * while serve runs and none once it stops: the warm-up starts some of its own late, and one started after serve's
+     * stop read the store as it was closed (the store's file was then still held when a next command opened it).
+     */
+    private static final class ReadingThreads {
+
+        /** How long each is waited for once interrupted, at most: a read under way ends when interrupted. */
+        private static final Duration WAIT = Duration.ofSeconds(2);
+
+        private final List<Thread> threads = new ArrayList<>();
+        private boolean stopped;
+
+        /** {@code task} on a daemon thread of its own named {@code name}; null, and nothing run, once stopped. */
+        synchronized Thread start(String name, Runnable task) {
+            if (stopped) {
+                return null;
+            }
+            Thread thread = Threads.startDaemon(name, task);
+            threads.add(thread);
+            return thread;
+        }
+
+        /** Interrupts every one, and waits a little for each to end (never for the calling thread). */
+        void stop() {
+            List<Thread> all;
+            synchronized (this) {
+                stopped = true;
+                all = new ArrayList<>(threads);
+            }
+            all.forEach(Thread::interrupt);
+            for (Thread thread : all) {
+                if (thread != Thread.currentThread()) {
+                    Threads.awaitEnd(thread, WAIT);
+                }
+            }
+        }
     }
 }
