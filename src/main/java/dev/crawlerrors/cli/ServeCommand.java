@@ -370,7 +370,7 @@ final class ServeCommand implements Callable<Integer> {
      * while serve runs and none once it stops: the warm-up starts some of its own late, and one started after serve's
      * stop read the store as it was closed (the store's file was then still held when a next command opened it).
      */
-    private static final class ReadingThreads {
+    static final class ReadingThreads {
 
         /** How long each is waited for once interrupted, at most: a read under way ends when interrupted. */
         private static final Duration WAIT = Duration.ofSeconds(2);
