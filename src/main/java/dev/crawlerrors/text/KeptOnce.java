@@ -1,7 +1,9 @@
 package dev.crawlerrors.text;
 
+import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Predicate;
@@ -52,5 +54,45 @@ public final class KeptOnce<K, V> {
         } finally {
             mine.complete(made); // no-op when failed above: a reader waiting for it gets the failure
         }
+    }
+
+    /** Whether an answer is kept, or being made, for any of {@code keys}. */
+    public boolean holdsAny(Collection<K> keys) {
+        return keys.stream().anyMatch(kept::containsKey);
+    }
+
+    /**
+     * Answers to be made together, by one maker, for {@code keys}: their futures, kept now so that readers asking wait
+     * for them (the maker completes each, or gives each its failure through {@link #fail}); null, and nothing kept, when
+     * an answer is kept or being made for any of them already.
+     */
+    public Map<K, CompletableFuture<V>> reserve(List<K> keys) {
+        Map<K, CompletableFuture<V>> mine = new LinkedHashMap<>();
+        synchronized (kept) {
+            if (holdsAny(keys)) {
+                return null;
+            }
+            for (K key : keys) {
+                CompletableFuture<V> future = new CompletableFuture<>();
+                mine.put(key, future);
+                kept.put(key, future);
+            }
+        }
+        return mine;
+    }
+
+    /**
+     * Lets go of answers {@link #reserve} kept: each given {@code answer} (to the readers waiting; not kept), or when
+     * {@code failure} is not null, that failure.
+     */
+    public void fail(Map<K, CompletableFuture<V>> reserved, V answer, Throwable failure) {
+        reserved.forEach((key, future) -> {
+            kept.remove(key, future);
+            if (failure != null) {
+                future.completeExceptionally(failure);
+            } else {
+                future.complete(answer);
+            }
+        });
     }
 }

@@ -111,13 +111,9 @@ final class ReportRoutes {
     }
 
     /** The last {@value #KEPT_PATTERN_MAPS} maps {@link #patternMap} made or is making, by what they are made of. */
-    private final Map<PatternKey, java.util.concurrent.CompletableFuture<Map<String, ?>>> patternMaps = java.util.Collections.synchronizedMap(
-            new LinkedHashMap<>(32, 0.75f, true) {
-                @Override
-                protected boolean removeEldestEntry(Map.Entry<PatternKey, java.util.concurrent.CompletableFuture<Map<String, ?>>> eldest) {
-                    return size() > KEPT_PATTERN_MAPS;
-                }
-            });
+    private final dev.crawlerrors.text.KeptOnce<PatternKey, Map<String, ?>> patternMaps = new dev.crawlerrors.text.KeptOnce<>(KEPT_PATTERN_MAPS);
+    /** What {@link #patternMap} gives, and does not keep, while the URLs' states are being brought up to a large import. */
+    private static final Map<String, ?> NOT_WALKED = java.util.Collections.unmodifiableMap(new java.util.HashMap<String, Object>());
 
     /**
      * A map of the Patterns page by pattern, kept for the view, its snapshot, the sitemaps' read and the patterns it was
@@ -126,29 +122,13 @@ final class ReportRoutes {
      * wait for that one walk; none (and not kept) while the URLs' states are being brought up to a large import.
      */
     private Map<String, ?> patternMap(PatternKey key, Supplier<Map<String, ?>> make) {
-        java.util.concurrent.CompletableFuture<Map<String, ?>> mine = new java.util.concurrent.CompletableFuture<>();
-        java.util.concurrent.CompletableFuture<Map<String, ?>> theirs = patternMaps.putIfAbsent(key, mine);
-        if (theirs != null) {
+        return patternMaps.get(key, () -> {
             try {
-                return theirs.join();
-            } catch (java.util.concurrent.CompletionException e) {
-                throw e.getCause() instanceof RuntimeException failure ? failure : e;
+                return java.util.Collections.unmodifiableMap(make.get());
+            } catch (dev.crawlerrors.report.StillCountingException e) {
+                return NOT_WALKED;
             }
-        }
-        Map<String, ?> made = Map.of();
-        try {
-            made = java.util.Collections.unmodifiableMap(make.get());
-            return made;
-        } catch (dev.crawlerrors.report.StillCountingException e) {
-            patternMaps.remove(key, mine);
-            return made;
-        } catch (RuntimeException | Error e) {
-            patternMaps.remove(key, mine);
-            mine.completeExceptionally(e);
-            throw e;
-        } finally {
-            mine.complete(made); // no-op when failed above: a reader waiting for it gets the failure
-        }
+        }, made -> made != NOT_WALKED);
     }
 
     /**
@@ -185,7 +165,7 @@ final class ReportRoutes {
         List<CountedAt<PatternReport>> restCounted = new ArrayList<>();
         String version = report.sitemapsVersion();
         for (int v = 0; v < requests.size(); v++) {
-            if (patternKeys(requests.get(v), counted.get(v), version).stream().anyMatch(patternMaps::containsKey)) {
+            if (patternMaps.holdsAny(patternKeys(requests.get(v), counted.get(v), version))) {
                 walkOne(requests.get(v), counted.get(v));
             } else {
                 rest.add(requests.get(v));
@@ -234,16 +214,9 @@ final class ReportRoutes {
         for (int v = 0; v < requests.size(); v++) {
             keys.addAll(patternKeys(requests.get(v), counted.get(v), version));
         }
-        Map<PatternKey, java.util.concurrent.CompletableFuture<Map<String, ?>>> mine = new LinkedHashMap<>();
-        synchronized (patternMaps) {
-            if (keys.stream().anyMatch(patternMaps::containsKey)) {
-                return false;
-            }
-            for (PatternKey key : keys) {
-                java.util.concurrent.CompletableFuture<Map<String, ?>> future = new java.util.concurrent.CompletableFuture<>();
-                mine.put(key, future);
-                patternMaps.put(key, future);
-            }
+        Map<PatternKey, java.util.concurrent.CompletableFuture<Map<String, ?>>> mine = patternMaps.reserve(keys);
+        if (mine == null) {
+            return false;
         }
         try {
             List<dev.crawlerrors.report.PatternWalk.View> walked = new ArrayList<>();
@@ -256,15 +229,9 @@ final class ReportRoutes {
                 mine.get(keys.get(2 * v + 1)).complete(java.util.Collections.unmodifiableMap(made.get(v).listed()));
             }
         } catch (dev.crawlerrors.report.StillCountingException e) {
-            mine.forEach((key, future) -> {
-                patternMaps.remove(key, future);
-                future.complete(Map.of());
-            });
+            patternMaps.fail(mine, NOT_WALKED, null);
         } catch (RuntimeException | Error e) {
-            mine.forEach((key, future) -> {
-                patternMaps.remove(key, future);
-                future.completeExceptionally(e);
-            });
+            patternMaps.fail(mine, null, e);
             throw e;
         }
         return true;

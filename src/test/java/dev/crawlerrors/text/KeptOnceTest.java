@@ -71,6 +71,34 @@ class KeptOnceTest {
         }
     }
 
+    @Test
+    void answersReservedTogetherAreWaitedForAndNotReservedTwice() throws Exception {
+        KeptOnce<String, String> kept = new KeptOnce<>(8);
+        var mine = kept.reserve(java.util.List.of("a", "b"));
+        assertThat(mine).containsOnlyKeys("a", "b");
+        assertThat(kept.holdsAny(java.util.List.of("b", "c"))).isTrue();
+        assertThat(kept.reserve(java.util.List.of("b", "c"))).as("b is being made").isNull();
+        assertThat(kept.holdsAny(java.util.List.of("c"))).as("nothing of a refused reservation kept").isFalse();
+        ExecutorService readers = Executors.newSingleThreadExecutor();
+        try {
+            Future<String> waiting = readers.submit(() -> kept.get("a", () -> "made by the reader", v -> true));
+            mine.get("a").complete("made together");
+            mine.get("b").complete("made together too");
+            assertThat(waiting.get(60, TimeUnit.SECONDS)).isEqualTo("made together");
+            assertThat(kept.get("b", () -> "made again", v -> true)).isEqualTo("made together too");
+        } finally {
+            readers.shutdownNow();
+        }
+        var failing = kept.reserve(java.util.List.of("c", "d"));
+        kept.fail(failing, null, new IllegalStateException("the walk failed"));
+        assertThatThrownBy(() -> failing.get("c").join()).hasCauseInstanceOf(IllegalStateException.class);
+        assertThat(kept.get("c", () -> "made again", v -> true)).as("a failure is not kept").isEqualTo("made again");
+        var notNow = kept.reserve(java.util.List.of("e"));
+        kept.fail(notNow, "nothing yet", null);
+        assertThat(notNow.get("e").join()).isEqualTo("nothing yet");
+        assertThat(kept.holdsAny(java.util.List.of("e"))).as("given to the readers waiting, not kept").isFalse();
+    }
+
     private static void await(CountDownLatch latch) {
         try {
             assertThat(latch.await(60, TimeUnit.SECONDS)).isTrue();
