@@ -151,38 +151,58 @@ class PatternsPageKeptTest {
 
     @Test
     void aReaderAskingWhileTheWarmUpWalksWaitsForThatWalk() throws Exception {
-        try (DuckDbHitStore store = HeldBackSitemapCounts.storeWithSitemap()) {
-            AtomicInteger walks = new AtomicInteger();
-            java.util.concurrent.CountDownLatch letGo = new java.util.concurrent.CountDownLatch(1);
-            CrawlErrorReport report = new CrawlErrorReport(walksCounted(store, walks, letGo), ReportConfig.in(ZoneOffset.UTC));
-            java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newFixedThreadPool(2);
-            try (ReportServer server = ReportServer.start(report, store.health(), ServerConfig.on("127.0.0.1", 0))) {
-                report.startCounting();
-                java.util.concurrent.Future<?> warmUp = threads.submit(() -> {
-                    server.walkPatterns(java.time.Duration.ofMinutes(1));
-                    return null;
-                });
-                Waits.await("the warm-up's first walk begun").until(() -> walks.get() == 1);
-                java.util.concurrent.Future<String> asked = threads.submit(() -> get(server, "/api/crawl-errors/patterns"));
-                // the reader waits for the warm-up's walk, not walking the states itself
-                Waits.await("the reader waiting for the warm-up's walk").until(() -> waitingForAWalk() == 1);
-                assertThat(walks).as("walks begun while the warm-up's is held").hasValue(1);
-                letGo.countDown();
-                String body = asked.get(60, java.util.concurrent.TimeUnit.SECONDS);
-                warmUp.get(60, java.util.concurrent.TimeUnit.SECONDS);
-                assertThat(walks).as("the warm-up's one walk only, for three views").hasValue(1);
-                assertThat(walked(body)).isEqualTo(walked(get(server, "/api/crawl-errors/patterns"))).isNotEmpty();
-                assertThat(walks).hasValue(1);
-            } finally {
-                letGo.countDown();
-                threads.shutdownNow();
-                report.close();
-            }
-        }
+        withTheFirstWalkHeld((store, server, walks, letGo, threads) -> {
+            java.util.concurrent.Future<?> warmUp = threads.submit(() -> {
+                server.walkPatterns(java.time.Duration.ofMinutes(1));
+                return null;
+            });
+            Waits.await("the warm-up's first walk begun").until(() -> walks.get() == 1);
+            java.util.concurrent.Future<String> asked = threads.submit(() -> get(server, "/api/crawl-errors/patterns"));
+            // the reader waits for the warm-up's walk, not walking the states itself
+            Waits.await("the reader waiting for the warm-up's walk").until(() -> waitingForAWalk() == 1);
+            assertThat(walks).as("walks begun while the warm-up's is held").hasValue(1);
+            letGo.countDown();
+            String body = asked.get(60, java.util.concurrent.TimeUnit.SECONDS);
+            warmUp.get(60, java.util.concurrent.TimeUnit.SECONDS);
+            assertThat(walks).as("the warm-up's one walk only, for three views").hasValue(1);
+            assertThat(walked(body)).isEqualTo(walked(get(server, "/api/crawl-errors/patterns"))).isNotEmpty();
+            assertThat(walks).hasValue(1);
+        });
     }
 
     @Test
     void theWarmUpWaitsForAViewAReaderIsWalkingThenWalksTheOthersInOnePass() throws Exception {
+        withTheFirstWalkHeld((store, server, walks, letGo, threads) -> {
+            java.util.concurrent.Future<String> asked = threads.submit(() -> get(server, "/api/crawl-errors/patterns?in_sitemap=no"));
+            Waits.await("the reader's walk begun").until(() -> walks.get() == 1);
+            java.util.concurrent.Future<?> warmUp = threads.submit(() -> {
+                server.walkPatterns(java.time.Duration.ofMinutes(1));
+                return null;
+            });
+            // the warm-up waits for the reader's walk before walking anything: the two do not share the cores
+            Waits.await("the warm-up waiting for the reader's walk").until(() -> waitingForAWalk() == 1);
+            assertThat(walks).as("walks begun while the reader's is held").hasValue(1);
+            letGo.countDown();
+            String body = asked.get(60, java.util.concurrent.TimeUnit.SECONDS);
+            warmUp.get(60, java.util.concurrent.TimeUnit.SECONDS);
+            assertThat(walks).as("the reader's two walks, then one for the two other views").hasValue(3);
+            for (String page : PAGES) {
+                get(server, page);
+            }
+            assertThat(walks).as("the first asks of the other views: nothing walked").hasValue(3);
+            assertThat(walked(body)).isEqualTo(walked(get(server, "/api/crawl-errors/patterns?in_sitemap=no"))).isNotEmpty();
+            sameAsAServerOfItsOwn(store, server);
+        });
+    }
+
+    /** What a test does with a server whose first walk of the URL states waits for {@code letGo}, on two threads of its own. */
+    private interface HeldWalk {
+        void run(DuckDbHitStore store, ReportServer server, AtomicInteger walks, java.util.concurrent.CountDownLatch letGo,
+                java.util.concurrent.ExecutorService threads) throws Exception;
+    }
+
+    /** {@code test} on a store with hits and a sitemap, served, its patterns being counted, its first walk held. */
+    private static void withTheFirstWalkHeld(HeldWalk test) throws Exception {
         try (DuckDbHitStore store = HeldBackSitemapCounts.storeWithSitemap()) {
             AtomicInteger walks = new AtomicInteger();
             java.util.concurrent.CountDownLatch letGo = new java.util.concurrent.CountDownLatch(1);
@@ -190,25 +210,7 @@ class PatternsPageKeptTest {
             java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newFixedThreadPool(2);
             try (ReportServer server = ReportServer.start(report, store.health(), ServerConfig.on("127.0.0.1", 0))) {
                 report.startCounting();
-                java.util.concurrent.Future<String> asked = threads.submit(() -> get(server, "/api/crawl-errors/patterns?in_sitemap=no"));
-                Waits.await("the reader's walk begun").until(() -> walks.get() == 1);
-                java.util.concurrent.Future<?> warmUp = threads.submit(() -> {
-                    server.walkPatterns(java.time.Duration.ofMinutes(1));
-                    return null;
-                });
-                // the warm-up waits for the reader's walk before walking anything: the two do not share the cores
-                Waits.await("the warm-up waiting for the reader's walk").until(() -> waitingForAWalk() == 1);
-                assertThat(walks).as("walks begun while the reader's is held").hasValue(1);
-                letGo.countDown();
-                String body = asked.get(60, java.util.concurrent.TimeUnit.SECONDS);
-                warmUp.get(60, java.util.concurrent.TimeUnit.SECONDS);
-                assertThat(walks).as("the reader's two walks, then one for the two other views").hasValue(3);
-                for (String page : PAGES) {
-                    get(server, page);
-                }
-                assertThat(walks).as("the first asks of the other views: nothing walked").hasValue(3);
-                assertThat(walked(body)).isEqualTo(walked(get(server, "/api/crawl-errors/patterns?in_sitemap=no"))).isNotEmpty();
-                sameAsAServerOfItsOwn(store, server);
+                test.run(store, server, walks, letGo, threads);
             } finally {
                 letGo.countDown();
                 threads.shutdownNow();
