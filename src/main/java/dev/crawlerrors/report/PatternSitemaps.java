@@ -93,7 +93,7 @@ public final class PatternSitemaps {
         String sitemap = sitemapName(sitemaps.sitemaps());
         for (int i = 0; i < names.size(); i++) {
             if (tallies[i] != null) {
-                found.put(names.get(i), tallies[i].listed(sitemap));
+                found.put(names.get(i), tallies[i].listed(sitemap, filter.inSitemap() != null));
             }
         }
         return found;
@@ -194,10 +194,15 @@ public final class PatternSitemaps {
             }
         }
 
-        Listed listed(String sitemap) {
+        /**
+         * What a sitemap lists of these URLs, in words; under {@code in_sitemap=} ({@code filtered}) the pattern's URLs
+         * listed or not are counted (what the diagnosis is about), which the words say: "of these" read as the view's.
+         */
+        Listed listed(String sitemap, boolean filtered) {
             String where = sitemap.equals("a sitemap") ? "a sitemap" : "the sitemap";
             String text = urls == 1 ? "this URL is " + (inSitemap == 1 ? "in " + where : "in no sitemap")
-                    : Figures.grouped(inSitemap) + " of these " + Figures.grouped(urls) + " URLs are in " + where;
+                    : Figures.grouped(inSitemap) + (filtered ? " of all " + Figures.grouped(urls) + " URLs of this pattern, listed or not, are in "
+                    : " of these " + Figures.grouped(urls) + " URLs are in ") + where;
             return new Listed(urls, inSitemap, text, redirected, redirectStatus, broken, List.copyOf(brokenStatuses));
         }
     }

@@ -123,7 +123,7 @@ public final class PatternWalk {
                     nowByName.put(names.get(v).get(p), now[v][p].now(urls));
                 }
                 if (listed[v][p] != null) {
-                    listedByName.put(names.get(v).get(p), listed[v][p].listed(sitemap));
+                    listedByName.put(names.get(v).get(p), listed[v][p].listed(sitemap, views.get(v).filter().inSitemap() != null));
                 }
             }
             walked.add(new Walked(nowByName, listedByName));

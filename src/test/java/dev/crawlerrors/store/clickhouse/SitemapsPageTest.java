@@ -159,6 +159,11 @@ class SitemapsPageTest {
             JsonNode letters = pattern(json(server, "/api/crawl-errors/patterns"), "/{city}/straten/{letter}");
             assertThat(letters.get("sitemap").asText()).isEqualTo("0 of these 22 URLs are in the sitemap");
             assertThat(letters.get("diagnosis").get("kind").asText()).isEqualTo("not_found");
+            // under in_sitemap= the line still counts the pattern's URLs listed or not, and says so
+            JsonNode listedStreets = pattern(json(server, "/api/crawl-errors/patterns?in_sitemap=yes"), "/{city}/{street}");
+            assertThat(listedStreets.get("sitemap").asText()).isEqualTo("28 of all 29 URLs of this pattern, listed or not, are in the sitemap");
+            JsonNode unlistedLetters = pattern(json(server, "/api/crawl-errors/patterns?in_sitemap=no"), "/{city}/straten/{letter}");
+            assertThat(unlistedLetters.get("sitemap").asText()).isEqualTo("0 of all 22 URLs of this pattern, listed or not, are in the sitemap");
         }
         Document html = Jsoup.parse(get(embeddedServer, "/crawl-errors/patterns").body());
         assertThat(html.select(".in-sitemap").eachText()).contains("28 of these 28 URLs are in the sitemap");
