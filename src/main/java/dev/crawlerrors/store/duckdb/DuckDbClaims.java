@@ -22,14 +22,15 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  */
 final class DuckDbClaims {
 
-    /** One verdict of a claim, numbered as it was recorded. */
-    record Entry(long version, Verification verification, String reason) {
-    }
-
-    private static final Entry[] NONE = new Entry[0];
     private static final String NOT_CHECKED = "not checked yet";
+    private static final Verification[] VERIFICATIONS = Verification.values();
 
-    private volatile AtomicReferenceArray<Entry[]> histories = new AtomicReferenceArray<>(1024);
+    /**
+     * Each claim's history, by its number: for each verdict its version, then its verification's ordinal and its reason's
+     * number ({@link #reasonList}) in one long, oldest first. A signed line waiting is a claim of its own, so a serve holds
+     * one for each signed line it ever settled: as records in an array each held 88 bytes, as numbers 48.
+     */
+    private volatile AtomicReferenceArray<long[]> histories = new AtomicReferenceArray<>(1024);
     /** The oldest verdict version a snapshot may have: older histories were pruned. */
     private volatile long horizon;
     /** Claim lists of recent views, by verifications and version: a view's pages ask for the same one. */
@@ -41,38 +42,47 @@ final class DuckDbClaims {
     };
 
     /**
-     * One string of each reason recorded, at most {@value #REASONS_KEPT} (then a reason is kept as given): the verdicts
-     * settled in the background each bring their own copy of a reason a hundred thousand others share (a signed line is
-     * a claim of its own: 100,000 signatures settled by serve held some 13 MB of equal reasons, of 72 MB live).
+     * The reasons recorded, by number; each once while at most {@value #REASONS_KEPT} are (then a reason is added as
+     * given): the verdicts settled in the background each bring their own copy of a reason a hundred thousand others
+     * share (100,000 signatures settled by serve held some 13 MB of equal reasons, of 72 MB live). Written under this
+     * object's lock before the history that names it is published, so a reader that sees a history sees its reasons.
      */
-    private final Map<String, String> reasons = new java.util.HashMap<>();
+    private volatile String[] reasonList = new String[64];
+    private int reasonCount;
+    private final Map<String, Integer> reasons = new java.util.HashMap<>();
     private static final int REASONS_KEPT = 4_096;
 
     /** Records a committed verdict of claim {@code claim} (called in version order, by the writer after its commit). */
     synchronized void record(int claim, long version, Verification verification, String reason) {
-        String known = reasons.get(reason);
+        Integer known = reasons.get(reason);
+        int number;
         if (known != null) {
-            reason = known;
-        } else if (reasons.size() < REASONS_KEPT) {
-            reasons.put(reason, reason);
+            number = known;
+        } else {
+            number = reasonCount++;
+            String[] list = reasonList;
+            if (number >= list.length) {
+                list = java.util.Arrays.copyOf(list, list.length * 2);
+            }
+            list[number] = reason;
+            reasonList = list;
+            if (reasons.size() < REASONS_KEPT) {
+                reasons.put(reason, number);
+            }
         }
-        AtomicReferenceArray<Entry[]> current = histories;
+        AtomicReferenceArray<long[]> current = histories;
         if (claim >= current.length()) {
-            AtomicReferenceArray<Entry[]> grown = new AtomicReferenceArray<>(Math.max(claim + 1, current.length() * 2));
+            AtomicReferenceArray<long[]> grown = new AtomicReferenceArray<>(Math.max(claim + 1, current.length() * 2));
             for (int i = 0; i < current.length(); i++) {
                 grown.set(i, current.get(i));
             }
             histories = grown;
             current = grown;
         }
-        Entry[] before = current.get(claim);
-        Entry[] after;
-        if (before == null) {
-            after = new Entry[] {new Entry(version, verification, reason)};
-        } else {
-            after = java.util.Arrays.copyOf(before, before.length + 1);
-            after[before.length] = new Entry(version, verification, reason);
-        }
+        long[] before = current.get(claim);
+        long[] after = before == null ? new long[2] : java.util.Arrays.copyOf(before, before.length + 2);
+        after[after.length - 2] = version;
+        after[after.length - 1] = ((long) verification.ordinal() << 32) | number;
         current.set(claim, after);
     }
 
@@ -87,31 +97,36 @@ final class DuckDbClaims {
 
     /** The verdict of {@code claim} as of verdict version {@code version}: unverified when none was recorded by then. */
     Verdict verdict(int claim, long version) {
-        Entry entry = entry(claim, version);
-        return entry == null ? new Verdict(Verification.unverified, NOT_CHECKED) : new Verdict(entry.verification(), entry.reason());
+        long entry = entry(claim, version);
+        return entry < 0 ? new Verdict(Verification.unverified, NOT_CHECKED) : new Verdict(verification(entry), reasonList[(int) entry]);
     }
 
     /** The latest committed verdict of {@code claim}; null when none is. */
     Verdict latest(int claim) {
-        Entry entry = entry(claim, Long.MAX_VALUE);
-        return entry == null ? null : new Verdict(entry.verification(), entry.reason());
+        long entry = entry(claim, Long.MAX_VALUE);
+        return entry < 0 ? null : new Verdict(verification(entry), reasonList[(int) entry]);
     }
 
-    private Entry entry(int claim, long version) {
-        AtomicReferenceArray<Entry[]> current = histories;
+    private static Verification verification(long entry) {
+        return VERIFICATIONS[(int) (entry >>> 32)];
+    }
+
+    /** The verification's ordinal and the reason's number of {@code claim}'s verdict as of {@code version}; -1 for none. */
+    private long entry(int claim, long version) {
+        AtomicReferenceArray<long[]> current = histories;
         if (claim <= 0 || claim >= current.length()) {
-            return null;
+            return -1;
         }
-        Entry[] history = current.get(claim);
+        long[] history = current.get(claim);
         if (history == null) {
-            return null;
+            return -1;
         }
-        for (int i = history.length - 1; i >= 0; i--) {
-            if (history[i].version() <= version) {
-                return history[i];
+        for (int i = history.length - 2; i >= 0; i -= 2) {
+            if (history[i] <= version) {
+                return history[i + 1];
             }
         }
-        return null;
+        return -1;
     }
 
     /**
@@ -120,15 +135,15 @@ final class DuckDbClaims {
      * first recorded after {@code from} has only hits newer than that snapshot).
      */
     int[] changedBetween(long from, long to) {
-        AtomicReferenceArray<Entry[]> current = histories;
+        AtomicReferenceArray<long[]> current = histories;
         List<Integer> changed = new ArrayList<>();
         for (int claim = 1; claim < current.length(); claim++) {
-            Entry[] history = current.get(claim);
-            if (history == null || history.length < 2 || history[0].version() > from) {
+            long[] history = current.get(claim);
+            if (history == null || history.length < 4 || history[0] > from) {
                 continue;
             }
-            for (Entry entry : history) {
-                if (entry.version() > from && entry.version() <= to) {
+            for (int i = 0; i < history.length; i += 2) {
+                if (history[i] > from && history[i] <= to) {
                     changed.add(claim);
                     break;
                 }
@@ -161,8 +176,8 @@ final class DuckDbClaims {
         List<Integer> in = new ArrayList<>();
         List<Integer> out = new ArrayList<>();
         for (int claim = 1; claim <= claims; claim++) {
-            Entry entry = entry(claim, version);
-            Verification verification = entry == null ? Verification.unverified : entry.verification();
+            long entry = entry(claim, version);
+            Verification verification = entry < 0 ? Verification.unverified : verification(entry);
             (verifications.contains(verification) ? in : out).add(claim);
         }
         return in.size() <= out.size() ? new ClaimSet(true, toArray(in)) : new ClaimSet(false, toArray(out));

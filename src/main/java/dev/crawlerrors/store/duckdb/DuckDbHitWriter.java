@@ -18,7 +18,6 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -77,7 +76,7 @@ final class DuckDbHitWriter implements HitWriter {
      * from the store when a hit or a verdict first needs it ({@link #claimIdsLoaded}), not at the
      * opening: a serve that takes no lines in never does, and its first page does not wait for it.
      */
-    private final Map<String, Integer> claimIds = new HashMap<>();
+    private final DuckDbClaimNumbers claimIds = new DuckDbClaimNumbers();
     private boolean claimIdsLoaded;
     /**
      * Claims lately found in {@link #claimIds}, by identity, in slots by their hash, with their
@@ -301,14 +300,10 @@ final class DuckDbHitWriter implements HitWriter {
         if (claimsLately[slot] == key) {
             return claimIdsLately[slot];
         }
-        Integer known = claimIds.get(key);
-        int id;
-        if (known == null) {
+        int id = claimIds.putIfAbsent(key, nextClaim);
+        if (id < 0) {
             id = nextClaim++;
-            claimIds.put(key, id);
             buffered.verdicts.put(key, new DuckDbClaimVerdict(id, hit.hit().ip(), hit.claimCrawler(), hit.verdict(), nextVersion++));
-        } else {
-            id = known;
         }
         claimsLately[slot] = key;
         claimIdsLately[slot] = id;
@@ -371,12 +366,12 @@ final class DuckDbHitWriter implements HitWriter {
     synchronized void updateVerdict(String ip, String crawler, Verdict verdict) {
         String key = CrawlerHit.claimKey(ip, crawler);
         loadClaimIds();
-        Integer id = claimIds.get(key);
-        if (id != null && verdict.equals(latestVerdict(key, id))) {
+        int id = claimIds.get(key);
+        if (id >= 0 && verdict.equals(latestVerdict(key, id))) {
             return;
         }
         dirty = true;
-        if (id == null) {
+        if (id < 0) {
             id = nextClaim++;
             claimIds.put(key, id);
         }
