@@ -8,6 +8,7 @@ import dev.crawlerrors.report.PageNotFoundException;
 import dev.crawlerrors.report.SnapshotGoneException;
 import dev.crawlerrors.store.DamagedStoreException;
 import dev.crawlerrors.store.Snapshot;
+import dev.crawlerrors.store.ReadStoppedException;
 import dev.crawlerrors.store.StoreUnavailableException;
 import dev.crawlerrors.report.StillCountingException;
 import dev.crawlerrors.store.StoreHealth;
@@ -200,6 +201,12 @@ public final class ReportServer implements AutoCloseable {
                 LOG.warn("{} {}: {}", ctx.method(), ShownText.of(ctx.path()), e.getMessage());
                 ctx.header("Retry-After", STORE_RETRY_AFTER);
                 error(ctx, 503, e.getMessage(), Map.of());
+            });
+            // a read stopped under way (serve stops, and stops them): nothing broken, to be asked again
+            config.routes.exception(ReadStoppedException.class, (e, ctx) -> {
+                LOG.info("{} {}: {}", ctx.method(), ShownText.of(ctx.path()), e.getMessage());
+                ctx.header("Retry-After", STORE_RETRY_AFTER);
+                error(ctx, 503, "the page's read of the store was stopped (serve is stopping); ask again", Map.of());
             });
             // the store's file is damaged: no page can be made until it is restored or made again
             config.routes.exception(DamagedStoreException.class, (e, ctx) -> {

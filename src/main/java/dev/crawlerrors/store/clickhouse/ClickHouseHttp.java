@@ -1,5 +1,6 @@
 package dev.crawlerrors.store.clickhouse;
 
+import dev.crawlerrors.store.ReadStoppedException;
 import dev.crawlerrors.store.StoreException;
 import dev.crawlerrors.store.StoreUnavailableException;
 import dev.crawlerrors.text.Futures;
@@ -196,7 +197,7 @@ final class ClickHouseHttp {
         } catch (InterruptedException e) {
             answer.cancel(true);
             Thread.currentThread().interrupt();
-            throw new StoreException("a request to ClickHouse at " + server + " was interrupted", e);
+            throw new ReadStoppedException("a request to ClickHouse at " + server + " was stopped: its thread was interrupted", e);
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.crawlerrors.store.duckdb;
 
+import dev.crawlerrors.store.ReadStoppedException;
 import dev.crawlerrors.store.StoreException;
 import dev.crawlerrors.text.Threads;
 import java.sql.Connection;
@@ -146,7 +147,7 @@ final class DuckDbQuery implements AutoCloseable {
             }
         } catch (SQLException e) {
             if (read != null && read.cancelled()) {
-                throw new StoreException("a read of " + location + " was stopped: its thread was interrupted", e);
+                throw new ReadStoppedException("a read of " + location + " was stopped: its thread was interrupted", e);
             }
             throw failures.of("cannot read", unmasked(e, sql, binding));
         } finally {
@@ -256,7 +257,7 @@ final class DuckDbQuery implements AutoCloseable {
             return idle.take();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new StoreException("a read of " + location + " was interrupted", e);
+            throw new ReadStoppedException("a read of " + location + " was stopped while it waited for a connection: its thread was interrupted", e);
         }
     }
 

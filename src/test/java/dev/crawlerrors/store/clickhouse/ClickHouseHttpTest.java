@@ -83,7 +83,7 @@ class ClickHouseHttpTest {
         reader.join(TimeUnit.SECONDS.toMillis(30));
 
         assertThat(reader.isAlive()).as("the read still runs 30 s after its thread was interrupted").isFalse();
-        assertThat(failed.get()).isInstanceOf(StoreException.class).hasMessageContaining("was interrupted");
+        assertThat(failed.get()).isInstanceOf(dev.crawlerrors.store.ReadStoppedException.class).hasMessageContaining("was interrupted");
         Waits.await("the server stops the read").until(() -> new String(http.query(cluster.shard(1),
                 "SELECT count() FROM system.processes WHERE query LIKE '%numbers(1000000000000)%' AND query NOT LIKE '%system.processes%'"),
                 StandardCharsets.UTF_8).strip().equals("0"));

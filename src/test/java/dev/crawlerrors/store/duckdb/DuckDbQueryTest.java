@@ -70,7 +70,7 @@ class DuckDbQueryTest {
         reader.join(TimeUnit.SECONDS.toMillis(30));
 
         assertThat(reader.isAlive()).as("the read still runs 30 s after its thread was interrupted").isFalse();
-        assertThat(failed.get()).isInstanceOf(StoreException.class).hasMessageContaining("was stopped: its thread was interrupted");
+        assertThat(failed.get()).isInstanceOf(dev.crawlerrors.store.ReadStoppedException.class).hasMessageContaining("was stopped: its thread was interrupted");
         int answer = reads.run("SELECT 42", List.of(), rs -> rs.next() ? rs.getInt(1) : -1);
         assertThat(answer).isEqualTo(42);
     }
