@@ -104,6 +104,9 @@ final class PushedSourceOptions {
         if (ingestPort == null) {
             return;
         }
+        if (ingestPort < 0 || ingestPort > 65_535) {
+            throw new ParameterException(spec.commandLine(), "--ingest-port must be a TCP port, 0 to 65535 (0 picks a free one); got " + ingestPort);
+        }
         if (tokenFile == null) {
             throw new ParameterException(spec.commandLine(), "--ingest-port needs --ingest-token-file: the log drain accepts "
                     + "only senders that present its token; write one to a file (e.g. openssl rand -hex 32 > ingest.token)");

@@ -72,6 +72,9 @@ final class ServerOptions {
      * failure, exit 1), by binding it for a moment as the server will.
      */
     void check() {
+        if (port < 0 || port > 65_535) {
+            throw new ParameterException(spec.commandLine(), "--port must be a TCP port, 0 to 65535 (0 picks a free one); got " + port);
+        }
         if (readers < 1) {
             throw new ParameterException(spec.commandLine(), "--readers must be 1 or more; got " + readers);
         }

@@ -93,6 +93,24 @@ class ServePushedSourcesTest {
     }
 
     @Test
+    void refusesAPortThatIsNoTcpPortNamingIt() throws Exception {
+        Path token = Files.writeString(dir.resolve("ingest.token"), "t0ken\n");
+
+        Result ingest = serveInProcess("--ingest-port", "70000", "--ingest-token-file", token.toString());
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        CommandLine cli = Main.commandLine();
+        cli.setErr(new PrintWriter(err, true, StandardCharsets.UTF_8));
+        Result report = new Result(cli.execute("serve", "--db", dir.resolve("hits.duckdb").toString(), "--port", "-5", "--dns-server", "none"),
+                err.toString(StandardCharsets.UTF_8));
+
+        assertThat(ingest.code).isEqualTo(2);
+        assertThat(ingest.err).startsWith("--ingest-port must be a TCP port, 0 to 65535 (0 picks a free one); got 70000");
+        assertThat(report.code).isEqualTo(2);
+        assertThat(report.err).startsWith("--port must be a TCP port, 0 to 65535 (0 picks a free one); got -5");
+        assertThat(Files.exists(dir.resolve("hits.duckdb"))).as("refused before the store is opened").isFalse();
+    }
+
+    @Test
     void refusesAnEmptyOrMissingTokenFile() throws Exception {
         Path empty = Files.writeString(dir.resolve("empty.token"), " \n");
 
