@@ -141,6 +141,9 @@ class ServePushedSourcesTest {
         assertThat(result.code).isEqualTo(2);
         assertThat(result.err).startsWith("--syslog: '127.0.0.1:5140' is not a syslog address: it names no protocol "
                 + "(udp:// or tcp://); use udp://HOST:PORT or tcp://HOST:PORT, e.g. udp://127.0.0.1:5140");
+        Result port = serveInProcess("--syslog", "udp://127.0.0.1:99999");
+        assertThat(port.code).isEqualTo(2);
+        assertThat(port.err).startsWith("--syslog: 'udp://127.0.0.1:99999' is not a syslog address: its port is no TCP or UDP port (0 to 65535)");
     }
 
     @Test

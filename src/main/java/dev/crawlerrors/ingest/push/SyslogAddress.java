@@ -40,6 +40,9 @@ public record SyslogAddress(boolean tcp, String host, int port) {
         if (uri.getHost() == null || uri.getPort() < 0) {
             throw invalid(value, "it names no host and port");
         }
+        if (uri.getPort() > 65_535) {
+            throw invalid(value, "its port is no TCP or UDP port (0 to 65535)");
+        }
         if ((uri.getPath() != null && !uri.getPath().isEmpty()) || uri.getQuery() != null || uri.getUserInfo() != null) {
             throw invalid(value, "an address has nothing after the port");
         }
