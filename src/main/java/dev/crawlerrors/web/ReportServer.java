@@ -397,7 +397,24 @@ public final class ReportServer implements AutoCloseable {
         } else if (ctx.path().endsWith(".csv")) {
             ctx.contentType("text/plain; charset=utf-8").result(message + "\n");
         } else {
-            ctx.html(ReportRoutes.render("error.jte", new ErrorView(status, message, link, linkText)));
+            ctx.html(ReportRoutes.render("error.jte", new ErrorView(status, message, link, linkText, refresh(ctx, status))));
+        }
+    }
+
+    /**
+     * After how many seconds an HTML error page asks again by itself: a 503 that says when to come back (Retry-After:
+     * still counting, busy, the store not answering now) is asked again then, so a reader who opened a page as serve
+     * started sees it once it is counted; none for the rest.
+     */
+    private static int refresh(Context ctx, int status) {
+        String after = ctx.res().getHeader("Retry-After");
+        if (status != 503 || after == null) {
+            return 0;
+        }
+        try {
+            return Math.clamp(Integer.parseInt(after.strip()), 1, 60);
+        } catch (NumberFormatException e) {
+            return 0;
         }
     }
 

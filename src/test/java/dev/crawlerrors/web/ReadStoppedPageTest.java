@@ -42,7 +42,18 @@ class ReadStoppedPageTest {
                     assertThat(answer.statusCode()).as(path).isEqualTo(503);
                     assertThat(answer.headers().firstValue("Retry-After")).as(path).isPresent();
                     assertThat(answer.body()).as(path).contains("was stopped (serve is stopping); ask again");
+                    if (!path.startsWith("/api/")) {
+                        // the page asks again by itself when Retry-After says
+                        org.jsoup.nodes.Element refresh = org.jsoup.Jsoup.parse(answer.body()).selectFirst("meta[http-equiv=refresh]");
+                        assertThat(refresh).as(path).isNotNull();
+                        assertThat(refresh.attr("content")).isEqualTo(answer.headers().firstValue("Retry-After").orElseThrow());
+                    }
                 }
+                // an answer that is no "come back" does not ask again
+                HttpResponse<String> missing = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                        + server.port() + "/crawl-errors/hits/999999999")).timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.ofString());
+                assertThat(missing.statusCode()).isEqualTo(404);
+                assertThat(org.jsoup.Jsoup.parse(missing.body()).selectFirst("meta[http-equiv=refresh]")).isNull();
                 // the warm-up's walk, stopped so too, stops the warm-up (serve's ends it without a word: serve stops)
                 org.assertj.core.api.Assertions.assertThatThrownBy(() -> server.walkPatterns(Duration.ofSeconds(30)))
                         .isInstanceOf(ReadStoppedException.class);
