@@ -276,6 +276,21 @@ class LogDrainTest {
     }
 
     @Test
+    void aSenderWaitingForTheGoAheadIsRefusedAtOnceWithoutBeingAskedForItsBody() throws Exception {
+        // curl asks first above 1 MiB (Expect: 100-continue): the refusal reads nothing of the body, so no go-ahead is sent
+        try (Socket socket = new Socket("127.0.0.1", drain.port())) {
+            socket.setSoTimeout(30_000);
+            OutputStream out = socket.getOutputStream();
+            out.write(("POST /ingest HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + TOKEN + "\r\nContent-Type: text/plain\r\n"
+                    + "Content-Length: 10000000\r\nExpect: 100-continue\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            InputStream in = socket.getInputStream();
+            assertThat(new String(in.readNBytes(12), StandardCharsets.US_ASCII)).isEqualTo("HTTP/1.1 413");
+        }
+        assertThat(store.health().size()).isZero();
+    }
+
+    @Test
     void storesWhatTheReadmesCurlCommandSendsForALogOverAMebibyte() throws Exception {
         // the bytes curl 7.88 sends for the documented command (docs/sources.md) (captured from it): its form content type, and, for a body
         // over 1 MiB, Expect: 100-continue; also over Jetty's 200,000-byte limit for forms it would parse
