@@ -50,17 +50,6 @@ final class DuckDbClaimNumbers {
         return known == null ? -1 : known;
     }
 
-    /** Records that {@code key} names claim {@code claim} (a number above 0), which no other key names. */
-    void put(String key, int claim) {
-        if (putIfAbsent(key, claim) >= 0) {
-            if (decode(key)) {
-                numbers[find(key)] = claim;
-            } else {
-                given.put(key, claim);
-            }
-        }
-    }
-
     /**
      * The number of the claim {@code key} names; when none is known, records that it names {@code claim} (a number above
      * 0) and gives -1. One look-up for an import's new claim (a signed line waiting is one).

@@ -191,7 +191,7 @@ final class DuckDbHitWriter implements HitWriter {
         }
         query.run("SELECT ip, crawler, claim_id FROM verdicts", List.of(), rs -> {
             while (rs.next()) {
-                claimIds.put(CrawlerHit.claimKey(rs.getString(1), rs.getString(2)), rs.getInt(3));
+                claimIds.putIfAbsent(CrawlerHit.claimKey(rs.getString(1), rs.getString(2)), rs.getInt(3));
             }
             return null;
         });
@@ -373,7 +373,7 @@ final class DuckDbHitWriter implements HitWriter {
         dirty = true;
         if (id < 0) {
             id = nextClaim++;
-            claimIds.put(key, id);
+            claimIds.putIfAbsent(key, id);
         }
         buffered.verdicts.put(key, new DuckDbClaimVerdict(id, ip, crawler, verdict, nextVersion++));
     }

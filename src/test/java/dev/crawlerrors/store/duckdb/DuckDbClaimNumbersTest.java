@@ -28,14 +28,14 @@ class DuckDbClaimNumbersTest {
         int claim = 1;
         for (int line = 0; line < 30_000; line++) { // past several growths of the arrays
             String key = waiting("20.171.207." + (line % 7), "ChatGPT agent", line);
-            numbers.put(key, claim);
+            assertThat(numbers.putIfAbsent(key, claim)).as("new").isEqualTo(-1);
             expected.put(key, claim++);
         }
         for (String key : List.of(CrawlerHit.claimKey("66.249.66.1", "Googlebot"),
                 CrawlerHit.claimKey("1.2.3.4", CrawlerHit.signedClaim("ChatGPT agent", "verified abc")),
                 // the form of a waiting line's key, but not an id's characters
                 CrawlerHit.claimKey("1.2.3.4", CrawlerHit.signedClaim("ChatGPT agent", "pending r!!!!!!!!!!!!!!!!!!!!!!")))) {
-            numbers.put(key, claim);
+            assertThat(numbers.putIfAbsent(key, claim)).as("new").isEqualTo(-1);
             expected.put(key, claim++);
         }
         assertThat(numbers.sizes()).containsExactly(30_000, 3);
@@ -47,7 +47,8 @@ class DuckDbClaimNumbersTest {
         String otherCrawler = key.replace("ChatGPT agent", "Google-Agent");
         assertThat(numbers.get(otherAddress)).isEqualTo(-1);
         assertThat(numbers.get(otherCrawler)).isEqualTo(-1);
-        numbers.put(otherAddress, claim);
+        assertThat(numbers.putIfAbsent(otherAddress, claim)).isEqualTo(-1);
+        assertThat(numbers.putIfAbsent(otherAddress, claim + 1)).as("known: its number, unchanged").isEqualTo(claim);
         assertThat(numbers.get(otherAddress)).isEqualTo(claim);
         assertThat(numbers.get(key)).isEqualTo(expected.get(key));
     }
@@ -73,7 +74,7 @@ class DuckDbClaimNumbersTest {
             }
         }
         for (int i = 0; i < keys.size(); i++) {
-            numbers.put(keys.get(i), i + 1);
+            assertThat(numbers.putIfAbsent(keys.get(i), i + 1)).isEqualTo(-1);
         }
         assertThat(numbers.sizes()[0]).isEqualTo(keys.size());
         for (int i = 0; i < keys.size(); i++) {
