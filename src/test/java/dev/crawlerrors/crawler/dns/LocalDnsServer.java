@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Queue;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.RejectedExecutionException;
@@ -84,6 +85,8 @@ public final class LocalDnsServer implements AutoCloseable {
     private final ServerSocketChannel tcp;
     private boolean accepting;
     private volatile long delayNanos;
+    /** While not complete, answers wait for it; null: answers go at once (or after the delay). */
+    private volatile CompletableFuture<Void> gate;
     private volatile boolean recursive = true;
     /** How names that were never configured are answered; null: REFUSED. */
     private volatile Zone otherwise;
@@ -138,6 +141,19 @@ public final class LocalDnsServer implements AutoCloseable {
     public LocalDnsServer delay(Duration delay) {
         delayNanos = delay.toNanos();
         return this;
+    }
+
+    /**
+     * Holds every answer until the returned action is run, so a test can look at what a client
+     * knows before its answer arrives, however fast or slow the machine; then sends them, in order.
+     */
+    public Runnable holdAnswers() {
+        CompletableFuture<Void> held = new CompletableFuture<>();
+        gate = held;
+        return () -> {
+            gate = null;
+            held.complete(null);
+        };
     }
 
     /**
@@ -391,6 +407,11 @@ public final class LocalDnsServer implements AutoCloseable {
                     send(batch.get(i).client, batch.get(i).response);
                 }
             }
+            return;
+        }
+        CompletableFuture<Void> waitFor = gate;
+        if (waitFor != null) {
+            waitFor.thenRun(reply);
             return;
         }
         long delay = delayNanos;

@@ -167,7 +167,9 @@ class CrawlerVerifierTest {
     void verifiesABingbotByDnsAloneWhenItsListIsNotAvailable() throws Exception {
         dns.ptr("157.55.39.1", "msnbot-157-55-39-1.search.msn.com", 3600).a("msnbot-157-55-39-1.search.msn.com", "157.55.39.1", 300);
 
+        Runnable answer = dns.holdAnswers();
         Verdict provisional = verifier.verify("157.55.39.1", bingbot);
+        answer.run();
         Verdict verdict = verifier.verifyAndWait("157.55.39.1", bingbot, 5000);
 
         assertThat(provisional.verification()).isEqualTo(Verification.unverified);
@@ -344,8 +346,11 @@ class CrawlerVerifierTest {
         Files.writeString(dir.resolve("common-crawlers.json"), IpRangeVerifierTest.COMMON.replace("66.249.66.0/27", "66.249.68.0/27"));
         verifier.lists().refreshDue(Duration.ZERO);
         verifier.forgetVerdicts();
+        // the local resolver answers in microseconds: held, so the verdict before its answer is seen
+        Runnable answer = dns.holdAnswers();
 
         Verdict provisional = verifier.verify("66.249.66.12", googlebot);
+        answer.run();
         Verdict verdict = verifier.verifyAndWait("66.249.66.12", googlebot, 5000);
 
         assertThat(provisional.verification()).as("not spoofed while only the list speaks").isEqualTo(Verification.unverified);
