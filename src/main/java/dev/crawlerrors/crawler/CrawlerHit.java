@@ -47,6 +47,28 @@ public record CrawlerHit(Hit hit, Crawler crawler, Verdict verdict, String claim
         return claim.length() != hit.ip().length() + 1 + crawler.name().length();
     }
 
+    /** The group of a signed hit whose signature waits to be checked: the rest of its claim names the line alone. */
+    public static final String PENDING = "pending ";
+    /**
+     * The group of an address's signed hits, of one signer, whose signatures wait in their own rows: one
+     * claim for them all until each is checked and moved to a claim of its own.
+     */
+    public static final String WAITING_IN_ROWS = PENDING + "in rows";
+
+    /**
+     * Whether this hit's signature waits to be checked in the hit's own row: a signed hit (its
+     * {@link Hit#signed} kept) whose claim is its line's alone ({@link #PENDING}). A hit whose
+     * signature waits apart from it, in the store's list of waiting signatures, was stored without
+     * its fields.
+     */
+    public boolean waitsInRow() {
+        if (hit.signed() == null) {
+            return false;
+        }
+        int group = claim.indexOf(GROUP);
+        return group >= 0 && claim.startsWith(PENDING, group + 1);
+    }
+
     /** The crawler's name a claim recorded under {@code claimCrawler} is of. */
     public static String crawlerOf(String claimCrawler) {
         int group = claimCrawler.indexOf(GROUP);

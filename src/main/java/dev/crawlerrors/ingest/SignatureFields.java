@@ -16,6 +16,24 @@ public record SignatureFields(String signature, String signatureInput, String si
         return s == null && i == null && a == null ? null : new SignatureFields(s, i, a);
     }
 
+    /**
+     * The request these fields were sent with, in one text to be kept while its signature waits to be
+     * checked: the three fields, the method, host, target and duration, each its length, a colon, then
+     * itself ({@code -1:} for none). {@code crawler.signature.LoggedSignature} reads it back.
+     */
+    public String request(String method, String host, String target, double durationMs) {
+        StringBuilder text = new StringBuilder(512);
+        for (String part : new String[] {signature, signatureInput, signatureAgent, method, host, target,
+                Double.isNaN(durationMs) ? null : Double.toString(durationMs)}) {
+            if (part == null) {
+                text.append("-1:");
+            } else {
+                text.append(part.length()).append(':').append(part);
+            }
+        }
+        return text.toString();
+    }
+
     private static String present(String value) {
         return value == null || value.isEmpty() || value.equals("-") ? null : value;
     }

@@ -44,6 +44,10 @@ final class HitRecorder {
     private int holdUpTo = -1;
     private int settleCapacity = SignatureSettler.CAPACITY;
     private int settleThreads = SignatureSettler.threads();
+    /** Where the signed lines this recorder leaves unchecked wait; null: all in the store's list ({@link #waitInRowsAfter}). */
+    private volatile SignedHits.Waiting waiting;
+    /** Whether the settler's queue was dropped once lines began to wait in their rows. */
+    private volatile boolean leftToStore;
     /** The host given to hits whose log records none ({@code --host}); null: they stay hostless. */
     private volatile String siteHost;
 
@@ -107,7 +111,7 @@ final class HitRecorder {
             identify(logged.onHost(onHost), crawlerHits, signed, signedAt);
         }
         if (signed != null && !signed.isEmpty()) {
-            List<SignedHits.Signed> checked = signatures.verifyAll(signed, verdicts != null);
+            List<SignedHits.Signed> checked = signatures.verifyAll(signed, verdicts != null, waiting);
             for (int i = 0; i < checked.size(); i++) {
                 SignedHits.Signed one = checked.get(i);
                 crawlerHits.set(signedAt.get(i), one.hit());
@@ -171,6 +175,13 @@ final class HitRecorder {
             SignatureSettler to = settler();
             deferred.forEach(to::offer);
         }
+        SignedHits.Waiting w = waiting;
+        SignatureSettler queued = settler;
+        if (w != null && w.inRows() > 0 && queued != null && !leftToStore) {
+            // the first lines went to the settler, to be checked at the end; now more wait than that
+            leftToStore = true;
+            queued.leaveToStore();
+        }
     }
 
     private synchronized SignatureSettler settler() {
@@ -179,6 +190,24 @@ final class HitRecorder {
             latest = settler;
         }
         return settler;
+    }
+
+    /**
+     * Leaves the signed lines left unchecked past the first {@code apartFirst} waiting in their own hit's row,
+     * when the store keeps them so ({@link SignatureStore#keepsSignaturesInHits}): an import's. The first go
+     * to the store's list and this recorder's settler, as before, so an import that leaves few checks them at
+     * its end from memory; one that leaves more leaves them all to serve.
+     */
+    synchronized void waitInRowsAfter(long apartFirst) {
+        if (signatures != null && kept != null && kept.keepsSignaturesInHits()) {
+            waiting = new SignedHits.Waiting(apartFirst);
+        }
+    }
+
+    /** How many signed lines this recorder left waiting in their own hit's row. */
+    long waitingInRows() {
+        SignedHits.Waiting w = waiting;
+        return w == null ? 0 : w.inRows();
     }
 
     /**

@@ -137,6 +137,7 @@ public final class LogImport {
         this.recorder = new HitRecorder(writer, signatures, store.verdicts(), identifier, verifier);
         recorder.releaseAfterCommit();
         recorder.settleAtEnd(SIGNATURES_CHECKED_AT_END);
+        recorder.waitInRowsAfter(SIGNATURES_CHECKED_AT_END);
         // detected once per family of logs, and checked on each (FamilyFormatChooser)
         this.formats = formats.detects() ? new FamilyFormatChooser(formats) : formats;
         this.verdicts = store.verdicts();
@@ -211,9 +212,15 @@ public final class LogImport {
             long readMillis = (System.nanoTime() - started) / 1_000_000;
             verifier.awaitPending(Math.clamp(readMillis / 10, MIN_PENDING_WAIT_MS, MAX_PENDING_WAIT_MS));
             SignatureSettler settling = recorder.takeSettler();
+            // past the first ones kept apart, the lines left unchecked wait in their hits' rows: then more than an end checks
+            long inRows = recorder.waitingInRows();
+            if (settling == null && inRows > 0) {
+                summary.signaturesLeftToServe = settleAtEnd;
+                summary.signaturesPending = inRows;
+            }
             if (settling != null) {
                 // a few signatures are checked now, in some milliseconds each; more than that wait for serve
-                if (settling.checkHeld()) {
+                if (inRows == 0 && settling.checkHeld()) {
                     settling.awaitIdle(Math.clamp(settling.waiting() * SIGNATURE_WAIT_MS, MIN_PENDING_WAIT_MS, MAX_PENDING_WAIT_MS));
                 } else {
                     summary.signaturesLeftToServe = settleAtEnd;
@@ -221,7 +228,7 @@ public final class LogImport {
                 settling.stop();
                 rechecked.putAll(settling.settled());
                 summary.signaturesChecked = settling.settledCount();
-                summary.signaturesPending = settling.waiting();
+                summary.signaturesPending = settling.waiting() + inRows;
             }
             List<String> settledAgain = new ArrayList<>();
             if (recorder.keptPending()) {
@@ -340,10 +347,14 @@ public final class LogImport {
         recorder.settleWith(capacity, threads);
     }
 
-    /** Checks at most {@code upTo} signatures at the end ({@link #SIGNATURES_CHECKED_AT_END}), for tests. */
-    void settleSignaturesAtEnd(int upTo) {
+    /**
+     * Checks at most {@code upTo} signatures at the end ({@link #SIGNATURES_CHECKED_AT_END}), and keeps as many
+     * apart, the rest waiting in their hits' rows where the store keeps them so: for tests.
+     */
+    public void settleSignaturesAtEnd(int upTo) {
         settleAtEnd = upTo;
         recorder.settleAtEnd(upTo);
+        recorder.waitInRowsAfter(upTo);
     }
 
     /** Tells {@code stored} the crawler hits of each batch as it is stored. */

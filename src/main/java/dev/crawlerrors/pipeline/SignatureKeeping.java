@@ -8,6 +8,7 @@ import dev.crawlerrors.crawler.signature.PendingSignature;
 import dev.crawlerrors.crawler.signature.SignatureOutcome;
 import dev.crawlerrors.crawler.signature.SignedHits;
 import dev.crawlerrors.crawler.signature.WebBotAuthVerifier;
+import dev.crawlerrors.store.SettledHit;
 import dev.crawlerrors.store.SignatureStore;
 import dev.crawlerrors.store.StoredDirectory;
 import dev.crawlerrors.store.StoredSignature;
@@ -82,8 +83,8 @@ final class SignatureKeeping {
     static Map<String, Verdict> recheck(SignatureStore kept, VerdictStore verdicts, SignedHits signed) {
         List<String> ids = new ArrayList<>();
         Map<String, Verdict> settled = recheck(kept, verdicts, signed, ids);
-        if (!ids.isEmpty()) {
-            verdicts.commit();
+        if (!settled.isEmpty()) {
+            verdicts.commit(); // a hit's signature waiting in its row goes with this commit
             kept.settled(ids);
         }
         return settled;
@@ -97,6 +98,7 @@ final class SignatureKeeping {
     static Map<String, Verdict> recheck(SignatureStore kept, VerdictStore verdicts, SignedHits signed, List<String> settledIds) {
         Map<String, Verdict> settled = new HashMap<>();
         List<StoredVerdict> found = new ArrayList<>();
+        List<SettledHit> moved = new ArrayList<>();
         for (StoredSignature waiting : kept.pending(RECHECK_ROUND)) {
             SignatureOutcome outcome;
             if (waiting.request() != null) {
@@ -107,14 +109,26 @@ final class SignatureKeeping {
                         waiting.requestMillis());
                 outcome = signed.verifier().recheck(pending, WebBotAuthVerifier.QUIET);
             }
-            if (outcome.pending() == null) {
+            if (outcome.pending() != null) {
+                continue;
+            }
+            Long hit = SignatureStore.waitingHit(waiting.id());
+            if (hit != null) {
+                // waited in its hit's row, under its address's and signer's claim: the hit goes to a claim of its own
+                String own = CrawlerHit.signedClaim(CrawlerHit.crawlerOf(waiting.claimCrawler()), outcome.group() + " #" + hit);
+                moved.add(new SettledHit(hit, waiting.ip(), waiting.claimCrawler(), own, outcome.verdict()));
+                settled.put(CrawlerHit.claimKey(waiting.ip(), own), outcome.verdict());
+            } else {
                 found.add(new StoredVerdict(waiting.ip(), waiting.claimCrawler(), outcome.verdict()));
                 settled.put(CrawlerHit.claimKey(waiting.ip(), waiting.claimCrawler()), outcome.verdict());
                 settledIds.add(waiting.id());
             }
         }
         verdicts.updateAll(found);
-        signed.settled(found.size());
+        if (!moved.isEmpty()) {
+            verdicts.settleWaitingHits(moved);
+        }
+        signed.settled(found.size() + moved.size());
         return settled;
     }
 

@@ -130,6 +130,16 @@ final class SignatureSettler {
         return true;
     }
 
+    /**
+     * Drops what is queued: its owner leaves every signature to the store now (more wait than it checks at
+     * its end, the rest in their hits' rows), as {@link #offer} does once more are offered than it holds.
+     */
+    void leaveToStore() {
+        List<Waiting> dropped = new ArrayList<>();
+        queue.drainTo(dropped);
+        outstanding.addAndGet(-dropped.size());
+    }
+
     /** Queues a signature already kept in the store; without room, it stays there alone, for the next check of the store. */
     void offer(Waiting waiting) {
         long count = offered.incrementAndGet();

@@ -27,6 +27,24 @@ public interface SignatureStore {
     /** How many signatures wait. */
     long pendingCount();
 
+    /**
+     * Whether a signed hit's signature may wait in the hit's own row, written with it by the store's
+     * writer ({@code CrawlerHit#waitsInRow}), rather than kept here: {@link #pending} and {@link #pendingCount}
+     * then count such hits too, and {@link #settled} takes their ids. Only a store that numbers its hits
+     * (DuckDB's) can.
+     */
+    default boolean keepsSignaturesInHits() {
+        return false;
+    }
+
+    /** What the id of a signature waiting in its hit's row starts with ({@link #pending}): no other id has it (base64url). */
+    String IN_HIT = "#";
+
+    /** The number of the hit whose row a waiting signature of id {@code id} waits in; null for one kept apart. */
+    static Long waitingHit(String id) {
+        return id.startsWith(IN_HIT) ? Long.parseLong(id, 1, id.length(), 10) : null;
+    }
+
     /** The signatures {@code ids} were checked again and settled: they wait no longer. */
     void settled(Collection<String> ids);
 }

@@ -19,6 +19,16 @@ public interface VerdictStore {
         verdicts.forEach(v -> update(v.ip(), v.crawler(), v.verdict()));
     }
 
+    /**
+     * Gives each of {@code settled} a claim of its own with its verdict, and lets its signature wait no
+     * longer, with the next batch or {@link #commit}: a store that keeps waiting signatures in their
+     * hits' rows ({@link SignatureStore#keepsSignaturesInHits}) does; its readers see, at a snapshot before
+     * this, the verdict the hit had then.
+     */
+    default void settleWaitingHits(List<SettledHit> settled) {
+        throw new UnsupportedOperationException("this store keeps no signature in a hit's row");
+    }
+
     /** Commits every verdict recorded so far: when this returns, they are in the store. */
     void commit();
 

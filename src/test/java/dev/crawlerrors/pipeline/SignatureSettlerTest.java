@@ -100,7 +100,22 @@ class SignatureSettlerTest {
         }
     }
 
+    @Test
+    void aSignedImportsVerdictsSettleFromTheirHitsRowsOnDuckDb() throws Exception {
+        try (DuckDbHitStore store = DuckDbHitStore.open(dir.resolve("hits.duckdb"))) {
+            verdictsSettleAfterTheImport(store, 1);
+        }
+    }
+
     private void verdictsSettleAfterTheImport(HitStore store) throws Exception {
+        verdictsSettleAfterTheImport(store, -1);
+    }
+
+    /**
+     * {@code apartFirst}: the lines an import checks at its end at most, and keeps apart; past them the
+     * lines wait in their hits' rows where the store keeps them so (DuckDB); -1: the import's default.
+     */
+    private void verdictsSettleAfterTheImport(HitStore store, int apartFirst) throws Exception {
         Instant at = now.minusSeconds(600);
         List<String> lines = List.of(
                 signedLine("203.0.113.7", "/antwerp/meir", "/antwerp/meir", at),
@@ -112,7 +127,12 @@ class SignatureSettlerTest {
                 SignedLines.nginx("198.51.100.4", at.plusSeconds(4), "GET", "/leuven", 404, SignedLines.CHROME, HOST,
                         new dev.crawlerrors.ingest.SignatureFields("sig1=:AAEC:", "sig1=(\"@path", "\"" + agent.directory.origin() + "\"")));
 
-        ImportSummary summary = importLog(store, lines, SignatureSettler.CAPACITY, 0);
+        LogImport job = newImport(store);
+        job.settleSignaturesWith(SignatureSettler.CAPACITY, 0);
+        if (apartFirst >= 0) {
+            job.settleSignaturesAtEnd(apartFirst);
+        }
+        ImportSummary summary = run(job, lines);
 
         String pending = "signed for " + agent.directory.origin() + "; check pending: " + WebBotAuthVerifier.NOT_CHECKED_YET
                 + "; will check again";
@@ -125,8 +145,15 @@ class SignatureSettlerTest {
                         tuple("/antwerp/meir", "Test agent", "unverified", pending));
         assertThat(summary.signaturesChecked).isZero();
         assertThat(summary.signaturesPending).isEqualTo(5);
-        assertThat(printed(summary)).contains("Signatures checked: 0; still pending: 5, their hits"
-                + " unverified until serve checks them.\n").contains("Verdicts: unverified 5\n");
+        if (apartFirst < 0) {
+            assertThat(printed(summary)).contains("Signatures checked: 0; still pending: 5, their hits"
+                    + " unverified until serve checks them.\n").contains("Verdicts: unverified 5\n");
+        } else {
+            assertThat(printed(summary)).contains("Signatures pending: 5, more than the " + apartFirst + " an import checks at its end;"
+                    + " their hits unverified until serve checks them in the background.\n").contains("Verdicts: unverified 5\n");
+            assertThat(store.signatures().pending(10)).as("the first kept apart, the rest in their hits' rows")
+                    .extracting(kept -> kept.id().startsWith("#")).containsExactly(false, true, true, true, true);
+        }
         assertThat(store.signatures().pendingCount()).isEqualTo(5);
         assertThat(store.signatures().pending(10)).as("kept as logged: nothing parsed on the reader's path")
                 .allSatisfy(kept -> assertThat(kept.base()).isEmpty())
@@ -239,6 +266,41 @@ class SignatureSettlerTest {
             assertThat(store.reader().page(ALL, 0, 10)).extracting(StoredHit::url, StoredHit::verification)
                     .containsExactly(tuple("/admin", "spoofed"), tuple("/antwerp/meir", "verified"));
             assertThat(store.signatures().pendingCount()).as("let go once their verdicts were committed").isZero();
+        }
+    }
+
+    @Test
+    void signaturesWaitingInTheirHitsRowsWaitForTheirDirectoryAndOutliveACrashOnDuckDb() throws Exception {
+        Instant at = now.minusSeconds(600);
+        List<String> lines = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            lines.add(signedLine("203.0.113." + (30 + i), "/page/" + i, i == 3 ? "/elsewhere" : "/page/" + i, at.plusSeconds(i)));
+        }
+        try (DuckDbHitStore store = DuckDbHitStore.open(dir.resolve("hits.duckdb"))) {
+            LogImport job = newImport(store);
+            job.settleSignaturesAtEnd(0);
+            ImportSummary summary = run(job, lines);
+            assertThat(summary.signaturesPending).isEqualTo(4);
+            assertThat(store.signatures().pending(10)).extracting(StoredSignature::id).allMatch(id -> id.startsWith("#"));
+
+            agent.directory.down();
+            settleAsServeDoes(store);
+            assertThat(store.signatures().pendingCount()).as("their directory down: they wait on").isEqualTo(4);
+            assertThat(store.reader().page(ALL, 0, 10)).extracting(StoredHit::verification).containsOnly("unverified");
+
+            agent.directory.up();
+            CrawlerVerifier verifier = verifier();
+            SignatureKeeping.attach(store.signatures(), verifier.signatures());
+            assertThatThrownBy(() -> SignatureKeeping.recheck(store.signatures(), crashingOnCommit(store.verdicts()), verifier.signatures()))
+                    .hasMessageContaining("the process died");
+            assertThat(store.signatures().pendingCount()).as("a re-check dying before its commit lets none go").isEqualTo(4);
+
+            settleAsServeDoes(store);
+
+            assertThat(store.reader().page(ALL, 0, 10)).extracting(StoredHit::url, StoredHit::verification).containsExactly(
+                    tuple("/page/3", "spoofed"), tuple("/page/2", "verified"), tuple("/page/1", "verified"), tuple("/page/0", "verified"));
+            assertThat(store.signatures().pendingCount()).isZero();
+            assertThat(store.signatures().pending(10)).isEmpty();
         }
     }
 
@@ -356,6 +418,11 @@ class SignatureSettlerTest {
             @Override
             public void updateAll(List<StoredVerdict> all) {
                 verdicts.updateAll(all);
+            }
+
+            @Override
+            public void settleWaitingHits(List<dev.crawlerrors.store.SettledHit> settled) {
+                verdicts.settleWaitingHits(settled);
             }
 
             @Override

@@ -26,17 +26,9 @@ public record LoggedSignature(SignatureFields fields, String method, String host
         this(fields, method, host, target, requestMillis, durationMs, idOf(ip, fields, method, host, target, requestMillis));
     }
 
-    /** The request's parts in one text, for the store: each part its length, a colon, then itself ({@code -1:} for none). */
+    /** The request's parts in one text, for the store ({@link SignatureFields#request}). */
     public String encoded() {
-        StringBuilder text = new StringBuilder(512);
-        for (String part : parts()) {
-            if (part == null) {
-                text.append("-1:");
-            } else {
-                text.append(part.length()).append(':').append(part);
-            }
-        }
-        return text.toString();
+        return fields.request(method, host, target, durationMs);
     }
 
     /**
@@ -72,18 +64,6 @@ public record LoggedSignature(SignatureFields fields, String method, String host
     /** The request as a signature base is rebuilt from. */
     public SignedRequest request() {
         return SignedRequest.of(method, host, target, fields.signatureAgent());
-    }
-
-    private List<String> parts() {
-        List<String> parts = new ArrayList<>(7);
-        parts.add(fields.signature());
-        parts.add(fields.signatureInput());
-        parts.add(fields.signatureAgent());
-        parts.add(method);
-        parts.add(host);
-        parts.add(target);
-        parts.add(Double.isNaN(durationMs) ? null : Double.toString(durationMs));
-        return parts;
     }
 
     /**

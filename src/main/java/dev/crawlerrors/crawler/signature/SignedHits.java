@@ -21,8 +21,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * boolean)}): it keeps the line's fields as logged ({@link LoggedSignature}), names the signer
  * from its Signature-Agent alone, and {@link #settle} parses, rebuilds and checks later. Those,
  * and signatures whose directory cannot be read yet, are kept to be checked again, at most
- * {@link #MAX_PENDING} at a time (what the store already keeps counts): each is a claim of its own
- * and a row of the store, and whoever writes the requests chooses how many there are. Beyond the
+ * {@link #MAX_PENDING} at a time (what the store already keeps counts): each a row of the store (its
+ * own, or its hit's: {@link Waiting}) and, once settled, a claim of its own, and whoever writes the
+ * requests chooses how many there are. Beyond the
  * bound a signature is checked at once, or, when its directory cannot be read, left unverified for
  * good, and says so.
  */
@@ -45,6 +46,40 @@ public final class SignedHits {
 
         public Signed(CrawlerHit hit, PendingSignature pending, boolean deferred) {
             this(hit, pending, deferred, null);
+        }
+    }
+
+    /**
+     * Where a recorder's signed requests left unchecked wait: the first {@code apartFirst} in the store's
+     * list of waiting signatures (each a claim of its own, named by a digest of the line,
+     * {@link LoggedSignature#id}), the rest in their own hit's row ({@link CrawlerHit#waitsInRow}) under one
+     * claim per address and signer ({@link CrawlerHit#WAITING_IN_ROWS}), each moved to a claim of its own
+     * when settled. A claim, a row and a digest a line were most of what a waiting line cost an import
+     * (BENCHMARKS.md). The first few go apart so that an import that leaves few checks them at its end
+     * from memory, as before. One a recorder whose store keeps them so (DuckDB's); not shared.
+     */
+    public static final class Waiting {
+
+        private final long apartFirst;
+        private final AtomicLong seen = new AtomicLong();
+        private final AtomicLong inRows = new AtomicLong();
+
+        public Waiting(long apartFirst) {
+            this.apartFirst = apartFirst;
+        }
+
+        /** Whether the next line left unchecked waits in its row. */
+        boolean inRow() {
+            if (seen.incrementAndGet() <= apartFirst) {
+                return false;
+            }
+            inRows.incrementAndGet();
+            return true;
+        }
+
+        /** How many lines wait in their rows. */
+        public long inRows() {
+            return inRows.get();
         }
     }
 
@@ -116,9 +151,14 @@ public final class SignedHits {
      * while the bound allows, else checked now.
      */
     public Signed verify(Hit hit, boolean defer) {
+        return verify(hit, defer, null);
+    }
+
+    /** {@link #verify(Hit, boolean)}, a line left unchecked waiting as {@code waiting} says (null: apart). */
+    private Signed verify(Hit hit, boolean defer, Waiting waiting) {
         SignatureFields fields = hit.signed();
         if (defer && pendingBudget.getAndDecrement() > 0) {
-            return logged(hit, fields);
+            return waiting != null && waiting.inRow() ? inRow(hit, fields, waiting) : logged(hit, fields);
         }
         if (defer) {
             pendingBudget.incrementAndGet();
@@ -135,9 +175,20 @@ public final class SignedHits {
                     + "'s directory could not be read, and " + MAX_PENDING + " signed requests already wait for it"), "unchecked",
                     outcome.signer(), null);
         }
-        return new Signed(new CrawlerHit(hit, crawler, outcome.verdict(),
+        // a signature that waits for its directory waits apart: its hit goes without the fields (CrawlerHit#waitsInRow)
+        return new Signed(new CrawlerHit(outcome.pending() != null ? hit.withoutSignature() : hit, crawler, outcome.verdict(),
                 CrawlerHit.claimKey(hit.ip(), CrawlerHit.signedClaim(crawler.name(), outcome.group()))), outcome.pending(),
                 outcome.deferred());
+    }
+
+    /**
+     * A signed request left to wait in its hit's row, every check left to {@link #settle}: its claim its
+     * address's and signer's ({@link CrawlerHit#WAITING_IN_ROWS}) until then; its fields go with the hit to the store.
+     */
+    private Signed inRow(Hit hit, SignatureFields fields, Waiting waiting) {
+        Claimed claimed = claimed(fields);
+        return new Signed(new CrawlerHit(hit, claimed.crawler(), claimed.verdict(), CrawlerHit.claimKey(hit.ip(),
+                CrawlerHit.signedClaim(claimed.crawler().name(), CrawlerHit.WAITING_IN_ROWS))), null, true);
     }
 
     /**
@@ -214,9 +265,14 @@ public final class SignedHits {
      * them, or when deferring, those past the bound of signatures kept waiting.
      */
     public List<Signed> verifyAll(List<Hit> hits, boolean defer) {
+        return verifyAll(hits, defer, null);
+    }
+
+    /** {@link #verifyAll(List, boolean)}, the lines left unchecked waiting as {@code waiting} says (null: apart). */
+    public List<Signed> verifyAll(List<Hit> hits, boolean defer, Waiting waiting) {
         if (hits.size() < 2) {
             List<Signed> all = new ArrayList<>(hits.size());
-            hits.forEach(hit -> all.add(verify(hit, defer)));
+            hits.forEach(hit -> all.add(verify(hit, defer, waiting)));
             return all;
         }
         if (!defer) {
@@ -225,7 +281,7 @@ public final class SignedHits {
         List<Signed> all = new ArrayList<>(hits.size());
         int i = 0;
         while (i < hits.size() && pendingBudget.get() > 0) {
-            all.add(verify(hits.get(i++), true));
+            all.add(verify(hits.get(i++), true, waiting));
         }
         if (i < hits.size()) {
             // past the bound of signatures kept waiting, each is checked now: on every core, as when none is deferred

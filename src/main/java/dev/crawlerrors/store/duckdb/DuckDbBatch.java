@@ -31,8 +31,13 @@ final class DuckDbBatch {
     /** Whether the writer commits after this batch (decided when it goes to the writer). */
     boolean commit;
 
+    /** Verdicts a new claim was given with another's history, under their old numbers: for the verdict log alone. */
+    final List<DuckDbClaimVerdict> copies = new ArrayList<>();
+    /** Hits stored before that go to a claim of their own ({@link DuckDbHitWriter#settleWaitingHits}): their numbers, their claims'. */
+    final List<long[]> moves = new ArrayList<>();
+
     boolean isEmpty() {
-        return hits.isEmpty() && verdicts.isEmpty() && progress.isEmpty() && files.isEmpty();
+        return hits.isEmpty() && verdicts.isEmpty() && progress.isEmpty() && files.isEmpty() && moves.isEmpty();
     }
 
     /** Adds a hit, noting whether every hit so far came no earlier than the one before it. */

@@ -48,8 +48,8 @@ final class DuckDbBatchSource implements DuckDBTableFunction<Object, DuckDbBatch
     private static final int[] LONG_COLUMNS = {0, 1, 2, 6, 7, 14};
     private static final int DURATION_COLUMN = 8;
     /** The string columns, in the order of the function's columns, and their places in it. */
-    private static final int IP = 0, METHOD = 1, URL = 2, CRAWLER = 3, BOT_TYPE = 4, USER_AGENT = 5, REFERER = 6, HOST = 7, LOCATION = 8;
-    private static final int[] STRING_COLUMNS = {3, 4, 5, 9, 10, 11, 12, 13, 15};
+    private static final int IP = 0, METHOD = 1, URL = 2, CRAWLER = 3, BOT_TYPE = 4, USER_AGENT = 5, REFERER = 6, HOST = 7, LOCATION = 8, SIG = 9;
+    private static final int[] STRING_COLUMNS = {3, 4, 5, 9, 10, 11, 12, 13, 15, 16};
     /** The string columns whose values recur as the same string (see {@link Cursor#seen}). */
     private static final boolean[] RECURRING = flags(STRING_COLUMNS.length, IP, METHOD, USER_AGENT);
     private static final int SEEN_SLOTS = 1024;
@@ -107,7 +107,7 @@ final class DuckDbBatchSource implements DuckDBTableFunction<Object, DuckDbBatch
             long[] ids = longs[ID], micros = longs[MICROS], offsets = longs[OFFSET], statuses = longs[STATUS],
                     sizes = longs[SIZE], claimNumbers = longs[CLAIM];
             String[] ips = texts[IP], methods = texts[METHOD], urls = texts[URL], agents = texts[USER_AGENT],
-                    referers = texts[REFERER], hosts = texts[HOST], locations = texts[LOCATION];
+                    referers = texts[REFERER], hosts = texts[HOST], locations = texts[LOCATION], sigs = texts[SIG];
             byte[][] crawlerNames = strings[CRAWLER], botTypes = strings[BOT_TYPE];
             for (int i = 0; i < rows; i++) {
                 CrawlerHit crawlerHit = hits.get(from + i);
@@ -126,10 +126,23 @@ final class DuckDbBatchSource implements DuckDBTableFunction<Object, DuckDbBatch
                 referers[i] = hit.referer();
                 hosts[i] = hit.host();
                 locations[i] = hit.location();
+                sigs[i] = hit.signed() == null ? null : waiting(crawlerHit);
                 byte[][] crawler = crawler(crawlerHit.crawler());
                 crawlerNames[i] = crawler[0];
                 botTypes[i] = crawler[1];
             }
+        }
+
+        /**
+         * The request of a signed hit whose signature waits in its row ({@link CrawlerHit#waitsInRow}), or null: a
+         * method of its own, for the few rows that carry a signature.
+         */
+        private static String waiting(CrawlerHit crawlerHit) {
+            if (!crawlerHit.waitsInRow()) {
+                return null;
+            }
+            Hit hit = crawlerHit.hit();
+            return hit.signed().request(hit.method(), hit.host(), hit.url(), hit.durationMs());
         }
 
         private byte[][] crawler(Crawler crawler) {
@@ -160,7 +173,8 @@ final class DuckDbBatchSource implements DuckDBTableFunction<Object, DuckDbBatch
                 .addResultColumn("referer", DuckDBColumnType.VARCHAR)
                 .addResultColumn("host", DuckDBColumnType.VARCHAR)
                 .addResultColumn("claim_id", DuckDBColumnType.BIGINT)
-                .addResultColumn("location", DuckDBColumnType.VARCHAR);
+                .addResultColumn("location", DuckDBColumnType.VARCHAR)
+                .addResultColumn("sig", DuckDBColumnType.VARCHAR);
         return Boolean.TRUE; // no bind data is needed, but the driver wants some
     }
 

@@ -86,6 +86,43 @@ final class DuckDbClaims {
         current.set(claim, after);
     }
 
+    /**
+     * Gives claim {@code to}, new, the history of claim {@code from} as committed: a hit moved from one to the
+     * other reads the same verdict at every snapshot before the move ({@link DuckDbHitWriter#settleWaitingHits}),
+     * so a count, a page or a URL's state made then stands. The claim lists made for views are made again, as
+     * they may leave {@code to} out.
+     *
+     * @return the verdicts copied, oldest first, for the verdict log
+     */
+    synchronized List<Verdict> copy(int from, int to, List<Long> versions) {
+        return copy(from, to, versions, true);
+    }
+
+    /** Claim {@code from}'s history as committed, oldest first, its versions added to {@code versions}; nothing recorded. */
+    synchronized List<Verdict> history(int from, List<Long> versions) {
+        return copy(from, 0, versions, false);
+    }
+
+    private List<Verdict> copy(int from, int to, List<Long> versions, boolean record) {
+        long[] history = from > 0 && from < histories.length() ? histories.get(from) : null;
+        List<Verdict> copied = new ArrayList<>();
+        if (history == null) {
+            return copied;
+        }
+        for (int i = 0; i < history.length; i += 2) {
+            Verdict verdict = new Verdict(verification(history[i + 1]), reasonList[(int) history[i + 1]]);
+            if (record) {
+                record(to, history[i], verdict.verification(), verdict.reason());
+            }
+            versions.add(history[i]);
+            copied.add(verdict);
+        }
+        if (record) {
+            sets.clear();
+        }
+        return copied;
+    }
+
     /** Snapshots older than {@code version} can no longer be answered exactly. */
     void horizon(long version) {
         horizon = Math.max(horizon, version);

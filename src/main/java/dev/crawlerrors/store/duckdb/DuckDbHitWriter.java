@@ -379,6 +379,41 @@ final class DuckDbHitWriter implements HitWriter {
     }
 
     /**
+     * Moves each settled hit, stored under its address's and signer's claim while its signature waited in
+     * its row, to a claim of its own, with its verdict, in the next batch's transaction: the claim is given
+     * the group's history first ({@link DuckDbClaims#copy}), so a reader at a snapshot before the move reads
+     * the verdict the hit had then, whichever claim its row names; its hits' rows and their URL histories'
+     * name the new claim, and the signature waits no longer ({@code sig} NULL). A hit met again after a
+     * failed attempt (rolled back) gets the claim made for it then.
+     */
+    synchronized void settleWaitingHits(List<dev.crawlerrors.store.SettledHit> settled) {
+        loadClaimIds();
+        for (dev.crawlerrors.store.SettledHit s : settled) {
+            int group = claimIds.get(CrawlerHit.claimKey(s.ip(), s.group()));
+            if (group < 0) {
+                continue; // a claim this store does not know: the hit waits on
+            }
+            String key = CrawlerHit.claimKey(s.ip(), s.crawler());
+            int id = claimIds.get(key);
+            List<Long> versions = new ArrayList<>();
+            List<Verdict> copied;
+            if (id < 0) {
+                id = nextClaim++;
+                claimIds.putIfAbsent(key, id);
+                copied = claims.copy(group, id, versions);
+            } else {
+                copied = claims.history(group, versions);
+            }
+            for (int i = 0; i < copied.size(); i++) {
+                buffered.copies.add(new DuckDbClaimVerdict(id, s.ip(), s.crawler(), copied.get(i), versions.get(i)));
+            }
+            buffered.verdicts.put(key, new DuckDbClaimVerdict(id, s.ip(), s.crawler(), s.verdict(), nextVersion++));
+            buffered.moves.add(new long[] {s.hit(), id});
+            dirty = true;
+        }
+    }
+
+    /**
      * Queues verdicts for the next batch without taking this writer's lock, which an append holds
      * while the batch before is written: signatures settled beside the reader are recorded so.
      */
@@ -507,6 +542,8 @@ final class DuckDbHitWriter implements HitWriter {
                 ledger.writeProgress(batch.progress.values());
                 ledger.writeFiles(batch.files.values());
                 verdicts.write(batch.verdicts.values());
+                verdicts.logCopies(batch.copies);
+                move(batch.moves);
                 appendRows(batch);
                 if (!batch.hits.isEmpty()) {
                     urlTail.write(batch.hits, batch.claims, batch.firstId);
@@ -548,6 +585,29 @@ final class DuckDbHitWriter implements HitWriter {
         }
     }
 
+    /**
+     * Gives hits stored before the claims {@code moves} names ({@code [hit, claim]}), in their rows and their
+     * URLs' histories, and lets their signatures go: in the batch's transaction, with the claims' verdicts.
+     */
+    private void move(List<long[]> moves) throws SQLException {
+        if (moves.isEmpty()) {
+            return;
+        }
+        try (Statement st = connection.createStatement()) {
+            st.execute("CREATE TEMP TABLE IF NOT EXISTS writer_moves (i BIGINT, c INTEGER)");
+            st.execute("DELETE FROM writer_moves");
+            try (org.duckdb.DuckDBAppender appender = connection.createAppender(DuckDBConnection.DEFAULT_SCHEMA, "writer_moves")) {
+                for (long[] move : moves) {
+                    appender.beginRow().append(move[0]).append((int) move[1]).endRow();
+                }
+            }
+            st.execute("UPDATE hits SET claim_id = m.c, sig = NULL FROM writer_moves m WHERE hits.id = m.i");
+            for (String table : new String[] {"url_tail", "url_log", "url_times"}) {
+                st.execute("UPDATE " + table + " SET c = m.c FROM writer_moves m WHERE " + table + ".i = m.i");
+            }
+        }
+    }
+
     /** After a commit: its verdicts join the claims' histories, and its snapshot becomes the newest. */
     private void publish() {
         long version = committed.verdicts();
@@ -576,10 +636,12 @@ final class DuckDbHitWriter implements HitWriter {
             // the function hands over the time in microseconds: a TIMESTAMP vector has no setter
             // that takes them, and make_timestamp is one vectorised step
             // and its numbers as BIGINT or DOUBLE with markers for NULL, each type set by one loop
-            insertHits = connection.prepareStatement("INSERT INTO hits SELECT id, make_timestamp(ts_micros),"
+            insertHits = connection.prepareStatement("INSERT INTO hits (id, ts, utc_offset_minutes, ip, method, url, status, bytes,"
+                    + " duration_ms, crawler, bot_type, user_agent, referer, host, claim_id, location, sig)"
+                    + " SELECT id, make_timestamp(ts_micros),"
                     + " utc_offset_minutes::SMALLINT, ip, method, url, status::SMALLINT,"
                     + " if(bytes_or_negative < 0, NULL, bytes_or_negative), if(isnan(duration_ms_or_nan), NULL, duration_ms_or_nan),"
-                    + " crawler, bot_type, user_agent, referer, host, claim_id::INTEGER, location FROM " + batchFunction + "()");
+                    + " crawler, bot_type, user_agent, referer, host, claim_id::INTEGER, location, sig FROM " + batchFunction + "()");
         }
         batchSource.hits = batch.hits;
         batchSource.claims = batch.claims;

@@ -26,12 +26,14 @@ import org.duckdb.DuckDBConnection;
  * whole by whoever settles it. Version 9 keeps each URL's hits again in time order
  * ({@code url_times}, with the number of the URL's host and head, {@code url_heads}), so a view of
  * a time range and a prefix reads numbers ({@link DuckDbUrlTail}); an older store's are filled from
- * its histories on the upgrade, once.
+ * its histories on the upgrade, once. Version 10 lets a signed hit wait for its check in its own row
+ * ({@code hits.sig}, the request as logged, NULL once settled), where an import of many signed lines
+ * keeps them rather than in {@code signature_pending} ({@link DuckDbSignatures#pending}).
  */
 final class DuckDbSchema {
 
     /** The schema this version writes. */
-    static final int VERSION = 9;
+    static final int VERSION = 10;
 
     /** Version 7: what a URL's next hit depends on beside its kept state, NULL in a row an older version made. */
     private static final String CARRY = """
@@ -64,6 +66,11 @@ final class DuckDbSchema {
               ORDER BY l.t, l.i;
             """;
 
+    /** Version 10: a signed hit's request as logged while its signature waits for its check; NULL in every other row. */
+    private static final String SIG = """
+            ALTER TABLE hits ADD COLUMN IF NOT EXISTS sig VARCHAR;
+            """;
+
     private static final String TABLES = """
             CREATE TABLE IF NOT EXISTS hits (
               id BIGINT NOT NULL,
@@ -81,7 +88,8 @@ final class DuckDbSchema {
               referer VARCHAR,
               host VARCHAR,
               claim_id INTEGER,
-              location VARCHAR
+              location VARCHAR,
+              sig VARCHAR
             );
             CREATE TABLE IF NOT EXISTS verdicts (
               ip VARCHAR NOT NULL,
@@ -207,7 +215,7 @@ final class DuckDbSchema {
                         st.execute("ALTER TABLE hits ADD COLUMN location VARCHAR");
                     }
                     // the URLs' tables (version 5) and the signatures' (6), made with whatever else is missing
-                    st.execute(TABLES + DuckDbSignatures.TABLES + CARRY + DuckDbSignatures.REQUEST);
+                    st.execute(TABLES + DuckDbSignatures.TABLES + CARRY + DuckDbSignatures.REQUEST + SIG);
                     st.execute("INSERT OR REPLACE INTO store_meta VALUES ('schema_version', '" + VERSION + "')");
                     keyedFrom(st);
                     st.execute(TIMES);
@@ -225,15 +233,17 @@ final class DuckDbSchema {
                 connection.setAutoCommit(false);
             }
             try {
-                st.execute(TABLES + DuckDbSignatures.TABLES + CARRY + DuckDbSignatures.REQUEST);
+                st.execute(TABLES + DuckDbSignatures.TABLES + CARRY + DuckDbSignatures.REQUEST + SIG);
                 // a store of version 4 only lacked the URLs' tables and the signatures', one of 5 the signatures', made just now
                 st.execute("INSERT OR " + (older ? "REPLACE" : "IGNORE") + " INTO store_meta VALUES ('schema_version', '" + VERSION + "')");
                 if (recorded == 4) {
                     keyedFrom(st);
                 }
-                if (older) {
+                if (older && recorded < 9) {
                     // the hits in time order, from the histories kept: a read of every history, once
                     st.execute(TIMES);
+                }
+                if (older) {
                     connection.commit();
                 }
             } catch (SQLException e) {
@@ -316,7 +326,7 @@ final class DuckDbSchema {
         }
     }
 
-    private static boolean hasColumn(Statement st, String table, String column) throws SQLException {
+    static boolean hasColumn(Statement st, String table, String column) throws SQLException {
         try (ResultSet rs = st.executeQuery("SELECT count(*) FROM duckdb_columns() WHERE table_name = '" + table
                 + "' AND column_name = '" + column + "'")) {
             rs.next();

@@ -227,11 +227,24 @@ final class DuckDbSignatures implements SignatureStore {
         return hash == Long.MIN_VALUE ? 0 : hash;
     }
 
+    /** Yes: the writer writes a signed hit's request in its row ({@code hits.sig}) when its signature waits there. */
+    @Override
+    public boolean keepsSignaturesInHits() {
+        return true;
+    }
+
+    /**
+     * The signatures waiting, oldest request first: those kept here, and the signed hits whose request
+     * waits in their own row ({@code hits.sig}), each named {@code #} and its hit's number, under the claim
+     * its hit is stored with (its address's and signer's, {@code CrawlerHit#WAITING_IN_ROWS}).
+     */
     @Override
     public synchronized List<StoredSignature> pending(int max) {
         List<StoredSignature> signatures = new ArrayList<>();
         try (PreparedStatement st = connection.prepareStatement("SELECT id, ip, claim_crawler, origin, keyid, alg, base, signature, request_ms,"
-                + " request FROM signature_pending ORDER BY request_ms, id LIMIT ?")) {
+                + " request FROM signature_pending UNION ALL SELECT '" + IN_HIT + "' || h.id, h.ip, v.crawler, '', '', NULL, '', '',"
+                + " epoch_ms(h.ts), h.sig FROM hits h JOIN verdicts v ON v.claim_id = h.claim_id WHERE h.sig IS NOT NULL"
+                + " ORDER BY request_ms, id LIMIT ?")) {
             st.setInt(1, max);
             try (ResultSet rs = st.executeQuery()) {
                 while (rs.next()) {
@@ -247,7 +260,8 @@ final class DuckDbSignatures implements SignatureStore {
 
     @Override
     public synchronized long pendingCount() {
-        try (Statement st = connection.createStatement(); ResultSet rs = st.executeQuery("SELECT count(*) FROM signature_pending")) {
+        try (Statement st = connection.createStatement(); ResultSet rs = st.executeQuery("SELECT (SELECT count(*) FROM signature_pending)"
+                + " + (SELECT count(*) FROM hits WHERE sig IS NOT NULL)")) {
             rs.next();
             return rs.getLong(1);
         } catch (SQLException e) {
@@ -264,6 +278,10 @@ final class DuckDbSignatures implements SignatureStore {
             st.execute("DELETE FROM signature_settled_staging");
             try (DuckDBAppender appender = connection.createAppender(DuckDBConnection.DEFAULT_SCHEMA, "signature_settled_staging")) {
                 for (String id : ids) {
+                    if (SignatureStore.waitingHit(id) != null) {
+                        // a hit's signature goes with the move to its own claim (VerdictStore#settleWaitingHits)
+                        throw new IllegalArgumentException("a signature waiting in hit " + id + "'s row is let go by its verdict's move");
+                    }
                     appender.beginRow().append(id).endRow();
                 }
             }

@@ -101,6 +101,37 @@ final class DuckDbVerdicts implements VerdictStore {
     }
 
     @Override
+    public void settleWaitingHits(List<dev.crawlerrors.store.SettledHit> settled) {
+        writer.get().settleWaitingHits(settled);
+    }
+
+    /**
+     * Logs verdicts a claim was given with another's history ({@link DuckDbClaims#copy}), each under its
+     * old number: only the log, as the claim's current verdict is a newer one, written with them.
+     */
+    void logCopies(List<DuckDbClaimVerdict> copies) throws SQLException {
+        if (copies.isEmpty()) {
+            return;
+        }
+        int n = copies.size();
+        long[] claimIds = new long[n];
+        long[] versions = new long[n];
+        String[][] texts = new String[4][n];
+        for (int i = 0; i < n; i++) {
+            column(copies.get(i), i, claimIds, versions, texts);
+        }
+        try (PreparedStatement copy = connection.prepareStatement("INSERT INTO verdict_log"
+                + " SELECT version, claim_id::INTEGER, verification, reason, now() FROM " + rows.name() + "()")) {
+            rows.set(new long[][] {claimIds, versions}, texts, n);
+            try {
+                copy.executeUpdate();
+            } finally {
+                rows.clear();
+            }
+        }
+    }
+
+    @Override
     public void commit() {
         writer.get().flush();
     }

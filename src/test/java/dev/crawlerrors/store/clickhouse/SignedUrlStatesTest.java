@@ -164,6 +164,95 @@ class SignedUrlStatesTest {
                 .isEqualTo(Map.of("*", 3L, "ChatGPT agent", 2L, "Googlebot Desktop", 2L));
     }
 
+    /**
+     * Signatures left waiting in their hits' rows (DuckDB), under one claim per address and signer, and settled
+     * later, each hit moved to a claim of its own: the pages are those of the same log checked at its import,
+     * whether a reader counted and folded the URLs' states while they waited or not.
+     */
+    @Test
+    void signaturesSettledFromTheirHitsRowsGiveThePagesOfThoseCheckedAtTheImport() throws Exception {
+        TestSigner chatGpt = TestSigner.ed25519("https://chatgpt.com");
+        Path keys = Files.createDirectories(dir.resolve("keys"));
+        Files.writeString(keys.resolve("chatgpt.com.json"), TestSigner.directory(chatGpt));
+        Instant at = Instant.now().truncatedTo(ChronoUnit.MINUTES).minus(Duration.ofHours(2));
+        List<String> lines = List.of(
+                signed(chatGpt, at, "/fixed", "/fixed", 404),
+                signed(chatGpt, at.plusSeconds(60), "/fixed", "/fixed", 200),
+                signed(chatGpt, at.plusSeconds(120), "/regressed", "/regressed", 200),
+                signed(chatGpt, at.plusSeconds(180), "/regressed", "/regressed", 503),
+                signed(chatGpt, at.plusSeconds(240), "/fixed", "/admin", 503),
+                signed(chatGpt, at.plusSeconds(300), "/only-spoofed", "/admin", 500),
+                SignedLines.nginx("66.249.66.1", at.plusSeconds(360), "GET", "/fixed", 404, GOOGLEBOT, HOST, null),
+                SignedLines.nginx("66.249.66.1", at.plusSeconds(420), "GET", "/googlebot-only", 404, GOOGLEBOT, HOST, null));
+        Path log = dir.resolve("access.log");
+        Files.writeString(log, String.join("\n", lines) + "\n");
+        List<String> pages = List.of("/api/crawl-errors/urls?" + SIGNER + EVERY_STATE, "/api/crawl-errors/urls?" + SIGNER,
+                "/api/crawl-errors/urls?" + SIGNER + "&verification=verified" + EVERY_STATE,
+                "/api/crawl-errors/urls?" + SIGNER + "&verification=spoofed" + EVERY_STATE,
+                "/api/crawl-errors/urls?bot=all" + EVERY_STATE, "/api/crawl-errors/url?url=%2Ffixed&host=shop.example",
+                "/api/crawl-errors", "/api/crawl-errors?verification=spoofed", "/api/crawl-errors?verification=verified,spoofed,unverified&bot=all",
+                "/api/crawl-errors/overview?verification=verified,spoofed,unverified");
+
+        for (boolean readWhileWaiting : List.of(false, true)) {
+            DuckDbHitStore checked = DuckDbHitStore.open(dir.resolve("checked-" + readWhileWaiting + ".duckdb"));
+            open.add(checked);
+            importLog(checked, keys, log, -1);
+            DuckDbHitStore waited = DuckDbHitStore.open(dir.resolve("waited-" + readWhileWaiting + ".duckdb"));
+            open.add(waited);
+            importLog(waited, keys, log, 0);
+            assertThat(waited.signatures().pending(10)).as("every signed line waits in its hit's row")
+                    .extracting(s -> s.id().startsWith("#")).containsExactly(true, true, true, true, true, true);
+            ReportServer checkedServer = serve(checked);
+            ReportServer waitedServer = serve(waited);
+            if (readWhileWaiting) {
+                for (String path : pages) {
+                    page(waitedServer, path);
+                }
+                waited.reader().urlStates().fold();
+                assertThat(EnginePages.urls(waitedServer, "?" + SIGNER + "&verification=unverified" + EVERY_STATE)).as("waiting")
+                        .containsExactlyInAnyOrder("/fixed", "/regressed", "/only-spoofed");
+            }
+
+            settle(waited, keys);
+
+            assertThat(waited.signatures().pendingCount()).isZero();
+            for (boolean folded : List.of(false, true)) {
+                if (folded) {
+                    checked.reader().urlStates().fold();
+                    waited.reader().urlStates().fold();
+                }
+                for (String path : pages) {
+                    assertThat(settledPage(waitedServer, path)).as((readWhileWaiting ? "read while waiting, " : "") + (folded ? "folded: " : "")
+                            + path).isEqualTo(settledPage(checkedServer, path));
+                }
+            }
+        }
+    }
+
+    /** {@link #page}, once the figures it shows are no longer being recounted for verdicts that changed (within 30 s). */
+    private static String settledPage(ReportServer server, String path) throws Exception {
+        long until = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        String page = page(server, path);
+        while (page.contains("\"recounting\":true") && System.nanoTime() < until) {
+            Thread.sleep(50);
+            page = page(server, path);
+        }
+        return page;
+    }
+
+    /** What serve does with the signatures waiting in {@code store}: checks them against the keys in {@code keys}. */
+    private void settle(HitStore store, Path keys) throws Exception {
+        CrawlerCatalog catalog = CrawlerCatalog.builtIn();
+        CrawlerVerifier verifier = new CrawlerVerifier(new IpRangeVerifier(catalog,
+                IpRangeSource.parse(Files.createDirectories(dir.resolve("ranges")).toString())), null);
+        verifier.signatures(new SignedHits(new WebBotAuthVerifier(new KeyDirectories(new DirectoryFiles(keys))), new Signers(catalog)));
+        try (dev.crawlerrors.pipeline.VerdictRechecks rechecks = new dev.crawlerrors.pipeline.VerdictRechecks(store.verdicts(),
+                store.signatures(), catalog, verifier)) {
+            rechecks.run();
+        }
+        store.writer().flush();
+    }
+
     private String signed(TestSigner by, Instant at, String path, String signedPath, int status) {
         return SignedLines.nginx(AGENT, at, "GET", path, status, SignedLines.CHROME, HOST,
                 by.sign("GET", HOST, signedPath, at.getEpochSecond() - 1, at.getEpochSecond() + 300));
@@ -171,12 +260,20 @@ class SignedUrlStatesTest {
 
     /** Imports {@code log} as {@code import --signature-directories keys} does: no IP list read, the keys read from files. */
     private void importLog(HitStore store, Path keys, Path log) throws Exception {
+        importLog(store, keys, log, -1);
+    }
+
+    /** {@link #importLog(HitStore, Path, Path)}, checking at most {@code checkedAtEnd} signatures at its end (-1: as an import does). */
+    private void importLog(HitStore store, Path keys, Path log, int checkedAtEnd) throws Exception {
         CrawlerCatalog catalog = CrawlerCatalog.builtIn();
         CrawlerVerifier verifier = new CrawlerVerifier(new IpRangeVerifier(catalog,
                 IpRangeSource.parse(Files.createDirectories(dir.resolve("ranges")).toString())), null);
         verifier.signatures(new SignedHits(new WebBotAuthVerifier(new KeyDirectories(new DirectoryFiles(keys))), new Signers(catalog)));
-        new LogImport(store, new CrawlerIdentifier(catalog), verifier, FormatChooser.of(NginxFormat.compile(SignedLines.NGINX_FORMAT)))
-                .run(List.of(log.toString()), ImportListener.Factory.NONE);
+        LogImport job = new LogImport(store, new CrawlerIdentifier(catalog), verifier, FormatChooser.of(NginxFormat.compile(SignedLines.NGINX_FORMAT)));
+        if (checkedAtEnd >= 0) {
+            job.settleSignaturesAtEnd(checkedAtEnd);
+        }
+        job.run(List.of(log.toString()), ImportListener.Factory.NONE);
     }
 
     private ReportServer serve(HitStore store) {

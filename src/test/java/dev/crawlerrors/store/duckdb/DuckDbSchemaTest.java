@@ -159,4 +159,43 @@ class DuckDbSchemaTest {
             assertThat(DuckDbSchema.recordedVersion(st)).isEqualTo(DuckDbSchema.VERSION);
         }
     }
+
+    @Test
+    void aVersionNineStoreGetsTheHitsSignatureColumnAndKeepsItsWaitingSignaturesAndUrlTimes() throws Exception {
+        Path file = dir.resolve("v9.duckdb");
+        try (DuckDbHitStore store = DuckDbHitStore.open(file)) {
+            store.writer().append(List.of(googlebot("2025-05-14T10:00:00Z", "66.249.66.1", "/a", 404, VERIFIED),
+                    googlebot("2025-05-14T10:01:00Z", "66.249.66.1", "/b", 404, VERIFIED)));
+            store.writer().flush();
+            store.reader().page(HitFilter.ERRORS, 0, 10); // the URLs' states folded
+            store.signatures().keepPending(List.of(dev.crawlerrors.store.SignatureStoreContract.signature("s1", 1_000)));
+        }
+        long times;
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + file); Statement st = c.createStatement()) {
+            // as version 9 left it: no hit's signature waits in its row
+            st.execute("ALTER TABLE hits DROP COLUMN sig");
+            st.execute("UPDATE store_meta SET value = '9' WHERE key = 'schema_version'");
+            try (ResultSet rs = st.executeQuery("SELECT count(*) FROM url_times")) {
+                rs.next();
+                times = rs.getLong(1);
+            }
+        }
+
+        try (DuckDbHitStore store = DuckDbHitStore.open(file)) {
+            assertThat(store.signatures().pending(10)).containsExactly(dev.crawlerrors.store.SignatureStoreContract.signature("s1", 1_000));
+            assertThat(store.signatures().pendingCount()).isEqualTo(1);
+            store.writer().append(List.of(googlebot("2025-05-14T10:02:00Z", "66.249.66.1", "/c", 404, VERIFIED)));
+            store.writer().flush();
+            assertThat(store.reader().page(HitFilter.ERRORS, 0, 10)).extracting(dev.crawlerrors.store.StoredHit::url)
+                    .containsExactly("/c", "/b", "/a");
+        }
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + file); Statement st = c.createStatement()) {
+            assertThat(DuckDbSchema.recordedVersion(st)).isEqualTo(DuckDbSchema.VERSION);
+            assertThat(DuckDbSchema.hasColumn(st, "hits", "sig")).isTrue();
+            try (ResultSet rs = st.executeQuery("SELECT count(*) FROM url_times WHERE i < (SELECT max(id) FROM hits)")) {
+                rs.next();
+                assertThat(rs.getLong(1)).as("the hits in time order, as they were").isEqualTo(times);
+            }
+        }
+    }
 }
