@@ -53,6 +53,27 @@ final class DuckDbVerdicts implements VerdictStore {
         if (verdicts.isEmpty()) {
             return;
         }
+        prepare();
+        set(verdicts);
+        try {
+            replace.executeUpdate();
+            log.executeUpdate();
+        } finally {
+            rows.clear();
+        }
+    }
+
+    private void prepare() throws SQLException {
+        if (replace == null) {
+            replace = connection.prepareStatement("INSERT OR REPLACE INTO verdicts (ip, crawler, verification, reason, checked_at, claim_id, version)"
+                    + " SELECT ip, crawler, verification, reason, now(), claim_id::INTEGER, version FROM " + rows.name() + "()");
+            log = connection.prepareStatement("INSERT INTO verdict_log"
+                    + " SELECT version, claim_id::INTEGER, verification, reason, now() FROM " + rows.name() + "()");
+        }
+    }
+
+    /** Hands {@code verdicts} to the table function the statements read, as its columns. */
+    private void set(Collection<DuckDbClaimVerdict> verdicts) {
         int n = verdicts.size();
         long[] claimIds = new long[n];
         long[] versions = new long[n];
@@ -61,19 +82,7 @@ final class DuckDbVerdicts implements VerdictStore {
         for (DuckDbClaimVerdict row : verdicts) {
             column(row, i++, claimIds, versions, texts);
         }
-        if (replace == null) {
-            replace = connection.prepareStatement("INSERT OR REPLACE INTO verdicts (ip, crawler, verification, reason, checked_at, claim_id, version)"
-                    + " SELECT ip, crawler, verification, reason, now(), claim_id::INTEGER, version FROM " + rows.name() + "()");
-            log = connection.prepareStatement("INSERT INTO verdict_log"
-                    + " SELECT version, claim_id::INTEGER, verification, reason, now() FROM " + rows.name() + "()");
-        }
         rows.set(new long[][] {claimIds, versions}, texts, n);
-        try {
-            replace.executeUpdate();
-            log.executeUpdate();
-        } finally {
-            rows.clear();
-        }
     }
 
     /**
@@ -113,21 +122,12 @@ final class DuckDbVerdicts implements VerdictStore {
         if (copies.isEmpty()) {
             return;
         }
-        int n = copies.size();
-        long[] claimIds = new long[n];
-        long[] versions = new long[n];
-        String[][] texts = new String[4][n];
-        for (int i = 0; i < n; i++) {
-            column(copies.get(i), i, claimIds, versions, texts);
-        }
-        try (PreparedStatement copy = connection.prepareStatement("INSERT INTO verdict_log"
-                + " SELECT version, claim_id::INTEGER, verification, reason, now() FROM " + rows.name() + "()")) {
-            rows.set(new long[][] {claimIds, versions}, texts, n);
-            try {
-                copy.executeUpdate();
-            } finally {
-                rows.clear();
-            }
+        prepare();
+        set(copies);
+        try {
+            log.executeUpdate();
+        } finally {
+            rows.clear();
         }
     }
 

@@ -79,24 +79,11 @@ class SignedUrlStatesTest {
     @Test
     void theUrlsOfASignersHitsAreFoundByItsNameOnBothEngines() throws Exception {
         TestSigner chatGpt = TestSigner.ed25519("https://chatgpt.com");
-        Path keys = Files.createDirectories(dir.resolve("keys"));
-        Files.writeString(keys.resolve("chatgpt.com.json"), TestSigner.directory(chatGpt));
+        Path keys = keys(chatGpt);
         Instant at = Instant.now().truncatedTo(ChronoUnit.MINUTES).minus(Duration.ofHours(2));
         String twoMinutesOn = java.time.format.DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm").withZone(ZoneOffset.UTC)
                 .format(at.plusSeconds(120));
-        List<String> lines = List.of(
-                signed(chatGpt, at, "/fixed", "/fixed", 404),
-                signed(chatGpt, at.plusSeconds(60), "/fixed", "/fixed", 200),
-                signed(chatGpt, at.plusSeconds(120), "/regressed", "/regressed", 200),
-                signed(chatGpt, at.plusSeconds(180), "/regressed", "/regressed", 503),
-                // signed for another path: a tampered request, spoofed, which changes no state
-                signed(chatGpt, at.plusSeconds(240), "/fixed", "/admin", 503),
-                signed(chatGpt, at.plusSeconds(300), "/only-spoofed", "/admin", 500),
-                // unsigned hits of another crawler beside them
-                SignedLines.nginx("66.249.66.1", at.plusSeconds(360), "GET", "/fixed", 404, GOOGLEBOT, HOST, null),
-                SignedLines.nginx("66.249.66.1", at.plusSeconds(420), "GET", "/googlebot-only", 404, GOOGLEBOT, HOST, null));
-        Path log = dir.resolve("access.log");
-        Files.writeString(log, String.join("\n", lines) + "\n");
+        Path log = log(chatGpt, at);
 
         Path duckDbFile = dir.resolve("hits.duckdb");
         DuckDbHitStore duckDb = DuckDbHitStore.open(duckDbFile);
@@ -172,20 +159,8 @@ class SignedUrlStatesTest {
     @Test
     void signaturesSettledFromTheirHitsRowsGiveThePagesOfThoseCheckedAtTheImport() throws Exception {
         TestSigner chatGpt = TestSigner.ed25519("https://chatgpt.com");
-        Path keys = Files.createDirectories(dir.resolve("keys"));
-        Files.writeString(keys.resolve("chatgpt.com.json"), TestSigner.directory(chatGpt));
-        Instant at = Instant.now().truncatedTo(ChronoUnit.MINUTES).minus(Duration.ofHours(2));
-        List<String> lines = List.of(
-                signed(chatGpt, at, "/fixed", "/fixed", 404),
-                signed(chatGpt, at.plusSeconds(60), "/fixed", "/fixed", 200),
-                signed(chatGpt, at.plusSeconds(120), "/regressed", "/regressed", 200),
-                signed(chatGpt, at.plusSeconds(180), "/regressed", "/regressed", 503),
-                signed(chatGpt, at.plusSeconds(240), "/fixed", "/admin", 503),
-                signed(chatGpt, at.plusSeconds(300), "/only-spoofed", "/admin", 500),
-                SignedLines.nginx("66.249.66.1", at.plusSeconds(360), "GET", "/fixed", 404, GOOGLEBOT, HOST, null),
-                SignedLines.nginx("66.249.66.1", at.plusSeconds(420), "GET", "/googlebot-only", 404, GOOGLEBOT, HOST, null));
-        Path log = dir.resolve("access.log");
-        Files.writeString(log, String.join("\n", lines) + "\n");
+        Path keys = keys(chatGpt);
+        Path log = log(chatGpt, Instant.now().truncatedTo(ChronoUnit.MINUTES).minus(Duration.ofHours(2)));
         List<String> pages = List.of("/api/crawl-errors/urls?" + SIGNER + EVERY_STATE, "/api/crawl-errors/urls?" + SIGNER,
                 "/api/crawl-errors/urls?" + SIGNER + "&verification=verified" + EVERY_STATE,
                 "/api/crawl-errors/urls?" + SIGNER + "&verification=spoofed" + EVERY_STATE,
@@ -251,6 +226,31 @@ class SignedUrlStatesTest {
             rechecks.run();
         }
         store.writer().flush();
+    }
+
+    /** A directory of key files holding {@code signer}'s, as {@code --signature-directories} reads. */
+    private Path keys(TestSigner signer) throws Exception {
+        Path keys = Files.createDirectories(dir.resolve("keys"));
+        Files.writeString(keys.resolve("chatgpt.com.json"), TestSigner.directory(signer));
+        return keys;
+    }
+
+    /** The log both tests read: ChatGPT agent's signed hits from {@code at} on, beside Googlebot's. */
+    private Path log(TestSigner chatGpt, Instant at) throws Exception {
+        List<String> lines = List.of(
+                signed(chatGpt, at, "/fixed", "/fixed", 404),
+                signed(chatGpt, at.plusSeconds(60), "/fixed", "/fixed", 200),
+                signed(chatGpt, at.plusSeconds(120), "/regressed", "/regressed", 200),
+                signed(chatGpt, at.plusSeconds(180), "/regressed", "/regressed", 503),
+                // signed for another path: a tampered request, spoofed, which changes no state
+                signed(chatGpt, at.plusSeconds(240), "/fixed", "/admin", 503),
+                signed(chatGpt, at.plusSeconds(300), "/only-spoofed", "/admin", 500),
+                // unsigned hits of another crawler beside them
+                SignedLines.nginx("66.249.66.1", at.plusSeconds(360), "GET", "/fixed", 404, GOOGLEBOT, HOST, null),
+                SignedLines.nginx("66.249.66.1", at.plusSeconds(420), "GET", "/googlebot-only", 404, GOOGLEBOT, HOST, null));
+        Path log = dir.resolve("access.log");
+        Files.writeString(log, String.join("\n", lines) + "\n");
+        return log;
     }
 
     private String signed(TestSigner by, Instant at, String path, String signedPath, int status) {
