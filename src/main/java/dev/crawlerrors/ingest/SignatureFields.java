@@ -18,20 +18,38 @@ public record SignatureFields(String signature, String signatureInput, String si
 
     /**
      * The request these fields were sent with, in one text to be kept while its signature waits to be
-     * checked: the three fields, the method, host, target and duration, each its length, a colon, then
-     * itself ({@code -1:} for none). {@code crawler.signature.LoggedSignature} reads it back.
+     * checked: the three fields ({@link #text}), then the method, host, target and duration
+     * ({@link #rest}). {@code crawler.signature.LoggedSignature} reads it back.
      */
     public String request(String method, String host, String target, double durationMs) {
+        return text() + rest(method, host, target, durationMs);
+    }
+
+    /** The three fields, each its length, a colon, then itself ({@code -1:} for none): the start of a {@link #request}. */
+    public String text() {
         StringBuilder text = new StringBuilder(512);
-        for (String part : new String[] {signature, signatureInput, signatureAgent, method, host, target,
-                Double.isNaN(durationMs) ? null : Double.toString(durationMs)}) {
-            if (part == null) {
-                text.append("-1:");
-            } else {
-                text.append(part.length()).append(':').append(part);
-            }
-        }
+        append(text, signature);
+        append(text, signatureInput);
+        append(text, signatureAgent);
         return text.toString();
+    }
+
+    /** The rest of a {@link #request} after the fields' {@link #text}: the request's parts the hit holds too. */
+    public static String rest(String method, String host, String target, double durationMs) {
+        StringBuilder text = new StringBuilder(128);
+        append(text, method);
+        append(text, host);
+        append(text, target);
+        append(text, Double.isNaN(durationMs) ? null : Double.toString(durationMs));
+        return text.toString();
+    }
+
+    private static void append(StringBuilder text, String part) {
+        if (part == null) {
+            text.append("-1:");
+        } else {
+            text.append(part.length()).append(':').append(part);
+        }
     }
 
     private static String present(String value) {

@@ -90,7 +90,30 @@ public final class SignedHits {
     private final java.util.Map<String, Claimed> claimedByAgent = new java.util.concurrent.ConcurrentHashMap<>();
 
     /** The crawler and the pending verdict of the requests a Signature-Agent value (or none) names. */
-    private record Claimed(Crawler crawler, Verdict verdict) {
+    private record Claimed(Crawler crawler, Verdict verdict, java.util.Map<String, String> rowClaims) {
+
+        Claimed(Crawler crawler, Verdict verdict) {
+            this(crawler, verdict, new java.util.concurrent.ConcurrentHashMap<>());
+        }
+
+        /**
+         * The claim of {@code ip}'s requests signed for this signer that wait in their rows, made once an
+         * address (at most {@value #ROW_CLAIMS} kept): the same string for each, which the writer then finds
+         * by identity rather than by hashing a key made anew for every line.
+         */
+        String rowClaim(String ip) {
+            String claim = rowClaims.get(ip);
+            if (claim == null) {
+                if (rowClaims.size() >= ROW_CLAIMS) {
+                    rowClaims.clear();
+                }
+                claim = CrawlerHit.claimKey(ip, CrawlerHit.signedClaim(crawler.name(), CrawlerHit.WAITING_IN_ROWS));
+                rowClaims.put(ip, claim);
+            }
+            return claim;
+        }
+
+        private static final int ROW_CLAIMS = 4_096;
     }
 
     /** {@link Claimed} for a request without a Signature-Agent. */
@@ -158,7 +181,7 @@ public final class SignedHits {
     private Signed verify(Hit hit, boolean defer, Waiting waiting) {
         SignatureFields fields = hit.signed();
         if (defer && pendingBudget.getAndDecrement() > 0) {
-            return waiting != null && waiting.inRow() ? inRow(hit, fields, waiting) : logged(hit, fields);
+            return waiting != null && waiting.inRow() ? inRow(hit, fields) : logged(hit, fields);
         }
         if (defer) {
             pendingBudget.incrementAndGet();
@@ -185,10 +208,9 @@ public final class SignedHits {
      * A signed request left to wait in its hit's row, every check left to {@link #settle}: its claim its
      * address's and signer's ({@link CrawlerHit#WAITING_IN_ROWS}) until then; its fields go with the hit to the store.
      */
-    private Signed inRow(Hit hit, SignatureFields fields, Waiting waiting) {
+    private Signed inRow(Hit hit, SignatureFields fields) {
         Claimed claimed = claimed(fields);
-        return new Signed(new CrawlerHit(hit, claimed.crawler(), claimed.verdict(), CrawlerHit.claimKey(hit.ip(),
-                CrawlerHit.signedClaim(claimed.crawler().name(), CrawlerHit.WAITING_IN_ROWS))), null, true);
+        return new Signed(new CrawlerHit(hit, claimed.crawler(), claimed.verdict(), claimed.rowClaim(hit.ip())), null, true);
     }
 
     /**

@@ -141,8 +141,7 @@ final class DuckDbBatchSource implements DuckDBTableFunction<Object, DuckDbBatch
             if (!crawlerHit.waitsInRow()) {
                 return null;
             }
-            Hit hit = crawlerHit.hit();
-            return hit.signed().request(hit.method(), hit.host(), hit.url(), hit.durationMs());
+            return crawlerHit.hit().signed().text(); // the rest of the request is the row's own (DuckDbSignatures#pending)
         }
 
         private byte[][] crawler(Crawler crawler) {

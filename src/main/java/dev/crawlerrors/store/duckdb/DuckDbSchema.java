@@ -27,7 +27,7 @@ import org.duckdb.DuckDBConnection;
  * ({@code url_times}, with the number of the URL's host and head, {@code url_heads}), so a view of
  * a time range and a prefix reads numbers ({@link DuckDbUrlTail}); an older store's are filled from
  * its histories on the upgrade, once. Version 10 lets a signed hit wait for its check in its own row
- * ({@code hits.sig}, the request as logged, NULL once settled), where an import of many signed lines
+ * ({@code hits.sig}, its three fields as logged, NULL once settled), where an import of many signed lines
  * keeps them rather than in {@code signature_pending} ({@link DuckDbSignatures#pending}).
  */
 final class DuckDbSchema {
@@ -66,7 +66,7 @@ final class DuckDbSchema {
               ORDER BY l.t, l.i;
             """;
 
-    /** Version 10: a signed hit's request as logged while its signature waits for its check; NULL in every other row. */
+    /** Version 10: a signed hit's three signature fields as logged while its signature waits for its check; NULL in every other row. */
     private static final String SIG = """
             ALTER TABLE hits ADD COLUMN IF NOT EXISTS sig VARCHAR;
             """;

@@ -242,14 +242,21 @@ final class DuckDbSignatures implements SignatureStore {
     public synchronized List<StoredSignature> pending(int max) {
         List<StoredSignature> signatures = new ArrayList<>();
         try (PreparedStatement st = connection.prepareStatement("SELECT id, ip, claim_crawler, origin, keyid, alg, base, signature, request_ms,"
-                + " request FROM signature_pending UNION ALL SELECT '" + IN_HIT + "' || h.id, h.ip, v.crawler, '', '', NULL, '', '',"
-                + " epoch_ms(h.ts), h.sig FROM hits h JOIN verdicts v ON v.claim_id = h.claim_id WHERE h.sig IS NOT NULL"
-                + " ORDER BY request_ms, id LIMIT ?")) {
+                + " request, NULL, NULL, NULL, NULL FROM signature_pending UNION ALL SELECT '" + IN_HIT + "' || h.id, h.ip, v.crawler, '', '',"
+                + " NULL, '', '', epoch_ms(h.ts), h.sig, h.method, h.host, h.url, h.duration_ms FROM hits h"
+                + " JOIN verdicts v ON v.claim_id = h.claim_id WHERE h.sig IS NOT NULL ORDER BY request_ms, id LIMIT ?")) {
             st.setInt(1, max);
             try (ResultSet rs = st.executeQuery()) {
                 while (rs.next()) {
+                    String request = rs.getString(10);
+                    if (rs.getString(1).startsWith(IN_HIT)) {
+                        // the hit's row keeps its fields; its method, host, target and duration are the row's own
+                        double duration = rs.getDouble(14);
+                        request += dev.crawlerrors.ingest.SignatureFields.rest(rs.getString(11), rs.getString(12), rs.getString(13),
+                                rs.wasNull() ? Double.NaN : duration);
+                    }
                     signatures.add(new StoredSignature(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
-                            rs.getString(6), rs.getString(7), rs.getString(8), rs.getLong(9), rs.getString(10)));
+                            rs.getString(6), rs.getString(7), rs.getString(8), rs.getLong(9), request));
                 }
             }
             return signatures;
