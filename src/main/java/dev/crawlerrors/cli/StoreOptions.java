@@ -79,7 +79,10 @@ final class StoreOptions {
      */
     StoreOptions addTo(CommandSpec command) {
         spec = command;
-        command.addOption(CommandSpecs.option("--db", "FILE|URL", String.class, () -> db, value -> db = value,
+        command.addOption(CommandSpecs.option("--db", "FILE|URL", String.class, () -> db, value -> {
+                    db = value;
+                    address = null; // a command run again with another --db reads it again
+                },
                 "The store: a DuckDB file, or a ClickHouse server or cluster as clickhouse://HOST:HTTP_PORT/DATABASE "
                         + "(default: $" + DB_ENV + ", else " + DEFAULT_DB + ").").build());
         command.addOption(CommandSpecs.option("--db-user", "USER", String.class, () -> dbUser, value -> dbUser = value,
