@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.crawlerrors.ingest.Hit;
 import dev.crawlerrors.ingest.format.AgentFilter;
 import dev.crawlerrors.ingest.format.CombinedLineParser;
+import dev.crawlerrors.ingest.SampleLogs;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
@@ -12,7 +15,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import dev.crawlerrors.text.Figures;
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
 import org.junit.jupiter.api.io.TempDir;
 
 class AotTrainingCommandTest {
@@ -80,6 +85,52 @@ class AotTrainingCommandTest {
         assertThat(hits.get(7).durationMs()).isNaN();
         assertThat(hits.get(9).url()).isEqualTo("/gent/meir?p=9\"");
         assertThat(hits.get(10).ip()).isEqualTo("2001:4860:4801:10::11");
+    }
+
+    @Test
+    void oneCommandLineRunTwiceStoresEachImportWhereItsDbSays(@TempDir Path dir) throws Exception {
+        // the training runs the import command again and again on one command line: each --db is read anew
+        Path log = dir.resolve("access.log");
+        Files.write(log, List.of("66.249.66.1 - - [14/May/2025:09:31:10 +0200] \"GET /a HTTP/1.1\" 404 5 \"-\" \"Googlebot/2.1\""));
+        Path lists = SampleLogs.ipRanges(dir);
+        CommandLine importer = Main.commandLine(new String[] {"import"});
+        PrintStream originalOut = System.out;
+        for (String db : List.of("first.duckdb", "second.duckdb")) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+            int status;
+            try {
+                status = importer.setErr(new PrintWriter(out, true)).execute("import", "--db", dir.resolve(db).toString(),
+                        "--dns-server", "none", "--ip-ranges", lists.toString(), log.toString());
+            } finally {
+                System.setOut(originalOut);
+            }
+            assertThat(status).as(out.toString(StandardCharsets.UTF_8)).isZero();
+            assertThat(out.toString(StandardCharsets.UTF_8)).contains("Store: " + dir.resolve(db) + " (1 crawler hit in all)", "1 new");
+        }
+    }
+
+    @Test
+    void trainsOnSignedLinesAsAnAgentThatSignsSendsThemMoreThanAnImportChecksAtItsEnd(@TempDir Path dir) throws Exception {
+        Path nginx = dir.resolve("nginx.log");
+        Files.write(nginx, List.of(
+                "66.249.66.1 - - [14/May/2025:09:31:10 +0200] \"GET /gent/meir?p=1 HTTP/1.1\" 404 5 \"-\" \"Googlebot\" 0.000153",
+                "not a line to sign",
+                "2001:4860:4801:10::11 - - [14/May/2025:09:31:11 +0200] \"HEAD /gent HTTP/2.0\" 200 - \"-\" \"Googlebot\""));
+        Path signed = dir.resolve("signed.log");
+
+        Path keys = SignedTrainingLog.write(nginx, signed, dir.resolve("keys"));
+
+        List<String> lines = Files.readAllLines(signed);
+        assertThat(lines).hasSizeGreaterThan(1_000);
+        assertThat(lines.get(0)).startsWith("66.249.66.1 - - [14/May/2025:09:31:10 +0200] \"GET /gent/meir?p=1 HTTP/1.1\" 404 5 \"-\" \"Mozilla/5.0 ")
+                .contains("\"sig1=\\x22https://chatgpt.com\\x22\"", ";created=1747207870;expires=1747207930;", "tag=\\x22web-bot-auth\\x22");
+        assertThat(lines.get(1)).startsWith("2001:4860:4801:10::11 - - ").contains("\"HEAD /gent HTTP/2.0\" 200 - ");
+        CommandRun run = CommandRun.importing(dir, dir.resolve("signed.duckdb"), "--signature-directories", keys.toString(),
+                "--format", SignedTrainingLog.FORMAT, signed.toString());
+        assertThat(run.exit()).as(run.err()).isZero();
+        assertThat(run.out()).contains("Crawler hits stored: " + Figures.grouped(lines.size()) + ";", " 0 bad",
+                "Signatures pending: " + Figures.grouped(lines.size()) + ", more than the 1,000 an import checks at its end");
     }
 
     @Test
