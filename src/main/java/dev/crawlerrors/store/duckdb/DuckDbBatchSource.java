@@ -107,8 +107,8 @@ final class DuckDbBatchSource implements DuckDBTableFunction<Object, DuckDbBatch
             long[] ids = longs[ID], micros = longs[MICROS], offsets = longs[OFFSET], statuses = longs[STATUS],
                     sizes = longs[SIZE], claimNumbers = longs[CLAIM];
             String[] ips = texts[IP], methods = texts[METHOD], urls = texts[URL], agents = texts[USER_AGENT],
-                    referers = texts[REFERER], hosts = texts[HOST], locations = texts[LOCATION], sigs = texts[SIG];
-            byte[][] crawlerNames = strings[CRAWLER], botTypes = strings[BOT_TYPE];
+                    referers = texts[REFERER], hosts = texts[HOST], locations = texts[LOCATION];
+            byte[][] crawlerNames = strings[CRAWLER], botTypes = strings[BOT_TYPE], sigs = strings[SIG];
             for (int i = 0; i < rows; i++) {
                 CrawlerHit crawlerHit = hits.get(from + i);
                 Hit hit = crawlerHit.hit();
@@ -134,14 +134,14 @@ final class DuckDbBatchSource implements DuckDBTableFunction<Object, DuckDbBatch
         }
 
         /**
-         * The request of a signed hit whose signature waits in its row ({@link CrawlerHit#waitsInRow}), or null: a
-         * method of its own, for the few rows that carry a signature.
+         * The request of a signed hit whose signature waits in its row ({@link CrawlerHit#waitsInRow}), as UTF-8, or
+         * null: a method of its own, for the few rows that carry a signature.
          */
-        private static String waiting(CrawlerHit crawlerHit) {
+        private static byte[] waiting(CrawlerHit crawlerHit) {
             if (!crawlerHit.waitsInRow()) {
                 return null;
             }
-            return crawlerHit.hit().signed().text(); // the rest of the request is the row's own (DuckDbSignatures#pending)
+            return crawlerHit.hit().signed().textUtf8(); // the rest of the request is the row's own (DuckDbSignatures#pending)
         }
 
         private byte[][] crawler(Crawler crawler) {
@@ -202,7 +202,7 @@ final class DuckDbBatchSource implements DuckDBTableFunction<Object, DuckDbBatch
         for (int c = 0; c < STRING_COLUMNS.length; c++) {
             if (RECURRING[c]) {
                 utf8Recurring(cursor.texts[c], cursor.strings[c], rows, cursor);
-            } else if (c != CRAWLER && c != BOT_TYPE) {
+            } else if (c != CRAWLER && c != BOT_TYPE && c != SIG) {
                 utf8(cursor.texts[c], cursor.strings[c], rows);
             }
             out.vector(STRING_COLUMNS[c]).setStringUtf8Batch(0, cursor.strings[c]); // a null element is a NULL
