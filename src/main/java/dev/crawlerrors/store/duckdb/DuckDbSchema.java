@@ -66,9 +66,14 @@ final class DuckDbSchema {
               ORDER BY l.t, l.i;
             """;
 
-    /** Version 10: a signed hit's three signature fields as logged while its signature waits for its check; NULL in every other row. */
+    /**
+     * Version 10: a signed hit's three signature fields as logged while its signature waits for its check; NULL in
+     * every other row. Stored uncompressed: the text lives until serve checks it (minutes), and compressing it at
+     * the import's checkpoint (DuckDB's FSST: its symbol tables and the compression) was 3% of a signed import's
+     * CPU for a third of the column's size, which a settled signature's NULL gives back anyway (BENCHMARKS.md).
+     */
     private static final String SIG = """
-            ALTER TABLE hits ADD COLUMN IF NOT EXISTS sig VARCHAR;
+            ALTER TABLE hits ADD COLUMN IF NOT EXISTS sig VARCHAR USING COMPRESSION uncompressed;
             """;
 
     private static final String TABLES = """
@@ -89,7 +94,7 @@ final class DuckDbSchema {
               host VARCHAR,
               claim_id INTEGER,
               location VARCHAR,
-              sig VARCHAR
+              sig VARCHAR USING COMPRESSION uncompressed
             );
             CREATE TABLE IF NOT EXISTS verdicts (
               ip VARCHAR NOT NULL,

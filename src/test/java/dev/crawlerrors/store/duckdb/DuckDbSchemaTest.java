@@ -184,18 +184,65 @@ class DuckDbSchemaTest {
         try (DuckDbHitStore store = DuckDbHitStore.open(file)) {
             assertThat(store.signatures().pending(10)).containsExactly(dev.crawlerrors.store.SignatureStoreContract.signature("s1", 1_000));
             assertThat(store.signatures().pendingCount()).isEqualTo(1);
-            store.writer().append(List.of(googlebot("2025-05-14T10:02:00Z", "66.249.66.1", "/c", 404, VERIFIED)));
+            store.writer().append(List.of(googlebot("2025-05-14T10:02:00Z", "66.249.66.1", "/c", 404, VERIFIED), waitingInRow()));
             store.writer().flush();
             assertThat(store.reader().page(HitFilter.ERRORS, 0, 10)).extracting(dev.crawlerrors.store.StoredHit::url)
-                    .containsExactly("/c", "/b", "/a");
+                    .containsExactly("/signed", "/c", "/b", "/a");
+            assertThat(store.signatures().pendingCount()).isEqualTo(2);
         }
         try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + file); Statement st = c.createStatement()) {
             assertThat(DuckDbSchema.recordedVersion(st)).isEqualTo(DuckDbSchema.VERSION);
             assertThat(DuckDbSchema.hasColumn(st, "hits", "sig")).isTrue();
-            try (ResultSet rs = st.executeQuery("SELECT count(*) FROM url_times WHERE i < (SELECT max(id) FROM hits)")) {
+            assertThat(sigCompression(st)).as("the column the upgrade added").containsExactly("Uncompressed");
+            try (ResultSet rs = st.executeQuery("SELECT count(*) FROM url_times WHERE i < (SELECT max(id) - 1 FROM hits)")) { // the two appended after
                 rs.next();
                 assertThat(rs.getLong(1)).as("the hits in time order, as they were").isEqualTo(times);
             }
         }
+    }
+
+    @Test
+    void aSignatureWaitingInItsHitsRowIsStoredUncompressed() throws Exception {
+        // it lives until serve checks it; compressing it at the import's checkpoint was CPU spent on text soon NULL
+        Path file = dir.resolve("fresh.duckdb");
+        try (DuckDbHitStore store = DuckDbHitStore.open(file)) {
+            List<CrawlerHit> hits = new ArrayList<>();
+            for (int i = 0; i < 3_000; i++) {
+                hits.add(waitingInRow());
+            }
+            store.writer().append(hits);
+            store.writer().flush();
+            assertThat(store.signatures().pendingCount()).isEqualTo(3_000);
+        }
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + file); Statement st = c.createStatement()) {
+            assertThat(sigCompression(st)).containsExactly("Uncompressed");
+        }
+    }
+
+    /** A ChatGPT agent's hit whose signature waits in its row, as an import of many signed lines leaves it. */
+    private static CrawlerHit waitingInRow() {
+        dev.crawlerrors.ingest.SignatureFields fields = new dev.crawlerrors.ingest.SignatureFields("sig1=:" + "A".repeat(86) + "==:",
+                "sig1=(\"@method\" \"@authority\" \"@path\" \"signature-agent\";key=\"sig1\");created=1747216920;expires=1747216980"
+                        + ";keyid=\"9AlGo-yIIptE2uusuRRQTki3mVnE32qRpma0_chIECs\";alg=\"ed25519\";tag=\"web-bot-auth\"",
+                "sig1=\"https://chatgpt.com\"");
+        Hit hit = new Hit(1_747_216_950_000L, 0, "20.171.207.1", "GET", "/signed", 404, -1, null, "Mozilla/5.0 Chrome/131.0",
+                Double.NaN, "www.example.com", null, fields);
+        dev.crawlerrors.crawler.Crawler agent = dev.crawlerrors.crawler.CrawlerCatalog.builtIn().crawler("ChatGPT agent").orElseThrow();
+        CrawlerHit waiting = new CrawlerHit(hit, agent, new dev.crawlerrors.crawler.Verdict(Verification.unverified, "pending"),
+                CrawlerHit.claimKey(hit.ip(), CrawlerHit.signedClaim(agent.name(), CrawlerHit.WAITING_IN_ROWS)));
+        assertThat(waiting.waitsInRow()).isTrue();
+        return waiting;
+    }
+
+    /** How the stored segments of {@code hits.sig} are compressed (after a checkpoint: the store's close). */
+    private static List<String> sigCompression(Statement st) throws Exception {
+        List<String> compressions = new ArrayList<>();
+        try (ResultSet rs = st.executeQuery("SELECT DISTINCT compression FROM pragma_storage_info('hits')"
+                + " WHERE column_name = 'sig' AND segment_type = 'VARCHAR'")) {
+            while (rs.next()) {
+                compressions.add(rs.getString(1));
+            }
+        }
+        return compressions;
     }
 }
