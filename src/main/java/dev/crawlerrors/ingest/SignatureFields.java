@@ -1,14 +1,46 @@
 package dev.crawlerrors.ingest;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Objects;
 
 /**
  * The Web Bot Auth header fields of a request, as its log line records them (HTTP Message
  * Signatures, RFC 9421, and draft-ietf-webbotauth-httpsig-protocol's {@code Signature-Agent}):
  * each null when the line has none. A request that carries them is verified by its signature, not
  * by its address.
+ *
+ * <p>A log parser may make them from their {@link #textUtf8 text} alone ({@link #ofAsciiText}):
+ * an import of many signed lines keeps that text in the store for serve to check, and reads no
+ * field but the Signature-Agent on the way; each field is then made from the text when first asked.
  */
-public record SignatureFields(String signature, String signatureInput, String signatureAgent) {
+public final class SignatureFields {
+
+    /** A field not read from {@link #text} yet (null: not read; this: absent). */
+    private static final String ABSENT = new String("absent");
+
+    /** The fields' text as UTF-8 when they were made from it, else null (and the fields are the given ones). */
+    private final byte[] text;
+    private final String givenSignature;
+    private final String givenSignatureInput;
+    private final String givenSignatureAgent;
+    /** Each field read from {@link #text}: null until read, {@link #ABSENT} for none (a racy cache: reading twice is harmless). */
+    private String signature;
+    private String signatureInput;
+    private String signatureAgent;
+
+    public SignatureFields(String signature, String signatureInput, String signatureAgent) {
+        this.text = null;
+        this.givenSignature = signature;
+        this.givenSignatureInput = signatureInput;
+        this.givenSignatureAgent = signatureAgent;
+    }
+
+    private SignatureFields(byte[] text) {
+        this.text = Objects.requireNonNull(text);
+        this.givenSignature = null;
+        this.givenSignatureInput = null;
+        this.givenSignatureAgent = null;
+    }
 
     /** The fields, or null when the line records none of them ({@code -} or empty is none). */
     public static SignatureFields of(String signature, String signatureInput, String signatureAgent) {
@@ -16,6 +48,72 @@ public record SignatureFields(String signature, String signatureInput, String si
         String i = present(signatureInput);
         String a = present(signatureAgent);
         return s == null && i == null && a == null ? null : new SignatureFields(s, i, a);
+    }
+
+    /**
+     * The fields whose {@link #textUtf8 text} is {@code text}, every field in it ASCII (so its length in
+     * chars is its length in bytes) and none {@code -} or empty: a parser's, which writes the text
+     * straight from the line. The text is kept as it is, not copied.
+     */
+    public static SignatureFields ofAsciiText(byte[] text) {
+        return new SignatureFields(text);
+    }
+
+    public String signature() {
+        if (text == null) {
+            return givenSignature;
+        }
+        String value = signature;
+        if (value == null) {
+            value = part(0);
+            signature = value;
+        }
+        return value == ABSENT ? null : value;
+    }
+
+    public String signatureInput() {
+        if (text == null) {
+            return givenSignatureInput;
+        }
+        String value = signatureInput;
+        if (value == null) {
+            value = part(1);
+            signatureInput = value;
+        }
+        return value == ABSENT ? null : value;
+    }
+
+    public String signatureAgent() {
+        if (text == null) {
+            return givenSignatureAgent;
+        }
+        String value = signatureAgent;
+        if (value == null) {
+            value = part(2);
+            signatureAgent = value;
+        }
+        return value == ABSENT ? null : value;
+    }
+
+    /** The {@code index}th field of {@link #text} ({@link #ABSENT} for none): each a length, a colon, then itself. */
+    private String part(int index) {
+        int at = 0;
+        for (int i = 0; ; i++) {
+            int length = 0;
+            boolean none = text[at] == '-';
+            if (none) {
+                at += 3; // -1:
+            } else {
+                while (text[at] != ':') {
+                    length = length * 10 + (text[at++] - '0');
+                }
+                at++;
+            }
+            if (i == index) {
+                return none ? ABSENT : new String(text, at, length, StandardCharsets.ISO_8859_1);
+            }
+            at += length;
+        }
     }
 
     /**
@@ -29,18 +127,27 @@ public record SignatureFields(String signature, String signatureInput, String si
 
     /** The three fields, each its length, a colon, then itself ({@code -1:} for none): the start of a {@link #request}. */
     public String text() {
+        if (text != null) {
+            return new String(text, StandardCharsets.ISO_8859_1);
+        }
         StringBuilder text = new StringBuilder(512);
-        append(text, signature);
-        append(text, signatureInput);
-        append(text, signatureAgent);
+        append(text, signature());
+        append(text, signatureInput());
+        append(text, signatureAgent());
         return text.toString();
     }
 
     /**
      * {@link #text} as UTF-8, made without the text: each field's bytes once, then the whole (an import
-     * writes this for every signed line it leaves waiting in its row).
+     * writes this for every signed line it leaves waiting in its row); the parser's own when it made them.
      */
     public byte[] textUtf8() {
+        if (text != null) {
+            return text;
+        }
+        String signature = signature();
+        String signatureInput = signatureInput();
+        String signatureAgent = signatureAgent();
         byte[] s = utf8(signature);
         byte[] i = utf8(signatureInput);
         byte[] a = utf8(signatureAgent);
@@ -77,7 +184,8 @@ public record SignatureFields(String signature, String signatureInput, String si
         return end + 1 + utf8.length;
     }
 
-    private static int digits(int n) {
+    /** The digits of {@code n}, as a text's length prefix writes it. */
+    public static int digits(int n) {
         int digits = 1;
         for (long limit = 10; n >= limit; limit *= 10) {
             digits++;
@@ -105,5 +213,22 @@ public record SignatureFields(String signature, String signatureInput, String si
 
     private static String present(String value) {
         return value == null || value.isEmpty() || value.equals("-") ? null : value;
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof SignatureFields that && Objects.equals(signature(), that.signature())
+                && Objects.equals(signatureInput(), that.signatureInput()) && Objects.equals(signatureAgent(), that.signatureAgent());
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(signature(), signatureInput(), signatureAgent());
+    }
+
+    @Override
+    public String toString() {
+        return "SignatureFields[signature=" + signature() + ", signatureInput=" + signatureInput() + ", signatureAgent="
+                + signatureAgent() + "]";
     }
 }

@@ -57,6 +57,8 @@ final class LineFields {
     int signatureInputTo;
     int signatureAgentFrom;
     int signatureAgentTo;
+    /** Where {@link #signatureFields} unescapes a signed line's fields, grown to the longest met. */
+    private byte[] signatureScratch = new byte[1024];
     int locationFrom;
     int locationTo;
 
@@ -155,14 +157,87 @@ final class LineFields {
             String path = pathFrom == NONE ? "" : LogText.text(b, pathFrom, pathTo);
             url = queryFrom == NONE ? path : path + '?' + LogText.text(b, queryFrom, queryTo);
         }
-        SignatureFields signed = signatureFrom == NONE && !signed() ? null : SignatureFields.of(
-                signatureFrom == NONE ? null : LogText.text(b, signatureFrom, signatureTo),
-                signatureInputFrom == NONE ? null : LogText.text(b, signatureInputFrom, signatureInputTo),
-                signatureAgentFrom == NONE ? null : LogText.text(b, signatureAgentFrom, signatureAgentTo));
+        SignatureFields signed = signatureFrom == NONE && !signed() ? null : signatureFields(b);
         return new Hit(epochMillis, offsetMinutes, ip, method, url, status, bytes,
                 agentOrReferer(b, refererFrom, refererTo), agentOrReferer(b, agentFrom, agentTo), durationMs,
                 hostFrom == NONE ? null : LogText.dashIsNull(b, hostFrom, hostTo), forwardedFor,
                 locationFrom == NONE ? null : LogText.dashIsNull(b, locationFrom, locationTo), signed);
+    }
+
+    /**
+     * The line's signature fields ({@link SignatureFields#of}'s, null when it records none): their text
+     * written straight from the line when every field is ASCII, as they are (the store keeps that text
+     * while the signature waits, and an import reads no field of it but the Signature-Agent); else
+     * each field as text.
+     */
+    private SignatureFields signatureFields(byte[] b) {
+        int need = 3 * 2 + span(signatureFrom, signatureTo) + span(signatureInputFrom, signatureInputTo)
+                + span(signatureAgentFrom, signatureAgentTo);
+        if (signatureScratch.length < need) {
+            signatureScratch = new byte[Math.max(need, signatureScratch.length * 2)];
+        }
+        byte[] scratch = signatureScratch;
+        int signatureEnd = asciiField(b, signatureFrom, signatureTo, scratch, 0);
+        int inputEnd = signatureEnd < 0 ? -1 : asciiField(b, signatureInputFrom, signatureInputTo, scratch, signatureEnd);
+        int agentEnd = inputEnd < 0 ? -1 : asciiField(b, signatureAgentFrom, signatureAgentTo, scratch, inputEnd);
+        if (agentEnd < 0) {
+            return SignatureFields.of(
+                    signatureFrom == NONE ? null : LogText.text(b, signatureFrom, signatureTo),
+                    signatureInputFrom == NONE ? null : LogText.text(b, signatureInputFrom, signatureInputTo),
+                    signatureAgentFrom == NONE ? null : LogText.text(b, signatureAgentFrom, signatureAgentTo));
+        }
+        int signatureLength = signatureEnd;
+        int inputLength = inputEnd - signatureEnd;
+        int agentLength = agentEnd - inputEnd;
+        if (signatureLength == 0 && inputLength == 0 && agentLength == 0) {
+            return null;
+        }
+        byte[] text = new byte[prefixed(signatureLength) + prefixed(inputLength) + prefixed(agentLength)];
+        int at = put(text, 0, scratch, 0, signatureLength);
+        at = put(text, at, scratch, signatureEnd, inputLength);
+        put(text, at, scratch, inputEnd, agentLength);
+        return SignatureFields.ofAsciiText(text);
+    }
+
+    private static int span(int from, int to) {
+        return from == NONE ? 0 : to - from;
+    }
+
+    /**
+     * Unescapes {@code b[from, to)} as {@link LogText#text} does into {@code out} at {@code at}: the end
+     * it wrote to, {@code at} itself when the field is absent, empty or {@code -} (none, as
+     * {@link SignatureFields#of} says), or -1 when a byte is not ASCII.
+     */
+    private static int asciiField(byte[] b, int from, int to, byte[] out, int at) {
+        if (from == NONE) {
+            return at;
+        }
+        int n = LogText.unescapeAscii(b, from, to, out, at);
+        if (n < 0) {
+            return -1;
+        }
+        return n == at || (n == at + 1 && out[at] == '-') ? at : n;
+    }
+
+    /** The bytes a field of {@code length} takes in a text ({@code -1:} for none, its length 0). */
+    private static int prefixed(int length) {
+        return length == 0 ? 3 : SignatureFields.digits(length) + 1 + length;
+    }
+
+    private static int put(byte[] text, int at, byte[] scratch, int from, int length) {
+        if (length == 0) {
+            text[at] = '-';
+            text[at + 1] = '1';
+            text[at + 2] = ':';
+            return at + 3;
+        }
+        int end = at + SignatureFields.digits(length);
+        for (int i = end - 1, n = length; i >= at; i--, n /= 10) {
+            text[i] = (byte) ('0' + n % 10);
+        }
+        text[end] = ':';
+        System.arraycopy(scratch, from, text, end + 1, length);
+        return end + 1 + length;
     }
 
     private static String agentOrReferer(byte[] b, int from, int to) {

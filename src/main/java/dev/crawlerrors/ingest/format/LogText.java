@@ -240,6 +240,40 @@ public final class LogText {
     }
 
     /**
+     * {@link #text}'s unescaping of {@code b[from, to)}, written into {@code out} from {@code at} (which
+     * must have room for {@code to - from} bytes): the end it wrote to, or -1 when a byte of the
+     * result is not ASCII (its text is then UTF-8 to decode, which {@link #text} does).
+     */
+    static int unescapeAscii(byte[] b, int from, int to, byte[] out, int at) {
+        int n = at;
+        for (int i = from; i < to; i++) {
+            byte c = b[i];
+            if (c == '\\' && i + 1 < to) {
+                byte next = b[i + 1];
+                if (next == 'x' && i + 3 < to && hex(b[i + 2]) >= 0 && hex(b[i + 3]) >= 0) {
+                    int value = hex(b[i + 2]) * 16 + hex(b[i + 3]);
+                    if (value >= 0x80) {
+                        return -1;
+                    }
+                    out[n++] = (byte) value;
+                    i += 3;
+                    continue;
+                }
+                if (next == '"' || next == '\\') {
+                    out[n++] = next;
+                    i++;
+                    continue;
+                }
+            }
+            if (c < 0) {
+                return -1;
+            }
+            out[n++] = c;
+        }
+        return n;
+    }
+
+    /**
      * Undoes W3C encodings of {@code b[from, to)} into {@code out} (which must have room for
      * {@code to - from} bytes) and returns the decoded length: {@code %HH} escapes (CloudFront), and
      * with {@code plusIsSpace}, IIS's {@code +} for a space. IIS does not escape a real {@code +},

@@ -1,0 +1,102 @@
+package dev.crawlerrors.ingest.format;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.crawlerrors.ingest.Hit;
+import dev.crawlerrors.ingest.SignatureFields;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/**
+ * An nginx line's three signature fields, which the parser writes straight into their text when they
+ * are ASCII: the same fields, the same text and the same bytes as the fields read one by one as
+ * text ({@link LogText#text}, then {@link SignatureFields#of}), whatever the line carries.
+ */
+class SignatureFieldsFromLineTest {
+
+    private static final LineParser NGINX = NginxFormat.compile("$remote_addr - $remote_user [$time_local] \"$request\" $status"
+            + " $body_bytes_sent \"$http_referer\" \"$http_user_agent\" \"$host\" \"$http_signature_agent\" \"$http_signature_input\""
+            + " \"$http_signature\"");
+    private static final AgentFilter PEOPLE = (line, from, to) -> false;
+
+    @Test
+    void fieldsAsNginxLogsThemReadAsTheirText() throws Exception {
+        kept = 0;
+        List<String> values = new ArrayList<>(List.of("-", "", "sig1=\\x22https://chatgpt.com\\x22", "sig1=:YWJj:",
+                "sig1=(\\x22@authority\\x22);created=1;keyid=\\x22k\\x22;tag=\\x22web-bot-auth\\x22", "\\x2D", "a\\\\b", "a\\\"b",
+                "trailing\\", "\\x", "\\x4", "\\xZZ", "\\x41\\x42", "h\\xC3\\xA9", "h\u00e9", "\\x7F\\x80", "x".repeat(9),
+                "y".repeat(10), "z".repeat(100), "w".repeat(2_000), "\\x00\\x0a"));
+        for (String agent : values) {
+            for (String input : values) {
+                for (String signature : List.of("-", "sig1=:YWJj:", "h\\xC3\\xA9", "\\x2D")) {
+                    check(agent, input, signature);
+                }
+            }
+        }
+        assertThat(kept).isGreaterThan(1_000);
+    }
+
+    @Test
+    void randomFieldsReadAsTheirText() throws Exception {
+        kept = 0;
+        SplittableRandom random = new SplittableRandom(35);
+        for (int n = 0; n < 3_000; n++) {
+            check(random(random), random(random), random(random));
+        }
+        assertThat(kept).isGreaterThan(1_000);
+    }
+
+    private static int kept;
+
+    private static void check(String agent, String input, String signature) throws Exception {
+        String line = "20.171.207.1 - - [14/May/2025:00:00:00 +0000] \"GET /a HTTP/1.1\" 404 5 \"-\" \"Mozilla/5.0 Chrome/131\""
+                + " \"www.example.com\" \"" + agent + "\" \"" + input + "\" \"" + signature + "\"";
+        byte[] b = line.getBytes(StandardCharsets.UTF_8);
+        int from = line.indexOf("\"www.example.com\" \"");
+        Hit hit;
+        try {
+            hit = NGINX.parse(b, 0, b.length, PEOPLE);
+        } catch (dev.crawlerrors.ingest.BadLineException e) {
+            return; // a field nginx would not write (a backslash before its closing quote): the line's, not the fields'
+        }
+        // as the fields were read before: each one as text
+        String[] expected = {field(b, signature), field(b, input), field(b, agent)};
+        SignatureFields asText = SignatureFields.of(expected[0], expected[1], expected[2]);
+        if (hit == null) {
+            return; // a person's agent whose line the filter dropped: not this path's to decide
+        }
+        kept++;
+        SignatureFields read = hit.signed();
+        assertThat(read).as(line).isEqualTo(asText);
+        if (read == null) {
+            return;
+        }
+        assertThat(read.signature()).as(line).isEqualTo(asText.signature());
+        assertThat(read.signatureInput()).as(line).isEqualTo(asText.signatureInput());
+        assertThat(read.signatureAgent()).as(line).isEqualTo(asText.signatureAgent());
+        assertThat(read.text()).as(line).isEqualTo(asText.text());
+        assertThat(read.textUtf8()).as(line).isEqualTo(asText.textUtf8());
+        assertThat(from).isPositive();
+    }
+
+    /** {@code value} as LogText reads a quoted field that holds it. */
+    private static String field(byte[] line, String value) {
+        byte[] b = value.getBytes(StandardCharsets.UTF_8);
+        return LogText.text(b, 0, b.length);
+    }
+
+    private static String random(SplittableRandom random) {
+        String[] pieces = {"-", "\\x22", "\\x", "\\\\", "\\\"", "\\xc3\\xa9", "\u00e9", "\\x7f", "\\x80", "a", "sig1=", ":", "0",
+                "\\x2d", "\\", "x"};
+        StringBuilder text = new StringBuilder();
+        for (int i = random.nextInt(6); i > 0; i--) {
+            text.append(pieces[random.nextInt(pieces.length)]);
+        }
+        String value = text.toString();
+        // a quoted field's value: nginx escapes a quote; a lone backslash before the closing quote would escape it
+        return value.endsWith("\\") ? value + "x" : value;
+    }
+}
