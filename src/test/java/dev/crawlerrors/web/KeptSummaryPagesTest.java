@@ -103,7 +103,9 @@ class KeptSummaryPagesTest {
                     asked.add(readers.submit(() -> get(server, path)));
                 }
                 // one reader reads the view's other hits for the summary; the readers of the other pages wait for it
-                dev.crawlerrors.Waits.await("two readers waiting for the one summary").until(() -> waitingForASummary() == 2);
+                // (they may join it before its reader has come to the read that is held: both are waited for)
+                dev.crawlerrors.Waits.await("two readers waiting for the one summary, its read held")
+                        .until(() -> waitingForASummary() == 2 && heldReads.get() >= 1);
                 assertThat(heldReads).as("summaries begun while the first is held").hasValue(1);
                 letGo.countDown();
                 List<String> bodies = new java.util.ArrayList<>();
