@@ -218,7 +218,28 @@ public final class LogText {
             return new String(b, from, to - from, StandardCharsets.UTF_8);
         }
         byte[] out = new byte[to - from];
-        int n = 0;
+        int n = unescape(b, from, to, out, 0);
+        return new String(out, 0, n, StandardCharsets.UTF_8);
+    }
+
+    /**
+     * {@link #text}'s unescaping of {@code b[from, to)}, written into {@code out} from {@code at} (which
+     * must have room for {@code to - from} bytes): the end it wrote to, or -1 when a byte of the
+     * result is not ASCII (its text is then UTF-8 to decode, which {@link #text} does).
+     */
+    static int unescapeAscii(byte[] b, int from, int to, byte[] out, int at) {
+        int n = unescape(b, from, to, out, at);
+        for (int i = at; i < n; i++) {
+            if (out[i] < 0) {
+                return -1;
+            }
+        }
+        return n;
+    }
+
+    /** Writes {@code b[from, to)} into {@code out} from {@code at}, nginx's {@code \xHH}, {@code \"} and {@code \\} undone; returns the end. */
+    private static int unescape(byte[] b, int from, int to, byte[] out, int at) {
+        int n = at;
         for (int i = from; i < to; i++) {
             byte c = b[i];
             if (c == '\\' && i + 1 < to) {
@@ -233,40 +254,6 @@ public final class LogText {
                     i++;
                     continue;
                 }
-            }
-            out[n++] = c;
-        }
-        return new String(out, 0, n, StandardCharsets.UTF_8);
-    }
-
-    /**
-     * {@link #text}'s unescaping of {@code b[from, to)}, written into {@code out} from {@code at} (which
-     * must have room for {@code to - from} bytes): the end it wrote to, or -1 when a byte of the
-     * result is not ASCII (its text is then UTF-8 to decode, which {@link #text} does).
-     */
-    static int unescapeAscii(byte[] b, int from, int to, byte[] out, int at) {
-        int n = at;
-        for (int i = from; i < to; i++) {
-            byte c = b[i];
-            if (c == '\\' && i + 1 < to) {
-                byte next = b[i + 1];
-                if (next == 'x' && i + 3 < to && hex(b[i + 2]) >= 0 && hex(b[i + 3]) >= 0) {
-                    int value = hex(b[i + 2]) * 16 + hex(b[i + 3]);
-                    if (value >= 0x80) {
-                        return -1;
-                    }
-                    out[n++] = (byte) value;
-                    i += 3;
-                    continue;
-                }
-                if (next == '"' || next == '\\') {
-                    out[n++] = next;
-                    i++;
-                    continue;
-                }
-            }
-            if (c < 0) {
-                return -1;
             }
             out[n++] = c;
         }
