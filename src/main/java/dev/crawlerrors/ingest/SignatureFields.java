@@ -151,10 +151,13 @@ public final class SignatureFields {
         byte[] s = utf8(signature);
         byte[] i = utf8(signatureInput);
         byte[] a = utf8(signatureAgent);
-        byte[] text = new byte[prefixed(signature, s) + prefixed(signatureInput, i) + prefixed(signatureAgent, a)];
-        int at = put(text, 0, signature, s);
-        at = put(text, at, signatureInput, i);
-        put(text, at, signatureAgent, a);
+        int sc = chars(signature);
+        int ic = chars(signatureInput);
+        int ac = chars(signatureAgent);
+        byte[] text = new byte[fieldSize(sc, length(s)) + fieldSize(ic, length(i)) + fieldSize(ac, length(a))];
+        int at = putField(text, 0, sc, s, 0, length(s));
+        at = putField(text, at, ic, i, 0, length(i));
+        putField(text, at, ac, a, 0, length(a));
         return text;
     }
 
@@ -162,30 +165,41 @@ public final class SignatureFields {
         return part == null ? null : part.getBytes(StandardCharsets.UTF_8);
     }
 
-    /** The bytes {@code part} takes in a text: its length in chars, a colon, its UTF-8 ({@code -1:} for none). */
-    private static int prefixed(String part, byte[] utf8) {
-        return part == null ? 3 : digits(part.length()) + 1 + utf8.length;
+    private static int chars(String part) {
+        return part == null ? -1 : part.length();
     }
 
-    private static int put(byte[] text, int at, String part, byte[] utf8) {
-        if (part == null) {
+    private static int length(byte[] bytes) {
+        return bytes == null ? 0 : bytes.length;
+    }
+
+    /** The bytes a field takes in a text: its length in chars ({@code chars}), a colon, its {@code length} bytes; {@code -1:} when absent ({@code chars} below 0). */
+    public static int fieldSize(int chars, int length) {
+        return chars < 0 ? 3 : digits(chars) + 1 + length;
+    }
+
+    /**
+     * Writes a field into a text from {@code at}: its length in chars, a colon, then {@code bytes[from, from + length)};
+     * {@code -1:} when absent ({@code chars} below 0). Returns the end.
+     */
+    public static int putField(byte[] text, int at, int chars, byte[] bytes, int from, int length) {
+        if (chars < 0) {
             text[at] = '-';
             text[at + 1] = '1';
             text[at + 2] = ':';
             return at + 3;
         }
-        int length = part.length();
-        int end = at + digits(length);
-        for (int i = end - 1; i >= at; i--, length /= 10) {
-            text[i] = (byte) ('0' + length % 10);
+        int end = at + digits(chars);
+        for (int i = end - 1, n = chars; i >= at; i--, n /= 10) {
+            text[i] = (byte) ('0' + n % 10);
         }
         text[end] = ':';
-        System.arraycopy(utf8, 0, text, end + 1, utf8.length);
-        return end + 1 + utf8.length;
+        System.arraycopy(bytes, from, text, end + 1, length);
+        return end + 1 + length;
     }
 
     /** The digits of {@code n}, as a text's length prefix writes it. */
-    public static int digits(int n) {
+    private static int digits(int n) {
         int digits = 1;
         for (long limit = 10; n >= limit; limit *= 10) {
             digits++;

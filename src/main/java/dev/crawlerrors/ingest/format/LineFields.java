@@ -192,10 +192,15 @@ final class LineFields {
         if (signatureLength == 0 && inputLength == 0 && agentLength == 0) {
             return null;
         }
-        byte[] text = new byte[prefixed(signatureLength) + prefixed(inputLength) + prefixed(agentLength)];
-        int at = put(text, 0, scratch, 0, signatureLength);
-        at = put(text, at, scratch, signatureEnd, inputLength);
-        put(text, at, scratch, inputEnd, agentLength);
+        // ASCII: a field's length in chars is its length in bytes; an empty one is absent
+        int sc = signatureLength == 0 ? -1 : signatureLength;
+        int ic = inputLength == 0 ? -1 : inputLength;
+        int ac = agentLength == 0 ? -1 : agentLength;
+        byte[] text = new byte[SignatureFields.fieldSize(sc, signatureLength) + SignatureFields.fieldSize(ic, inputLength)
+                + SignatureFields.fieldSize(ac, agentLength)];
+        int at = SignatureFields.putField(text, 0, sc, scratch, 0, signatureLength);
+        at = SignatureFields.putField(text, at, ic, scratch, signatureEnd, inputLength);
+        SignatureFields.putField(text, at, ac, scratch, inputEnd, agentLength);
         return SignatureFields.ofAsciiText(text);
     }
 
@@ -217,27 +222,6 @@ final class LineFields {
             return -1;
         }
         return n == at || (n == at + 1 && out[at] == '-') ? at : n;
-    }
-
-    /** The bytes a field of {@code length} takes in a text ({@code -1:} for none, its length 0). */
-    private static int prefixed(int length) {
-        return length == 0 ? 3 : SignatureFields.digits(length) + 1 + length;
-    }
-
-    private static int put(byte[] text, int at, byte[] scratch, int from, int length) {
-        if (length == 0) {
-            text[at] = '-';
-            text[at + 1] = '1';
-            text[at + 2] = ':';
-            return at + 3;
-        }
-        int end = at + SignatureFields.digits(length);
-        for (int i = end - 1, n = length; i >= at; i--, n /= 10) {
-            text[i] = (byte) ('0' + n % 10);
-        }
-        text[end] = ':';
-        System.arraycopy(scratch, from, text, end + 1, length);
-        return end + 1 + length;
     }
 
     private static String agentOrReferer(byte[] b, int from, int to) {
