@@ -57,8 +57,14 @@ final class LineFields {
     int signatureInputTo;
     int signatureAgentFrom;
     int signatureAgentTo;
-    /** Where {@link #signatureFields} unescapes a signed line's fields, grown to the longest met. */
+    /** Where {@link #signatureFields} unescapes a signed line's fields, grown to the longest met up to {@link #SCRATCH_MAX}. */
     private byte[] signatureScratch = new byte[1024];
+    /**
+     * The most a line's three signature fields may take to be written straight into their text: some
+     * 400 bytes as agents send them; longer ones (a hostile header) are read as text, so no parser keeps
+     * a line's worth of scratch.
+     */
+    static final int SCRATCH_MAX = 64 * 1024;
     int locationFrom;
     int locationTo;
 
@@ -170,16 +176,22 @@ final class LineFields {
      * while the signature waits, and an import reads no field of it but the Signature-Agent); else
      * each field as text.
      */
-    private SignatureFields signatureFields(byte[] b) {
-        int need = 3 * 2 + span(signatureFrom, signatureTo) + span(signatureInputFrom, signatureInputTo)
-                + span(signatureAgentFrom, signatureAgentTo);
-        if (signatureScratch.length < need) {
-            signatureScratch = new byte[Math.max(need, signatureScratch.length * 2)];
-        }
+    SignatureFields signatureFields(byte[] b) {
+        // unescaping never lengthens a field
+        int need = span(signatureFrom, signatureTo) + span(signatureInputFrom, signatureInputTo) + span(signatureAgentFrom, signatureAgentTo);
+        int agentEnd = -1;
+        int signatureEnd = -1;
+        int inputEnd = -1;
         byte[] scratch = signatureScratch;
-        int signatureEnd = asciiField(b, signatureFrom, signatureTo, scratch, 0);
-        int inputEnd = signatureEnd < 0 ? -1 : asciiField(b, signatureInputFrom, signatureInputTo, scratch, signatureEnd);
-        int agentEnd = inputEnd < 0 ? -1 : asciiField(b, signatureAgentFrom, signatureAgentTo, scratch, inputEnd);
+        if (need <= SCRATCH_MAX) {
+            if (scratch.length < need) {
+                scratch = new byte[Math.min(SCRATCH_MAX, Math.max(need, scratch.length * 2))];
+                signatureScratch = scratch;
+            }
+            signatureEnd = asciiField(b, signatureFrom, signatureTo, scratch, 0);
+            inputEnd = signatureEnd < 0 ? -1 : asciiField(b, signatureInputFrom, signatureInputTo, scratch, signatureEnd);
+            agentEnd = inputEnd < 0 ? -1 : asciiField(b, signatureAgentFrom, signatureAgentTo, scratch, inputEnd);
+        }
         if (agentEnd < 0) {
             return SignatureFields.of(
                     signatureFrom == NONE ? null : LogText.text(b, signatureFrom, signatureTo),
@@ -206,6 +218,11 @@ final class LineFields {
 
     private static int span(int from, int to) {
         return from == NONE ? 0 : to - from;
+    }
+
+    /** How much scratch this parser keeps for signature fields. */
+    int signatureScratchLength() {
+        return signatureScratch.length;
     }
 
     /**

@@ -49,6 +49,38 @@ class SignatureFieldsFromLineTest {
         assertThat(kept).isGreaterThan(1_000);
     }
 
+    @Test
+    void fieldsOfAHugeHeaderAreReadAsTextAndNoParserKeepsTheirSize() {
+        // a hostile line: a 1 MB Signature-Input, then an agent's ordinary one
+        LineFields fields = new LineFields();
+        for (int length : new int[] {1_000_000, LineFields.SCRATCH_MAX, 300}) {
+            String signature = "sig1=:YWJj:";
+            String input = "sig1=(\\x22@authority\\x22);tag=\\x22web-bot-auth\\x22;nonce=\\x22" + "a".repeat(length) + "\\x22";
+            String agent = "sig1=\\x22https://chatgpt.com\\x22";
+            String line = signature + " " + input + " " + agent;
+            byte[] b = line.getBytes(StandardCharsets.ISO_8859_1);
+            fields.reset();
+            fields.signatureFrom = 0;
+            fields.signatureTo = signature.length();
+            fields.signatureInputFrom = fields.signatureTo + 1;
+            fields.signatureInputTo = fields.signatureInputFrom + input.length();
+            fields.signatureAgentFrom = fields.signatureInputTo + 1;
+            fields.signatureAgentTo = b.length;
+
+            SignatureFields read = fields.signatureFields(b);
+
+            assertThat(read).isEqualTo(SignatureFields.of(text(signature), text(input), text(agent)));
+            assertThat(read.textUtf8()).isEqualTo(SignatureFields.of(text(signature), text(input), text(agent)).textUtf8());
+            assertThat(read.signatureInput()).hasSize(input.length() - 6 * 3).endsWith("a\"");
+            assertThat(fields.signatureScratchLength()).as("after %d", length).isLessThanOrEqualTo(LineFields.SCRATCH_MAX);
+        }
+    }
+
+    private static String text(String value) {
+        byte[] b = value.getBytes(StandardCharsets.ISO_8859_1);
+        return LogText.text(b, 0, b.length);
+    }
+
     private static int kept;
 
     private static void check(String agent, String input, String signature) throws Exception {
