@@ -20,26 +20,17 @@ public final class SignatureFields {
 
     /** The fields' text as UTF-8 when they were made from it, else null (and the fields are the given ones). */
     private final byte[] text;
-    private final String givenSignature;
-    private final String givenSignatureInput;
-    private final String givenSignatureAgent;
-    /** Each field read from {@link #text}: null until read, {@link #ABSENT} for none (a racy cache: reading twice is harmless). */
-    private String signature;
-    private String signatureInput;
-    private String signatureAgent;
+    /** The signature, its input and its agent: as given, or (made from {@link #text}) null until read, {@link #ABSENT} for none. */
+    private final String[] fields;
 
     public SignatureFields(String signature, String signatureInput, String signatureAgent) {
         this.text = null;
-        this.givenSignature = signature;
-        this.givenSignatureInput = signatureInput;
-        this.givenSignatureAgent = signatureAgent;
+        this.fields = new String[] {signature, signatureInput, signatureAgent};
     }
 
     private SignatureFields(byte[] text) {
         this.text = Objects.requireNonNull(text);
-        this.givenSignature = null;
-        this.givenSignatureInput = null;
-        this.givenSignatureAgent = null;
+        this.fields = new String[3];
     }
 
     /** The fields, or null when the line records none of them ({@code -} or empty is none). */
@@ -60,37 +51,26 @@ public final class SignatureFields {
     }
 
     public String signature() {
-        if (text == null) {
-            return givenSignature;
-        }
-        String value = signature;
-        if (value == null) {
-            value = part(0);
-            signature = value;
-        }
-        return value == ABSENT ? null : value;
+        return field(0);
     }
 
     public String signatureInput() {
-        if (text == null) {
-            return givenSignatureInput;
-        }
-        String value = signatureInput;
-        if (value == null) {
-            value = part(1);
-            signatureInput = value;
-        }
-        return value == ABSENT ? null : value;
+        return field(1);
     }
 
     public String signatureAgent() {
+        return field(2);
+    }
+
+    /** The {@code index}th field: as given, or read from {@link #text} when first asked (a racy cache: reading twice is harmless). */
+    private String field(int index) {
+        String value = fields[index];
         if (text == null) {
-            return givenSignatureAgent;
+            return value;
         }
-        String value = signatureAgent;
         if (value == null) {
-            value = part(2);
-            signatureAgent = value;
+            value = part(index);
+            fields[index] = value;
         }
         return value == ABSENT ? null : value;
     }
