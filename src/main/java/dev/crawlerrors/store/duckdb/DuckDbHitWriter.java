@@ -7,6 +7,7 @@ import dev.crawlerrors.ingest.SourceProgress;
 import dev.crawlerrors.store.BatchInFlight;
 import dev.crawlerrors.store.PositionMovedException;
 import dev.crawlerrors.store.HitWriter;
+import dev.crawlerrors.store.SettledHit;
 import dev.crawlerrors.store.StoreException;
 import dev.crawlerrors.store.Snapshot;
 import dev.crawlerrors.store.StoredVerdict;
@@ -386,9 +387,9 @@ final class DuckDbHitWriter implements HitWriter {
      * name the new claim, and the signature waits no longer ({@code sig} NULL). A hit met again after a
      * failed attempt (rolled back) gets the claim made for it then.
      */
-    synchronized void settleWaitingHits(List<dev.crawlerrors.store.SettledHit> settled) {
+    synchronized void settleWaitingHits(List<SettledHit> settled) {
         loadClaimIds();
-        for (dev.crawlerrors.store.SettledHit s : settled) {
+        for (SettledHit s : settled) {
             int group = claimIds.get(CrawlerHit.claimKey(s.ip(), s.group()));
             if (group < 0) {
                 continue; // a claim this store does not know: the hit waits on

@@ -1,5 +1,6 @@
 package dev.crawlerrors.store.duckdb;
 
+import dev.crawlerrors.ingest.SignatureFields;
 import dev.crawlerrors.store.LongSet;
 import dev.crawlerrors.store.SignatureStore;
 import dev.crawlerrors.store.StoredDirectory;
@@ -252,7 +253,7 @@ final class DuckDbSignatures implements SignatureStore {
                     if (rs.getString(1).startsWith(IN_HIT)) {
                         // the hit's row keeps its fields; its method, host, target and duration are the row's own
                         double duration = rs.getDouble(14);
-                        request += dev.crawlerrors.ingest.SignatureFields.rest(rs.getString(11), rs.getString(12), rs.getString(13),
+                        request += SignatureFields.rest(rs.getString(11), rs.getString(12), rs.getString(13),
                                 rs.wasNull() ? Double.NaN : duration);
                     }
                     signatures.add(new StoredSignature(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),

@@ -2,6 +2,7 @@ package dev.crawlerrors.store.duckdb;
 
 import dev.crawlerrors.crawler.Verdict;
 import dev.crawlerrors.crawler.Verification;
+import dev.crawlerrors.store.SettledHit;
 import dev.crawlerrors.store.StoredVerdict;
 import dev.crawlerrors.store.VerdictStore;
 import java.sql.PreparedStatement;
@@ -50,13 +51,20 @@ final class DuckDbVerdicts implements VerdictStore {
      * import's batch has a claim a line.
      */
     void write(Collection<DuckDbClaimVerdict> verdicts) throws SQLException {
+        insert(verdicts, true);
+    }
+
+    /** Writes {@code verdicts} to the verdict log, and with {@code current} to the claims' current verdicts too. */
+    private void insert(Collection<DuckDbClaimVerdict> verdicts, boolean current) throws SQLException {
         if (verdicts.isEmpty()) {
             return;
         }
         prepare();
         set(verdicts);
         try {
-            replace.executeUpdate();
+            if (current) {
+                replace.executeUpdate();
+            }
             log.executeUpdate();
         } finally {
             rows.clear();
@@ -110,7 +118,7 @@ final class DuckDbVerdicts implements VerdictStore {
     }
 
     @Override
-    public void settleWaitingHits(List<dev.crawlerrors.store.SettledHit> settled) {
+    public void settleWaitingHits(List<SettledHit> settled) {
         writer.get().settleWaitingHits(settled);
     }
 
@@ -119,16 +127,7 @@ final class DuckDbVerdicts implements VerdictStore {
      * old number: only the log, as the claim's current verdict is a newer one, written with them.
      */
     void logCopies(List<DuckDbClaimVerdict> copies) throws SQLException {
-        if (copies.isEmpty()) {
-            return;
-        }
-        prepare();
-        set(copies);
-        try {
-            log.executeUpdate();
-        } finally {
-            rows.clear();
-        }
+        insert(copies, false);
     }
 
     @Override
