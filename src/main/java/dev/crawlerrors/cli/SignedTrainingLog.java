@@ -1,5 +1,6 @@
 package dev.crawlerrors.cli;
 
+import dev.crawlerrors.crawler.signature.SigningKey;
 import java.io.IOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
@@ -7,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyPairGenerator;
-import java.security.MessageDigest;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.Arrays;
@@ -53,7 +53,7 @@ final class SignedTrainingLog {
         } catch (GeneralSecurityException e) {
             throw new IOException("no Ed25519 key pair: " + e.getMessage(), e);
         }
-        String keyid = thumbprint("{\"crv\":\"Ed25519\",\"kty\":\"OKP\",\"x\":\"" + x + "\"}");
+        String keyid = SigningKey.ed25519Thumbprint(x);
         Files.createDirectories(keys);
         Files.writeString(keys.resolve("chatgpt.com.json"), "{\"keys\":[{\"kty\":\"OKP\",\"crv\":\"Ed25519\",\"x\":\"" + x + "\"}]}");
         List<String> lines = Files.readAllLines(nginx, StandardCharsets.UTF_8).stream().filter(line -> LINE.matcher(line).matches()).toList();
@@ -76,14 +76,5 @@ final class SignedTrainingLog {
             }
         }
         return keys;
-    }
-
-    private static String thumbprint(String canonicalJson) throws IOException {
-        try {
-            return Base64.getUrlEncoder().withoutPadding().encodeToString(
-                    MessageDigest.getInstance("SHA-256").digest(canonicalJson.getBytes(StandardCharsets.UTF_8)));
-        } catch (GeneralSecurityException e) {
-            throw new IOException(e);
-        }
     }
 }

@@ -84,7 +84,7 @@ public record SigningKey(String thumbprint, String type, PublicKey key, String j
         System.arraycopy(ED25519_SPKI, 0, spki, 0, ED25519_SPKI.length);
         System.arraycopy(point, 0, spki, ED25519_SPKI.length, 32);
         PublicKey key = generate("Ed25519", new X509EncodedKeySpec(spki));
-        return new SigningKey(thumbprint("{\"crv\":\"Ed25519\",\"kty\":\"OKP\",\"x\":\"" + x + "\"}"), "Ed25519", key, optional(jwk, "alg"),
+        return new SigningKey(ed25519Thumbprint(x), "Ed25519", key, optional(jwk, "alg"),
                 seconds(jwk, "nbf"), seconds(jwk, "exp"));
     }
 
@@ -141,6 +141,11 @@ public record SigningKey(String thumbprint, String type, PublicKey key, String j
         } catch (GeneralSecurityException e) {
             throw new RefusedException("it is not a valid " + algorithm + " public key");
         }
+    }
+
+    /** The RFC 7638 thumbprint of the Ed25519 public key whose JWK {@code x} (base64url) is {@code x}: its {@code kid}. */
+    public static String ed25519Thumbprint(String x) {
+        return thumbprint("{\"crv\":\"Ed25519\",\"kty\":\"OKP\",\"x\":\"" + x + "\"}");
     }
 
     /** RFC 7638: the base64url SHA-256 of the required members, in order, with no spaces. */
