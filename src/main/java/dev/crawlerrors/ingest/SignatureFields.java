@@ -28,9 +28,10 @@ public final class SignatureFields {
         this.fields = new String[] {signature, signatureInput, signatureAgent};
     }
 
-    private SignatureFields(byte[] text) {
+    private SignatureFields(byte[] text, String signatureAgent) {
         this.text = Objects.requireNonNull(text);
         this.fields = new String[3];
+        this.fields[2] = signatureAgent;
     }
 
     /** The fields, or null when the line records none of them ({@code -} or empty is none). */
@@ -47,7 +48,16 @@ public final class SignatureFields {
      * straight from the line. The text is kept as it is, not copied.
      */
     public static SignatureFields ofAsciiText(byte[] text) {
-        return new SignatureFields(text);
+        return new SignatureFields(text, null);
+    }
+
+    /**
+     * {@link #ofAsciiText(byte[])}, its Signature-Agent already read: {@code signatureAgent} is the text's
+     * third field (null to read it from the text when asked). A parser passes the one it made for the
+     * line before when the same: an import asks every signed line's agent.
+     */
+    public static SignatureFields ofAsciiText(byte[] text, String signatureAgent) {
+        return new SignatureFields(text, signatureAgent);
     }
 
     public String signature() {

@@ -4,6 +4,7 @@ import dev.crawlerrors.ingest.BadLineException;
 import dev.crawlerrors.ingest.Hit;
 import dev.crawlerrors.ingest.SignatureFields;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * What the fields of one line said, as offsets into the line and parsed numbers: the scratch a
@@ -65,6 +66,11 @@ final class LineFields {
      * a line's worth of scratch.
      */
     static final int SCRATCH_MAX = 64 * 1024;
+    /** The Signature-Agent of this parser's last signed line, as read and as text: a signer sends the same one with every request. */
+    private byte[] lastAgent = new byte[0];
+    private String lastAgentText;
+    /** The longest Signature-Agent kept as {@link #lastAgent}: an agent names its directory in a few dozen bytes. */
+    static final int AGENT_KEPT_MAX = 256;
     int locationFrom;
     int locationTo;
 
@@ -213,7 +219,24 @@ final class LineFields {
         int at = SignatureFields.putField(text, 0, sc, scratch, 0, signatureLength);
         at = SignatureFields.putField(text, at, ic, scratch, signatureEnd, inputLength);
         SignatureFields.putField(text, at, ac, scratch, inputEnd, agentLength);
-        return SignatureFields.ofAsciiText(text);
+        return SignatureFields.ofAsciiText(text, ac < 0 ? null : agent(scratch, inputEnd, agentEnd));
+    }
+
+    /**
+     * The Signature-Agent in {@code scratch[from, to)} as text: the last line's when the same (the one a
+     * signer sends with every request), so an import that asks every line's agent makes none.
+     */
+    private String agent(byte[] scratch, int from, int to) {
+        byte[] last = lastAgent;
+        if (Arrays.equals(scratch, from, to, last, 0, last.length)) {
+            return lastAgentText;
+        }
+        String agent = new String(scratch, from, to - from, StandardCharsets.ISO_8859_1);
+        if (to - from <= AGENT_KEPT_MAX) {
+            lastAgent = Arrays.copyOfRange(scratch, from, to);
+            lastAgentText = agent;
+        }
+        return agent;
     }
 
     private static int span(int from, int to) {

@@ -76,6 +76,38 @@ class SignatureFieldsFromLineTest {
         }
     }
 
+    @Test
+    void linesOfOneSignerShareTheirAgentsText() throws Exception {
+        LineParser parser = NginxFormat.compile("$remote_addr - $remote_user [$time_local] \"$request\" $status $body_bytes_sent"
+                + " \"$http_referer\" \"$http_user_agent\" \"$host\" \"$http_signature_agent\" \"$http_signature_input\" \"$http_signature\"");
+        String chatgpt = "sig1=\\x22https://chatgpt.com\\x22";
+        String other = "sig1=\\x22https://agent.bot.goog\\x22";
+        String long1 = "sig1=\\x22https://" + "a".repeat(LineFields.AGENT_KEPT_MAX) + ".example\\x22";
+
+        SignatureFields first = signed(parser, chatgpt, "one");
+        SignatureFields second = signed(parser, chatgpt, "two");
+        SignatureFields third = signed(parser, other, "three");
+        SignatureFields fourth = signed(parser, long1, "four");
+        SignatureFields fifth = signed(parser, long1, "five");
+        SignatureFields sixth = signed(parser, other, "six");
+
+        assertThat(first.signatureAgent()).isEqualTo("sig1=\"https://chatgpt.com\"");
+        assertThat(second.signatureAgent()).isSameAs(first.signatureAgent());
+        assertThat(third.signatureAgent()).isEqualTo("sig1=\"https://agent.bot.goog\"");
+        // an agent longer than a signer's is read, not kept: the next line's is its own text
+        assertThat(fifth.signatureAgent()).isEqualTo(fourth.signatureAgent()).isNotSameAs(fourth.signatureAgent());
+        assertThat(sixth.signatureAgent()).isSameAs(third.signatureAgent());
+        assertThat(second.signature()).isEqualTo("sig1=:two:");
+    }
+
+    private static SignatureFields signed(LineParser parser, String agent, String signature) throws Exception {
+        String line = "20.171.207.1 - - [14/May/2025:00:00:00 +0000] \"GET /a HTTP/1.1\" 404 5 \"-\" \"Mozilla/5.0 Chrome/131\""
+                + " \"www.example.com\" \"" + agent + "\" \"sig1=(\\x22@authority\\x22);tag=\\x22web-bot-auth\\x22\" \"sig1=:"
+                + signature + ":\"";
+        byte[] b = line.getBytes(StandardCharsets.UTF_8);
+        return parser.parse(b, 0, b.length, PEOPLE).signed();
+    }
+
     private static String text(String value) {
         byte[] b = value.getBytes(StandardCharsets.ISO_8859_1);
         return LogText.text(b, 0, b.length);
