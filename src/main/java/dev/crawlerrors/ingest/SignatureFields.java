@@ -60,6 +60,11 @@ public final class SignatureFields {
         return new SignatureFields(text, signatureAgent);
     }
 
+    /** Whether every byte of {@link #textUtf8} is ASCII as far as these fields know: true when a parser made them from such a text. */
+    public boolean asciiText() {
+        return text != null;
+    }
+
     public String signature() {
         return field(0);
     }

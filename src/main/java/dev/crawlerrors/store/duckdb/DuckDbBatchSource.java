@@ -41,6 +41,11 @@ final class DuckDbBatchSource implements DuckDBTableFunction<Object, DuckDbBatch
     volatile int[] claims;
     /** The id of the first of {@link #hits}. */
     volatile long firstId;
+    /**
+     * The text each of {@link #hits} waits with in its row, as the store keeps it ({@link DuckDbSignatureShapes}),
+     * by place; null when none waits.
+     */
+    volatile byte[][] waiting;
 
 
     /** The BIGINT columns, in the order of the function's columns, and their places in it. */
@@ -103,7 +108,7 @@ final class DuckDbBatchSource implements DuckDBTableFunction<Object, DuckDbBatch
         }
 
         /** Reads the hits {@code from} on into the arrays, row by row. */
-        void read(List<CrawlerHit> hits, int[] claimIds, int from, long firstId) {
+        void read(List<CrawlerHit> hits, int[] claimIds, byte[][] waiting, int from, long firstId) {
             long[] ids = longs[ID], micros = longs[MICROS], offsets = longs[OFFSET], statuses = longs[STATUS],
                     sizes = longs[SIZE], claimNumbers = longs[CLAIM];
             String[] ips = texts[IP], methods = texts[METHOD], urls = texts[URL], agents = texts[USER_AGENT],
@@ -126,22 +131,11 @@ final class DuckDbBatchSource implements DuckDBTableFunction<Object, DuckDbBatch
                 referers[i] = hit.referer();
                 hosts[i] = hit.host();
                 locations[i] = hit.location();
-                sigs[i] = hit.signed() == null ? null : waiting(crawlerHit);
+                sigs[i] = waiting == null ? null : waiting[from + i];
                 byte[][] crawler = crawler(crawlerHit.crawler());
                 crawlerNames[i] = crawler[0];
                 botTypes[i] = crawler[1];
             }
-        }
-
-        /**
-         * The request of a signed hit whose signature waits in its row ({@link CrawlerHit#waitsInRow}), as UTF-8, or
-         * null: a method of its own, for the few rows that carry a signature.
-         */
-        private static byte[] waiting(CrawlerHit crawlerHit) {
-            if (!crawlerHit.waitsInRow()) {
-                return null;
-            }
-            return crawlerHit.hit().signed().textUtf8(); // the rest of the request is the row's own (DuckDbSignatures#pending)
         }
 
         private byte[][] crawler(Crawler crawler) {
@@ -194,7 +188,7 @@ final class DuckDbBatchSource implements DuckDBTableFunction<Object, DuckDbBatch
             return 0;
         }
         cursor.size(rows);
-        cursor.read(hits, claimIds, from, firstId + from);
+        cursor.read(hits, claimIds, this.waiting, from, firstId + from);
         for (int c = 0; c < LONG_COLUMNS.length; c++) {
             setLongs(out.vector(LONG_COLUMNS[c]), cursor.longs[c], rows);
         }

@@ -119,6 +119,8 @@ final class DuckDbHitWriter implements HitWriter {
     private PreparedStatement insertHits;
     /** The batch being written, as a table function, and its name in this store's connection. */
     private final DuckDbBatchSource batchSource = new DuckDbBatchSource();
+    /** Writes the texts of signed hits that wait in their rows short ({@code hits.sig}, {@code sig_shapes}). */
+    private final DuckDbSignatureShapes shapes;
     private final String batchFunction;
     /** Each batch's hits as their URLs' histories keep them, written beside them. */
     private final DuckDbUrlTail urlTail;
@@ -151,6 +153,7 @@ final class DuckDbHitWriter implements HitWriter {
         this.verdicts = verdicts;
         this.query = query;
         this.claims = claims;
+        this.shapes = new DuckDbSignatureShapes(connection);
         try (Statement st = connection.createStatement()) {
             // Registered here, outside any transaction: registered in a batch's transaction, the
             // function went with it when that transaction rolled back.
@@ -568,6 +571,7 @@ final class DuckDbHitWriter implements HitWriter {
                 uncommittedVerdicts.clear();
                 uncommittedMaxId = 0;
                 urlTail.forget();
+                shapes.forget(); // the shapes this transaction added are gone with it
                 closeStatements(e); // a prepared statement whose execution failed is closed by the driver
                 try {
                     connection.rollback();
@@ -644,6 +648,7 @@ final class DuckDbHitWriter implements HitWriter {
                     + " if(bytes_or_negative < 0, NULL, bytes_or_negative), if(isnan(duration_ms_or_nan), NULL, duration_ms_or_nan),"
                     + " crawler, bot_type, user_agent, referer, host, claim_id::INTEGER, location, sig FROM " + batchFunction + "()");
         }
+        batchSource.waiting = shapes.texts(batch.hits); // their shapes first, in this transaction
         batchSource.hits = batch.hits;
         batchSource.claims = batch.claims;
         batchSource.firstId = batch.firstId;
@@ -651,6 +656,7 @@ final class DuckDbHitWriter implements HitWriter {
             insertHits.execute();
         } finally {
             batchSource.hits = null;
+            batchSource.waiting = null;
         }
     }
 
@@ -676,5 +682,10 @@ final class DuckDbHitWriter implements HitWriter {
             failure.addSuppressed(e);
         }
         insertHits = null;
+        try {
+            shapes.close();
+        } catch (SQLException e) {
+            failure.addSuppressed(e);
+        }
     }
 }

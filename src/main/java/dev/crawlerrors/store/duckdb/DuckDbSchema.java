@@ -28,12 +28,14 @@ import org.duckdb.DuckDBConnection;
  * a time range and a prefix reads numbers ({@link DuckDbUrlTail}); an older store's are filled from
  * its histories on the upgrade, once. Version 10 lets a signed hit wait for its check in its own row
  * ({@code hits.sig}, its three fields as logged, NULL once settled), where an import of many signed lines
- * keeps them rather than in {@code signature_pending} ({@link DuckDbSignatures#pending}).
+ * keeps them rather than in {@code signature_pending} ({@link DuckDbSignatures#pending}). Version 11 writes that
+ * text short, its shape kept once ({@code sig_shapes}, {@link DuckDbSignatureShapes}); a version before it would
+ * misread a short one.
  */
 final class DuckDbSchema {
 
     /** The schema this version writes. */
-    static final int VERSION = 10;
+    static final int VERSION = 11;
 
     /** Version 7: what a URL's next hit depends on beside its kept state, NULL in a row an older version made. */
     private static final String CARRY = """
@@ -74,7 +76,7 @@ final class DuckDbSchema {
      */
     private static final String SIG = """
             ALTER TABLE hits ADD COLUMN IF NOT EXISTS sig VARCHAR USING COMPRESSION uncompressed;
-            """;
+            """ + DuckDbSignatureShapes.TABLE;
 
     private static final String TABLES = """
             CREATE TABLE IF NOT EXISTS hits (
