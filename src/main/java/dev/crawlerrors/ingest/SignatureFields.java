@@ -18,18 +18,29 @@ public final class SignatureFields {
     /** A field not read from {@link #text} yet (null: not read; this: absent). */
     private static final String ABSENT = new String("absent");
 
-    /** The fields' text as UTF-8 when they were made from it, else null (and the fields are the given ones). */
-    private final byte[] text;
+    /**
+     * The fields' text as UTF-8 when they were made from it (or from their {@link #shortText}: then null until
+     * first asked, a racy cache), else null (and the fields are the given ones).
+     */
+    private byte[] text;
+    /** The fields' short text ({@link SignatureShape}) when a parser made them so, else null. */
+    private final byte[] shortText;
+    /** The shape of {@link #shortText}, or null. */
+    private final SignatureShape shape;
     /** The signature, its input and its agent: as given, or (made from {@link #text}) null until read, {@link #ABSENT} for none. */
     private final String[] fields;
 
     public SignatureFields(String signature, String signatureInput, String signatureAgent) {
         this.text = null;
+        this.shortText = null;
+        this.shape = null;
         this.fields = new String[] {signature, signatureInput, signatureAgent};
     }
 
-    private SignatureFields(byte[] text, String signatureAgent) {
-        this.text = Objects.requireNonNull(text);
+    private SignatureFields(byte[] text, byte[] shortText, SignatureShape shape, String signatureAgent) {
+        this.text = text;
+        this.shortText = shortText;
+        this.shape = shape;
         this.fields = new String[3];
         this.fields[2] = signatureAgent;
     }
@@ -48,7 +59,7 @@ public final class SignatureFields {
      * straight from the line. The text is kept as it is, not copied.
      */
     public static SignatureFields ofAsciiText(byte[] text) {
-        return new SignatureFields(text, null);
+        return new SignatureFields(Objects.requireNonNull(text), null, null, null);
     }
 
     /**
@@ -57,12 +68,41 @@ public final class SignatureFields {
      * line before when the same: an import asks every signed line's agent.
      */
     public static SignatureFields ofAsciiText(byte[] text, String signatureAgent) {
-        return new SignatureFields(text, signatureAgent);
+        return new SignatureFields(Objects.requireNonNull(text), null, null, signatureAgent);
+    }
+
+    /**
+     * The fields whose short text ({@link SignatureShape}) is {@code shortText} under {@code shape}, every byte
+     * ASCII and all three present; {@code signatureAgent} is the third field (null to read it when asked).
+     * A parser's: its import writes the short text as it is, and the whole text is made when first asked.
+     */
+    public static SignatureFields ofShortText(byte[] shortText, SignatureShape shape, String signatureAgent) {
+        return new SignatureFields(null, Objects.requireNonNull(shortText), Objects.requireNonNull(shape), signatureAgent);
+    }
+
+    /** The short text ({@link SignatureShape}) a parser made these fields from, or null. */
+    public byte[] shortUtf8() {
+        return shortText;
+    }
+
+    /** The shape of {@link #shortUtf8}, or null. */
+    public SignatureShape shape() {
+        return shape;
+    }
+
+    /** The whole text as UTF-8 when these fields were made from a text (whole or short), else null. */
+    private byte[] madeText() {
+        byte[] made = text;
+        if (made == null && shortText != null) {
+            made = SignatureShape.expand(shortText, shape.bytes());
+            text = made;
+        }
+        return made;
     }
 
     /** Whether every byte of {@link #textUtf8} is ASCII as far as these fields know: true when a parser made them from such a text. */
     public boolean asciiText() {
-        return text != null;
+        return text != null || shortText != null;
     }
 
     public String signature() {
@@ -80,18 +120,18 @@ public final class SignatureFields {
     /** The {@code index}th field: as given, or read from {@link #text} when first asked (a racy cache: reading twice is harmless). */
     private String field(int index) {
         String value = fields[index];
-        if (text == null) {
+        if (text == null && shortText == null) {
             return value;
         }
         if (value == null) {
-            value = part(index);
+            value = part(madeText(), index);
             fields[index] = value;
         }
         return value == ABSENT ? null : value;
     }
 
     /** The {@code index}th field of {@link #text} ({@link #ABSENT} for none): each a length, a colon, then itself. */
-    private String part(int index) {
+    private static String part(byte[] text, int index) {
         int at = 0;
         for (int i = 0; ; i++) {
             int length = 0;
@@ -122,8 +162,9 @@ public final class SignatureFields {
 
     /** The three fields, each its length, a colon, then itself ({@code -1:} for none): the start of a {@link #request}. */
     public String text() {
-        if (text != null) {
-            return new String(text, StandardCharsets.ISO_8859_1);
+        byte[] made = madeText();
+        if (made != null) {
+            return new String(made, StandardCharsets.ISO_8859_1);
         }
         StringBuilder text = new StringBuilder(512);
         append(text, signature());
@@ -137,8 +178,9 @@ public final class SignatureFields {
      * writes this for every signed line it leaves waiting in its row); the parser's own when it made them.
      */
     public byte[] textUtf8() {
-        if (text != null) {
-            return text;
+        byte[] made = madeText();
+        if (made != null) {
+            return made;
         }
         String signature = signature();
         String signatureInput = signatureInput();

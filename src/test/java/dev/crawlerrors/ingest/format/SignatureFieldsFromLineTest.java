@@ -100,6 +100,30 @@ class SignatureFieldsFromLineTest {
         assertThat(second.signature()).isEqualTo("sig1=:two:");
     }
 
+    @Test
+    void aSignersLinesAreMadeShortAroundOneShape() throws Exception {
+        LineParser parser = NginxFormat.compile("$remote_addr - $remote_user [$time_local] \"$request\" $status $body_bytes_sent"
+                + " \"$http_referer\" \"$http_user_agent\" \"$host\" \"$http_signature_agent\" \"$http_signature_input\" \"$http_signature\"");
+        List<SignatureFields> read = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            String input = "sig1=(\\x22@method\\x22 \\x22@authority\\x22 \\x22@path\\x22);created=" + (1747180799 + i) + ";expires="
+                    + (1747180860 + i) + ";keyid=\\x22k\\x22;alg=\\x22ed25519\\x22;nonce=\\x22n" + i + "=\\x22;tag=\\x22web-bot-auth\\x22";
+            String line = "20.171.207.1 - - [14/May/2025:00:00:00 +0000] \"GET /a HTTP/1.1\" 404 5 \"-\" \"Mozilla/5.0 Chrome/131\""
+                    + " \"www.example.com\" \"sig1=\\x22https://chatgpt.com\\x22\" \"" + input + "\" \"sig1=:c2ln" + i + ":\"";
+            byte[] b = line.getBytes(StandardCharsets.UTF_8);
+            SignatureFields fields = parser.parse(b, 0, b.length, PEOPLE).signed();
+            read.add(fields);
+            SignatureFields asText = SignatureFields.of("sig1=:c2ln" + i + ":", text(input), "sig1=\"https://chatgpt.com\"");
+            assertThat(fields.shortUtf8()).as("short").isNotNull();
+            assertThat(new String(fields.shortUtf8(), StandardCharsets.US_ASCII)).startsWith("~" + fields.shape().number() + ":")
+                    .contains(":10:" + (1747180799 + i)).doesNotContain("keyid");
+            assertThat(fields.textUtf8()).isEqualTo(asText.textUtf8());
+            assertThat(fields).isEqualTo(asText);
+            assertThat(fields.signatureInput()).isEqualTo(asText.signatureInput());
+        }
+        assertThat(read.get(1).shape()).as("one shape for the signer's lines").isSameAs(read.get(0).shape()).isSameAs(read.get(2).shape());
+    }
+
     private static SignatureFields signed(LineParser parser, String agent, String signature) throws Exception {
         String line = "20.171.207.1 - - [14/May/2025:00:00:00 +0000] \"GET /a HTTP/1.1\" 404 5 \"-\" \"Mozilla/5.0 Chrome/131\""
                 + " \"www.example.com\" \"" + agent + "\" \"sig1=(\\x22@authority\\x22);tag=\\x22web-bot-auth\\x22\" \"sig1=:"
@@ -154,7 +178,7 @@ class SignatureFieldsFromLineTest {
 
     private static String random(SplittableRandom random) {
         String[] pieces = {"-", "\\x22", "\\x", "\\\\", "\\\"", "\\xc3\\xa9", "\u00e9", "\\x7f", "\\x80", "a", "sig1=", ":", "0",
-                "\\x2d", "\\", "x"};
+                "\\x2d", "\\", "x", ";created=", ";nonce=", ";expires=1", ";"};
         StringBuilder text = new StringBuilder();
         for (int i = random.nextInt(6); i > 0; i--) {
             text.append(pieces[random.nextInt(pieces.length)]);

@@ -231,7 +231,7 @@ class DuckDbSignatureShapesTest {
         long number = Long.parseLong(text.substring(1, text.indexOf(':')));
         try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT shape FROM sig_shapes WHERE id = " + number)) {
             rs.next();
-            assertThat(DuckDbSignatureShapes.numberOf(rs.getString(1).getBytes(StandardCharsets.US_ASCII))).isEqualTo(number);
+            assertThat(dev.crawlerrors.ingest.SignatureShape.numberOf(rs.getString(1).getBytes(StandardCharsets.US_ASCII))).isEqualTo(number);
         }
         return number;
     }
