@@ -20,9 +20,10 @@ public final class SignatureFields {
 
     /**
      * The fields' text as UTF-8 when they were made from it (or from their {@link #shortText}: then null until
-     * first asked, a racy cache), else null (and the fields are the given ones).
+     * first asked, made again by a thread that asks meanwhile; volatile, so a thread that sees the array sees
+     * its bytes), else null (and the fields are the given ones).
      */
-    private byte[] text;
+    private volatile byte[] text;
     /** The fields' short text ({@link SignatureShape}) when a parser made them so, else null. */
     private final byte[] shortText;
     /** The shape of {@link #shortText}, or null. */
