@@ -96,9 +96,12 @@ class OfflineStoreTest {
             String page = get(serve, "/crawl-errors");
             String at = at(get(serve, "/api/crawl-errors"));
 
-            assertThat(page).contains("<p class=\"alert\" id=\"nothing-provable\" role=\"alert\">No crawler can be verified: none of the ")
+            // serve checks signatures: a signed request is proven by its signature, whatever its address
+            assertThat(page).contains("<p class=\"alert\" id=\"nothing-provable\" role=\"alert\">No crawler can be verified by its"
+                    + " address: none of the ")
                     .contains(" published IP lists could be read from " + noLists + " and the DNS resolver " + dns.address()
-                            + " failed its check, so every hit is unverified; put the published lists in " + noLists
+                            + " failed its check, so every hit but those a Web Bot Auth signature proves is unverified; put the"
+                            + " published lists in " + noLists
                             + " (or point --ip-ranges at where they are) or give --dns-server a resolver that answers, and serve checks"
                             + " the hits again by itself.</p>");
             assertThat(page.indexOf("id=\"nothing-provable\"")).isLessThan(page.indexOf("<table id=\"hits\""));

@@ -11,8 +11,8 @@ import java.util.concurrent.TimeoutException;
 /**
  * Whether a verifier can prove any verdict now, said in one sentence when it cannot: no published
  * IP list could be read, and DNS is off or its resolver failed its check. Then every crawler hit
- * is unverified, and the report's first screen says why and what to do, instead of the reasons of
- * a hundred rows and the list of lists under them.
+ * is unverified but those a Web Bot Auth signature proves, and the report's first screen says why and
+ * what to do, instead of the reasons of a hundred rows and the list of lists under them.
  */
 public final class NothingProvable {
 
@@ -51,10 +51,12 @@ public final class NothingProvable {
             dns = "the DNS resolver " + verifier.dnsServer() + " failed its check";
             dnsFix = "give --dns-server a resolver that answers";
         }
-        return Optional.of("No crawler can be verified: " + (failed == 1 ? "the published IP list could not"
-                : "none of the " + Figures.grouped(failed) + " published IP lists could") + " be read from " + lists.source().describe()
-                + " and " + dns
-                + ", so every hit is unverified; " + lists.source().whenNoneCanBeRead() + " or " + dnsFix
-                + ", and serve checks the hits again by itself.");
+        // a signed request is proven by its signature, not its address: where signatures are checked, those can be
+        boolean signed = verifier.signatures() != null;
+        return Optional.of("No crawler can be verified" + (signed ? " by its address: " : ": ") + (failed == 1
+                ? "the published IP list could not" : "none of the " + Figures.grouped(failed) + " published IP lists could")
+                + " be read from " + lists.source().describe() + " and " + dns + ", so every hit "
+                + (signed ? "but those a Web Bot Auth signature proves " : "") + "is unverified; " + lists.source().whenNoneCanBeRead()
+                + " or " + dnsFix + ", and serve checks the hits again by itself.");
     }
 }
