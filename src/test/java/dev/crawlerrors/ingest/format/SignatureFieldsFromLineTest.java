@@ -53,7 +53,7 @@ class SignatureFieldsFromLineTest {
     void fieldsOfAHugeHeaderAreReadAsTextAndNoParserKeepsTheirSize() {
         // a hostile line: a 1 MB Signature-Input, then an agent's ordinary one
         LineFields fields = new LineFields();
-        for (int length : new int[] {1_000_000, LineFields.SCRATCH_MAX, 300}) {
+        for (int length : new int[] {1_000_000, LineFields.SCRATCH_MAX, LineFields.SHAPE_MAX, 300}) {
             String signature = "sig1=:YWJj:";
             String input = "sig1=(\\x22@authority\\x22);tag=\\x22web-bot-auth\\x22;nonce=\\x22" + "a".repeat(length) + "\\x22";
             String agent = "sig1=\\x22https://chatgpt.com\\x22";
@@ -73,6 +73,8 @@ class SignatureFieldsFromLineTest {
             assertThat(read.textUtf8()).isEqualTo(SignatureFields.of(text(signature), text(input), text(agent)).textUtf8());
             assertThat(read.signatureInput()).hasSize(input.length() - 6 * 3).endsWith("a\"");
             assertThat(fields.signatureScratchLength()).as("after %d", length).isLessThanOrEqualTo(LineFields.SCRATCH_MAX);
+            // a shape longer than a signer's is not kept: the fields stay whole, and no parser keeps more than a signer's shape
+            assertThat(read.shortUtf8() != null).as("short after %d", length).isEqualTo(length == 300);
         }
     }
 
