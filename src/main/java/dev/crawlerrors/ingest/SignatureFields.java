@@ -9,9 +9,10 @@ import java.util.Objects;
  * each null when the line has none. A request that carries them is verified by its signature, not
  * by its address.
  *
- * <p>A log parser may make them from their {@link #textUtf8 text} alone ({@link #ofAsciiText}):
- * an import of many signed lines keeps that text in the store for serve to check, and reads no
- * field but the Signature-Agent on the way; each field is then made from the text when first asked.
+ * <p>A log parser may make them from their {@link #textUtf8 text} alone ({@link #ofAsciiText}), or
+ * from their short text ({@link #ofShortText}, {@link SignatureShape}): an import of many signed lines
+ * keeps that text in the store for serve to check, and reads no field but the Signature-Agent on the
+ * way; each field, and the whole text, is then made when first asked.
  */
 public final class SignatureFields {
 
@@ -57,16 +58,9 @@ public final class SignatureFields {
     /**
      * The fields whose {@link #textUtf8 text} is {@code text}, every field in it ASCII (so its length in
      * chars is its length in bytes) and none {@code -} or empty: a parser's, which writes the text
-     * straight from the line. The text is kept as it is, not copied.
-     */
-    public static SignatureFields ofAsciiText(byte[] text) {
-        return new SignatureFields(Objects.requireNonNull(text), null, null, null);
-    }
-
-    /**
-     * {@link #ofAsciiText(byte[])}, its Signature-Agent already read: {@code signatureAgent} is the text's
-     * third field (null to read it from the text when asked). A parser passes the one it made for the
-     * line before when the same: an import asks every signed line's agent.
+     * straight from the line; kept as it is, not copied. {@code signatureAgent} is the text's third field
+     * (null to read it from the text when asked): a parser passes the one it made for the line before
+     * when the same, since an import asks every signed line's agent.
      */
     public static SignatureFields ofAsciiText(byte[] text, String signatureAgent) {
         return new SignatureFields(Objects.requireNonNull(text), null, null, signatureAgent);

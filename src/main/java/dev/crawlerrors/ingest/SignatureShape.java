@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
 
 /**
  * What a signer repeats in every signed request's fields: its Signature-Agent, and its Signature-Input
@@ -26,7 +27,7 @@ public final class SignatureShape {
     public static final char MARK = '~';
     private static final byte[][] CUT = {bytes(";created="), bytes(";expires="), bytes(";nonce=")};
     /** How many values a Signature-Input gives up at most: as many as {@link #cut} finds. */
-    public static final int MAX_CUTS = CUT.length;
+    private static final int MAX_CUTS = CUT.length;
 
     private final byte[] bytes;
     private final long number;
@@ -50,11 +51,72 @@ public final class SignatureShape {
     }
 
     /**
+     * Makes signed fields' short text, one line after another, the shape the last line's when the same (a
+     * signer's lines share one, which its store compares by identity). One a parser or a writer: not shared.
+     */
+    public static final class Maker {
+
+        /** The room a shape may take: a signer's takes some 300 bytes; fields whose shape would take more stay whole. */
+        public static final int MAX_ROOM = 4096;
+        private final int[] cuts = new int[2 * MAX_CUTS];
+        private final int[] fields = new int[6];
+        private byte[] scratch = new byte[512];
+        private SignatureShape last;
+
+        /**
+         * The fields whose signature, input and agent are {@code t[signatureFrom, signatureTo)},
+         * {@code t[inputFrom, inputTo)} and {@code t[agentFrom, agentTo)} (each present, every byte ASCII) made as
+         * their short text, {@code agent} the agent as text (null to read it when asked); null when the input
+         * gives up no value to cut, or the shape would take more than {@link #MAX_ROOM}.
+         */
+        public SignatureFields shorten(byte[] t, int signatureFrom, int signatureTo, int inputFrom, int inputTo, int agentFrom,
+                int agentTo, String agent) {
+            int room = room(agentTo - agentFrom, inputTo - inputFrom);
+            if (room > MAX_ROOM) {
+                return null;
+            }
+            int n = cut(t, inputFrom, inputTo, cuts);
+            if (n == 0) {
+                return null;
+            }
+            if (scratch.length < room) {
+                scratch = new byte[MAX_ROOM];
+            }
+            int length = write(scratch, t, agentFrom, agentTo, inputFrom, inputTo, cuts, n);
+            SignatureShape shape = last;
+            if (shape == null || !Arrays.equals(scratch, 0, length, shape.bytes, 0, shape.bytes.length)) {
+                shape = new SignatureShape(Arrays.copyOf(scratch, length));
+                last = shape;
+            }
+            return SignatureFields.ofShortText(shape.shortText(t, signatureFrom, signatureTo, cuts, n), shape, agent);
+        }
+
+        /**
+         * The fields of a whole text ({@link SignatureFields#text}, every byte ASCII) made as their short text; null
+         * when a field is absent or empty, the text is not one, or {@link #shorten(byte[], int, int, int, int, int,
+         * int, String)} says null.
+         */
+        public SignatureFields shorten(byte[] whole) {
+            int at = 0;
+            for (int f = 0; f < 3; f++) {
+                at = field(whole, at, fields, 2 * f);
+                if (at < 0 || fields[2 * f] == fields[2 * f + 1]) {
+                    return null;
+                }
+            }
+            if (at != whole.length) {
+                return null;
+            }
+            return shorten(whole, fields[0], fields[1], fields[2], fields[3], fields[4], fields[5], null);
+        }
+    }
+
+    /**
      * Finds the values to cut out of a Signature-Input, {@code t[from, to)}, into {@code cuts} ({@code from, to}
      * each, in order, {@code 2 * MAX_CUTS} long): each name's first, from after its {@code =} to the next
      * {@code ;}. Returns how many.
      */
-    public static int cut(byte[] t, int from, int to, int[] cuts) {
+    static int cut(byte[] t, int from, int to, int[] cuts) {
         int n = 0;
         int found = 0; // the names met, a bit each
         for (int i = from; i < to - 1; i++) {
@@ -85,7 +147,7 @@ public final class SignatureShape {
     }
 
     /** The room {@link #write} needs for an agent of {@code agent} bytes and an input of {@code input} bytes. */
-    public static int room(int agent, int input) {
+    static int room(int agent, int input) {
         return agent + input + 8 * (MAX_CUTS + 2);
     }
 
@@ -93,7 +155,7 @@ public final class SignatureShape {
      * Writes into {@code out} the shape of an agent {@code t[agentFrom, agentTo)} and an input
      * {@code t[inputFrom, inputTo)} whose {@code n} values {@code cuts} holds; returns its length.
      */
-    public static int write(byte[] out, byte[] t, int agentFrom, int agentTo, int inputFrom, int inputTo, int[] cuts, int n) {
+    static int write(byte[] out, byte[] t, int agentFrom, int agentTo, int inputFrom, int inputTo, int[] cuts, int n) {
         int at = put(out, 0, t, agentFrom, agentTo);
         int from = inputFrom;
         for (int i = 0; i < n; i++) {
@@ -107,7 +169,7 @@ public final class SignatureShape {
      * The short text of a signature {@code t[signatureFrom, signatureTo)} and the {@code n} values {@code cuts}
      * holds, under this shape.
      */
-    public byte[] shortText(byte[] t, int signatureFrom, int signatureTo, int[] cuts, int n) {
+    byte[] shortText(byte[] t, int signatureFrom, int signatureTo, int[] cuts, int n) {
         int signature = signatureTo - signatureFrom;
         int length = 1 + digits.length + 1 + SignatureFields.fieldSize(signature, signature);
         for (int i = 0; i < n; i++) {
@@ -159,7 +221,7 @@ public final class SignatureShape {
             if (n == MAX_CUTS + 1) {
                 throw new IllegalArgumentException("a short signature text holds more values than a shape has room for");
             }
-            at = field(shortText, at, values, 2 * n);
+            at = fieldOf(shortText, at, values, 2 * n);
         }
         if (n == 0) {
             throw new IllegalArgumentException("a signature text is cut short");
@@ -170,7 +232,7 @@ public final class SignatureShape {
             if (k == MAX_CUTS + 2) {
                 throw new IllegalArgumentException("a shape holds more pieces than a Signature-Input gives up");
             }
-            at = field(shape, at, pieces, 2 * k);
+            at = fieldOf(shape, at, pieces, 2 * k);
         }
         if (k != n + 1) {
             throw new IllegalArgumentException("a short signature text holds " + (n - 1) + " values where its shape has room for " + (k - 2));
@@ -206,7 +268,7 @@ public final class SignatureShape {
 
     /**
      * Reads the field of {@code t} at {@code at} (a length, a colon, itself) into {@code into[slot]} (where
-     * its value starts) and {@code into[slot + 1]} (where it ends); returns its end.
+     * its value starts) and {@code into[slot + 1]} (where it ends); returns its end, or -1 when none is there.
      */
     private static int field(byte[] t, int at, int[] into, int slot) {
         int length = 0;
@@ -215,11 +277,20 @@ public final class SignatureShape {
             length = length * 10 + (t[i++] - '0');
         }
         if (i == at || i >= t.length || t[i] != ':' || i + 1 + length > t.length) {
-            throw new IllegalArgumentException("a signature text is cut short");
+            return -1;
         }
         into[slot] = i + 1;
         into[slot + 1] = i + 1 + length;
         return i + 1 + length;
+    }
+
+    /** {@link #field}, for a text that must hold one there. */
+    private static int fieldOf(byte[] t, int at, int[] into, int slot) {
+        int end = field(t, at, into, slot);
+        if (end < 0) {
+            throw new IllegalArgumentException("a signature text is cut short");
+        }
+        return end;
     }
 
     /** Writes {@code from[start, end)} into {@code to} at {@code at} as a field: its length, a colon, itself. Returns the end. */

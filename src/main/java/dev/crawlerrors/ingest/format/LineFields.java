@@ -72,13 +72,8 @@ final class LineFields {
     private String lastAgentText;
     /** The longest Signature-Agent kept as {@link #lastAgent}: an agent names its directory in a few dozen bytes. */
     static final int AGENT_KEPT_MAX = 256;
-    /** The values cut out of the line's Signature-Input ({@link SignatureShape#cut}). */
-    private final int[] cuts = new int[2 * SignatureShape.MAX_CUTS];
-    /** Where a line's shape is written, and the last line's shape (a signer's lines share one). */
-    private byte[] shapeScratch = new byte[512];
-    private SignatureShape lastShape;
-    /** The room a shape may take here: a signer's takes some 300 bytes; fields longer than this are kept whole. */
-    static final int SHAPE_MAX = 4096;
+    /** Makes a signed line's short text (a signer's lines share one shape). */
+    private final SignatureShape.Maker shapes = new SignatureShape.Maker();
     int locationFrom;
     int locationTo;
 
@@ -224,7 +219,8 @@ final class LineFields {
         int ac = agentLength == 0 ? -1 : agentLength;
         String agent = ac < 0 ? null : agent(scratch, inputEnd, agentEnd);
         if (sc > 0 && ic > 0 && ac > 0) {
-            SignatureFields shortFields = shortFields(scratch, signatureEnd, inputEnd, agentEnd, agent);
+            // the short text the store keeps while the signature waits, made here on the parser's thread
+            SignatureFields shortFields = shapes.shorten(scratch, 0, signatureEnd, signatureEnd, inputEnd, inputEnd, agentEnd, agent);
             if (shortFields != null) {
                 return shortFields;
             }
@@ -235,33 +231,6 @@ final class LineFields {
         at = SignatureFields.putField(text, at, ic, scratch, signatureEnd, inputLength);
         SignatureFields.putField(text, at, ac, scratch, inputEnd, agentLength);
         return SignatureFields.ofAsciiText(text, agent);
-    }
-
-    /**
-     * The fields in {@code scratch} (signature, input, agent: each present, ASCII) made as their short text
-     * ({@link SignatureShape}), or null when their input gives up no value to cut or their shape is longer
-     * than a signer's. The shape is the last line's when the same (a signer's lines share one), so the store
-     * writes the text as it is and none is made whole on the way.
-     */
-    private SignatureFields shortFields(byte[] scratch, int signatureEnd, int inputEnd, int agentEnd, String agent) {
-        int room = SignatureShape.room(agentEnd - inputEnd, inputEnd - signatureEnd);
-        if (room > SHAPE_MAX) {
-            return null;
-        }
-        int n = SignatureShape.cut(scratch, signatureEnd, inputEnd, cuts);
-        if (n == 0) {
-            return null;
-        }
-        if (shapeScratch.length < room) {
-            shapeScratch = new byte[SHAPE_MAX];
-        }
-        int length = SignatureShape.write(shapeScratch, scratch, inputEnd, agentEnd, signatureEnd, inputEnd, cuts, n);
-        SignatureShape shape = lastShape;
-        if (shape == null || !Arrays.equals(shapeScratch, 0, length, shape.bytes(), 0, shape.bytes().length)) {
-            shape = new SignatureShape(Arrays.copyOf(shapeScratch, length));
-            lastShape = shape;
-        }
-        return SignatureFields.ofShortText(shape.shortText(scratch, 0, signatureEnd, cuts, n), shape, agent);
     }
 
     /**

@@ -25,7 +25,7 @@ import org.duckdb.DuckDBConnection;
  * commit and the file took the rest (BENCHMARKS.md, "The signed import's own cost"). A parser makes the
  * short text of a signed nginx or Apache line itself ({@link SignatureFields#shortUtf8}); other fields'
  * texts are cut here. A whole text starts with a digit or {@code -} ({@link SignatureFields#text}), a
- * short one with {@link SignatureShape#MARK}, so both kinds of row are read ({@link #expand}).
+ * short one with {@link SignatureShape#MARK}, so both kinds of row are read ({@link SignatureShape#expand}).
  *
  * <p>A number whose row holds another shape (two shapes of one number, which a hostile log could make on
  * purpose) is not used: its lines are written whole. One writer adds {@link #MAX_SHAPES} shapes at most
@@ -39,8 +39,6 @@ final class DuckDbSignatureShapes {
     static final String TABLE = "CREATE TABLE IF NOT EXISTS sig_shapes (id BIGINT PRIMARY KEY, shape VARCHAR NOT NULL);\n";
     /** The shapes one writer adds at most. */
     static final int MAX_SHAPES = 64;
-    /** What a short text starts with. */
-    static final char MARK = SignatureShape.MARK;
 
     private final DuckDBConnection connection;
     /** The shapes this writer met whose number the store holds (committed, or in the open transaction): by their bytes. */
@@ -50,9 +48,8 @@ final class DuckDbSignatureShapes {
     /** The last shape met, and whether the store keeps it. */
     private SignatureShape last;
     private boolean lastKept;
-    private byte[] scratch = new byte[512];
-    /** The values cut out of the Signature-Input being read. */
-    private final int[] cuts = new int[2 * SignatureShape.MAX_CUTS];
+    /** Cuts the texts of fields no parser made short (JSON's, W3C's). */
+    private final SignatureShape.Maker maker = new SignatureShape.Maker();
     private PreparedStatement add;
     private PreparedStatement read;
 
@@ -106,28 +103,8 @@ final class DuckDbSignatureShapes {
 
     /** {@code whole}, every byte of it ASCII, short, or itself when it has no shape or its shape cannot be kept. */
     byte[] text(byte[] whole) throws SQLException {
-        int signatureEnd = fieldEnd(whole, 0);
-        int inputEnd = signatureEnd < 0 ? -1 : fieldEnd(whole, signatureEnd);
-        int agentEnd = inputEnd < 0 ? -1 : fieldEnd(whole, inputEnd);
-        if (agentEnd != whole.length) {
-            return whole; // a field absent, or not the text SignatureFields writes
-        }
-        int inputFrom = valueFrom(whole, signatureEnd);
-        int agentFrom = valueFrom(whole, inputEnd);
-        int n = SignatureShape.cut(whole, inputFrom, inputEnd, cuts);
-        if (n == 0) {
-            return whole;
-        }
-        int room = SignatureShape.room(agentEnd - agentFrom, inputEnd - inputFrom);
-        if (scratch.length < room) {
-            scratch = new byte[Math.max(room, scratch.length * 2)];
-        }
-        int length = SignatureShape.write(scratch, whole, agentFrom, agentEnd, inputFrom, inputEnd, cuts, n);
-        SignatureShape shape = last;
-        if (shape == null || !Arrays.equals(scratch, 0, length, shape.bytes(), 0, shape.bytes().length)) {
-            shape = new SignatureShape(Arrays.copyOf(scratch, length));
-        }
-        return kept(shape) ? shape.shortText(whole, valueFrom(whole, 0), signatureEnd, cuts, n) : whole;
+        SignatureFields made = maker.shorten(whole);
+        return made != null && kept(made.shape()) ? made.shortUtf8() : whole;
     }
 
     /** Whether the store keeps {@code shape} under its number, adding it in the open transaction when first met. */
@@ -176,37 +153,5 @@ final class DuckDbSignatureShapes {
             add = null;
             read = null;
         }
-    }
-
-    /**
-     * The whole text ({@link SignatureFields#text}) of a short one, {@code shortText}, whose shape is {@code shape}.
-     *
-     * @throws IllegalArgumentException when the two do not make one (a shape missing: null)
-     */
-    static String expand(String shortText, String shape) {
-        return SignatureShape.expand(shortText, shape);
-    }
-
-    /** The end of the field of {@code t} at {@code at} (a length, a colon, itself), or -1 when absent, empty or not one. */
-    private static int fieldEnd(byte[] t, int at) {
-        int length = 0;
-        int i = at;
-        while (i < t.length && t[i] >= '0' && t[i] <= '9' && i - at < 9) {
-            length = length * 10 + (t[i++] - '0');
-        }
-        if (i == at || i >= t.length || t[i] != ':' || length == 0) {
-            return -1;
-        }
-        int end = i + 1 + length;
-        return end <= t.length ? end : -1;
-    }
-
-    /** Where the value of the field at {@code at} starts (its length's colon passed). */
-    private static int valueFrom(byte[] t, int at) {
-        int i = at;
-        while (t[i] != ':') {
-            i++;
-        }
-        return i + 1;
     }
 }

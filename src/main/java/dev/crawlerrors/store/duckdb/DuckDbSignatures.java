@@ -1,6 +1,7 @@
 package dev.crawlerrors.store.duckdb;
 
 import dev.crawlerrors.ingest.SignatureFields;
+import dev.crawlerrors.ingest.SignatureShape;
 import dev.crawlerrors.store.DamagedStoreException;
 import dev.crawlerrors.store.LongSet;
 import dev.crawlerrors.store.SignatureStore;
@@ -247,14 +248,14 @@ final class DuckDbSignatures implements SignatureStore {
                 + " request, NULL, NULL, NULL, NULL, NULL FROM signature_pending UNION ALL SELECT '" + IN_HIT + "' || h.id, h.ip, v.crawler, '',"
                 + " '', NULL, '', '', epoch_ms(h.ts), h.sig, h.method, h.host, h.url, h.duration_ms, s.shape FROM hits h"
                 + " JOIN verdicts v ON v.claim_id = h.claim_id LEFT JOIN sig_shapes s ON starts_with(h.sig, '"
-                + DuckDbSignatureShapes.MARK + "') AND s.id = TRY_CAST(substr(h.sig, 2, strpos(h.sig, ':') - 2) AS BIGINT)"
+                + SignatureShape.MARK + "') AND s.id = TRY_CAST(substr(h.sig, 2, strpos(h.sig, ':') - 2) AS BIGINT)"
                 + " WHERE h.sig IS NOT NULL ORDER BY request_ms, id LIMIT ?")) {
             st.setInt(1, max);
             try (ResultSet rs = st.executeQuery()) {
                 while (rs.next()) {
                     String request = rs.getString(10);
                     if (rs.getString(1).startsWith(IN_HIT)) {
-                        if (request.charAt(0) == DuckDbSignatureShapes.MARK) {
+                        if (request.charAt(0) == SignatureShape.MARK) {
                             request = whole(request, rs.getString(15));
                         }
                         // the hit's row keeps its fields; its method, host, target and duration are the row's own
@@ -275,7 +276,7 @@ final class DuckDbSignatures implements SignatureStore {
     /** The whole text of a hit's short one ({@link DuckDbSignatureShapes}); a text that cannot be made whole is a damaged store's. */
     private String whole(String shortText, String shape) {
         try {
-            return DuckDbSignatureShapes.expand(shortText, shape);
+            return SignatureShape.expand(shortText, shape);
         } catch (IllegalArgumentException e) {
             throw new DamagedStoreException(failures.location(), "a signed hit waits with a text its shape does not make whole ("
                     + e.getMessage() + ")", e);

@@ -53,7 +53,7 @@ class SignatureFieldsFromLineTest {
     void fieldsOfAHugeHeaderAreReadAsTextAndNoParserKeepsTheirSize() {
         // a hostile line: a 1 MB Signature-Input, then an agent's ordinary one
         LineFields fields = new LineFields();
-        for (int length : new int[] {1_000_000, LineFields.SCRATCH_MAX, LineFields.SHAPE_MAX, 300}) {
+        for (int length : new int[] {1_000_000, LineFields.SCRATCH_MAX, dev.crawlerrors.ingest.SignatureShape.Maker.MAX_ROOM, 300}) {
             String signature = "sig1=:YWJj:";
             String input = "sig1=(\\x22@authority\\x22);tag=\\x22web-bot-auth\\x22;nonce=\\x22" + "a".repeat(length) + "\\x22";
             String agent = "sig1=\\x22https://chatgpt.com\\x22";

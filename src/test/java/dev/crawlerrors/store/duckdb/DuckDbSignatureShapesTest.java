@@ -10,6 +10,7 @@ import dev.crawlerrors.crawler.Verdict;
 import dev.crawlerrors.crawler.Verification;
 import dev.crawlerrors.ingest.Hit;
 import dev.crawlerrors.ingest.SignatureFields;
+import dev.crawlerrors.ingest.SignatureShape;
 import dev.crawlerrors.store.DamagedStoreException;
 import dev.crawlerrors.store.StoredSignature;
 import java.nio.charset.StandardCharsets;
@@ -107,9 +108,9 @@ class DuckDbSignatureShapesTest {
                 byte[] whole = fields.textUtf8();
                 byte[] written = DuckDbSignatureShapes.ascii(whole) ? shapes.text(whole) : whole; // as the writer's texts()
                 String text = new String(written, StandardCharsets.UTF_8);
-                if (text.charAt(0) == DuckDbSignatureShapes.MARK) {
+                if (text.charAt(0) == SignatureShape.MARK) {
                     cut++;
-                    assertThat(DuckDbSignatureShapes.expand(text, shape(c, text))).as(fields.toString()).isEqualTo(fields.text());
+                    assertThat(SignatureShape.expand(text, shape(c, text))).as(fields.toString()).isEqualTo(fields.text());
                 } else {
                     assertThat(written).as(fields.toString()).isEqualTo(whole);
                 }
@@ -146,7 +147,7 @@ class DuckDbSignatureShapesTest {
             for (int i = 0; i < DuckDbSignatureShapes.MAX_SHAPES + 10; i++) {
                 SignatureFields fields = new SignatureFields("sig1=:AAEC:", INPUT.formatted(1L, 2L, "n"), "\"https://a" + i + ".example\"");
                 String text = new String(shapes.text(fields.textUtf8()), StandardCharsets.UTF_8);
-                assertThat(text.charAt(0) == DuckDbSignatureShapes.MARK).as("shape %d", i).isEqualTo(i < DuckDbSignatureShapes.MAX_SHAPES);
+                assertThat(text.charAt(0) == SignatureShape.MARK).as("shape %d", i).isEqualTo(i < DuckDbSignatureShapes.MAX_SHAPES);
             }
             try (Statement st = c.createStatement()) {
                 assertThat(longs(st, "SELECT count(*) FROM sig_shapes")).isEqualTo(DuckDbSignatureShapes.MAX_SHAPES);
@@ -166,7 +167,7 @@ class DuckDbSignatureShapesTest {
             String text = new String(shapes.text(fields.textUtf8()), StandardCharsets.UTF_8);
             c.commit();
             c.setAutoCommit(true);
-            assertThat(DuckDbSignatureShapes.expand(text, shape(c, text))).isEqualTo(fields.text());
+            assertThat(SignatureShape.expand(text, shape(c, text))).isEqualTo(fields.text());
         }
     }
 
@@ -184,9 +185,9 @@ class DuckDbSignatureShapesTest {
             assertThatThrownBy(() -> store.signatures().pending(10)).isInstanceOf(DamagedStoreException.class)
                     .hasMessageContaining("its shape does not make whole");
         }
-        assertThatThrownBy(() -> DuckDbSignatureShapes.expand("~1:1:s1:x", "1:a1:p1:q1:r")).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> DuckDbSignatureShapes.expand("~1:1:s1:x1:y", "1:a1:p1:q")).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> DuckDbSignatureShapes.expand("~1:9:s", "1:a1:p")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> SignatureShape.expand("~1:1:s1:x", "1:a1:p1:q1:r")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> SignatureShape.expand("~1:1:s1:x1:y", "1:a1:p1:q")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> SignatureShape.expand("~1:9:s", "1:a1:p")).isInstanceOf(IllegalArgumentException.class);
     }
 
     private static void assertRequests(List<StoredSignature> pending, List<CrawlerHit> hits) {
@@ -231,7 +232,7 @@ class DuckDbSignatureShapesTest {
         long number = Long.parseLong(text.substring(1, text.indexOf(':')));
         try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT shape FROM sig_shapes WHERE id = " + number)) {
             rs.next();
-            assertThat(dev.crawlerrors.ingest.SignatureShape.numberOf(rs.getString(1).getBytes(StandardCharsets.US_ASCII))).isEqualTo(number);
+            assertThat(SignatureShape.numberOf(rs.getString(1).getBytes(StandardCharsets.US_ASCII))).isEqualTo(number);
         }
         return number;
     }
